@@ -1,0 +1,21 @@
+// Reading a whole file as bytes: memory-mapped from `map_threshold` bytes on (one mapping,
+// shared by every view), read into memory below it. Throws ModelError(Io).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "onemodel/bytes.hpp"
+
+namespace onemodel {
+
+inline constexpr std::uint64_t kMapThresholdBytes = 1u << 20;  // spec/format.md section 5
+
+ByteView load_file_bytes(const std::filesystem::path& path,
+                         std::uint64_t map_threshold = kMapThresholdBytes);
+
+// Reads the first `count` bytes (fewer if the file is shorter). Throws ModelError(Io).
+std::string read_file_prefix(const std::filesystem::path& path, std::size_t count);
+
+}  // namespace onemodel

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs everything the build, tests, fuzzers and proofs need on a fresh Debian 12 machine.
+# Idempotent: packages already present are not reinstalled; the Python environment is reused
+# when its pinned versions are already installed.
+#   tools/setup.sh            Debian packages + build/venv (onnx, onnxruntime, numpy)
+#   tools/setup.sh --no-python   Debian packages only
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+packages=(
+  build-essential cmake ninja-build g++ clang libclang-rt-14-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libmpfr-dev libgmp-dev libcereal-dev
+  python3 python3-venv
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "${1:-}" != "--no-python" ]; then
+  # Pinned oracle environment (DESIGN.md section 5); numpy pinned so dumps stay reproducible.
+  venv="$here/build/venv"
+  pins=(onnx==1.23.2 onnxruntime==1.31.1 numpy==2.3.5)
+  py="$(command -v python3)"
+  if [ ! -x "$venv/bin/python" ]; then
+    "$py" -m venv "$venv"
+  fi
+  if ! "$venv/bin/python" -c 'import onnx, onnxruntime, numpy, sys; sys.exit(0 if (onnx.__version__, onnxruntime.__version__, numpy.__version__) == ("1.23.2", "1.31.1", "2.3.5") else 1)' 2>/dev/null; then
+    "$venv/bin/pip" install -q --disable-pip-version-check "${pins[@]}"
+  fi
+fi
+echo "setup: ok"
