@@ -1,0 +1,48 @@
+// Element types. spec/tensors.md section 2: the value of DType is the ONNX TensorProto.DataType
+// code, so no mapping table exists; all multi-byte values are little-endian.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace onemodel {
+
+enum class DType : std::int32_t {
+  F32 = 1,
+  U8 = 2,
+  I8 = 3,
+  U16 = 4,
+  I16 = 5,
+  I32 = 6,
+  I64 = 7,
+  Bool = 9,
+  F16 = 10,
+  F64 = 11,
+  U32 = 12,
+  U64 = 13,
+  BF16 = 16,
+};
+
+// Bytes per element (spec/tensors.md section 2 table). Throws TensorError(Type) for a value that
+// is not one of the enumerators.
+std::size_t dtype_size(DType type);
+
+// The enumerator's name: "F32", "U8", ..., "BF16".
+std::string_view dtype_name(DType type);
+
+// F32, F16, BF16, F64: the only types that may require gradients (spec/tensors.md section 2).
+bool dtype_is_floating(DType type) noexcept;
+
+// True when `code` is one of the stored types above.
+bool dtype_is_stored(std::int32_t code) noexcept;
+
+// The ONNX name of every TensorProto.DataType code 0..28 ("UNDEFINED", "FLOAT", ..., "FLOAT6E3M2");
+// "UNKNOWN" for any other number.
+std::string_view onnx_type_name(std::int32_t code) noexcept;
+
+// The DType of an ONNX code. Throws TensorError(Type) naming the type (for example
+// "ONNX element type STRING (8) is not supported") for codes the library does not store.
+DType dtype_from_onnx(std::int32_t code);
+
+}  // namespace onemodel
