@@ -3,7 +3,7 @@
 namespace onemodel {
 
 namespace {
-// spec/graph-resolution.md section 7: ONNX paths use GraphProto's field names, manifest paths
+// spec/graph-resolution.md section 8: ONNX paths use GraphProto's field names, manifest paths
 // the names of spec/format.md section 2.
 constexpr FieldNames kOnnx{"ModelProto.graph", "input", "output", "initializer",
                            "sparse_initializer", "node", "input", "output", "domain",

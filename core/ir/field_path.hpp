@@ -1,5 +1,5 @@
 // Field paths of graph resolution errors, spelled for ONNX or for the OneModel manifest
-// (spec/graph-resolution.md section 7).
+// (spec/graph-resolution.md section 8).
 #pragma once
 
 #include <cstddef>

@@ -347,7 +347,7 @@ class Resolver {
     g.order = std::move(sorted.order);
     g.nodes_were_reordered = sorted.reordered;
 
-    // spec/graph-resolution.md section 6: readers in execution order, each once.
+    // spec/graph-resolution.md section 7: readers in execution order, each once.
     for (Index n : g.order) {
       for (Index k = deps.dep_begin[n]; k < deps.dep_begin[n + 1]; ++k) {
         g.values[deps.dep_value[k]].consumers.push_back(n);

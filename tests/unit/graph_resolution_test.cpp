@@ -381,7 +381,7 @@ TEST(GraphResolution, ReversedChainOf100kNodesIsSorted) {
   EXPECT_EQ(value(m.graph, "v12345").consumers, (Indices{n - 1 - 12345}));
 }
 
-// --- section 6: consumers -----------------------------------------------------------------------
+// --- section 7: consumers -----------------------------------------------------------------------
 
 TEST(GraphResolution, ConsumersListEachReaderOnce) {
   IrGraph g;
@@ -395,7 +395,7 @@ TEST(GraphResolution, ConsumersListEachReaderOnce) {
   EXPECT_EQ(value(m.graph, "b").consumers, (Indices{}));  // graph outputs are not node readers
 }
 
-// --- section 7: types ---------------------------------------------------------------------------
+// --- section 6: types ---------------------------------------------------------------------------
 
 TEST(GraphResolution, TypesFromDeclarationsThenValueInfo) {
   IrType float_2 = tensor_type(1);
@@ -576,14 +576,14 @@ TEST(GraphResolution, GraphNested250LevelsDeep) {
   for (int level = depth - 1; level >= 1; --level) {
     IrGraph outer;
     outer.nodes = {node("Wrap", {}, {"y"})};
-    outer.nodes[0].attributes = {graph_attr("body", std::move(inner))};
+    outer.nodes[0].attributes.push_back(graph_attr("body", std::move(inner)));  // no deep copy
     outer.outputs = {info("y")};
     inner = std::move(outer);
   }
   IrGraph main;
   main.inputs = {info("x")};
   main.nodes = {node("Wrap", {}, {"y"})};
-  main.nodes[0].attributes = {graph_attr("body", std::move(inner))};
+  main.nodes[0].attributes.push_back(graph_attr("body", std::move(inner)));
   main.outputs = {info("y")};
   IrModel m = model_of(std::move(main));
   resolve_model(m, FieldPathStyle::Onnx);
@@ -607,12 +607,12 @@ TEST(GraphResolution, ErrorAt250LevelsHasTheFullPath) {
   for (int level = depth - 1; level >= 1; --level) {
     IrGraph outer;
     outer.nodes = {node("Wrap", {}, {"y"})};
-    outer.nodes[0].attributes = {graph_attr("body", std::move(inner))};
+    outer.nodes[0].attributes.push_back(graph_attr("body", std::move(inner)));  // no deep copy
     inner = std::move(outer);
   }
   IrGraph main;
   main.nodes = {node("Wrap", {}, {"y"})};
-  main.nodes[0].attributes = {graph_attr("body", std::move(inner))};
+  main.nodes[0].attributes.push_back(graph_attr("body", std::move(inner)));
   std::string path = "ModelProto.graph";
   for (int level = 1; level <= depth; ++level) path += ".node[0].attribute[0].g";
   path += ".node[0].input[0]";
