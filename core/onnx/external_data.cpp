@@ -43,6 +43,23 @@ std::optional<std::uint64_t> parse_decimal(std::string_view text) noexcept {
 }
 
 namespace {
+// The location as it may appear in a message: control bytes escaped.
+std::string printable(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // True when `inner` is `outer` followed by at least one more component.
 bool lies_inside(const fs::path& inner, const fs::path& outer) {
   auto i = inner.begin();
@@ -73,15 +90,15 @@ const ByteView& ExternalDataStore::load(pb::ParseContext& ctx, std::uint64_t off
   // inside the resolved directory and to be a regular file.
   const fs::path target = fs::weakly_canonical(*resolved_directory_ / fs::path(location), ec);
   if (ec) {
-    ctx.fail(ModelErrorKind::ExternalData, "location '" + location + "' cannot be resolved: " + ec.message(), offset);
+    ctx.fail(ModelErrorKind::ExternalData, "location '" + printable(location) + "' cannot be resolved: " + ec.message(), offset);
   }
   if (!lies_inside(target, *resolved_directory_)) {
     ctx.fail(ModelErrorKind::ExternalData,
-             "location '" + location + "' resolves outside the external-data directory", offset);
+             "location '" + printable(location) + "' resolves outside the external-data directory", offset);
   }
   const fs::file_status status = fs::status(target, ec);
   if (ec || !fs::is_regular_file(status)) {
-    ctx.fail(ModelErrorKind::ExternalData, "location '" + location + "' is not a regular file", offset);
+    ctx.fail(ModelErrorKind::ExternalData, "location '" + printable(location) + "' is not a regular file", offset);
   }
   const std::string key = target.string();
   auto found = files_.find(key);
@@ -107,7 +124,7 @@ ByteView ExternalDataStore::view(pb::ParseContext& ctx, std::uint64_t offset,
   }
   if (!location) ctx.fail(ModelErrorKind::ExternalData, "external data has no location", offset);
   if (const char* problem = location_problem(*location)) {
-    ctx.fail(ModelErrorKind::ExternalData, std::string(problem) + ": '" + *location + "'", offset);
+    ctx.fail(ModelErrorKind::ExternalData, std::string(problem) + ": '" + printable(*location) + "'", offset);
   }
   // spec/onnx-import.md section 5 rule 3.
   std::uint64_t start = 0;

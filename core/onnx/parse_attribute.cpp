@@ -120,7 +120,9 @@ IrAttribute parse_attribute(ImportContext& ctx, pb::WireReader& r) {
   const auto singular = [&](bool present, const char* field) {
     if (!present && !reference) {
       pb::PathScope scope(ctx.pb, field);
-      ctx.pb.fail(ModelErrorKind::InvalidModel, "attribute '" + a.name + "' of type " + field + " has no value", r.begin());
+      ctx.pb.fail(ModelErrorKind::InvalidModel,
+                  "attribute '" + a.name + "' has type " + std::to_string(static_cast<int>(type)) + " but no field " + field,
+                  r.begin());
     }
   };
   if (type == AttrType::Tensor) singular(p.t, "t");
