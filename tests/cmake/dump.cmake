@@ -21,3 +21,21 @@ if(TARGET onemodel_cli)
       ENVIRONMENT "ONEMODEL_REAL=$<TARGET_FILE:onemodel_cli>"
       PASS_REGULAR_EXPRESSION "MISMATCH .*[0-9]+ models, [0-9]+ identical")
 endif()
+
+# Models the backend data rarely holds (every element type through typed fields and raw_data,
+# strings, external data, sparse initializers, doc strings, metadata, functions), made by
+# tests/support/make_dump_extra_models.py, compared as ONNX and after conversion.
+add_test(NAME dump_extra_models_make
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/make_dump_extra_models.py
+                 ${CMAKE_BINARY_DIR}/dump_extra_models)
+set_tests_properties(dump_extra_models_make PROPERTIES LABELS unit FIXTURES_SETUP dump_extra_models)
+if(TARGET onemodel_cli)
+  add_test(NAME dump_compare_extra_models
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/compare_onnx_dump.py
+                   --onemodel $<TARGET_FILE:onemodel_cli> --models-dir ${CMAKE_BINARY_DIR}/dump_extra_models)
+  add_test(NAME dump_compare_extra_models_converted
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/compare_onnx_dump.py --convert
+                   --onemodel $<TARGET_FILE:onemodel_cli> --models-dir ${CMAKE_BINARY_DIR}/dump_extra_models)
+  set_tests_properties(dump_compare_extra_models dump_compare_extra_models_converted PROPERTIES
+      LABELS unit TIMEOUT 300 FIXTURES_REQUIRED dump_extra_models)
+endif()
