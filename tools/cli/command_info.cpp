@@ -74,7 +74,8 @@ int command_info(const Args& args, std::ostream& out) {
   out << "model: " << path << "\n";
   out << "format: " << (own_format ? "OneModel" : "ONNX") << "\n";
   out << "ir_version: " << model.ir_version << "\n";
-  out << "producer: " << model.producer_name;
+  out << "producer:";
+  if (!model.producer_name.empty()) out << " " << model.producer_name;
   if (!model.producer_version.empty()) out << " " << model.producer_version;
   out << "\n";
   out << "opsets:";
