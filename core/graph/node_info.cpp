@@ -1,0 +1,104 @@
+#include "core/graph/node_info.hpp"
+
+#include <cstring>
+
+#include "onemodel/dtype.hpp"
+#include "onemodel/session_error.hpp"
+#include "onemodel/tensor_error.hpp"
+
+namespace onemodel {
+
+std::string NodeInfo::name() const {
+  if (!node_->name.empty()) return node_->name;
+  return node_->op_type + "#" + (node_->outputs.empty() ? std::string() : node_->outputs[0]);
+}
+
+const IrAttribute* NodeInfo::find(std::string_view name) const noexcept {
+  // ONNX allows one attribute per name; the last one wins like a singular protobuf field.
+  const IrAttribute* found = nullptr;
+  for (const auto& attribute : node_->attributes) {
+    if (attribute.name == name) found = &attribute;
+  }
+  return found;
+}
+
+void NodeInfo::fail_invalid(const std::string& message) const {
+  throw SessionError(SessionErrorKind::InvalidModel, node_->op_type + ": " + message, name());
+}
+
+void NodeInfo::fail_unsupported(const std::string& message) const {
+  throw SessionError(SessionErrorKind::Unsupported, node_->op_type + ": " + message, name());
+}
+
+const IrAttribute& NodeInfo::expect(std::string_view name, AttrType type) const {
+  const IrAttribute* attribute = find(name);
+  if (attribute == nullptr) fail_invalid("attribute '" + std::string(name) + "' is required");
+  if (!attribute->ref_attr_name.empty()) {
+    fail_invalid("attribute '" + std::string(name) + "' refers to a function attribute outside a function");
+  }
+  if (attribute->type != type) {
+    fail_invalid("attribute '" + std::string(name) + "' has type " +
+                 std::to_string(static_cast<int>(attribute->type)) + ", expected " +
+                 std::to_string(static_cast<int>(type)));
+  }
+  return *attribute;
+}
+
+std::int64_t NodeInfo::get_int(std::string_view name, std::int64_t fallback) const {
+  return has(name) ? expect(name, AttrType::Int).i : fallback;
+}
+
+std::int64_t NodeInfo::required_int(std::string_view name) const { return expect(name, AttrType::Int).i; }
+
+float NodeInfo::get_float(std::string_view name, float fallback) const {
+  return has(name) ? expect(name, AttrType::Float).f : fallback;
+}
+
+std::string NodeInfo::get_string(std::string_view name, std::string_view fallback) const {
+  return has(name) ? expect(name, AttrType::String).s : std::string(fallback);
+}
+
+std::vector<std::int64_t> NodeInfo::get_ints(std::string_view name, std::vector<std::int64_t> fallback) const {
+  return has(name) ? expect(name, AttrType::Ints).ints : fallback;
+}
+
+std::vector<float> NodeInfo::get_floats(std::string_view name, std::vector<float> fallback) const {
+  return has(name) ? expect(name, AttrType::Floats).floats : fallback;
+}
+
+std::vector<std::string> NodeInfo::get_strings(std::string_view name, std::vector<std::string> fallback) const {
+  return has(name) ? expect(name, AttrType::Strings).strings : fallback;
+}
+
+std::optional<Tensor> NodeInfo::get_tensor(std::string_view name) const {
+  if (!has(name)) return std::nullopt;
+  const IrAttribute& attribute = expect(name, AttrType::Tensor);
+  if (attribute.tensors.empty()) fail_invalid("attribute '" + std::string(name) + "' has no tensor");
+  try {
+    return tensor_from_ir(attribute.tensors[0], "attribute '" + std::string(name) + "'");
+  } catch (const SessionError& e) {
+    throw SessionError(e.kind(), node_->op_type + ": " + e.message(), this->name());
+  }
+}
+
+Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
+  if (!dtype_is_stored(tensor.data_type)) {
+    throw SessionError(SessionErrorKind::Unsupported,
+                       what + " has element type " + std::string(onnx_type_name(tensor.data_type)));
+  }
+  const DType type = static_cast<DType>(tensor.data_type);
+  try {
+    Shape shape{std::span<const std::int64_t>(tensor.dims)};
+    const auto bytes = static_cast<std::size_t>(checked_byte_size(shape, type));
+    if (bytes != tensor.data.size) {
+      throw SessionError(SessionErrorKind::InvalidModel,
+                         what + " holds " + std::to_string(tensor.data.size) + " bytes, expected " +
+                             std::to_string(bytes));
+    }
+    return Tensor::from_bytes(type, shape, tensor.data.span());
+  } catch (const TensorError& e) {
+    throw SessionError(SessionErrorKind::Unsupported, what + ": " + e.message());
+  }
+}
+
+}  // namespace onemodel

@@ -1,0 +1,93 @@
+#include <cmath>
+#include <cstring>
+
+#include "core/graph/op_kernel.hpp"
+#include "onemodel/session_error.hpp"
+
+namespace onemodel {
+namespace {
+
+[[noreturn]] void contract_violation(const NodeInfo& node, const std::string& message) {
+  // A kernel asked for something its node does not have: a defect of the kernel or a model that
+  // omits a required operand; both are reported against the node.
+  throw SessionError(SessionErrorKind::InvalidModel, node.ir().op_type + ": " + message, node.name());
+}
+
+}  // namespace
+
+DType InferContext::input_type(std::size_t i) const {
+  if (!has_input(i)) contract_violation(node_, "input " + std::to_string(i) + " is required");
+  return inputs_[i].type;
+}
+
+const Shape& InferContext::input_shape(std::size_t i) const {
+  if (!has_input(i)) contract_violation(node_, "input " + std::to_string(i) + " is required");
+  return inputs_[i].shape;
+}
+
+const Tensor* InferContext::input_value(std::size_t i) const {
+  if (!has_input(i)) contract_violation(node_, "input " + std::to_string(i) + " is required");
+  return inputs_[i].value;
+}
+
+void InferContext::set_output(std::size_t i, DType type, const Shape& shape) {
+  if (i >= outputs_.size()) return;  // an output the model does not name
+  outputs_[i].set = true;
+  outputs_[i].type = type;
+  outputs_[i].shape = shape;
+  outputs_[i].constant = false;
+}
+
+void InferContext::set_constant_output(std::size_t i, Tensor value) {
+  if (i >= outputs_.size()) return;
+  outputs_[i].set = true;
+  outputs_[i].type = value.dtype();
+  outputs_[i].shape = value.shape();
+  outputs_[i].constant = true;
+  outputs_[i].value = std::move(value);
+}
+
+void InferContext::require_type(std::size_t i, std::initializer_list<DType> allowed) const {
+  const DType type = input_type(i);
+  for (DType t : allowed) {
+    if (t == type) return;
+  }
+  throw SessionError(SessionErrorKind::Unsupported,
+                     node_.ir().op_type + ": input " + std::to_string(i) + " has element type " +
+                         std::string(dtype_name(type)) + ", which this operator does not support",
+                     node_.name());
+}
+
+const Tensor& RunContext::input(std::size_t i) const {
+  if (!has_input(i)) contract_violation(node_, "input " + std::to_string(i) + " is required");
+  return inputs_[i];
+}
+
+bool RunContext::output_wanted(std::size_t i) const noexcept {
+  return i < node_.ir().outputs.size() && !node_.ir().outputs[i].empty();
+}
+
+const Tensor& RunContext::output(std::size_t i) const {
+  if (i >= outputs_.size() || !outputs_[i].defined()) {
+    contract_violation(node_, "output " + std::to_string(i) + " was not allocated");
+  }
+  return outputs_[i];
+}
+
+const Tensor& RunContext::allocate_output(std::size_t i, DType type, const Shape& shape) {
+  if (i >= outputs_.size()) contract_violation(node_, "output " + std::to_string(i) + " does not exist");
+  outputs_[i] = Tensor::empty(type, shape);
+  return outputs_[i];
+}
+
+Tensor RunContext::scratch(DType type, const Shape& shape) const { return Tensor::empty(type, shape); }
+
+float canonical_nan_f32(float value) noexcept {
+  if (!std::isnan(value)) return value;
+  const std::uint32_t bits = 0x7FC00000u;
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+}  // namespace onemodel

@@ -1,0 +1,129 @@
+// The operator contract shared by both engines (spec/operator-contract.md, from graph-runtime.md
+// section 2): a kernel object per node, made once by its factory from the node's attributes,
+// stating its outputs in infer() and computing them in run().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/graph/node_info.hpp"
+#include "onemodel/shape.hpp"
+#include "onemodel/tensor.hpp"
+
+namespace onemodel {
+
+// One input as infer() sees it: its type and shape always, its value when known now (a
+// constant, or always in the reference engine).
+struct InferInput {
+  bool present = false;
+  DType type = DType::F32;
+  Shape shape;
+  const Tensor* value = nullptr;
+};
+
+struct InferOutput {
+  bool wanted = false;  // false for an omitted ("") output
+  bool set = false;
+  DType type = DType::F32;
+  Shape shape;
+  bool constant = false;
+  Tensor value;  // when constant
+};
+
+class InferContext {
+ public:
+  InferContext(const NodeInfo& node, std::span<const InferInput> inputs, std::span<InferOutput> outputs) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs) {}
+
+  const NodeInfo& node() const noexcept { return node_; }
+  std::size_t input_count() const noexcept { return inputs_.size(); }
+  bool has_input(std::size_t i) const noexcept { return i < inputs_.size() && inputs_[i].present; }
+  DType input_type(std::size_t i) const;
+  const Shape& input_shape(std::size_t i) const;
+  // The input's value when known at this point, else nullptr.
+  const Tensor* input_value(std::size_t i) const;
+  std::size_t output_count() const noexcept { return outputs_.size(); }
+  bool output_wanted(std::size_t i) const noexcept { return i < outputs_.size() && outputs_[i].wanted; }
+
+  void set_output(std::size_t i, DType type, const Shape& shape);
+  // The output is this value for these input shapes (Constant, Shape, Size): the node is not run.
+  void set_constant_output(std::size_t i, Tensor value);
+  // The node needs an input value not known now; it will be shaped again with real values.
+  void require_runtime_values() noexcept { needs_runtime_values_ = true; }
+  bool needs_runtime_values() const noexcept { return needs_runtime_values_; }
+
+  // Throws SessionError(Unsupported) naming the node, input and type unless the input's type is
+  // one of `allowed`.
+  void require_type(std::size_t i, std::initializer_list<DType> allowed) const;
+
+ private:
+  const NodeInfo& node_;
+  std::span<const InferInput> inputs_;
+  std::span<InferOutput> outputs_;
+  bool needs_runtime_values_ = false;
+};
+
+class RunContext {
+ public:
+  RunContext(const NodeInfo& node, std::span<const Tensor> inputs, std::span<Tensor> outputs) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs) {}
+
+  const NodeInfo& node() const noexcept { return node_; }
+  bool exact() const noexcept { return node_.exact(); }
+  std::size_t input_count() const noexcept { return inputs_.size(); }
+  bool has_input(std::size_t i) const noexcept { return i < inputs_.size() && inputs_[i].defined(); }
+  const Tensor& input(std::size_t i) const;
+  std::size_t output_count() const noexcept { return outputs_.size(); }
+  // Outputs allocated for the shapes infer() stated (contiguous). Undefined for omitted outputs,
+  // and for every output of a kernel with outputs_data_dependent.
+  const Tensor& output(std::size_t i) const;
+  bool output_wanted(std::size_t i) const noexcept;
+  // For kernels with outputs_data_dependent: allocates output i now.
+  const Tensor& allocate_output(std::size_t i, DType type, const Shape& shape);
+  // A temporary that lives until the node finishes.
+  Tensor scratch(DType type, const Shape& shape) const;
+
+ private:
+  const NodeInfo& node_;
+  std::span<const Tensor> inputs_;
+  std::span<Tensor> outputs_;
+};
+
+class OpKernel {
+ public:
+  virtual ~OpKernel() = default;
+  // States every wanted output (type and shape), or constants. Not called for kernels with
+  // outputs_data_dependent.
+  virtual void infer(InferContext& context) const = 0;
+  // Fills the outputs. Must not keep state between runs: a kernel is shared by every run.
+  virtual void run(RunContext& context) const = 0;
+
+  // Flags (spec/operator-contract.md section 3).
+  bool supports_exact = true;
+  int in_place_input = -1;             // output 0 may reuse this input's storage
+  bool view_of_input = false;          // output 0 is input 0 reinterpreted (run() still correct)
+  bool outputs_data_dependent = false;
+};
+
+using OpFactory = std::unique_ptr<OpKernel> (*)(const NodeInfo& node);
+
+struct OpDef {
+  const char* domain;  // "" for the default domain (ai.onnx)
+  const char* op_type;
+  int min_opset;
+  int max_opset;  // inclusive
+  OpFactory factory;
+};
+
+// The definition serving (domain, op_type, opset), or nullptr. "ai.onnx" is the default domain.
+const OpDef* find_op(std::string_view domain, std::string_view op_type, std::int64_t opset);
+// Every definition, in table order (for spec/operators.tsv).
+std::span<const OpDef> all_ops();
+
+// spec/exact-mode.md rule 4: every NaN an exact kernel stores is the quiet NaN 0x7FC00000.
+float canonical_nan_f32(float value) noexcept;
+
+}  // namespace onemodel

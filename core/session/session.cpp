@@ -1,0 +1,171 @@
+// Session: validation of inputs and outputs, the engine choice, disposal
+// (spec/session.md sections 3 to 5, from graph-runtime.md section 4).
+#include "onemodel/session.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <unordered_set>
+
+#include "core/graph/tensor_bytes.hpp"
+#include "core/session/engine.hpp"
+#include "core/session/tensor_info.hpp"
+#include "onemodel/model_format.hpp"
+#include "onemodel/onnx_import.hpp"
+
+namespace onemodel {
+
+class SessionImpl {
+ public:
+  SessionImpl(IrModel model, const SessionOptions& options)
+      : model_(std::move(model)),
+        options_(options),
+        inputs_(required_inputs(model_.graph)),
+        outputs_(declared_outputs(model_.graph)) {
+    // Until the optimized engine exists, both choices run the reference kernels: the optimized
+    // engine falls back to the reference kernel for every operator it does not override
+    // (DESIGN.md section 1), and it overrides none yet.
+    engine_ = make_reference_engine(model_, options_);
+    for (const IrValueInfo& input : model_.graph.inputs) accepted_inputs_.push_back(tensor_info_from(input));
+  }
+
+  const IrModel model_;
+  const SessionOptions options_;
+  const std::vector<TensorInfo> inputs_;
+  const std::vector<TensorInfo> outputs_;
+  std::vector<TensorInfo> accepted_inputs_;  // required ones and those with a default
+  std::unique_ptr<Engine> engine_;
+  std::atomic<bool> disposed_{false};
+};
+
+namespace {
+
+void check_alive(const std::shared_ptr<SessionImpl>& impl) {
+  if (!impl || impl->disposed_.load(std::memory_order_acquire)) {
+    throw SessionError(SessionErrorKind::Disposed, "the session was disposed");
+  }
+}
+
+const TensorInfo* find_info(const std::vector<TensorInfo>& infos, const std::string& name) {
+  for (const auto& info : infos) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Session::Session(std::shared_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
+
+Session Session::create(IrModel model, const SessionOptions& options) {
+  if (options.intra_op_threads < 0 || options.intra_op_threads > 256) {
+    throw SessionError(SessionErrorKind::Unsupported, "intra_op_threads must be 0 to 256");
+  }
+  if (options.max_cached_plans < 1) {
+    throw SessionError(SessionErrorKind::Unsupported, "max_cached_plans must be at least 1");
+  }
+  return Session(std::make_shared<SessionImpl>(std::move(model), options));
+}
+
+Session Session::load(const std::filesystem::path& path, const SessionOptions& options) {
+  return create(load_model_file(path), options);
+}
+
+Session Session::load_bytes(const ByteView& bytes, const std::string& name, const SessionOptions& options) {
+  if (is_onemodel_bytes(bytes.span())) return create(read_onemodel_bytes(bytes, name), options);
+  return create(import_onnx_bytes(bytes, name), options);
+}
+
+const std::vector<TensorInfo>& Session::inputs() const {
+  check_alive(impl_);
+  return impl_->inputs_;
+}
+
+const std::vector<TensorInfo>& Session::outputs() const {
+  check_alive(impl_);
+  return impl_->outputs_;
+}
+
+const SessionOptions& Session::options() const {
+  check_alive(impl_);
+  return impl_->options_;
+}
+
+std::string Session::kernel_path() const {
+  check_alive(impl_);
+  return impl_->engine_->kernel_path();
+}
+
+void Session::dispose() {
+  if (impl_) impl_->disposed_.store(true, std::memory_order_release);
+}
+
+void Session::run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                  std::span<const std::string> output_names, std::span<Tensor> outputs) const {
+  // Keeps the session alive for this run even if it is disposed meanwhile.
+  std::shared_ptr<SessionImpl> impl = impl_;
+  check_alive(impl);
+  if (input_names.size() != inputs.size()) {
+    throw SessionError(SessionErrorKind::InvalidInput, "input names and tensors differ in number");
+  }
+  if (output_names.size() != outputs.size()) {
+    throw SessionError(SessionErrorKind::InvalidInput, "output names and tensors differ in number");
+  }
+  // spec/session.md section 4: every check happens before anything runs.
+  NamedTensors named;
+  for (std::size_t i = 0; i < input_names.size(); ++i) {
+    const TensorInfo* info = find_info(impl->accepted_inputs_, input_names[i]);
+    if (info == nullptr) {
+      throw SessionError(SessionErrorKind::InvalidInput, "the model has no input named '" + input_names[i] + "'");
+    }
+    check_input_against(*info, inputs[i]);
+    if (!named.emplace(input_names[i], inputs[i].contiguous()).second) {
+      throw SessionError(SessionErrorKind::InvalidInput, "input '" + input_names[i] + "' is given twice");
+    }
+  }
+  for (const TensorInfo& info : impl->inputs_) {
+    if (named.find(info.name) == named.end()) {
+      throw SessionError(SessionErrorKind::InvalidInput, "input '" + info.name + "' is missing");
+    }
+  }
+  for (std::size_t i = 0; i < output_names.size(); ++i) {
+    if (find_info(impl->outputs_, output_names[i]) == nullptr) {
+      throw SessionError(SessionErrorKind::InvalidInput, "the model has no output named '" + output_names[i] + "'");
+    }
+    if (outputs[i].defined()) outputs[i].check_live();
+  }
+  std::vector<Tensor> results(output_names.size());
+  impl->engine_->run(named, output_names, results);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined()) {
+      outputs[i] = results[i];
+      continue;
+    }
+    if (outputs[i].dtype() != results[i].dtype() || !(outputs[i].shape() == results[i].shape()) ||
+        !outputs[i].is_contiguous()) {
+      throw SessionError(SessionErrorKind::InvalidInput,
+                         "output '" + output_names[i] + "' was given as " + std::string(dtype_name(outputs[i].dtype())) +
+                             " " + outputs[i].shape().to_string() + ", the result is " +
+                             std::string(dtype_name(results[i].dtype())) + " " + results[i].shape().to_string());
+    }
+    results[i].copy_to(mutable_tensor_bytes(outputs[i]));
+  }
+}
+
+std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs) const {
+  std::vector<std::string> names;
+  std::vector<Tensor> tensors;
+  for (const auto& [name, tensor] : inputs) {
+    names.push_back(name);
+    tensors.push_back(tensor);
+  }
+  std::vector<std::string> output_names;
+  for (const auto& info : outputs()) output_names.push_back(info.name);
+  std::vector<Tensor> results(output_names.size());
+  run(names, tensors, output_names, results);
+  return results;
+}
+
+}  // namespace onemodel

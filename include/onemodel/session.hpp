@@ -1,0 +1,110 @@
+// Sessions: load a model once, run it many times with named tensors (spec/session.md, from
+// graph-runtime.md sections 1 and 4 and the cookbook pages). Both engines serve this interface.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "onemodel/bytes.hpp"
+#include "onemodel/ir.hpp"
+#include "onemodel/session_error.hpp"
+#include "onemodel/tensor.hpp"
+
+namespace onemodel {
+
+enum class ExecutionMode { Fast, Exact };
+enum class EngineKind { Optimized, Reference };
+enum class OptimizationLevel { None, Basic, All };
+enum class WeightStorage { Original, Binary16, BFloat16 };
+
+struct SessionOptions {
+  ExecutionMode mode = ExecutionMode::Fast;
+  EngineKind engine = EngineKind::Optimized;
+  int intra_op_threads = 0;  // 0: one per logical core, at most 256; changes speed only
+  OptimizationLevel optimization_level = OptimizationLevel::All;
+  WeightStorage weight_storage = WeightStorage::Original;
+  int max_cached_plans = 16;
+};
+
+enum class ValueKind { Tensor, Sequence, Optional, Other };
+
+// A graph input or output as the model declares it.
+struct TensorInfo {
+  std::string name;
+  ValueKind kind = ValueKind::Tensor;
+  std::int32_t element_type = 0;  // ONNX code; 0 when undeclared
+  bool has_rank = false;
+  std::vector<IrDim> dims;        // fixed extents, symbolic names, unknowns
+};
+
+class SessionImpl;
+
+class Session {
+ public:
+  // Loads an ONNX or OneModel file (told apart by the first eight bytes). Throws ModelError for
+  // the file, SessionError for what the session cannot serve (every missing operator at once).
+  static Session load(const std::filesystem::path& path, const SessionOptions& options = {});
+  static Session load_bytes(const ByteView& bytes, const std::string& name, const SessionOptions& options = {});
+  static Session create(IrModel model, const SessionOptions& options = {});
+
+  const std::vector<TensorInfo>& inputs() const;
+  const std::vector<TensorInfo>& outputs() const;
+  const SessionOptions& options() const;
+  // The kernels chosen from the hardware: "Avx2", "Portable128", "Scalar", ... ("Reference" for
+  // the reference engine).
+  std::string kernel_path() const;
+
+  // Every model input once, by name, in any order. outputs[i] receives output_names[i]: an
+  // undefined tensor is replaced by a new one; a defined one must have the right type and shape
+  // and is overwritten. Inputs are never modified or kept. Thread-safe.
+  void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+           std::span<const std::string> output_names, std::span<Tensor> outputs) const;
+  // Convenience: all outputs, in model order.
+  std::vector<Tensor> run(const std::vector<std::pair<std::string, Tensor>>& inputs) const;
+
+  // The span form for one-input, one-output float models; returns the output's shape.
+  std::vector<std::int64_t> run_span(std::span<const float> input, std::span<const std::int64_t> shape,
+                                     std::span<float> output) const;
+
+  // Later runs throw SessionError(Disposed); runs in progress finish.
+  void dispose();
+
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  ~Session();
+
+ private:
+  explicit Session(std::shared_ptr<SessionImpl> impl);
+  std::shared_ptr<SessionImpl> impl_;
+};
+
+// The happy path: load a file, run with a flat array, get a flat array back.
+class Model {
+ public:
+  static Model load(const std::filesystem::path& path, const SessionOptions& options = {});
+
+  // The model's single input from `values`; `shape` defaults to the declared shape with every
+  // non-fixed dimension inferred (a single symbolic dimension takes what is left). Text encoders
+  // (spec/session.md section 6): int64 token ids fill `input_ids`, an attention mask of ones and
+  // segment ids of zeros are supplied when the model has those inputs.
+  std::vector<float> run(std::span<const float> values,
+                         std::optional<std::vector<std::int64_t>> shape = std::nullopt) const;
+  std::vector<float> run(std::span<const std::int64_t> token_ids,
+                         std::optional<std::vector<std::int64_t>> shape = std::nullopt) const;
+  std::vector<float> run(std::span<const std::int32_t> values,
+                         std::optional<std::vector<std::int64_t>> shape = std::nullopt) const;
+
+  const Session& session() const { return session_; }
+
+ private:
+  explicit Model(Session session) : session_(std::move(session)) {}
+  Session session_;
+};
+
+}  // namespace onemodel

@@ -1,0 +1,23 @@
+// Session creation checks over the whole model (spec/session.md section 3): every operator of the
+// graph and its subgraphs resolved, all missing ones reported together; in exact mode every
+// operator without an exact kernel reported together.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "onemodel/ir.hpp"
+#include "onemodel/session.hpp"
+
+namespace onemodel {
+
+// One kernel per node of `graph`, in node (file) order. Throws SessionError(UnsupportedOperator)
+// listing every missing `Type (opset N)` of the graph and all its subgraphs, then
+// SessionError(ExactModeUnavailable) listing every operator type without an exact kernel.
+std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options);
+
+// The operator's display name: `Type`, or `domain.Type` outside the default domain.
+std::string operator_display_name(const IrNode& node);
+
+}  // namespace onemodel

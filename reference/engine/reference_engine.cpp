@@ -1,0 +1,125 @@
+// The reference engine (spec/session.md section 2): walks the nodes in dependency order, gives
+// every value a fresh buffer, runs each node's reference kernel on one thread. No plans, no
+// passes, no reuse: it is the definition the optimized engine is checked against.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "core/session/engine.hpp"
+#include "onemodel/session_error.hpp"
+#include "onemodel/tensor_error.hpp"
+#include "reference/engine/operator_check.hpp"
+
+namespace onemodel {
+namespace {
+
+using ValueTable = std::unordered_map<std::string, Tensor>;
+
+class ReferenceEngine final : public Engine {
+ public:
+  ReferenceEngine(const IrModel& model, const SessionOptions& options)
+      : graph_(model.graph), mode_(options.mode), kernels_(make_kernels(graph_, options)) {
+    for (const IrTensor& initializer : graph_.initializers) {
+      constants_.emplace(initializer.name, tensor_from_ir(initializer, "initializer '" + initializer.name + "'"));
+    }
+    if (!graph_.sparse_initializers.empty()) {
+      throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
+    }
+  }
+
+  void run(const NamedTensors& inputs, std::span<const std::string> output_names,
+           std::span<Tensor> outputs) const override {
+    ValueTable values;
+    for (const auto& [name, tensor] : constants_) values.emplace(name, tensor);
+    // A caller's input overrides an initializer of the same name (an input with a default).
+    for (const auto& [name, tensor] : inputs) values.insert_or_assign(name, tensor);
+    for (std::int32_t index : graph_.order) run_node(static_cast<std::size_t>(index), values);
+    for (std::size_t i = 0; i < output_names.size(); ++i) {
+      auto it = values.find(output_names[i]);
+      if (it == values.end()) {
+        throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
+      }
+      outputs[i] = it->second;
+    }
+  }
+
+  std::string kernel_path() const override { return "Reference"; }
+
+ private:
+  void run_node(std::size_t index, ValueTable& values) const {
+    const IrNode& node = graph_.nodes[index];
+    const OpKernel& kernel = *kernels_[index];
+    NodeInfo info(node, node.opset, mode_);
+    try {
+      std::vector<Tensor> inputs(node.inputs.size());
+      std::vector<InferInput> described(node.inputs.size());
+      for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        if (node.inputs[i].empty()) continue;
+        auto it = values.find(node.inputs[i]);
+        if (it == values.end()) {
+          throw SessionError(SessionErrorKind::InvalidModel, "input '" + node.inputs[i] + "' has no value");
+        }
+        inputs[i] = it->second;
+        described[i] = InferInput{true, inputs[i].dtype(), inputs[i].shape(), &inputs[i]};
+      }
+      std::vector<Tensor> outputs(node.outputs.size());
+      if (!kernel.outputs_data_dependent) {
+        std::vector<InferOutput> stated(node.outputs.size());
+        for (std::size_t i = 0; i < node.outputs.size(); ++i) stated[i].wanted = !node.outputs[i].empty();
+        InferContext infer(info, described, stated);
+        kernel.infer(infer);
+        bool all_constant = true;
+        for (std::size_t i = 0; i < stated.size(); ++i) {
+          if (!stated[i].wanted) continue;
+          if (!stated[i].set) {
+            throw SessionError(SessionErrorKind::InvalidModel,
+                               node.op_type + ": output " + std::to_string(i) + " was not stated by the kernel");
+          }
+          if (stated[i].constant) {
+            outputs[i] = stated[i].value;
+          } else {
+            all_constant = false;
+            outputs[i] = Tensor::empty(stated[i].type, stated[i].shape);
+          }
+        }
+        if (!all_constant) {
+          RunContext context(info, inputs, outputs);
+          kernel.run(context);
+        }
+      } else {
+        RunContext context(info, inputs, outputs);
+        kernel.run(context);
+      }
+      for (std::size_t i = 0; i < node.outputs.size(); ++i) {
+        if (node.outputs[i].empty()) continue;
+        if (!outputs[i].defined()) {
+          throw SessionError(SessionErrorKind::InvalidModel,
+                             node.op_type + ": output " + std::to_string(i) + " was not produced");
+        }
+        values.insert_or_assign(node.outputs[i], std::move(outputs[i]));
+      }
+    } catch (const SessionError& e) {
+      if (!e.node_name().empty()) throw;
+      throw SessionError(e.kind(), e.message(), info.name(), e.operators());
+    } catch (const TensorError& e) {
+      // A shape or size limit met while running (spec/tensors.md section 3): the case is valid
+      // ONNX but beyond this library.
+      throw SessionError(SessionErrorKind::Unsupported, node.op_type + ": " + e.message(), info.name());
+    }
+  }
+
+  const IrGraph& graph_;
+  ExecutionMode mode_;
+  std::vector<std::unique_ptr<OpKernel>> kernels_;
+  std::unordered_map<std::string, Tensor> constants_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options) {
+  return std::make_unique<ReferenceEngine>(model, options);
+}
+
+}  // namespace onemodel

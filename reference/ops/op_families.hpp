@@ -1,0 +1,16 @@
+// The rows of the operator table, one function per family (reference/ops/table_<family>.cpp).
+#pragma once
+
+#include <span>
+
+#include "core/graph/op_kernel.hpp"
+
+namespace onemodel {
+
+std::span<const OpDef> elementwise_ops();  // spec/ops/elementwise.md
+std::span<const OpDef> norm_ops();         // spec/ops/norms.md
+std::span<const OpDef> shape_ops();        // spec/ops/shape-indexing.md
+std::span<const OpDef> conv_ops();         // spec/ops/products-conv.md
+std::span<const OpDef> recurrent_ops();    // spec/ops/recurrent.md
+
+}  // namespace onemodel

@@ -1,0 +1,19 @@
+// Rows of the operator table for this family. Add a row per (operator, opset range), and declare
+// its factory above the table; the factory lives in reference/ops/op_<name>.cpp.
+#include <vector>
+
+#include "reference/ops/op_families.hpp"
+
+namespace onemodel {
+
+// Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_identity(const NodeInfo&);
+
+std::span<const OpDef> shape_ops() {
+  static const std::vector<OpDef> rows = {
+      {"", "Identity", 1, 25, make_identity},
+  };
+  return rows;
+}
+
+}  // namespace onemodel

@@ -1,0 +1,135 @@
+// The session contract (spec/session.md): errors before anything runs, every missing operator at
+// once, inputs by name in any order, outputs allocated or overwritten, disposal.
+#include <gtest/gtest.h>
+
+#include "core/ir/resolve.hpp"
+#include "onemodel/session.hpp"
+
+namespace onemodel {
+namespace {
+
+IrValueInfo tensor_value(const std::string& name, std::int32_t elem, std::vector<IrDim> dims) {
+  IrValueInfo v;
+  v.name = name;
+  v.type.kind = IrType::Kind::Tensor;
+  v.type.elem_type = elem;
+  v.type.has_shape = true;
+  v.type.shape = std::move(dims);
+  return v;
+}
+
+IrDim fixed(std::int64_t n) { return IrDim{IrDim::Kind::Value, n, {}}; }
+IrDim named(const std::string& s) { return IrDim{IrDim::Kind::Param, 0, s}; }
+
+IrNode node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+  IrNode n;
+  n.op_type = op;
+  n.name = op + "_node";
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+
+// x[batch, 3] -> Identity -> y
+IrModel identity_model() {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", 13}};
+  m.graph.inputs = {tensor_value("x", 1, {named("batch"), fixed(3)})};
+  m.graph.outputs = {tensor_value("y", 1, {named("batch"), fixed(3)})};
+  m.graph.nodes = {node("Identity", {"x"}, {"y"})};
+  resolve_model(m, FieldPathStyle::Onnx);
+  return m;
+}
+
+TEST(Session, RunsAndListsInputsAndOutputsWithSymbolicNames) {
+  Session s = Session::create(identity_model());
+  ASSERT_EQ(s.inputs().size(), 1u);
+  EXPECT_EQ(s.inputs()[0].name, "x");
+  EXPECT_EQ(s.inputs()[0].element_type, 1);
+  ASSERT_EQ(s.inputs()[0].dims.size(), 2u);
+  EXPECT_EQ(s.inputs()[0].dims[0].param, "batch");
+  const std::vector<float> values{1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f};
+  auto outputs = s.run({{"x", Tensor::from_values<float>(DType::F32, Shape{2, 3}, values)}});
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].shape(), (Shape{2, 3}));
+  EXPECT_EQ(outputs[0].to_vector<float>(), values);
+}
+
+TEST(Session, OverwritesAGivenOutputTensorOfTheRightShape) {
+  Session s = Session::create(identity_model());
+  std::vector<std::string> in{"x"}, out{"y"};
+  std::vector<Tensor> inputs{Tensor::from_values<float>(DType::F32, Shape{1, 3}, {7.0f, 8.0f, 9.0f})};
+  std::vector<Tensor> outputs{Tensor::zeros(DType::F32, Shape{1, 3})};
+  Tensor given = outputs[0];
+  s.run(in, inputs, out, outputs);
+  EXPECT_EQ(given.to_vector<float>(), (std::vector<float>{7.0f, 8.0f, 9.0f}));
+  std::vector<Tensor> wrong{Tensor::zeros(DType::F32, Shape{3})};
+  EXPECT_THROW(s.run(in, inputs, out, wrong), SessionError);
+}
+
+SessionErrorKind kind_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SessionError& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no SessionError";
+  return SessionErrorKind::Disposed;
+}
+
+TEST(Session, RejectsBadInputsBeforeRunning) {
+  Session s = Session::create(identity_model());
+  auto run_with = [&](std::string name, Tensor t) {
+    return kind_of([&] { s.run({{name, t}}); });
+  };
+  const auto ok = Tensor::zeros(DType::F32, Shape{2, 3});
+  EXPECT_EQ(run_with("z", ok), SessionErrorKind::InvalidInput);                                   // unknown name
+  EXPECT_EQ(run_with("x", Tensor::zeros(DType::I64, Shape{2, 3})), SessionErrorKind::InvalidInput);  // type
+  EXPECT_EQ(run_with("x", Tensor::zeros(DType::F32, Shape{6})), SessionErrorKind::InvalidInput);     // rank
+  EXPECT_EQ(run_with("x", Tensor::zeros(DType::F32, Shape{2, 4})), SessionErrorKind::InvalidInput);  // fixed extent
+  EXPECT_EQ(kind_of([&] { s.run({}); }), SessionErrorKind::InvalidInput);                            // missing
+  EXPECT_EQ(kind_of([&] { s.run({{"x", ok}, {"x", ok}}); }), SessionErrorKind::InvalidInput);        // twice
+}
+
+TEST(Session, ReportsEveryMissingOperatorAtOnce) {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", 22}, {"com.example", 1}};
+  m.graph.inputs = {tensor_value("x", 1, {fixed(2)})};
+  m.graph.outputs = {tensor_value("z", 1, {fixed(2)})};
+  m.graph.nodes = {node("DeformConvNope", {"x"}, {"y"}), node("Identity", {"y"}, {"y2"}),
+                   node("TfIdfNope", {"y2"}, {"z"})};
+  IrNode custom = node("Custom", {"x"}, {"w"});
+  custom.domain = "com.example";
+  m.graph.nodes.push_back(custom);
+  resolve_model(m, FieldPathStyle::Onnx);
+  try {
+    Session::create(std::move(m));
+    FAIL() << "created a session with missing operators";
+  } catch (const SessionError& e) {
+    EXPECT_EQ(e.kind(), SessionErrorKind::UnsupportedOperator);
+    EXPECT_EQ(e.operators(), (std::vector<std::string>{"DeformConvNope (opset 22)", "TfIdfNope (opset 22)",
+                                                       "com.example.Custom (opset 1)"}));
+  }
+}
+
+TEST(Session, DisposedSessionRefusesToRun) {
+  Session s = Session::create(identity_model());
+  s.dispose();
+  EXPECT_EQ(kind_of([&] { s.run({{"x", Tensor::zeros(DType::F32, Shape{1, 3})}}); }), SessionErrorKind::Disposed);
+}
+
+TEST(Session, SpanFormWritesIntoTheCallersBuffer) {
+  Session s = Session::create(identity_model());
+  const std::vector<float> in{1, 2, 3};
+  std::vector<float> out(3, 0.0f);
+  const std::vector<std::int64_t> shape{1, 3};
+  EXPECT_EQ(s.run_span(in, shape, out), shape);
+  EXPECT_EQ(out, in);
+  std::vector<float> short_out(2);
+  EXPECT_THROW(s.run_span(in, shape, short_out), SessionError);
+}
+
+}  // namespace
+}  // namespace onemodel
