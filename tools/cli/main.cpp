@@ -8,6 +8,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/report_error.hpp"
+#include "tools/cli/run_commands.hpp"
 #include "tools/cli/usage_error.hpp"
 
 namespace onemodel::cli {
@@ -26,6 +27,8 @@ int dispatch(const Args& all) {
   if (command == "info") return command_info(rest, std::cout);
   if (command == "dump") return command_dump(rest, std::cout);
   if (command == "convert") return command_convert(rest, std::cout);
+  if (command == "run") return command_run(rest, std::cout);
+  if (command == "conformance") return command_conformance(rest, std::cout);
   throw UsageError("unknown command '" + command + "'");
 }
 

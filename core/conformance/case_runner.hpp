@@ -1,0 +1,36 @@
+// Running one backend-test case (spec/conformance.md section 2, from the method section of
+// conformance.md): a folder with model.onnx and test_data_set_*/{input,output}_N.pb. The model is
+// imported, a session is created with the caller's options, every data set is run and every
+// output compared (compare.hpp). Nothing thrown inside a case escapes: each error becomes a status.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/conformance/case_status.hpp"
+#include "onemodel/ir.hpp"
+#include "onemodel/session.hpp"
+
+namespace onemodel::conformance {
+
+struct CaseResult {
+  CaseStatus status = CaseStatus::Fail;
+  std::string reason;                  // empty for pass
+  std::vector<std::string> operators;  // "Type" or "domain.Type", subgraphs included, sorted, once each
+  std::int64_t opset = 0;              // the default domain's imported version, 0 when not imported
+  int data_sets = 0;                   // data sets that ran and matched
+};
+
+// A folder holding model.onnx.
+bool is_case_folder(const std::filesystem::path& folder);
+
+// The operators and default-domain opset of an imported model, as CaseResult reports them.
+std::vector<std::string> model_operators(const IrModel& model);
+std::int64_t default_opset(const IrModel& model);
+
+// Never throws for anything the case contains; errors become Fail with the message.
+CaseResult run_case(const std::filesystem::path& folder, const SessionOptions& options);
+
+}  // namespace onemodel::conformance

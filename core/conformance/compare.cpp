@@ -1,0 +1,134 @@
+#include "core/conformance/compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <span>
+
+#include "core/graph/tensor_bytes.hpp"
+#include "onemodel/half.hpp"
+
+namespace onemodel::conformance {
+namespace {
+
+bool is_float_type(DType type) {
+  return type == DType::F32 || type == DType::F64 || type == DType::F16 || type == DType::BF16;
+}
+
+// Element k of a row-major byte string, widened to double (exact for every float type here).
+double float_at(std::span<const std::byte> bytes, DType type, std::size_t k) {
+  switch (type) {
+    case DType::F32: {
+      float v;
+      std::memcpy(&v, bytes.data() + 4 * k, 4);
+      return v;
+    }
+    case DType::F64: {
+      double v;
+      std::memcpy(&v, bytes.data() + 8 * k, 8);
+      return v;
+    }
+    case DType::F16:
+    case DType::BF16: {
+      std::uint16_t bits;
+      std::memcpy(&bits, bytes.data() + 2 * k, 2);
+      return type == DType::F16 ? half_bits_to_float(bits) : bfloat16_bits_to_float(bits);
+    }
+    default: return 0.0;
+  }
+}
+
+// Integer and boolean element k as text, for the reason.
+std::string integer_text(std::span<const std::byte> bytes, DType type, std::size_t k) {
+  const std::size_t size = dtype_size(type);
+  std::uint64_t raw = 0;
+  std::memcpy(&raw, bytes.data() + size * k, size);
+  if (type == DType::Bool) return raw != 0 ? "true" : "false";
+  const bool is_signed = type == DType::I8 || type == DType::I16 || type == DType::I32 || type == DType::I64;
+  if (is_signed && size < 8 && (raw >> (8 * size - 1)) != 0) raw |= ~std::uint64_t{0} << (8 * size);
+  return is_signed ? std::to_string(static_cast<std::int64_t>(raw)) : std::to_string(raw);
+}
+
+std::string float_text(double value, DType type) {
+  char text[40];
+  std::snprintf(text, sizeof text, type == DType::F64 ? "%.17g" : "%.9g", value);
+  return text;
+}
+
+std::string index_text(const Shape& shape, std::int64_t flat) {
+  std::vector<std::int64_t> index(static_cast<std::size_t>(shape.rank()));
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    const std::int64_t extent = shape[d];
+    index[static_cast<std::size_t>(d)] = extent == 0 ? 0 : flat % extent;
+    flat = extent == 0 ? 0 : flat / extent;
+  }
+  std::string text = "[";
+  for (std::size_t d = 0; d < index.size(); ++d) text += (d ? ", " : "") + std::to_string(index[d]);
+  return text + "]";
+}
+
+}  // namespace
+
+bool float_element_matches(double got, double want) noexcept {
+  if (got == want) return true;  // includes equal infinities and +0 / -0
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  // An infinity equals only itself: without this, |x - inf| <= 1e-3 * inf would accept any x.
+  if (std::isinf(got) || std::isinf(want)) return false;
+  return std::fabs(got - want) <= kAbsoluteTolerance + kRelativeTolerance * std::fabs(want);
+}
+
+Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::string& what) {
+  Comparison result;
+  if (got.dtype() != want.dtype()) {
+    result.equal = false;
+    result.reason = what + ": element type " + std::string(dtype_name(got.dtype())) + ", expected " +
+                    std::string(dtype_name(want.dtype()));
+    return result;
+  }
+  if (!(got.shape() == want.shape())) {
+    result.equal = false;
+    result.reason = what + ": shape " + got.shape().to_string() + ", expected " + want.shape().to_string();
+    return result;
+  }
+  const Tensor got_c = got.contiguous();
+  const Tensor want_c = want.contiguous();
+  const std::span<const std::byte> a = tensor_bytes(got_c);
+  const std::span<const std::byte> b = tensor_bytes(want_c);
+  const DType type = got.dtype();
+  const std::size_t size = dtype_size(type);
+  const auto count = static_cast<std::size_t>(got.element_count());
+  std::int64_t first = -1;
+  double largest = 0.0;
+  for (std::size_t k = 0; k < count; ++k) {
+    bool same;
+    if (is_float_type(type)) {
+      const double g = float_at(a, type, k);
+      const double w = float_at(b, type, k);
+      same = float_element_matches(g, w);
+      if (!same) {
+        const double diff = std::fabs(g - w);
+        if (!(diff <= largest)) largest = diff;  // a NaN difference is the largest
+      }
+    } else if (type == DType::Bool) {
+      same = (a[k] != std::byte{0}) == (b[k] != std::byte{0});
+    } else {
+      same = std::memcmp(a.data() + size * k, b.data() + size * k, size) == 0;
+    }
+    if (!same) {
+      ++result.mismatches;
+      if (first < 0) first = static_cast<std::int64_t>(k);
+    }
+  }
+  if (result.mismatches == 0) return result;
+  result.equal = false;
+  const auto k = static_cast<std::size_t>(first);
+  const std::string got_text = is_float_type(type) ? float_text(float_at(a, type, k), type) : integer_text(a, type, k);
+  const std::string want_text = is_float_type(type) ? float_text(float_at(b, type, k), type) : integer_text(b, type, k);
+  result.reason = what + ": " + std::to_string(result.mismatches) + " of " + std::to_string(count) +
+                  " elements differ; first at " + index_text(got.shape(), first) + ": got " + got_text +
+                  ", expected " + want_text;
+  if (is_float_type(type)) result.reason += "; largest |got - expected| " + float_text(largest, DType::F64);
+  return result;
+}
+
+}  // namespace onemodel::conformance

@@ -1,0 +1,29 @@
+// Comparing a computed output with the recorded one (spec/conformance.md section 3, from the
+// method section of conformance.md): element types and shapes must be equal; floating-point
+// elements pass when |got - want| <= 1e-7 + 1e-3 * |want|, or both are NaN, or they are equal
+// (which covers equal infinities); integer and boolean elements must be equal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "onemodel/tensor.hpp"
+
+namespace onemodel::conformance {
+
+inline constexpr double kAbsoluteTolerance = 1e-7;
+inline constexpr double kRelativeTolerance = 1e-3;
+
+// One floating-point element, both values widened exactly to double.
+bool float_element_matches(double got, double want) noexcept;
+
+struct Comparison {
+  bool equal = true;
+  std::int64_t mismatches = 0;  // elements outside the tolerance
+  std::string reason;           // empty when equal: the first difference, the count, the largest
+};
+
+// `what` names the output in the reason ("output 'y'").
+Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::string& what);
+
+}  // namespace onemodel::conformance

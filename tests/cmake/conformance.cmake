@@ -1,0 +1,30 @@
+# Conformance over the ONNX backend-test data (spec/conformance.md section 7): the reference
+# engine in fast and exact mode over node/, simple/, pytorch-converted/ and pytorch-operator/
+# through the command line, then tools/conformance_check.py against
+# tests/conformance/expected.tsv (fails on any `fail` and on any expected pass that no longer
+# passes). Label `conformance`. The two runs can go in parallel; the check waits for both.
+if(TARGET onemodel_cli AND EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node)
+  if(EXISTS ${ONEMODEL_PYTHON})
+    set(conformance_python ${ONEMODEL_PYTHON})
+  else()
+    find_program(conformance_python NAMES python3)
+  endif()
+  set(conformance_out ${CMAKE_BINARY_DIR}/conformance)
+  file(MAKE_DIRECTORY ${conformance_out})
+  set(conformance_tsvs)
+  foreach(mode fast exact)
+    add_test(NAME conformance_reference_${mode}
+             COMMAND $<TARGET_FILE:onemodel_cli> conformance ${ONEMODEL_BACKEND_TEST_DIR}
+                     --engine reference --mode ${mode} --tsv ${conformance_out}/reference-${mode}.tsv)
+    set_tests_properties(conformance_reference_${mode} PROPERTIES
+        LABELS conformance TIMEOUT 600 FIXTURES_SETUP conformance_reference_runs)
+    list(APPEND conformance_tsvs --tsv reference-${mode}=${conformance_out}/reference-${mode}.tsv)
+  endforeach()
+  if(conformance_python)
+    add_test(NAME conformance_check
+             COMMAND ${conformance_python} ${CMAKE_SOURCE_DIR}/tools/conformance_check.py
+                     --expected ${CMAKE_SOURCE_DIR}/tests/conformance/expected.tsv ${conformance_tsvs})
+    set_tests_properties(conformance_check PROPERTIES
+        LABELS conformance TIMEOUT 120 FIXTURES_REQUIRED conformance_reference_runs)
+  endif()
+endif()

@@ -1,0 +1,156 @@
+// `onemodel run MODEL --input NAME=FILE.npy ... [--mode fast|exact] [--engine optimized|reference]
+// [--threads N] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
+// line per output, `<name> <type> [<dims>] sha256=<hex>`, the hash over the output's raw
+// little-endian element bytes in row-major order. With --output-dir each output is also written
+// as DIR/<file name>.npy, the file name being the output name made safe (output_file_names).
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/conformance/npy.hpp"
+#include "core/graph/tensor_bytes.hpp"
+#include "core/util/sha256.hpp"
+#include "onemodel/error.hpp"
+#include "tools/cli/element_type_names.hpp"
+#include "tools/cli/exit_status.hpp"
+#include "tools/cli/run_commands.hpp"
+#include "tools/cli/usage_error.hpp"
+
+namespace onemodel::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunArgs {
+  std::string model;
+  std::vector<std::pair<std::string, std::string>> inputs;  // name, .npy path
+  std::string output_dir;
+  SessionOptions options;
+};
+
+RunArgs parse_run_args(const Args& args) {
+  RunArgs parsed;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& arg = args[k];
+    if (parse_session_option("run", args, k, parsed.options)) continue;
+    if (arg == "--input" || arg == "--output-dir") {
+      if (k + 1 >= args.size()) throw UsageError("run: " + arg + " needs a value");
+      const std::string& value = args[++k];
+      if (arg == "--output-dir") {
+        if (!parsed.output_dir.empty()) throw UsageError("run: --output-dir is given twice");
+        parsed.output_dir = value;
+        continue;
+      }
+      // The name ends at the first '=' (input names with '=' cannot be given this way).
+      const std::size_t eq = value.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+        throw UsageError("run: --input takes NAME=FILE.npy, not '" + value + "'");
+      }
+      parsed.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') throw UsageError("run: unknown option '" + arg + "'");
+    if (!parsed.model.empty()) throw UsageError("run takes one model path");
+    parsed.model = arg;
+  }
+  if (parsed.model.empty()) throw UsageError("run needs a model path");
+  return parsed;
+}
+
+// A safe file name for each output: characters other than letters, digits, '.', '_' and '-'
+// become '_', names that are empty or all dots get a leading '_', long names are cut, and a name
+// already taken gets a suffix _1, _2, ... Never a path separator, so files stay inside DIR.
+std::vector<std::string> output_file_names(const std::vector<std::string>& names) {
+  std::vector<std::string> files;
+  std::set<std::string> taken;
+  for (const std::string& name : names) {
+    std::string safe;
+    for (char c : name) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
+      safe += ok ? c : '_';
+    }
+    if (safe.size() > 200) safe.resize(200);
+    if (safe.find_first_not_of('.') == std::string::npos) safe = "_" + safe;
+    std::string candidate = safe;
+    for (int n = 1; taken.count(candidate) != 0; ++n) candidate = safe + "_" + std::to_string(n);
+    taken.insert(candidate);
+    files.push_back(candidate);
+  }
+  return files;
+}
+
+// A uint16 file for a bfloat16 input is taken as the raw bits: NumPy has no bfloat16 type, and
+// `run` writes bfloat16 outputs the same way (core/conformance/npy.hpp).
+Tensor as_declared(const Tensor& tensor, const Session& session, const std::string& name) {
+  for (const TensorInfo& info : session.inputs()) {
+    if (info.name == name && info.element_type == static_cast<std::int32_t>(DType::BF16) &&
+        tensor.dtype() == DType::U16) {
+      return Tensor::from_bytes(DType::BF16, tensor.shape(), tensor_bytes(tensor));
+    }
+  }
+  return tensor;
+}
+
+int run_model(const RunArgs& parsed, std::ostream& out) {
+  // Inputs are read first: a bad file is reported before the model is loaded.
+  std::vector<std::string> names;
+  std::vector<Tensor> tensors;
+  for (const auto& [name, file] : parsed.inputs) {
+    names.push_back(name);
+    tensors.push_back(conformance::read_npy(file));
+  }
+  const Session session = Session::load(parsed.model, parsed.options);
+  for (std::size_t k = 0; k < names.size(); ++k) tensors[k] = as_declared(tensors[k], session, names[k]);
+  std::vector<std::string> output_names;
+  for (const TensorInfo& info : session.outputs()) output_names.push_back(info.name);
+  std::vector<Tensor> results(output_names.size());
+  session.run(names, tensors, output_names, results);
+
+  std::vector<std::string> files;
+  if (!parsed.output_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(parsed.output_dir, ec);
+    if (ec) throw ModelError(ModelErrorKind::Io, "cannot create the output folder: " + ec.message(), parsed.output_dir);
+    files = output_file_names(output_names);
+  }
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const Tensor result = results[k].contiguous();
+    out << output_names[k] << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
+        << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
+    if (files.empty()) continue;
+    const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
+    try {
+      conformance::write_npy(file, result);
+    } catch (const conformance::NpyError& e) {
+      throw ModelError(ModelErrorKind::Io, e.what(), file.string());
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int command_run(const Args& args, std::ostream& out) {
+  const RunArgs parsed = parse_run_args(args);
+  try {
+    return run_model(parsed, out);
+  } catch (const SessionError& e) {
+    out.flush();
+    return report_session_error(e, std::cerr);
+  } catch (const conformance::NpyError& e) {
+    // spec/errors.md section 4.1: an input file a running command cannot use is an input error.
+    out.flush();
+    std::string message = e.what();
+    for (char& c : message) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    std::cerr << "InvalidInput: " << message << "\n";
+    return kExitInput;
+  }
+}
+
+}  // namespace onemodel::cli

@@ -1,0 +1,25 @@
+// The commands that run models: `onemodel run` (cmd_run.cpp) and `onemodel conformance`
+// (cmd_conformance.cpp), with their shared option parsing and session-error printing
+// (spec/errors.md section 4; spec/conformance.md).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "onemodel/session.hpp"
+#include "tools/cli/commands.hpp"
+
+namespace onemodel::cli {
+
+int command_run(const Args& args, std::ostream& out);
+int command_conformance(const Args& args, std::ostream& out);
+
+// "--engine optimized|reference", "--mode fast|exact", "--threads N" (0 to 256) into `options`.
+// Returns false when `arg` is none of them; throws UsageError for a bad or missing value.
+bool parse_session_option(const std::string& command, const Args& args, std::size_t& k, SessionOptions& options);
+
+// spec/errors.md section 4: `<Kind>: <message>`, `  at node <name>`, one `  operator <op>` line
+// per operator. Returns kExitInput for InvalidInput, kExitSession otherwise.
+int report_session_error(const SessionError& error, std::ostream& err);
+
+}  // namespace onemodel::cli
