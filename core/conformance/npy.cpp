@@ -264,11 +264,9 @@ Tensor read_npy(const std::filesystem::path& path) {
 
 std::vector<std::byte> npy_bytes(const Tensor& tensor) {
   std::string header = "{'descr': '" + npy_descr(tensor.dtype()) + "', 'fortran_order': False, 'shape': (";
-  for (int d = 0; d < tensor.rank(); ++d) {
-    header += std::to_string(tensor.shape()[d]);
-    if (d > 0 || tensor.rank() == 1) header += ",";
-    if (d + 1 < tensor.rank()) header += " ";
-  }
+  // Python's tuple repr: "(2, 3)", "(5,)", "()".
+  for (int d = 0; d < tensor.rank(); ++d) header += (d > 0 ? ", " : "") + std::to_string(tensor.shape()[d]);
+  if (tensor.rank() == 1) header += ",";
   header += "), }";
   // As NumPy writes it (so the bytes match np.save): room for the first extent to grow to 21
   // digits, then spaces and a newline so that the data starts at a multiple of 64.

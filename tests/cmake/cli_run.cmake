@@ -1,0 +1,40 @@
+# `onemodel run` and `onemodel conformance` on the command line (docs/command-line.md, run and
+# conformance; spec/errors.md section 4): usage errors, the session and input exit statuses, an
+# end-to-end run of a backend-test case checked with NumPy and hashlib, and a one-case sweep.
+if(TARGET onemodel_cli)
+  set(cli_expect ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/cli_expect.py)
+  set(cli $<TARGET_FILE:onemodel_cli>)
+  set(samples ${CMAKE_SOURCE_DIR}/models/samples)
+  set(run_tmp ${CMAKE_BINARY_DIR}/cli_run_test_files)
+  file(MAKE_DIRECTORY ${run_tmp})
+
+  function(onemodel_run_test name)
+    add_test(NAME cli_run_${name} COMMAND ${cli_expect} ${ARGN})
+    set_tests_properties(cli_run_${name} PROPERTIES LABELS unit TIMEOUT 120)
+  endfunction()
+
+  onemodel_run_test(no_model --status 2 --stderr-line 0 "Usage: run needs a model path" -- ${cli} run)
+  onemodel_run_test(bad_input_arg --status 2 --stderr-line 0 "Usage: run: --input takes NAME=FILE.npy"
+                    -- ${cli} run ${samples}/classifier.onnx --input x)
+  onemodel_run_test(bad_mode --status 2 --stderr-line 0 "Usage: run: --mode takes fast or exact"
+                    -- ${cli} run ${samples}/classifier.onnx --mode slow)
+  onemodel_run_test(bad_threads --status 2 --stderr-line 0 "Usage: run: --threads takes 0 to 256"
+                    -- ${cli} run ${samples}/classifier.onnx --threads 999)
+  # A missing .npy file and a file that is not .npy: input errors, status 5.
+  onemodel_run_test(missing_npy --status 5 --stderr-line 0 "InvalidInput: .*no-such.npy: cannot open"
+                    -- ${cli} run ${samples}/classifier.onnx --input x=${run_tmp}/no-such.npy)
+  onemodel_run_test(not_npy --status 5 --stderr-line 0 "InvalidInput: .*classifier.onnx: not a .npy file"
+                    -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier.onnx)
+  onemodel_run_test(missing_model --status 3 --stderr-line 0 "Io: " -- ${cli} run ${run_tmp}/no-such-model.onnx)
+  onemodel_run_test(conformance_no_dir --status 2 --stderr-line 0 "Usage: conformance needs" -- ${cli} conformance)
+
+  if(EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity)
+    add_test(NAME cli_run_identity_case
+             COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/run_check.py ${cli}
+                     ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity ${run_tmp}/identity)
+    set_tests_properties(cli_run_identity_case PROPERTIES LABELS unit TIMEOUT 120)
+    onemodel_run_test(conformance_one_case --status 0
+                      --stdout "^cases 1 pass 1 fail 0 unsupported-op 0 unsupported-type 0 not-exact 0 known-diff 0$"
+                      -- ${cli} conformance ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity --engine reference --mode exact)
+  endif()
+endif()
