@@ -1,0 +1,23 @@
+// Add: a + b, NumPy broadcasting (spec/ops/elementwise.md sections 1, 2 and 4). Floats: one IEEE
+// addition (16-bit floats added in binary32 and rounded once); integers wrap around.
+#include <type_traits>
+
+#include "reference/ops/elementwise_kernels.hpp"
+#include "reference/ops/integer_wrap.hpp"
+
+namespace onemodel {
+namespace {
+
+struct AddFn {
+  template <class V>
+  V operator()(V a, V b) const noexcept {
+    if constexpr (std::is_floating_point_v<V>) return a + b;
+    else return ew::wrap_add(a, b);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_add(const NodeInfo&) { return ew::make_binary<ew::NumericTypes>(AddFn{}); }
+
+}  // namespace onemodel

@@ -1,0 +1,18 @@
+// Less: a < b with broadcasting, Bool output (spec/ops/elementwise.md section 5). NaN compares false.
+#include "reference/ops/elementwise_kernels.hpp"
+
+namespace onemodel {
+namespace {
+
+struct LessFn {
+  template <class V>
+  bool operator()(V a, V b) const noexcept {
+    return a < b;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_less(const NodeInfo&) { return ew::make_comparison<ew::NumericTypes>(LessFn{}); }
+
+}  // namespace onemodel

@@ -1,0 +1,26 @@
+// Selu: x > 0 ? gamma * x : gamma * (alpha * e^x - alpha), exact exponential, each operation
+// rounded; defaults alpha 1.67326319217681884765625, gamma 1.05070102214813232421875
+// (spec/ops/elementwise.md section 9; f32 only).
+#include "reference/math/exact_math.hpp"
+#include "reference/ops/elementwise_kernels.hpp"
+
+namespace onemodel {
+namespace {
+
+struct SeluFn {
+  float alpha;
+  float gamma;
+  float operator()(float x) const noexcept {
+    if (x > 0.0f) return gamma * x;
+    return gamma * (alpha * exact::exp(x) - alpha);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_selu(const NodeInfo& node) {
+  return ew::make_unary<ew::F32Types>(
+      SeluFn{node.get_float("alpha", 1.67326319217681884765625f), node.get_float("gamma", 1.05070102214813232421875f)});
+}
+
+}  // namespace onemodel

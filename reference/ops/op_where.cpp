@@ -1,0 +1,35 @@
+// Where (opset 9): condition ? x : y with broadcasting of all three (spec/ops/elementwise.md
+// section 5). The condition is Bool; x and y have one type, any stored type. A chosen float NaN
+// is stored as the canonical NaN like every stored NaN (spec/ops/elementwise.md section 3).
+#include "reference/ops/elementwise_kernels.hpp"
+
+namespace onemodel {
+namespace {
+
+class WhereKernel final : public OpKernel {
+ public:
+  void infer(InferContext& context) const override {
+    ew::require(context, 0, ew::BoolTypes{});
+    ew::require(context, 1, ew::StoredTypes{});
+    ew::require_same_type(context, 1, 2);
+    context.set_output(0, context.input_type(1), ew::broadcast_inputs(context, {0, 1, 2}));
+  }
+  void run(RunContext& context) const override {
+    const Tensor& out = context.output(0);
+    const auto condition = ew::read_broadcast<std::uint8_t>(context.input(0), out.shape());
+    ew::dispatch(context.input(1).dtype(), ew::StoredTypes{}, [&](auto tag) {
+      using E = decltype(tag);
+      using S = typename E::storage;
+      const auto x = ew::read_broadcast<S>(context.input(1), out.shape());
+      const auto y = ew::read_broadcast<S>(context.input(2), out.shape());
+      auto o = out.mutable_data<S>();
+      for (std::size_t i = 0; i < condition.size(); ++i) o[i] = E::store(E::load(condition[i] != 0 ? x[i] : y[i]));
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_where(const NodeInfo&) { return std::make_unique<WhereKernel>(); }
+
+}  // namespace onemodel
