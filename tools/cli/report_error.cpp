@@ -4,6 +4,7 @@
 #include <string>
 
 #include "onemodel/error.hpp"
+#include "onemodel/session_error.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/usage_error.hpp"
 
@@ -42,6 +43,12 @@ int report_error(std::exception_ptr error, std::ostream& err) {
     const std::string where = where_line(e);
     if (!where.empty()) err << "  " << one_line(where) << "\n";
     return kExitModelFile;
+  } catch (const SessionError& e) {
+    // spec/errors.md section 4: the node, then one line per operator involved.
+    err << to_string(e.kind()) << ": " << one_line(e.message()) << "\n";
+    if (!e.node_name().empty()) err << "  at node " << one_line(e.node_name()) << "\n";
+    for (const std::string& op : e.operators()) err << "  operator " << one_line(op) << "\n";
+    return e.kind() == SessionErrorKind::InvalidInput ? kExitInput : kExitSession;
   } catch (const std::bad_alloc&) {
     err << "Internal: out of memory\n";
     return kExitInternal;
