@@ -120,7 +120,7 @@ class Parser {
       ++pos_;
       skip_whitespace();
       JsonValue member = parse_value(depth);
-      value.members.emplace_back(std::move(key), std::move(member));
+      value.members.push_back(JsonMember{std::move(key), std::move(member)});
       skip_whitespace();
       if (at_end()) fail("unterminated object", pos_);
       if (peek() == ',') {

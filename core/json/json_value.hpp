@@ -6,10 +6,13 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace onemodel {
+
+struct JsonMember;
 
 struct JsonValue {
   enum class Kind { Null, Bool, Number, String, Array, Object };
@@ -24,17 +27,26 @@ struct JsonValue {
   std::int64_t integer = 0;  // NumberForm::Integer only
   std::string text;          // String: the decoded UTF-8; Number: the literal as written
   std::vector<JsonValue> items;                             // Array
-  std::vector<std::pair<std::string, JsonValue>> members;   // Object, file order
+  // Object, file order. A vector of a type completed below: std::pair<std::string, JsonValue>
+  // would need JsonValue complete here.
+  std::vector<JsonMember> members;
 
   bool is_integer() const noexcept { return kind == Kind::Number && number_form == NumberForm::Integer; }
   // The first member named `key`, or null. Duplicate keys are kept; the first one wins.
-  const JsonValue* find(std::string_view key) const noexcept {
-    for (const auto& member : members) {
-      if (member.first == key) return &member.second;
-    }
-    return nullptr;
-  }
+  const JsonValue* find(std::string_view key) const noexcept;
 };
+
+struct JsonMember {
+  std::string first;  // the member name
+  JsonValue second;   // its value
+};
+
+inline const JsonValue* JsonValue::find(std::string_view key) const noexcept {
+  for (const auto& member : members) {
+    if (member.first == key) return &member.second;
+  }
+  return nullptr;
+}
 
 const char* to_string(JsonValue::Kind kind) noexcept;
 
