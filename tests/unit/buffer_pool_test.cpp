@@ -134,6 +134,17 @@ TEST(BufferPool, IdleMemoryIsCapped) {
   EXPECT_EQ(BufferPool().max_idle_bytes(), std::size_t{2} << 30);
 }
 
+TEST(BufferPool, BlockLargerThanTheCapIsFreed) {
+  BufferPool pool(100);  // below the smallest block that is released here (256)
+  auto a = pool.rent(200);
+  a->release();
+  EXPECT_EQ(pool.idle_blocks(256), 0u);
+  EXPECT_EQ(pool.idle_bytes(), 0u);
+  BufferPool none(0);
+  none.rent(1)->release();
+  EXPECT_EQ(none.idle_bytes(), 0u);
+}
+
 TEST(BufferPool, DroppedBufferReturnsItsMemory) {
   BufferPool pool;
   { auto a = pool.rent(1000); }

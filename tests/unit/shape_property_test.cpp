@@ -104,7 +104,12 @@ RC_GTEST_PROP(ShapeProperty, ElementCountNeverWraps, ()) {
 
 // A strided source: a random permutation of a random shape, maybe flipped and sliced.
 Tensor strided_source() {
-  const auto extents = *small_extents(1, 4, 4);
+  // Mostly non-empty (empty tensors are trivially viewable); now and then an extent 0.
+  const bool allow_empty = *rc::gen::inRange(0, 10) == 0;
+  const auto extents = *rc::gen::mapcat(rc::gen::inRange(1, 5), [allow_empty](int rank) {
+    return rc::gen::container<std::vector<std::int64_t>>(static_cast<std::size_t>(rank),
+                                                         rc::gen::inRange<std::int64_t>(allow_empty ? 0 : 1, 5));
+  });
   const Tensor base = iota(Shape{std::span<const std::int64_t>(extents)});
   const auto p = *permutation(base.rank());
   Tensor t = base.permute(std::span<const int>(p));
@@ -143,20 +148,23 @@ std::vector<std::int64_t> random_factorization(std::int64_t count) {
 
 RC_GTEST_PROP(ShapeProperty, ReshapeReadsTheSameRowMajorSequenceAsACopy, ()) {
   const Tensor source = strided_source();
-  const auto target = random_factorization(source.element_count());
   const auto expected = source.contiguous().to_vector<std::int32_t>();
-  const Tensor reshaped = source.reshape(std::span<const std::int64_t>(target));
-  reshaped.validate();
-  RC_ASSERT(extents_of(reshaped.shape()) == target);
-  RC_ASSERT(reshaped.to_vector<std::int32_t>() == expected);
-  if (auto view = source.try_reshape(reshaped.shape())) {
-    RC_ASSERT(view->buffer() == source.buffer());
-    RC_ASSERT(view->to_vector<std::int32_t>() == expected);
-  }
-  // Element by element through at(), against row-major positions in the target shape.
-  for (const auto& idx : all_indices(target)) {
-    RC_ASSERT(reshaped.at<std::int32_t>(std::span<const std::int64_t>(idx)) ==
-              expected[static_cast<std::size_t>(row_major(target, idx))]);
+  // Several target shapes per source, so each run covers many groupings.
+  for (int trial = 0; trial < 8; ++trial) {
+    const auto target = random_factorization(source.element_count());
+    const Tensor reshaped = source.reshape(std::span<const std::int64_t>(target));
+    reshaped.validate();
+    RC_ASSERT(extents_of(reshaped.shape()) == target);
+    RC_ASSERT(reshaped.to_vector<std::int32_t>() == expected);
+    if (auto view = source.try_reshape(reshaped.shape())) {
+      RC_ASSERT(view->buffer() == source.buffer());
+      RC_ASSERT(view->to_vector<std::int32_t>() == expected);
+    }
+    // Element by element through at(), against row-major positions in the target shape.
+    for (const auto& idx : all_indices(target)) {
+      RC_ASSERT(reshaped.at<std::int32_t>(std::span<const std::int64_t>(idx)) ==
+                expected[static_cast<std::size_t>(row_major(target, idx))]);
+    }
   }
 }
 
