@@ -126,7 +126,7 @@ TEST(Npy, RefusesFortranOrderBigEndianAndOtherTypes) {
   // One-byte types have no byte order: '>' is harmless there.
   EXPECT_EQ(parse_npy(as_bytes(npy_file("{'descr': '>u1', 'fortran_order': False, 'shape': (1,), }", "A"))).dtype(),
             DType::U8);
-  for (const char* descr : {"<c8", "<U3", "|O", "<M8[ns]", "|V2", "<f16", "<b1"}) {
+  for (const char* descr : {"<c8", "<U3", "|O", "<M8[ns]", "|V2", "<f16", "<i3"}) {
     const std::string error =
         parse_error(npy_file(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (0,), }", ""));
     EXPECT_NE(error.find("not supported"), std::string::npos) << descr << ": " << error;
@@ -136,7 +136,7 @@ TEST(Npy, RefusesFortranOrderBigEndianAndOtherTypes) {
 TEST(Npy, RefusesMalformedFiles) {
   const std::string good_dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
   EXPECT_NE(parse_error("\x93NUMP").find("too short"), std::string::npos);
-  EXPECT_NE(parse_error("\x94NUMPY\x01\x00\x00\x00").find("magic"), std::string::npos);
+  EXPECT_NE(parse_error(std::string("\x94NUMPY\x01\x00\x00\x00", 10)).find("magic"), std::string::npos);
   EXPECT_NE(parse_error(std::string("\x93NUMPY\x04\x00\x00\x00", 10)).find("version 4.0"), std::string::npos);
   // Header length beyond the file.
   EXPECT_NE(parse_error(std::string("\x93NUMPY\x01\x00\xff\x00{", 11)).find("truncated"), std::string::npos);
