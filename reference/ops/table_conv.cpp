@@ -7,9 +7,33 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_matmul(const NodeInfo&);
+std::unique_ptr<OpKernel> make_gemm_7(const NodeInfo&);
+std::unique_ptr<OpKernel> make_gemm_11(const NodeInfo&);
+std::unique_ptr<OpKernel> make_conv(const NodeInfo&);
+std::unique_ptr<OpKernel> make_conv_transpose(const NodeInfo&);
+std::unique_ptr<OpKernel> make_max_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_average_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_global_average_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_global_max_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_batch_normalization_7(const NodeInfo&);
+std::unique_ptr<OpKernel> make_batch_normalization_9(const NodeInfo&);
 
+// spec/ops/products-conv.md section 1: opset ranges. The upper bound 27 is the newest opset the
+// backend tests import for these operators (Conv at 27, MatMul at 26); none changed them.
 std::span<const OpDef> conv_ops() {
   static const std::vector<OpDef> rows = {
+      {"", "MatMul", 1, 27, make_matmul},
+      {"", "Gemm", 7, 10, make_gemm_7},
+      {"", "Gemm", 11, 27, make_gemm_11},
+      {"", "Conv", 1, 27, make_conv},
+      {"", "ConvTranspose", 1, 27, make_conv_transpose},
+      {"", "MaxPool", 1, 27, make_max_pool},
+      {"", "AveragePool", 1, 27, make_average_pool},
+      {"", "GlobalAveragePool", 1, 27, make_global_average_pool},
+      {"", "GlobalMaxPool", 1, 27, make_global_max_pool},
+      {"", "BatchNormalization", 7, 8, make_batch_normalization_7},
+      {"", "BatchNormalization", 9, 27, make_batch_normalization_9},
   };
   return rows;
 }
