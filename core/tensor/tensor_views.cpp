@@ -1,6 +1,7 @@
 // Views that move no data: spec/tensors.md section 4.
 #include <string>
 
+#include "core/tensor/checked_fill.hpp"
 #include "core/tensor/checked_math.hpp"
 #include "core/tensor/tensor_offsets.hpp"
 #include "onemodel/tensor.hpp"
@@ -67,7 +68,10 @@ Tensor Tensor::make_view(const Shape& shape, const WideStrides& strides, std::in
     if (!fits && shape[d] > 1 && !shape.empty()) view_error("stride does not fit 32 bits");
     narrow[static_cast<std::size_t>(d)] = fits ? static_cast<std::int32_t>(s) : 0;
   }
-  return Tensor(buffer_, base_, limit_, generation_, owns_, dtype_, shape, narrow, offset);
+  Tensor view(buffer_, base_, limit_, generation_, owns_, dtype_, shape, narrow, offset);
+  // DESIGN.md section 3, item 10: Checked builds re-check every invariant of every view made.
+  if constexpr (detail::kChecked) view.validate();
+  return view;
 }
 
 Tensor Tensor::permute(std::span<const int> order) const {
