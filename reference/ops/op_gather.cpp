@@ -1,0 +1,70 @@
+// Gather: output = data[..., indices[...], ...] along `axis` (spec/ops/shape-indexing.md section 2,
+// Gather). Output shape = data.shape[:axis] + indices.shape + data.shape[axis+1:]. Indices int32 or
+// int64, negative counted from the end; an index outside [-n, n) is InvalidInput at run time.
+#include <cstring>
+
+#include "core/graph/op_kernel.hpp"
+#include "reference/ops/axis_helpers.hpp"
+#include "reference/ops/strided_copy.hpp"
+
+namespace onemodel {
+namespace {
+
+using namespace shape_ops;
+
+class Gather final : public OpKernel {
+ public:
+  explicit Gather(std::int64_t axis) : axis_(axis) {}
+  void infer(InferContext& context) const override {
+    const NodeInfo& node = context.node();
+    context.require_type(1, {DType::I32, DType::I64});
+    const Shape& data = context.input_shape(0);
+    const Shape& indices = context.input_shape(1);
+    const int axis = normalize_axis(node, axis_, data.rank());
+    std::vector<std::int64_t> out;
+    for (int d = 0; d < axis; ++d) out.push_back(data[d]);
+    for (int d = 0; d < indices.rank(); ++d) out.push_back(indices[d]);
+    for (int d = axis + 1; d < data.rank(); ++d) out.push_back(data[d]);
+    if (out.size() > static_cast<std::size_t>(kMaxRank)) node.fail_unsupported("output rank above 8");
+    context.set_output(0, context.input_type(0), make_shape(node, out));
+  }
+  void run(RunContext& context) const override {
+    const NodeInfo& node = context.node();
+    const Tensor data = context.input(0).contiguous();
+    const std::vector<std::int64_t> indices = read_ints(node, context.input(1), "indices");
+    const int axis = normalize_axis(node, axis_, data.rank());
+    const std::size_t esize = dtype_size(data.dtype());
+    std::int64_t outer = 1;
+    for (int d = 0; d < axis; ++d) outer *= data.shape()[d];
+    std::int64_t inner = 1;
+    for (int d = axis + 1; d < data.rank(); ++d) inner *= data.shape()[d];
+    const std::int64_t n = data.shape()[axis];
+    const std::size_t block = static_cast<std::size_t>(inner) * esize;
+    std::span<const std::byte> src = tensor_bytes(data);
+    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
+    // Every index is checked before anything is written.
+    std::vector<std::int64_t> resolved(indices.size());
+    for (std::size_t j = 0; j < indices.size(); ++j) {
+      std::int64_t i = indices[j];
+      if (i < -n || i >= n) fail_index(node, "index " + std::to_string(i) + " outside [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
+      resolved[j] = i < 0 ? i + n : i;
+    }
+    const std::size_t count = resolved.size();
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::size_t j = 0; j < count; ++j) {
+        if (block == 0) continue;
+        std::memcpy(dst.data() + (static_cast<std::size_t>(o) * count + j) * block,
+                    src.data() + (static_cast<std::size_t>(o * n + resolved[j])) * block, block);
+      }
+    }
+  }
+
+ private:
+  std::int64_t axis_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_gather(const NodeInfo& node) { return std::make_unique<Gather>(node.get_int("axis", 0)); }
+
+}  // namespace onemodel

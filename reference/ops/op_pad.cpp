@@ -1,0 +1,193 @@
+// Pad (spec/ops/shape-indexing.md section 4). pads = [begin_0 .. begin_{k-1}, end_0 .. end_{k-1}]
+// for the listed axes (every axis unless an `axes` input is given, opset 18+); other axes get 0;
+// a negative pad crops. Attributes before opset 11 (Pad_2: `pads`, `paddings` in opset 1, `value`),
+// inputs from 11 (Pad_11: pads, optional constant_value, optional axes). Modes: constant (fill,
+// default 0), edge (nearest edge element), reflect (mirror without repeating the edge, continued
+// periodically with period 2*(n-1); an extent of 1 repeats its element), wrap (opset 19, period n).
+// A non-constant mode on an empty axis that needs elements is InvalidModel.
+#include <cstring>
+
+#include "core/graph/op_kernel.hpp"
+#include "reference/ops/axis_helpers.hpp"
+#include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/strided_copy.hpp"
+
+namespace onemodel {
+namespace {
+
+using namespace shape_ops;
+
+enum class PadMode { Constant, Edge, Reflect, Wrap };
+
+std::int64_t positive_mod(std::int64_t a, std::int64_t m) {
+  const std::int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+// The input coordinate an output coordinate reads on one axis of extent n, or -1 for the fill
+// value (constant mode). `i` is the output coordinate minus the begin pad.
+std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n) {
+  if (i >= 0 && i < n) return i;
+  switch (mode) {
+    case PadMode::Constant: return -1;
+    case PadMode::Edge: return i < 0 ? 0 : n - 1;
+    case PadMode::Wrap: return positive_mod(i, n);
+    case PadMode::Reflect: {
+      if (n == 1) return 0;
+      const std::int64_t period = 2 * (n - 1);
+      const std::int64_t j = positive_mod(i, period);
+      return j < n ? j : period - j;
+    }
+  }
+  return -1;
+}
+
+struct PadSpec {
+  std::vector<std::int64_t> begin, end;  // per axis of the data
+};
+
+PadSpec resolve_pads(const NodeInfo& node, int rank, const std::vector<std::int64_t>& pads,
+                     const std::vector<std::int64_t>* axes) {
+  PadSpec spec;
+  spec.begin.assign(static_cast<std::size_t>(rank), 0);
+  spec.end.assign(static_cast<std::size_t>(rank), 0);
+  std::vector<int> listed;
+  if (axes != nullptr) {
+    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+    for (std::int64_t a : *axes) {
+      const int axis = normalize_axis(node, a, rank);
+      if (seen[static_cast<std::size_t>(axis)]) node.fail_invalid("axis listed twice");
+      seen[static_cast<std::size_t>(axis)] = true;
+      listed.push_back(axis);
+    }
+  } else {
+    for (int d = 0; d < rank; ++d) listed.push_back(d);
+  }
+  const std::size_t k = listed.size();
+  if (pads.size() != 2 * k) node.fail_invalid("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * k));
+  for (std::size_t i = 0; i < k; ++i) {
+    spec.begin[static_cast<std::size_t>(listed[i])] = pads[i];
+    spec.end[static_cast<std::size_t>(listed[i])] = pads[k + i];
+  }
+  return spec;
+}
+
+class Pad final : public OpKernel {
+ public:
+  // Attribute form (opsets 1-10) when `attribute_pads` is set.
+  Pad(PadMode mode, std::optional<std::vector<std::int64_t>> attribute_pads, double attribute_value)
+      : mode_(mode), attribute_pads_(std::move(attribute_pads)), attribute_value_(attribute_value) {}
+
+  void infer(InferContext& context) const override {
+    const NodeInfo& node = context.node();
+    std::vector<std::int64_t> pads;
+    std::vector<std::int64_t> axes;
+    bool has_axes = false;
+    if (attribute_pads_) {
+      pads = *attribute_pads_;
+    } else {
+      const Tensor* p = value_or_defer(context, 1);
+      const Tensor* a = context.has_input(3) ? value_or_defer(context, 3) : nullptr;
+      if (p == nullptr || (context.has_input(3) && a == nullptr)) return;
+      pads = read_ints(node, *p, "pads");
+      if (a != nullptr) {
+        axes = read_ints(node, *a, "axes");
+        has_axes = true;
+      }
+    }
+    const Shape& in = context.input_shape(0);
+    const PadSpec spec = resolve_pads(node, in.rank(), pads, has_axes ? &axes : nullptr);
+    std::vector<std::int64_t> out;
+    for (int d = 0; d < in.rank(); ++d) {
+      const std::int64_t e = in[d] + spec.begin[static_cast<std::size_t>(d)] + spec.end[static_cast<std::size_t>(d)];
+      if (e < 0) node.fail_invalid("pads crop axis " + std::to_string(d) + " below zero");
+      if (in[d] == 0 && e > 0 && mode_ != PadMode::Constant) node.fail_invalid("non-constant mode on an empty axis");
+      out.push_back(e);
+    }
+    context.set_output(0, context.input_type(0), make_shape(node, out));
+  }
+
+  void run(RunContext& context) const override {
+    const NodeInfo& node = context.node();
+    const Tensor data = context.input(0).contiguous();
+    const Tensor& out = context.output(0);
+    std::vector<std::int64_t> pads;
+    std::vector<std::int64_t> axes;
+    const bool has_axes = !attribute_pads_ && context.has_input(3);
+    if (attribute_pads_) {
+      pads = *attribute_pads_;
+    } else {
+      pads = read_ints(node, context.input(1), "pads");
+      if (has_axes) axes = read_ints(node, context.input(3), "axes");
+    }
+    const PadSpec spec = resolve_pads(node, data.rank(), pads, has_axes ? &axes : nullptr);
+    const std::size_t esize = dtype_size(data.dtype());
+    const std::vector<std::byte> fill = fill_bytes(context, data.dtype(), esize);
+    const std::vector<std::int64_t> strides = row_major_strides(data.shape());
+    std::span<const std::byte> src = tensor_bytes(data);
+    std::span<std::byte> dst = mutable_tensor_bytes(out);
+    for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
+      std::int64_t from = 0;
+      for (int d = 0; d < data.rank(); ++d) {
+        const std::int64_t c = source_coordinate(mode_, index[static_cast<std::size_t>(d)] - spec.begin[static_cast<std::size_t>(d)], data.shape()[d]);
+        if (c < 0) {
+          std::memcpy(dst.data() + static_cast<std::size_t>(flat) * esize, fill.data(), esize);
+          return;
+        }
+        from += c * strides[static_cast<std::size_t>(d)];
+      }
+      move_element(dst, flat, src, from, esize);
+    });
+  }
+
+ private:
+  // The constant-mode value as element bytes: the constant_value input (its first element), or the
+  // attribute `value` converted to the element type, or zero.
+  std::vector<std::byte> fill_bytes(const RunContext& context, DType type, std::size_t esize) const {
+    std::vector<std::byte> bytes(esize, std::byte{0});
+    if (!attribute_pads_) {
+      if (context.has_input(2)) {
+        const Tensor& v = context.input(2);
+        if (v.dtype() != type) context.node().fail_invalid("constant_value differs in type from data");
+        if (v.element_count() >= 1) {
+          const Tensor first = v.contiguous();
+          std::memcpy(bytes.data(), tensor_bytes(first).data(), esize);
+        }
+      }
+      return bytes;
+    }
+    ew::dispatch(type, ew::StoredTypes{}, [&](auto tag) {
+      using E = decltype(tag);
+      const typename E::storage s = E::store(static_cast<typename E::value>(attribute_value_));
+      std::memcpy(bytes.data(), &s, esize);
+    });
+    return bytes;
+  }
+
+  PadMode mode_;
+  std::optional<std::vector<std::int64_t>> attribute_pads_;
+  double attribute_value_;
+};
+
+PadMode parse_mode(const NodeInfo& node) {
+  const std::string mode = node.get_string("mode", "constant");
+  if (mode == "constant") return PadMode::Constant;
+  if (mode == "edge") return PadMode::Edge;
+  if (mode == "reflect") return PadMode::Reflect;
+  if (mode == "wrap" && node.opset() >= 19) return PadMode::Wrap;
+  node.fail_invalid("mode '" + mode + "'");
+}
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_pad_2(const NodeInfo& node) {
+  const char* name = node.opset() < 2 ? "paddings" : "pads";
+  if (!node.has(name)) node.fail_invalid(std::string("attribute '") + name + "' is required");
+  return std::make_unique<Pad>(parse_mode(node), node.get_ints(name), node.get_float("value", 0.0f));
+}
+
+std::unique_ptr<OpKernel> make_pad_11(const NodeInfo& node) {
+  return std::make_unique<Pad>(parse_mode(node), std::nullopt, 0.0);
+}
+
+}  // namespace onemodel

@@ -1,0 +1,54 @@
+// Type-generic element movement for the shape and indexing operators (spec/ops/shape-indexing.md
+// section 1, Types: an operator that only moves elements moves bytes, so one loop serves every
+// stored element type of that width).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "core/graph/tensor_bytes.hpp"
+#include "onemodel/tensor.hpp"
+
+namespace onemodel::shape_ops {
+
+// Writes the elements of `view` (any strides) row-major into the contiguous `out`.
+inline void copy_view_into(const Tensor& view, const Tensor& out) { view.copy_to(mutable_tensor_bytes(out)); }
+
+// Copies element `from` of `src` to element `to` of `dst` (both flat row-major indices).
+inline void move_element(std::span<std::byte> dst, std::int64_t to, std::span<const std::byte> src,
+                         std::int64_t from, std::size_t element_size) {
+  std::memcpy(dst.data() + static_cast<std::size_t>(to) * element_size,
+              src.data() + static_cast<std::size_t>(from) * element_size, element_size);
+}
+
+// Row-major strides in elements, 64-bit.
+inline std::vector<std::int64_t> row_major_strides(const Shape& shape) {
+  std::vector<std::int64_t> strides(static_cast<std::size_t>(shape.rank()), 1);
+  for (int d = shape.rank() - 2; d >= 0; --d) {
+    strides[static_cast<std::size_t>(d)] = strides[static_cast<std::size_t>(d) + 1] * shape[d + 1];
+  }
+  return strides;
+}
+
+// Calls fn(index, flat) for every element of `shape` in row-major order; `index` holds rank
+// coordinates.
+template <class Fn>
+void for_each_index(const Shape& shape, Fn&& fn) {
+  const std::int64_t count = shape.element_count();
+  if (count == 0) return;
+  const int rank = shape.rank();
+  std::array<std::int64_t, kMaxRank> index{};
+  for (std::int64_t flat = 0; flat < count; ++flat) {
+    fn(static_cast<const std::array<std::int64_t, kMaxRank>&>(index), flat);
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++index[static_cast<std::size_t>(d)] < shape[d]) break;
+      index[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+}
+
+}  // namespace onemodel::shape_ops
