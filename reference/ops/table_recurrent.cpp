@@ -7,9 +7,16 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_rnn(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_gru(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_lstm(const NodeInfo& node);
 
 std::span<const OpDef> recurrent_ops() {
+  // spec/ops/recurrent.md section 1: opsets 7 to 25 are one implementation each.
   static const std::vector<OpDef> rows = {
+      {"", "GRU", 7, 25, make_gru},
+      {"", "LSTM", 7, 25, make_lstm},
+      {"", "RNN", 7, 25, make_rnn},
   };
   return rows;
 }
