@@ -18,6 +18,10 @@ std::unique_ptr<OpKernel> make_global_average_pool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_global_max_pool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_9(const NodeInfo&);
+std::unique_ptr<OpKernel> make_resize_10(const NodeInfo&);
+std::unique_ptr<OpKernel> make_resize_11(const NodeInfo&);
+std::unique_ptr<OpKernel> make_upsample_7(const NodeInfo&);
+std::unique_ptr<OpKernel> make_upsample_9(const NodeInfo&);
 
 // spec/ops/products-conv.md section 1: opset ranges. The upper bound 27 is the newest opset the
 // backend tests import for these operators (Conv at 27, MatMul at 26); none changed them.
@@ -34,6 +38,10 @@ std::span<const OpDef> conv_ops() {
       {"", "GlobalMaxPool", 1, 27, make_global_max_pool},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9},
+      {"", "Resize", 10, 10, make_resize_10},
+      {"", "Resize", 11, 27, make_resize_11},
+      {"", "Upsample", 7, 8, make_upsample_7},
+      {"", "Upsample", 9, 10, make_upsample_9},
   };
   return rows;
 }
