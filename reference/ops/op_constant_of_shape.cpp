@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/graph/op_kernel.hpp"
+#include "core/graph/tensor_bytes.hpp"
 #include "reference/ops/axis_helpers.hpp"
 
 namespace onemodel {

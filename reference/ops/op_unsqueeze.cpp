@@ -54,6 +54,6 @@ std::unique_ptr<OpKernel> make_unsqueeze_1(const NodeInfo& node) {
   return std::make_unique<Unsqueeze>(node.get_ints("axes"), false);
 }
 
-std::unique_ptr<OpKernel> make_unsqueeze_13(const NodeInfo&) { return std::make_unique<Unsqueeze>({}, true); }
+std::unique_ptr<OpKernel> make_unsqueeze_13(const NodeInfo&) { return std::make_unique<Unsqueeze>(std::vector<std::int64_t>{}, true); }
 
 }  // namespace onemodel
