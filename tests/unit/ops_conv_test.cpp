@@ -1,0 +1,218 @@
+// The reference engine's products, convolution, pooling and resize (spec/ops/products-conv.md).
+// Every expected value is worked out by hand from the text; models are built by hand, one node
+// whose inputs are all graph inputs.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/ir/resolve.hpp"
+#include "onemodel/session.hpp"
+
+namespace onemodel {
+namespace {
+
+IrValueInfo value(const std::string& name, std::int32_t elem, const Shape& shape) {
+  IrValueInfo v;
+  v.name = name;
+  v.type.kind = IrType::Kind::Tensor;
+  v.type.elem_type = elem;
+  v.type.has_shape = true;
+  for (std::int32_t e : shape.extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
+  return v;
+}
+
+IrAttribute ints(const std::string& name, std::vector<std::int64_t> v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Ints;
+  a.ints = std::move(v);
+  return a;
+}
+IrAttribute integer(const std::string& name, std::int64_t v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Int;
+  a.i = v;
+  return a;
+}
+IrAttribute text(const std::string& name, const std::string& v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::String;
+  a.s = v;
+  return a;
+}
+IrAttribute real(const std::string& name, float v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Float;
+  a.f = v;
+  return a;
+}
+
+struct Input {
+  std::string name;  // "" for an omitted optional input
+  Tensor value;
+};
+
+std::int32_t onnx_type(DType t) {
+  switch (t) {
+    case DType::F32: return 1;
+    case DType::I64: return 7;
+    default: return 0;
+  }
+}
+
+// Runs one node of `op` at `opset` in the reference engine and returns output 0.
+Tensor run_node(const std::string& op, int opset, const std::vector<Input>& inputs, std::vector<IrAttribute> attributes,
+                const Shape& out_shape, ExecutionMode mode = ExecutionMode::Exact) {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", opset}};
+  IrNode n;
+  n.op_type = op;
+  n.name = op + "_node";
+  n.outputs = {"y"};
+  n.attributes = std::move(attributes);
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const Input& in : inputs) {
+    n.inputs.push_back(in.name);
+    if (in.name.empty()) continue;
+    m.graph.inputs.push_back(value(in.name, onnx_type(in.value.dtype()), in.value.shape()));
+    feeds.emplace_back(in.name, in.value);
+  }
+  m.graph.outputs = {value("y", 1, out_shape)};
+  m.graph.nodes = {n};
+  resolve_model(m, FieldPathStyle::Onnx);
+  SessionOptions options;
+  options.engine = EngineKind::Reference;
+  options.mode = mode;
+  Session s = Session::create(std::move(m), options);
+  auto outputs = s.run(feeds);
+  EXPECT_EQ(outputs.at(0).shape(), out_shape);
+  return outputs.at(0);
+}
+
+Tensor f32(const Shape& shape, std::vector<float> v) {
+  return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v));
+}
+Tensor i64(const Shape& shape, std::vector<std::int64_t> v) {
+  return Tensor::from_values<std::int64_t>(DType::I64, shape, std::span<const std::int64_t>(v));
+}
+
+std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+// spec/ops/products-conv.md section 2: increasing p from +0. (+0 + 1) + 2^24 rounds to 2^24 (ties to
+// even), then - 2^24 gives 0. Decreasing order would give (-2^24 + 2^24) + 1 = 1.
+TEST(OpsConv, MatMulSumsInIncreasingOrderFromPositiveZero) {
+  const float big = 16777216.0f;
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    Tensor y = run_node("MatMul", 13, {{"a", f32({1, 3}, {1.0f, big, -big})}, {"b", f32({3, 1}, {1.0f, 1.0f, 1.0f})}}, {},
+                        Shape{1, 1}, mode);
+    EXPECT_EQ(bits(y.to_vector<float>()[0]), 0u);  // +0, not 1
+  }
+  // A single -0 term: +0 + (-0) = +0.
+  Tensor z = run_node("MatMul", 13, {{"a", f32({1, 1}, {-0.0f})}, {"b", f32({1, 1}, {1.0f})}}, {}, Shape{1, 1});
+  EXPECT_EQ(bits(z.to_vector<float>()[0]), 0u);
+}
+
+// Section 4: a 1-D first operand and broadcast batch axes.
+TEST(OpsConv, MatMulOneDimensionalAndBroadcastBatch) {
+  Tensor y = run_node("MatMul", 13, {{"a", f32({2}, {1.0f, 2.0f})}, {"b", f32({2, 2, 1}, {3.0f, 4.0f, 5.0f, 6.0f})}}, {},
+                      Shape{2, 1});
+  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{11.0f, 17.0f}));
+}
+
+// Section 5: alpha * acc and beta * C rounded separately, then added.
+TEST(OpsConv, GemmEpilogueIsSeparateMultipliesAndAnAdd) {
+  Tensor y = run_node("Gemm", 13, {{"a", f32({1, 2}, {1.0f, 2.0f})}, {"b", f32({2, 1}, {3.0f, 4.0f})}, {"c", f32({1}, {10.0f})}},
+                      {real("alpha", 0.5f), real("beta", 2.0f)}, Shape{1, 1});
+  EXPECT_EQ(y.to_vector<float>()[0], 0.5f * 11.0f + 20.0f);  // 25.5
+}
+
+// Section 6: a padding tap is a real product with +0, so an infinite weight meeting padding gives
+// inf * 0 = NaN, stored as 0x7FC00000.
+TEST(OpsConv, ConvPaddingTapsAreRealProducts) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Tensor y = run_node("Conv", 11, {{"x", f32({1, 1, 1, 1}, {1.0f})}, {"w", f32({1, 1, 1, 2}, {1.0f, inf})}},
+                      {ints("pads", {0, 0, 0, 1})}, Shape{1, 1, 1, 1});
+  EXPECT_EQ(bits(y.to_vector<float>()[0]), 0x7FC00000u);
+  // Without the padding tap: 1 * 1 = 1 (kernel 1x1 only).
+  Tensor z = run_node("Conv", 11, {{"x", f32({1, 1, 1, 2}, {1.0f, 2.0f})}, {"w", f32({1, 1, 1, 1}, {3.0f})}, {"b", f32({1}, {0.5f})}}, {},
+                      Shape{1, 1, 1, 2});
+  EXPECT_EQ(z.to_vector<float>(), (std::vector<float>{3.5f, 6.5f}));
+}
+
+// Section 8.3: kernel 3, stride 2, pads [1, 0], ceil_mode on [1, 2, 3]: out = ceil((4 - 3) / 2) + 1 = 2.
+// Window 0 covers -1, 0, 1 (sum 3), window 1 covers 1, 2, 3 with 3 in the ceil_mode overhang (sum 5).
+TEST(OpsConv, AveragePoolDivisors) {
+  const std::vector<IrAttribute> base{ints("kernel_shape", {3}), ints("strides", {2}), ints("pads", {1, 0}), integer("ceil_mode", 1)};
+  Tensor excl = run_node("AveragePool", 19, {{"x", f32({1, 1, 3}, {1.0f, 2.0f, 3.0f})}}, base, Shape{1, 1, 2});
+  EXPECT_EQ(excl.to_vector<float>(), (std::vector<float>{1.5f, 2.5f}));  // 3 / 2, 5 / 2
+  auto with_pad = base;
+  with_pad.push_back(integer("count_include_pad", 1));
+  Tensor incl = run_node("AveragePool", 19, {{"x", f32({1, 1, 3}, {1.0f, 2.0f, 3.0f})}}, with_pad, Shape{1, 1, 2});
+  // Window 0 counts the declared pad (3 / 3); window 1 never counts the overhang (5 / 2).
+  EXPECT_EQ(incl.to_vector<float>(), (std::vector<float>{1.0f, 2.5f}));
+}
+
+// Section 8.2: NaN taps ignored unless all are NaN; padding never wins.
+TEST(OpsConv, MaxPoolNanAndPadding) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Tensor y = run_node("MaxPool", 12, {{"x", f32({1, 1, 3}, {nan, -5.0f, nan})}}, {ints("kernel_shape", {3})}, Shape{1, 1, 1});
+  EXPECT_EQ(y.to_vector<float>()[0], -5.0f);
+  Tensor all = run_node("MaxPool", 12, {{"x", f32({1, 1, 2}, {nan, nan})}}, {ints("kernel_shape", {2})}, Shape{1, 1, 1});
+  EXPECT_TRUE(std::isnan(all.to_vector<float>()[0]));
+  // A window half in the padding over -3: the padding (0) does not win.
+  Tensor pad = run_node("MaxPool", 12, {{"x", f32({1, 1, 1}, {-3.0f})}}, {ints("kernel_shape", {2}), ints("pads", {1, 0})},
+                        Shape{1, 1, 1});
+  EXPECT_EQ(pad.to_vector<float>()[0], -3.0f);
+}
+
+// Section 10.2: linear on [0, 10] doubled to 4 outputs (scale 2).
+TEST(OpsConv, ResizeCoordinateModes) {
+  auto linear = [](const std::string& mode) {
+    return run_node("Resize", 19, {{"x", f32({2}, {0.0f, 10.0f})}, {"", {}}, {"scales", f32({1}, {2.0f})}},
+                    {text("mode", "linear"), text("coordinate_transformation_mode", mode)}, Shape{4})
+        .to_vector<float>();
+  };
+  // asymmetric j / 2: 0, 0.5, 1, 1.5 (clamped to 1).
+  EXPECT_EQ(linear("asymmetric"), (std::vector<float>{0.0f, 5.0f, 10.0f, 10.0f}));
+  // half_pixel (j + 0.5) / 2 - 0.5: -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped to 1).
+  EXPECT_EQ(linear("half_pixel"), (std::vector<float>{0.0f, 2.5f, 7.5f, 10.0f}));
+  // align_corners j * 1 / 3: the weight of sample 10 is 1/3 rounded to float32.
+  const float third = 1.0f / 3.0f, two_thirds = 2.0f / 3.0f;
+  EXPECT_EQ(linear("align_corners"), (std::vector<float>{0.0f, third * 10.0f, two_thirds * 10.0f, 10.0f}));
+  // pytorch_half_pixel with one output: coordinate 0; half_pixel would give 1.5 -> 15.
+  Tensor one = run_node("Resize", 19, {{"x", f32({4}, {0.0f, 10.0f, 20.0f, 30.0f})}, {"", {}}, {"", {}}, {"sizes", i64({1}, {1})}},
+                        {text("mode", "linear"), text("coordinate_transformation_mode", "pytorch_half_pixel")}, Shape{1});
+  EXPECT_EQ(one.to_vector<float>()[0], 0.0f);
+  Tensor hp = run_node("Resize", 19, {{"x", f32({4}, {0.0f, 10.0f, 20.0f, 30.0f})}, {"", {}}, {"", {}}, {"sizes", i64({1}, {1})}},
+                       {text("mode", "linear")}, Shape{1});
+  EXPECT_EQ(hp.to_vector<float>()[0], 15.0f);
+  // tf_crop_and_resize, roi [0, 2] on [0, 10], 3 outputs: coordinates 0, 1, 2; 2 lies outside.
+  Tensor crop = run_node("Resize", 19,
+                         {{"x", f32({2}, {0.0f, 10.0f})}, {"roi", f32({2}, {0.0f, 2.0f})}, {"", {}}, {"sizes", i64({1}, {3})}},
+                         {text("mode", "linear"), text("coordinate_transformation_mode", "tf_crop_and_resize"),
+                          real("extrapolation_value", 7.0f)},
+                         Shape{3});
+  EXPECT_EQ(crop.to_vector<float>(), (std::vector<float>{0.0f, 10.0f, 7.0f}));
+}
+
+// Section 10.3: nearest modes on [0, 10, 20] to 2 outputs with asymmetric coordinates 0 and 1.5.
+TEST(OpsConv, ResizeNearestModes) {
+  auto nearest = [](const std::string& mode) {
+    return run_node("Resize", 19, {{"x", f32({3}, {0.0f, 10.0f, 20.0f})}, {"", {}}, {"scales", f32({1}, {2.0f / 3.0f})}},
+                    {text("coordinate_transformation_mode", "asymmetric"), text("nearest_mode", mode)}, Shape{2})
+        .to_vector<float>();
+  };
+  // 1 / (2/3) = 1.5 in float32 (1.49999994 or 1.5): the floor/ceil results do not depend on it.
+  EXPECT_EQ(nearest("floor"), (std::vector<float>{0.0f, 10.0f}));
+  EXPECT_EQ(nearest("ceil"), (std::vector<float>{0.0f, 20.0f}));
+}
+
+}  // namespace
+}  // namespace onemodel
