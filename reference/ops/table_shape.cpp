@@ -9,6 +9,10 @@ namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
 std::unique_ptr<OpKernel> make_concat(const NodeInfo&);
+std::unique_ptr<OpKernel> make_depth_to_space(const NodeInfo&);
+std::unique_ptr<OpKernel> make_eye_like(const NodeInfo&);
+std::unique_ptr<OpKernel> make_scatter_elements(const NodeInfo&);
+std::unique_ptr<OpKernel> make_space_to_depth(const NodeInfo&);
 std::unique_ptr<OpKernel> make_constant_of_shape(const NodeInfo&);
 std::unique_ptr<OpKernel> make_expand(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gather(const NodeInfo&);
@@ -77,6 +81,10 @@ std::span<const OpDef> shape_ops() {
       {"", "TopK", 1, 9, make_top_k_1},
       {"", "TopK", 10, 27, make_top_k_10},
       {"", "Trilu", 14, 27, make_trilu},
+      {"", "DepthToSpace", 1, 27, make_depth_to_space},
+      {"", "EyeLike", 9, 27, make_eye_like},
+      {"", "ScatterElements", 11, 27, make_scatter_elements},
+      {"", "SpaceToDepth", 1, 27, make_space_to_depth},
   };
   return rows;
 }

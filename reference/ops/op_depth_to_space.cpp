@@ -1,0 +1,53 @@
+// DepthToSpace (opset 1+; `mode` from 11): [N, C, H, W] -> [N, C/(b*b), H*b, W*b]. DCR (default)
+// reads channel (i * b + j) * C' + c for output (c, h*b+i, w*b+j); CRD reads c * b*b + i * b + j
+// (spec/ops/shape-indexing.md section 2, DepthToSpace).
+#include "core/graph/op_kernel.hpp"
+#include "reference/ops/axis_helpers.hpp"
+#include "reference/ops/strided_copy.hpp"
+
+namespace onemodel {
+namespace {
+
+using namespace shape_ops;
+
+class DepthToSpace final : public OpKernel {
+ public:
+  DepthToSpace(std::int64_t block, bool crd) : block_(block), crd_(crd) {}
+  void infer(InferContext& context) const override {
+    const NodeInfo& node = context.node();
+    const Shape& in = context.input_shape(0);
+    if (in.rank() != 4) node.fail_invalid("input must have rank 4");
+    if (block_ < 1 || in[1] % (block_ * block_) != 0) node.fail_invalid("channels do not divide by blocksize squared");
+    context.set_output(0, context.input_type(0), make_shape(node, {in[0], in[1] / (block_ * block_), in[2] * block_, in[3] * block_}));
+  }
+  void run(RunContext& context) const override {
+    const Tensor in = context.input(0).contiguous();
+    const Tensor& out = context.output(0);
+    const std::int64_t b = block_, C = in.shape()[1], H = in.shape()[2], W = in.shape()[3];
+    const std::int64_t Cout = C / (b * b);
+    const std::size_t esize = dtype_size(in.dtype());
+    std::span<const std::byte> src = tensor_bytes(in);
+    std::span<std::byte> dst = mutable_tensor_bytes(out);
+    for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
+      const std::int64_t n = index[0], c = index[1], y = index[2], x = index[3];
+      const std::int64_t i = y % b, j = x % b;
+      const std::int64_t channel = crd_ ? c * b * b + i * b + j : (i * b + j) * Cout + c;
+      const std::int64_t from = ((n * C + channel) * H + y / b) * W + x / b;
+      move_element(dst, flat, src, from, esize);
+    });
+  }
+
+ private:
+  std::int64_t block_;
+  bool crd_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_depth_to_space(const NodeInfo& node) {
+  const std::string mode = node.get_string("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") node.fail_invalid("mode '" + mode + "'");
+  return std::make_unique<DepthToSpace>(node.required_int("blocksize"), mode == "CRD");
+}
+
+}  // namespace onemodel
