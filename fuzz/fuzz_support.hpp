@@ -1,0 +1,35 @@
+// Shared by the libFuzzer targets in fuzz/: copying the input into an owned ByteView and
+// reporting a finding (print, then abort so libFuzzer saves the input).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "onemodel/bytes.hpp"
+
+namespace onemodel::fuzz {
+
+// The reader may keep views into the bytes, so they are owned by the ByteView's owner.
+inline ByteView owned_view(const std::uint8_t* data, std::size_t size) {
+  auto owner = std::make_shared<std::vector<std::byte>>(size);
+  if (size != 0) std::memcpy(owner->data(), data, size);
+  return ByteView{owner->data(), owner->size(), owner};
+}
+
+[[noreturn]] inline void finding(const char* what, const std::string& detail = {}) {
+  std::fprintf(stderr, "FINDING: %s\n%s\n", what, detail.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+inline void check(bool ok, const char* what, const std::string& detail = {}) {
+  if (!ok) finding(what, detail);
+}
+
+}  // namespace onemodel::fuzz
