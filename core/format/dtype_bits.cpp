@@ -1,20 +1,15 @@
 #include "core/format/dtype_bits.hpp"
 
+#include "core/onnx/element_types.hpp"
+
 namespace onemodel {
 
-// spec/format.md section 2.5, table of bits per element.
+// spec/format.md section 2.5: the bits per element are those of ONNX's raw layout, the same table
+// the importer uses (spec/onnx-import.md section 3); 0 (undefined) and 8 (string) have none.
 std::optional<int> dtype_bits(std::int32_t code) noexcept {
-  switch (code) {
-    case 1: case 6: case 12: return 32;
-    case 2: case 3: case 9: case 17: case 18: case 19: case 20: case 24: return 8;
-    case 4: case 5: case 10: case 16: return 16;
-    case 7: case 11: case 13: case 14: return 64;
-    case 15: return 128;
-    case 21: case 22: case 23: return 4;
-    case 25: case 26: return 2;
-    case 27: case 28: return 6;
-    default: return std::nullopt;
-  }
+  const int bits = onnx::element_bits(code);
+  if (bits <= 0) return std::nullopt;
+  return bits;
 }
 
 ElementCount element_count(std::span<const std::int64_t> dims) noexcept {

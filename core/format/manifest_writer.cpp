@@ -5,7 +5,7 @@
 #include "core/format/header.hpp"
 #include "core/json/base64.hpp"
 #include "core/json/json_writer.hpp"
-#include "core/json/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "onemodel/error.hpp"
 
 namespace onemodel {

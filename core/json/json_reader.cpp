@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "core/json/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace onemodel {
 

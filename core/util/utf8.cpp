@@ -1,4 +1,4 @@
-#include "core/json/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 #include <cstdint>
 

@@ -398,6 +398,8 @@ RC_GTEST_PROP(ReaderProperty, OnnxElementCountsNeverWrap, ()) {
   const auto dims = *rc::gen::container<std::vector<std::int64_t>>(*rc::gen::inRange<std::size_t>(0, 7), dimension());
   const Expected e = exact(dims, dt.bits);
   const bool small = !e.negative && e.count <= (u128{1} << 60) && e.bytes <= kSmallBytes;
+  RC_TAG(e.negative ? "negative" : e.count > (u128{1} << 60) ? "count > 2^60"
+         : e.bytes > kMaxTensorBytes ? "bytes > 2^31-1" : small ? "small, read" : "large, wrong length");
   const std::string raw = small ? raw_bytes(static_cast<std::uint64_t>(e.count), dt.bits, 7) : std::string(1, 'x');
   onnxb::GraphParts g;
   g.initializers.push_back(onnxb::tensor_raw("t", dt.code, dims, raw));
@@ -509,6 +511,23 @@ TEST(ReaderProperty, CountBoundaries) {
       << "zero elements: raw_data of 1 byte is the wrong length, not an overflow";
   EXPECT_EQ(import_dims({(std::int64_t{1} << 31) - 1}), ModelErrorKind::InvalidModel);  // fits; 1 byte is wrong
   EXPECT_EQ(import_dims({1}), std::nullopt);
+}
+
+// Found by OnnxOneByteCorruptionsNeverCrash: a sequence type without an element type is "no
+// type" inside a type (spec/onnx-import.md section 2) and imports; the format has no encoding
+// for it (spec/format.md section 2.7: a Type has a kind, a sequence an inner Type), so the writer
+// refuses the model as Unsupported rather than write a file its reader would refuse.
+TEST(ReaderProperty, SequenceWithoutElementTypeImportsButCannotBeWritten) {
+  onnxb::GraphParts g = onnxb::identity_graph();
+  g.value_info.push_back(onnxb::value_info("Y", ProtoWriter().message_field(4, ProtoWriter())));
+  const IrModel m = import_onnx_bytes(owned(onnxb::model_bytes(g)), "seq.onnx");
+  EXPECT_TRUE(testing::model_has_unwritable_none(m));
+  try {
+    write_onemodel_bytes(m);
+    ADD_FAILURE() << "written";
+  } catch (const ModelError& e) {
+    EXPECT_EQ(e.kind(), ModelErrorKind::Unsupported);
+  }
 }
 
 }  // namespace
