@@ -20,6 +20,11 @@ constexpr const char* kOverview =
     "  convert IN OUT              write IN in the OneModel format to OUT\n"
     "  convert --each LIST --output-dir DIR\n"
     "                              convert every model named in LIST to DIR/<k>.onemodel\n"
+    "  run MODEL --input NAME=FILE.npy... [--mode fast|exact] [--engine optimized|reference]\n"
+    "      [--threads N] [--output-dir DIR]\n"
+    "                              run the model; one line per output with its SHA-256\n"
+    "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT]\n"
+    "                              run the ONNX backend test cases under DIR and classify each\n"
     "  help [COMMAND]              this text, or one command's\n"
     "  --version                   the version\n"
     "\n"
@@ -46,6 +51,21 @@ constexpr const char* kConvert =
     "OneModel format (spec/format.md). With --each, line k (from 0) of LIST is written to\n"
     "DIR/<k>.onemodel; models that fail are reported and the exit status is 3, after all were tried.\n";
 
+constexpr const char* kRun =
+    "usage: onemodel run MODEL --input NAME=FILE.npy... [--mode fast|exact]\n"
+    "                      [--engine optimized|reference] [--threads N] [--output-dir DIR]\n"
+    "Runs the model once. Every input is given as a .npy file by name. Each output is printed as\n"
+    "`<name> <dtype> [<dims>] sha256=<hex of its little-endian element bytes>` and, with\n"
+    "--output-dir, written to DIR/<name>.npy.\n";
+
+constexpr const char* kConformance =
+    "usage: onemodel conformance DIR [--engine optimized|reference] [--mode fast|exact]\n"
+    "                              [--tsv FILE] [--filter TEXT]\n"
+    "Runs every ONNX backend test case under DIR (the data root, one group such as .../node, or\n"
+    "one case) with the method of spec/conformance.md and classifies each as pass, fail,\n"
+    "unsupported-op, unsupported-type, not-exact or known-diff, then prints the summary line.\n"
+    "--tsv writes one row per case. The exit status is 1 when any case fails.\n";
+
 }  // namespace
 
 const char* version_text() { return "onemodel 0.1.0"; }
@@ -62,6 +82,10 @@ int command_help(const Args& args, std::ostream& out) {
     out << kDump;
   } else if (args[0] == "convert") {
     out << kConvert;
+  } else if (args[0] == "run") {
+    out << kRun;
+  } else if (args[0] == "conformance") {
+    out << kConformance;
   } else if (args[0] == "help") {
     out << kOverview;
   } else {
