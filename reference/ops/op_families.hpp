@@ -12,5 +12,8 @@ std::span<const OpDef> norm_ops();         // spec/ops/norms.md
 std::span<const OpDef> shape_ops();        // spec/ops/shape-indexing.md
 std::span<const OpDef> conv_ops();         // spec/ops/products-conv.md
 std::span<const OpDef> recurrent_ops();    // spec/ops/recurrent.md
+std::span<const OpDef> attention_ops();    // spec/ops/attention.md
+std::span<const OpDef> loss_ops();         // spec/ops/losses.md
+std::span<const OpDef> quant_ops();        // spec/ops/quantization.md
 
 }  // namespace onemodel
