@@ -1,0 +1,87 @@
+// spec/ops/norms.md sections 1 and 3: axes, row geometry and the row moments.
+#include "reference/ops/norm_helpers.hpp"
+
+#include "reference/ops/canonical_sum.hpp"
+
+namespace onemodel::norms {
+
+int normalize_axis(const NodeInfo& node, std::int64_t axis, int rank, bool allow_rank) {
+  const std::int64_t upper = allow_rank ? rank + 1 : rank;
+  if (axis < -static_cast<std::int64_t>(rank) || axis >= upper) {
+    node.fail_invalid("axis " + std::to_string(axis) + " outside [" + std::to_string(-rank) + ", " +
+                      std::to_string(upper) + ")");
+  }
+  return static_cast<int>(axis < 0 ? axis + rank : axis);
+}
+
+std::int64_t extent_product(const Shape& shape, int from, int to) noexcept {
+  std::int64_t p = 1;
+  for (int d = from; d < to; ++d) p *= shape[d];
+  return p;
+}
+
+RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept {
+  const float n = static_cast<float>(cols);
+  RowMoments m;
+  if (!rms) {
+    CanonicalSum16<float> sum;
+    for (std::int64_t j = 0; j < cols; ++j) sum.add(x[j]);
+    m.mean = sum.result() / n;
+  }
+  CanonicalSum16<float> squares;
+  for (std::int64_t j = 0; j < cols; ++j) {
+    const float d = x[j] - m.mean;
+    const float sq = d * d;
+    squares.add(sq);
+  }
+  const float v = squares.result() / n;
+  m.inv = 1.0f / std::sqrt(v + epsilon);
+  return m;
+}
+
+}  // namespace onemodel::norms
+
+namespace onemodel::norms {
+
+void check_broadcast_to_normalized(const NodeInfo& node, const Shape& param, const Shape& x, int axis,
+                                   const char* what) {
+  const int normalized_rank = x.rank() - axis;
+  bool ok = param.rank() <= normalized_rank;
+  for (int d = 0; ok && d < param.rank(); ++d) {
+    const std::int32_t p = param[param.rank() - 1 - d];
+    const std::int32_t e = x[x.rank() - 1 - d];
+    ok = p == e || p == 1;
+  }
+  if (!ok) {
+    node.fail_invalid(std::string(what) + " of shape " + param.to_string() +
+                      " does not broadcast to the normalized dimensions of " + x.to_string());
+  }
+}
+
+std::vector<float> expand_to_normalized(const Tensor& param, const Shape& x, int axis) {
+  const Tensor values = param.contiguous();
+  const std::span<const float> p = values.data<float>();
+  const int normalized_rank = x.rank() - axis;
+  const std::int64_t cols = extent_product(x, axis, x.rank());
+  const Shape& ps = values.shape();
+  std::vector<float> out(static_cast<std::size_t>(cols));
+  // Walk the normalized index in row-major order; the parameter's index drops the leading
+  // dimensions it lacks and pins its extent-1 dimensions to 0.
+  std::vector<std::int64_t> index(static_cast<std::size_t>(normalized_rank), 0);
+  for (std::int64_t j = 0; j < cols; ++j) {
+    std::int64_t offset = 0;
+    for (int d = 0; d < ps.rank(); ++d) {
+      const int xd = normalized_rank - ps.rank() + d;
+      const std::int64_t i = ps[d] == 1 ? 0 : index[static_cast<std::size_t>(xd)];
+      offset = offset * ps[d] + i;
+    }
+    out[static_cast<std::size_t>(j)] = p[static_cast<std::size_t>(offset)];
+    for (int d = normalized_rank - 1; d >= 0; --d) {
+      if (++index[static_cast<std::size_t>(d)] < x[axis + d]) break;
+      index[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace onemodel::norms

@@ -1,0 +1,73 @@
+// GroupNormalization: spec/ops/norms.md section 4. A row is one (sample, group) block of
+// C / num_groups channels times the spatial positions; steps 1-4 of section 3. Opsets 18-20
+// (GroupNormalization_18) index scale and bias by group, one scalar for the whole row; opset 21+
+// (GroupNormalization_21) has per-channel parameters spread across the block. float32 only.
+#include "reference/ops/norm_helpers.hpp"
+
+namespace onemodel {
+namespace {
+
+class GroupNormalization final : public OpKernel {
+ public:
+  GroupNormalization(float epsilon, std::int64_t groups, bool per_channel)
+      : epsilon_(epsilon), groups_(groups), per_channel_(per_channel) {}
+
+  void infer(InferContext& context) const override {
+    for (std::size_t i = 0; i < 3; ++i) context.require_type(i, {DType::F32});
+    const Shape& x = context.input_shape(0);
+    if (x.rank() < 2) context.node().fail_invalid("input must have rank 2 or more, not " + x.to_string());
+    if (x[1] % groups_ != 0) {
+      context.node().fail_invalid("channels (" + std::to_string(x[1]) + ") not divisible by num_groups (" +
+                                  std::to_string(groups_) + ")");
+    }
+    const Shape expected{per_channel_ ? static_cast<std::int64_t>(x[1]) : groups_};
+    if (!(context.input_shape(1) == expected) || !(context.input_shape(2) == expected)) {
+      context.node().fail_invalid("scale and bias must have shape " + expected.to_string());
+    }
+    context.set_output(0, DType::F32, x);
+  }
+
+  void run(RunContext& context) const override {
+    const Tensor x = context.input(0).contiguous();
+    const Tensor scale = context.input(1).contiguous();
+    const Tensor bias = context.input(2).contiguous();
+    const Shape& shape = x.shape();
+    const std::int64_t channels = shape[1];
+    const std::int64_t per_group = channels / groups_;
+    const std::int64_t spatial = norms::extent_product(shape, 2, shape.rank());
+    const std::int64_t rows = static_cast<std::int64_t>(shape[0]) * groups_;
+    const std::int64_t cols = per_group * spatial;
+    const float* in = x.data<float>().data();
+    const float* s = scale.data<float>().data();
+    const float* b = bias.data<float>().data();
+    float* out = context.output(0).mutable_data<float>().data();
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t g = r % groups_;
+      const float* row = in + r * cols;
+      const norms::RowMoments m = norms::row_moments(row, cols, epsilon_, /*rms=*/false);
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const std::int64_t p = per_channel_ ? g * per_group + j / spatial : g;
+        out[r * cols + j] = norms::store(norms::normalize_element(row[j], m, s[p], b[p]));
+      }
+    }
+  }
+
+ private:
+  float epsilon_;
+  std::int64_t groups_;
+  bool per_channel_;
+};
+
+std::unique_ptr<OpKernel> make(const NodeInfo& node, bool per_channel) {
+  (void)node.get_int("stash_type", 1);  // read and ignored: spec/ops/norms.md section 1
+  const std::int64_t groups = node.required_int("num_groups");
+  if (groups <= 0) node.fail_invalid("num_groups must be positive, not " + std::to_string(groups));
+  return std::make_unique<GroupNormalization>(node.get_float("epsilon", 1e-5f), groups, per_channel);
+}
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_group_normalization_18(const NodeInfo& node) { return make(node, false); }
+std::unique_ptr<OpKernel> make_group_normalization_21(const NodeInfo& node) { return make(node, true); }
+
+}  // namespace onemodel

@@ -1,0 +1,24 @@
+// ReduceSum: spec/ops/norms.md section 6: the sum of the elements (term x, no finishing); empty gives +0.
+// Opsets: ReduceSum_1 reads the axes attribute (opsets 1-12), ReduceSum_13 the optional axes input.
+#include "reference/ops/reduce_helpers.hpp"
+
+namespace onemodel {
+namespace {
+
+struct Terms {
+  template <class T>
+  static T term(T x) noexcept { return x; }
+  template <class T>
+  static T finish(T sum, std::int64_t) noexcept { return sum; }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_reduce_sum_1(const NodeInfo& node) {
+  return reduce::make_kernel<reduce::SumKernel<Terms>>(node, reduce::AxesFrom::Attribute, reduce::all_types());
+}
+std::unique_ptr<OpKernel> make_reduce_sum_13(const NodeInfo& node) {
+  return reduce::make_kernel<reduce::SumKernel<Terms>>(node, reduce::AxesFrom::Input, reduce::all_types());
+}
+
+}  // namespace onemodel
