@@ -7,9 +7,13 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_attention(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_rotary_embedding(const NodeInfo& node);
 
 std::span<const OpDef> attention_ops() {
   static const std::vector<OpDef> rows = {
+      {"", "Attention", 23, 24, make_attention},  // 25 adds sliding windows: not served
+      {"", "RotaryEmbedding", 23, 25, make_rotary_embedding},
   };
   return rows;
 }

@@ -1,0 +1,408 @@
+// Attention (opsets 23, 24): spec/ops/attention.md sections 1-6. Scaled dot-product attention
+// with grouped heads, a key/value cache, an additive or boolean mask, causal masking, softcap and
+// the qk_matmul_output debug output. Not exact (section 1, from ops-coverage.md "Exactness"):
+// every node is refused in exact mode. The arithmetic is still written in one stated order
+// (sections 3-5: one accumulator per dot product, increasing index, unfused; the library's own
+// exp and tanh), so fast mode gives the same bits on every machine.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "reference/math/exact_math.hpp"
+#include "reference/ops/canonical_sum.hpp"
+
+namespace onemodel {
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// ONNX TensorProto.DataType codes accepted by softmax_precision (spec/ops/attention.md section 4).
+constexpr std::int64_t kPrecisionFloat = 1;
+constexpr std::int64_t kPrecisionDouble = 11;
+
+// Input and output positions (ONNX schema).
+enum : std::size_t { kQ = 0, kK, kV, kMask, kPastKey, kPastValue, kNonpad };
+enum : std::size_t { kY = 0, kPresentKey, kPresentValue, kQk };
+
+struct Attributes {
+  bool is_causal = false;
+  std::int64_t q_num_heads = 0;  // 0: not given
+  std::int64_t kv_num_heads = 0;
+  bool has_scale = false;
+  float scale = 0.0f;
+  float softcap = 0.0f;
+  std::int64_t softmax_precision = kPrecisionFloat;
+  std::int64_t qk_mode = 0;
+};
+
+// spec/ops/attention.md section 2: the sizes every part of the node agrees on.
+struct Geometry {
+  bool rank3 = false;
+  std::int64_t batch = 0, q_heads = 0, kv_heads = 0, q_len = 0, kv_len = 0, past_len = 0, total_len = 0;
+  std::int64_t head_size = 0, v_head_size = 0;
+  // The mask broadcast to (batch, q_heads, q_len, total_len): its extents right-aligned to rank 4
+  // (missing leading ones are 1) and its last extent, which may be shorter than total_len.
+  bool has_mask = false;
+  std::int64_t mask_dims[4] = {1, 1, 1, 1};
+};
+
+[[noreturn]] void fail_shape(const NodeInfo& node, const std::string& message) {
+  node.fail_invalid("Attention: " + message);
+}
+
+Geometry geometry(const NodeInfo& node, const Attributes& a, const InferContext& c) {
+  Geometry g;
+  const Shape& q = c.input_shape(kQ);
+  const Shape& k = c.input_shape(kK);
+  const Shape& v = c.input_shape(kV);
+  if (q.rank() != k.rank() || q.rank() != v.rank() || (q.rank() != 3 && q.rank() != 4)) {
+    fail_shape(node, "Q, K and V must all be 3-D or all 4-D");
+  }
+  g.rank3 = q.rank() == 3;
+  g.batch = q[0];
+  if (k[0] != g.batch || v[0] != g.batch) fail_shape(node, "Q, K and V disagree on the batch size");
+  if (g.rank3) {
+    // Section 2: 3-D inputs are (batch, sequence, heads * head_size) with the head counts given.
+    if (a.q_num_heads <= 0 || a.kv_num_heads <= 0) {
+      fail_shape(node, "3-D inputs need q_num_heads and kv_num_heads (positive)");
+    }
+    g.q_heads = a.q_num_heads;
+    g.kv_heads = a.kv_num_heads;
+    if (q[2] % g.q_heads != 0 || k[2] % g.kv_heads != 0 || v[2] % g.kv_heads != 0) {
+      fail_shape(node, "a hidden size is not a multiple of its number of heads");
+    }
+    g.q_len = q[1];
+    g.kv_len = k[1];
+    if (v[1] != g.kv_len) fail_shape(node, "K and V disagree on the sequence length");
+    g.head_size = q[2] / g.q_heads;
+    if (k[2] / g.kv_heads != g.head_size) fail_shape(node, "Q and K disagree on the head size");
+    g.v_head_size = v[2] / g.kv_heads;
+  } else {
+    g.q_heads = q[1];
+    g.kv_heads = k[1];
+    if (v[1] != g.kv_heads) fail_shape(node, "K and V disagree on the number of heads");
+    g.q_len = q[2];
+    g.kv_len = k[2];
+    if (v[2] != g.kv_len) fail_shape(node, "K and V disagree on the sequence length");
+    g.head_size = q[3];
+    if (k[3] != g.head_size) fail_shape(node, "Q and K disagree on the head size");
+    g.v_head_size = v[3];
+  }
+  if (g.kv_heads <= 0 || g.q_heads % g.kv_heads != 0) {
+    fail_shape(node, "q_num_heads must be a multiple of kv_num_heads");
+  }
+  // Section 2: the cache. past_key and past_value come together, 4-D in either input layout.
+  const bool has_past_key = c.has_input(kPastKey);
+  const bool has_past_value = c.has_input(kPastValue);
+  if (has_past_key != has_past_value) fail_shape(node, "past_key and past_value must be given together");
+  if (has_past_key) {
+    const Shape& pk = c.input_shape(kPastKey);
+    const Shape& pv = c.input_shape(kPastValue);
+    if (pk.rank() != 4 || pv.rank() != 4 || pk[0] != g.batch || pv[0] != g.batch || pk[1] != g.kv_heads ||
+        pv[1] != g.kv_heads || pk[3] != g.head_size || pv[3] != g.v_head_size || pk[2] != pv[2]) {
+      fail_shape(node, "past_key/past_value must be (batch, kv_num_heads, past_length, head_size)");
+    }
+    g.past_len = pk[2];
+  }
+  if (c.has_input(kNonpad)) {
+    if (has_past_key) fail_shape(node, "nonpad_kv_seqlen cannot be used with past_key/past_value");
+    const Shape& n = c.input_shape(kNonpad);
+    if (n.rank() != 1 || n[0] != g.batch) fail_shape(node, "nonpad_kv_seqlen must have shape (batch)");
+  }
+  g.total_len = g.past_len + g.kv_len;
+  // Section 3: the mask broadcasts right-aligned to (batch, q_heads, q_len, total_len); its last
+  // extent may be shorter than total_len (the rest is masked), never longer.
+  if (c.has_input(kMask)) {
+    g.has_mask = true;
+    const Shape& m = c.input_shape(kMask);
+    if (m.rank() < 1 || m.rank() > 4) fail_shape(node, "attn_mask must have rank 1 to 4");
+    const std::int64_t target[4] = {g.batch, g.q_heads, g.q_len, g.total_len};
+    for (int i = 0; i < m.rank(); ++i) g.mask_dims[4 - m.rank() + i] = m[i];
+    for (int i = 0; i < 3; ++i) {
+      if (g.mask_dims[i] != 1 && g.mask_dims[i] != target[i]) {
+        fail_shape(node, "attn_mask does not broadcast to (batch, q_num_heads, q_sequence_length, total_length)");
+      }
+    }
+    if (g.mask_dims[3] > g.total_len) fail_shape(node, "attn_mask is longer than the total key length");
+  }
+  return g;
+}
+
+// spec/ops/attention.md section 3: the dot product of two rows, one accumulator from +0 in
+// increasing index, each product and each sum rounded on its own (exact-mode.md, Matrix product).
+float dot_product(const float* a, const float* b, std::int64_t n) noexcept {
+  float acc = 0.0f;
+  for (std::int64_t x = 0; x < n; ++x) {
+    const float product = a[x] * b[x];
+    acc = acc + product;
+  }
+  return acc;
+}
+
+// spec/ops/attention.md section 4: softmax of one row of scores into p (float32 precision).
+void softmax_row_f32(const float* s, float* p, std::int64_t n) {
+  float m = kNegInf;
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (s[j] > m) m = s[j];  // NaN never compares greater: ignored
+  }
+  const float shift = (m == kNegInf) ? 0.0f : m;
+  CanonicalSum16<float> sum;
+  for (std::int64_t j = 0; j < n; ++j) {
+    p[j] = exact::exp_non_positive(s[j] - shift);
+    sum.add(p[j]);
+  }
+  float l = sum.result();
+  if (l == 0.0f) l = 1.0f;  // every weight is 0 (all scores -inf): the row is zeros
+  for (std::int64_t j = 0; j < n; ++j) p[j] = p[j] / l;
+}
+
+// The same in float64 (softmax_precision = DOUBLE): scores widened exactly, std::exp, the
+// probabilities rounded to float32 once.
+void softmax_row_f64(const float* s, float* p, std::int64_t n) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (static_cast<double>(s[j]) > m) m = s[j];
+  }
+  const double shift = std::isinf(m) && m < 0 ? 0.0 : m;
+  std::vector<double> e(static_cast<std::size_t>(n));
+  CanonicalSum16<double> sum;
+  for (std::int64_t j = 0; j < n; ++j) {
+    e[static_cast<std::size_t>(j)] = std::exp(static_cast<double>(s[j]) - shift);
+    sum.add(e[static_cast<std::size_t>(j)]);
+  }
+  double l = sum.result();
+  if (l == 0.0) l = 1.0;
+  for (std::int64_t j = 0; j < n; ++j) p[j] = static_cast<float>(e[static_cast<std::size_t>(j)] / l);
+}
+
+class Attention final : public OpKernel {
+ public:
+  explicit Attention(Attributes a) : a_(a) {
+    // spec/ops/attention.md section 1 (ops-coverage.md "Exactness"): Attention has no exact kernel.
+    supports_exact = false;
+  }
+
+  void infer(InferContext& context) const override {
+    context.require_type(kQ, {DType::F32});
+    context.require_type(kK, {DType::F32});
+    context.require_type(kV, {DType::F32});
+    if (context.has_input(kMask)) context.require_type(kMask, {DType::F32, DType::Bool});
+    if (context.has_input(kPastKey)) context.require_type(kPastKey, {DType::F32});
+    if (context.has_input(kPastValue)) context.require_type(kPastValue, {DType::F32});
+    if (context.has_input(kNonpad)) context.require_type(kNonpad, {DType::I64});
+    const Geometry g = geometry(context.node(), a_, context);
+    if (g.rank3) {
+      context.set_output(kY, DType::F32, Shape{g.batch, g.q_len, g.q_heads * g.v_head_size});
+    } else {
+      context.set_output(kY, DType::F32, Shape{g.batch, g.q_heads, g.q_len, g.v_head_size});
+    }
+    if (context.output_wanted(kPresentKey)) {
+      context.set_output(kPresentKey, DType::F32, Shape{g.batch, g.kv_heads, g.total_len, g.head_size});
+    }
+    if (context.output_wanted(kPresentValue)) {
+      context.set_output(kPresentValue, DType::F32, Shape{g.batch, g.kv_heads, g.total_len, g.v_head_size});
+    }
+    if (context.output_wanted(kQk)) {
+      context.set_output(kQk, DType::F32, Shape{g.batch, g.q_heads, g.q_len, g.total_len});
+    }
+  }
+
+  void run(RunContext& context) const override;
+
+ private:
+  Attributes a_;
+};
+
+// Rebuilds the geometry from the run-time tensors (the same checks as infer()).
+Geometry run_geometry(const NodeInfo& node, const Attributes& a, const RunContext& context) {
+  std::vector<InferInput> inputs(context.input_count());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!context.has_input(i)) continue;
+    inputs[i].present = true;
+    inputs[i].type = context.input(i).dtype();
+    inputs[i].shape = context.input(i).shape();
+  }
+  std::vector<InferOutput> outputs;
+  InferContext infer(node, inputs, outputs);
+  return geometry(node, a, infer);
+}
+
+// Section 2: K (or V) at (b, kv head, position j of the new tokens, x), as a row pointer, in the
+// 3-D or the 4-D layout.
+const float* new_row(const float* base, const Geometry& g, std::int64_t width, std::int64_t b, std::int64_t h,
+                     std::int64_t j) {
+  if (g.rank3) return base + ((b * g.kv_len + j) * g.kv_heads + h) * width;
+  return base + ((b * g.kv_heads + h) * g.kv_len + j) * width;
+}
+
+// Section 2: present = concat(past, new) along the sequence, (batch, kv_heads, total_len, width).
+std::vector<float> concat_cache(const float* past, const float* fresh, const Geometry& g, std::int64_t width) {
+  std::vector<float> out(static_cast<std::size_t>(g.batch * g.kv_heads * g.total_len * width));
+  float* o = out.data();
+  for (std::int64_t b = 0; b < g.batch; ++b) {
+    for (std::int64_t h = 0; h < g.kv_heads; ++h) {
+      for (std::int64_t j = 0; j < g.total_len; ++j) {
+        const float* src = j < g.past_len ? past + ((b * g.kv_heads + h) * g.past_len + j) * width
+                                          : new_row(fresh, g, width, b, h, j - g.past_len);
+        for (std::int64_t x = 0; x < width; ++x) *o++ = src[x];
+      }
+    }
+  }
+  return out;
+}
+
+void Attention::run(RunContext& context) const {
+  const NodeInfo& node = context.node();
+  const Geometry g = run_geometry(node, a_, context);
+  const Tensor q_t = context.input(kQ).contiguous();
+  const Tensor k_t = context.input(kK).contiguous();
+  const Tensor v_t = context.input(kV).contiguous();
+  Tensor pk_t, pv_t, mask_t, nonpad_t;
+  if (context.has_input(kPastKey)) {
+    pk_t = context.input(kPastKey).contiguous();
+    pv_t = context.input(kPastValue).contiguous();
+  }
+  const float* past_k = pk_t.defined() ? pk_t.data<float>().data() : nullptr;
+  const float* past_v = pv_t.defined() ? pv_t.data<float>().data() : nullptr;
+  const std::vector<float> keys = concat_cache(past_k, k_t.data<float>().data(), g, g.head_size);
+  const std::vector<float> values = concat_cache(past_v, v_t.data<float>().data(), g, g.v_head_size);
+
+  const bool bool_mask = g.has_mask && context.input(kMask).dtype() == DType::Bool;
+  const float* mask_f = nullptr;
+  const std::uint8_t* mask_b = nullptr;
+  if (g.has_mask) {
+    mask_t = context.input(kMask).contiguous();
+    if (bool_mask) mask_b = mask_t.data<std::uint8_t>().data();
+    else mask_f = mask_t.data<float>().data();
+  }
+  const std::int64_t* nonpad = nullptr;
+  if (context.has_input(kNonpad)) {
+    nonpad_t = context.input(kNonpad).contiguous();
+    nonpad = nonpad_t.data<std::int64_t>().data();
+  }
+
+  // Section 3: sqrt(scale) multiplies Q and K before their product (ONNX schema pattern); the
+  // default scale is 1/sqrt(head_size), both square roots in float64, then rounded to float32.
+  const double scale = a_.has_scale ? static_cast<double>(a_.scale) : 1.0 / std::sqrt(static_cast<double>(g.head_size));
+  const float root_scale = static_cast<float>(std::sqrt(scale));
+  const bool capped = a_.softcap > 0.0f;
+  const std::int64_t group = g.q_heads / g.kv_heads;
+  const std::int64_t T = g.total_len;
+  const std::int64_t D = g.head_size;
+  const std::int64_t Dv = g.v_head_size;
+
+  const float* q = q_t.data<float>().data();
+  float* y = context.output(kY).mutable_data<float>().data();
+  float* qk_out = context.output_wanted(kQk) ? context.output(kQk).mutable_data<float>().data() : nullptr;
+
+  std::vector<float> qs(static_cast<std::size_t>(D)), ks(static_cast<std::size_t>(D));
+  std::vector<float> raw(static_cast<std::size_t>(T)), capped_s(static_cast<std::size_t>(T));
+  std::vector<float> bias(static_cast<std::size_t>(T)), s(static_cast<std::size_t>(T)), p(static_cast<std::size_t>(T));
+
+  for (std::int64_t b = 0; b < g.batch; ++b) {
+    for (std::int64_t h = 0; h < g.q_heads; ++h) {
+      const std::int64_t kvh = h / group;  // section 2: q head h reads kv head h / (q_heads / kv_heads)
+      for (std::int64_t i = 0; i < g.q_len; ++i) {
+        const float* q_row = g.rank3 ? q + ((b * g.q_len + i) * g.q_heads + h) * D
+                                     : q + ((b * g.q_heads + h) * g.q_len + i) * D;
+        for (std::int64_t x = 0; x < D; ++x) qs[static_cast<std::size_t>(x)] = q_row[x] * root_scale;
+        // Section 3: the causal frontier, key j visible iff j <= i + offset.
+        std::int64_t offset = 0;
+        if (g.past_len > 0) offset = g.past_len;
+        else if (nonpad != nullptr) offset = nonpad[b] - g.q_len;
+        bool all_masked = true;
+        for (std::int64_t j = 0; j < T; ++j) {
+          const float* k_row = keys.data() + ((b * g.kv_heads + kvh) * T + j) * D;
+          for (std::int64_t x = 0; x < D; ++x) ks[static_cast<std::size_t>(x)] = k_row[x] * root_scale;
+          const float dot = dot_product(qs.data(), ks.data(), D);
+          raw[static_cast<std::size_t>(j)] = dot;
+          // Section 3 step 2: softcap * tanh(score / softcap), before the mask.
+          const float c = capped ? exact::tanh(dot / a_.softcap) * a_.softcap : dot;
+          capped_s[static_cast<std::size_t>(j)] = c;
+          // Section 3 step 3: the additive bias.
+          float bj = 0.0f;
+          if (g.has_mask) {
+            float mv = kNegInf;  // beyond the mask's last extent: masked
+            if (j < g.mask_dims[3]) {
+              const std::int64_t mb = g.mask_dims[0] == 1 ? 0 : b;
+              const std::int64_t mh = g.mask_dims[1] == 1 ? 0 : h;
+              const std::int64_t mi = g.mask_dims[2] == 1 ? 0 : i;
+              const std::int64_t idx = ((mb * g.mask_dims[1] + mh) * g.mask_dims[2] + mi) * g.mask_dims[3] + j;
+              mv = bool_mask ? (mask_b[idx] != 0 ? 0.0f : kNegInf) : mask_f[idx];
+            }
+            bj = a_.is_causal ? mv : 0.0f + mv;
+          }
+          if (a_.is_causal) bj = bj + (j <= i + offset ? 0.0f : kNegInf);
+          if (nonpad != nullptr) bj = bj + (j < nonpad[b] ? 0.0f : kNegInf);
+          bias[static_cast<std::size_t>(j)] = bj;
+          if (!(bj == kNegInf)) all_masked = false;
+          s[static_cast<std::size_t>(j)] = c + bj;
+        }
+        // Section 4: softmax, then the fully-masked-row guard.
+        if (a_.softmax_precision == kPrecisionDouble) softmax_row_f64(s.data(), p.data(), T);
+        else softmax_row_f32(s.data(), p.data(), T);
+        if (all_masked) {
+          for (std::int64_t j = 0; j < T; ++j) p[static_cast<std::size_t>(j)] = 0.0f;
+        }
+        // Section 5: Y row = sum over j of p[j] * v[j], one accumulator per element, increasing j.
+        float* y_row = g.rank3 ? y + ((b * g.q_len + i) * g.q_heads + h) * Dv
+                               : y + ((b * g.q_heads + h) * g.q_len + i) * Dv;
+        for (std::int64_t x = 0; x < Dv; ++x) {
+          float acc = 0.0f;
+          for (std::int64_t j = 0; j < T; ++j) {
+            const float product = p[static_cast<std::size_t>(j)] * values[static_cast<std::size_t>(((b * g.kv_heads + kvh) * T + j) * Dv + x)];
+            acc = acc + product;
+          }
+          y_row[x] = canonical_nan_f32(acc);
+        }
+        // Section 6: qk_matmul_output.
+        if (qk_out != nullptr) {
+          const std::vector<float>& src = a_.qk_mode == 0 ? raw : a_.qk_mode == 1 ? capped_s : a_.qk_mode == 2 ? s : p;
+          float* row = qk_out + ((b * g.q_heads + h) * g.q_len + i) * T;
+          for (std::int64_t j = 0; j < T; ++j) row[j] = canonical_nan_f32(src[static_cast<std::size_t>(j)]);
+        }
+      }
+    }
+  }
+  if (context.output_wanted(kPresentKey)) {
+    float* out = context.output(kPresentKey).mutable_data<float>().data();
+    for (std::size_t n = 0; n < keys.size(); ++n) out[n] = canonical_nan_f32(keys[n]);
+  }
+  if (context.output_wanted(kPresentValue)) {
+    float* out = context.output(kPresentValue).mutable_data<float>().data();
+    for (std::size_t n = 0; n < values.size(); ++n) out[n] = canonical_nan_f32(values[n]);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_attention(const NodeInfo& node) {
+  Attributes a;
+  // spec/ops/attention.md section 1: nonpad_kv_seqlen (input 6) exists from opset 24.
+  if (node.opset() < 24 && node.input_count() > 6) node.fail_invalid("Attention: opset 23 has six inputs");
+  const std::int64_t causal = node.get_int("is_causal", 0);
+  if (causal != 0 && causal != 1) node.fail_invalid("Attention: is_causal must be 0 or 1");
+  a.is_causal = causal == 1;
+  a.q_num_heads = node.get_int("q_num_heads", 0);
+  a.kv_num_heads = node.get_int("kv_num_heads", 0);
+  a.has_scale = node.has("scale");
+  a.scale = node.get_float("scale", 0.0f);
+  if (a.has_scale && !(a.scale > 0.0f && std::isfinite(a.scale))) {
+    node.fail_invalid("Attention: scale must be positive and finite");  // sqrt(scale) multiplies Q and K
+  }
+  a.softcap = node.get_float("softcap", 0.0f);
+  if (std::isnan(a.softcap) || std::isinf(a.softcap)) node.fail_invalid("Attention: softcap must be finite");
+  a.qk_mode = node.get_int("qk_matmul_output_mode", 0);
+  if (a.qk_mode < 0 || a.qk_mode > 3) node.fail_invalid("Attention: qk_matmul_output_mode must be 0, 1, 2 or 3");
+  a.softmax_precision = node.get_int("softmax_precision", kPrecisionFloat);
+  if (a.softmax_precision != kPrecisionFloat && a.softmax_precision != kPrecisionDouble) {
+    node.fail_unsupported("Attention: softmax_precision " + std::to_string(a.softmax_precision) +
+                          " is not supported; only FLOAT (1) and DOUBLE (11) are");
+  }
+  return std::make_unique<Attention>(a);
+}
+
+}  // namespace onemodel
