@@ -7,9 +7,23 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_quantize_linear(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_dequantize_linear(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_dynamic_quantize_linear(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_matmul_integer(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_conv_integer(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_qlinear_matmul(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_qlinear_conv(const NodeInfo& node);
 
 std::span<const OpDef> quant_ops() {
   static const std::vector<OpDef> rows = {
+      {"", "QuantizeLinear", 10, 27, make_quantize_linear},
+      {"", "DequantizeLinear", 10, 27, make_dequantize_linear},
+      {"", "DynamicQuantizeLinear", 11, 27, make_dynamic_quantize_linear},
+      {"", "MatMulInteger", 10, 27, make_matmul_integer},
+      {"", "ConvInteger", 10, 27, make_conv_integer},
+      {"", "QLinearMatMul", 10, 27, make_qlinear_matmul},
+      {"", "QLinearConv", 10, 27, make_qlinear_conv},
   };
   return rows;
 }

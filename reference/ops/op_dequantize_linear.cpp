@@ -1,0 +1,72 @@
+// DequantizeLinear (opsets 10 to 27; spec/ops/quantization.md section 5, from int8.md "Operators"
+// and the ONNX schemas): y = float(x - x_zero_point) * x_scale, per tensor, per axis (opset 13+)
+// or blocked (opset 21+). Inputs uint8, int8, uint16, int16, int32; the float8, 4-bit and 2-bit
+// inputs are not stored by the library and are refused as Unsupported.
+#include "core/graph/op_kernel.hpp"
+#include "reference/ops/quant_helpers.hpp"
+
+namespace onemodel {
+namespace {
+
+class DequantizeLinear final : public OpKernel {
+ public:
+  explicit DequantizeLinear(const NodeInfo& node) : opset_(node.opset()) {
+    axis_ = opset_ >= 13 ? node.get_int("axis", 1) : 1;
+    block_size_ = opset_ >= 21 ? node.get_int("block_size", 0) : 0;
+    if (block_size_ < 0) node.fail_invalid("block_size must not be negative");
+    if (opset_ >= 23) {
+      const std::int64_t code = node.get_int("output_dtype", 0);
+      if (code != 0) {
+        if (code != 1 && code != 10 && code != 16) {
+          node.fail_invalid("output_dtype " + std::to_string(code) + " is not float, float16 or bfloat16");
+        }
+        output_dtype_ = static_cast<DType>(code);
+      }
+    }
+  }
+
+  void infer(InferContext& context) const override {
+    context.require_type(0, {DType::U8, DType::I8, DType::U16, DType::I16, DType::I32});
+    context.require_type(1, {DType::F32, DType::F16, DType::BF16});
+    if (context.has_input(2)) {
+      if (context.input_type(2) != context.input_type(0)) context.node().fail_invalid("x_zero_point's type differs from x's");
+      quant::check_zero_point_shape(context.node(), context.input_shape(2), context.input_shape(1));
+    }
+    (void)quant::resolve_layout(context.node(), context.input_shape(0), context.input_shape(1), axis_, block_size_, opset_ >= 13);
+    // Section 5: the output type is output_dtype when given, else the scale's type.
+    context.set_output(0, output_dtype_.value_or(context.input_type(1)), context.input_shape(0));
+  }
+
+  void run(RunContext& context) const override {
+    const Tensor& x_t = context.input(0);
+    const Tensor& s_t = context.input(1);
+    const quant::ScaleLayout layout =
+        quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
+    const std::vector<std::int64_t> x = quant::integers_of(x_t);
+    const std::vector<float> scale = quant::floats_of(s_t);
+    std::vector<std::int64_t> zp(scale.size(), 0);
+    if (context.has_input(2)) zp = quant::integers_of(context.input(2));
+    std::vector<float> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
+      // The difference is exact in 64 bits, converted once to binary32 (nearest even; exact for
+      // every 8- and 16-bit input), then one binary32 multiplication; the store rounds once more
+      // for float16 and bfloat16 outputs.
+      const float d = static_cast<float>(x[i] - zp[k]);
+      y[i] = d * scale[k];
+    }
+    quant::store_floats(context.output(0), y);
+  }
+
+ private:
+  std::int64_t opset_;
+  std::int64_t axis_ = 1;
+  std::int64_t block_size_ = 0;
+  std::optional<DType> output_dtype_;
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_dequantize_linear(const NodeInfo& node) { return std::make_unique<DequantizeLinear>(node); }
+
+}  // namespace onemodel
