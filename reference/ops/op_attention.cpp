@@ -7,10 +7,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
+#include "onemodel/half.hpp"
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/canonical_sum.hpp"
 
@@ -186,27 +188,35 @@ class Attention final : public OpKernel {
   }
 
   void infer(InferContext& context) const override {
-    context.require_type(kQ, {DType::F32});
-    context.require_type(kK, {DType::F32});
-    context.require_type(kV, {DType::F32});
-    if (context.has_input(kMask)) context.require_type(kMask, {DType::F32, DType::Bool});
-    if (context.has_input(kPastKey)) context.require_type(kPastKey, {DType::F32});
-    if (context.has_input(kPastValue)) context.require_type(kPastValue, {DType::F32});
+    // Section 1: T1 (Q, K, past_key) and T2 (V, past_value) are float32 or float16.
+    context.require_type(kQ, {DType::F32, DType::F16});
+    context.require_type(kK, {DType::F32, DType::F16});
+    context.require_type(kV, {DType::F32, DType::F16});
+    if (context.has_input(kMask)) context.require_type(kMask, {DType::F32, DType::F16, DType::Bool});
+    if (context.has_input(kPastKey)) context.require_type(kPastKey, {DType::F32, DType::F16});
+    if (context.has_input(kPastValue)) context.require_type(kPastValue, {DType::F32, DType::F16});
     if (context.has_input(kNonpad)) context.require_type(kNonpad, {DType::I64});
+    const DType t1 = context.input_type(kQ);
+    const DType t2 = context.input_type(kV);
+    if (context.input_type(kK) != t1 || (context.has_input(kPastKey) && context.input_type(kPastKey) != t1) ||
+        (context.has_input(kPastValue) && context.input_type(kPastValue) != t2) ||
+        (context.has_input(kMask) && context.input_type(kMask) != DType::Bool && context.input_type(kMask) != t1)) {
+      context.node().fail_invalid("Attention: Q, K, past_key (and a float attn_mask) share one type; V and past_value another");
+    }
     const Geometry g = geometry(context.node(), a_, context);
     if (g.rank3) {
-      context.set_output(kY, DType::F32, Shape{g.batch, g.q_len, g.q_heads * g.v_head_size});
+      context.set_output(kY, t1, Shape{g.batch, g.q_len, g.q_heads * g.v_head_size});
     } else {
-      context.set_output(kY, DType::F32, Shape{g.batch, g.q_heads, g.q_len, g.v_head_size});
+      context.set_output(kY, t1, Shape{g.batch, g.q_heads, g.q_len, g.v_head_size});
     }
     if (context.output_wanted(kPresentKey)) {
-      context.set_output(kPresentKey, DType::F32, Shape{g.batch, g.kv_heads, g.total_len, g.head_size});
+      context.set_output(kPresentKey, t1, Shape{g.batch, g.kv_heads, g.total_len, g.head_size});
     }
     if (context.output_wanted(kPresentValue)) {
-      context.set_output(kPresentValue, DType::F32, Shape{g.batch, g.kv_heads, g.total_len, g.v_head_size});
+      context.set_output(kPresentValue, t2, Shape{g.batch, g.kv_heads, g.total_len, g.v_head_size});
     }
     if (context.output_wanted(kQk)) {
-      context.set_output(kQk, DType::F32, Shape{g.batch, g.q_heads, g.q_len, g.total_len});
+      context.set_output(kQk, t1, Shape{g.batch, g.q_heads, g.q_len, g.total_len});
     }
   }
 
@@ -254,29 +264,51 @@ std::vector<float> concat_cache(const float* past, const float* fresh, const Geo
   return out;
 }
 
-void Attention::run(RunContext& context) const {
-  const NodeInfo& node = context.node();
-  const Geometry g = run_geometry(node, a_, context);
-  const Tensor q_t = context.input(kQ).contiguous();
-  const Tensor k_t = context.input(kK).contiguous();
-  const Tensor v_t = context.input(kV).contiguous();
-  Tensor pk_t, pv_t, mask_t, nonpad_t;
-  if (context.has_input(kPastKey)) {
-    pk_t = context.input(kPastKey).contiguous();
-    pv_t = context.input(kPastValue).contiguous();
+// Section 1: float16 tensors are widened to float32 (exactly) and the results rounded back once.
+std::vector<float> widen(const Tensor& tensor) {
+  const Tensor t = tensor.contiguous();
+  if (t.dtype() == DType::F16) {
+    const std::span<const std::uint16_t> raw = t.data<std::uint16_t>();
+    std::vector<float> out(raw.size());
+    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = half_bits_to_float(raw[n]);
+    return out;
   }
-  const float* past_k = pk_t.defined() ? pk_t.data<float>().data() : nullptr;
-  const float* past_v = pv_t.defined() ? pv_t.data<float>().data() : nullptr;
-  const std::vector<float> keys = concat_cache(past_k, k_t.data<float>().data(), g, g.head_size);
-  const std::vector<float> values = concat_cache(past_v, v_t.data<float>().data(), g, g.v_head_size);
+  const std::span<const float> values = t.data<float>();
+  return std::vector<float>(values.begin(), values.end());
+}
+
+void store(const Tensor& out, const std::vector<float>& values) {
+  if (out.dtype() == DType::F16) {
+    const std::span<std::uint16_t> o = out.mutable_data<std::uint16_t>();
+    for (std::size_t n = 0; n < values.size(); ++n) o[n] = float_to_half_bits(values[n]);
+    return;
+  }
+  const std::span<float> o = out.mutable_data<float>();
+  for (std::size_t n = 0; n < values.size(); ++n) o[n] = canonical_nan_f32(values[n]);
+}
+
+void Attention::run(RunContext& context) const {
+  const Geometry g = run_geometry(context.node(), a_, context);
+  const std::vector<float> q = widen(context.input(kQ));
+  std::vector<float> past_k, past_v;
+  if (context.has_input(kPastKey)) {
+    past_k = widen(context.input(kPastKey));
+    past_v = widen(context.input(kPastValue));
+  }
+  const std::vector<float> keys = concat_cache(past_k.data(), widen(context.input(kK)).data(), g, g.head_size);
+  const std::vector<float> values = concat_cache(past_v.data(), widen(context.input(kV)).data(), g, g.v_head_size);
 
   const bool bool_mask = g.has_mask && context.input(kMask).dtype() == DType::Bool;
-  const float* mask_f = nullptr;
+  std::vector<float> mask_f;
+  Tensor mask_t, nonpad_t;
   const std::uint8_t* mask_b = nullptr;
   if (g.has_mask) {
-    mask_t = context.input(kMask).contiguous();
-    if (bool_mask) mask_b = mask_t.data<std::uint8_t>().data();
-    else mask_f = mask_t.data<float>().data();
+    if (bool_mask) {
+      mask_t = context.input(kMask).contiguous();
+      mask_b = mask_t.data<std::uint8_t>().data();
+    } else {
+      mask_f = widen(context.input(kMask));
+    }
   }
   const std::int64_t* nonpad = nullptr;
   if (context.has_input(kNonpad)) {
@@ -284,8 +316,8 @@ void Attention::run(RunContext& context) const {
     nonpad = nonpad_t.data<std::int64_t>().data();
   }
 
-  // Section 3: sqrt(scale) multiplies Q and K before their product (ONNX schema pattern); the
-  // default scale is 1/sqrt(head_size), both square roots in float64, then rounded to float32.
+  // Section 3 step 1: sqrt(scale) multiplies Q and K before their product (ONNX schema pattern);
+  // the default scale is 1/sqrt(head_size), both square roots in float64, then rounded to float32.
   const double scale = a_.has_scale ? static_cast<double>(a_.scale) : 1.0 / std::sqrt(static_cast<double>(g.head_size));
   const float root_scale = static_cast<float>(std::sqrt(scale));
   const bool capped = a_.softcap > 0.0f;
@@ -293,37 +325,36 @@ void Attention::run(RunContext& context) const {
   const std::int64_t T = g.total_len;
   const std::int64_t D = g.head_size;
   const std::int64_t Dv = g.v_head_size;
+  const auto at = [](std::int64_t n) { return static_cast<std::size_t>(n); };
 
-  const float* q = q_t.data<float>().data();
-  float* y = context.output(kY).mutable_data<float>().data();
-  float* qk_out = context.output_wanted(kQk) ? context.output(kQk).mutable_data<float>().data() : nullptr;
+  std::vector<float> y(at(g.batch * g.q_heads * g.q_len * Dv));
+  const bool want_qk = context.output_wanted(kQk);
+  std::vector<float> qk_out(want_qk ? at(g.batch * g.q_heads * g.q_len * T) : 0);
 
-  std::vector<float> qs(static_cast<std::size_t>(D)), ks(static_cast<std::size_t>(D));
-  std::vector<float> raw(static_cast<std::size_t>(T)), capped_s(static_cast<std::size_t>(T));
-  std::vector<float> bias(static_cast<std::size_t>(T)), s(static_cast<std::size_t>(T)), p(static_cast<std::size_t>(T));
+  std::vector<float> qs(at(D)), ks(at(D));
+  std::vector<float> raw(at(T)), capped_s(at(T)), s(at(T)), p(at(T));
 
   for (std::int64_t b = 0; b < g.batch; ++b) {
     for (std::int64_t h = 0; h < g.q_heads; ++h) {
       const std::int64_t kvh = h / group;  // section 2: q head h reads kv head h / (q_heads / kv_heads)
       for (std::int64_t i = 0; i < g.q_len; ++i) {
-        const float* q_row = g.rank3 ? q + ((b * g.q_len + i) * g.q_heads + h) * D
-                                     : q + ((b * g.q_heads + h) * g.q_len + i) * D;
-        for (std::int64_t x = 0; x < D; ++x) qs[static_cast<std::size_t>(x)] = q_row[x] * root_scale;
-        // Section 3: the causal frontier, key j visible iff j <= i + offset.
+        const std::int64_t q_start = g.rank3 ? ((b * g.q_len + i) * g.q_heads + h) * D : ((b * g.q_heads + h) * g.q_len + i) * D;
+        for (std::int64_t x = 0; x < D; ++x) qs[at(x)] = q[at(q_start + x)] * root_scale;
+        // Section 3 step 4: the causal frontier, key j visible iff j <= i + offset.
         std::int64_t offset = 0;
         if (g.past_len > 0) offset = g.past_len;
         else if (nonpad != nullptr) offset = nonpad[b] - g.q_len;
         bool all_masked = true;
         for (std::int64_t j = 0; j < T; ++j) {
           const float* k_row = keys.data() + ((b * g.kv_heads + kvh) * T + j) * D;
-          for (std::int64_t x = 0; x < D; ++x) ks[static_cast<std::size_t>(x)] = k_row[x] * root_scale;
+          for (std::int64_t x = 0; x < D; ++x) ks[at(x)] = k_row[x] * root_scale;
           const float dot = dot_product(qs.data(), ks.data(), D);
-          raw[static_cast<std::size_t>(j)] = dot;
-          // Section 3 step 2: softcap * tanh(score / softcap), before the mask.
+          raw[at(j)] = dot;
+          // Section 3 step 3: softcap * tanh(score / softcap), before the mask.
           const float c = capped ? exact::tanh(dot / a_.softcap) * a_.softcap : dot;
-          capped_s[static_cast<std::size_t>(j)] = c;
-          // Section 3 step 3: the additive bias.
-          float bj = 0.0f;
+          capped_s[at(j)] = c;
+          // Section 3 step 4: the additive bias.
+          float bias = 0.0f;
           if (g.has_mask) {
             float mv = kNegInf;  // beyond the mask's last extent: masked
             if (j < g.mask_dims[3]) {
@@ -331,50 +362,44 @@ void Attention::run(RunContext& context) const {
               const std::int64_t mh = g.mask_dims[1] == 1 ? 0 : h;
               const std::int64_t mi = g.mask_dims[2] == 1 ? 0 : i;
               const std::int64_t idx = ((mb * g.mask_dims[1] + mh) * g.mask_dims[2] + mi) * g.mask_dims[3] + j;
-              mv = bool_mask ? (mask_b[idx] != 0 ? 0.0f : kNegInf) : mask_f[idx];
+              mv = bool_mask ? (mask_b[idx] != 0 ? 0.0f : kNegInf) : mask_f[at(idx)];
             }
-            bj = a_.is_causal ? mv : 0.0f + mv;
+            bias = a_.is_causal ? mv : 0.0f + mv;
           }
-          if (a_.is_causal) bj = bj + (j <= i + offset ? 0.0f : kNegInf);
-          if (nonpad != nullptr) bj = bj + (j < nonpad[b] ? 0.0f : kNegInf);
-          bias[static_cast<std::size_t>(j)] = bj;
-          if (!(bj == kNegInf)) all_masked = false;
-          s[static_cast<std::size_t>(j)] = c + bj;
+          if (a_.is_causal) bias = bias + (j <= i + offset ? 0.0f : kNegInf);
+          if (nonpad != nullptr) bias = bias + (j < nonpad[b] ? 0.0f : kNegInf);
+          if (!(bias == kNegInf)) all_masked = false;
+          s[at(j)] = c + bias;  // section 3 step 5
         }
         // Section 4: softmax, then the fully-masked-row guard.
         if (a_.softmax_precision == kPrecisionDouble) softmax_row_f64(s.data(), p.data(), T);
         else softmax_row_f32(s.data(), p.data(), T);
         if (all_masked) {
-          for (std::int64_t j = 0; j < T; ++j) p[static_cast<std::size_t>(j)] = 0.0f;
+          for (std::int64_t j = 0; j < T; ++j) p[at(j)] = 0.0f;
         }
         // Section 5: Y row = sum over j of p[j] * v[j], one accumulator per element, increasing j.
-        float* y_row = g.rank3 ? y + ((b * g.q_len + i) * g.q_heads + h) * Dv
-                               : y + ((b * g.q_heads + h) * g.q_len + i) * Dv;
+        const std::int64_t y_start = g.rank3 ? ((b * g.q_len + i) * g.q_heads + h) * Dv : ((b * g.q_heads + h) * g.q_len + i) * Dv;
         for (std::int64_t x = 0; x < Dv; ++x) {
           float acc = 0.0f;
           for (std::int64_t j = 0; j < T; ++j) {
-            const float product = p[static_cast<std::size_t>(j)] * values[static_cast<std::size_t>(((b * g.kv_heads + kvh) * T + j) * Dv + x)];
+            const float product = p[at(j)] * values[at(((b * g.kv_heads + kvh) * T + j) * Dv + x)];
             acc = acc + product;
           }
-          y_row[x] = canonical_nan_f32(acc);
+          y[at(y_start + x)] = acc;
         }
         // Section 6: qk_matmul_output.
-        if (qk_out != nullptr) {
+        if (want_qk) {
           const std::vector<float>& src = a_.qk_mode == 0 ? raw : a_.qk_mode == 1 ? capped_s : a_.qk_mode == 2 ? s : p;
-          float* row = qk_out + ((b * g.q_heads + h) * g.q_len + i) * T;
-          for (std::int64_t j = 0; j < T; ++j) row[j] = canonical_nan_f32(src[static_cast<std::size_t>(j)]);
+          const std::int64_t row = ((b * g.q_heads + h) * g.q_len + i) * T;
+          for (std::int64_t j = 0; j < T; ++j) qk_out[at(row + j)] = src[at(j)];
         }
       }
     }
   }
-  if (context.output_wanted(kPresentKey)) {
-    float* out = context.output(kPresentKey).mutable_data<float>().data();
-    for (std::size_t n = 0; n < keys.size(); ++n) out[n] = canonical_nan_f32(keys[n]);
-  }
-  if (context.output_wanted(kPresentValue)) {
-    float* out = context.output(kPresentValue).mutable_data<float>().data();
-    for (std::size_t n = 0; n < values.size(); ++n) out[n] = canonical_nan_f32(values[n]);
-  }
+  store(context.output(kY), y);
+  if (want_qk) store(context.output(kQk), qk_out);
+  if (context.output_wanted(kPresentKey)) store(context.output(kPresentKey), keys);
+  if (context.output_wanted(kPresentValue)) store(context.output(kPresentValue), values);
 }
 
 }  // namespace

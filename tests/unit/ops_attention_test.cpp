@@ -1,0 +1,282 @@
+// Attention and RotaryEmbedding in the reference engine (spec/ops/attention.md). Expected values
+// are worked out by hand from the rule text (the section is cited next to each), with inputs
+// chosen so every intermediate is exact; none comes from running the code under test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/ir/resolve.hpp"
+#include "onemodel/session.hpp"
+#include "onemodel/session_error.hpp"
+
+namespace onemodel {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+std::uint32_t bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+struct In {
+  std::string name;  // "" for an omitted optional input
+  Tensor value;
+};
+
+IrValueInfo value_info(const std::string& name, std::int32_t elem, const Shape* shape) {
+  IrValueInfo v;
+  v.name = name;
+  v.type.kind = IrType::Kind::Tensor;
+  v.type.elem_type = elem;
+  v.type.has_shape = shape != nullptr;
+  if (shape != nullptr) {
+    for (std::int32_t e : shape->extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
+  }
+  return v;
+}
+
+IrAttribute int_attr(const std::string& name, std::int64_t i) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Int;
+  a.i = i;
+  return a;
+}
+IrAttribute float_attr(const std::string& name, float f) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Float;
+  a.f = f;
+  return a;
+}
+
+// Runs one node `op` on graph inputs fed at run time. `outputs` names the node's outputs ("" for
+// an omitted one); every named output is a graph output, returned in order.
+std::vector<Tensor> run_node(const std::string& op, const std::vector<In>& inputs, const std::vector<std::string>& outputs,
+                             std::vector<IrAttribute> attributes, std::int64_t opset, ExecutionMode mode) {
+  IrModel m;
+  m.ir_version = 9;
+  m.opset_imports = {{"", opset}};
+  IrNode n;
+  n.op_type = op;
+  n.name = op + "_node";
+  std::vector<std::pair<std::string, Tensor>> feed;
+  for (const In& in : inputs) {
+    n.inputs.push_back(in.name);
+    if (in.name.empty()) continue;
+    m.graph.inputs.push_back(value_info(in.name, static_cast<std::int32_t>(in.value.dtype()), &in.value.shape()));
+    feed.emplace_back(in.name, in.value);
+  }
+  n.outputs = outputs;
+  n.attributes = std::move(attributes);
+  m.graph.nodes = {n};
+  for (const std::string& o : outputs) {
+    if (!o.empty()) m.graph.outputs.push_back(value_info(o, 1, nullptr));
+  }
+  resolve_model(m, FieldPathStyle::Onnx);
+  SessionOptions options;
+  options.engine = EngineKind::Reference;
+  options.mode = mode;
+  Session s = Session::create(std::move(m), options);
+  return s.run(feed);
+}
+
+Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from_values<float>(DType::F32, shape, v); }
+Tensor boolean(const Shape& shape, std::vector<std::uint8_t> v) {
+  return Tensor::from_values<std::uint8_t>(DType::Bool, shape, v);
+}
+Tensor i64(const Shape& shape, std::vector<std::int64_t> v) {
+  return Tensor::from_values<std::int64_t>(DType::I64, shape, v);
+}
+
+SessionErrorKind kind_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SessionError& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no SessionError";
+  return SessionErrorKind::Disposed;
+}
+
+std::vector<Tensor> attention(const std::vector<In>& inputs, const std::vector<std::string>& outputs,
+                              std::vector<IrAttribute> attributes = {}, std::int64_t opset = 23) {
+  return run_node("Attention", inputs, outputs, std::move(attributes), opset, ExecutionMode::Fast);
+}
+
+// One query, two keys with equal scores: section 4 gives e = [1, 1] (exp(0) = 1), l = 2, p = 0.5
+// each, and section 5 Y = 0.5*V[0] + 0.5*V[1] = [(1 + 3), (2 + 4)] = [4, 6], all exact.
+TEST(Attention, EqualScoresAverageTheValues) {
+  const Tensor q = f32({1, 1, 1, 2}, {1, 0});
+  const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
+  const auto out = attention({{"q", q}, {"k", k}, {"v", v}}, {"y"});
+  ASSERT_EQ(out.at(0).shape(), (Shape{1, 1, 1, 2}));
+  EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{4, 6}));
+}
+
+// Section 3 step 4: a -inf bias (additive) or false (boolean) removes a key, so p = [1, 0] and
+// Y = V[0]; with is_causal query 0 sees only key 0 and query 1 both (equal scores: the average).
+TEST(Attention, MaskingAdditiveBooleanAndCausal) {
+  const Tensor q = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
+  const std::vector<float> first_only{2, 4, 2, 4};
+  auto y = attention({{"q", q}, {"k", k}, {"v", v}, {"m", f32({1, 2}, {0, -kInf})}}, {"y"});
+  EXPECT_EQ(y.at(0).to_vector<float>(), first_only);
+  y = attention({{"q", q}, {"k", k}, {"v", v}, {"m", boolean({2}, {1, 0})}}, {"y"});
+  EXPECT_EQ(y.at(0).to_vector<float>(), first_only);
+  // A mask shorter than the key length masks the remaining keys (ops-coverage.md).
+  y = attention({{"q", q}, {"k", k}, {"v", v}, {"m", f32({2, 1}, {0, 0})}}, {"y"});
+  EXPECT_EQ(y.at(0).to_vector<float>(), first_only);
+  y = attention({{"q", q}, {"k", k}, {"v", v}}, {"y"}, {int_attr("is_causal", 1)});
+  EXPECT_EQ(y.at(0).to_vector<float>(), (std::vector<float>{2, 4, 4, 6}));
+}
+
+// Section 4 step 5 (ONNX 1.23 errata): a row whose bias is -inf everywhere gives zeros in Y and in
+// the mode-3 qk_matmul_output, not NaN; the other row is untouched.
+TEST(Attention, FullyMaskedRowIsZero) {
+  const Tensor q = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
+  const Tensor mask = boolean({2, 2}, {0, 0, 1, 1});
+  const auto out = attention({{"q", q}, {"k", k}, {"v", v}, {"m", mask}}, {"y", "", "", "qk"},
+                             {int_attr("qk_matmul_output_mode", 3)});
+  const std::vector<float> y = out.at(0).to_vector<float>();
+  ASSERT_EQ(y.size(), 4u);
+  EXPECT_EQ(bits(y[0]), 0u);
+  EXPECT_EQ(bits(y[1]), 0u);
+  EXPECT_EQ(y[2], 4.0f);
+  EXPECT_EQ(y[3], 6.0f);
+  EXPECT_EQ(out.at(1).to_vector<float>(), (std::vector<float>{0, 0, 0.5f, 0.5f}));
+}
+
+// Section 3 step 2 and section 5: one accumulator, increasing index, every operation rounded.
+// Scale 1 makes sqrt(scale) = 1. Scores: q = [1, 1, 1], k = [2^24, 1, -2^24]:
+// (+0 + 2^24) + 1 = 2^24 + 1, a tie rounded to even: 2^24; then 2^24 - 2^24 = 0. Decreasing index
+// would give (-2^24 + 1) + 2^24 = 1. Values: four keys with k = 0 give equal scores, p = 0.25 each;
+// v = [2^26, 4, -2^26, 0] makes products [2^24, 1, -2^24, 0], summed in increasing j to 0 (the same
+// tie), in decreasing j to 1.
+TEST(Attention, AccumulationOrderIsIncreasingIndexWithOneAccumulator) {
+  const float big = std::ldexp(1.0f, 24);
+  auto out = attention({{"q", f32({1, 1, 1, 3}, {1, 1, 1})}, {"k", f32({1, 1, 1, 3}, {big, 1, -big})},
+                        {"v", f32({1, 1, 1, 1}, {5})}},
+                       {"y", "", "", "qk"}, {float_attr("scale", 1.0f)});
+  EXPECT_EQ(bits(out.at(1).to_vector<float>().at(0)), 0u);
+  EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{5}));  // one key: p = 1
+  const float v0 = std::ldexp(1.0f, 26);
+  out = attention({{"q", f32({1, 1, 1, 1}, {1})}, {"k", f32({1, 1, 4, 1}, {0, 0, 0, 0})},
+                   {"v", f32({1, 1, 4, 1}, {v0, 4, -v0, 0})}},
+                  {"y"}, {float_attr("scale", 1.0f)});
+  EXPECT_EQ(bits(out.at(0).to_vector<float>().at(0)), 0u);
+}
+
+// Section 3 steps 1 and 3, section 6: the default scale 1/sqrt(D) with D = 4 gives sqrt(scale) =
+// 1/sqrt(2) rounded; with q = k = [2, 0, 0, 0]: q' = k' = [2*r, 0, 0, 0] and dot = (2r)^2, which
+// is 2 within rounding; softcap 1 maps it to tanh(dot) and mode 1 exposes it. Checked loosely
+// here (tanh is exact-transcendentals' polynomial); mode 0 holds the dot before softcap.
+TEST(Attention, ScaleSoftcapAndQkOutputModes) {
+  const Tensor q = f32({1, 1, 1, 4}, {2, 0, 0, 0});
+  const Tensor k = f32({1, 1, 1, 4}, {2, 0, 0, 0});
+  const Tensor v = f32({1, 1, 1, 1}, {1});
+  auto out = attention({{"q", q}, {"k", k}, {"v", v}}, {"y", "", "", "qk"}, {float_attr("softcap", 1.0f)});
+  const float r = static_cast<float>(std::sqrt(1.0 / std::sqrt(4.0)));
+  const float two_r = 2.0f * r;
+  const float dot = two_r * two_r;
+  EXPECT_EQ(out.at(1).to_vector<float>().at(0), dot);
+  out = attention({{"q", q}, {"k", k}, {"v", v}}, {"y", "", "", "qk"},
+                  {float_attr("softcap", 1.0f), int_attr("qk_matmul_output_mode", 1)});
+  EXPECT_NEAR(out.at(1).to_vector<float>().at(0), std::tanh(2.0), 1e-6);
+  // Mode 2 holds the score with the bias added.
+  out = attention({{"q", q}, {"k", k}, {"v", v}, {"m", f32({1}, {-1.0f})}}, {"y", "", "", "qk"},
+                  {int_attr("qk_matmul_output_mode", 2), float_attr("scale", 0.25f)});
+  // scale 0.25: sqrt = 0.5 exactly, q' = k' = [1, 0, 0, 0], dot = 1, s = 1 + (-1) = 0.
+  EXPECT_EQ(bits(out.at(1).to_vector<float>().at(0)), 0u);
+}
+
+// Section 2: 3-D inputs with grouped heads (Hq = 2, Hkv = 1) and a past cache. Both query heads
+// read the single kv head. With scale 1 and D = 1: q head 0 = 0 gives equal scores (average of
+// the values), q head 1 = 0 too; present_* = concat(past, new).
+TEST(Attention, ThreeDimensionalGroupedQueryWithCache) {
+  const Tensor q = f32({1, 1, 2}, {0, 0});
+  const Tensor k = f32({1, 1, 1}, {7});
+  const Tensor v = f32({1, 1, 1}, {6});
+  const Tensor past_k = f32({1, 1, 1, 1}, {3});
+  const Tensor past_v = f32({1, 1, 1, 1}, {2});
+  const auto out = attention({{"q", q}, {"k", k}, {"v", v}, {"", {}}, {"pk", past_k}, {"pv", past_v}},
+                             {"y", "present_k", "present_v"},
+                             {int_attr("q_num_heads", 2), int_attr("kv_num_heads", 1), float_attr("scale", 1.0f)});
+  ASSERT_EQ(out.at(0).shape(), (Shape{1, 1, 2}));
+  EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{4, 4}));  // (2 + 6) / 2 per head
+  EXPECT_EQ(out.at(1).shape(), (Shape{1, 1, 2, 1}));
+  EXPECT_EQ(out.at(1).to_vector<float>(), (std::vector<float>{3, 7}));
+  EXPECT_EQ(out.at(2).to_vector<float>(), (std::vector<float>{2, 6}));
+}
+
+// Section 1: Attention has no exact kernel (ops-coverage.md "Exactness"); bad shapes are refused.
+TEST(Attention, RefusedInExactModeAndOnBadShapes) {
+  const Tensor q = f32({1, 1, 1, 2}, {1, 0});
+  const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
+  const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
+  EXPECT_EQ(kind_of([&] {
+              run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {}, 23, ExecutionMode::Exact);
+            }),
+            SessionErrorKind::ExactModeUnavailable);
+  const Tensor k3 = f32({1, 1, 3, 2}, {1, 0, 1, 0, 1, 0});
+  EXPECT_EQ(kind_of([&] { attention({{"q", q}, {"k", k3}, {"v", v}}, {"y"}); }), SessionErrorKind::InvalidModel);
+  const Tensor q3 = f32({1, 1, 2}, {1, 0});
+  EXPECT_EQ(kind_of([&] { attention({{"q", q3}, {"k", f32({1, 2, 2}, {1, 0, 1, 0})}, {"v", f32({1, 2, 2}, {1, 2, 3, 4})}}, {"y"}); }),
+            SessionErrorKind::InvalidModel);  // 3-D without head counts
+}
+
+// Section 7, non-interleaved, hs = 4, half = 2, cos = [0.5, 1], sin = [0.25, 0], x = [1, 2, 3, 4]:
+// pair 0 is (x0, x2): 0.5*1 - 0.25*3 = -0.25 and 0.25*1 + 0.5*3 = 1.75; pair 1 is (x1, x3):
+// 1*2 - 0*4 = 2 and 0*2 + 1*4 = 4. Interleaved, pairs (x0, x1), (x2, x3): 0.5 - 0.5 = 0,
+// 0.25 + 1 = 1.25, 3 - 0 = 3, 0 + 4 = 4. Exact mode gives the same.
+TEST(RotaryEmbedding, HandComputedHalvesAndInterleaved) {
+  const Tensor x = f32({1, 1, 1, 4}, {1, 2, 3, 4});
+  const Tensor cos = f32({1, 1, 2}, {0.5f, 1.0f});
+  const Tensor sin = f32({1, 1, 2}, {0.25f, 0.0f});
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    auto y = run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}}, {"y"}, {}, 23, mode);
+    EXPECT_EQ(y.at(0).to_vector<float>(), (std::vector<float>{-0.25f, 2, 1.75f, 4}));
+    y = run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}}, {"y"}, {int_attr("interleaved", 1)}, 23,
+                 mode);
+    EXPECT_EQ(y.at(0).to_vector<float>(), (std::vector<float>{0, 1.25f, 3, 4}));
+  }
+}
+
+// Section 7: products rounded before the difference. c = x1 = 1 + 2^-12: c*x1 = 1 + 2^-11 + 2^-24,
+// a tie rounded to even, 1 + 2^-11; s = 1, x2 = 1 + 2^-11, so the difference is exactly 0 (a fused
+// multiply-subtract would give 2^-24). Partial rotation (rotary_embedding_dim 2 of 4) with
+// position_ids copies the tail; an id outside the cache is an error.
+TEST(RotaryEmbedding, UnfusedProductsPositionIdsAndPartialRotation) {
+  const float a = 1.0f + std::ldexp(1.0f, -12);
+  const float b = 1.0f + std::ldexp(1.0f, -11);
+  const Tensor x = f32({1, 1, 1, 4}, {a, b, 7, 9});
+  const Tensor cos = f32({2, 1}, {0, a});
+  const Tensor sin = f32({2, 1}, {0, 1});
+  const auto y = run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}, {"p", i64({1, 1}, {1})}}, {"y"},
+                          {int_attr("rotary_embedding_dim", 2)}, 23, ExecutionMode::Exact);
+  const std::vector<float> got = y.at(0).to_vector<float>();
+  EXPECT_EQ(bits(got.at(0)), 0u);
+  EXPECT_EQ(got.at(1), a + a * b);  // s*x1 + c*x2 = a + a*b, computed the same way here
+  EXPECT_EQ(got.at(2), 7.0f);
+  EXPECT_EQ(got.at(3), 9.0f);
+  EXPECT_EQ(kind_of([&] {
+              run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}, {"p", i64({1, 1}, {2})}}, {"y"},
+                       {int_attr("rotary_embedding_dim", 2)}, 23, ExecutionMode::Exact);
+            }),
+            SessionErrorKind::InvalidInput);
+}
+
+}  // namespace
+}  // namespace onemodel
