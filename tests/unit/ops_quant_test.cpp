@@ -1,0 +1,278 @@
+// The reference engine's quantization operators (spec/ops/quantization.md). Every expected value
+// is worked out by hand from the text (round half to even at .5 ties, saturation at both ends,
+// per-axis and blocked scales, zero points); models are one node whose inputs are graph inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+
+#include "core/ir/resolve.hpp"
+#include "onemodel/session.hpp"
+
+namespace onemodel {
+namespace {
+
+IrValueInfo value(const std::string& name, DType type, const Shape& shape) {
+  IrValueInfo v;
+  v.name = name;
+  v.type.kind = IrType::Kind::Tensor;
+  v.type.elem_type = static_cast<std::int32_t>(type);  // DType is the ONNX code (spec/tensors.md section 2)
+  v.type.has_shape = true;
+  for (std::int32_t e : shape.extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
+  return v;
+}
+IrAttribute integer(const std::string& name, std::int64_t v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Int;
+  a.i = v;
+  return a;
+}
+IrAttribute ints(const std::string& name, std::vector<std::int64_t> v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Ints;
+  a.ints = std::move(v);
+  return a;
+}
+
+struct Input {
+  std::string name;  // "" for an omitted optional input
+  Tensor value;
+};
+
+Tensor run_node(const std::string& op, int opset, const std::vector<Input>& inputs, std::vector<IrAttribute> attributes,
+                DType out_type, const Shape& out_shape, ExecutionMode mode) {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", opset}};
+  IrNode n;
+  n.op_type = op;
+  n.name = op + "_node";
+  n.outputs = {"y"};
+  n.attributes = std::move(attributes);
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const Input& in : inputs) {
+    n.inputs.push_back(in.name);
+    if (in.name.empty()) continue;
+    m.graph.inputs.push_back(value(in.name, in.value.dtype(), in.value.shape()));
+    feeds.emplace_back(in.name, in.value);
+  }
+  m.graph.outputs = {value("y", out_type, out_shape)};
+  m.graph.nodes = {n};
+  resolve_model(m, FieldPathStyle::Onnx);
+  SessionOptions options;
+  options.engine = EngineKind::Reference;
+  options.mode = mode;
+  Session s = Session::create(std::move(m), options);
+  auto outputs = s.run(feeds);
+  EXPECT_EQ(outputs.at(0).shape(), out_shape);
+  EXPECT_EQ(outputs.at(0).dtype(), out_type);
+  return outputs.at(0);
+}
+
+constexpr ExecutionMode kModes[] = {ExecutionMode::Exact, ExecutionMode::Fast};
+
+Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v)); }
+Tensor u8(const Shape& shape, std::vector<std::uint8_t> v) {
+  return Tensor::from_values<std::uint8_t>(DType::U8, shape, std::span<const std::uint8_t>(v));
+}
+Tensor i8(const Shape& shape, std::vector<std::int8_t> v) {
+  return Tensor::from_values<std::int8_t>(DType::I8, shape, std::span<const std::int8_t>(v));
+}
+Tensor i32(const Shape& shape, std::vector<std::int32_t> v) {
+  return Tensor::from_values<std::int32_t>(DType::I32, shape, std::span<const std::int32_t>(v));
+}
+
+template <class T>
+std::vector<int> as_ints(const Tensor& t) {
+  std::vector<int> out;
+  for (T v : t.to_vector<T>()) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+// Section 1: ties go to the even neighbour, in both signs.
+TEST(OpsQuant, QuantizeLinearRoundsHalfToEven) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("QuantizeLinear", 13,
+                        {{"x", f32({8}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 3.4f, 3.6f})},
+                         {"s", f32({}, {1.0f})},
+                         {"z", i8({}, {0})}},
+                        {}, DType::I8, Shape{8}, mode);
+    EXPECT_EQ(as_ints<std::int8_t>(y), (std::vector<int>{0, 2, 2, 0, -2, -2, 3, 4}));
+    // The tie is on x / scale: 5 / 2 = 2.5 -> 2, 7 / 2 = 3.5 -> 4.
+    Tensor z = run_node("QuantizeLinear", 13, {{"x", f32({2}, {5.0f, 7.0f})}, {"s", f32({}, {2.0f})}, {"z", i8({}, {0})}}, {},
+                        DType::I8, Shape{2}, mode);
+    EXPECT_EQ(as_ints<std::int8_t>(z), (std::vector<int>{2, 4}));
+  }
+}
+
+// Section 1: the zero point is added after rounding, then the sum saturates; NaN gives the
+// smallest value, infinities the ends. Without a zero point the output is uint8.
+TEST(OpsQuant, QuantizeLinearSaturatesAtBothEnds) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("QuantizeLinear", 13,
+                        {{"x", f32({6}, {-20.0f, 300.0f, 244.5f, nan, inf, -inf})}, {"s", f32({}, {1.0f})}, {"z", u8({}, {10})}},
+                        {}, DType::U8, Shape{6}, mode);
+    EXPECT_EQ(as_ints<std::uint8_t>(y), (std::vector<int>{0, 255, 254, 0, 255, 0}));
+    Tensor s = run_node("QuantizeLinear", 13,
+                        {{"x", f32({3}, {-200.0f, 200.0f, nan})}, {"s", f32({}, {1.0f})}, {"z", i8({}, {0})}}, {},
+                        DType::I8, Shape{3}, mode);
+    EXPECT_EQ(as_ints<std::int8_t>(s), (std::vector<int>{-128, 127, -128}));
+    Tensor u = run_node("QuantizeLinear", 10, {{"x", f32({2}, {-1.0f, 2.5f})}, {"s", f32({}, {1.0f})}}, {}, DType::U8,
+                        Shape{2}, mode);
+    EXPECT_EQ(as_ints<std::uint8_t>(u), (std::vector<int>{0, 2}));
+  }
+}
+
+// Section 2: per-axis scales and zero points along axis 1.
+TEST(OpsQuant, QuantizeLinearPerAxis) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("QuantizeLinear", 13,
+                        {{"x", f32({2, 3}, {1.0f, 2.0f, 4.0f, 3.0f, 5.0f, 10.0f})},
+                         {"s", f32({3}, {1.0f, 2.0f, 4.0f})},
+                         {"z", u8({3}, {0, 10, 20})}},
+                        {integer("axis", 1)}, DType::U8, Shape{2, 3}, mode);
+    // 5 / 2 = 2.5 -> 2, 10 / 4 = 2.5 -> 2.
+    EXPECT_EQ(as_ints<std::uint8_t>(y), (std::vector<int>{1, 11, 21, 3, 12, 22}));
+  }
+}
+
+// Section 2: blocks of 2 along axis 1 (the last one short), output_dtype int16 without a zero point.
+TEST(OpsQuant, QuantizeLinearBlockedWithOutputDtype) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("QuantizeLinear", 21,
+                        {{"x", f32({2, 3}, {3.0f, 4.0f, 15.0f, 6.0f, 9.0f, 25.0f})}, {"s", f32({2, 2}, {1.0f, 10.0f, 2.0f, 10.0f})}},
+                        {integer("axis", 1), integer("block_size", 2), integer("output_dtype", 5)}, DType::I16, Shape{2, 3},
+                        mode);
+    // Row 0: 3/1, 4/1, 15/10 = 1.5 -> 2. Row 1: 6/2 = 3, 9/2 = 4.5 -> 4, 25/10 = 2.5 -> 2.
+    EXPECT_EQ(as_ints<std::int16_t>(y), (std::vector<int>{3, 4, 2, 3, 4, 2}));
+  }
+}
+
+// Section 5: (x - zp) * scale, per tensor and per axis.
+TEST(OpsQuant, DequantizeLinearPerTensorAndPerAxis) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("DequantizeLinear", 13,
+                        {{"x", i8({3}, {-128, 127, 0})}, {"s", f32({}, {0.5f})}, {"z", i8({}, {1})}}, {}, DType::F32, Shape{3},
+                        mode);
+    EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{-64.5f, 63.0f, -0.5f}));
+    Tensor a = run_node("DequantizeLinear", 13,
+                        {{"x", u8({2, 2}, {1, 3, 2, 5})}, {"s", f32({2}, {2.0f, 3.0f})}, {"z", u8({2}, {1, 2})}},
+                        {integer("axis", 0)}, DType::F32, Shape{2, 2}, mode);
+    EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{0.0f, 4.0f, 0.0f, 9.0f}));
+    Tensor b = run_node("DequantizeLinear", 10, {{"x", i32({2}, {-7, 2147483647})}, {"s", f32({}, {1.0f})}}, {}, DType::F32,
+                        Shape{2}, mode);
+    EXPECT_EQ(b.to_vector<float>(), (std::vector<float>{-7.0f, 2147483648.0f}));  // nearest binary32
+  }
+}
+
+// Section 6: range [-255, 255] gives scale 2 and zp round(127.5) = 128; an all-zero input scale 1.
+TEST(OpsQuant, DynamicQuantizeLinear) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("DynamicQuantizeLinear", 11, {{"x", f32({3}, {-255.0f, 0.0f, 255.0f})}}, {}, DType::U8, Shape{3}, mode);
+    // -127.5 -> -128 + 128 = 0; 0 + 128; 127.5 -> 128 + 128 = 256 -> 255.
+    EXPECT_EQ(as_ints<std::uint8_t>(y), (std::vector<int>{0, 128, 255}));
+    Tensor t = run_node("DynamicQuantizeLinear", 11, {{"x", f32({3}, {0.0f, 255.0f, 127.5f})}}, {}, DType::U8, Shape{3}, mode);
+    EXPECT_EQ(as_ints<std::uint8_t>(t), (std::vector<int>{0, 255, 128}));
+    Tensor z = run_node("DynamicQuantizeLinear", 11, {{"x", f32({2}, {0.0f, 0.0f})}}, {}, DType::U8, Shape{2}, mode);
+    EXPECT_EQ(as_ints<std::uint8_t>(z), (std::vector<int>{0, 0}));
+  }
+}
+
+// Sections 7 and 8: uint8 A with one zero point, int8 B with one zero point per column.
+TEST(OpsQuant, MatMulIntegerMixedTypesPerColumnZeroPoint) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("MatMulInteger", 10,
+                        {{"a", u8({2, 2}, {1, 2, 3, 4})}, {"b", i8({2, 2}, {1, -1, 2, 0})}, {"za", u8({}, {1})}, {"zb", i8({2}, {1, 0})}},
+                        {}, DType::I32, Shape{2, 2}, mode);
+    // A' = [[0, 1], [2, 3]], B' = [[0, -1], [1, 0]].
+    EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 0, 3, -2}));
+  }
+}
+
+// Section 9: padding lies in the shifted domain (contributes 0, not -zx); per-channel w zero points.
+TEST(OpsQuant, ConvIntegerPadsInShiftedDomain) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("ConvInteger", 10,
+                        {{"x", u8({1, 1, 2, 2}, {1, 2, 3, 4})}, {"w", u8({1, 1, 2, 2}, {2, 2, 2, 2})}, {"zx", u8({}, {1})}, {"zw", u8({1}, {1})}},
+                        {ints("pads", {1, 1, 1, 1})}, DType::I32, Shape{1, 1, 3, 3}, mode);
+    // x' = [[0, 1], [2, 3]], w' = ones.
+    EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 1, 1, 2, 6, 4, 2, 5, 3}));
+    Tensor c = run_node("ConvInteger", 10,
+                        {{"x", u8({1, 1, 2, 2}, {1, 2, 3, 4})}, {"w", u8({2, 1, 1, 1}, {2, 5})}, {"zx", u8({}, {1})}, {"zw", u8({2}, {1, 3})}},
+                        {}, DType::I32, Shape{1, 2, 2, 2}, mode);
+    EXPECT_EQ(c.to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 1, 2, 3, 0, 2, 4, 6}));
+  }
+}
+
+// Section 10: mult = 0.5 * 1 / 4 = 0.125; acc 20 -> 2.5 -> 2, acc 30 -> 3.75 -> 4; zp 100, and
+// saturation at 255 with zp 254.
+TEST(OpsQuant, QLinearMatMulRequantizes) {
+  for (ExecutionMode mode : kModes) {
+    for (int zy : {100, 254}) {
+      Tensor y = run_node("QLinearMatMul", 10,
+                          {{"a", u8({1, 2}, {10, 20})},
+                           {"sa", f32({}, {0.5f})},
+                           {"za", u8({}, {0})},
+                           {"b", u8({2, 2}, {3, 4, 1, 1})},
+                           {"sb", f32({}, {1.0f})},
+                           {"zb", u8({}, {1})},
+                           {"sy", f32({}, {4.0f})},
+                           {"zy", u8({}, {static_cast<std::uint8_t>(zy)})}},
+                          {}, DType::U8, Shape{1, 2}, mode);
+      EXPECT_EQ(as_ints<std::uint8_t>(y), zy == 100 ? (std::vector<int>{102, 104}) : (std::vector<int>{255, 255}));
+    }
+  }
+}
+
+// Section 12: int32 bias added first; per-channel w scale and zero point.
+TEST(OpsQuant, QLinearConvBiasAndPerChannel) {
+  for (ExecutionMode mode : kModes) {
+    Tensor y = run_node("QLinearConv", 10,
+                        {{"x", u8({1, 1, 1, 2}, {4, 6})},
+                         {"sx", f32({}, {1.0f})},
+                         {"zx", u8({}, {2})},
+                         {"w", i8({2, 1, 1, 1}, {1, 3})},
+                         {"sw", f32({2}, {0.5f, 0.25f})},
+                         {"zw", i8({2}, {0, 1})},
+                         {"sy", f32({}, {1.0f})},
+                         {"zy", u8({}, {0})},
+                         {"bias", i32({2}, {1, -1})}},
+                        {}, DType::U8, Shape{1, 2, 1, 2}, mode);
+    // oc 0: (2 + 1, 4 + 1) * 0.5 = 1.5 -> 2, 2.5 -> 2. oc 1: (4 - 1, 8 - 1) * 0.25 = 0.75 -> 1, 1.75 -> 2.
+    EXPECT_EQ(as_ints<std::uint8_t>(y), (std::vector<int>{2, 2, 1, 2}));
+  }
+}
+
+SessionErrorKind kind_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SessionError& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no SessionError";
+  return SessionErrorKind::Disposed;
+}
+
+// Section 1: types the library does not store are Unsupported; a blocked scale of the wrong
+// shape is InvalidModel.
+TEST(OpsQuant, RefusesUnstoredTypesAndBadBlockShapes) {
+  EXPECT_EQ(kind_of([] {
+              run_node("QuantizeLinear", 21, {{"x", f32({2}, {1.0f, 2.0f})}, {"s", f32({}, {1.0f})}}, {integer("output_dtype", 22)},
+                       DType::U8, Shape{2}, ExecutionMode::Exact);
+            }),
+            SessionErrorKind::Unsupported);
+  EXPECT_EQ(kind_of([] {
+              run_node("QuantizeLinear", 21, {{"x", f32({1, 4}, {1, 2, 3, 4})}, {"s", f32({1, 3}, {1, 1, 1})}},
+                       {integer("axis", 1), integer("block_size", 2)}, DType::U8, Shape{1, 4}, ExecutionMode::Exact);
+            }),
+            SessionErrorKind::InvalidModel);
+}
+
+}  // namespace
+}  // namespace onemodel
