@@ -9,11 +9,20 @@ namespace onemodel {
 // Factories (reference/ops/op_<name>.cpp).
 std::unique_ptr<OpKernel> make_negative_log_likelihood_loss(const NodeInfo& node);
 std::unique_ptr<OpKernel> make_softmax_cross_entropy_loss(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_cum_prod(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_lp_normalization(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_mean_variance_normalization(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_det(const NodeInfo& node);
 
 std::span<const OpDef> loss_ops() {
   static const std::vector<OpDef> rows = {
       {"", "NegativeLogLikelihoodLoss", 12, 25, make_negative_log_likelihood_loss},
       {"", "SoftmaxCrossEntropyLoss", 12, 25, make_softmax_cross_entropy_loss},
+      // Operators placed in this family (spec/ops/losses.md sections 6-9).
+      {"", "CumProd", 26, 26, make_cum_prod},
+      {"", "LpNormalization", 1, 25, make_lp_normalization},
+      {"", "MeanVarianceNormalization", 9, 25, make_mean_variance_normalization},
+      {"", "Det", 11, 25, make_det},
   };
   return rows;
 }

@@ -252,5 +252,66 @@ TEST(SoftmaxCrossEntropyLoss, RefusedInExactMode) {
             SessionErrorKind::ExactModeUnavailable);
 }
 
+// ---- Operators placed in this family (spec/ops/losses.md sections 6-9), by hand. ----
+
+IrAttribute ints_attr(const std::string& name, std::vector<std::int64_t> v) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Ints;
+  a.ints = std::move(v);
+  return a;
+}
+
+// Section 6: [1, 2, 3, 4] gives products 1, 2, 6, 24; reverse exclusive gives 24, 12, 4, 1.
+TEST(CumProd, InclusiveAndReverseExclusive) {
+  const Tensor x = f32(Shape{4}, {1, 2, 3, 4});
+  Tensor y = run_node("CumProd", {{"x", x}, {"a", i64(Shape{}, {0})}}, 1, {}, 26).at(0);
+  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{1, 2, 6, 24}));
+  Tensor r = run_node("CumProd", {{"x", x}, {"a", i32(Shape{1}, {-1})}}, 1,
+                      {int_attr("exclusive", 1), int_attr("reverse", 1)}, 26)
+                 .at(0);
+  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{24, 12, 4, 1}));
+  EXPECT_EQ(kind_of([&] { run_node("CumProd", {{"x", x}, {"a", i64(Shape{}, {1})}}, 1, {}, 26); }),
+            SessionErrorKind::InvalidInput);
+}
+
+// Section 7: p = 2 on [3, 4] (norm 5), p = 1 on [1, -3] (norm 4), a zero line gives zeros.
+TEST(LpNormalization, NormsAndZeroLine) {
+  Tensor y2 = run_node("LpNormalization", {{"x", f32(Shape{2, 2}, {3, 4, 0, 0})}}, 1, {}, 22).at(0);
+  const std::vector<float> v2 = y2.to_vector<float>();
+  EXPECT_EQ(bits(v2[0]), bits(3.0f / 5.0f));
+  EXPECT_EQ(bits(v2[1]), bits(4.0f / 5.0f));
+  EXPECT_EQ(bits(v2[2]), 0u);
+  EXPECT_EQ(bits(v2[3]), 0u);
+  // p = 1 along axis 0 of [[1], [-3]].
+  Tensor y1 = run_node("LpNormalization", {{"x", f32(Shape{2, 1}, {1, -3})}}, 1,
+                       {int_attr("p", 1), int_attr("axis", 0)}, 1)
+                  .at(0);
+  EXPECT_EQ(y1.to_vector<float>(), (std::vector<float>{0.25f, -0.75f}));
+}
+
+// Section 8, default axes [0, 2, 3] on [1, 2, 1, 2]: channel 0 holds [1, 3] (mean 2, v = 1, s = 1),
+// channel 1 holds [5, 5] (s = 0: zeros).
+TEST(MeanVarianceNormalization, PerChannelAndZeroVariance) {
+  Tensor y = run_node("MeanVarianceNormalization", {{"x", f32(Shape{1, 2, 1, 2}, {1, 3, 5, 5})}}, 1, {}, 13).at(0);
+  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{-1, 1, 0, 0}));
+  // axes [1] on [2, 2]: rows [0, 4] -> mean 2, v = 4, s = 2 -> [-1, 1]; [6, 6] -> zeros.
+  Tensor z = run_node("MeanVarianceNormalization", {{"x", f64(Shape{2, 2}, {0, 4, 6, 6})}}, 11,
+                      {ints_attr("axes", {1})}, 13)
+                 .at(0);
+  EXPECT_EQ(z.to_vector<double>(), (std::vector<double>{-1, 1, 0, 0}));
+}
+
+// Section 9: [[0, 2], [3, 4]] swaps rows (pivot 3), det = -(3 * 2) = -6; diag(2, 3, 4) gives 24.
+TEST(Det, PivotingAndBatch) {
+  Tensor y = run_node("Det", {{"x", f32(Shape{2, 2}, {0, 2, 3, 4})}}, 1, {}, 22).at(0);
+  ASSERT_EQ(y.shape(), Shape{});
+  EXPECT_EQ(y.to_vector<float>()[0], -6.0f);
+  Tensor b = run_node("Det", {{"x", f64(Shape{2, 3, 3}, {2, 0, 0, 0, 3, 0, 0, 0, 4, 1, 2, 3, 2, 4, 6, 0, 0, 1})}}, 11,
+                      {}, 22)
+                 .at(0);
+  EXPECT_EQ(b.to_vector<double>(), (std::vector<double>{24, 0}));  // second matrix is singular
+}
+
 }  // namespace
 }  // namespace onemodel
