@@ -25,6 +25,7 @@ constexpr const char* kOverview =
     "                              run the model; one line per output with its SHA-256\n"
     "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
+    "  operators                   the operator table as TSV (spec/operators.tsv)\n"
     "  help [COMMAND]              this text, or one command's\n"
     "  --version                   the version\n"
     "\n"

@@ -14,6 +14,8 @@ using Args = std::vector<std::string>;
 int command_info(const Args& args, std::ostream& out);
 int command_dump(const Args& args, std::ostream& out);
 int command_convert(const Args& args, std::ostream& out);
+// `onemodel operators`: the operator table as TSV.
+int command_operators(const Args& args, std::ostream& out);
 // `onemodel help [COMMAND]`.
 int command_help(const Args& args, std::ostream& out);
 

@@ -1,0 +1,8 @@
+execute_process(COMMAND ${CLI} operators OUTPUT_FILE ${ACTUAL} RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "onemodel operators failed with status ${status}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${EXPECTED} ${ACTUAL} RESULT_VARIABLE differ)
+if(NOT differ EQUAL 0)
+  message(FATAL_ERROR "spec/operators.tsv differs from the operator table (${ACTUAL}); run tools/update_operators_tsv.sh")
+endif()
