@@ -17,6 +17,14 @@ echo
 echo "== onemodel info $samples/scorer.onnx"
 "$cli" info "$samples/scorer.onnx"
 echo
+echo "== onemodel run $samples/classifier.onnx (reference engine, fast and exact)"
+"$cli" run "$samples/classifier.onnx" --input x="$samples/classifier_x.npy" --engine reference --mode fast
+"$cli" run "$samples/classifier.onnx" --input x="$samples/classifier_x.npy" --engine reference --mode exact
+echo
+echo "== onemodel run $samples/scorer.onnx"
+"$cli" run "$samples/scorer.onnx" --input features="$samples/scorer_features.npy" \
+  --input bias="$samples/scorer_bias.npy" --output-dir build/scorer-out
+echo
 echo "== onemodel convert $samples/wide.onnx build/wide.onemodel"
 "$cli" convert "$samples/wide.onnx" build/wide.onemodel
 "$cli" info build/wide.onemodel
