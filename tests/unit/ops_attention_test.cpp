@@ -202,23 +202,24 @@ TEST(Attention, ScaleSoftcapAndQkOutputModes) {
   EXPECT_EQ(bits(out.at(1).to_vector<float>().at(0)), 0u);
 }
 
-// Section 2: 3-D inputs with grouped heads (Hq = 2, Hkv = 1) and a past cache. Both query heads
-// read the single kv head. With scale 1 and D = 1: q head 0 = 0 gives equal scores (average of
-// the values), q head 1 = 0 too; present_* = concat(past, new).
+// Section 2: 3-D inputs with grouped heads (Hq = 4, Hkv = 2) and a past cache of one position.
+// Query heads 0, 1 read kv head 0 and heads 2, 3 read kv head 1 (h / (Hq / Hkv); h mod Hkv would
+// interleave them). With q = 0 every score is 0, so each head averages its two values exactly:
+// kv head 0 values [2, 6] give 4, kv head 1 values [10, 20] give 15. present_* = concat(past, new).
 TEST(Attention, ThreeDimensionalGroupedQueryWithCache) {
-  const Tensor q = f32({1, 1, 2}, {0, 0});
-  const Tensor k = f32({1, 1, 1}, {7});
-  const Tensor v = f32({1, 1, 1}, {6});
-  const Tensor past_k = f32({1, 1, 1, 1}, {3});
-  const Tensor past_v = f32({1, 1, 1, 1}, {2});
+  const Tensor q = f32({1, 1, 4}, {0, 0, 0, 0});
+  const Tensor k = f32({1, 1, 2}, {7, 8});
+  const Tensor v = f32({1, 1, 2}, {6, 20});
+  const Tensor past_k = f32({1, 2, 1, 1}, {3, 5});
+  const Tensor past_v = f32({1, 2, 1, 1}, {2, 10});
   const auto out = attention({{"q", q}, {"k", k}, {"v", v}, {"", {}}, {"pk", past_k}, {"pv", past_v}},
                              {"y", "present_k", "present_v"},
-                             {int_attr("q_num_heads", 2), int_attr("kv_num_heads", 1), float_attr("scale", 1.0f)});
-  ASSERT_EQ(out.at(0).shape(), (Shape{1, 1, 2}));
-  EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{4, 4}));  // (2 + 6) / 2 per head
-  EXPECT_EQ(out.at(1).shape(), (Shape{1, 1, 2, 1}));
-  EXPECT_EQ(out.at(1).to_vector<float>(), (std::vector<float>{3, 7}));
-  EXPECT_EQ(out.at(2).to_vector<float>(), (std::vector<float>{2, 6}));
+                             {int_attr("q_num_heads", 4), int_attr("kv_num_heads", 2), float_attr("scale", 1.0f)});
+  ASSERT_EQ(out.at(0).shape(), (Shape{1, 1, 4}));
+  EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{4, 4, 15, 15}));
+  EXPECT_EQ(out.at(1).shape(), (Shape{1, 2, 2, 1}));
+  EXPECT_EQ(out.at(1).to_vector<float>(), (std::vector<float>{3, 7, 5, 8}));
+  EXPECT_EQ(out.at(2).to_vector<float>(), (std::vector<float>{2, 6, 10, 20}));
 }
 
 // Section 1: Attention has no exact kernel (ops-coverage.md "Exactness"); bad shapes are refused.
