@@ -1,6 +1,6 @@
 // Attention (opsets 23, 24): spec/ops/attention.md sections 1-6. Scaled dot-product attention
 // with grouped heads, a key/value cache, an additive or boolean mask, causal masking, softcap and
-// the qk_matmul_output debug output. Not exact (section 1, from ops-coverage.md "Exactness"):
+// the qk_matmul_output debug output; float16 runs widened to float32. Not exact (section 1, from ops-coverage.md "Exactness"):
 // every node is refused in exact mode. The arithmetic is still written in one stated order
 // (sections 3-5: one accumulator per dot product, increasing index, unfused; the library's own
 // exp and tanh), so fast mode gives the same bits on every machine.
