@@ -354,15 +354,15 @@ RC_GTEST_PROP(ReaderProperty, OneModelOneByteCorruptionsNeverCrash, ()) {
 // Dimensions biased to the interesting places: 0 and 1, small values, powers of two and their
 // neighbours up to 2^63 - 1 (products near 2^60 and byte lengths near 2^31), and negatives.
 rc::Gen<std::int64_t> dimension() {
-  return rc::gen::oneOf(
-      rc::gen::inRange<std::int64_t>(0, 5),
-      rc::gen::apply([](int k, int delta) {
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {3, rc::gen::inRange<std::int64_t>(0, 5)},
+      {4, rc::gen::apply([](int k, int delta) {
         const u128 p = u128{1} << k;
         const u128 v = delta < 0 ? p - 1 : p + static_cast<unsigned>(delta);
         return static_cast<std::int64_t>(std::min<u128>(v, std::numeric_limits<std::int64_t>::max()));
-      }, rc::gen::inRange(1, 64), rc::gen::inRange(-1, 2)),
-      rc::gen::element<std::int64_t>(std::numeric_limits<std::int64_t>::max(), -1,
-                                     std::numeric_limits<std::int64_t>::min()));
+      }, rc::gen::inRange(1, 64), rc::gen::inRange(-1, 2))},
+      {1, rc::gen::element<std::int64_t>(std::numeric_limits<std::int64_t>::max(), -1,
+                                         std::numeric_limits<std::int64_t>::min())}});
 }
 
 struct Expected {
