@@ -2,6 +2,9 @@
 // once, inputs by name in any order, outputs allocated or overwritten, disposal.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+
 #include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
 
@@ -129,6 +132,66 @@ TEST(Session, SpanFormWritesIntoTheCallersBuffer) {
   EXPECT_EQ(out, in);
   std::vector<float> short_out(2);
   EXPECT_THROW(s.run_span(in, shape, short_out), SessionError);
+}
+
+}  // namespace
+}  // namespace onemodel
+
+namespace onemodel {
+namespace {
+
+// cookbook-missing-operators.md: unsupported.onnx uses DeformConv and TfIdfVectorizer at opset
+// 22, which the library does not implement; wave.onnx uses Cos, which has a fast kernel but no
+// exact one.
+TEST(SessionCookbook, MissingOperatorsAreAllListedWithTheirOpset) {
+  IrModel m;
+  m.ir_version = 10;
+  m.opset_imports = {{"", 22}};
+  m.graph.inputs = {tensor_value("x", 1, {fixed(1), fixed(1), fixed(3), fixed(3)}),
+                    tensor_value("w", 1, {fixed(1), fixed(1), fixed(2), fixed(2)}),
+                    tensor_value("offset", 1, {fixed(1), fixed(8), fixed(2), fixed(2)}),
+                    tensor_value("ids", 7, {fixed(4)})};
+  m.graph.outputs = {tensor_value("y", 1, {}), tensor_value("tfidf", 1, {})};
+  m.graph.outputs[0].type.has_shape = false;
+  m.graph.outputs[1].type.has_shape = false;
+  m.graph.nodes = {node("DeformConv", {"x", "w", "offset"}, {"y"}), node("TfIdfVectorizer", {"ids"}, {"tfidf"})};
+  resolve_model(m, FieldPathStyle::Onnx);
+  try {
+    Session::create(std::move(m));
+    FAIL() << "created a session over operators the library lacks";
+  } catch (const SessionError& e) {
+    EXPECT_EQ(e.kind(), SessionErrorKind::UnsupportedOperator);
+    EXPECT_EQ(e.operators(), (std::vector<std::string>{"DeformConv (opset 22)", "TfIdfVectorizer (opset 22)"}));
+  }
+}
+
+IrModel wave_model() {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", 17}};
+  m.graph.inputs = {tensor_value("t", 1, {fixed(4)})};
+  m.graph.outputs = {tensor_value("y", 1, {fixed(4)})};
+  m.graph.nodes = {node("Cos", {"t"}, {"y"})};
+  resolve_model(m, FieldPathStyle::Onnx);
+  return m;
+}
+
+TEST(SessionCookbook, ExactModeIsRefusedForAnOperatorWithoutAnExactKernel) {
+  SessionOptions exact;
+  exact.mode = ExecutionMode::Exact;
+  try {
+    Session::create(wave_model(), exact);
+    FAIL() << "exact mode accepted Cos";
+  } catch (const SessionError& e) {
+    EXPECT_EQ(e.kind(), SessionErrorKind::ExactModeUnavailable);
+    EXPECT_EQ(e.operators(), (std::vector<std::string>{"Cos"}));
+  }
+  // The same model runs in fast mode.
+  Session fast = Session::create(wave_model());
+  auto out = fast.run({{"t", Tensor::from_values<float>(DType::F32, Shape{4}, {0.0f, 1.0f, 2.0f, 3.0f})}});
+  const auto values = out[0].to_vector<float>();
+  ASSERT_EQ(values.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(values[static_cast<std::size_t>(i)], std::cos(static_cast<double>(i)), 1e-6);
 }
 
 }  // namespace
