@@ -116,6 +116,14 @@ struct OpDef {
   int min_opset;
   int max_opset;  // inclusive
   OpFactory factory;
+  // The element types the operator serves for its main input: the input whose type it is generic
+  // over (X, data, A, input 0 unless the row's comment names another), as the space-separated
+  // names dtype_name() prints, in the order F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64 Bool.
+  // `any` is every stored type, for operators that only move bytes or read shapes (and Constant
+  // and ConstantOfShape, which produce every stored type). Where an attribute narrows the set
+  // (Mod's fmod, a Scatter reduction) this is the widest set and the row's comment says which.
+  // Printed into spec/operators.tsv (spec/operator-contract.md section 1); nullptr: not stated.
+  const char* element_types = nullptr;
 };
 
 // The definition serving (domain, op_type, opset), or nullptr. "ai.onnx" is the default domain.

@@ -7,7 +7,7 @@
 namespace onemodel {
 
 std::string operators_tsv() {
-  std::string out = "domain\toperator\tfirst_opset\tlast_opset\texact\n";
+  std::string out = "domain\toperator\tfirst_opset\tlast_opset\telement_types\texact\n";
   for (const OpDef& def : all_ops()) {
     IrNode node;
     node.op_type = def.op_type;
@@ -20,7 +20,8 @@ std::string operators_tsv() {
       exact = "attribute-dependent";
     }
     out += std::string(*def.domain ? def.domain : "ai.onnx") + "\t" + def.op_type + "\t" +
-           std::to_string(def.min_opset) + "\t" + std::to_string(def.max_opset) + "\t" + exact + "\n";
+           std::to_string(def.min_opset) + "\t" + std::to_string(def.max_opset) + "\t" +
+           (def.element_types ? def.element_types : "unstated") + "\t" + exact + "\n";
   }
   return out;
 }

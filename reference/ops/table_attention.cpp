@@ -12,8 +12,8 @@ std::unique_ptr<OpKernel> make_rotary_embedding(const NodeInfo& node);
 
 std::span<const OpDef> attention_ops() {
   static const std::vector<OpDef> rows = {
-      {"", "Attention", 23, 24, make_attention},  // 25 adds sliding windows: not served
-      {"", "RotaryEmbedding", 23, 25, make_rotary_embedding},
+      {"", "Attention", 23, 24, make_attention, "F32 F16"},  // 25 adds sliding windows: not served
+      {"", "RotaryEmbedding", 23, 25, make_rotary_embedding, "F32"},
   };
   return rows;
 }

@@ -27,21 +27,21 @@ std::unique_ptr<OpKernel> make_upsample_9(const NodeInfo&);
 // backend tests import for these operators (Conv at 27, MatMul at 26); none changed them.
 std::span<const OpDef> conv_ops() {
   static const std::vector<OpDef> rows = {
-      {"", "MatMul", 1, 27, make_matmul},
-      {"", "Gemm", 7, 10, make_gemm_7},
-      {"", "Gemm", 11, 27, make_gemm_11},
-      {"", "Conv", 1, 27, make_conv},
-      {"", "ConvTranspose", 1, 27, make_conv_transpose},
-      {"", "MaxPool", 1, 27, make_max_pool},
-      {"", "AveragePool", 1, 27, make_average_pool},
-      {"", "GlobalAveragePool", 1, 27, make_global_average_pool},
-      {"", "GlobalMaxPool", 1, 27, make_global_max_pool},
-      {"", "BatchNormalization", 7, 8, make_batch_normalization_7},
-      {"", "BatchNormalization", 9, 27, make_batch_normalization_9},
-      {"", "Resize", 10, 10, make_resize_10},
-      {"", "Resize", 11, 27, make_resize_11},
-      {"", "Upsample", 7, 8, make_upsample_7},
-      {"", "Upsample", 9, 10, make_upsample_9},
+      {"", "MatMul", 1, 27, make_matmul, "F32 F64 F16 BF16 I32 I64 U32 U64"},
+      {"", "Gemm", 7, 10, make_gemm_7, "F32 F64 F16 BF16 I32 I64 U32 U64"},
+      {"", "Gemm", 11, 27, make_gemm_11, "F32 F64 F16 BF16 I32 I64 U32 U64"},
+      {"", "Conv", 1, 27, make_conv, "F32"},
+      {"", "ConvTranspose", 1, 27, make_conv_transpose, "F32"},
+      {"", "MaxPool", 1, 27, make_max_pool, "F32 F64 F16 I8 U8"},
+      {"", "AveragePool", 1, 27, make_average_pool, "F32"},
+      {"", "GlobalAveragePool", 1, 27, make_global_average_pool, "F32"},
+      {"", "GlobalMaxPool", 1, 27, make_global_max_pool, "F32"},
+      {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32"},
+      {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32"},
+      {"", "Resize", 10, 10, make_resize_10, "F32"},
+      {"", "Resize", 11, 27, make_resize_11, "F32"},
+      {"", "Upsample", 7, 8, make_upsample_7, "F32"},
+      {"", "Upsample", 9, 10, make_upsample_9, "F32"},
   };
   return rows;
 }

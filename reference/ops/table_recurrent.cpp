@@ -14,9 +14,9 @@ std::unique_ptr<OpKernel> make_lstm(const NodeInfo& node);
 std::span<const OpDef> recurrent_ops() {
   // spec/ops/recurrent.md section 1: opsets 7 to 25 are one implementation each.
   static const std::vector<OpDef> rows = {
-      {"", "GRU", 7, 27, make_gru},
-      {"", "LSTM", 7, 27, make_lstm},
-      {"", "RNN", 7, 27, make_rnn},
+      {"", "GRU", 7, 27, make_gru, "F32"},
+      {"", "LSTM", 7, 27, make_lstm, "F32"},
+      {"", "RNN", 7, 27, make_rnn, "F32"},
   };
   return rows;
 }
