@@ -11,9 +11,12 @@
 #include "core/ir/resolve.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/ir.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
+
+using ir_builder::int_attr;
 
 using Names = std::vector<std::string>;
 using Indices = std::vector<std::int32_t>;
@@ -61,14 +64,6 @@ IrAttribute graphs_attr(std::string name, std::vector<IrGraph> gs) {
   a.name = std::move(name);
   a.type = AttrType::Graphs;
   a.graphs = std::move(gs);
-  return a;
-}
-
-IrAttribute int_attr(std::string name, std::int64_t value) {
-  IrAttribute a;
-  a.name = std::move(name);
-  a.type = AttrType::Int;
-  a.i = value;
   return a;
 }
 

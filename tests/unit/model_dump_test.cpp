@@ -12,9 +12,13 @@
 #include <vector>
 
 #include "onemodel/model_dump.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
+
+using ir_builder::fixed_dim;
+using ir_builder::named_dim;
 
 template <typename T>
 ByteView le_bytes(const std::vector<T>& values) {
@@ -41,9 +45,6 @@ IrType tensor_type(std::int32_t elem, bool has_shape, std::vector<IrDim> shape =
   t.shape = std::move(shape);
   return t;
 }
-
-IrDim dim_value(std::int64_t v) { return IrDim{IrDim::Kind::Value, v, {}}; }
-IrDim dim_param(std::string p) { return IrDim{IrDim::Kind::Param, 0, std::move(p)}; }
 
 IrValueInfo value(std::string name, IrType type) { return IrValueInfo{std::move(name), std::move(type), {}}; }
 
@@ -92,7 +93,7 @@ IrModel build_model() {
   IrGraph& g = m.graph;
   g.name = "main";
   g.doc_string = "graph doc";
-  g.inputs.push_back(value("x", tensor_type(1, true, {dim_param("batch"), dim_value(4), IrDim{}})));
+  g.inputs.push_back(value("x", tensor_type(1, true, {named_dim("batch"), fixed_dim(4), IrDim{}})));
   g.inputs[0].doc_string = "input doc";
   IrType seq;
   seq.kind = IrType::Kind::Sequence;

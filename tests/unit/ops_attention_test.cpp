@@ -5,88 +5,29 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
 #include "onemodel/session_error.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
+using namespace ir_builder;
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-struct In {
-  std::string name;  // "" for an omitted optional input
-  Tensor value;
-};
-
-IrValueInfo value_info(const std::string& name, std::int32_t elem, const Shape* shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = shape != nullptr;
-  if (shape != nullptr) {
-    for (std::int32_t e : shape->extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  }
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t i) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = i;
-  return a;
-}
-IrAttribute float_attr(const std::string& name, float f) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Float;
-  a.f = f;
-  return a;
-}
 
 // Runs one node `op` on graph inputs fed at run time. `outputs` names the node's outputs ("" for
 // an omitted one); every named output is a graph output, returned in order.
-std::vector<Tensor> run_node(const std::string& op, const std::vector<In>& inputs, const std::vector<std::string>& outputs,
+std::vector<Tensor> run_node(const std::string& op, const std::vector<NodeInput>& inputs, const std::vector<std::string>& outputs,
                              std::vector<IrAttribute> attributes, std::int64_t opset, ExecutionMode mode) {
-  IrModel m;
-  m.ir_version = 9;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  std::vector<std::pair<std::string, Tensor>> feed;
-  for (const In& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value_info(in.name, static_cast<std::int32_t>(in.value.dtype()), &in.value.shape()));
-    feed.emplace_back(in.name, in.value);
-  }
-  n.outputs = outputs;
-  n.attributes = std::move(attributes);
-  m.graph.nodes = {n};
-  for (const std::string& o : outputs) {
-    if (!o.empty()) m.graph.outputs.push_back(value_info(o, 1, nullptr));
-  }
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  Session s = Session::create(std::move(m), options);
-  return s.run(feed);
+  std::vector<IrValueInfo> declared;
+  for (const std::string& o : outputs) declared.push_back(unshaped_tensor_value_info(o, 1));
+  return run_one_node(op, opset, inputs, declared, std::move(attributes), mode, /*ir_version=*/9);
 }
 
 Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from_values<float>(DType::F32, shape, v); }
@@ -97,17 +38,7 @@ Tensor i64(const Shape& shape, std::vector<std::int64_t> v) {
   return Tensor::from_values<std::int64_t>(DType::I64, shape, v);
 }
 
-SessionErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no SessionError";
-  return SessionErrorKind::Disposed;
-}
-
-std::vector<Tensor> attention(const std::vector<In>& inputs, const std::vector<std::string>& outputs,
+std::vector<Tensor> attention(const std::vector<NodeInput>& inputs, const std::vector<std::string>& outputs,
                               std::vector<IrAttribute> attributes = {}, std::int64_t opset = 23) {
   return run_node("Attention", inputs, outputs, std::move(attributes), opset, ExecutionMode::Fast);
 }
@@ -152,8 +83,8 @@ TEST(Attention, FullyMaskedRowIsZero) {
                              {int_attr("qk_matmul_output_mode", 3)});
   const std::vector<float> y = out.at(0).to_vector<float>();
   ASSERT_EQ(y.size(), 4u);
-  EXPECT_EQ(bits(y[0]), 0u);
-  EXPECT_EQ(bits(y[1]), 0u);
+  EXPECT_EQ(float_bits(y[0]), 0u);
+  EXPECT_EQ(float_bits(y[1]), 0u);
   EXPECT_EQ(y[2], 4.0f);
   EXPECT_EQ(y[3], 6.0f);
   EXPECT_EQ(out.at(1).to_vector<float>(), (std::vector<float>{0, 0, 0.5f, 0.5f}));
@@ -170,13 +101,13 @@ TEST(Attention, AccumulationOrderIsIncreasingIndexWithOneAccumulator) {
   auto out = attention({{"q", f32({1, 1, 1, 3}, {1, 1, 1})}, {"k", f32({1, 1, 1, 3}, {big, 1, -big})},
                         {"v", f32({1, 1, 1, 1}, {5})}},
                        {"y", "", "", "qk"}, {float_attr("scale", 1.0f)});
-  EXPECT_EQ(bits(out.at(1).to_vector<float>().at(0)), 0u);
+  EXPECT_EQ(float_bits(out.at(1).to_vector<float>().at(0)), 0u);
   EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{5}));  // one key: p = 1
   const float v0 = std::ldexp(1.0f, 26);
   out = attention({{"q", f32({1, 1, 1, 1}, {1})}, {"k", f32({1, 1, 4, 1}, {0, 0, 0, 0})},
                    {"v", f32({1, 1, 4, 1}, {v0, 4, -v0, 0})}},
                   {"y"}, {float_attr("scale", 1.0f)});
-  EXPECT_EQ(bits(out.at(0).to_vector<float>().at(0)), 0u);
+  EXPECT_EQ(float_bits(out.at(0).to_vector<float>().at(0)), 0u);
 }
 
 // Section 3 steps 1 and 3, section 6: the default scale 1/sqrt(D) with D = 4 gives sqrt(scale) =
@@ -199,7 +130,7 @@ TEST(Attention, ScaleSoftcapAndQkOutputModes) {
   out = attention({{"q", q}, {"k", k}, {"v", v}, {"m", f32({1}, {-1.0f})}}, {"y", "", "", "qk"},
                   {int_attr("qk_matmul_output_mode", 2), float_attr("scale", 0.25f)});
   // scale 0.25: sqrt = 0.5 exactly, q' = k' = [1, 0, 0, 0], dot = 1, s = 1 + (-1) = 0.
-  EXPECT_EQ(bits(out.at(1).to_vector<float>().at(0)), 0u);
+  EXPECT_EQ(float_bits(out.at(1).to_vector<float>().at(0)), 0u);
 }
 
 // Section 2: 3-D inputs with grouped heads (Hq = 4, Hkv = 2) and a past cache of one position.
@@ -227,14 +158,14 @@ TEST(Attention, RefusedInExactModeAndOnBadShapes) {
   const Tensor q = f32({1, 1, 1, 2}, {1, 0});
   const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
   const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(session_error_kind_of([&] {
               run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {}, 23, ExecutionMode::Exact);
             }),
             SessionErrorKind::ExactModeUnavailable);
   const Tensor k3 = f32({1, 1, 3, 2}, {1, 0, 1, 0, 1, 0});
-  EXPECT_EQ(kind_of([&] { attention({{"q", q}, {"k", k3}, {"v", v}}, {"y"}); }), SessionErrorKind::InvalidModel);
+  EXPECT_EQ(session_error_kind_of([&] { attention({{"q", q}, {"k", k3}, {"v", v}}, {"y"}); }), SessionErrorKind::InvalidModel);
   const Tensor q3 = f32({1, 1, 2}, {1, 0});
-  EXPECT_EQ(kind_of([&] { attention({{"q", q3}, {"k", f32({1, 2, 2}, {1, 0, 1, 0})}, {"v", f32({1, 2, 2}, {1, 2, 3, 4})}}, {"y"}); }),
+  EXPECT_EQ(session_error_kind_of([&] { attention({{"q", q3}, {"k", f32({1, 2, 2}, {1, 0, 1, 0})}, {"v", f32({1, 2, 2}, {1, 2, 3, 4})}}, {"y"}); }),
             SessionErrorKind::InvalidModel);  // 3-D without head counts
 }
 
@@ -268,11 +199,11 @@ TEST(RotaryEmbedding, UnfusedProductsPositionIdsAndPartialRotation) {
   const auto y = run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}, {"p", i64({1, 1}, {1})}}, {"y"},
                           {int_attr("rotary_embedding_dim", 2)}, 23, ExecutionMode::Exact);
   const std::vector<float> got = y.at(0).to_vector<float>();
-  EXPECT_EQ(bits(got.at(0)), 0u);
+  EXPECT_EQ(float_bits(got.at(0)), 0u);
   EXPECT_EQ(got.at(1), a + a * b);  // s*x1 + c*x2 = a + a*b, computed the same way here
   EXPECT_EQ(got.at(2), 7.0f);
   EXPECT_EQ(got.at(3), 9.0f);
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(session_error_kind_of([&] {
               run_node("RotaryEmbedding", {{"x", x}, {"c", cos}, {"s", sin}, {"p", i64({1, 1}, {2})}}, {"y"},
                        {int_attr("rotary_embedding_dim", 2)}, 23, ExecutionMode::Exact);
             }),

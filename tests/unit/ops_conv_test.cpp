@@ -8,90 +8,18 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
-IrValueInfo value(const std::string& name, std::int32_t elem, const Shape& shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = true;
-  for (std::int32_t e : shape.extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  return v;
-}
-
-IrAttribute ints(const std::string& name, std::vector<std::int64_t> v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Ints;
-  a.ints = std::move(v);
-  return a;
-}
-IrAttribute integer(const std::string& name, std::int64_t v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = v;
-  return a;
-}
-IrAttribute text(const std::string& name, const std::string& v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::String;
-  a.s = v;
-  return a;
-}
-IrAttribute real(const std::string& name, float v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Float;
-  a.f = v;
-  return a;
-}
-
-struct Input {
-  std::string name;  // "" for an omitted optional input
-  Tensor value;
-};
-
-std::int32_t onnx_type(DType t) {
-  switch (t) {
-    case DType::F32: return 1;
-    case DType::I64: return 7;
-    default: return 0;
-  }
-}
+using namespace ir_builder;
 
 // Runs one node of `op` at `opset` in the reference engine and returns output 0.
-Tensor run_node(const std::string& op, int opset, const std::vector<Input>& inputs, std::vector<IrAttribute> attributes,
+Tensor run_node(const std::string& op, int opset, const std::vector<NodeInput>& inputs, std::vector<IrAttribute> attributes,
                 const Shape& out_shape, ExecutionMode mode = ExecutionMode::Exact) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  n.outputs = {"y"};
-  n.attributes = std::move(attributes);
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const Input& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value(in.name, onnx_type(in.value.dtype()), in.value.shape()));
-    feeds.emplace_back(in.name, in.value);
-  }
-  m.graph.outputs = {value("y", 1, out_shape)};
-  m.graph.nodes = {n};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  Session s = Session::create(std::move(m), options);
-  auto outputs = s.run(feeds);
+  auto outputs = run_one_node(op, opset, inputs, {fixed_tensor_value_info("y", 1, out_shape)}, std::move(attributes), mode);
   EXPECT_EQ(outputs.at(0).shape(), out_shape);
   return outputs.at(0);
 }
@@ -103,8 +31,6 @@ Tensor i64(const Shape& shape, std::vector<std::int64_t> v) {
   return Tensor::from_values<std::int64_t>(DType::I64, shape, std::span<const std::int64_t>(v));
 }
 
-std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
-
 // spec/ops/products-conv.md section 2: increasing p from +0. (+0 + 1) + 2^24 rounds to 2^24 (ties to
 // even), then - 2^24 gives 0. Decreasing order would give (-2^24 + 2^24) + 1 = 1.
 TEST(OpsConv, MatMulSumsInIncreasingOrderFromPositiveZero) {
@@ -112,11 +38,11 @@ TEST(OpsConv, MatMulSumsInIncreasingOrderFromPositiveZero) {
   for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
     Tensor y = run_node("MatMul", 13, {{"a", f32({1, 3}, {1.0f, big, -big})}, {"b", f32({3, 1}, {1.0f, 1.0f, 1.0f})}}, {},
                         Shape{1, 1}, mode);
-    EXPECT_EQ(bits(y.to_vector<float>()[0]), 0u);  // +0, not 1
+    EXPECT_EQ(float_bits(y.to_vector<float>()[0]), 0u);  // +0, not 1
   }
   // A single -0 term: +0 + (-0) = +0.
   Tensor z = run_node("MatMul", 13, {{"a", f32({1, 1}, {-0.0f})}, {"b", f32({1, 1}, {1.0f})}}, {}, Shape{1, 1});
-  EXPECT_EQ(bits(z.to_vector<float>()[0]), 0u);
+  EXPECT_EQ(float_bits(z.to_vector<float>()[0]), 0u);
 }
 
 // Section 4: a 1-D first operand and broadcast batch axes.
@@ -129,7 +55,7 @@ TEST(OpsConv, MatMulOneDimensionalAndBroadcastBatch) {
 // Section 5: alpha * acc and beta * C rounded separately, then added.
 TEST(OpsConv, GemmEpilogueIsSeparateMultipliesAndAnAdd) {
   Tensor y = run_node("Gemm", 13, {{"a", f32({1, 2}, {1.0f, 2.0f})}, {"b", f32({2, 1}, {3.0f, 4.0f})}, {"c", f32({1}, {10.0f})}},
-                      {real("alpha", 0.5f), real("beta", 2.0f)}, Shape{1, 1});
+                      {float_attr("alpha", 0.5f), float_attr("beta", 2.0f)}, Shape{1, 1});
   EXPECT_EQ(y.to_vector<float>()[0], 0.5f * 11.0f + 20.0f);  // 25.5
 }
 
@@ -138,8 +64,8 @@ TEST(OpsConv, GemmEpilogueIsSeparateMultipliesAndAnAdd) {
 TEST(OpsConv, ConvPaddingTapsAreRealProducts) {
   const float inf = std::numeric_limits<float>::infinity();
   Tensor y = run_node("Conv", 11, {{"x", f32({1, 1, 1, 1}, {1.0f})}, {"w", f32({1, 1, 1, 2}, {1.0f, inf})}},
-                      {ints("pads", {0, 0, 0, 1})}, Shape{1, 1, 1, 1});
-  EXPECT_EQ(bits(y.to_vector<float>()[0]), 0x7FC00000u);
+                      {ints_attr("pads", {0, 0, 0, 1})}, Shape{1, 1, 1, 1});
+  EXPECT_EQ(float_bits(y.to_vector<float>()[0]), 0x7FC00000u);
   // Without the padding tap: 1 * 1 = 1 (kernel 1x1 only).
   Tensor z = run_node("Conv", 11, {{"x", f32({1, 1, 1, 2}, {1.0f, 2.0f})}, {"w", f32({1, 1, 1, 1}, {3.0f})}, {"b", f32({1}, {0.5f})}}, {},
                       Shape{1, 1, 1, 2});
@@ -149,11 +75,11 @@ TEST(OpsConv, ConvPaddingTapsAreRealProducts) {
 // Section 8.3: kernel 3, stride 2, pads [1, 0], ceil_mode on [1, 2, 3]: out = ceil((4 - 3) / 2) + 1 = 2.
 // Window 0 covers -1, 0, 1 (sum 3), window 1 covers 1, 2, 3 with 3 in the ceil_mode overhang (sum 5).
 TEST(OpsConv, AveragePoolDivisors) {
-  const std::vector<IrAttribute> base{ints("kernel_shape", {3}), ints("strides", {2}), ints("pads", {1, 0}), integer("ceil_mode", 1)};
+  const std::vector<IrAttribute> base{ints_attr("kernel_shape", {3}), ints_attr("strides", {2}), ints_attr("pads", {1, 0}), int_attr("ceil_mode", 1)};
   Tensor excl = run_node("AveragePool", 19, {{"x", f32({1, 1, 3}, {1.0f, 2.0f, 3.0f})}}, base, Shape{1, 1, 2});
   EXPECT_EQ(excl.to_vector<float>(), (std::vector<float>{1.5f, 2.5f}));  // 3 / 2, 5 / 2
   auto with_pad = base;
-  with_pad.push_back(integer("count_include_pad", 1));
+  with_pad.push_back(int_attr("count_include_pad", 1));
   Tensor incl = run_node("AveragePool", 19, {{"x", f32({1, 1, 3}, {1.0f, 2.0f, 3.0f})}}, with_pad, Shape{1, 1, 2});
   // Window 0 counts the declared pad (3 / 3); window 1 never counts the overhang (5 / 2).
   EXPECT_EQ(incl.to_vector<float>(), (std::vector<float>{1.0f, 2.5f}));
@@ -162,12 +88,12 @@ TEST(OpsConv, AveragePoolDivisors) {
 // Section 8.2: NaN taps ignored unless all are NaN; padding never wins.
 TEST(OpsConv, MaxPoolNanAndPadding) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  Tensor y = run_node("MaxPool", 12, {{"x", f32({1, 1, 3}, {nan, -5.0f, nan})}}, {ints("kernel_shape", {3})}, Shape{1, 1, 1});
+  Tensor y = run_node("MaxPool", 12, {{"x", f32({1, 1, 3}, {nan, -5.0f, nan})}}, {ints_attr("kernel_shape", {3})}, Shape{1, 1, 1});
   EXPECT_EQ(y.to_vector<float>()[0], -5.0f);
-  Tensor all = run_node("MaxPool", 12, {{"x", f32({1, 1, 2}, {nan, nan})}}, {ints("kernel_shape", {2})}, Shape{1, 1, 1});
+  Tensor all = run_node("MaxPool", 12, {{"x", f32({1, 1, 2}, {nan, nan})}}, {ints_attr("kernel_shape", {2})}, Shape{1, 1, 1});
   EXPECT_TRUE(std::isnan(all.to_vector<float>()[0]));
   // A window half in the padding over -3: the padding (0) does not win.
-  Tensor pad = run_node("MaxPool", 12, {{"x", f32({1, 1, 1}, {-3.0f})}}, {ints("kernel_shape", {2}), ints("pads", {1, 0})},
+  Tensor pad = run_node("MaxPool", 12, {{"x", f32({1, 1, 1}, {-3.0f})}}, {ints_attr("kernel_shape", {2}), ints_attr("pads", {1, 0})},
                         Shape{1, 1, 1});
   EXPECT_EQ(pad.to_vector<float>()[0], -3.0f);
 }
@@ -176,7 +102,7 @@ TEST(OpsConv, MaxPoolNanAndPadding) {
 TEST(OpsConv, ResizeCoordinateModes) {
   auto linear = [](const std::string& mode) {
     return run_node("Resize", 19, {{"x", f32({2}, {0.0f, 10.0f})}, {"", {}}, {"scales", f32({1}, {2.0f})}},
-                    {text("mode", "linear"), text("coordinate_transformation_mode", mode)}, Shape{4})
+                    {string_attr("mode", "linear"), string_attr("coordinate_transformation_mode", mode)}, Shape{4})
         .to_vector<float>();
   };
   // asymmetric j / 2: 0, 0.5, 1, 1.5 (clamped to 1).
@@ -188,16 +114,16 @@ TEST(OpsConv, ResizeCoordinateModes) {
   EXPECT_EQ(linear("align_corners"), (std::vector<float>{0.0f, third * 10.0f, two_thirds * 10.0f, 10.0f}));
   // pytorch_half_pixel with one output: coordinate 0; half_pixel would give 1.5 -> 15.
   Tensor one = run_node("Resize", 19, {{"x", f32({4}, {0.0f, 10.0f, 20.0f, 30.0f})}, {"", {}}, {"", {}}, {"sizes", i64({1}, {1})}},
-                        {text("mode", "linear"), text("coordinate_transformation_mode", "pytorch_half_pixel")}, Shape{1});
+                        {string_attr("mode", "linear"), string_attr("coordinate_transformation_mode", "pytorch_half_pixel")}, Shape{1});
   EXPECT_EQ(one.to_vector<float>()[0], 0.0f);
   Tensor hp = run_node("Resize", 19, {{"x", f32({4}, {0.0f, 10.0f, 20.0f, 30.0f})}, {"", {}}, {"", {}}, {"sizes", i64({1}, {1})}},
-                       {text("mode", "linear")}, Shape{1});
+                       {string_attr("mode", "linear")}, Shape{1});
   EXPECT_EQ(hp.to_vector<float>()[0], 15.0f);
   // tf_crop_and_resize, roi [0, 2] on [0, 10], 3 outputs: coordinates 0, 1, 2; 2 lies outside.
   Tensor crop = run_node("Resize", 19,
                          {{"x", f32({2}, {0.0f, 10.0f})}, {"roi", f32({2}, {0.0f, 2.0f})}, {"", {}}, {"sizes", i64({1}, {3})}},
-                         {text("mode", "linear"), text("coordinate_transformation_mode", "tf_crop_and_resize"),
-                          real("extrapolation_value", 7.0f)},
+                         {string_attr("mode", "linear"), string_attr("coordinate_transformation_mode", "tf_crop_and_resize"),
+                          float_attr("extrapolation_value", 7.0f)},
                          Shape{3});
   EXPECT_EQ(crop.to_vector<float>(), (std::vector<float>{0.0f, 10.0f, 7.0f}));
 }
@@ -206,7 +132,7 @@ TEST(OpsConv, ResizeCoordinateModes) {
 TEST(OpsConv, ResizeNearestModes) {
   auto nearest = [](const std::string& mode) {
     return run_node("Resize", 19, {{"x", f32({3}, {0.0f, 10.0f, 20.0f})}, {"", {}}, {"scales", f32({1}, {2.0f / 3.0f})}},
-                    {text("coordinate_transformation_mode", "asymmetric"), text("nearest_mode", mode)}, Shape{2})
+                    {string_attr("coordinate_transformation_mode", "asymmetric"), string_attr("nearest_mode", mode)}, Shape{2})
         .to_vector<float>();
   };
   // 1 / (2/3) = 1.5 in float32 (1.49999994 or 1.5): the floor/ceil results do not depend on it.

@@ -8,79 +8,27 @@
 #include <functional>
 #include <limits>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
-struct In {
-  std::string name;
-  Tensor value;
-};
-
-IrValueInfo value_info(const std::string& name, std::int32_t elem, const Shape* shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = shape != nullptr;
-  if (shape) {
-    for (std::int32_t e : shape->extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  }
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t i) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = i;
-  return a;
-}
-IrAttribute float_attr(const std::string& name, float f) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Float;
-  a.f = f;
-  return a;
-}
+using namespace ir_builder;
 
 // One node `op` reading the given inputs (an empty name is an omitted input), output "y".
-Session one_node(const std::string& op, const std::vector<In>& inputs, std::int32_t out_elem,
+Session one_node(const std::string& op, const std::vector<NodeInput>& inputs, std::int32_t out_elem,
                  std::vector<IrAttribute> attributes = {}, ExecutionMode mode = ExecutionMode::Fast,
                  std::int64_t opset = 13) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  for (const In& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value_info(in.name, static_cast<std::int32_t>(in.value.dtype()), &in.value.shape()));
-  }
-  n.outputs = {"y"};
-  n.attributes = std::move(attributes);
-  m.graph.nodes = {n};
-  m.graph.outputs = {value_info("y", out_elem, nullptr)};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  return Session::create(std::move(m), options);
+  return reference_session(
+      one_node_model(op, opset, inputs, {unshaped_tensor_value_info("y", out_elem)}, std::move(attributes)), mode);
 }
 
-Tensor run_one(const std::string& op, const std::vector<In>& inputs, std::int32_t out_elem,
+Tensor run_one(const std::string& op, const std::vector<NodeInput>& inputs, std::int32_t out_elem,
                std::vector<IrAttribute> attributes = {}, ExecutionMode mode = ExecutionMode::Fast,
                std::int64_t opset = 13) {
   Session s = one_node(op, inputs, out_elem, std::move(attributes), mode, opset);
-  std::vector<std::pair<std::string, Tensor>> feed;
-  for (const In& in : inputs) {
-    if (!in.name.empty()) feed.emplace_back(in.name, in.value);
-  }
-  return s.run(feed).at(0);
+  return s.run(feeds_of(inputs)).at(0);
 }
 
 Tensor f32(const Shape& shape, std::initializer_list<float> v) { return Tensor::from_values<float>(DType::F32, shape, v); }
@@ -88,25 +36,10 @@ Tensor i32(const Shape& shape, std::initializer_list<std::int32_t> v) {
   return Tensor::from_values<std::int32_t>(DType::I32, shape, v);
 }
 
-std::uint32_t bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
 float from_bits(std::uint32_t u) {
   float x;
   std::memcpy(&x, &u, sizeof x);
   return x;
-}
-
-SessionErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no SessionError";
-  return SessionErrorKind::Disposed;
 }
 
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
@@ -122,13 +55,13 @@ TEST(OpsElementwise, IntegerDivisionRules) {
 
 // Section 4: floor modulus (divisor's sign) for fmod = 0, truncated (dividend's sign) for fmod = 1.
 TEST(OpsElementwise, ModSignRules) {
-  const std::vector<In> in{{"a", i32({5}, {-4, 4, 5, kMin32, 4})}, {"b", i32({5}, {3, -3, 0, -1, 3})}};
+  const std::vector<NodeInput> in{{"a", i32({5}, {-4, 4, 5, kMin32, 4})}, {"b", i32({5}, {3, -3, 0, -1, 3})}};
   EXPECT_EQ(run_one("Mod", in, 6).to_vector<std::int32_t>(), (std::vector<std::int32_t>{2, -2, 0, 0, 1}));
   EXPECT_EQ(run_one("Mod", in, 6, {int_attr("fmod", 1)}).to_vector<std::int32_t>(),
             (std::vector<std::int32_t>{-1, 1, 0, 0, 1}));
   Tensor y = run_one("Mod", {{"a", f32({2}, {-4.5f, 4.5f})}, {"b", f32({2}, {2.0f, -2.0f})}}, 1, {int_attr("fmod", 1)});
   EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{-0.5f, 0.5f}));
-  EXPECT_EQ(kind_of([&] { run_one("Mod", {{"a", f32({1}, {1.0f})}, {"b", f32({1}, {1.0f})}}, 1); }),
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Mod", {{"a", f32({1}, {1.0f})}, {"b", f32({1}, {1.0f})}}, 1); }),
             SessionErrorKind::InvalidModel);
 }
 
@@ -148,8 +81,8 @@ TEST(OpsElementwise, RoundHalfToEven) {
   Tensor y = run_one("Round", {{"x", f32({6}, {0.5f, 1.5f, 2.5f, -2.5f, -0.4f, 2.6f})}}, 1);
   const auto v = y.to_vector<float>();
   EXPECT_EQ(v, (std::vector<float>{0.0f, 2.0f, 2.0f, -2.0f, -0.0f, 3.0f}));
-  EXPECT_EQ(bits(v[4]), 0x80000000u);
-  EXPECT_EQ(bits(v[0]), 0u);
+  EXPECT_EQ(float_bits(v[4]), 0x80000000u);
+  EXPECT_EQ(float_bits(v[0]), 0u);
 }
 
 // Section 7: float to integer truncates, saturates, NaN gives 0; integers wrap; bool is x != 0.
@@ -166,7 +99,7 @@ TEST(OpsElementwise, CastRules) {
   Tensor h = run_one("Cast", {{"x", f32({2}, {65520.0f, 1.00048828125f})}}, 10, {int_attr("to", 10)});
   EXPECT_EQ(h.to_vector<std::uint16_t>(), (std::vector<std::uint16_t>{0x7C00, 0x3C00}));
   // A type the library does not store (STRING = 8) is Unsupported.
-  EXPECT_EQ(kind_of([&] { one_node("Cast", {{"x", f32({1}, {1.0f})}}, 8, {int_attr("to", 8)}); }),
+  EXPECT_EQ(session_error_kind_of([&] { one_node("Cast", {{"x", f32({1}, {1.0f})}}, 8, {int_attr("to", 8)}); }),
             SessionErrorKind::Unsupported);
 }
 
@@ -199,8 +132,8 @@ TEST(OpsElementwise, ClipBounds) {
 // Section 3: Relu(-0) is +0; NaN passes through.
 TEST(OpsElementwise, ReluOfNegativeZeroIsPositiveZero) {
   auto y = run_one("Relu", {{"x", f32({3}, {-0.0f, -2.0f, 3.0f})}}, 1).to_vector<float>();
-  EXPECT_EQ(bits(y[0]), 0u);
-  EXPECT_EQ(bits(y[1]), 0u);
+  EXPECT_EQ(float_bits(y[0]), 0u);
+  EXPECT_EQ(float_bits(y[1]), 0u);
   EXPECT_EQ(y[2], 3.0f);
 }
 
@@ -210,12 +143,12 @@ TEST(OpsElementwise, CanonicalNanInExactMode) {
   auto sub = run_one("Sub", {{"a", f32({2}, {kInf, payload_nan})}, {"b", f32({2}, {kInf, 1.0f})}}, 1, {},
                      ExecutionMode::Exact)
                  .to_vector<float>();
-  EXPECT_EQ(bits(sub[0]), 0x7FC00000u);
-  EXPECT_EQ(bits(sub[1]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(sub[0]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(sub[1]), 0x7FC00000u);
   auto neg = run_one("Neg", {{"x", f32({1}, {payload_nan})}}, 1, {}, ExecutionMode::Exact).to_vector<float>();
-  EXPECT_EQ(bits(neg[0]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(neg[0]), 0x7FC00000u);
   auto lg = run_one("Log", {{"x", f32({1}, {-1.0f})}}, 1, {}, ExecutionMode::Exact).to_vector<float>();
-  EXPECT_EQ(bits(lg[0]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(lg[0]), 0x7FC00000u);
 }
 
 // Section 3: NaN in either operand gives NaN; equal operands give the second.
@@ -225,13 +158,13 @@ TEST(OpsElementwise, MaxMinNanAndSignedZero) {
   auto mx = run_one("Max", {{"a", a}, {"b", b}}, 1).to_vector<float>();
   EXPECT_TRUE(std::isnan(mx[0]));
   EXPECT_TRUE(std::isnan(mx[1]));
-  EXPECT_EQ(bits(mx[2]), 0u);
-  EXPECT_EQ(bits(mx[3]), 0x80000000u);
+  EXPECT_EQ(float_bits(mx[2]), 0u);
+  EXPECT_EQ(float_bits(mx[3]), 0x80000000u);
   auto mn = run_one("Min", {{"a", a}, {"b", b}}, 1).to_vector<float>();
   EXPECT_TRUE(std::isnan(mn[0]));
   EXPECT_TRUE(std::isnan(mn[1]));
-  EXPECT_EQ(bits(mn[2]), 0u);
-  EXPECT_EQ(bits(mn[3]), 0x80000000u);
+  EXPECT_EQ(float_bits(mn[2]), 0u);
+  EXPECT_EQ(float_bits(mn[3]), 0x80000000u);
 }
 
 // Section 5: NaN equals nothing; -0 equals +0. Section 3: Sign of both zeros is +0.
@@ -242,8 +175,8 @@ TEST(OpsElementwise, ComparisonsAndSign) {
   EXPECT_EQ(run_one("LessOrEqual", {{"a", a}, {"b", b}}, 9).to_vector<std::uint8_t>(),
             (std::vector<std::uint8_t>{0, 1, 1}));
   auto s = run_one("Sign", {{"x", f32({4}, {-0.0f, 0.0f, -3.0f, 7.0f})}}, 1).to_vector<float>();
-  EXPECT_EQ(bits(s[0]), 0u);
-  EXPECT_EQ(bits(s[1]), 0u);
+  EXPECT_EQ(float_bits(s[0]), 0u);
+  EXPECT_EQ(float_bits(s[1]), 0u);
   EXPECT_EQ(s[2], -1.0f);
   EXPECT_EQ(s[3], 1.0f);
 }
@@ -258,7 +191,7 @@ TEST(OpsElementwise, BroadcastingAndFolding) {
   EXPECT_EQ(s.to_vector<float>(), (std::vector<float>{0.0f}));
   Tensor m = run_one("Mean", {{"a", f32({2}, {1.0f, 2.0f})}, {"b", f32({1}, {4.0f})}}, 1);
   EXPECT_EQ(m.to_vector<float>(), (std::vector<float>{2.5f, 3.0f}));
-  EXPECT_EQ(kind_of([&] { run_one("Add", {{"a", f32({2}, {1, 2})}, {"b", f32({3}, {1, 2, 3})}}, 1); }),
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Add", {{"a", f32({2}, {1, 2})}, {"b", f32({3}, {1, 2, 3})}}, 1); }),
             SessionErrorKind::InvalidModel);
 }
 
@@ -277,7 +210,7 @@ TEST(OpsElementwise, RefusalsAreReported) {
   EXPECT_EQ(run_one("Pow", {{"a", f32({2}, {3.0f, kNan})}, {"b", f32({2}, {2.0f, 0.0f})}}, 1).to_vector<float>(),
             (std::vector<float>{9.0f, 1.0f}));
   Tensor d = Tensor::from_values<double>(DType::F64, Shape{1}, {1.0});
-  EXPECT_EQ(kind_of([&] { run_one("Exp", {{"x", d}}, 11); }), SessionErrorKind::Unsupported);
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", d}}, 11); }), SessionErrorKind::Unsupported);
 }
 
 // Section 8: HardSigmoid and LeakyRelu with their default attributes.

@@ -6,93 +6,34 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
+using namespace ir_builder;
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-struct In {
-  std::string name;
-  Tensor value;
-};
-
-IrValueInfo value_info(const std::string& name, std::int32_t elem, const Shape* shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = shape != nullptr;
-  if (shape != nullptr) {
-    for (std::int32_t e : shape->extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  }
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t i) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = i;
-  return a;
-}
-IrAttribute reduction(const std::string& s) {
-  IrAttribute a;
-  a.name = "reduction";
-  a.type = AttrType::String;
-  a.s = s;
-  return a;
-}
+IrAttribute reduction(const std::string& s) { return string_attr("reduction", s); }
 
 // Runs one node `op` at `opset` (graph inputs fed at run time); outputs "y" and, when
 // `outputs` is 2, "log_prob".
-std::vector<Tensor> run_node(const std::string& op, const std::vector<In>& inputs, std::int32_t out_elem,
+std::vector<Tensor> run_node(const std::string& op, const std::vector<NodeInput>& inputs, std::int32_t out_elem,
                              std::vector<IrAttribute> attributes, std::int64_t opset,
                              ExecutionMode mode = ExecutionMode::Exact, int outputs = 1) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  std::vector<std::pair<std::string, Tensor>> feed;
-  for (const In& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value_info(in.name, static_cast<std::int32_t>(in.value.dtype()), &in.value.shape()));
-    feed.emplace_back(in.name, in.value);
-  }
-  n.outputs = {"y"};
-  m.graph.outputs = {value_info("y", out_elem, nullptr)};
-  if (outputs == 2) {
-    n.outputs.push_back("log_prob");
-    m.graph.outputs.push_back(value_info("log_prob", out_elem, nullptr));
-  }
-  n.attributes = std::move(attributes);
-  m.graph.nodes = {n};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  Session s = Session::create(std::move(m), options);
-  return s.run(feed);
+  std::vector<IrValueInfo> declared{unshaped_tensor_value_info("y", out_elem)};
+  if (outputs == 2) declared.push_back(unshaped_tensor_value_info("log_prob", out_elem));
+  return run_one_node(op, opset, inputs, declared, std::move(attributes), mode);
 }
 
-Tensor nll(const std::vector<In>& inputs, std::vector<IrAttribute> attributes, ExecutionMode mode = ExecutionMode::Exact,
+Tensor nll(const std::vector<NodeInput>& inputs, std::vector<IrAttribute> attributes, ExecutionMode mode = ExecutionMode::Exact,
            std::int32_t elem = 1) {
   return run_node("NegativeLogLikelihoodLoss", inputs, elem, std::move(attributes), 22, mode).at(0);
 }
@@ -106,16 +47,6 @@ Tensor i32(const Shape& shape, std::vector<std::int32_t> v) {
   return Tensor::from_values<std::int32_t>(DType::I32, shape, v);
 }
 
-SessionErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no SessionError";
-  return SessionErrorKind::Disposed;
-}
-
 // The example of spec/ops/losses.md section 3: N = 4, C = 2, target [1, 0, 1, 7], ignore_index 7,
 // weight [0.5, 2]. Gathered L: -0.5 (class 1), -0.25 (class 0), -2 (class 1); position 3 ignored
 // (its row holds a NaN, which must not leak). Losses 0.5*2 = 1, 0.25*0.5 = 0.125, 2*2 = 4, +0.
@@ -125,18 +56,18 @@ Tensor example_weight() { return f32(Shape{2}, {0.5f, 2.0f}); }
 
 TEST(NegativeLogLikelihoodLoss, NoneSumAndWeightedMeanWithAnIgnoredTarget) {
   for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
-    const std::vector<In> in{{"x", example_input()}, {"t", example_target()}, {"w", example_weight()}};
+    const std::vector<NodeInput> in{{"x", example_input()}, {"t", example_target()}, {"w", example_weight()}};
     Tensor none = nll(in, {reduction("none"), int_attr("ignore_index", 7)}, mode);
     ASSERT_EQ(none.shape(), (Shape{4}));
     const std::vector<float> losses = none.to_vector<float>();
     EXPECT_EQ(losses, (std::vector<float>{1.0f, 0.125f, 4.0f, 0.0f}));
-    EXPECT_EQ(bits(losses[3]), 0u);  // section 3: an ignored position is +0
+    EXPECT_EQ(float_bits(losses[3]), 0u);  // section 3: an ignored position is +0
     Tensor sum = nll(in, {reduction("sum"), int_attr("ignore_index", 7)}, mode);
     ASSERT_EQ(sum.shape(), Shape{});
     EXPECT_EQ(sum.to_vector<float>()[0], 5.125f);
     // Weighted mean: D = w[1] + w[0] + w[1] (ignored position adds +0) = 4.5.
     Tensor mean = nll(in, {int_attr("ignore_index", 7)}, mode);  // reduction defaults to mean
-    EXPECT_EQ(bits(mean.to_vector<float>()[0]), bits(5.125f / 4.5f));
+    EXPECT_EQ(float_bits(mean.to_vector<float>()[0]), float_bits(5.125f / 4.5f));
   }
 }
 
@@ -144,7 +75,7 @@ TEST(NegativeLogLikelihoodLoss, NoneSumAndWeightedMeanWithAnIgnoredTarget) {
 TEST(NegativeLogLikelihoodLoss, UnweightedMeanCountsOnlyPositionsNotIgnored) {
   Tensor mean = nll({{"x", example_input()}, {"t", example_target()}}, {reduction("mean"), int_attr("ignore_index", 7)});
   // Losses 0.5, 0.25, 2: sum 2.75, divided by 3.
-  EXPECT_EQ(bits(mean.to_vector<float>()[0]), bits(2.75f / 3.0f));
+  EXPECT_EQ(float_bits(mean.to_vector<float>()[0]), float_bits(2.75f / 3.0f));
 }
 
 // Section 3: the sum is the canonical Sum16 in position order. Terms 1 then sixteen 2^-24
@@ -155,12 +86,12 @@ TEST(NegativeLogLikelihoodLoss, SumUsesTheCanonicalSixteenPartialOrder) {
   const float expected = 1.0f + 7.0f * std::ldexp(1.0f, -23);
   Tensor sum = nll({{"x", f32(Shape{17, 1}, x)}, {"t", i64(Shape{17}, std::vector<std::int64_t>(17, 0))}},
                    {reduction("sum")});
-  EXPECT_EQ(bits(sum.to_vector<float>()[0]), bits(expected));
+  EXPECT_EQ(float_bits(sum.to_vector<float>()[0]), float_bits(expected));
   // The same with weight 1 and mean: the denominator Sum16 of seventeen ones is 17.
   Tensor mean = nll({{"x", f32(Shape{17, 1}, x)}, {"t", i64(Shape{17}, std::vector<std::int64_t>(17, 0))},
                      {"w", f32(Shape{1}, {1.0f})}},
                     {reduction("mean")});
-  EXPECT_EQ(bits(mean.to_vector<float>()[0]), bits(expected / 17.0f));
+  EXPECT_EQ(float_bits(mean.to_vector<float>()[0]), float_bits(expected / 17.0f));
 }
 
 // Section 3 with k = 2: input [N=1, C=3, d1=2, d2=1], target [1, 2, 1] of int32.
@@ -183,8 +114,8 @@ TEST(NegativeLogLikelihoodLoss, NegativeIgnoreIndexAndOutOfRangeTargets) {
   EXPECT_EQ(mean.to_vector<float>()[0], 8.0f);  // one position counted: 8 / 1
   Tensor plain = nll({{"x", x}, {"t", i64(Shape{2}, {0, 1})}}, {reduction("sum")});
   EXPECT_EQ(plain.to_vector<float>()[0], 9.0f);
-  EXPECT_EQ(kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {-1, 1})}}, {}); }), SessionErrorKind::InvalidInput);
-  EXPECT_EQ(kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 2})}}, {int_attr("ignore_index", -1)}); }),
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {-1, 1})}}, {}); }), SessionErrorKind::InvalidInput);
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 2})}}, {int_attr("ignore_index", -1)}); }),
             SessionErrorKind::InvalidInput);
 }
 
@@ -193,7 +124,7 @@ TEST(NegativeLogLikelihoodLoss, MeanOfOnlyIgnoredTargetsIsCanonicalNaN) {
   const Tensor x = f32(Shape{2, 2}, {-1.0f, -2.0f, -4.0f, -8.0f});
   Tensor mean = nll({{"x", x}, {"t", i64(Shape{2}, {5, 5})}, {"w", f32(Shape{2}, {1.0f, 1.0f})}},
                     {int_attr("ignore_index", 5)});
-  EXPECT_EQ(bits(mean.to_vector<float>()[0]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(mean.to_vector<float>()[0]), 0x7FC00000u);
 }
 
 // Section 1: float64 follows the same rules; float16 is Unsupported; unknown reduction and bad
@@ -205,13 +136,13 @@ TEST(NegativeLogLikelihoodLoss, TypesAndModelErrors) {
   // Losses 1.5*0.25 = 0.375 and 2.25*2 = 4.5; D = 0.25 + 2 = 2.25.
   EXPECT_EQ(y.to_vector<double>()[0], 4.875 / 2.25);
   const Tensor half = Tensor::zeros(DType::F16, Shape{2, 2});
-  EXPECT_EQ(kind_of([&] { nll({{"x", half}, {"t", i64(Shape{2}, {0, 0})}}, {}, ExecutionMode::Fast, 10); }),
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", half}, {"t", i64(Shape{2}, {0, 0})}}, {}, ExecutionMode::Fast, 10); }),
             SessionErrorKind::Unsupported);
   const Tensor x = f32(Shape{2, 2}, {-1.0f, -2.0f, -4.0f, -8.0f});
-  EXPECT_EQ(kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 0})}}, {reduction("average")}); }),
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 0})}}, {reduction("average")}); }),
             SessionErrorKind::InvalidModel);
-  EXPECT_EQ(kind_of([&] { nll({{"x", x}, {"t", i64(Shape{3}, {0, 0, 0})}}, {}); }), SessionErrorKind::InvalidModel);
-  EXPECT_EQ(kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 0})}, {"w", f32(Shape{3}, {1, 1, 1})}}, {}); }),
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", x}, {"t", i64(Shape{3}, {0, 0, 0})}}, {}); }), SessionErrorKind::InvalidModel);
+  EXPECT_EQ(session_error_kind_of([&] { nll({{"x", x}, {"t", i64(Shape{2}, {0, 0})}, {"w", f32(Shape{3}, {1, 1, 1})}}, {}); }),
             SessionErrorKind::InvalidModel);
 }
 
@@ -245,7 +176,7 @@ TEST(SoftmaxCrossEntropyLoss, LogProbOutputAndLoss) {
 // Section 5: refused in exact mode (ops-coverage.md "Exactness").
 TEST(SoftmaxCrossEntropyLoss, RefusedInExactMode) {
   const Tensor x = f32(Shape{2, 2}, {0.0f, 1.0f, 2.0f, 3.0f});
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(session_error_kind_of([&] {
               run_node("SoftmaxCrossEntropyLoss", {{"x", x}, {"t", i64(Shape{2}, {0, 0})}}, 1, {}, 13,
                        ExecutionMode::Exact);
             }),
@@ -253,14 +184,6 @@ TEST(SoftmaxCrossEntropyLoss, RefusedInExactMode) {
 }
 
 // ---- Operators placed in this family (spec/ops/losses.md sections 6-9), by hand. ----
-
-IrAttribute ints_attr(const std::string& name, std::vector<std::int64_t> v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Ints;
-  a.ints = std::move(v);
-  return a;
-}
 
 // Section 6: [1, 2, 3, 4] gives products 1, 2, 6, 24; reverse exclusive gives 24, 12, 4, 1.
 TEST(CumProd, InclusiveAndReverseExclusive) {
@@ -271,7 +194,7 @@ TEST(CumProd, InclusiveAndReverseExclusive) {
                       {int_attr("exclusive", 1), int_attr("reverse", 1)}, 26)
                  .at(0);
   EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{24, 12, 4, 1}));
-  EXPECT_EQ(kind_of([&] { run_node("CumProd", {{"x", x}, {"a", i64(Shape{}, {1})}}, 1, {}, 26); }),
+  EXPECT_EQ(session_error_kind_of([&] { run_node("CumProd", {{"x", x}, {"a", i64(Shape{}, {1})}}, 1, {}, 26); }),
             SessionErrorKind::InvalidInput);
 }
 
@@ -279,10 +202,10 @@ TEST(CumProd, InclusiveAndReverseExclusive) {
 TEST(LpNormalization, NormsAndZeroLine) {
   Tensor y2 = run_node("LpNormalization", {{"x", f32(Shape{2, 2}, {3, 4, 0, 0})}}, 1, {}, 22).at(0);
   const std::vector<float> v2 = y2.to_vector<float>();
-  EXPECT_EQ(bits(v2[0]), bits(3.0f / 5.0f));
-  EXPECT_EQ(bits(v2[1]), bits(4.0f / 5.0f));
-  EXPECT_EQ(bits(v2[2]), 0u);
-  EXPECT_EQ(bits(v2[3]), 0u);
+  EXPECT_EQ(float_bits(v2[0]), float_bits(3.0f / 5.0f));
+  EXPECT_EQ(float_bits(v2[1]), float_bits(4.0f / 5.0f));
+  EXPECT_EQ(float_bits(v2[2]), 0u);
+  EXPECT_EQ(float_bits(v2[3]), 0u);
   // p = 1 along axis 0 of [[1], [-3]].
   Tensor y1 = run_node("LpNormalization", {{"x", f32(Shape{2, 1}, {1, -3})}}, 1,
                        {int_attr("p", 1), int_attr("axis", 0)}, 1)

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -13,78 +12,20 @@
 #include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
 #include "reference/ops/canonical_sum.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
+using namespace ir_builder;
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-struct In {
-  std::string name;
-  Tensor value;
-};
-
-IrValueInfo value_info(const std::string& name, std::int32_t elem, const Shape* shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = shape != nullptr;
-  if (shape != nullptr) {
-    for (std::int32_t e : shape->extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  }
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t i) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = i;
-  return a;
-}
-IrAttribute ints_attr(const std::string& name, std::vector<std::int64_t> v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Ints;
-  a.ints = std::move(v);
-  return a;
-}
-
 // Runs one node `op` at `opset` on the given inputs (graph inputs, fed at run time), output "y".
-Tensor run_one(const std::string& op, const std::vector<In>& inputs, std::int32_t out_elem,
+Tensor run_one(const std::string& op, const std::vector<NodeInput>& inputs, std::int32_t out_elem,
                std::vector<IrAttribute> attributes, std::int64_t opset,
                ExecutionMode mode = ExecutionMode::Exact) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  std::vector<std::pair<std::string, Tensor>> feed;
-  for (const In& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value_info(in.name, static_cast<std::int32_t>(in.value.dtype()), &in.value.shape()));
-    feed.emplace_back(in.name, in.value);
-  }
-  n.outputs = {"y"};
-  n.attributes = std::move(attributes);
-  m.graph.nodes = {n};
-  m.graph.outputs = {value_info("y", out_elem, nullptr)};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  Session s = Session::create(std::move(m), options);
-  auto outputs = s.run(feed);
-  return outputs.at(0);
+  return run_one_node(op, opset, inputs, {unshaped_tensor_value_info("y", out_elem)}, std::move(attributes), mode).at(0);
 }
 
 Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from_values<float>(DType::F32, shape, v); }
@@ -109,18 +50,18 @@ const float kCanonical17 = 1.0f + 7.0f * std::ldexp(1.0f, -23);
 TEST(CanonicalSum, OrderOnAHandComputedExampleDiffersFromLeftToRight) {
   const std::vector<float> t = seventeen_terms();
   const float canonical = canonical_sum16(std::span<const float>(t));
-  EXPECT_EQ(bits(canonical), bits(kCanonical17));
+  EXPECT_EQ(float_bits(canonical), float_bits(kCanonical17));
   float naive = 0.0f;
   for (float x : t) naive = naive + x;
-  EXPECT_EQ(bits(naive), bits(1.0f));
-  EXPECT_NE(bits(canonical), bits(naive));
+  EXPECT_EQ(float_bits(naive), float_bits(1.0f));
+  EXPECT_NE(float_bits(canonical), float_bits(naive));
 }
 
 TEST(CanonicalSum, EmptyIsPositiveZeroAndMinusZeroTermsGivePositiveZero) {
-  EXPECT_EQ(bits(canonical_sum16(std::span<const float>())), 0u);
+  EXPECT_EQ(float_bits(canonical_sum16(std::span<const float>())), 0u);
   const std::vector<float> negative_zeros(3, -0.0f);
   // exact-mode.md rule 3: partials start at +0, and +0 + -0 = +0.
-  EXPECT_EQ(bits(canonical_sum16(std::span<const float>(negative_zeros))), 0u);
+  EXPECT_EQ(float_bits(canonical_sum16(std::span<const float>(negative_zeros))), 0u);
 }
 
 // spec/ops/norms.md section 6: reducing the last dimension (row layout) uses Sum16; reducing a
@@ -131,7 +72,7 @@ TEST(ReduceSum, RowLayoutUsesTheCanonicalSumAndColumnLayoutIsSequential) {
     Tensor row = run_one("ReduceSum", {{"x", f32(Shape{1, 17}, t)}, {"axes", i64(Shape{1}, {1})}}, 1,
                          {int_attr("keepdims", 0)}, 13, mode);
     ASSERT_EQ(row.shape(), (Shape{1}));
-    EXPECT_EQ(bits(row.to_vector<float>()[0]), bits(kCanonical17));
+    EXPECT_EQ(float_bits(row.to_vector<float>()[0]), float_bits(kCanonical17));
     // Column layout: [17, 2] reduced over axis 0; both columns hold the same terms.
     std::vector<float> columns;
     for (float x : t) {
@@ -141,8 +82,8 @@ TEST(ReduceSum, RowLayoutUsesTheCanonicalSumAndColumnLayoutIsSequential) {
     Tensor col = run_one("ReduceSum", {{"x", f32(Shape{17, 2}, columns)}, {"axes", i64(Shape{1}, {0})}}, 1,
                          {int_attr("keepdims", 0)}, 13, mode);
     ASSERT_EQ(col.shape(), (Shape{2}));
-    EXPECT_EQ(bits(col.to_vector<float>()[0]), bits(1.0f));
-    EXPECT_EQ(bits(col.to_vector<float>()[1]), bits(1.0f));
+    EXPECT_EQ(float_bits(col.to_vector<float>()[0]), float_bits(1.0f));
+    EXPECT_EQ(float_bits(col.to_vector<float>()[1]), float_bits(1.0f));
   }
 }
 
@@ -202,7 +143,7 @@ TEST(Reduce, MaxIgnoresNaNUnlessFirst) {
   Tensor later = run_one("ReduceMax", {{"x", f32(Shape{3}, {1, nan, 2})}}, 1, {int_attr("keepdims", 0)}, 18);
   EXPECT_EQ(later.to_vector<float>(), (std::vector<float>{2}));
   Tensor first = run_one("ReduceMin", {{"x", f32(Shape{3}, {nan, 1, 2})}}, 1, {int_attr("keepdims", 0)}, 18);
-  EXPECT_EQ(bits(first.to_vector<float>()[0]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(first.to_vector<float>()[0]), 0x7FC00000u);
 }
 
 // Section 6, "Other types": integer mean truncates toward zero; sums wrap.
@@ -260,8 +201,8 @@ TEST(Softmax, UniformRowsInfinityAndHardmax) {
   const std::vector<float> v = y.to_vector<float>();
   EXPECT_EQ(v[0], 0.5f);
   EXPECT_EQ(v[1], 0.5f);
-  EXPECT_EQ(bits(v[2]), 0x7FC00000u);
-  EXPECT_EQ(bits(v[3]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(v[2]), 0x7FC00000u);
+  EXPECT_EQ(float_bits(v[3]), 0x7FC00000u);
   // Opset 11 coerces to 2-D at axis 1: [1, 2, 2] is one row of four equal values.
   Tensor c = run_one("Softmax", {{"x", f32(Shape{1, 2, 2}, {3, 3, 3, 3})}}, 1, {}, 11);
   EXPECT_EQ(c.to_vector<float>(), (std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f}));
@@ -280,21 +221,16 @@ TEST(LayerNormalization, MeanOutputUsesTheCanonicalSum) {
   m.ir_version = 8;
   m.opset_imports = {{"", 17}};
   const Shape xs{1, 17}, ss{17}, ms{1, 1};
-  m.graph.inputs = {value_info("x", 1, &xs), value_info("scale", 1, &ss)};
-  IrNode n;
-  n.op_type = "LayerNormalization";
+  m.graph.inputs = {fixed_tensor_value_info("x", 1, xs), fixed_tensor_value_info("scale", 1, ss)};
+  IrNode n = node("LayerNormalization", {"x", "scale"}, {"y", "mean", "inv"});
   n.name = "ln";
-  n.inputs = {"x", "scale"};
-  n.outputs = {"y", "mean", "inv"};
   m.graph.nodes = {n};
-  m.graph.outputs = {value_info("y", 1, &xs), value_info("mean", 1, &ms), value_info("inv", 1, &ms)};
+  m.graph.outputs = {fixed_tensor_value_info("y", 1, xs), fixed_tensor_value_info("mean", 1, ms),
+                     fixed_tensor_value_info("inv", 1, ms)};
   resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = ExecutionMode::Exact;
-  Session s = Session::create(std::move(m), options);
+  Session s = reference_session(std::move(m), ExecutionMode::Exact);
   auto out = s.run({{"x", f32(xs, t)}, {"scale", f32(ss, std::vector<float>(17, 1.0f))}});
-  EXPECT_EQ(bits(out.at(1).to_vector<float>()[0]), bits(kCanonical17 / 17.0f));
+  EXPECT_EQ(float_bits(out.at(1).to_vector<float>()[0]), float_bits(kCanonical17 / 17.0f));
 }
 
 }  // namespace

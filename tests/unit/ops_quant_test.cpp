@@ -8,66 +8,20 @@
 #include <functional>
 #include <limits>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
-IrValueInfo value(const std::string& name, DType type, const Shape& shape) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = static_cast<std::int32_t>(type);  // DType is the ONNX code (spec/tensors.md section 2)
-  v.type.has_shape = true;
-  for (std::int32_t e : shape.extents()) v.type.shape.push_back(IrDim{IrDim::Kind::Value, e, {}});
-  return v;
-}
-IrAttribute integer(const std::string& name, std::int64_t v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = v;
-  return a;
-}
-IrAttribute ints(const std::string& name, std::vector<std::int64_t> v) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Ints;
-  a.ints = std::move(v);
-  return a;
-}
+using namespace ir_builder;
 
-struct Input {
-  std::string name;  // "" for an omitted optional input
-  Tensor value;
-};
-
-Tensor run_node(const std::string& op, int opset, const std::vector<Input>& inputs, std::vector<IrAttribute> attributes,
+// Runs one node of `op` at `opset` in the reference engine; output 0 is declared as `out_type`
+// of `out_shape` and checked to be that.
+Tensor run_node(const std::string& op, int opset, const std::vector<NodeInput>& inputs, std::vector<IrAttribute> attributes,
                 DType out_type, const Shape& out_shape, ExecutionMode mode) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", opset}};
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  n.outputs = {"y"};
-  n.attributes = std::move(attributes);
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const Input& in : inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    m.graph.inputs.push_back(value(in.name, in.value.dtype(), in.value.shape()));
-    feeds.emplace_back(in.name, in.value);
-  }
-  m.graph.outputs = {value("y", out_type, out_shape)};
-  m.graph.nodes = {n};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.engine = EngineKind::Reference;
-  options.mode = mode;
-  Session s = Session::create(std::move(m), options);
-  auto outputs = s.run(feeds);
+  auto outputs = run_one_node(op, opset, inputs, {fixed_tensor_value_info("y", onnx_elem_type(out_type), out_shape)},
+                              std::move(attributes), mode);
   EXPECT_EQ(outputs.at(0).shape(), out_shape);
   EXPECT_EQ(outputs.at(0).dtype(), out_type);
   return outputs.at(0);
@@ -136,7 +90,7 @@ TEST(OpsQuant, QuantizeLinearPerAxis) {
                         {{"x", f32({2, 3}, {1.0f, 2.0f, 4.0f, 3.0f, 5.0f, 10.0f})},
                          {"s", f32({3}, {1.0f, 2.0f, 4.0f})},
                          {"z", u8({3}, {0, 10, 20})}},
-                        {integer("axis", 1)}, DType::U8, Shape{2, 3}, mode);
+                        {int_attr("axis", 1)}, DType::U8, Shape{2, 3}, mode);
     // 5 / 2 = 2.5 -> 2, 10 / 4 = 2.5 -> 2.
     EXPECT_EQ(as_ints<std::uint8_t>(y), (std::vector<int>{1, 11, 21, 3, 12, 22}));
   }
@@ -147,7 +101,7 @@ TEST(OpsQuant, QuantizeLinearBlockedWithOutputDtype) {
   for (ExecutionMode mode : kModes) {
     Tensor y = run_node("QuantizeLinear", 21,
                         {{"x", f32({2, 3}, {3.0f, 4.0f, 15.0f, 6.0f, 9.0f, 25.0f})}, {"s", f32({2, 2}, {1.0f, 10.0f, 2.0f, 10.0f})}},
-                        {integer("axis", 1), integer("block_size", 2), integer("output_dtype", 5)}, DType::I16, Shape{2, 3},
+                        {int_attr("axis", 1), int_attr("block_size", 2), int_attr("output_dtype", 5)}, DType::I16, Shape{2, 3},
                         mode);
     // Row 0: 3/1, 4/1, 15/10 = 1.5 -> 2. Row 1: 6/2 = 3, 9/2 = 4.5 -> 4, 25/10 = 2.5 -> 2.
     EXPECT_EQ(as_ints<std::int16_t>(y), (std::vector<int>{3, 4, 2, 3, 4, 2}));
@@ -163,7 +117,7 @@ TEST(OpsQuant, DequantizeLinearPerTensorAndPerAxis) {
     EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{-64.5f, 63.0f, -0.5f}));
     Tensor a = run_node("DequantizeLinear", 13,
                         {{"x", u8({2, 2}, {1, 3, 2, 5})}, {"s", f32({2}, {2.0f, 3.0f})}, {"z", u8({2}, {1, 2})}},
-                        {integer("axis", 0)}, DType::F32, Shape{2, 2}, mode);
+                        {int_attr("axis", 0)}, DType::F32, Shape{2, 2}, mode);
     EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{0.0f, 4.0f, 0.0f, 9.0f}));
     Tensor b = run_node("DequantizeLinear", 10, {{"x", i32({2}, {-7, 2147483647})}, {"s", f32({}, {1.0f})}}, {}, DType::F32,
                         Shape{2}, mode);
@@ -200,7 +154,7 @@ TEST(OpsQuant, ConvIntegerPadsInShiftedDomain) {
   for (ExecutionMode mode : kModes) {
     Tensor y = run_node("ConvInteger", 10,
                         {{"x", u8({1, 1, 2, 2}, {1, 2, 3, 4})}, {"w", u8({1, 1, 2, 2}, {2, 2, 2, 2})}, {"zx", u8({}, {1})}, {"zw", u8({1}, {1})}},
-                        {ints("pads", {1, 1, 1, 1})}, DType::I32, Shape{1, 1, 3, 3}, mode);
+                        {ints_attr("pads", {1, 1, 1, 1})}, DType::I32, Shape{1, 1, 3, 3}, mode);
     // x' = [[0, 1], [2, 3]], w' = ones.
     EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 1, 1, 2, 6, 4, 2, 5, 3}));
     Tensor c = run_node("ConvInteger", 10,
@@ -249,27 +203,17 @@ TEST(OpsQuant, QLinearConvBiasAndPerChannel) {
   }
 }
 
-SessionErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no SessionError";
-  return SessionErrorKind::Disposed;
-}
-
 // Section 1: types the library does not store are Unsupported; a blocked scale of the wrong
 // shape is InvalidModel.
 TEST(OpsQuant, RefusesUnstoredTypesAndBadBlockShapes) {
-  EXPECT_EQ(kind_of([] {
-              run_node("QuantizeLinear", 21, {{"x", f32({2}, {1.0f, 2.0f})}, {"s", f32({}, {1.0f})}}, {integer("output_dtype", 22)},
+  EXPECT_EQ(session_error_kind_of([] {
+              run_node("QuantizeLinear", 21, {{"x", f32({2}, {1.0f, 2.0f})}, {"s", f32({}, {1.0f})}}, {int_attr("output_dtype", 22)},
                        DType::U8, Shape{2}, ExecutionMode::Exact);
             }),
             SessionErrorKind::Unsupported);
-  EXPECT_EQ(kind_of([] {
+  EXPECT_EQ(session_error_kind_of([] {
               run_node("QuantizeLinear", 21, {{"x", f32({1, 4}, {1, 2, 3, 4})}, {"s", f32({1, 3}, {1, 1, 1})}},
-                       {integer("axis", 1), integer("block_size", 2)}, DType::U8, Shape{1, 4}, ExecutionMode::Exact);
+                       {int_attr("axis", 1), int_attr("block_size", 2)}, DType::U8, Shape{1, 4}, ExecutionMode::Exact);
             }),
             SessionErrorKind::InvalidModel);
 }

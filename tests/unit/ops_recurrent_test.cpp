@@ -7,103 +7,26 @@
 
 #include <optional>
 
-#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
-IrValueInfo tensor_value(const std::string& name, std::int32_t elem, std::vector<std::int64_t> dims) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = true;
-  for (std::int64_t d : dims) v.type.shape.push_back(IrDim{IrDim::Kind::Value, d, {}});
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t value) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = value;
-  return a;
-}
-IrAttribute float_attr(const std::string& name, float value) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Float;
-  a.f = value;
-  return a;
-}
-IrAttribute string_attr(const std::string& name, const std::string& value) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::String;
-  a.s = value;
-  return a;
-}
-IrAttribute strings_attr(const std::string& name, std::vector<std::string> values) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Strings;
-  a.strings = std::move(values);
-  return a;
-}
-IrAttribute floats_attr(const std::string& name, std::vector<float> values) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Floats;
-  a.floats = std::move(values);
-  return a;
-}
-
-struct Input {
-  std::string name;  // "" for an omitted input
-  Tensor value;
-};
+using namespace ir_builder;
 
 // One recurrent node; every present input is a graph input. `outputs` uses "" for omitted ones.
 struct Case {
   std::string op;
-  std::vector<Input> inputs;
+  std::vector<NodeInput> inputs;
   std::vector<std::string> outputs;
   std::vector<IrAttribute> attributes;
 };
 
 std::vector<Tensor> run_case(const Case& c, ExecutionMode mode) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", 22}};
-  IrNode n;
-  n.op_type = c.op;
-  n.name = c.op + "_node";
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const Input& in : c.inputs) {
-    n.inputs.push_back(in.name);
-    if (in.name.empty()) continue;
-    std::vector<std::int64_t> dims(in.value.shape().extents().begin(), in.value.shape().extents().end());
-    m.graph.inputs.push_back(tensor_value(in.name, in.value.dtype() == DType::I32 ? 6 : 1, dims));
-    feeds.emplace_back(in.name, in.value);
-  }
-  n.outputs = c.outputs;
-  n.attributes = c.attributes;
-  for (const std::string& out : c.outputs) {
-    if (out.empty()) continue;
-    IrValueInfo v;
-    v.name = out;
-    v.type.kind = IrType::Kind::Tensor;
-    v.type.elem_type = 1;
-    m.graph.outputs.push_back(v);
-  }
-  m.graph.nodes = {n};
-  resolve_model(m, FieldPathStyle::Onnx);
-  SessionOptions options;
-  options.mode = mode;
-  options.engine = EngineKind::Reference;
-  Session s = Session::create(std::move(m), options);
-  return s.run(feeds);
+  std::vector<IrValueInfo> outputs;
+  for (const std::string& out : c.outputs) outputs.push_back(unshaped_tensor_value_info(out, 1));
+  return run_one_node(c.op, 22, c.inputs, outputs, c.attributes, mode);
 }
 
 Tensor f32(const Shape& shape, std::initializer_list<float> values) { return Tensor::from_values<float>(DType::F32, shape, values); }

@@ -12,38 +12,16 @@
 #include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
 #include "onemodel/session_error.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
+using namespace ir_builder;
+
 constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kI32Max = std::numeric_limits<std::int32_t>::max();
-
-IrValueInfo unshaped(const std::string& name, std::int32_t elem) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = false;
-  return v;
-}
-
-IrAttribute int_attr(const std::string& name, std::int64_t value) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::Int;
-  a.i = value;
-  return a;
-}
-
-IrAttribute string_attr(const std::string& name, const std::string& value) {
-  IrAttribute a;
-  a.name = name;
-  a.type = AttrType::String;
-  a.s = value;
-  return a;
-}
 
 // One node; every input is a graph input (element types given), outputs declared without shapes.
 struct OneNode {
@@ -57,24 +35,19 @@ struct OneNode {
     IrModel m;
     m.ir_version = 8;
     m.opset_imports = {{"", opset}};
-    IrNode n;
-    n.op_type = op;
-    n.name = op + "_node";
+    IrNode n = node(op, {}, {});
     for (const auto& [name, type] : inputs) {
-      m.graph.inputs.push_back(unshaped(name, type));
+      m.graph.inputs.push_back(unshaped_tensor_value_info(name, type));
       n.inputs.push_back(name);
     }
     for (const auto& [name, type] : outputs) {
-      m.graph.outputs.push_back(unshaped(name, type));
+      m.graph.outputs.push_back(unshaped_tensor_value_info(name, type));
       n.outputs.push_back(name);
     }
     n.attributes = attributes;
     m.graph.nodes = {n};
     resolve_model(m, FieldPathStyle::Onnx);
-    SessionOptions options;
-    options.engine = EngineKind::Reference;
-    options.mode = mode;
-    return Session::create(std::move(m), options);
+    return reference_session(std::move(m), mode);
   }
 };
 

@@ -7,39 +7,20 @@
 
 #include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
 namespace {
 
-IrValueInfo tensor_value(const std::string& name, std::int32_t elem, std::vector<IrDim> dims) {
-  IrValueInfo v;
-  v.name = name;
-  v.type.kind = IrType::Kind::Tensor;
-  v.type.elem_type = elem;
-  v.type.has_shape = true;
-  v.type.shape = std::move(dims);
-  return v;
-}
-
-IrDim fixed(std::int64_t n) { return IrDim{IrDim::Kind::Value, n, {}}; }
-IrDim named(const std::string& s) { return IrDim{IrDim::Kind::Param, 0, s}; }
-
-IrNode node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-  IrNode n;
-  n.op_type = op;
-  n.name = op + "_node";
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
+using namespace ir_builder;
 
 // x[batch, 3] -> Identity -> y
 IrModel identity_model() {
   IrModel m;
   m.ir_version = 8;
   m.opset_imports = {{"", 13}};
-  m.graph.inputs = {tensor_value("x", 1, {named("batch"), fixed(3)})};
-  m.graph.outputs = {tensor_value("y", 1, {named("batch"), fixed(3)})};
+  m.graph.inputs = {tensor_value_info("x", 1, {named_dim("batch"), fixed_dim(3)})};
+  m.graph.outputs = {tensor_value_info("y", 1, {named_dim("batch"), fixed_dim(3)})};
   m.graph.nodes = {node("Identity", {"x"}, {"y"})};
   resolve_model(m, FieldPathStyle::Onnx);
   return m;
@@ -71,36 +52,26 @@ TEST(Session, OverwritesAGivenOutputTensorOfTheRightShape) {
   EXPECT_THROW(s.run(in, inputs, out, wrong), SessionError);
 }
 
-SessionErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no SessionError";
-  return SessionErrorKind::Disposed;
-}
-
 TEST(Session, RejectsBadInputsBeforeRunning) {
   Session s = Session::create(identity_model());
   auto run_with = [&](std::string name, Tensor t) {
-    return kind_of([&] { s.run({{name, t}}); });
+    return session_error_kind_of([&] { s.run({{name, t}}); });
   };
   const auto ok = Tensor::zeros(DType::F32, Shape{2, 3});
   EXPECT_EQ(run_with("z", ok), SessionErrorKind::InvalidInput);                                   // unknown name
   EXPECT_EQ(run_with("x", Tensor::zeros(DType::I64, Shape{2, 3})), SessionErrorKind::InvalidInput);  // type
   EXPECT_EQ(run_with("x", Tensor::zeros(DType::F32, Shape{6})), SessionErrorKind::InvalidInput);     // rank
   EXPECT_EQ(run_with("x", Tensor::zeros(DType::F32, Shape{2, 4})), SessionErrorKind::InvalidInput);  // fixed extent
-  EXPECT_EQ(kind_of([&] { s.run({}); }), SessionErrorKind::InvalidInput);                            // missing
-  EXPECT_EQ(kind_of([&] { s.run({{"x", ok}, {"x", ok}}); }), SessionErrorKind::InvalidInput);        // twice
+  EXPECT_EQ(session_error_kind_of([&] { s.run({}); }), SessionErrorKind::InvalidInput);                            // missing
+  EXPECT_EQ(session_error_kind_of([&] { s.run({{"x", ok}, {"x", ok}}); }), SessionErrorKind::InvalidInput);        // twice
 }
 
 TEST(Session, ReportsEveryMissingOperatorAtOnce) {
   IrModel m;
   m.ir_version = 8;
   m.opset_imports = {{"", 22}, {"com.example", 1}};
-  m.graph.inputs = {tensor_value("x", 1, {fixed(2)})};
-  m.graph.outputs = {tensor_value("z", 1, {fixed(2)})};
+  m.graph.inputs = {tensor_value_info("x", 1, {fixed_dim(2)})};
+  m.graph.outputs = {tensor_value_info("z", 1, {fixed_dim(2)})};
   m.graph.nodes = {node("DeformConvNope", {"x"}, {"y"}), node("Identity", {"y"}, {"y2"}),
                    node("TfIdfNope", {"y2"}, {"z"})};
   IrNode custom = node("Custom", {"x"}, {"w"});
@@ -120,7 +91,7 @@ TEST(Session, ReportsEveryMissingOperatorAtOnce) {
 TEST(Session, DisposedSessionRefusesToRun) {
   Session s = Session::create(identity_model());
   s.dispose();
-  EXPECT_EQ(kind_of([&] { s.run({{"x", Tensor::zeros(DType::F32, Shape{1, 3})}}); }), SessionErrorKind::Disposed);
+  EXPECT_EQ(session_error_kind_of([&] { s.run({{"x", Tensor::zeros(DType::F32, Shape{1, 3})}}); }), SessionErrorKind::Disposed);
 }
 
 TEST(Session, SpanFormWritesIntoTheCallersBuffer) {
@@ -147,11 +118,11 @@ TEST(SessionCookbook, MissingOperatorsAreAllListedWithTheirOpset) {
   IrModel m;
   m.ir_version = 10;
   m.opset_imports = {{"", 22}};
-  m.graph.inputs = {tensor_value("x", 1, {fixed(1), fixed(1), fixed(3), fixed(3)}),
-                    tensor_value("w", 1, {fixed(1), fixed(1), fixed(2), fixed(2)}),
-                    tensor_value("offset", 1, {fixed(1), fixed(8), fixed(2), fixed(2)}),
-                    tensor_value("ids", 7, {fixed(4)})};
-  m.graph.outputs = {tensor_value("y", 1, {}), tensor_value("tfidf", 1, {})};
+  m.graph.inputs = {tensor_value_info("x", 1, {fixed_dim(1), fixed_dim(1), fixed_dim(3), fixed_dim(3)}),
+                    tensor_value_info("w", 1, {fixed_dim(1), fixed_dim(1), fixed_dim(2), fixed_dim(2)}),
+                    tensor_value_info("offset", 1, {fixed_dim(1), fixed_dim(8), fixed_dim(2), fixed_dim(2)}),
+                    tensor_value_info("ids", 7, {fixed_dim(4)})};
+  m.graph.outputs = {tensor_value_info("y", 1, {}), tensor_value_info("tfidf", 1, {})};
   m.graph.outputs[0].type.has_shape = false;
   m.graph.outputs[1].type.has_shape = false;
   m.graph.nodes = {node("DeformConv", {"x", "w", "offset"}, {"y"}), node("TfIdfVectorizer", {"ids"}, {"tfidf"})};
@@ -169,8 +140,8 @@ IrModel wave_model() {
   IrModel m;
   m.ir_version = 8;
   m.opset_imports = {{"", 17}};
-  m.graph.inputs = {tensor_value("t", 1, {fixed(4)})};
-  m.graph.outputs = {tensor_value("y", 1, {fixed(4)})};
+  m.graph.inputs = {tensor_value_info("t", 1, {fixed_dim(4)})};
+  m.graph.outputs = {tensor_value_info("y", 1, {fixed_dim(4)})};
   m.graph.nodes = {node("Cos", {"t"}, {"y"})};
   resolve_model(m, FieldPathStyle::Onnx);
   return m;
