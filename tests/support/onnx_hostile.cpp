@@ -141,6 +141,20 @@ std::vector<HostileModel> hostile_onnx_models() {
     m.graph = gw;
     add("InvalidModel-sparse-negative-dimension", K::InvalidModel, m.build().bytes());
   }
+  // Found by the onnx_reader fuzzer: a sparse initializer without its values (or indices).
+  for (const bool keep_values : {false, true}) {
+    ProtoWriter sparse;
+    if (keep_values) sparse.message_field(1, onnxb::tensor_floats("v", {1}, {1.0f}));
+    if (!keep_values) sparse.message_field(2, onnxb::tensor_header("i", 7, {1}).packed_varints(7, {0}));
+    sparse.int_field(3, 4);
+    GraphParts g = onnxb::identity_graph();
+    ProtoWriter gw = g.build();
+    gw.message_field(15, sparse);
+    ModelParts m;
+    m.graph = gw;
+    add(keep_values ? "InvalidModel-sparse-without-indices" : "InvalidModel-sparse-without-values", K::InvalidModel,
+        m.build().bytes());
+  }
   add("InvalidModel-attribute-without-type-or-value", K::InvalidModel,
       with_node_attribute(ProtoWriter().bytes_field(1, "alpha")));
   add("InvalidModel-tensor-attribute-without-t", K::InvalidModel,
