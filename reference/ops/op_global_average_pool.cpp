@@ -13,16 +13,11 @@ class GlobalAveragePool final : public OpKernel {
     context.set_output(0, DType::F32, pooling::global_output_shape(context.node(), context.input_shape(0)));
   }
   void run(RunContext& context) const override {
-    const Tensor& x_t = context.input(0);
-    const auto x = x_t.to_vector<float>();
-    auto y = context.output(0).mutable_data<float>();
-    const std::int64_t planes = static_cast<std::int64_t>(x_t.shape()[0]) * x_t.shape()[1];
-    const std::int64_t size = planes == 0 ? 0 : x_t.element_count() / planes;
-    for (std::int64_t p = 0; p < planes; ++p) {
+    pooling::reduce_planes(context.input(0), context.output(0), [](std::span<const float> plane) {
       float sum = 0.0f;
-      for (std::int64_t i = 0; i < size; ++i) sum = sum + x[static_cast<std::size_t>(p * size + i)];
-      y[static_cast<std::size_t>(p)] = canonical_nan_f32(sum / static_cast<float>(size));
-    }
+      for (const float v : plane) sum = sum + v;
+      return canonical_nan_f32(sum / static_cast<float>(plane.size()));
+    });
   }
 };
 

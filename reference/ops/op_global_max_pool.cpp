@@ -16,19 +16,13 @@ class GlobalMaxPool final : public OpKernel {
     context.set_output(0, DType::F32, pooling::global_output_shape(context.node(), context.input_shape(0)));
   }
   void run(RunContext& context) const override {
-    const Tensor& x_t = context.input(0);
-    const auto x = x_t.to_vector<float>();
-    auto y = context.output(0).mutable_data<float>();
-    const std::int64_t planes = static_cast<std::int64_t>(x_t.shape()[0]) * x_t.shape()[1];
-    const std::int64_t size = planes == 0 ? 0 : x_t.element_count() / planes;
-    for (std::int64_t p = 0; p < planes; ++p) {
+    pooling::reduce_planes(context.input(0), context.output(0), [](std::span<const float> plane) {
       float best = std::numeric_limits<float>::lowest();
-      for (std::int64_t i = 0; i < size; ++i) {
-        const float v = x[static_cast<std::size_t>(p * size + i)];
+      for (const float v : plane) {
         if (v > best) best = v;
       }
-      y[static_cast<std::size_t>(p)] = best;
-    }
+      return best;
+    });
   }
 };
 
