@@ -76,11 +76,13 @@ const Tensor& RunContext::output(std::size_t i) const {
 
 const Tensor& RunContext::allocate_output(std::size_t i, DType type, const Shape& shape) {
   if (i >= outputs_.size()) contract_violation(node_, "output " + std::to_string(i) + " does not exist");
-  outputs_[i] = Tensor::empty(type, shape);
+  outputs_[i] = memory_ != nullptr ? memory_->allocate(type, shape) : Tensor::empty(type, shape);
   return outputs_[i];
 }
 
-Tensor RunContext::scratch(DType type, const Shape& shape) const { return Tensor::empty(type, shape); }
+Tensor RunContext::scratch(DType type, const Shape& shape) const {
+  return memory_ != nullptr ? memory_->allocate(type, shape) : Tensor::empty(type, shape);
+}
 
 float canonical_nan_f32(float value) noexcept {
   if (!std::isnan(value)) return value;

@@ -66,10 +66,20 @@ class InferContext {
   bool needs_runtime_values_ = false;
 };
 
+// Where a run's temporaries and data-dependent outputs come from. The reference engine has none
+// (fresh tensors from the shared pool); the optimized engine gives its run state's arena
+// (graph-runtime.md section 5).
+class RunMemory {
+ public:
+  virtual ~RunMemory() = default;
+  virtual Tensor allocate(DType type, const Shape& shape) = 0;
+};
+
 class RunContext {
  public:
-  RunContext(const NodeInfo& node, std::span<const Tensor> inputs, std::span<Tensor> outputs) noexcept
-      : node_(node), inputs_(inputs), outputs_(outputs) {}
+  RunContext(const NodeInfo& node, std::span<const Tensor> inputs, std::span<Tensor> outputs,
+             RunMemory* memory = nullptr, const void* state = nullptr) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs), memory_(memory), state_(state) {}
 
   const NodeInfo& node() const noexcept { return node_; }
   bool exact() const noexcept { return node_.exact(); }
@@ -85,11 +95,15 @@ class RunContext {
   const Tensor& allocate_output(std::size_t i, DType type, const Shape& shape);
   // A temporary that lives until the node finishes.
   Tensor scratch(DType type, const Shape& shape) const;
+  // What prepare() returned for this node in this plan (nullptr when it returned nothing).
+  const void* state() const noexcept { return state_; }
 
  private:
   const NodeInfo& node_;
   std::span<const Tensor> inputs_;
   std::span<Tensor> outputs_;
+  RunMemory* memory_;
+  const void* state_;
 };
 
 class OpKernel {
@@ -100,6 +114,13 @@ class OpKernel {
   virtual void infer(InferContext& context) const = 0;
   // Fills the outputs. Must not keep state between runs: a kernel is shared by every run.
   virtual void run(RunContext& context) const = 0;
+  // Optional, at plan creation after infer() (optimized engine only): turns constant inputs
+  // (context.input_value) into a faster form, e.g. packed weights. What it returns is owned by
+  // the plan and reaches every run of the node as RunContext::state() (graph-runtime.md section 2).
+  virtual std::shared_ptr<const void> prepare(const InferContext& context) const {
+    (void)context;
+    return nullptr;
+  }
 
   // Flags (spec/operator-contract.md section 3).
   bool supports_exact = true;

@@ -1,0 +1,92 @@
+#include "optimized/frame/thread_pool.hpp"
+
+#include <algorithm>
+
+namespace onemodel::opt {
+
+ThreadPool::ThreadPool(int threads) {
+#if !defined(ONEMODEL_NO_THREADS)
+  const int workers = std::clamp(threads, 1, 256) - 1;
+  workers_.reserve(static_cast<std::size_t>(workers));
+  for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { worker_loop(); });
+#else
+  (void)threads;
+#endif
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+std::size_t ThreadPool::helpers_for(std::size_t chunks, double estimate_ns) const noexcept {
+  if (chunks < 2 || workers_.empty() || !(estimate_ns > 0)) return 0;
+  const double by_work = estimate_ns / kNanosecondsPerThread;
+  std::size_t helpers = by_work >= static_cast<double>(workers_.size()) ? workers_.size()
+                                                                         : static_cast<std::size_t>(by_work);
+  return std::min(helpers, chunks - 1);
+}
+
+void ThreadPool::run_chunks() {
+  FunctionRef<void(std::size_t)>& job = *job_;
+  for (;;) {
+    const std::size_t i = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= job_chunks_) return;
+    job(i);
+    done_chunks_.fetch_add(1, std::memory_order_release);
+  }
+}
+
+void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRef<void(std::size_t)> chunk) {
+  const std::size_t helpers = helpers_for(chunks, estimate_ns);
+  bool expected = false;
+  if (helpers == 0 || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+    for (std::size_t i = 0; i < chunks; ++i) chunk(i);
+    return;
+  }
+  job_ = &chunk;
+  job_chunks_ = chunks;
+  next_chunk_.store(0, std::memory_order_relaxed);
+  done_chunks_.store(0, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++generation_;
+    wanted_ = helpers;
+  }
+  wake_.notify_all();
+  run_chunks();
+  {
+    // Every chunk has been claimed; wait until the claimed ones finished and no worker still
+    // reads the job, so the next job can reuse the fields.
+    std::unique_lock<std::mutex> lock(mutex_);
+    wanted_ = 0;
+    finished_.wait(lock, [&] {
+      return active_ == 0 && done_chunks_.load(std::memory_order_acquire) == job_chunks_;
+    });
+  }
+  job_ = nullptr;
+  busy_.store(false, std::memory_order_release);
+}
+
+void ThreadPool::worker_loop() {
+  std::uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stopping_ || (generation_ != seen && wanted_ > 0); });
+    if (stopping_) return;
+    seen = generation_;
+    --wanted_;
+    ++active_;
+    lock.unlock();
+    run_chunks();
+    lock.lock();
+    --active_;
+    finished_.notify_one();
+  }
+}
+
+}  // namespace onemodel::opt

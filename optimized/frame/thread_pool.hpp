@@ -1,0 +1,61 @@
+// The fixed-chunk parallel-for (kernels-gemm.md, "Fixed chunks and thread independence").
+// A kernel cuts its work into chunks whose sizes are constants of the kernel and the shape; the
+// pool hands chunk indices out through an atomic counter. Threads decide only who runs a chunk,
+// never what it computes, so no result depends on the thread count.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "optimized/frame/function_ref.hpp"
+
+namespace onemodel::opt {
+
+class ThreadPool {
+ public:
+  // At most one thread is woken per this much estimated single-thread work (nanoseconds).
+  static constexpr double kNanosecondsPerThread = 80000.0;
+
+  // `threads` counts the calling thread: 1 starts no worker. Builds without threads
+  // (ONEMODEL_NO_THREADS, the WebAssembly build) always run on the caller.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const noexcept { return static_cast<int>(workers_.size()) + 1; }
+
+  // Runs chunk(i) once for every i in [0, chunks). `estimate_ns` is the whole call's work on one
+  // thread; it sets how many workers are woken. If another caller is using the pool, every chunk
+  // runs on this thread. chunk must not throw. Allocates nothing.
+  void parallel_for(std::size_t chunks, double estimate_ns, FunctionRef<void(std::size_t)> chunk);
+
+  // How many workers a call of this estimate would wake (for tests and benchmarks).
+  std::size_t helpers_for(std::size_t chunks, double estimate_ns) const noexcept;
+
+ private:
+  void worker_loop();
+  void run_chunks();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable finished_;
+  std::atomic<bool> busy_{false};
+  // The current job, valid while busy_.
+  FunctionRef<void(std::size_t)>* job_ = nullptr;
+  std::size_t job_chunks_ = 0;
+  std::atomic<std::size_t> next_chunk_{0};
+  std::atomic<std::size_t> done_chunks_{0};
+  std::uint64_t generation_ = 0;  // guarded by mutex_
+  std::size_t wanted_ = 0;        // workers still to join the current job, guarded by mutex_
+  std::size_t active_ = 0;        // workers inside run_chunks, guarded by mutex_
+  bool stopping_ = false;         // guarded by mutex_
+};
+
+}  // namespace onemodel::opt

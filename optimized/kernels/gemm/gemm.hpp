@@ -1,0 +1,67 @@
+// The float32 matrix product (kernels-gemm.md; exact-mode.md, "Matrix product"):
+// C[m x n] = A[m x k] * B[k x n] with free row and column strides for A and B (so transposed
+// operands need no copy) and row stride ldc for C.
+//
+// Every output is one accumulator over p = 0..k-1 in increasing order, starting from +0: exact
+// mode rounds the product and then the sum; fast mode uses a fused multiply-add where the path
+// has one. Exact mode stores every NaN as 0x7FC00000. Tiles, k-blocks, lanes and threads never
+// change a result (kernels-gemm.md, "Fixed chunks and thread independence").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "optimized/frame/kernel_context.hpp"
+
+namespace onemodel::opt {
+
+// A read-only matrix: element (r, c) at data[r * row_stride + c * col_stride].
+struct MatrixView {
+  const float* data = nullptr;
+  std::ptrdiff_t row_stride = 0;
+  std::ptrdiff_t col_stride = 1;
+};
+
+// Called once per finished block of C (after its whole k), on the thread that computed it:
+// rows [row, row + rows), columns [col, col + cols); c points at element (row, col).
+// Used for bias, activation and the like; results then still do not depend on threads.
+struct GemmEpilogue {
+  void (*apply)(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
+                std::size_t rows, std::size_t cols) = nullptr;
+  const void* state = nullptr;
+};
+
+// B packed once for all its k and n in the layout of one path (constant weights): products with
+// it give bit-identical results to gemm_f32 with the unpacked B on the same path and mode.
+class PackedB {
+ public:
+  PackedB() = default;
+  Isa isa() const noexcept { return isa_; }
+  std::size_t k() const noexcept { return k_; }
+  std::size_t n() const noexcept { return n_; }
+  const float* data() const noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  friend PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b);
+  struct FreeAligned {
+    void operator()(float* p) const noexcept;
+  };
+  Isa isa_ = Isa::Scalar;
+  std::size_t k_ = 0;
+  std::size_t n_ = 0;
+  std::size_t size_ = 0;
+  std::unique_ptr<float, FreeAligned> data_;
+};
+
+void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+              float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
+
+PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b);
+
+// b.isa() must equal context.isa.
+void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, const PackedB& b, float* c,
+                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
+
+}  // namespace onemodel::opt

@@ -1,0 +1,22 @@
+#include "optimized/ops/optimized_kernel.hpp"
+
+#include "onemodel/session_error.hpp"
+
+namespace onemodel::opt {
+
+OptimizedKernel::OptimizedKernel(const NodeInfo& node, const OptimizedConfig& config) : config_(config) {
+  const IrNode& ir = node.ir();
+  const OpDef* def = find_op(ir.domain, ir.op_type, node.opset());
+  if (def == nullptr) {
+    throw SessionError(SessionErrorKind::UnsupportedOperator,
+                       ir.op_type + " (opset " + std::to_string(node.opset()) + ") has no reference kernel",
+                       node.name());
+  }
+  reference_ = def->factory(node);
+  supports_exact = reference_->supports_exact;
+  in_place_input = reference_->in_place_input;
+  view_of_input = reference_->view_of_input;
+  outputs_data_dependent = reference_->outputs_data_dependent;
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,56 @@
+// The base of every optimized operator (DESIGN.md section 1, the BLIS pattern): it holds the
+// reference kernel of the same node, states outputs with the reference's infer() (so shapes,
+// types and errors are the reference's by construction) and falls back to the reference run()
+// for whatever it does not serve faster (element types, attribute cases).
+#pragma once
+
+#include <memory>
+
+#include "core/graph/op_kernel.hpp"
+#include "optimized/frame/kernel_context.hpp"
+
+namespace onemodel::opt {
+
+// Session-wide: fixed when the session is created.
+struct OptimizedConfig {
+  Isa isa = Isa::Scalar;
+  ThreadPool* pool = nullptr;  // owned by the engine, outlives every kernel
+};
+
+class OptimizedKernel : public OpKernel {
+ public:
+  // Builds the node's reference kernel (which parses and checks the attributes) and copies its
+  // flags. Throws what the reference factory throws.
+  OptimizedKernel(const NodeInfo& node, const OptimizedConfig& config);
+
+  void infer(InferContext& context) const override { reference_->infer(context); }
+
+ protected:
+  const OpKernel& reference() const noexcept { return *reference_; }
+  void run_reference(RunContext& context) const { reference_->run(context); }
+  KernelContext kernel_context(const RunContext& context) const noexcept {
+    return KernelContext{config_.isa, context.exact(), config_.pool};
+  }
+  const OptimizedConfig& config() const noexcept { return config_; }
+
+ private:
+  std::unique_ptr<OpKernel> reference_;
+  OptimizedConfig config_;
+};
+
+using OptimizedFactory = std::unique_ptr<OpKernel> (*)(const NodeInfo& node, const OptimizedConfig& config);
+
+// An override: the opset range must lie inside the reference definition's range.
+struct OptimizedOpDef {
+  const char* domain;  // "" for ai.onnx
+  const char* op_type;
+  int min_opset;
+  int max_opset;
+  OptimizedFactory factory;
+};
+
+// The override serving (domain, op_type, opset), or nullptr (then the reference kernel runs).
+const OptimizedOpDef* find_optimized_op(std::string_view domain, std::string_view op_type, std::int64_t opset);
+std::span<const OptimizedOpDef> all_optimized_ops();
+
+}  // namespace onemodel::opt
