@@ -13,19 +13,26 @@
 
 namespace onemodel {
 
-// Inputs by name, already validated against the model's declarations and contiguous.
-using NamedTensors = std::unordered_map<std::string, Tensor>;
-
 class Engine {
  public:
   virtual ~Engine() = default;
-  // Fills outputs[i] with a new tensor holding output_names[i]. Thread-safe.
-  virtual void run(const NamedTensors& inputs, std::span<const std::string> output_names,
-                   std::span<Tensor> outputs) const = 0;
+  // inputs[i] is the value of input_names[i], already validated against the model's declarations
+  // and contiguous; names are distinct. For each output_names[i]: an undefined outputs[i] gets a
+  // new tensor holding the result; a defined one has the result copied into it (deliver_output).
+  // Thread-safe.
+  virtual void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                   std::span<const std::string> output_names, std::span<Tensor> outputs) const = 0;
   virtual std::string kernel_path() const = 0;
 };
 
+// Hands one result to the caller: a new tensor when `out` is undefined, else a copy into `out`
+// after checking its element type, shape and contiguity (SessionError(InvalidInput) naming it).
+void deliver_output(const Tensor& result, Tensor& out, const std::string& name);
+
 // reference/engine: topological order, a fresh buffer per value, no passes, one thread.
 std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options);
+
+// optimized/runtime: plans, slab memory, run-state pools, threads, the optimized kernels.
+std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options);
 
 }  // namespace onemodel

@@ -21,10 +21,10 @@ class SessionImpl {
         options_(options),
         inputs_(required_inputs(model_.graph)),
         outputs_(declared_outputs(model_.graph)) {
-    // Until the optimized engine exists, both choices run the reference kernels: the optimized
-    // engine falls back to the reference kernel for every operator it does not override
-    // (DESIGN.md section 1), and it overrides none yet.
-    engine_ = make_reference_engine(model_, options_);
+    // The optimized engine runs the reference kernel for every operator it does not override
+    // (DESIGN.md section 1), so both choices serve the same models.
+    engine_ = options_.engine == EngineKind::Reference ? make_reference_engine(model_, options_)
+                                                         : make_optimized_engine(model_, options_);
     for (const IrValueInfo& input : model_.graph.inputs) accepted_inputs_.push_back(tensor_info_from(input));
   }
 
@@ -113,45 +113,63 @@ void Session::run(std::span<const std::string> input_names, std::span<const Tens
   if (output_names.size() != outputs.size()) {
     throw SessionError(SessionErrorKind::InvalidInput, "output names and tensors differ in number");
   }
-  // spec/session.md section 4: every check happens before anything runs.
-  NamedTensors named;
+  // spec/session.md section 4: every check happens before anything runs. Nothing here allocates
+  // for contiguous inputs, so a warm run can be allocation-free (graph-runtime.md section 4).
   for (std::size_t i = 0; i < input_names.size(); ++i) {
     const TensorInfo* info = find_info(impl->accepted_inputs_, input_names[i]);
     if (info == nullptr) {
       throw SessionError(SessionErrorKind::InvalidInput, "the model has no input named '" + input_names[i] + "'");
     }
     check_input_against(*info, inputs[i]);
-    if (!named.emplace(input_names[i], inputs[i].contiguous()).second) {
-      throw SessionError(SessionErrorKind::InvalidInput, "input '" + input_names[i] + "' is given twice");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (input_names[j] == input_names[i]) {
+        throw SessionError(SessionErrorKind::InvalidInput, "input '" + input_names[i] + "' is given twice");
+      }
     }
   }
   for (const TensorInfo& info : impl->inputs_) {
-    if (named.find(info.name) == named.end()) {
-      throw SessionError(SessionErrorKind::InvalidInput, "input '" + info.name + "' is missing");
-    }
+    bool given = false;
+    for (const std::string& name : input_names) given = given || name == info.name;
+    if (!given) throw SessionError(SessionErrorKind::InvalidInput, "input '" + info.name + "' is missing");
   }
   for (std::size_t i = 0; i < output_names.size(); ++i) {
     if (find_info(impl->outputs_, output_names[i]) == nullptr) {
       throw SessionError(SessionErrorKind::InvalidInput, "the model has no output named '" + output_names[i] + "'");
     }
-    if (outputs[i].defined()) outputs[i].check_live();
-  }
-  std::vector<Tensor> results(output_names.size());
-  impl->engine_->run(named, output_names, results);
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    if (!outputs[i].defined()) {
-      outputs[i] = results[i];
-      continue;
+    if (outputs[i].defined()) {
+      outputs[i].check_live();
+      if (!outputs[i].is_contiguous()) {
+        throw SessionError(SessionErrorKind::InvalidInput, "output '" + output_names[i] + "' is not contiguous");
+      }
     }
-    if (outputs[i].dtype() != results[i].dtype() || !(outputs[i].shape() == results[i].shape()) ||
-        !outputs[i].is_contiguous()) {
-      throw SessionError(SessionErrorKind::InvalidInput,
-                         "output '" + output_names[i] + "' was given as " + std::string(dtype_name(outputs[i].dtype())) +
-                             " " + outputs[i].shape().to_string() + ", the result is " +
-                             std::string(dtype_name(results[i].dtype())) + " " + results[i].shape().to_string());
-    }
-    results[i].copy_to(mutable_tensor_bytes(outputs[i]));
   }
+  bool all_contiguous = true;
+  for (const Tensor& input : inputs) all_contiguous = all_contiguous && input.is_contiguous();
+  if (all_contiguous) {
+    impl->engine_->run(input_names, inputs, output_names, outputs);
+    return;
+  }
+  // Non-contiguous inputs are copied first (graph-runtime.md section 4).
+  std::vector<Tensor> copies;
+  copies.reserve(inputs.size());
+  for (const Tensor& input : inputs) copies.push_back(input.contiguous());
+  impl->engine_->run(input_names, copies, output_names, outputs);
+}
+
+void deliver_output(const Tensor& result, Tensor& out, const std::string& name) {
+  if (!out.defined()) {
+    // Always a copy: a result may live in a run state's slab or arena, or be a plan constant.
+    out = Tensor::empty(result.dtype(), result.shape());
+    result.copy_to(mutable_tensor_bytes(out));
+    return;
+  }
+  if (out.dtype() != result.dtype() || !(out.shape() == result.shape()) || !out.is_contiguous()) {
+    throw SessionError(SessionErrorKind::InvalidInput,
+                       "output '" + name + "' was given as " + std::string(dtype_name(out.dtype())) + " " +
+                           out.shape().to_string() + ", the result is " + std::string(dtype_name(result.dtype())) +
+                           " " + result.shape().to_string());
+  }
+  result.copy_to(mutable_tensor_bytes(out));
 }
 
 std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs) const {

@@ -32,6 +32,11 @@ std::string operator_display_name(const IrNode& node) {
 }
 
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options) {
+  return make_kernels(graph, options, KernelMaker());
+}
+
+std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
+                                                    const KernelMaker& maker) {
   std::vector<std::string> missing;
   collect_missing(graph, missing);
   if (!missing.empty()) {
@@ -46,7 +51,8 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
   for (const IrNode& node : graph.nodes) {
     const OpDef* def = find_op(node.domain, node.op_type, node.opset);
     NodeInfo info(node, node.opset, options.mode);
-    kernels.push_back(def->factory(info));
+    std::unique_ptr<OpKernel> kernel = maker ? maker(info) : nullptr;
+    kernels.push_back(kernel ? std::move(kernel) : def->factory(info));
     if (options.mode == ExecutionMode::Exact && !kernels.back()->supports_exact) {
       add_unique(not_exact, operator_display_name(node));
     }

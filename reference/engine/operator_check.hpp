@@ -3,6 +3,7 @@
 // operator without an exact kernel reported together.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace onemodel {
 // listing every missing `Type (opset N)` of the graph and all its subgraphs, then
 // SessionError(ExactModeUnavailable) listing every operator type without an exact kernel.
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options);
+
+// The same checks; each kernel comes from `maker` when it returns one (the optimized engine's
+// overrides), else from the reference table.
+using KernelMaker = std::function<std::unique_ptr<OpKernel>(const NodeInfo&)>;
+std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
+                                                    const KernelMaker& maker);
 
 // The operator's display name: `Type`, or `domain.Type` outside the default domain.
 std::string operator_display_name(const IrNode& node);

@@ -29,19 +29,19 @@ class ReferenceEngine final : public Engine {
     }
   }
 
-  void run(const NamedTensors& inputs, std::span<const std::string> output_names,
-           std::span<Tensor> outputs) const override {
+  void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+           std::span<const std::string> output_names, std::span<Tensor> outputs) const override {
     ValueTable values;
     for (const auto& [name, tensor] : constants_) values.emplace(name, tensor);
     // A caller's input overrides an initializer of the same name (an input with a default).
-    for (const auto& [name, tensor] : inputs) values.insert_or_assign(name, tensor);
+    for (std::size_t i = 0; i < inputs.size(); ++i) values.insert_or_assign(input_names[i], inputs[i]);
     for (std::int32_t index : graph_.order) run_node(static_cast<std::size_t>(index), values);
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       auto it = values.find(output_names[i]);
       if (it == values.end()) {
         throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
       }
-      outputs[i] = it->second;
+      deliver_output(it->second, outputs[i], output_names[i]);
     }
   }
 

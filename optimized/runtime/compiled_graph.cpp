@@ -1,0 +1,75 @@
+#include "optimized/runtime/compiled_graph.hpp"
+
+#include "onemodel/session_error.hpp"
+#include "reference/engine/operator_check.hpp"
+
+namespace onemodel::opt {
+
+int CompiledGraph::value_id(const std::string& name) const {
+  for (std::size_t i = 0; i < value_names.size(); ++i) {
+    if (value_names[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
+                                             const OptimizedConfig& config) {
+  const IrGraph& graph = model.graph;
+  if (!graph.sparse_initializers.empty()) {
+    throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
+  }
+  std::vector<std::unique_ptr<OpKernel>> kernels =
+      make_kernels(graph, options, [&](const NodeInfo& info) -> std::unique_ptr<OpKernel> {
+        const IrNode& node = info.ir();
+        const OptimizedOpDef* def = find_optimized_op(node.domain, node.op_type, node.opset);
+        return def != nullptr ? def->factory(info, config) : nullptr;
+      });
+
+  auto compiled = std::make_unique<CompiledGraph>();
+  const auto id_of = [&](const std::string& name) -> int {
+    if (name.empty()) return -1;
+    auto it = graph.value_index.find(name);
+    if (it == graph.value_index.end()) {
+      throw SessionError(SessionErrorKind::InvalidModel, "value '" + name + "' is not defined");
+    }
+    return it->second;
+  };
+  compiled->value_names.reserve(graph.values.size());
+  for (const IrValue& value : graph.values) compiled->value_names.push_back(value.name);
+  compiled->initializers.resize(graph.values.size());
+  for (const IrTensor& initializer : graph.initializers) {
+    compiled->initializers[static_cast<std::size_t>(id_of(initializer.name))] =
+        tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
+  }
+  for (const IrValueInfo& input : graph.inputs) compiled->input_ids.push_back(id_of(input.name));
+  for (const IrValueInfo& output : graph.outputs) compiled->output_ids.push_back(id_of(output.name));
+
+  // graph-runtime.md section 3 step 3: nodes with no path to an output are dropped.
+  std::vector<bool> needed(graph.values.size(), false);
+  for (int id : compiled->output_ids) needed[static_cast<std::size_t>(id)] = true;
+  std::vector<bool> live(graph.nodes.size(), false);
+  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
+    const IrNode& node = graph.nodes[static_cast<std::size_t>(*it)];
+    bool used = false;
+    for (const std::string& output : node.outputs) {
+      if (!output.empty() && needed[static_cast<std::size_t>(id_of(output))]) used = true;
+    }
+    if (!used) continue;
+    live[static_cast<std::size_t>(*it)] = true;
+    for (const std::string& input : node.inputs) {
+      if (!input.empty()) needed[static_cast<std::size_t>(id_of(input))] = true;
+    }
+  }
+  for (std::int32_t index : graph.order) {
+    if (!live[static_cast<std::size_t>(index)]) continue;
+    const IrNode& node = graph.nodes[static_cast<std::size_t>(index)];
+    CompiledNode compiled_node{&node, NodeInfo(node, node.opset, options.mode),
+                               std::move(kernels[static_cast<std::size_t>(index)]), {}, {}};
+    for (const std::string& input : node.inputs) compiled_node.inputs.push_back(id_of(input));
+    for (const std::string& output : node.outputs) compiled_node.outputs.push_back(id_of(output));
+    compiled->nodes.push_back(std::move(compiled_node));
+  }
+  return compiled;
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,40 @@
+// The optimized engine's compiled graph (graph-runtime.md sections 1 and 4): operators resolved
+// (the optimized override where one exists, else the reference kernel), weights copied out of the
+// model, nodes with no path to an output dropped. Independent of input shapes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "onemodel/ir.hpp"
+#include "onemodel/session.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
+
+namespace onemodel::opt {
+
+struct CompiledNode {
+  const IrNode* ir = nullptr;
+  NodeInfo info;
+  std::unique_ptr<OpKernel> kernel;
+  std::vector<int> inputs;   // value ids, -1 for an omitted input
+  std::vector<int> outputs;  // value ids, -1 for an omitted output
+};
+
+struct CompiledGraph {
+  // Value ids index graph.values.
+  std::vector<std::string> value_names;
+  std::vector<Tensor> initializers;  // by value id; undefined where the value is not one
+  std::vector<int> input_ids;        // graph inputs, declaration order
+  std::vector<int> output_ids;       // graph outputs, declaration order
+  std::vector<CompiledNode> nodes;   // live nodes, dependency order
+
+  int value_id(const std::string& name) const;  // -1 when absent
+};
+
+// Throws SessionError as the reference engine does for missing operators and exact mode.
+std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
+                                             const OptimizedConfig& config);
+
+}  // namespace onemodel::opt

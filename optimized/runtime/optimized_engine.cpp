@@ -1,0 +1,131 @@
+// The optimized engine (graph-runtime.md sections 3 to 5): a compiled graph, a cache of plans per
+// input signature read without locks, run states taken from the plan's pool, and the session's
+// thread pool and kernel path.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "core/session/engine.hpp"
+#include "onemodel/session_error.hpp"
+#include "optimized/frame/isa.hpp"
+#include "optimized/runtime/compiled_graph.hpp"
+#include "optimized/runtime/plan.hpp"
+#include "optimized/runtime/run_state.hpp"
+
+namespace onemodel {
+namespace {
+
+using opt::Plan;
+using PlanList = std::vector<std::shared_ptr<const Plan>>;
+
+int thread_count(const SessionOptions& options) {
+  if (options.intra_op_threads > 0) return options.intra_op_threads;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(hardware, 1u, 256u));
+}
+
+class OptimizedEngine final : public Engine {
+ public:
+  OptimizedEngine(const IrModel& model, const SessionOptions& options)
+      : isa_(opt::select_isa()),
+        pool_(std::make_unique<opt::ThreadPool>(thread_count(options))),
+        graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()})),
+        max_plans_(static_cast<std::size_t>(std::max(1, options.max_cached_plans))),
+        plans_(std::make_shared<const PlanList>()) {}
+
+  void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+           std::span<const std::string> output_names, std::span<Tensor> outputs) const override {
+    const auto input_at = [&](std::size_t i) -> const Tensor* {
+      const std::string& name = graph_->value_names[static_cast<std::size_t>(graph_->input_ids[i])];
+      for (std::size_t j = 0; j < input_names.size(); ++j) {
+        if (input_names[j] == name) return &inputs[j];
+      }
+      return nullptr;
+    };
+    std::shared_ptr<const Plan> plan = find_plan(input_at);
+    if (!plan) plan = build_plan(input_at);
+
+    // The run state goes back to the plan's pool however the run ends.
+    struct StateLease {
+      const Plan& plan;
+      std::unique_ptr<opt::RunState> state;
+      ~StateLease() {
+        if (state) plan.give_back(std::move(state));
+      }
+    } lease{*plan, plan->take_state()};
+    opt::RunState& state = *lease.state;
+    state.reset_arena();
+    std::vector<Tensor>& values = state.values();
+    for (std::size_t i = 0; i < graph_->input_ids.size(); ++i) {
+      const Tensor* given = input_at(i);
+      if (given != nullptr) values[static_cast<std::size_t>(graph_->input_ids[i])] = *given;
+    }
+    state.run_steps(*plan);
+    for (std::size_t i = 0; i < output_names.size(); ++i) {
+      const int id = output_id(output_names[i]);
+      if (id < 0 || !values[static_cast<std::size_t>(id)].defined()) {
+        throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
+      }
+      deliver_output(values[static_cast<std::size_t>(id)], outputs[i], output_names[i]);
+    }
+    // Inputs are never kept (graph-runtime.md section 4).
+    for (int id : graph_->input_ids) {
+      if (plan->values()[static_cast<std::size_t>(id)].kind == opt::ValueKind::Input) {
+        values[static_cast<std::size_t>(id)] = Tensor();
+      }
+    }
+  }
+
+  std::string kernel_path() const override { return std::string(opt::isa_path_name(isa_)); }
+
+ private:
+  int output_id(const std::string& name) const {
+    for (int id : graph_->output_ids) {
+      if (graph_->value_names[static_cast<std::size_t>(id)] == name) return id;
+    }
+    return -1;
+  }
+
+  template <typename InputAt>
+  std::shared_ptr<const Plan> find_plan(const InputAt& input_at) const {
+    // Section 4: the cache is a copy-on-write list read without locks.
+    const std::shared_ptr<const PlanList> plans = std::atomic_load_explicit(&plans_, std::memory_order_acquire);
+    for (const auto& plan : *plans) {
+      if (plan->matches(input_at)) return plan;
+    }
+    return nullptr;
+  }
+
+  template <typename InputAt>
+  std::shared_ptr<const Plan> build_plan(const InputAt& input_at) const {
+    std::lock_guard<std::mutex> lock(build_mutex_);
+    if (auto plan = find_plan(input_at)) return plan;  // another run made it meanwhile
+    std::vector<Tensor> given(graph_->input_ids.size());
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      if (const Tensor* t = input_at(i)) given[i] = *t;
+    }
+    auto plan = std::make_shared<const Plan>(*graph_, given);
+    // Oldest dropped first; runs holding an evicted plan keep it alive (reference counts).
+    auto next = std::make_shared<PlanList>(*std::atomic_load_explicit(&plans_, std::memory_order_acquire));
+    if (next->size() >= max_plans_) next->erase(next->begin());
+    next->push_back(plan);
+    std::atomic_store_explicit(&plans_, std::shared_ptr<const PlanList>(std::move(next)), std::memory_order_release);
+    return plan;
+  }
+
+  opt::Isa isa_;
+  std::unique_ptr<opt::ThreadPool> pool_;  // before graph_: kernels hold a pointer to it
+  std::unique_ptr<opt::CompiledGraph> graph_;
+  std::size_t max_plans_;
+  mutable std::shared_ptr<const PlanList> plans_;
+  mutable std::mutex build_mutex_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options) {
+  return std::make_unique<OptimizedEngine>(model, options);
+}
+
+}  // namespace onemodel
