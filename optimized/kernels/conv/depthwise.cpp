@@ -1,0 +1,226 @@
+// The depthwise driver (kernels-depthwise.md): chunks of output planes, the phase-plane layout of
+// the zero-padded input, the per-path plane walk and the fallback loop.
+#include "optimized/kernels/conv/depthwise.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "optimized/kernels/conv/depthwise_plane.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using PlaneFunction = void (*)(const DepthwisePlaneJob&);
+
+// Dispatch references a variant only under its platform's guard, so every build links.
+PlaneFunction plane_function(Isa isa) noexcept {
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::Avx2:
+      return depthwise_plane_avx2;
+    case Isa::Sse:
+      return depthwise_plane_sse;
+#endif
+#if defined(__aarch64__)
+    case Isa::Neon:
+      return depthwise_plane_neon;
+#endif
+#if defined(__wasm_simd128__)
+    case Isa::Wasm:
+      return depthwise_plane_wasm;
+#endif
+    default:
+      return depthwise_plane_scalar;
+  }
+}
+
+// Whether the path has a fused multiply-add instruction (fast mode uses it there).
+bool path_has_fma(Isa isa) noexcept { return isa == Isa::Avx2 || isa == Isa::Neon; }
+
+// kernels-depthwise.md "Phase planes": the padded plane split by column phase into stride_w
+// planes (plane p holds padded columns p, p + stride_w, ...), each `height` rows of `width`
+// columns. A stride-1 plane without padding is read in place.
+struct PhaseLayout {
+  bool in_place = false;
+  std::size_t phases = 1;
+  std::size_t height = 0;
+  std::size_t width = 0;
+  std::size_t plane = 0;  // height * width
+};
+
+PhaseLayout phase_layout(const Conv2dShape& s) noexcept {
+  PhaseLayout l;
+  const std::size_t ph = s.padded_h(), pw = s.padded_w();
+  if (s.stride_w == 1 && s.pad_top == 0 && s.pad_left == 0 && ph <= s.in_h && pw <= s.in_w) {
+    l.in_place = true;
+    l.height = s.in_h;
+    l.width = s.in_w;
+  } else {
+    l.phases = s.stride_w;
+    l.height = ph;
+    l.width = (pw + s.stride_w - 1) / s.stride_w;
+  }
+  l.plane = l.height * l.width;
+  return l;
+}
+
+// Writes the phase planes of one input plane; padding is written as real zeros. Only data moves.
+void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst) noexcept {
+  const std::ptrdiff_t pad_top = static_cast<std::ptrdiff_t>(s.pad_top);
+  const std::ptrdiff_t pad_left = static_cast<std::ptrdiff_t>(s.pad_left);
+  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(s.stride_w);
+  const std::ptrdiff_t width = static_cast<std::ptrdiff_t>(l.width);
+  for (std::ptrdiff_t p = 0; p < static_cast<std::ptrdiff_t>(l.phases); ++p) {
+    // Columns j of this phase with an input column inside: p + j*stride - pad_left in [0, in_w).
+    const std::ptrdiff_t first = std::clamp<std::ptrdiff_t>((pad_left - p + stride - 1) / stride, 0, width);
+    const std::ptrdiff_t past = std::clamp<std::ptrdiff_t>((in_w + pad_left - p + stride - 1) / stride, first, width);
+    for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(l.height); ++r) {
+      float* row = dst + (p * static_cast<std::ptrdiff_t>(l.height) + r) * width;
+      const std::ptrdiff_t iy = r - pad_top;
+      if (iy < 0 || iy >= in_h || first == past) {
+        std::fill(row, row + width, 0.0f);
+        continue;
+      }
+      std::fill(row, row + first, 0.0f);
+      const float* src = in + iy * in_w + p + first * stride - pad_left;
+      if (stride == 1) {
+        std::memcpy(row + first, src, static_cast<std::size_t>(past - first) * sizeof(float));
+      } else {
+        for (std::ptrdiff_t j = first; j < past; ++j, src += stride) row[j] = *src;
+      }
+      std::fill(row + past, row + width, 0.0f);
+    }
+  }
+}
+
+float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
+
+// kernels-depthwise.md "Fallback": a plain per-output loop in the same tap order, padding taps
+// being products with +0.
+void fallback_plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out, bool exact,
+                    bool fused) noexcept {
+  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+    for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+      float acc = 0.0f;
+      for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
+        const std::ptrdiff_t iy = static_cast<std::ptrdiff_t>(oy * s.stride_h + ky * s.dilation_h) -
+                                  static_cast<std::ptrdiff_t>(s.pad_top);
+        for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
+          const std::ptrdiff_t ix = static_cast<std::ptrdiff_t>(ox * s.stride_w + kx * s.dilation_w) -
+                                    static_cast<std::ptrdiff_t>(s.pad_left);
+          const float v = (iy >= 0 && iy < in_h && ix >= 0 && ix < in_w) ? in[iy * in_w + ix] : 0.0f;
+          const float wv = w[ky * s.kernel_w + kx];
+          if (exact || !fused) {
+            const float product = wv * v;
+            acc = acc + product;
+          } else {
+            acc = std::fma(wv, v, acc);
+          }
+        }
+      }
+      if (bias != nullptr) acc = acc + *bias;
+      out[oy * s.out_w + ox] = exact ? canonical(acc) : acc;
+    }
+  }
+}
+
+// Phase-plane scratch is per thread and grows once (kernels-depthwise.md "Chunks").
+std::vector<float>& thread_scratch() {
+  thread_local std::vector<float> scratch;
+  return scratch;
+}
+
+}  // namespace
+
+std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept {
+  const std::size_t plane = std::max<std::size_t>(shape.out_plane(), 1);
+  return std::clamp<std::size_t>(4096 / plane, 1, 32);
+}
+
+bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept {
+  return shape.taps() > kDepthwiseMaxTaps || shape.stride_w > kDepthwiseMaxColumnStride;
+}
+
+void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
+                          const float* bias, float* y) {
+  const std::size_t planes = s.batch * s.out_channels;
+  if (planes == 0 || s.out_plane() == 0) return;
+  const std::size_t multiplier = s.out_channels / s.in_channels;
+  const std::size_t taps = s.taps();
+  const std::size_t per_chunk = depthwise_planes_per_chunk(s);
+  const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
+  // kernels-depthwise.md "Chunks": planes * (OutH*OutW*KH*KW/8 + PaddedH*PaddedW/2) ns.
+  const double estimate = static_cast<double>(planes) *
+                          (static_cast<double>(s.out_plane() * taps) / 8.0 +
+                           static_cast<double>(s.padded_h() * s.padded_w()) / 2.0);
+  const bool exact = context.exact;
+  const bool fused = path_has_fma(context.isa);
+
+  if (depthwise_uses_fallback(s)) {
+    context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+      const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
+      for (std::size_t q = chunk * per_chunk; q < end; ++q) {
+        const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
+        const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
+        fallback_plane(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, y + q * s.out_plane(), exact,
+                       fused);
+      }
+    });
+    return;
+  }
+
+  const PhaseLayout layout = phase_layout(s);
+  // Tap (ky, kx) of output (oy, ox) is at padded (oy*sh + ky*dh, ox*sw + kx*dw): phase
+  // dx % sw, column ox + dx / sw (kernels-depthwise.md "Phase planes").
+  std::array<std::ptrdiff_t, kDepthwiseMaxTaps> offsets{};
+  for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
+    for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
+      const std::size_t dx = kx * s.dilation_w;
+      const std::size_t phase = layout.in_place ? 0 : dx % s.stride_w;
+      const std::size_t column = layout.in_place ? dx : dx / s.stride_w;
+      offsets[ky * s.kernel_w + kx] =
+          static_cast<std::ptrdiff_t>(phase * layout.plane + ky * s.dilation_h * layout.width + column);
+    }
+  }
+  const PlaneFunction walk = plane_function(context.isa);
+  const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
+
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    std::vector<float>& scratch = thread_scratch();
+    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
+    const float* built_for = nullptr;  // the input plane the scratch holds
+    const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
+    for (std::size_t q = chunk * per_chunk; q < end; ++q) {
+      const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
+      const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
+      const float* src = in;
+      if (!layout.in_place) {
+        if (built_for != in) {
+          build_phases(s, layout, in, scratch.data());
+          built_for = in;
+        }
+        src = scratch.data();
+      }
+      DepthwisePlaneJob job;
+      job.src = src;
+      job.tap_offsets = offsets.data();
+      job.weights = w + oc * taps;
+      job.taps = taps;
+      job.row_step = static_cast<std::ptrdiff_t>(s.stride_h * layout.width);
+      job.out_h = s.out_h;
+      job.out_w = s.out_w;
+      job.out = y + q * s.out_plane();
+      job.bias = bias != nullptr ? bias + oc : nullptr;
+      job.exact = exact;
+      walk(job);
+    }
+  });
+}
+
+}  // namespace onemodel::opt

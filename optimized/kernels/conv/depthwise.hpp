@@ -1,0 +1,26 @@
+// The direct depthwise convolution (kernels-depthwise.md): a Conv with groups == Cin and any
+// channel multiplier (Cout = Cin * multiplier). Every output is +0 plus w*x over the taps in
+// row-major order, padding taps being products with real zeros; the bias, when given, is one
+// rounded addition afterwards. Exact mode: unfused, canonical NaN (exact-mode.md rules 1-4), the
+// same bits on every path and thread count. Fast mode: one fused multiply-add per tap where the
+// path has one.
+#pragma once
+
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+
+namespace onemodel::opt {
+
+// x: [batch, Cin, in_h, in_w]; w: [Cout, 1, kernel_h, kernel_w]; bias: [Cout] or nullptr;
+// y: [batch, Cout, out_h, out_w]. Requires shape.groups == shape.in_channels.
+void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
+                          const float* bias, float* y);
+
+// The number of planes in one chunk: clamp(4096 / (OutH * OutW), 1, 32) (kernels-depthwise.md
+// "Chunks"), a constant of the shape.
+std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept;
+
+// Whether the shape takes the plain per-output loop (more than 64 taps or a column stride above 8).
+bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept;
+
+}  // namespace onemodel::opt

@@ -1,0 +1,422 @@
+// The depthwise kernel (optimized/kernels/conv/depthwise.*) against a naive loop written from
+// kernels-depthwise.md "What each output is" and exact-mode.md "Convolution": exact mode bit for
+// bit on every path this machine has, at 1 and 2 threads; fast mode within the sequential-sum
+// bound of kernels-gemm.md "Fast mode" against double precision.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/depthwise.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+struct Case {
+  std::size_t batch = 1, channels = 1, multiplier = 1;
+  std::size_t in_h = 1, in_w = 1, kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  std::size_t pt = 0, pl = 0, pb = 0, pr = 0;
+  bool bias = false;
+
+  bool valid() const {
+    return in_h + pt + pb >= dh * (kh - 1) + 1 && in_w + pl + pr >= dw * (kw - 1) + 1;
+  }
+  Conv2dShape shape() const {
+    Conv2dShape s;
+    s.batch = batch;
+    s.in_channels = channels;
+    s.out_channels = channels * multiplier;
+    s.groups = channels;
+    s.in_h = in_h;
+    s.in_w = in_w;
+    s.kernel_h = kh;
+    s.kernel_w = kw;
+    s.stride_h = sh;
+    s.stride_w = sw;
+    s.dilation_h = dh;
+    s.dilation_w = dw;
+    s.pad_top = pt;
+    s.pad_left = pl;
+    // exact-mode.md "Convolution": floor((size + before + after - dilation*(K-1) - 1) / stride) + 1
+    s.out_h = (in_h + pt + pb - dh * (kh - 1) - 1) / sh + 1;
+    s.out_w = (in_w + pl + pr - dw * (kw - 1) - 1) / sw + 1;
+    return s;
+  }
+  std::string describe() const {
+    return "batch " + std::to_string(batch) + " C " + std::to_string(channels) + " mult " + std::to_string(multiplier) +
+           " in " + std::to_string(in_h) + "x" + std::to_string(in_w) + " k " + std::to_string(kh) + "x" +
+           std::to_string(kw) + " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) +
+           "," + std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
+           std::to_string(pb) + "," + std::to_string(pr) + (bias ? " bias" : "");
+  }
+};
+
+std::uint32_t bits(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+
+// The definition, literally: +0, taps in row-major order, each product rounded then the sum
+// rounded, padding a real +0; bias one rounded addition; NaN stored as 0x7FC00000.
+std::vector<float> naive_exact(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
+                               const std::vector<float>& b) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y;
+  for (std::size_t n = 0; n < c.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t ic = oc / c.multiplier;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          volatile float acc = 0.0f;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside = iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              volatile float product = w[(oc * c.kh + ky) * c.kw + kx] * v;
+              acc = acc + product;
+            }
+          }
+          float out = acc;
+          if (c.bias) out = out + b[oc];
+          if (std::isnan(out)) out = std::bit_cast<float>(std::uint32_t{0x7FC00000u});
+          y.push_back(out);
+        }
+      }
+    }
+  }
+  return y;
+}
+
+// The same sum in double, and sum |w*x| for the bound.
+void naive_double(const Case& c, const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& b,
+                  std::vector<double>& value, std::vector<double>& magnitude) {
+  const Conv2dShape s = c.shape();
+  for (std::size_t n = 0; n < c.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t ic = oc / c.multiplier;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          double acc = 0.0, mag = 0.0;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside = iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const double v = inside ? x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0;
+              const double p = static_cast<double>(w[(oc * c.kh + ky) * c.kw + kx]) * v;
+              acc += p;
+              mag += std::fabs(p);
+            }
+          }
+          if (c.bias) {
+            acc += b[oc];
+            mag += std::fabs(static_cast<double>(b[oc]));
+          }
+          value.push_back(acc);
+          magnitude.push_back(mag);
+        }
+      }
+    }
+  }
+}
+
+struct Data {
+  std::vector<float> x, w, b;
+};
+
+Data random_data(const Case& c, std::uint32_t seed, bool special) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::denorm_min(),
+                            -1.5e-39f,
+                            std::numeric_limits<float>::max(),
+                            1e-20f};
+  auto value = [&]() {
+    if (special && rng() % 6 == 0) return specials[rng() % 10];
+    return dist(rng);
+  };
+  Data d;
+  d.x.resize(c.batch * c.channels * c.in_h * c.in_w);
+  d.w.resize(c.channels * c.multiplier * c.kh * c.kw);
+  d.b.resize(c.channels * c.multiplier);
+  for (float& v : d.x) v = value();
+  for (float& v : d.w) v = value();
+  for (float& v : d.b) v = value();
+  return d;
+}
+
+std::vector<float> run_kernel(const Case& c, const Data& d, Isa isa, bool exact, ThreadPool* pool) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y(c.batch * s.out_channels * s.out_plane(), 12345.0f);
+  const KernelContext context{isa, exact, pool};
+  depthwise_conv2d_f32(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, y.data());
+  return y;
+}
+
+// Exact bits against the naive loop on every path at 1 and 2 threads; "" when equal.
+std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
+  const Data d = random_data(c, seed, special);
+  const std::vector<float> expected = naive_exact(c, d.x, d.w, d.b);
+  ThreadPool one(1), two(2);
+  for (Isa isa : available_isas()) {
+    for (ThreadPool* pool : {&one, &two}) {
+      const std::vector<float> got = run_kernel(c, d, isa, true, pool);
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (bits(got[i]) != bits(expected[i])) {
+          return c.describe() + " isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
+                 " element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(expected[i]);
+        }
+      }
+    }
+  }
+  return "";
+}
+
+// kernels-gemm.md "Fast mode": |y - exact| <= k*u*sum|w*x| + 1e-30, k the number of terms
+// (taps, plus one for the bias).
+std::string check_fast(const Case& c, std::uint32_t seed) {
+  const Data d = random_data(c, seed, false);
+  std::vector<double> value, magnitude;
+  naive_double(c, d.x, d.w, d.b, value, magnitude);
+  const double u = std::ldexp(1.0, -24);
+  const double terms = static_cast<double>(c.kh * c.kw + (c.bias ? 1 : 0));
+  ThreadPool one(1), two(2);
+  for (Isa isa : available_isas()) {
+    const std::vector<float> first = run_kernel(c, d, isa, false, &one);
+    const std::vector<float> second = run_kernel(c, d, isa, false, &two);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const double bound = terms * u * magnitude[i] + 1e-30;
+      if (!(std::fabs(first[i] - value[i]) <= bound)) {
+        return c.describe() + " fast isa " + std::string(isa_name(isa)) + " element " + std::to_string(i);
+      }
+      if (bits(first[i]) != bits(second[i])) return c.describe() + " fast differs between 1 and 2 threads";
+    }
+  }
+  return "";
+}
+
+TEST(Depthwise, ChunkSizeIsAConstantOfTheShape) {
+  Conv2dShape s;
+  s.out_h = 112;
+  s.out_w = 112;
+  EXPECT_EQ(depthwise_planes_per_chunk(s), 1u);
+  s.out_h = s.out_w = 14;  // 4096 / 196 = 20
+  EXPECT_EQ(depthwise_planes_per_chunk(s), 20u);
+  s.out_h = s.out_w = 7;  // 4096 / 49 = 83 -> 32
+  EXPECT_EQ(depthwise_planes_per_chunk(s), 32u);
+}
+
+TEST(Depthwise, FallbackSelection) {
+  Conv2dShape s;
+  s.kernel_h = s.kernel_w = 8;
+  EXPECT_FALSE(depthwise_uses_fallback(s));
+  s.kernel_w = 9;
+  EXPECT_TRUE(depthwise_uses_fallback(s));
+  s.kernel_w = 3;
+  s.stride_w = 8;
+  EXPECT_FALSE(depthwise_uses_fallback(s));
+  s.stride_w = 9;
+  EXPECT_TRUE(depthwise_uses_fallback(s));
+}
+
+// Every output width 1..40 (lane choice, four-vector rows, moved-back last vector, narrow
+// four-row form) with the usual kernels, strides and pads.
+TEST(Depthwise, ExactSweepOfWidthsKernelsStrides) {
+  std::uint32_t seed = 1;
+  for (std::size_t k : {1u, 3u, 5u}) {
+    for (std::size_t stride : {1u, 2u, 3u}) {
+      for (std::size_t pad : {0u, 1u, 2u}) {
+        for (std::size_t in_w = 1; in_w <= 40; in_w += (in_w < 20 ? 1 : 7)) {
+          Case c;
+          c.channels = 3;
+          c.multiplier = (in_w % 3 == 0) ? 2 : 1;
+          c.in_h = 9;
+          c.in_w = in_w;
+          c.kh = c.kw = k;
+          c.sh = c.sw = stride;
+          c.pt = c.pl = c.pb = c.pr = pad;
+          c.bias = (in_w % 2) == 0;
+          if (!c.valid()) continue;
+          const std::string failure = check_exact(c, seed++, false);
+          ASSERT_EQ(failure, "");
+        }
+      }
+    }
+  }
+}
+
+TEST(Depthwise, ExactDilationAsymmetricPadsAndInPlaceReads) {
+  std::uint32_t seed = 100;
+  for (std::size_t dh : {1u, 2u}) {
+    for (std::size_t dw : {1u, 2u, 3u}) {
+      for (std::size_t pads : {0u, 1u, 2u, 3u}) {
+        Case c;
+        c.batch = 2;
+        c.channels = 2;
+        c.multiplier = 3;
+        c.in_h = 11;
+        c.in_w = 23;
+        c.kh = 3;
+        c.kw = 2;
+        c.sh = 2;
+        c.sw = 1;
+        c.dh = dh;
+        c.dw = dw;
+        c.pt = pads % 2;
+        c.pl = 0;
+        c.pb = pads;
+        c.pr = pads / 2;
+        c.bias = true;
+        ASSERT_EQ(check_exact(c, seed++, false), "");
+      }
+    }
+  }
+}
+
+TEST(Depthwise, ExactFallbackShapes) {
+  Case big_kernel;  // 9x9 = 81 taps > 64
+  big_kernel.channels = 2;
+  big_kernel.in_h = 12;
+  big_kernel.in_w = 13;
+  big_kernel.kh = big_kernel.kw = 9;
+  big_kernel.pt = big_kernel.pl = big_kernel.pb = big_kernel.pr = 4;
+  big_kernel.bias = true;
+  EXPECT_EQ(check_exact(big_kernel, 7, true), "");
+  Case wide_stride;  // column stride 9 > 8
+  wide_stride.channels = 3;
+  wide_stride.in_h = 10;
+  wide_stride.in_w = 40;
+  wide_stride.kh = wide_stride.kw = 3;
+  wide_stride.sw = 9;
+  wide_stride.pl = 1;
+  EXPECT_EQ(check_exact(wide_stride, 8, true), "");
+}
+
+// NaN (either sign), infinities, signed zeros, subnormals, huge values, in inputs, weights and
+// bias: canonical NaN, infinite weights meeting padding give NaN.
+TEST(Depthwise, ExactSpecialValues) {
+  std::uint32_t seed = 200;
+  for (std::size_t in_w : {2u, 5u, 8u, 13u, 33u}) {
+    for (std::size_t stride : {1u, 2u}) {
+      Case c;
+      c.channels = 4;
+      c.multiplier = 1 + in_w % 2;
+      c.in_h = 7;
+      c.in_w = in_w;
+      c.kh = c.kw = 3;
+      c.sh = c.sw = stride;
+      c.pt = c.pl = c.pb = c.pr = 1;
+      c.bias = true;
+      EXPECT_EQ(check_exact(c, seed++, true), "");
+    }
+  }
+}
+
+TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {
+  Case c;
+  c.in_h = c.in_w = 4;
+  c.kh = c.kw = 3;
+  c.pt = c.pl = c.pb = c.pr = 1;
+  Data d;
+  d.x.assign(16, 1.0f);
+  d.w.assign(9, 0.0f);
+  d.w[0] = std::numeric_limits<float>::infinity();  // top-left tap: padding for output row 0
+  d.b.assign(1, 0.0f);
+  for (Isa isa : available_isas()) {
+    const std::vector<float> y = run_kernel(c, d, isa, true, nullptr);
+    EXPECT_EQ(bits(y[0]), 0x7FC00000u) << isa_name(isa);
+    EXPECT_EQ(y[5], std::numeric_limits<float>::infinity()) << isa_name(isa);
+  }
+}
+
+// Large enough that the pool wakes the second thread (estimate above 80 000 ns).
+TEST(Depthwise, ExactAndFastThreadIndependentOnLargeShapes) {
+  Case c;
+  c.channels = 48;
+  c.in_h = c.in_w = 30;
+  c.kh = c.kw = 3;
+  c.pt = c.pl = c.pb = c.pr = 1;
+  c.bias = true;
+  EXPECT_EQ(check_exact(c, 300, true), "");
+  EXPECT_EQ(check_fast(c, 301), "");
+  c.sh = c.sw = 2;
+  c.kh = c.kw = 5;
+  c.pt = c.pl = c.pb = c.pr = 2;
+  EXPECT_EQ(check_exact(c, 302, true), "");
+  EXPECT_EQ(check_fast(c, 303), "");
+}
+
+TEST(Depthwise, FastWithinBound) {
+  std::uint32_t seed = 400;
+  for (std::size_t k : {1u, 3u, 5u, 9u}) {
+    for (std::size_t in_w : {3u, 7u, 17u, 40u}) {
+      Case c;
+      c.channels = 3;
+      c.multiplier = 2;
+      c.in_h = 10;
+      c.in_w = in_w;
+      c.kh = c.kw = k;
+      c.pt = c.pl = c.pb = c.pr = k / 2;
+      c.sw = 1 + in_w % 2;
+      c.bias = (k % 2) == 1;
+      EXPECT_EQ(check_fast(c, seed++), "");
+    }
+  }
+}
+
+TEST(Depthwise, EmptyOutputWritesNothing) {
+  Case c;
+  c.batch = 0;
+  c.in_h = c.in_w = 4;
+  const Data d = random_data(c, 1, false);
+  for (Isa isa : available_isas()) EXPECT_TRUE(run_kernel(c, d, isa, true, nullptr).empty());
+}
+
+TEST(Depthwise, GeneratedShapesExactOnEveryPath) {
+  const bool ok = rc::check("depthwise exact equals the naive definition", [] {
+    Case c;
+    c.batch = *rc::gen::inRange<std::size_t>(1, 3);
+    c.channels = *rc::gen::inRange<std::size_t>(1, 5);
+    c.multiplier = *rc::gen::inRange<std::size_t>(1, 4);
+    c.kh = *rc::gen::inRange<std::size_t>(1, 6);
+    c.kw = *rc::gen::inRange<std::size_t>(1, 6);
+    c.sh = *rc::gen::inRange<std::size_t>(1, 4);
+    c.sw = *rc::gen::inRange<std::size_t>(1, 4);
+    c.dh = *rc::gen::inRange<std::size_t>(1, 3);
+    c.dw = *rc::gen::inRange<std::size_t>(1, 3);
+    c.pt = *rc::gen::inRange<std::size_t>(0, 4);
+    c.pl = *rc::gen::inRange<std::size_t>(0, 4);
+    c.pb = *rc::gen::inRange<std::size_t>(0, 4);
+    c.pr = *rc::gen::inRange<std::size_t>(0, 4);
+    c.in_h = *rc::gen::inRange<std::size_t>(1, 20);
+    c.in_w = *rc::gen::inRange<std::size_t>(1, 45);
+    c.bias = *rc::gen::arbitrary<bool>();
+    RC_PRE(c.valid());
+    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+    const bool special = *rc::gen::arbitrary<bool>();
+    RC_ASSERT(check_exact(c, seed, special) == "");
+    if (!special) RC_ASSERT(check_fast(c, seed) == "");
+  });
+  EXPECT_TRUE(ok);
+}
+
+}  // namespace
+}  // namespace onemodel::opt
