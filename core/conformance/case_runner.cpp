@@ -8,6 +8,7 @@
 
 #include "core/conformance/compare.hpp"
 #include "core/graph/node_info.hpp"
+#include "core/graph/tensor_bytes.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/onnx/tensor_entry.hpp"
 #include "onemodel/error.hpp"
@@ -127,7 +128,28 @@ std::vector<std::size_t> match_files(const std::vector<NamedValue>& values, cons
   return slots;
 }
 
-void run_data_set(const Session& session, const std::vector<std::string>& defaulted_inputs, const fs::path& folder) {
+std::string twin_name(const SessionOptions& options) {
+  return std::string(options.engine == EngineKind::Reference ? "reference" : "optimized") + " engine at " +
+         std::to_string(options.intra_op_threads) + " thread" + (options.intra_op_threads == 1 ? "" : "s");
+}
+
+// Empty when equal bit for bit, else where they first differ.
+std::string bit_difference(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype()) return "element types differ";
+  if (!(a.shape() == b.shape())) return "shapes " + a.shape().to_string() + " and " + b.shape().to_string();
+  const Tensor ca = a.contiguous();
+  const Tensor cb = b.contiguous();
+  const auto x = tensor_bytes(ca);
+  const auto y = tensor_bytes(cb);
+  const std::size_t width = std::max<std::size_t>(1, dtype_size(a.dtype()));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] != y[i]) return "element " + std::to_string(i / width) + " differs";
+  }
+  return {};
+}
+
+void run_data_set(const Session& session, const std::vector<std::string>& defaulted_inputs, const fs::path& folder,
+                  std::span<const Session> twins, std::span<const SessionOptions> twin_options) {
   std::vector<NamedValue> inputs;
   for (const fs::path& file : numbered_files(folder, "input_")) inputs.push_back(read_value(file));
   std::vector<NamedValue> expected;
@@ -159,6 +181,17 @@ void run_data_set(const Session& session, const std::vector<std::string>& defaul
     const Comparison c = compare_tensors(results[slot], expected[k].tensor, "output '" + output_names[slot] + "'");
     if (!c.equal) throw CaseEnd{CaseStatus::Fail, c.reason};
   }
+  for (std::size_t t = 0; t < twins.size(); ++t) {
+    std::vector<Tensor> twin_results(output_names.size());
+    twins[t].run(names, tensors, output_names, twin_results);
+    for (std::size_t o = 0; o < output_names.size(); ++o) {
+      const std::string difference = bit_difference(results[o], twin_results[o]);
+      if (!difference.empty()) {
+        throw CaseEnd{CaseStatus::Fail, "the " + twin_name(twin_options[t]) + " differs in output '" +
+                                            output_names[o] + "': " + difference};
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -181,7 +214,7 @@ std::int64_t default_opset(const IrModel& model) {
   return 0;
 }
 
-CaseResult run_case(const fs::path& folder, const SessionOptions& options) {
+CaseResult run_case(const fs::path& folder, const SessionOptions& options, std::span<const SessionOptions> twins) {
   CaseResult result;
   std::string data_set_name;
   const bool exact = options.mode == ExecutionMode::Exact;
@@ -200,12 +233,14 @@ CaseResult run_case(const fs::path& folder, const SessionOptions& options) {
         }
       }
     }
+    std::vector<Session> twin_sessions;
+    for (const SessionOptions& twin : twins) twin_sessions.push_back(Session::create(model, twin));
     const Session session = Session::create(std::move(model), options);
     const std::vector<fs::path> data_sets = data_set_folders(folder);
     if (data_sets.empty()) throw CaseEnd{CaseStatus::Fail, "the case has no test_data_set_* folder"};
     for (const fs::path& data_set : data_sets) {
       data_set_name = data_set.filename().string();
-      run_data_set(session, defaulted_inputs, data_set);
+      run_data_set(session, defaulted_inputs, data_set, twin_sessions, twins);
       ++result.data_sets;
     }
     result.status = CaseStatus::Pass;

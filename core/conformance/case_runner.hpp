@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ std::vector<std::string> model_operators(const IrModel& model);
 std::int64_t default_opset(const IrModel& model);
 
 // Never throws for anything the case contains; errors become Fail with the message.
-CaseResult run_case(const std::filesystem::path& folder, const SessionOptions& options);
+// Each of `twins` (other engines or thread counts, DESIGN.md section 1, differential gating) runs
+// every data set too and must give the same bits as `options`' session: element types, shapes and
+// bytes of every output; a difference is Fail naming the twin and the first differing element.
+CaseResult run_case(const std::filesystem::path& folder, const SessionOptions& options,
+                    std::span<const SessionOptions> twins = {});
 
 }  // namespace onemodel::conformance

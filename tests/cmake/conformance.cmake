@@ -1,5 +1,5 @@
-# Conformance over the ONNX backend-test data (spec/conformance.md section 7): the reference
-# engine in fast and exact mode over node/, simple/, pytorch-converted/ and pytorch-operator/
+# Conformance over the ONNX backend-test data (spec/conformance.md section 7): both engines in
+# fast and exact mode over node/, simple/, pytorch-converted/ and pytorch-operator/
 # through the command line, then tools/conformance_check.py against
 # tests/conformance/expected.tsv (fails on any `fail` and on any expected pass that no longer
 # passes). Label `conformance`. The two runs can go in parallel; the check waits for both.
@@ -12,14 +12,22 @@ if(TARGET onemodel_cli AND EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node)
   set(conformance_out ${CMAKE_BINARY_DIR}/conformance)
   file(MAKE_DIRECTORY ${conformance_out})
   set(conformance_tsvs)
-  foreach(mode fast exact)
-    add_test(NAME conformance_reference_${mode}
-             COMMAND $<TARGET_FILE:onemodel_cli> conformance ${ONEMODEL_BACKEND_TEST_DIR}
-                     --engine reference --mode ${mode} --tsv ${conformance_out}/reference-${mode}.tsv)
-    set_tests_properties(conformance_reference_${mode} PROPERTIES
-        LABELS conformance TIMEOUT 600 FIXTURES_SETUP conformance_reference_runs)
-    list(APPEND conformance_tsvs --tsv reference-${mode}=${conformance_out}/reference-${mode}.tsv)
+  foreach(engine reference optimized)
+    foreach(mode fast exact)
+      add_test(NAME conformance_${engine}_${mode}
+               COMMAND $<TARGET_FILE:onemodel_cli> conformance ${ONEMODEL_BACKEND_TEST_DIR}
+                       --engine ${engine} --mode ${mode} --tsv ${conformance_out}/${engine}-${mode}.tsv)
+      set_tests_properties(conformance_${engine}_${mode} PROPERTIES
+          LABELS conformance TIMEOUT 600 FIXTURES_SETUP conformance_reference_runs)
+      list(APPEND conformance_tsvs --tsv ${engine}-${mode}=${conformance_out}/${engine}-${mode}.tsv)
+    endforeach()
   endforeach()
+  # Whole-graph differential gating (DESIGN.md section 1): every case, exact mode, the optimized
+  # engine at 1 and 2 threads gives the reference engine's bits; any difference fails the case.
+  add_test(NAME conformance_engines_same_bits
+           COMMAND $<TARGET_FILE:onemodel_cli> conformance ${ONEMODEL_BACKEND_TEST_DIR}
+                   --engine reference --mode exact --twin-threads 1,2)
+  set_tests_properties(conformance_engines_same_bits PROPERTIES LABELS conformance TIMEOUT 900)
   if(conformance_python)
     add_test(NAME conformance_check
              COMMAND ${conformance_python} ${CMAKE_SOURCE_DIR}/tools/conformance_check.py

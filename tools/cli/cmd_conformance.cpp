@@ -1,8 +1,10 @@
-// `onemodel conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter SUBSTRING]`
+// `onemodel conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter SUBSTRING] [--twin-threads LIST]`
 // (spec/conformance.md): runs ONNX backend-test cases and classifies each one. DIR is the data
 // root (node/, simple/, pytorch-converted/, pytorch-operator/), one group's folder, or one case.
 // Prints every fail, then `cases N pass P fail F unsupported-op U unsupported-type T not-exact X
 // known-diff K`; progress goes to standard error. Exit status 1 when a case fails, else 0.
+// --twin-threads 1,2 also runs the optimized engine at each thread count and fails a case whose
+// outputs differ from this run's in any bit (whole-graph differential gating).
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -92,9 +94,27 @@ int command_conformance(const Args& args, std::ostream& out) {
   std::string filter;
   SessionOptions options;
   options.engine = EngineKind::Reference;
+  std::vector<int> twin_threads;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& arg = args[k];
     if (parse_session_option("conformance", args, k, options)) continue;
+    if (arg == "--twin-threads") {
+      // Differential gating of whole graphs: the optimized engine at each thread count must give
+      // this run's bits (DESIGN.md section 1).
+      if (k + 1 >= args.size()) throw UsageError("conformance: --twin-threads needs a list such as 1,2");
+      std::string list = args[++k];
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string item = list.substr(start, comma - start);
+        if (item.empty() || item.size() > 3 || item.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoi(item) < 1 || std::stoi(item) > 256) {
+          throw UsageError("conformance: --twin-threads takes thread counts 1 to 256 separated by commas");
+        }
+        twin_threads.push_back(std::stoi(item));
+        start = comma + 1;
+      }
+      continue;
+    }
     if (arg == "--tsv" || arg == "--filter") {
       if (k + 1 >= args.size()) throw UsageError("conformance: " + arg + " needs a value");
       (arg == "--tsv" ? tsv_path : filter) = args[++k];
@@ -107,6 +127,14 @@ int command_conformance(const Args& args, std::ostream& out) {
   if (dir.empty()) throw UsageError("conformance needs the backend-test data folder");
   // conformance.md, Method: Run: one intra-op thread unless asked otherwise.
   if (options.intra_op_threads == 0) options.intra_op_threads = 1;
+
+  std::vector<SessionOptions> twins;
+  for (int threads : twin_threads) {
+    SessionOptions twin = options;
+    twin.engine = EngineKind::Optimized;
+    twin.intra_op_threads = threads;
+    twins.push_back(twin);
+  }
 
   std::vector<CaseRef> cases = find_cases(dir);
   if (!filter.empty()) {
@@ -126,7 +154,7 @@ int command_conformance(const Args& args, std::ostream& out) {
     const std::string name = ref.folder.filename().string();
     CaseResult result;
     try {
-      result = conformance::run_case(ref.folder, options);
+      result = conformance::run_case(ref.folder, options, twins);
     } catch (const std::exception& e) {  // run_case catches everything; this is a second net
       result.status = CaseStatus::Fail;
       result.reason = std::string("unexpected error: ") + e.what();

@@ -23,7 +23,7 @@ constexpr const char* kOverview =
     "  run MODEL --input NAME=FILE.npy... [--mode fast|exact] [--engine optimized|reference]\n"
     "      [--threads N] [--output-dir DIR]\n"
     "                              run the model; one line per output with its SHA-256\n"
-    "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT]\n"
+    "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT] [--twin-threads L]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
     "  operators                   the operator table as TSV (spec/operators.tsv)\n"
     "  help [COMMAND]              this text, or one command's\n"
@@ -61,11 +61,13 @@ constexpr const char* kRun =
 
 constexpr const char* kConformance =
     "usage: onemodel conformance DIR [--engine optimized|reference] [--mode fast|exact]\n"
-    "                              [--tsv FILE] [--filter TEXT]\n"
+    "                              [--tsv FILE] [--filter TEXT] [--twin-threads LIST]\n"
     "Runs every ONNX backend test case under DIR (the data root, one group such as .../node, or\n"
     "one case) with the method of spec/conformance.md and classifies each as pass, fail,\n"
     "unsupported-op, unsupported-type, not-exact or known-diff, then prints the summary line.\n"
-    "--tsv writes one row per case. The exit status is 1 when any case fails.\n";
+    "--tsv writes one row per case. --twin-threads 1,2 also runs the optimized engine at each\n"
+    "thread count and fails a case whose outputs differ from this run's in any bit.\n"
+    "The exit status is 1 when any case fails.\n";
 
 }  // namespace
 
