@@ -1,0 +1,186 @@
+// The float32 matrix product's blocking, threading and dispatch (kernels-gemm.md, "Structure"
+// and "Fixed chunks and thread independence"); the arithmetic is in the microkernels
+// (gemm_micro_*.cpp), the layouts in gemm_pack.cpp.
+//
+// One call: pack B for all of k and n (chunks of 8 strips per k-block), then one chunk per
+// MC x NC tile of C. A tile walks k in blocks of KC = 256; per block it takes its packed A block
+// and runs the microkernel over every NR strip of B and, inside, every MR strip of A. Every
+// output is computed by one tile, with the whole of k in increasing order, so neither the tile
+// order nor the thread that runs a tile can change it.
+#include "optimized/kernels/gemm/gemm.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+
+#include "optimized/kernels/gemm/gemm_buffer.hpp"
+#include "optimized/kernels/gemm/gemm_pack.hpp"
+#include "optimized/kernels/gemm/gemm_path.hpp"
+
+namespace onemodel::opt {
+
+void PackedB::FreeAligned::operator()(float* p) const noexcept { gemm::free_aligned_floats(p); }
+
+namespace gemm {
+namespace {
+
+// kernels-gemm.md, "Fixed chunks and thread independence": about 40 multiply-adds per
+// nanosecond for the tiles, half a nanosecond per element packed.
+constexpr double kMultiplyAddsPerNs = 40.0;
+constexpr double kNsPerPackedElement = 0.5;
+
+struct Problem {
+  const Path* path;
+  bool exact;
+  std::size_t m, n, k;
+  MatrixView a;
+  const float* packed_b;
+  float* c;
+  std::ptrdiff_t ldc;
+  const GemmEpilogue* epilogue;
+  std::uint64_t call_id;  // tells this call's packed A panels from an earlier call's
+};
+
+// Each call gets its own id, so a thread's cached A panel is never taken for another call's.
+std::atomic<std::uint64_t> next_call_id{1};
+
+// The packed A of one tile row (MC rows, all of k, block after block), kept by the thread that
+// packed it: the tiles of one row share it, so A is packed about once per row and thread rather
+// than once per tile. Packing only moves values, so this cannot change a result.
+struct APanelCache {
+  GrowingBuffer buffer;
+  std::uint64_t call_id = 0;
+  std::size_t tile_row = 0;
+  std::size_t blocks_packed = 0;  // k-blocks of the panel packed so far, in order
+};
+
+thread_local APanelCache a_panel;
+thread_local GrowingBuffer b_packing;
+
+std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.path->nc); }
+
+void run_tile(const Problem& pr, std::size_t tile) {
+  const Path& path = *pr.path;
+  const std::size_t tiles_n = tile_cols(pr);
+  const std::size_t tile_row = tile / tiles_n;
+  const std::size_t row0 = tile_row * path.mc;
+  const std::size_t col0 = (tile % tiles_n) * path.nc;
+  const std::size_t rows = std::min(path.mc, pr.m - row0);
+  const std::size_t cols = std::min(path.nc, pr.n - col0);
+  float* c_tile = pr.c + static_cast<std::ptrdiff_t>(row0) * pr.ldc + static_cast<std::ptrdiff_t>(col0);
+
+  if (pr.k == 0) {
+    // exact-mode.md, "Matrix product": with k = 0 the output is +0.
+    for (std::size_t r = 0; r < rows; ++r) std::fill_n(c_tile + static_cast<std::ptrdiff_t>(r) * pr.ldc, cols, 0.0f);
+  } else {
+    APanelCache& cache = a_panel;
+    if (cache.call_id != pr.call_id || cache.tile_row != tile_row) {
+      cache.call_id = pr.call_id;
+      cache.tile_row = tile_row;
+      cache.blocks_packed = 0;
+    }
+    float* panel = cache.buffer.reserve(path.mc * pr.k);
+    const MicroKernel kernel = pr.exact ? path.exact : path.fast;
+    const std::size_t mr = path.mr, nr = path.nr;
+    alignas(64) float scratch[128];  // one MR x NR tile at ragged edges (at most 8 x 16)
+    for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
+      const std::size_t kc = std::min(kKc, pr.k - p0);
+      float* a_block = panel + p0 * path.mc;
+      if (block == cache.blocks_packed) {
+        pack_a_block(pr.a, row0, rows, p0, kc, mr, a_block);
+        ++cache.blocks_packed;
+      }
+      // kernels-gemm.md step 3: the first block starts from +0, later ones from the stored C;
+      // exact-mode.md rule 4: NaN is made canonical when the last block stores.
+      std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
+      if (pr.exact && p0 + kc == pr.k) flags |= kGemmCanonicalNan;
+      for (std::size_t j = 0; j < cols; j += nr) {
+        const float* b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
+        const std::size_t valid_cols = std::min(nr, cols - j);
+        for (std::size_t i = 0; i < rows; i += mr) {
+          const std::size_t valid_rows = std::min(mr, rows - i);
+          const float* a_strip = a_block + i * kc;
+          float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
+          if (valid_rows == mr && valid_cols == nr) {
+            kernel(kc, a_strip, b_strip, c_block, pr.ldc, flags);
+            continue;
+          }
+          // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
+          // and copies out the valid part.
+          if ((flags & kGemmAccumulate) != 0) {
+            for (std::size_t r = 0; r < valid_rows; ++r) {
+              std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
+            }
+          }
+          kernel(kc, a_strip, b_strip, scratch, static_cast<std::ptrdiff_t>(nr), flags);
+          for (std::size_t r = 0; r < valid_rows; ++r) {
+            std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
+          }
+        }
+      }
+    }
+  }
+  if (pr.epilogue != nullptr && pr.epilogue->apply != nullptr) {
+    pr.epilogue->apply(pr.epilogue->state, c_tile, pr.ldc, row0, col0, rows, cols);
+  }
+}
+
+void run_tiles(const KernelContext& context, const Problem& pr) {
+  const std::size_t tiles = strip_count(pr.m, pr.path->mc) * tile_cols(pr);
+  const double estimate = static_cast<double>(pr.m) * static_cast<double>(pr.n) * static_cast<double>(pr.k) /
+                          kMultiplyAddsPerNs;
+  context.parallel_for(tiles, estimate, [&pr](std::size_t tile) { run_tile(pr, tile); });
+}
+
+Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
+                     const float* packed_b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  return Problem{&path_for(context.isa), context.exact, m, n, k, a, packed_b, c, ldc, epilogue,
+                 next_call_id.fetch_add(1, std::memory_order_relaxed)};
+}
+
+}  // namespace
+}  // namespace gemm
+
+void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+              float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  const gemm::Path& path = gemm::path_for(context.isa);
+  float* packed = nullptr;
+  if (k > 0) {
+    // kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
+    // thread's buffer; the chunks may run on other threads.
+    packed = gemm::b_packing.reserve(gemm::packed_b_size(k, n, path.nr));
+    const std::size_t chunks = gemm::pack_b_chunk_count(k, n, path.nr);
+    const double estimate = gemm::kNsPerPackedElement * static_cast<double>(gemm::packed_b_size(k, n, path.nr));
+    context.parallel_for(chunks, estimate,
+                         [&](std::size_t chunk) { gemm::pack_b_chunk(k, n, path.nr, b, packed, chunk); });
+  }
+  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, a, packed, c, ldc, epilogue));
+}
+
+PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
+  const gemm::Path& path = gemm::path_for(isa);
+  PackedB packed;
+  packed.isa_ = path.isa;
+  packed.k_ = k;
+  packed.n_ = n;
+  packed.size_ = gemm::packed_b_size(k, n, path.nr);
+  packed.data_.reset(gemm::allocate_aligned_floats(packed.size_));
+  if (n > 0) {
+    const std::size_t chunks = gemm::pack_b_chunk_count(k, n, path.nr);
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk) gemm::pack_b_chunk(k, n, path.nr, b, packed.data_.get(), chunk);
+  }
+  return packed;
+}
+
+void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, const PackedB& b, float* c,
+                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  if (b.isa() != gemm::path_for(context.isa).isa) {
+    throw std::invalid_argument("gemm_f32_packed: B was packed for another instruction-set path");
+  }
+  if (m == 0 || b.n() == 0) return;
+  gemm::run_tiles(context, gemm::make_problem(context, m, b.n(), b.k(), a, b.data(), c, ldc, epilogue));
+}
+
+}  // namespace onemodel::opt

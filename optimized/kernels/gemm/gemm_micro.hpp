@@ -1,0 +1,47 @@
+// The register microkernels of the float32 matrix product, one signature for every path
+// (DESIGN.md rule 4: loops apart from ISA code; kernels-gemm.md, "Structure" step 3).
+//
+// A microkernel computes one MR x NR block of C from a packed A strip (element (p, r) at
+// a[p * MR + r]) and a packed B strip (element (p, j) at b[p * NR + j]) over kc steps of k:
+// one accumulator per output, p increasing (exact-mode.md, "Matrix product"). The accumulators
+// start from +0 on the first k-block and from the C values an earlier block stored otherwise
+// (flag kGemmAccumulate). With kGemmCanonicalNan (exact mode, last k-block) every NaN stored
+// becomes 0x7FC00000 (exact-mode.md rule 4). c is written with row stride ldc; MR x NR values
+// are always stored (the driver gives a scratch tile at ragged edges).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace onemodel::opt::gemm {
+
+inline constexpr std::uint32_t kGemmAccumulate = 1u;
+inline constexpr std::uint32_t kGemmCanonicalNan = 2u;
+
+using MicroKernel = void (*)(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                             std::uint32_t flags);
+
+// Fast kernels use the path's fused multiply-add where it has one; exact kernels multiply,
+// round, add, round (exact-mode.md rule 1). Paths without FMA use one kernel for both modes.
+void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                          std::uint32_t flags);
+#if defined(__x86_64__)
+void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                         std::uint32_t flags);
+void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                             std::uint32_t flags);
+void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                               std::uint32_t flags);
+#endif
+#if defined(__aarch64__)
+void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                             std::uint32_t flags);
+void f32_gemm_8x12__neon_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                               std::uint32_t flags);
+#endif
+#if defined(__wasm_simd128__)
+void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                                std::uint32_t flags);
+#endif
+
+}  // namespace onemodel::opt::gemm

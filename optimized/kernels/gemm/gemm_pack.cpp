@@ -1,0 +1,91 @@
+#include "optimized/kernels/gemm/gemm_pack.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "optimized/kernels/gemm/gemm_path.hpp"
+
+namespace onemodel::opt::gemm {
+
+std::size_t packed_b_size(std::size_t k, std::size_t n, std::size_t nr) noexcept {
+  return k * strip_count(n, nr) * nr;
+}
+
+std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::size_t p0, std::size_t strip) noexcept {
+  const std::size_t padded_n = strip_count(n, nr) * nr;
+  const std::size_t kc = std::min(kKc, k - p0);
+  return p0 * padded_n + strip * kc * nr;
+}
+
+std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr) noexcept {
+  const std::size_t blocks = (k + kKc - 1) / kKc;
+  return blocks * strip_count(strip_count(n, nr), kPackStripsPerChunk);
+}
+
+namespace {
+
+// One strip: rows [p0, p0 + kc), columns [j0, j0 + nr) of B; columns at or past n are +0.
+void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nr,
+                  float* out) {
+  const std::size_t valid = std::min(nr, n - j0);
+  if (b.col_stride == 1) {
+    // Rows of B are contiguous: copy each row's piece.
+    for (std::size_t p = 0; p < kc; ++p) {
+      const float* src = b.data + static_cast<std::ptrdiff_t>(p0 + p) * b.row_stride + static_cast<std::ptrdiff_t>(j0);
+      float* dst = out + p * nr;
+      std::memcpy(dst, src, valid * sizeof(float));
+      for (std::size_t j = valid; j < nr; ++j) dst[j] = 0.0f;
+    }
+    return;
+  }
+  // Columns walked one at a time (B given transposed: each column contiguous in k).
+  for (std::size_t j = 0; j < nr; ++j) {
+    if (j < valid) {
+      const float* src = b.data + static_cast<std::ptrdiff_t>(j0 + j) * b.col_stride;
+      for (std::size_t p = 0; p < kc; ++p) out[p * nr + j] = src[static_cast<std::ptrdiff_t>(p0 + p) * b.row_stride];
+    } else {
+      for (std::size_t p = 0; p < kc; ++p) out[p * nr + j] = 0.0f;
+    }
+  }
+}
+
+}  // namespace
+
+void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, float* packed, std::size_t chunk) {
+  const std::size_t strips = strip_count(n, nr);
+  const std::size_t chunks_per_block = strip_count(strips, kPackStripsPerChunk);
+  const std::size_t p0 = (chunk / chunks_per_block) * kKc;
+  const std::size_t kc = std::min(kKc, k - p0);
+  const std::size_t first = (chunk % chunks_per_block) * kPackStripsPerChunk;
+  const std::size_t last = std::min(strips, first + kPackStripsPerChunk);
+  for (std::size_t s = first; s < last; ++s) {
+    pack_b_strip(b, n, p0, kc, s * nr, nr, packed + packed_b_offset(k, n, nr, p0, s));
+  }
+}
+
+void pack_a_block(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, std::size_t mr,
+                  float* out) {
+  for (std::size_t s = 0; s * mr < rows; ++s) {
+    float* dst = out + s * mr * kc;
+    const std::size_t r0 = row0 + s * mr;
+    const std::size_t valid = std::min(mr, rows - s * mr);
+    if (a.col_stride == 1) {
+      // Rows of A are contiguous in k: one row at a time into every mr-th place.
+      for (std::size_t r = 0; r < valid; ++r) {
+        const float* src = a.data + static_cast<std::ptrdiff_t>(r0 + r) * a.row_stride + static_cast<std::ptrdiff_t>(p0);
+        for (std::size_t p = 0; p < kc; ++p) dst[p * mr + r] = src[p];
+      }
+      for (std::size_t r = valid; r < mr; ++r) {
+        for (std::size_t p = 0; p < kc; ++p) dst[p * mr + r] = 0.0f;
+      }
+      continue;
+    }
+    for (std::size_t p = 0; p < kc; ++p) {
+      const float* src = a.data + static_cast<std::ptrdiff_t>(p0 + p) * a.col_stride;
+      for (std::size_t r = 0; r < valid; ++r) dst[p * mr + r] = src[static_cast<std::ptrdiff_t>(r0 + r) * a.row_stride];
+      for (std::size_t r = valid; r < mr; ++r) dst[p * mr + r] = 0.0f;
+    }
+  }
+}
+
+}  // namespace onemodel::opt::gemm

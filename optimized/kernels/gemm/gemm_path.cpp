@@ -1,0 +1,42 @@
+// Dispatch of the float32 matrix product: which constants and microkernels each path uses
+// (kernels-gemm.md, table under "Structure"). A variant is named only under its platform guard,
+// so the library builds for x86-64, aarch64 and WebAssembly alike.
+#include "optimized/kernels/gemm/gemm_path.hpp"
+
+namespace onemodel::opt::gemm {
+namespace {
+
+// Scalar: 4 x 4, tiles 64 x 64; fast mode is plain acc + a*b too (kernels-gemm.md, "Fast mode").
+constexpr Path kScalar{Isa::Scalar, 4, 4, 64, 64, f32_gemm_4x4__scalar, f32_gemm_4x4__scalar};
+#if defined(__x86_64__)
+// SSE4.1 has no fused multiply-add: both modes multiply then add.
+constexpr Path kSse{Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41};
+constexpr Path kAvx2{Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact};
+#endif
+#if defined(__aarch64__)
+constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact};
+#endif
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD128 has no fused multiply-add outside relaxed SIMD: both modes multiply then add.
+constexpr Path kWasm{Isa::Wasm, 4, 8, 64, 128, f32_gemm_4x8__wasm_simd128, f32_gemm_4x8__wasm_simd128};
+#endif
+
+}  // namespace
+
+const Path& path_for(Isa isa) noexcept {
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::Sse: return kSse;
+    case Isa::Avx2: return kAvx2;
+#endif
+#if defined(__aarch64__)
+    case Isa::Neon: return kNeon;
+#endif
+#if defined(__wasm_simd128__)
+    case Isa::Wasm: return kWasm;
+#endif
+    default: return kScalar;
+  }
+}
+
+}  // namespace onemodel::opt::gemm

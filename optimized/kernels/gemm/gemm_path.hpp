@@ -1,0 +1,31 @@
+// The blocking constants and microkernels of each instruction-set path (kernels-gemm.md, table
+// under "Structure"). The driver (gemm.cpp) and the packing (gemm_pack.cpp) read only this.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/kernels/gemm/gemm_micro.hpp"
+
+namespace onemodel::opt::gemm {
+
+// kernels-gemm.md, "Structure" step 1: B is packed in blocks of 256 rows of k.
+inline constexpr std::size_t kKc = 256;
+// kernels-gemm.md, "Structure" step 1: packing work is split into chunks of 8 strips per k-block.
+inline constexpr std::size_t kPackStripsPerChunk = 8;
+// Packed buffers are aligned to a cache line (aligned vector loads of B strips).
+inline constexpr std::size_t kPackAlignment = 64;
+
+struct Path {
+  Isa isa;
+  std::size_t mr, nr;  // microkernel rows and columns
+  std::size_t mc, nc;  // tile rows and columns: one tile is one chunk of work
+  MicroKernel fast;
+  MicroKernel exact;
+};
+
+// The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact
+// mode, exact-mode.md rule 5).
+const Path& path_for(Isa isa) noexcept;
+
+}  // namespace onemodel::opt::gemm

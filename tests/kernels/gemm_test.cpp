@@ -1,0 +1,425 @@
+// The float32 matrix product kernels against a naive loop written from exact-mode.md ("Matrix
+// product"), on every instruction-set path this machine runs (DESIGN.md rule 7): exact mode bit
+// for bit for every size 0..70 in each dimension, random strides and offsets (transposed operands
+// included), special values; 1 and 2 threads; packed B against unpacked; fast mode within the
+// bound of kernels-gemm.md ("Fast mode", Higham section 3.1); the epilogue's contract.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+std::uint32_t bits_of(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+float from_bits(std::uint32_t b) {
+  float v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// A matrix in a larger buffer: element (r, c) at offset + r * row_stride + c * col_stride.
+struct StridedMatrix {
+  std::size_t rows = 0, cols = 0;
+  std::ptrdiff_t offset = 0, row_stride = 0, col_stride = 1;
+  std::vector<float> storage;
+  float at(std::size_t r, std::size_t c) const {
+    return storage[static_cast<std::size_t>(offset + static_cast<std::ptrdiff_t>(r) * row_stride +
+                                            static_cast<std::ptrdiff_t>(c) * col_stride)];
+  }
+  MatrixView view() const { return MatrixView{storage.data() + offset, row_stride, col_stride}; }
+};
+
+enum class Layout { RowMajor, Transposed, Spread };
+
+struct Values {
+  std::mt19937& rng;
+  double special_rate = 0.0;  // share of NaN, infinities, signed zeros, subnormals, huge values
+
+  float next() {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    if (u(rng) < special_rate) {
+      switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
+        case 0: return std::numeric_limits<float>::quiet_NaN();
+        case 1: return from_bits(0xFFC00001u);  // negative NaN with a payload
+        case 2: return from_bits(0x7F800001u);  // signalling NaN
+        case 3: return std::numeric_limits<float>::infinity();
+        case 4: return -std::numeric_limits<float>::infinity();
+        case 5: return 0.0f;
+        case 6: return -0.0f;
+        case 7: return from_bits(std::uniform_int_distribution<std::uint32_t>(1, 0x007FFFFFu)(rng));  // subnormal
+        case 8: return -from_bits(std::uniform_int_distribution<std::uint32_t>(1, 0x007FFFFFu)(rng));
+        default: return (u(rng) < 0.5 ? 1.0f : -1.0f) * 3.0e38f;  // overflows when summed
+      }
+    }
+    // Mixed magnitudes, including small ones whose products are subnormal.
+    const double scale = u(rng) < 0.1 ? 1e-20 : 1.0;
+    return static_cast<float>((u(rng) * 2.0 - 1.0) * scale);
+  }
+};
+
+StridedMatrix make_matrix(std::size_t rows, std::size_t cols, Layout layout, Values& values) {
+  StridedMatrix mat;
+  mat.rows = rows;
+  mat.cols = cols;
+  std::uniform_int_distribution<int> small(0, 5);
+  mat.offset = small(values.rng);
+  const std::ptrdiff_t pad = small(values.rng);
+  const std::ptrdiff_t r = static_cast<std::ptrdiff_t>(rows), c = static_cast<std::ptrdiff_t>(cols);
+  switch (layout) {
+    case Layout::RowMajor:
+      mat.col_stride = 1;
+      mat.row_stride = c + pad;
+      break;
+    case Layout::Transposed:
+      mat.row_stride = 1;
+      mat.col_stride = r + pad;
+      break;
+    case Layout::Spread:
+      mat.col_stride = 2 + small(values.rng) % 2;
+      mat.row_stride = c * mat.col_stride + pad;
+      break;
+  }
+  const std::ptrdiff_t extent = mat.offset + (r > 0 ? (r - 1) * mat.row_stride : 0) +
+                                (c > 0 ? (c - 1) * mat.col_stride : 0) + 1;
+  mat.storage.resize(static_cast<std::size_t>(extent));
+  for (float& v : mat.storage) v = values.next();
+  return mat;
+}
+
+// exact-mode.md, "Matrix product", literally: acc = +0; prod = round(a*b); acc = round(acc + prod);
+// canonical NaN when stored. Compiled with -ffp-contract=off, so nothing is fused.
+std::vector<float> naive_exact(const StridedMatrix& a, const StridedMatrix& b) {
+  std::vector<float> c(a.rows * b.cols);
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    for (std::size_t j = 0; j < b.cols; ++j) {
+      float acc = 0.0f;
+      for (std::size_t p = 0; p < a.cols; ++p) {
+        const float prod = a.at(i, p) * b.at(p, j);
+        acc = acc + prod;
+      }
+      c[i * b.cols + j] = std::isnan(acc) ? from_bits(0x7FC00000u) : acc;
+    }
+  }
+  return c;
+}
+
+// C in a buffer with a row stride above n and sentinels around it, to see stray writes.
+struct OutMatrix {
+  static constexpr std::uint32_t kSentinel = 0x7F8DEAD1u;
+  std::size_t rows, cols;
+  std::ptrdiff_t ldc;
+  std::vector<float> storage;
+  OutMatrix(std::size_t m, std::size_t n, std::size_t pad)
+      : rows(m), cols(n), ldc(static_cast<std::ptrdiff_t>(n + pad)), storage(m * (n + pad) + 8, from_bits(kSentinel)) {}
+  float* data() { return storage.data() + 4; }
+  float at(std::size_t r, std::size_t c) const {
+    return storage[4 + r * static_cast<std::size_t>(ldc) + c];
+  }
+  // Empty when every element outside the matrix still holds the sentinel.
+  std::string stray_writes() const {
+    for (std::size_t idx = 0; idx < storage.size(); ++idx) {
+      const bool inside = ldc > 0 && idx >= 4 && (idx - 4) / static_cast<std::size_t>(ldc) < rows &&
+                          (idx - 4) % static_cast<std::size_t>(ldc) < cols;
+      if (!inside && bits_of(storage[idx]) != kSentinel) return "write outside C at buffer index " + std::to_string(idx);
+    }
+    return {};
+  }
+};
+
+std::string compare_bits(const OutMatrix& got, const std::vector<float>& want) {
+  for (std::size_t i = 0; i < got.rows; ++i) {
+    for (std::size_t j = 0; j < got.cols; ++j) {
+      const std::uint32_t g = bits_of(got.at(i, j)), w = bits_of(want[i * got.cols + j]);
+      if (g != w) {
+        char text[160];
+        std::snprintf(text, sizeof text, "C(%zu,%zu): got 0x%08X (%g), want 0x%08X (%g)", i, j, g, got.at(i, j), w,
+                      want[i * got.cols + j]);
+        return text;
+      }
+    }
+  }
+  return got.stray_writes();
+}
+
+std::string describe(Isa isa, std::size_t m, std::size_t n, std::size_t k, int threads, Layout la, Layout lb) {
+  return std::string(isa_name(isa)) + " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" +
+         std::to_string(k) + " threads=" + std::to_string(threads) + " layoutA=" + std::to_string(static_cast<int>(la)) +
+         " layoutB=" + std::to_string(static_cast<int>(lb));
+}
+
+Layout random_layout(std::mt19937& rng) { return static_cast<Layout>(std::uniform_int_distribution<int>(0, 2)(rng)); }
+
+// One exact case on one path: gemm_f32 and the packed form against the naive loop.
+void check_exact(Isa isa, ThreadPool* pool, std::size_t m, std::size_t n, std::size_t k, std::mt19937& rng,
+                 double special_rate) {
+  Values values{rng, special_rate};
+  const Layout la = random_layout(rng), lb = random_layout(rng);
+  const StridedMatrix a = make_matrix(m, k, la, values);
+  const StridedMatrix b = make_matrix(k, n, lb, values);
+  const std::vector<float> want = naive_exact(a, b);
+  const KernelContext context{isa, true, pool};
+  const int threads = pool == nullptr ? 1 : pool->threads();
+  const std::size_t pad = std::uniform_int_distribution<std::size_t>(0, 3)(rng);
+
+  OutMatrix c(m, n, pad);
+  gemm_f32(context, m, n, k, a.view(), b.view(), c.data(), c.ldc);
+  const std::string diff = compare_bits(c, want);
+  ASSERT_TRUE(diff.empty()) << describe(isa, m, n, k, threads, la, lb) << ": " << diff;
+
+  const PackedB packed = pack_b_f32(isa, k, n, b.view());
+  OutMatrix cp(m, n, pad);
+  gemm_f32_packed(context, m, a.view(), packed, cp.data(), cp.ldc);
+  const std::string diff_packed = compare_bits(cp, want);
+  ASSERT_TRUE(diff_packed.empty()) << "packed B, " << describe(isa, m, n, k, threads, la, lb) << ": " << diff_packed;
+}
+
+TEST(GemmKernel, ExactEachDimensionSwept0To70OnEveryPath) {
+  for (const Isa isa : available_isas()) {
+    std::mt19937 rng(1234 + static_cast<unsigned>(isa));
+    std::uniform_int_distribution<std::size_t> other(0, 70);
+    for (int dim = 0; dim < 3; ++dim) {
+      for (std::size_t size = 0; size <= 70; ++size) {
+        std::size_t s[3] = {other(rng), other(rng), other(rng)};
+        s[dim] = size;
+        check_exact(isa, nullptr, s[0], s[1], s[2], rng, 0.02);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
+  for (const Isa isa : available_isas()) {
+    std::mt19937 rng(99 + static_cast<unsigned>(isa));
+    std::uniform_int_distribution<std::size_t> size(0, 70);
+    for (int trial = 0; trial < 150; ++trial) {
+      check_exact(isa, nullptr, size(rng), size(rng), size(rng), rng, trial % 3 == 0 ? 0.3 : 0.05);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Several tiles in each direction and several k-blocks of 256, on 1 and 2 threads: the second
+// k-block continues from the stored C, the last makes NaN canonical, and tiles run on both
+// threads (the estimate is far above the pool's 80 000 ns per thread).
+TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
+  ThreadPool one(1), two(2);
+  const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030}, {5, 400, 300}};
+  for (const Isa isa : available_isas()) {
+    for (const auto& s : shapes) {
+      for (ThreadPool* pool : {&one, &two}) {
+        std::mt19937 rng(7 + static_cast<unsigned>(s[0] * 31 + s[2]));  // same inputs for both pools
+        check_exact(isa, pool, s[0], s[1], s[2], rng, 0.01);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Special values only: every stored NaN must be 0x7FC00000, infinities and zeros per IEEE.
+TEST(GemmKernel, ExactOnlySpecialValues) {
+  for (const Isa isa : available_isas()) {
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 60; ++trial) {
+      std::uniform_int_distribution<std::size_t> size(1, 40);
+      check_exact(isa, nullptr, size(rng), size(rng), size(rng), rng, 1.0);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(GemmKernel, KZeroGivesPositiveZero) {
+  for (const Isa isa : available_isas()) {
+    for (const bool exact : {true, false}) {
+      OutMatrix c(7, 19, 2);
+      const float dummy = 1.0f;
+      gemm_f32(KernelContext{isa, exact, nullptr}, 7, 19, 0, MatrixView{&dummy, 0, 1}, MatrixView{&dummy, 0, 1},
+               c.data(), c.ldc);
+      for (std::size_t i = 0; i < 7; ++i) {
+        for (std::size_t j = 0; j < 19; ++j) ASSERT_EQ(bits_of(c.at(i, j)), 0u) << isa_name(isa);
+      }
+      ASSERT_EQ(c.stray_writes(), "");
+    }
+  }
+}
+
+// Products whose exact sum is -0 must give +0 (exact-mode.md rule 3): -1 * +0 added to +0.
+TEST(GemmKernel, NegativeZeroProductsSumToPositiveZero) {
+  for (const Isa isa : available_isas()) {
+    for (const bool exact : {true, false}) {
+      const std::vector<float> a(3 * 5, -1.0f), b(5 * 4, 0.0f);
+      std::vector<float> c(3 * 4, 1.0f);
+      gemm_f32(KernelContext{isa, exact, nullptr}, 3, 4, 5, MatrixView{a.data(), 5, 1}, MatrixView{b.data(), 4, 1},
+               c.data(), 4);
+      for (const float v : c) ASSERT_EQ(bits_of(v), 0u) << isa_name(isa) << (exact ? " exact" : " fast");
+    }
+  }
+}
+
+// kernels-gemm.md, "Fast mode": |c - exact| <= k * u * sum |a_p * b_p| (+ 1e-30 for the
+// subnormal range), against a double-precision product; and the same bits on 1 and 2 threads.
+TEST(GemmKernel, FastWithinBoundAndIndependentOfThreads) {
+  ThreadPool one(1), two(2);
+  const std::size_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {70, 70, 70},   {13, 64, 300},
+                                   {200, 300, 600}, {97, 129, 257}, {31, 250, 1030}};
+  for (const Isa isa : available_isas()) {
+    for (const auto& s : shapes) {
+      const std::size_t m = s[0], n = s[1], k = s[2];
+      std::mt19937 rng(static_cast<unsigned>(m * 7 + n * 11 + k));
+      Values values{rng, 0.0};
+      const Layout la = random_layout(rng), lb = random_layout(rng);
+      const StridedMatrix a = make_matrix(m, k, la, values);
+      const StridedMatrix b = make_matrix(k, n, lb, values);
+      OutMatrix c1(m, n, 1), c2(m, n, 1);
+      gemm_f32(KernelContext{isa, false, &one}, m, n, k, a.view(), b.view(), c1.data(), c1.ldc);
+      gemm_f32(KernelContext{isa, false, &two}, m, n, k, a.view(), b.view(), c2.data(), c2.ldc);
+      ASSERT_EQ(c1.storage.size(), c2.storage.size());
+      ASSERT_EQ(std::memcmp(c1.storage.data(), c2.storage.data(), c1.storage.size() * sizeof(float)), 0)
+          << "fast mode differs between 1 and 2 threads: " << describe(isa, m, n, k, 2, la, lb);
+      ASSERT_EQ(c1.stray_writes(), "");
+      const double u = std::ldexp(1.0, -24);
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          double sum = 0.0, magnitude = 0.0;
+          for (std::size_t p = 0; p < k; ++p) {
+            const double prod = static_cast<double>(a.at(i, p)) * static_cast<double>(b.at(p, j));
+            sum += prod;
+            magnitude += std::fabs(prod);
+          }
+          const double bound = static_cast<double>(k) * u * magnitude + 1e-30;
+          ASSERT_LE(std::fabs(static_cast<double>(c1.at(i, j)) - sum), bound)
+              << describe(isa, m, n, k, 1, la, lb) << " at (" << i << "," << j << ")";
+        }
+      }
+    }
+  }
+}
+
+// Fast mode with a NaN or infinite input still gives NaN where the double product does.
+TEST(GemmKernel, FastPropagatesNaN) {
+  for (const Isa isa : available_isas()) {
+    std::vector<float> a(4 * 6, 1.0f), b(6 * 9, 0.5f);
+    a[2 * 6 + 3] = std::numeric_limits<float>::quiet_NaN();
+    b[1 * 9 + 4] = std::numeric_limits<float>::infinity();
+    std::vector<float> c(4 * 9);
+    gemm_f32(KernelContext{isa, false, nullptr}, 4, 9, 6, MatrixView{a.data(), 6, 1}, MatrixView{b.data(), 9, 1},
+             c.data(), 9);
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t j = 0; j < 9; ++j) {
+        const float v = c[i * 9 + j];
+        if (i == 2) {
+          EXPECT_TRUE(std::isnan(v)) << isa_name(isa);
+        } else if (j == 4) {
+          EXPECT_TRUE(std::isinf(v) && v > 0) << isa_name(isa);
+        } else {
+          EXPECT_EQ(v, 3.0f) << isa_name(isa);
+        }
+      }
+    }
+  }
+}
+
+// The epilogue runs once per finished tile and sees final values: every output exactly once.
+struct EpilogueLog {
+  std::vector<int> visits;
+  std::vector<float> seen;
+  std::size_t n = 0;
+  std::mutex mutex;
+};
+
+void record_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col, std::size_t rows,
+                 std::size_t cols) {
+  auto* log = static_cast<EpilogueLog*>(const_cast<void*>(state));
+  std::lock_guard<std::mutex> lock(log->mutex);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      ++log->visits[(row + r) * log->n + col + j];
+      log->seen[(row + r) * log->n + col + j] = c[static_cast<std::ptrdiff_t>(r) * ldc + static_cast<std::ptrdiff_t>(j)];
+    }
+  }
+}
+
+TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
+  ThreadPool two(2);
+  const std::size_t shapes[][3] = {{1, 1, 1}, {45, 70, 3}, {200, 300, 600}, {9, 140, 0}};
+  for (const Isa isa : available_isas()) {
+    for (const auto& s : shapes) {
+      const std::size_t m = s[0], n = s[1], k = s[2];
+      std::mt19937 rng(3);
+      Values values{rng, 0.01};
+      const StridedMatrix a = make_matrix(m, k, Layout::RowMajor, values);
+      const StridedMatrix b = make_matrix(k, n, Layout::RowMajor, values);
+      const std::vector<float> want = naive_exact(a, b);
+      for (const bool packed : {false, true}) {
+        EpilogueLog log;
+        log.n = n;
+        log.visits.assign(m * n, 0);
+        log.seen.assign(m * n, 0.0f);
+        const GemmEpilogue epilogue{record_tile, &log};
+        OutMatrix c(m, n, 3);
+        const KernelContext context{isa, true, &two};
+        if (packed) {
+          gemm_f32_packed(context, m, a.view(), pack_b_f32(isa, k, n, b.view()), c.data(), c.ldc, &epilogue);
+        } else {
+          gemm_f32(context, m, n, k, a.view(), b.view(), c.data(), c.ldc, &epilogue);
+        }
+        for (std::size_t idx = 0; idx < m * n; ++idx) {
+          ASSERT_EQ(log.visits[idx], 1) << isa_name(isa) << " output " << idx;
+          ASSERT_EQ(bits_of(log.seen[idx]), bits_of(want[idx])) << isa_name(isa) << " output " << idx;
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmKernel, PackedBRefusesAnotherPath) {
+  const auto isas = available_isas();
+  if (isas.size() < 2) GTEST_SKIP() << "only one path on this machine";
+  const std::vector<float> b(4, 1.0f), a(4, 1.0f);
+  std::vector<float> c(4);
+  const PackedB packed = pack_b_f32(isas[0], 2, 2, MatrixView{b.data(), 2, 1});
+  EXPECT_THROW(gemm_f32_packed(KernelContext{isas[1], true, nullptr}, 2, MatrixView{a.data(), 2, 1}, packed, c.data(), 2),
+               std::invalid_argument);
+}
+
+// Property: random shapes (up to three tiles and two k-blocks), layouts and paths, exact mode,
+// equal to the naive loop.
+RC_GTEST_PROP(GemmProperty, ExactEqualsNaiveLoop, ()) {
+  const auto isas = available_isas();
+  const Isa isa = isas[*rc::gen::inRange<std::size_t>(0, isas.size())];
+  const std::size_t m = *rc::gen::inRange<std::size_t>(0, 200);
+  const std::size_t n = *rc::gen::inRange<std::size_t>(0, 260);
+  const std::size_t k = *rc::gen::inRange<std::size_t>(0, 520);
+  const unsigned seed = *rc::gen::arbitrary<unsigned>();
+  std::mt19937 rng(seed);
+  Values values{rng, 0.02};
+  const Layout la = random_layout(rng), lb = random_layout(rng);
+  const StridedMatrix a = make_matrix(m, k, la, values);
+  const StridedMatrix b = make_matrix(k, n, lb, values);
+  const std::vector<float> want = naive_exact(a, b);
+  OutMatrix c(m, n, 1);
+  gemm_f32(KernelContext{isa, true, nullptr}, m, n, k, a.view(), b.view(), c.data(), c.ldc);
+  const std::string diff = compare_bits(c, want);
+  RC_ASSERT(diff == std::string());
+}
+
+}  // namespace
+}  // namespace onemodel::opt
