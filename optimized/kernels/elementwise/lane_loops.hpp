@@ -1,0 +1,140 @@
+// The loops of the element-wise kernels over a lanes type L (see lane_math.hpp): full groups of
+// L::kWidth elements first, then the tail through a small buffer holding the same code's lanes,
+// so an element's result never depends on its position (spec-source ops-elementwise.md, "Lane
+// widths"). Instantiated once per instruction-set file with that file's lanes type.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+#include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/elementwise/lane_math.hpp"
+
+namespace onemodel::opt::ew {
+
+template <class L, class Fn>
+void map_unary(Fn fn, const float* x, float* y, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + L::kWidth <= n; i += L::kWidth) L::store(y + i, fn(L::load(x + i)));
+  if (i < n) {
+    float buffer[L::kWidth] = {};
+    std::memcpy(buffer, x + i, (n - i) * sizeof(float));
+    L::store(buffer, fn(L::load(buffer)));
+    std::memcpy(y + i, buffer, (n - i) * sizeof(float));
+  }
+}
+
+// spec/ops/elementwise.md sections 3 and 8; each function ends with the canonical NaN of
+// exact-mode.md rule 4 (the reference stores every float through ew::store_f32).
+template <class L>
+void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n) noexcept {
+  using F = typename L::F;
+  const F zero = L::splat(0.0f);
+  const F one = L::splat(1.0f);
+  const F alpha = L::splat(args.alpha);
+  const F beta = L::splat(args.beta);
+  switch (args.op) {
+    case UnaryOp::Relu:  // x > 0 ? x : +0 (Relu(-0) = +0); NaN passes, canonical
+      return map_unary<L>(
+          [&](F v) {
+            return L::select(L::is_nan(v), splat_bits<L>(kCanonicalNan), L::select(L::gt(v, zero), v, zero));
+          },
+          x, y, n);
+    case UnaryOp::Neg:
+      return map_unary<L>([&](F v) { return canonical<L>(neg_bits<L>(v)); }, x, y, n);
+    case UnaryOp::Abs:
+      return map_unary<L>([&](F v) { return canonical<L>(abs_bits<L>(v)); }, x, y, n);
+    case UnaryOp::Sqrt:
+      return map_unary<L>([&](F v) { return canonical<L>(L::sqrt(v)); }, x, y, n);
+    case UnaryOp::Exp:
+      return map_unary<L>([&](F v) { return exp<L>(v); }, x, y, n);
+    case UnaryOp::Log:
+      return map_unary<L>([&](F v) { return log<L>(v); }, x, y, n);
+    case UnaryOp::Tanh:
+      return map_unary<L>([&](F v) { return tanh<L>(v); }, x, y, n);
+    case UnaryOp::Sigmoid:
+      return map_unary<L>([&](F v) { return sigmoid<L>(v); }, x, y, n);
+    case UnaryOp::Erf:
+      return map_unary<L>([&](F v) { return erf<L>(v); }, x, y, n);
+    case UnaryOp::GeluErf:
+      return map_unary<L>([&](F v) { return canonical<L>(gelu_erf<L>(v)); }, x, y, n);
+    case UnaryOp::GeluTanh:
+      return map_unary<L>([&](F v) { return canonical<L>(gelu_tanh<L>(v)); }, x, y, n);
+    case UnaryOp::LeakyRelu:  // x < 0 ? alpha * x : x
+      return map_unary<L>([&](F v) { return canonical<L>(L::select(L::lt(v, zero), L::mul(alpha, v), v)); }, x, y,
+                          n);
+    case UnaryOp::Clip:  // v < lo -> lo; then v > hi -> hi (spec/ops/elementwise.md section 6)
+      return map_unary<L>(
+          [&](F v) {
+            v = L::select(L::lt(v, alpha), alpha, v);
+            return canonical<L>(L::select(L::gt(v, beta), beta, v));
+          },
+          x, y, n);
+    case UnaryOp::HardSigmoid:  // product rounded, then sum; clamp to [0, 1]
+      return map_unary<L>(
+          [&](F v) {
+            F r = L::add(L::mul(alpha, v), beta);
+            r = L::select(L::lt(r, zero), zero, r);
+            return canonical<L>(L::select(L::gt(r, one), one, r));
+          },
+          x, y, n);
+    case UnaryOp::HardSwish:  // x * clamp(x * 0.16666667 + 0.5, 0, 1)
+      return map_unary<L>(
+          [&](F v) {
+            F gate = L::add(L::mul(v, L::splat(0.16666667f)), L::splat(0.5f));
+            gate = L::select(L::lt(gate, zero), zero, gate);
+            gate = L::select(L::gt(gate, one), one, gate);
+            return canonical<L>(L::mul(v, gate));
+          },
+          x, y, n);
+  }
+}
+
+// y = op(a, b), each operand contiguous (step 1) or one broadcast value (step 0).
+template <class L, class Op>
+void map_binary(Op op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step, float* y,
+                std::size_t n) noexcept {
+  using F = typename L::F;
+  std::size_t i = 0;
+  if (a_step != 0 && b_step != 0) {
+    for (; i + L::kWidth <= n; i += L::kWidth) L::store(y + i, op(L::load(a + i), L::load(b + i)));
+  } else if (a_step != 0) {
+    const F vb = L::splat(*b);
+    for (; i + L::kWidth <= n; i += L::kWidth) L::store(y + i, op(L::load(a + i), vb));
+  } else if (b_step != 0) {
+    const F va = L::splat(*a);
+    for (; i + L::kWidth <= n; i += L::kWidth) L::store(y + i, op(va, L::load(b + i)));
+  } else {
+    const F v = op(L::splat(*a), L::splat(*b));
+    for (; i + L::kWidth <= n; i += L::kWidth) L::store(y + i, v);
+  }
+  if (i < n) {
+    float ba[L::kWidth] = {};
+    float bb[L::kWidth] = {};
+    for (std::size_t j = 0; j < n - i; ++j) {
+      ba[j] = a[a_step * static_cast<std::ptrdiff_t>(i + j)];
+      bb[j] = b[b_step * static_cast<std::ptrdiff_t>(i + j)];
+    }
+    L::store(ba, op(L::load(ba), L::load(bb)));
+    std::memcpy(y + i, ba, (n - i) * sizeof(float));
+  }
+}
+
+// spec/ops/elementwise.md sections 1 and 3: one IEEE operation, then the canonical NaN.
+template <class L>
+void binary_lanes(BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step,
+                  float* y, std::size_t n) noexcept {
+  using F = typename L::F;
+  switch (op) {
+    case BinaryOp::Add:
+      return map_binary<L>([](F u, F v) { return canonical<L>(L::add(u, v)); }, a, a_step, b, b_step, y, n);
+    case BinaryOp::Sub:
+      return map_binary<L>([](F u, F v) { return canonical<L>(L::sub(u, v)); }, a, a_step, b, b_step, y, n);
+    case BinaryOp::Mul:
+      return map_binary<L>([](F u, F v) { return canonical<L>(L::mul(u, v)); }, a, a_step, b, b_step, y, n);
+    case BinaryOp::Div:
+      return map_binary<L>([](F u, F v) { return canonical<L>(L::div(u, v)); }, a, a_step, b, b_step, y, n);
+  }
+}
+
+}  // namespace onemodel::opt::ew

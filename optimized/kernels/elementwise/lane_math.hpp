@@ -1,0 +1,251 @@
+// The exact float32 functions of the element-wise kernels, written once over a "lanes" type L so
+// that every instruction-set path runs the same operation sequence on each lane
+// (spec/exact-transcendentals.md section 1 rule 5; spec-source exact-transcendentals.md "Rules":
+// "the same operation sequence runs for scalar, 128-, 256- and 512-bit lanes").
+//
+// The sequences are those of reference/math/exact_*.cpp, step for step: one rounding per
+// operation, no fused multiply-add (only L::add/sub/mul/div/sqrt, which are single IEEE
+// operations on every path), special values selected by comparisons at the end. Where the
+// scalar reference takes one branch, the lanes compute both and select, which cannot change the
+// selected lane's bits.
+//
+// L provides: types F (float lanes), M (comparison mask), I (32-bit integer lanes);
+// splat, splat_i, add, sub, mul, div, sqrt, lt, gt, ge, eq, is_nan, all(mask), select(mask,
+// if_true, if_false), bits, from_bits, add_i, sub_i, and_i, or_i, xor_i, srai<N> (arithmetic),
+// slli<N>, load, store and the lane count kWidth.
+//
+// Each instruction-set file instantiates these templates with its own lanes type (distinct
+// names per path), so no instantiation compiled with one path's flags can be picked by the
+// linker for another path.
+#pragma once
+
+#include <cstdint>
+
+namespace onemodel::opt::ew {
+
+// spec/exact-transcendentals.md section 1: round-to-nearest-integer magic M = 1.5 * 2^23.
+inline constexpr float kMagic = 12582912.0f;
+inline constexpr std::uint32_t kMagicBits = 0x4B400000u;
+inline constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;  // exact-mode.md rule 4
+inline constexpr std::uint32_t kSignBit = 0x80000000u;
+inline constexpr std::uint32_t kPositiveInfinity = 0x7F800000u;
+inline constexpr std::uint32_t kNegativeInfinity = 0xFF800000u;
+
+template <class L>
+typename L::F splat_bits(std::uint32_t u) noexcept {
+  return L::from_bits(L::splat_i(u));
+}
+
+// exact-mode.md rule 4: every stored NaN is 0x7FC00000.
+template <class L>
+typename L::F canonical(typename L::F v) noexcept {
+  return L::select(L::is_nan(v), splat_bits<L>(kCanonicalNan), v);
+}
+
+template <class L>
+typename L::F abs_bits(typename L::F x) noexcept {
+  return L::from_bits(L::and_i(L::bits(x), L::splat_i(~kSignBit)));
+}
+
+template <class L>
+typename L::F neg_bits(typename L::F x) noexcept {
+  return L::from_bits(L::xor_i(L::bits(x), L::splat_i(kSignBit)));
+}
+
+// The sign bit of `source` OR-ed onto `magnitude`.
+template <class L>
+typename L::F or_sign(typename L::F magnitude, typename L::F source) noexcept {
+  return L::from_bits(L::or_i(L::bits(magnitude), L::and_i(L::bits(source), L::splat_i(kSignBit))));
+}
+
+// 2^k built in the exponent field: bits((k + 127) << 23) (spec/exact-transcendentals.md section 2).
+template <class L>
+typename L::F power_of_two(typename L::I k) noexcept {
+  return L::from_bits(L::template slli<23>(L::add_i(k, L::splat_i(127u))));
+}
+
+// spec/exact-transcendentals.md section 2, exp(x), steps 1 to 5.
+template <class L>
+typename L::F exp(typename L::F x) noexcept {
+  using F = typename L::F;
+  using I = typename L::I;
+  // Step 1: n = round(x * log2 e) by the magic constant; n_int read back from the bit pattern.
+  const F magic = L::splat(kMagic);
+  const F t = L::add(L::mul(x, L::splat(1.44269502f)), magic);
+  const F n = L::sub(t, magic);
+  const I n_int = L::sub_i(L::bits(t), L::splat_i(kMagicBits));
+  // Step 2: Cody-Waite reduction.
+  const F r = L::sub(L::sub(x, L::mul(n, L::splat(0.693145751953125f))), L::mul(n, L::splat(1.4286068e-6f)));
+  // Step 3: q by Horner from the highest coefficient; p = 1 + (r + r^2 q).
+  F q = L::add(L::mul(L::splat(0.0013814613f), r), L::splat(0.00836871f));
+  q = L::add(L::mul(q, r), L::splat(0.04166839f));
+  q = L::add(L::mul(q, r), L::splat(0.16666521f));
+  q = L::add(L::mul(q, r), L::splat(0.49999994f));
+  const F p = L::add(L::splat(1.0f), L::add(r, L::mul(L::mul(r, r), q)));
+  // Step 4: two power-of-two scalings, a = n >> 1 (arithmetic), b = n - a.
+  const I a = L::template srai<1>(n_int);
+  const I b = L::sub_i(n_int, a);
+  F result = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(b));
+  // Step 5: special values last.
+  result = L::select(L::gt(x, L::splat(88.72283172607422f)), splat_bits<L>(kPositiveInfinity), result);
+  result = L::select(L::lt(x, L::splat(-103.97207641601562f)), L::splat(0.0f), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// spec/exact-transcendentals.md section 3, log(x).
+template <class L>
+typename L::F log(typename L::F x) noexcept {
+  using F = typename L::F;
+  using I = typename L::I;
+  // Step 1: subnormals and zero scaled by 2^24 (exponent corrected by -24 below).
+  const auto subnormal = L::lt(x, L::splat(1.17549435e-38f));
+  const F xs = L::select(subnormal, L::mul(x, L::splat(16777216.0f)), x);
+  // Step 2: exponent e and mantissa m in [sqrt(1/2), sqrt(2)).
+  const I ix = L::sub_i(L::bits(xs), L::splat_i(0x3F3504F3u));
+  const I e = L::template srai<23>(ix);
+  const F m = L::from_bits(L::add_i(L::and_i(ix, L::splat_i(0x007FFFFFu)), L::splat_i(0x3F3504F3u)));
+  const F e_float = L::sub(L::from_bits(L::add_i(e, L::splat_i(kMagicBits))), L::splat(kMagic));
+  const F ef = L::select(subnormal, L::sub(e_float, L::splat(24.0f)), e_float);
+  // Step 3: log m = 2 atanh(s), s = f / (2 + f).
+  const F f = L::sub(m, L::splat(1.0f));
+  const F s = L::div(f, L::add(L::splat(2.0f), f));
+  const F z = L::mul(s, s);
+  F w = L::add(L::mul(L::splat(0.0909090936f), z), L::splat(0.111111112f));
+  w = L::add(L::mul(w, z), L::splat(0.142857149f));
+  w = L::add(L::mul(w, z), L::splat(0.200000003f));
+  w = L::add(L::mul(w, z), L::splat(0.333333343f));
+  const F s2 = L::add(s, s);
+  const F logm = L::add(s2, L::mul(s2, L::mul(z, w)));
+  // Step 4.
+  F result = L::add(L::mul(ef, L::splat(0.693145751953125f)), L::add(logm, L::mul(ef, L::splat(1.4286068e-6f))));
+  // Step 5, in this order.
+  result = L::select(L::gt(x, L::splat(3.40282347e+38f)), splat_bits<L>(kPositiveInfinity), result);
+  result = L::select(L::lt(x, L::splat(0.0f)), splat_bits<L>(kCanonicalNan), result);
+  result = L::select(L::eq(x, L::splat(0.0f)), splat_bits<L>(kNegativeInfinity), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// spec/exact-transcendentals.md section 4, sigmoid(x).
+template <class L>
+typename L::F sigmoid(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F s = exp<L>(L::sub(L::splat(0.0f), abs_bits<L>(x)));
+  const F num = L::select(L::ge(x, L::splat(0.0f)), L::splat(1.0f), s);
+  const F result = L::div(num, L::add(L::splat(1.0f), s));
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// spec/exact-transcendentals.md section 5, tanh(x). When every lane is below 0.6 the exp branch
+// is skipped: it would be discarded by the selection, so the bits are the same either way.
+template <class L>
+typename L::F tanh(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F ax = abs_bits<L>(x);
+  const F z = L::mul(ax, ax);
+  F p = L::add(L::mul(L::splat(-0.0058951583f), z), L::splat(0.020795971f));
+  p = L::sub(L::mul(p, z), L::splat(0.05378383f));
+  p = L::add(L::mul(p, z), L::splat(0.13331924f));
+  p = L::sub(L::mul(p, z), L::splat(0.333333f));
+  const F small = L::add(ax, L::mul(ax, L::mul(z, p)));
+  const auto is_small = L::lt(ax, L::splat(0.6f));
+  F magnitude = small;
+  if (!L::all(is_small)) {
+    const F e = exp<L>(L::add(ax, ax));
+    const F large = L::sub(L::splat(1.0f), L::div(L::splat(2.0f), L::add(e, L::splat(1.0f))));
+    magnitude = L::select(is_small, small, large);
+  }
+  const F result = or_sign<L>(magnitude, x);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// spec/exact-transcendentals.md section 6: the parts of erf at |x| = ax.
+template <class L>
+struct ErfParts {
+  typename L::M small;     // ax < 0.5
+  typename L::F erf_abs;   // erf(ax), both branches selected
+  typename L::F erfc_abs;  // erfc(ax), meaningful where !small
+};
+
+template <class L>
+ErfParts<L> erf_parts(typename L::F ax) noexcept {
+  using F = typename L::F;
+  const F z = L::mul(ax, ax);
+  const auto small = L::lt(ax, L::splat(0.5f));
+  // ax < 0.5: ax * P(z).
+  F p = L::add(L::mul(L::splat(-0.0007692853f), z), L::splat(0.0052003083f));
+  p = L::sub(L::mul(p, z), L::splat(0.02686312f));
+  p = L::add(L::mul(p, z), L::splat(0.11283774f));
+  p = L::sub(L::mul(p, z), L::splat(0.37612638f));
+  p = L::add(L::mul(p, z), L::splat(1.1283792f));
+  const F erf_small = L::mul(ax, p);
+  if (L::all(small)) return {small, erf_small, L::splat(0.0f)};
+  // ax >= 0.5: erfc(ax) = e^{-(z + zLo)} t G(t - 1).
+  const F t = L::div(L::splat(1.0f), ax);
+  const F s = L::sub(t, L::splat(1.0f));
+  F g = L::add(L::mul(L::splat(-0.00057763467f), s), L::splat(0.0017893383f));
+  g = L::sub(L::mul(g, s), L::splat(0.00010074016f));
+  g = L::sub(L::mul(g, s), L::splat(0.004373198f));
+  g = L::add(L::mul(g, s), L::splat(0.0034639547f));
+  g = L::add(L::mul(g, s), L::splat(0.0015023724f));
+  g = L::sub(L::mul(g, s), L::splat(0.0009413088f));
+  g = L::sub(L::mul(g, s), L::splat(0.0018891813f));
+  g = L::sub(L::mul(g, s), L::splat(0.0002586738f));
+  g = L::add(L::mul(g, s), L::splat(0.0052144383f));
+  g = L::sub(L::mul(g, s), L::splat(0.0103428485f));
+  g = L::add(L::mul(g, s), L::splat(0.015788378f));
+  g = L::sub(L::mul(g, s), L::splat(0.018338649f));
+  g = L::add(L::mul(g, s), L::splat(0.008167262f));
+  g = L::add(L::mul(g, s), L::splat(0.035529688f));
+  g = L::sub(L::mul(g, s), L::splat(0.1543716f));
+  g = L::add(L::mul(g, s), L::splat(0.42758358f));
+  // Veltkamp split of ax and Dekker's product: ax^2 = z + zLo exactly; zLo = 0 for ax >= 64.
+  const F split = L::mul(ax, L::splat(4097.0f));
+  const F hi = L::sub(split, L::sub(split, ax));
+  const F lo = L::sub(ax, hi);
+  F z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
+  z_lo = L::select(L::ge(ax, L::splat(64.0f)), L::splat(0.0f), z_lo);
+  const F exp_neg_z = L::mul(exp<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
+  const F erfc = L::mul(exp_neg_z, L::mul(t, g));
+  return {small, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc)), erfc};
+}
+
+template <class L>
+typename L::F erf(typename L::F x) noexcept {
+  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
+  const typename L::F result = or_sign<L>(parts.erf_abs, x);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// 1 + erf(x): 1 + (erf OR sign) for ax < 0.5; erfc(|x|) for x < 0, else 2 - erfc(|x|).
+template <class L>
+typename L::F one_plus_erf(typename L::F x) noexcept {
+  using F = typename L::F;
+  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
+  const F small = L::add(L::splat(1.0f), or_sign<L>(parts.erf_abs, x));
+  const F large = L::select(L::lt(x, L::splat(0.0f)), parts.erfc_abs, L::sub(L::splat(2.0f), parts.erfc_abs));
+  const F result = L::select(parts.small, small, large);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// spec/exact-transcendentals.md section 7: gelu(-inf) = -0, NaN canonical, last.
+template <class L>
+typename L::F gelu_special(typename L::F x, typename L::F value) noexcept {
+  value = L::select(L::eq(x, splat_bits<L>(kNegativeInfinity)), splat_bits<L>(kSignBit), value);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), value);
+}
+
+template <class L>
+typename L::F gelu_erf(typename L::F x) noexcept {
+  const typename L::F y = L::mul(x, L::splat(0.70710677f));
+  return gelu_special<L>(x, L::mul(L::mul(L::splat(0.5f), x), one_plus_erf<L>(y)));
+}
+
+template <class L>
+typename L::F gelu_tanh(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F cube = L::mul(L::mul(x, x), x);
+  const F u = L::mul(L::splat(0.79788456f), L::add(x, L::mul(L::splat(0.044715f), cube)));
+  return gelu_special<L>(x, L::mul(x, sigmoid<L>(L::add(u, u))));
+}
+
+}  // namespace onemodel::opt::ew
