@@ -1,0 +1,23 @@
+# Golden hashes (spec-source golden-hashes.md, exact-mode.md): the golden tool runs the committed
+# graphs of tools/golden/ in exact mode and compares every output's SHA-256 with
+# tests/golden/golden-exact.txt, which the reference engine produced. Exact mode promises the same
+# bits on every instruction-set path and thread count, so the optimized engine runs under each
+# ONEMODEL_ISA cap at 1 and 2 threads, and the reference engine checks that the file still holds
+# its own results. Label `golden`. The aarch64 and WebAssembly rows: tools/cross/.
+include(${CMAKE_SOURCE_DIR}/tools/golden/golden.cmake)
+
+set(ONEMODEL_GOLDEN_EXPECT ${CMAKE_SOURCE_DIR}/tests/golden/golden-exact.txt)
+
+add_test(NAME golden_reference
+         COMMAND golden --engine reference --expect ${ONEMODEL_GOLDEN_EXPECT})
+set_tests_properties(golden_reference PROPERTIES LABELS golden TIMEOUT 1800)
+
+foreach(isa scalar sse avx2)
+  foreach(threads 1 2)
+    set(test_name golden_optimized_${isa}_t${threads})
+    add_test(NAME ${test_name}
+             COMMAND golden --engine optimized --threads ${threads} --expect ${ONEMODEL_GOLDEN_EXPECT})
+    set_tests_properties(${test_name} PROPERTIES LABELS golden TIMEOUT 1800
+                         ENVIRONMENT ONEMODEL_ISA=${isa})
+  endforeach()
+endforeach()

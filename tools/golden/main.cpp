@@ -1,0 +1,155 @@
+// golden: builds the committed golden graphs in code, runs each once in exact mode and prints
+// `<case>/<output> <sha256>` per output (spec-source golden-hashes.md, "Method"; the hash in
+// tensor_hash.hpp). Exact mode promises the same bits on every instruction-set path, thread count
+// and platform (exact-mode.md), so these lines must be equal everywhere; tests/golden/ holds the
+// expected lines, made by the reference engine.
+//
+//   golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2] [--quick]
+//          [--only TEXT] [--list] [--expect FILE] [--verbose]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tools/golden/case_runner.hpp"
+#include "tools/golden/expect_file.hpp"
+#include "tools/golden/golden_case.hpp"
+#include "tools/golden/isa_env.hpp"
+
+namespace {
+
+using namespace onemodel;
+using namespace onemodel::golden;
+
+struct Options {
+  SessionOptions session;
+  bool quick = false;
+  bool list = false;
+  bool verbose = false;
+  std::string only;
+  std::string expect;
+};
+
+void usage() {
+  std::cerr << "usage: golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2]\n"
+               "              [--quick] [--only TEXT] [--list] [--expect FILE] [--verbose]\n"
+               "  Runs the golden graphs in exact mode and prints `<case>/<output> <sha256>` lines.\n"
+               "  --expect FILE compares with FILE instead, prints what differs, exits 1 on any\n"
+               "  difference or missing line. ONEMODEL_ISA (or --isa) caps the kernel path.\n";
+}
+
+bool parse(int argc, char** argv, Options& o) {
+  o.session.engine = EngineKind::Optimized;
+  o.session.intra_op_threads = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--engine") {
+      const std::string v = value();
+      if (v == "reference") o.session.engine = EngineKind::Reference;
+      else if (v == "optimized") o.session.engine = EngineKind::Optimized;
+      else throw std::runtime_error("unknown engine " + v);
+    } else if (arg == "--threads") {
+      o.session.intra_op_threads = std::stoi(value());
+    } else if (arg == "--isa") {
+      if (!set_isa_environment(value())) throw std::runtime_error("cannot set ONEMODEL_ISA");
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--only") {
+      o.only = value();
+    } else if (arg == "--list") {
+      o.list = true;
+    } else if (arg == "--expect") {
+      o.expect = value();
+    } else if (arg == "--verbose") {
+      o.verbose = true;
+    } else if (arg == "--help" || arg == "-h") {
+      usage();
+      std::exit(0);
+    } else {
+      throw std::runtime_error("unknown option " + arg);
+    }
+  }
+  return true;
+}
+
+int run(const Options& o) {
+  std::vector<GoldenCase> selected;
+  for (GoldenCase& c : all_cases()) {
+    if (o.quick && !c.quick) continue;
+    if (!o.only.empty() && c.name.find(o.only) == std::string::npos) continue;
+    selected.push_back(std::move(c));
+  }
+  if (o.list) {
+    for (const GoldenCase& c : selected) std::cout << c.name << (c.quick ? " quick" : "") << "\n";
+    return 0;
+  }
+  std::map<std::string, std::string> expected;
+  if (!o.expect.empty()) expected = read_expect_file(o.expect);
+
+  std::vector<HashLine> lines;
+  int errors = 0;
+  std::string kernel_path;
+  const auto start = std::chrono::steady_clock::now();
+  for (const GoldenCase& c : selected) {
+    const auto case_start = std::chrono::steady_clock::now();
+    CaseResult result = run_case(c, o.session);
+    if (kernel_path.empty()) kernel_path = result.kernel_path;
+    if (!result.error.empty()) {
+      ++errors;
+      std::cerr << "golden: " << c.name << ": " << result.error << "\n";
+    }
+    if (o.verbose) {
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start).count();
+      std::cerr << "golden: " << c.name << " " << static_cast<long long>(ms) << " ms\n";
+    }
+    for (HashLine& line : result.lines) {
+      if (o.expect.empty()) std::cout << line.name << " " << line.hash << "\n" << std::flush;
+      lines.push_back(std::move(line));
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cerr << "golden: " << selected.size() << " graphs, " << lines.size() << " outputs, engine "
+            << (o.session.engine == EngineKind::Reference ? "reference" : "optimized") << ", kernel path "
+            << kernel_path << ", threads " << o.session.intra_op_threads << ", " << seconds << " s\n";
+  if (o.expect.empty()) return errors == 0 ? 0 : 1;
+
+  // The full set must produce every expected line; a reduced or filtered set a subset of them.
+  const Comparison cmp = compare_lines(lines, expected, !o.quick && o.only.empty());
+  for (const std::string& name : cmp.differing) {
+    std::cout << "DIFFERS " << name << " got " << [&] {
+      for (const HashLine& l : lines) {
+        if (l.name == name) return l.hash;
+      }
+      return std::string();
+    }() << " expected " << expected.at(name) << "\n";
+  }
+  for (const std::string& name : cmp.unexpected) std::cout << "MISSING-EXPECTED " << name << "\n";
+  for (const std::string& name : cmp.not_produced) std::cout << "NOT-PRODUCED " << name << "\n";
+  std::cout << "golden: " << lines.size() << " lines compared with " << o.expect << ": " << cmp.differing.size()
+            << " differ, " << cmp.unexpected.size() << " not in the file, " << cmp.not_produced.size()
+            << " not produced\n";
+  return cmp.ok() && errors == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options o;
+    parse(argc, argv, o);
+    return run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "golden: " << e.what() << "\n";
+    usage();
+    return 2;
+  }
+}
