@@ -1,0 +1,79 @@
+// Work items and dispatch of fused attention (kernels-attention.md, "Work items and constants"):
+// one item per (b, h, block of 32 query rows); items write disjoint output rows, so any
+// distribution over threads gives the same bits. Each thread keeps its own scratch, grown once.
+#include "optimized/kernels/attention/attention.hpp"
+
+#include <vector>
+
+#include "optimized/kernels/attention/attention_body.hpp"
+#include "optimized/kernels/attention/attention_variants.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using ItemFn = void (*)(const AttentionArgs&, const attention::Scratch&, std::size_t, std::size_t, std::size_t,
+                        std::size_t, bool) noexcept;
+
+ItemFn variant_for(Isa isa) noexcept {
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::Avx2: return avx2::attention_item_f32;
+    case Isa::Sse: return sse::attention_item_f32;
+#endif
+#if defined(__aarch64__)
+    case Isa::Neon: return neon::attention_item_f32;
+#endif
+#if defined(__wasm_simd128__)
+    case Isa::Wasm: return wasm::attention_item_f32;
+#endif
+    default: return scalar::attention_item_f32;
+  }
+}
+
+// Per-thread scratch: grows to the largest item seen, then is reused (no steady-state allocation).
+attention::Scratch thread_scratch(std::size_t d, std::size_t dv) {
+  thread_local std::vector<float> memory;
+  const std::size_t need = attention::scratch_floats(d, dv);
+  if (memory.size() < need) memory.resize(need);
+  attention::Scratch s;
+  float* p = memory.data();
+  s.q = p;
+  p += 32 * d;
+  s.kt = p;
+  p += d * 64;
+  s.s = p;
+  p += 32 * 64;
+  s.mask = p;
+  p += 32 * 64;
+  s.acc = p;
+  p += 32 * dv;
+  s.m = p;
+  p += 32;
+  s.l = p;
+  return s;
+}
+
+constexpr double kNanosecondsPerMultiplyAdd = 0.25;
+
+}  // namespace
+
+void attention_f32(const KernelContext& context, const AttentionArgs& args) {
+  if (args.batch == 0 || args.heads == 0 || args.q_len == 0 || args.dv == 0) return;
+  const ItemFn fn = variant_for(context.isa);
+  const bool fast = !context.exact;
+  const std::size_t q_blocks = (args.q_len + kAttentionQueryBlock - 1) / kAttentionQueryBlock;
+  const std::size_t items = args.batch * args.heads * q_blocks;
+  const double estimate = kNanosecondsPerMultiplyAdd * static_cast<double>(args.batch * args.heads * args.q_len) *
+                          static_cast<double>(args.kv_len) * static_cast<double>(args.d + args.dv);
+  context.parallel_for(items, estimate, [&](std::size_t item) {
+    const std::size_t qb = item % q_blocks;
+    const std::size_t bh = item / q_blocks;
+    const std::size_t h = bh % args.heads;
+    const std::size_t b = bh / args.heads;
+    const std::size_t i0 = qb * kAttentionQueryBlock;
+    const std::size_t rows = args.q_len - i0 < kAttentionQueryBlock ? args.q_len - i0 : kAttentionQueryBlock;
+    fn(args, thread_scratch(args.d, args.dv), b, h, i0, rows, fast);
+  });
+}
+
+}  // namespace onemodel::opt

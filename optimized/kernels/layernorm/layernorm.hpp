@@ -1,0 +1,28 @@
+// LayerNormalization / RMSNormalization over the rows of a contiguous rows x cols float32 array
+// (ops-norms.md, "LayerNormalization, RMSNormalization"): the bits of the reference kernel on every
+// path and thread count, in exact and fast mode alike. Rows are processed in chunks of
+// max(1, 16384 / cols) rows; a row is never split.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/frame/kernel_context.hpp"
+
+namespace onemodel::opt {
+
+struct LayerNormArgs {
+  const float* x = nullptr;
+  float* y = nullptr;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  const float* scale = nullptr;  // cols values (already expanded to the normalized extent)
+  const float* bias = nullptr;   // cols values, or nullptr: no addition
+  float epsilon = 1e-5f;
+  bool rms = false;              // RMSNormalization: mean = +0
+  float* mean = nullptr;         // rows values, or nullptr
+  float* inv_std_dev = nullptr;  // rows values, or nullptr
+};
+
+void layer_norm_f32(const KernelContext& context, const LayerNormArgs& args);
+
+}  // namespace onemodel::opt

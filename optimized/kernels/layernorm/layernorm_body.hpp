@@ -1,0 +1,52 @@
+// LayerNormalization (and RMSNormalization) rows on any lanes type (ops-norms.md,
+// "LayerNormalization, RMSNormalization"), the order of reference/ops/norm_helpers.cpp:
+//   1. mean = Sum16(x) / n            (rms: mean = +0)
+//   2. v = Sum16((x - mean)^2) / n    (difference and square rounded separately)
+//   3. inv = 1 / sqrt(v + epsilon)
+//   4. y = (((x - mean) * inv) * scale) + bias, four rounded operations (no bias: no addition).
+// No fused multiply-add in either mode (the fast flavour is the same code); NaN stored canonical.
+// Included by per-ISA kernel files only.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/kernels/layernorm/layernorm.hpp"
+#include "optimized/kernels/reduce/sum16_body.hpp"
+#include "optimized/kernels/vexp/exp_lanes.hpp"
+
+namespace onemodel::opt::layernorm {
+
+template <class L>
+inline void normalize_row(const LayerNormArgs& a, std::size_t r) noexcept {
+  constexpr std::size_t W = static_cast<std::size_t>(L::kWidth);
+  const std::size_t n = a.cols;
+  const float* x = a.x + r * n;
+  float* y = a.y + r * n;
+  const float count = static_cast<float>(n);
+  float mean = 0.0f;
+  if (!a.rms) mean = reduce::sum16_array<L>(x, n) / count;
+  const typename L::F mv = L::set1(mean);
+  // The padded terms of the last group are zeroed inside sum16_terms after the term is applied.
+  const float v = reduce::sum16_terms<L>(x, n, [&](typename L::F t) {
+                    const typename L::F d = L::sub(t, mv);
+                    return L::mul(d, d);
+                  }) /
+                  count;
+  const float inv = 1.0f / __builtin_sqrtf(v + a.epsilon);
+  const typename L::F iv = L::set1(inv);
+  std::size_t j = 0;
+  for (; j + W <= n; j += W) {
+    typename L::F out = L::mul(L::mul(L::sub(L::load(x + j), mv), iv), L::load(a.scale + j));
+    if (a.bias != nullptr) out = L::add(out, L::load(a.bias + j));
+    L::store(y + j, vexp::canonical_nan<L>(out));
+  }
+  for (; j < n; ++j) {
+    float out = ((x[j] - mean) * inv) * a.scale[j];
+    if (a.bias != nullptr) out = out + a.bias[j];
+    y[j] = out != out ? __builtin_nanf("") : out;
+  }
+  if (a.mean != nullptr) a.mean[r] = mean != mean ? __builtin_nanf("") : mean;
+  if (a.inv_std_dev != nullptr) a.inv_std_dev[r] = inv != inv ? __builtin_nanf("") : inv;
+}
+
+}  // namespace onemodel::opt::layernorm
