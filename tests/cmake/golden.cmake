@@ -21,3 +21,12 @@ foreach(isa scalar sse avx2)
                          ENVIRONMENT ONEMODEL_ISA=${isa})
   endforeach()
 endforeach()
+
+# The expected file checked by a second implementation (Python and numpy, no library code) for a
+# few matrix products: generator, exact-mode.md order and hash definition all confirmed.
+if(EXISTS ${ONEMODEL_PYTHON})
+  add_test(NAME golden_independent_matmul
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/golden/independent_matmul_check.py
+                   ${ONEMODEL_GOLDEN_EXPECT})
+  set_tests_properties(golden_independent_matmul PROPERTIES LABELS golden TIMEOUT 300)
+endif()

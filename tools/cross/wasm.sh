@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The WebAssembly row of the golden hashes (spec-source golden-hashes.md, exact-mode.md): builds
+# the library and the golden tool with emscripten (emcmake, -msimd128, single-threaded:
+# -DONEMODEL_NO_THREADS, tests off), runs it under node on the SIMD128 path and with the scalar
+# cap, and compares with tests/golden/golden-exact.txt (made by the reference engine on x86-64).
+# node does not hand the shell's environment to the program, so the ISA cap is passed with the
+# tool's --isa flag, which sets ONEMODEL_ISA from inside. The reference engine runs once too.
+#   tools/cross/wasm.sh          the reduced set (golden --quick)
+#   tools/cross/wasm.sh --full   every golden graph
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+build=build/cross-wasm
+set_flag=--quick
+[ "${1:-}" = "--full" ] && set_flag=""
+expect=tests/golden/golden-exact.txt
+# emscripten's optimizer (binaryen's JS passes) needs node's global modules (DESIGN.md section 4).
+export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
+
+# -fexceptions: the library reports errors by throwing, and the tool catches them per graph
+# (emscripten turns catching off by default). ENVIRONMENT=node and synchronous compilation: run
+# under node as a plain program; NODERAWFS: read the expected file from the real file system;
+# EXIT_RUNTIME: the exit code reaches the shell. Memory grows: the big sweeps need ~100 MB.
+cxx_flags="-msimd128 -fexceptions -DONEMODEL_NO_THREADS"
+link_flags="-fexceptions -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sEXIT_RUNTIME=1"
+link_flags="$link_flags -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=8388608"
+
+start=$(date +%s)
+emcmake cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONEMODEL_TESTS=OFF \
+        -DCMAKE_CXX_FLAGS="$cxx_flags" -DCMAKE_EXE_LINKER_FLAGS="$link_flags" >/dev/null
+ninja -C "$build" -j "${ONEMODEL_JOBS:-2}" golden
+echo "wasm: build $(( $(date +%s) - start )) s"
+
+tool="$build/golden.js"
+status=0
+step() {
+  local label="$1"; shift
+  local t0=$(date +%s)
+  if node "$tool" "$@"; then echo "wasm $label: match ($(( $(date +%s) - t0 )) s)"
+  else echo "wasm $label: MISMATCH ($(( $(date +%s) - t0 )) s)"; status=1; fi
+}
+step "reference" --engine reference $set_flag --expect "$expect"
+step "optimized isa=wasm (default)" --engine optimized $set_flag --expect "$expect"
+step "optimized isa=scalar" --engine optimized --isa scalar $set_flag --expect "$expect"
+echo "wasm: total $(( $(date +%s) - start )) s"
+exit $status
