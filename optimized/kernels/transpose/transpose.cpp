@@ -1,0 +1,169 @@
+// Blocked transpose and strided copy (transpose.hpp). Portable C++: the copies are bound by
+// memory traffic, which the tiling addresses; no instruction-set variant is needed for the bits.
+#include "optimized/kernels/transpose/transpose.hpp"
+
+#include <cstring>
+
+namespace onemodel::opt::tr {
+namespace {
+
+// The output index space, axes of extent 1 dropped and adjacent axes merged where the input
+// walks them as one: extent and input stride (elements) per kept output axis.
+struct Walk {
+  int rank = 0;
+  std::int64_t extent[kMaxRank] = {};
+  std::int64_t src_stride[kMaxRank] = {};
+  std::int64_t dst_stride[kMaxRank] = {};
+};
+
+Walk make_walk(std::span<const std::int32_t> in_shape, std::span<const int> perm) {
+  const int rank = static_cast<int>(in_shape.size());
+  std::int64_t in_stride[kMaxRank] = {};
+  std::int64_t s = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    in_stride[d] = s;
+    s *= in_shape[static_cast<std::size_t>(d)];
+  }
+  Walk w;
+  for (int i = 0; i < rank; ++i) {
+    const int axis = perm[static_cast<std::size_t>(i)];
+    const std::int64_t e = in_shape[static_cast<std::size_t>(axis)];
+    if (e == 1) continue;
+    if (w.rank > 0 && w.src_stride[w.rank - 1] == in_stride[axis] * e) {
+      w.extent[w.rank - 1] *= e;
+      w.src_stride[w.rank - 1] = in_stride[axis];
+      continue;
+    }
+    w.extent[w.rank] = e;
+    w.src_stride[w.rank] = in_stride[axis];
+    ++w.rank;
+  }
+  if (w.rank == 0) {
+    w.rank = 1;
+    w.extent[0] = 1;
+    w.src_stride[0] = 1;
+  }
+  std::int64_t d = 1;
+  for (int i = w.rank - 1; i >= 0; --i) {
+    w.dst_stride[i] = d;
+    d *= w.extent[i];
+  }
+  return w;
+}
+
+// Source and destination offsets of the outer index `flat` over the axes not in `skip` (a bit
+// mask of axes), row-major over the remaining axes.
+void outer_offsets(const Walk& w, unsigned skip, std::size_t flat, std::int64_t& src, std::int64_t& dst) {
+  src = 0;
+  dst = 0;
+  for (int d = w.rank - 1; d >= 0; --d) {
+    if (skip & (1u << d)) continue;
+    const std::int64_t i = static_cast<std::int64_t>(flat % static_cast<std::size_t>(w.extent[d]));
+    flat /= static_cast<std::size_t>(w.extent[d]);
+    src += i * w.src_stride[d];
+    dst += i * w.dst_stride[d];
+  }
+}
+
+// Output axes except p and the last: how many outer indices.
+std::size_t outer_count(const Walk& w, unsigned skip) {
+  std::size_t n = 1;
+  for (int d = 0; d < w.rank; ++d) {
+    if (!(skip & (1u << d))) n *= static_cast<std::size_t>(w.extent[d]);
+  }
+  return n;
+}
+
+// dst[i * dst_row + j] = src[i + j * src_col] for i in [i0, i1), j in [j0, j1).
+template <class T>
+void transpose_tile(const T* src, std::int64_t src_col, T* dst, std::int64_t dst_row, std::size_t i0, std::size_t i1,
+                    std::size_t j0, std::size_t j1) {
+  for (std::size_t i = i0; i < i1; ++i) {
+    T* row = dst + static_cast<std::int64_t>(i) * dst_row;
+    const T* column = src + i;
+    for (std::size_t j = j0; j < j1; ++j) row[j] = column[static_cast<std::int64_t>(j) * src_col];
+  }
+}
+
+template <class T>
+void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* out) {
+  const int last = w.rank - 1;
+  std::size_t total = 1;
+  for (int d = 0; d < w.rank; ++d) total *= static_cast<std::size_t>(w.extent[d]);
+  if (total == 0) return;
+  const double estimate = static_cast<double>(total) * 0.5 * static_cast<double>(sizeof(T)) / 4.0;
+  if (w.src_stride[last] == 1) {
+    // Strided copy of whole runs of the last axis: groups of runs, or pieces of one long run.
+    const std::size_t run = static_cast<std::size_t>(w.extent[last]);
+    const std::size_t rows = total / run;
+    const std::size_t pieces = (run + kCopyChunkElements - 1) / kCopyChunkElements;
+    const std::size_t rows_per_chunk = run >= kCopyChunkElements ? 1 : kCopyChunkElements / run;
+    const std::size_t chunks = pieces > 1 ? rows * pieces : (rows + rows_per_chunk - 1) / rows_per_chunk;
+    const unsigned skip = 1u << last;
+    context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+      std::size_t first, count, col = 0, cols = run;
+      if (pieces > 1) {
+        first = chunk / pieces;
+        count = 1;
+        col = (chunk % pieces) * kCopyChunkElements;
+        cols = run - col < kCopyChunkElements ? run - col : kCopyChunkElements;
+      } else {
+        first = chunk * rows_per_chunk;
+        count = rows - first < rows_per_chunk ? rows - first : rows_per_chunk;
+      }
+      for (std::size_t r = first; r < first + count; ++r) {
+        std::int64_t src, dst;
+        outer_offsets(w, skip, r, src, dst);
+        std::memcpy(out + dst + static_cast<std::int64_t>(col), in + src + static_cast<std::int64_t>(col),
+                    cols * sizeof(T));
+      }
+    });
+    return;
+  }
+  // The output axis p that is contiguous in the input (the input's innermost kept axis).
+  int p = 0;
+  while (w.src_stride[p] != 1) ++p;
+  const unsigned skip = (1u << p) | (1u << last);
+  const std::size_t outer = outer_count(w, skip);
+  const std::size_t rows = static_cast<std::size_t>(w.extent[p]);
+  const std::size_t cols = static_cast<std::size_t>(w.extent[last]);
+  const std::size_t row_tiles = (rows + kTile - 1) / kTile;
+  const std::size_t col_tiles = (cols + kTile - 1) / kTile;
+  const std::size_t chunks = outer * row_tiles * col_tiles;
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    const std::size_t o = chunk / (row_tiles * col_tiles);
+    const std::size_t tile = chunk % (row_tiles * col_tiles);
+    const std::size_t i0 = (tile / col_tiles) * kTile;
+    const std::size_t j0 = (tile % col_tiles) * kTile;
+    std::int64_t src, dst;
+    outer_offsets(w, skip, o, src, dst);
+    transpose_tile(in + src, w.src_stride[last], out + dst, w.dst_stride[p], i0, i0 + kTile < rows ? i0 + kTile : rows,
+                   j0, j0 + kTile < cols ? j0 + kTile : cols);
+  });
+}
+
+}  // namespace
+
+bool transpose(const KernelContext& context, std::size_t element_size, const void* in,
+               std::span<const std::int32_t> in_shape, std::span<const int> perm, void* out) {
+  if (in_shape.size() > static_cast<std::size_t>(kMaxRank) || perm.size() != in_shape.size()) return false;
+  const Walk w = make_walk(in_shape, perm);
+  switch (element_size) {
+    case 1:
+      run_transpose(context, w, static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out));
+      return true;
+    case 2:
+      run_transpose(context, w, static_cast<const std::uint16_t*>(in), static_cast<std::uint16_t*>(out));
+      return true;
+    case 4:
+      run_transpose(context, w, static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out));
+      return true;
+    case 8:
+      run_transpose(context, w, static_cast<const std::uint64_t*>(in), static_cast<std::uint64_t*>(out));
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace onemodel::opt::tr
