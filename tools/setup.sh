@@ -11,6 +11,8 @@ packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libmpfr-dev libgmp-dev libcereal-dev
   python3 python3-venv
+  # Cross rows of the golden hashes (tools/cross/): aarch64 under qemu, WebAssembly under node.
+  g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user emscripten
 )
 missing=()
 for p in "${packages[@]}"; do

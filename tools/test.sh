@@ -24,3 +24,10 @@ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Checked -DCMAKE_CXX_COMPILE
 ninja -C build/fuzz -j "$jobs"
 # Fuzzers share the two cores: run them one after another so each gets its stated time.
 ctest --test-dir build/fuzz -j 1 --output-on-failure -L fuzz-smoke
+
+# ---- cross-platform golden hashes (owner: cross) ----
+# Exact-mode bits on aarch64 (qemu, NEON and scalar, 1 and 2 threads) and WebAssembly (node,
+# SIMD128 and scalar) against tests/golden/golden-exact.txt; reduced set (golden --quick).
+# Each script builds its own tree (build/cross-aarch64, build/cross-wasm); --full for every graph.
+tools/cross/aarch64.sh
+tools/cross/wasm.sh
