@@ -1,0 +1,108 @@
+// im2col + matrix product, matrix product + col2im (see conv2d.hpp).
+#include "optimized/kernels/conv/conv2d.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "optimized/kernels/conv/im2col.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+// kernels-gemm.md "Fixed chunks": im2col rows are built in chunks of 16.
+constexpr std::size_t kIm2colRowsPerChunk = 16;
+// kernels-gemm.md "Fixed chunks": half a nanosecond per element packed or copied.
+constexpr double kCopyNanoseconds = 0.5;
+
+bool input_is_matrix(const Conv2dShape& s) noexcept {
+  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_top == 0 &&
+         s.pad_left == 0 && s.out_h == s.in_h && s.out_w == s.in_w;
+}
+
+float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
+
+// The bias as the reference adds it (spec/ops/products-conv.md section 6): after the whole sum,
+// one rounded addition per output, canonical NaN in exact mode. Rows of C are output channels.
+struct BiasState {
+  const float* bias = nullptr;  // the group's first channel
+  bool exact = false;
+};
+
+void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t, std::size_t rows,
+              std::size_t cols) {
+  const BiasState& b = *static_cast<const BiasState*>(state);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float v = b.bias[row + r];
+    float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
+    if (b.exact) {
+      for (std::size_t j = 0; j < cols; ++j) line[j] = canonical(line[j] + v);
+    } else {
+      for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t conv2d_workspace_floats(const Conv2dShape& s) noexcept {
+  return input_is_matrix(s) ? 0 : s.in_per_group() * s.taps() * s.out_plane();
+}
+
+void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w, const float* bias,
+                float* y, float* workspace) {
+  const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
+  if (s.batch == 0 || m == 0 || n == 0) return;
+  const bool direct = input_is_matrix(s);
+  for (std::size_t image = 0; image < s.batch; ++image) {
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
+      MatrixView b{x_group, static_cast<std::ptrdiff_t>(n), 1};
+      if (!direct) {
+        const std::size_t chunks = (k + kIm2colRowsPerChunk - 1) / kIm2colRowsPerChunk;
+        context.parallel_for(chunks, static_cast<double>(k * n) * kCopyNanoseconds, [&](std::size_t chunk) {
+          const std::size_t begin = chunk * kIm2colRowsPerChunk;
+          im2col_rows_f32(s, x_group, begin, std::min(k, begin + kIm2colRowsPerChunk), workspace);
+        });
+        b.data = workspace;
+      }
+      // The group's weights are A (m x k, rows ordered like the im2col rows).
+      const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
+      float* c = y + (image * s.out_channels + g * m) * n;
+      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact};
+      const GemmEpilogue epilogue{add_bias, &state};
+      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), bias != nullptr ? &epilogue : nullptr);
+    }
+  }
+}
+
+std::size_t conv_transpose2d_workspace_floats(const Conv2dShape& s) noexcept {
+  return s.out_per_group() * s.taps() * s.in_plane();
+}
+
+void conv_transpose2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
+                          const float* bias, float* y, float* workspace) {
+  const std::size_t c_group = s.in_per_group(), m_group = s.out_per_group(), taps = s.taps();
+  const std::size_t in_plane = s.in_plane(), out_plane = s.out_plane();
+  if (s.batch == 0 || m_group == 0 || out_plane == 0) return;
+  for (std::size_t image = 0; image < s.batch; ++image) {
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      // col[(ocl, tap), pos] = sum over the group's channels c (increasing, from +0) of
+      // w[c][ocl][tap] * x[c][pos]: A is the group's weights read transposed.
+      const MatrixView a{w + g * c_group * m_group * taps, 1, static_cast<std::ptrdiff_t>(m_group * taps)};
+      const MatrixView b{x + (image * s.in_channels + g * c_group) * in_plane, static_cast<std::ptrdiff_t>(in_plane),
+                         1};
+      gemm_f32(context, m_group * taps, in_plane, c_group, a, b, workspace, static_cast<std::ptrdiff_t>(in_plane));
+      // col2im: one chunk per output plane (a constant of the shape).
+      const double estimate = static_cast<double>(m_group) *
+                              static_cast<double>(taps * in_plane + out_plane) * kCopyNanoseconds;
+      context.parallel_for(m_group, estimate, [&](std::size_t ocl) {
+        const std::size_t oc = g * m_group + ocl;
+        col2im_plane_f32(s, workspace + ocl * taps * in_plane, bias != nullptr ? bias + oc : nullptr, context.exact,
+                         y + (image * s.out_channels + oc) * out_plane);
+      });
+    }
+  }
+}
+
+}  // namespace onemodel::opt

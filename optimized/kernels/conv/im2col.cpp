@@ -1,0 +1,92 @@
+// im2col and col2im (see im2col.hpp). For a kernel column kx the input columns a row of outputs
+// reads are ox*sw - pl + kx*dw: the outputs whose column lies inside the input form one range,
+// copied (stride 1: memcpy) with zeros on either side.
+#include "optimized/kernels/conv/im2col.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace onemodel::opt {
+namespace {
+
+// The range [first, past) of n in [0, count) with 0 <= n*step + offset < limit (step > 0).
+void inside_range(std::ptrdiff_t offset, std::ptrdiff_t step, std::ptrdiff_t limit, std::ptrdiff_t count,
+                  std::ptrdiff_t& first, std::ptrdiff_t& past) noexcept {
+  // n >= ceil(-offset / step), n < ceil((limit - offset) / step)
+  auto ceil_div = [](std::ptrdiff_t a, std::ptrdiff_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); };
+  first = std::clamp<std::ptrdiff_t>(ceil_div(-offset, step), 0, count);
+  past = std::clamp<std::ptrdiff_t>(ceil_div(limit - offset, step), first, count);
+}
+
+float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
+
+}  // namespace
+
+void im2col_rows_f32(const Conv2dShape& s, const float* x_group, std::size_t row_begin, std::size_t row_end,
+                     float* col) noexcept {
+  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h), out_w = static_cast<std::ptrdiff_t>(s.out_w);
+  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  const std::ptrdiff_t sh = static_cast<std::ptrdiff_t>(s.stride_h), sw = static_cast<std::ptrdiff_t>(s.stride_w);
+  const std::size_t taps = s.taps();
+  for (std::size_t r = row_begin; r < row_end; ++r) {
+    const std::size_t c = r / taps, ky = (r % taps) / s.kernel_w, kx = r % s.kernel_w;
+    const float* plane = x_group + c * s.in_plane();
+    float* dst = col + r * s.out_plane();
+    const std::ptrdiff_t y0 = static_cast<std::ptrdiff_t>(ky * s.dilation_h) - static_cast<std::ptrdiff_t>(s.pad_top);
+    const std::ptrdiff_t x0 = static_cast<std::ptrdiff_t>(kx * s.dilation_w) - static_cast<std::ptrdiff_t>(s.pad_left);
+    std::ptrdiff_t oy_first = 0, oy_past = 0, ox_first = 0, ox_past = 0;
+    inside_range(y0, sh, in_h, out_h, oy_first, oy_past);
+    inside_range(x0, sw, in_w, out_w, ox_first, ox_past);
+    std::fill(dst, dst + oy_first * out_w, 0.0f);
+    for (std::ptrdiff_t oy = oy_first; oy < oy_past; ++oy) {
+      float* row = dst + oy * out_w;
+      const float* src = plane + (oy * sh + y0) * in_w + ox_first * sw + x0;
+      std::fill(row, row + ox_first, 0.0f);
+      if (sw == 1) {
+        std::memcpy(row + ox_first, src, static_cast<std::size_t>(ox_past - ox_first) * sizeof(float));
+      } else {
+        for (std::ptrdiff_t ox = ox_first; ox < ox_past; ++ox, src += sw) row[ox] = *src;
+      }
+      std::fill(row + ox_past, row + out_w, 0.0f);
+    }
+    std::fill(dst + oy_past * out_w, dst + out_h * out_w, 0.0f);
+  }
+}
+
+void col2im_plane_f32(const Conv2dShape& s, const float* col, const float* bias, bool exact, float* out) noexcept {
+  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h), out_w = static_cast<std::ptrdiff_t>(s.out_w);
+  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  const std::ptrdiff_t sh = static_cast<std::ptrdiff_t>(s.stride_h), sw = static_cast<std::ptrdiff_t>(s.stride_w);
+  std::fill(out, out + s.out_plane(), 0.0f);
+  // Taps outermost: one tap lands on distinct outputs, so every output receives its taps in
+  // increasing tap order, each as one rounded addition to the running sum.
+  for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
+    for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
+      const float* src = col + (ky * s.kernel_w + kx) * s.in_plane();
+      const std::ptrdiff_t y0 = static_cast<std::ptrdiff_t>(ky * s.dilation_h) - static_cast<std::ptrdiff_t>(s.pad_top);
+      const std::ptrdiff_t x0 =
+          static_cast<std::ptrdiff_t>(kx * s.dilation_w) - static_cast<std::ptrdiff_t>(s.pad_left);
+      std::ptrdiff_t iy_first = 0, iy_past = 0, ix_first = 0, ix_past = 0;
+      inside_range(y0, sh, out_h, in_h, iy_first, iy_past);
+      inside_range(x0, sw, out_w, in_w, ix_first, ix_past);
+      for (std::ptrdiff_t iy = iy_first; iy < iy_past; ++iy) {
+        float* row = out + (iy * sh + y0) * out_w + x0;
+        const float* from = src + iy * in_w;
+        if (sw == 1) {
+          for (std::ptrdiff_t ix = ix_first; ix < ix_past; ++ix) row[ix] = row[ix] + from[ix];
+        } else {
+          for (std::ptrdiff_t ix = ix_first; ix < ix_past; ++ix) row[ix * sw] = row[ix * sw] + from[ix];
+        }
+      }
+    }
+  }
+  const float b = bias != nullptr ? *bias : 0.0f;
+  for (std::size_t i = 0; i < s.out_plane(); ++i) {
+    float v = out[i];
+    if (bias != nullptr) v = v + b;
+    out[i] = exact ? canonical(v) : v;
+  }
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,28 @@
+// im2col and col2im (kernels-gemm.md "Convolution"; Chellapilla, Puri and Simard 2006): the
+// data movement that turns a grouped 2-D convolution into a matrix product and a transposed
+// convolution's matrix product back into an image. Only data moves in im2col; col2im adds.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+
+namespace onemodel::opt {
+
+// Rows [row_begin, row_end) of the (Cin/G*KH*KW) x (OutH*OutW) im2col matrix of one image and
+// group: row (c*KH + ky)*KW + kx, column oy*OutW + ox holds input (c, oy*sh - pt + ky*dh,
+// ox*sw - pl + kx*dw), or +0 where that lies in the padding (exact-mode.md "Convolution": padding
+// taps are real products with +0). `x_group` is the group's first input channel of the image;
+// `col` is the matrix (row stride OutH*OutW).
+void im2col_rows_f32(const Conv2dShape& shape, const float* x_group, std::size_t row_begin, std::size_t row_end,
+                     float* col) noexcept;
+
+// One output plane of a transposed convolution from its KH*KW rows of the column matrix
+// (spec/ops/products-conv.md section 7): the shape's in_* are the transposed convolution's input
+// (the columns, in_h*in_w of them), out_* its output. Every output starts at +0 and adds, in
+// increasing tap order, the column value of the one input position whose tap lands on it
+// (o = i*s - pad + t*d); then the bias when given (one rounded addition), and exact mode stores
+// canonical NaN.
+void col2im_plane_f32(const Conv2dShape& shape, const float* col, const float* bias, bool exact, float* out) noexcept;
+
+}  // namespace onemodel::opt

@@ -1,0 +1,469 @@
+// im2col, col2im, conv2d_f32 and conv_transpose2d_f32 (optimized/kernels/conv/) against naive
+// loops written from exact-mode.md "Convolution" and spec/ops/products-conv.md sections 6-7:
+// exact mode bit for bit on every path this machine has at 1 and 2 threads, with NaN, infinities,
+// signed zeros and subnormals; fast mode within k*u*sum|a*b| + 1e-30 of double
+// (kernels-gemm.md "Fast mode").
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/im2col.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+std::uint32_t bits(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+float canonical_nan() { return std::bit_cast<float>(std::uint32_t{0x7FC00000u}); }
+
+struct Geometry {
+  std::size_t batch = 1, cin = 1, cout = 1, groups = 1, in_h = 1, in_w = 1, kh = 1, kw = 1;
+  std::size_t sh = 1, sw = 1, dh = 1, dw = 1, pt = 0, pl = 0, pb = 0, pr = 0;
+  bool bias = false;
+
+  bool conv_valid() const { return in_h + pt + pb >= dh * (kh - 1) + 1 && in_w + pl + pr >= dw * (kw - 1) + 1; }
+  // Conv: exact-mode.md output size.
+  Conv2dShape conv() const {
+    Conv2dShape s = common();
+    s.out_h = (in_h + pt + pb - dh * (kh - 1) - 1) / sh + 1;
+    s.out_w = (in_w + pl + pr - dw * (kw - 1) - 1) / sw + 1;
+    return s;
+  }
+  // ConvTranspose: s*(n-1) + e - b - a (products-conv.md section 7, no output_padding).
+  bool transpose_valid() const {
+    return sh * (in_h - 1) + dh * (kh - 1) + 1 >= pt + pb && sw * (in_w - 1) + dw * (kw - 1) + 1 >= pl + pr;
+  }
+  Conv2dShape transpose() const {
+    Conv2dShape s = common();
+    s.out_h = sh * (in_h - 1) + dh * (kh - 1) + 1 - pt - pb;
+    s.out_w = sw * (in_w - 1) + dw * (kw - 1) + 1 - pl - pr;
+    return s;
+  }
+  Conv2dShape common() const {
+    Conv2dShape s;
+    s.batch = batch;
+    s.in_channels = cin;
+    s.out_channels = cout;
+    s.groups = groups;
+    s.in_h = in_h;
+    s.in_w = in_w;
+    s.kernel_h = kh;
+    s.kernel_w = kw;
+    s.stride_h = sh;
+    s.stride_w = sw;
+    s.dilation_h = dh;
+    s.dilation_w = dw;
+    s.pad_top = pt;
+    s.pad_left = pl;
+    return s;
+  }
+  std::string describe() const {
+    std::string out;
+    const std::pair<const char*, std::size_t> parts[] = {
+        {"N", batch}, {" Cin", cin}, {" Cout", cout}, {" G", groups}, {" in_h", in_h}, {" in_w", in_w},
+        {" kh", kh},  {" kw", kw},   {" sh", sh},     {" sw", sw},    {" dh", dh},     {" dw", dw},
+        {" pt", pt},  {" pl", pl},   {" pb", pb},     {" pr", pr},    {" bias", bias ? 1u : 0u}};
+    for (const auto& [name, v] : parts) {
+      out.append(name);
+      out.append(std::to_string(v));
+    }
+    return out;
+  }
+};
+
+struct Data {
+  std::vector<float> x, w, b;
+};
+
+Data random_data(std::size_t xs, std::size_t ws, std::size_t bs, std::uint32_t seed, bool special) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::denorm_min(),
+                            -1.5e-39f,
+                            std::numeric_limits<float>::max(),
+                            1e-20f};
+  auto value = [&]() {
+    if (special && rng() % 8 == 0) return specials[rng() % 10];
+    return dist(rng);
+  };
+  Data d;
+  d.x.resize(xs);
+  d.w.resize(ws);
+  d.b.resize(bs);
+  for (float& v : d.x) v = value();
+  for (float& v : d.w) v = value();
+  for (float& v : d.b) v = value();
+  return d;
+}
+
+// exact-mode.md "Convolution", literally; the bias afterwards, one rounded addition
+// (products-conv.md section 6). Also the double sum and sum |w*v| for the fast bound.
+void naive_conv(const Geometry& g, const Data& d, std::vector<float>& exact, std::vector<double>& value,
+                std::vector<double>& magnitude) {
+  const Conv2dShape s = g.conv();
+  const std::size_t cg = g.cin / g.groups, mg = g.cout / g.groups;
+  for (std::size_t n = 0; n < g.batch; ++n) {
+    for (std::size_t oc = 0; oc < g.cout; ++oc) {
+      const std::size_t grp = oc / mg;
+      for (std::size_t y = 0; y < s.out_h; ++y) {
+        for (std::size_t x = 0; x < s.out_w; ++x) {
+          volatile float acc = 0.0f;
+          double sum = 0.0, mag = 0.0;
+          for (std::size_t c = 0; c < cg; ++c) {
+            for (std::size_t ky = 0; ky < g.kh; ++ky) {
+              for (std::size_t kx = 0; kx < g.kw; ++kx) {
+                const long iy = static_cast<long>(y * g.sh + ky * g.dh) - static_cast<long>(g.pt);
+                const long ix = static_cast<long>(x * g.sw + kx * g.dw) - static_cast<long>(g.pl);
+                const bool inside =
+                    iy >= 0 && iy < static_cast<long>(g.in_h) && ix >= 0 && ix < static_cast<long>(g.in_w);
+                const float v =
+                    inside ? d.x[((n * g.cin + grp * cg + c) * g.in_h + static_cast<std::size_t>(iy)) * g.in_w +
+                                 static_cast<std::size_t>(ix)]
+                           : 0.0f;
+                const float wv = d.w[((oc * cg + c) * g.kh + ky) * g.kw + kx];
+                volatile float product = wv * v;
+                acc = acc + product;
+                sum += static_cast<double>(wv) * v;
+                mag += std::fabs(static_cast<double>(wv) * v);
+              }
+            }
+          }
+          float out = acc;
+          if (std::isnan(out)) out = canonical_nan();
+          if (g.bias) {
+            out = out + d.b[oc];
+            if (std::isnan(out)) out = canonical_nan();
+            sum += d.b[oc];
+            mag += std::fabs(static_cast<double>(d.b[oc]));
+          }
+          exact.push_back(out);
+          value.push_back(sum);
+          magnitude.push_back(mag);
+        }
+      }
+    }
+  }
+}
+
+// products-conv.md section 7: col[(ocl, tap), pos] as an exact sum over c, canonical; then each
+// output from +0 adds the col values landing on it in increasing tap order; bias last.
+void naive_transpose(const Geometry& g, const Data& d, std::vector<float>& exact, std::vector<double>& value,
+                     std::vector<double>& magnitude) {
+  const Conv2dShape s = g.transpose();
+  const std::size_t cg = g.cin / g.groups, mg = g.cout / g.groups, taps = g.kh * g.kw;
+  exact.assign(g.batch * g.cout * s.out_plane(), 0.0f);
+  value.assign(exact.size(), 0.0);
+  magnitude.assign(exact.size(), 0.0);
+  for (std::size_t n = 0; n < g.batch; ++n) {
+    for (std::size_t oc = 0; oc < g.cout; ++oc) {
+      const std::size_t grp = oc / mg, ocl = oc % mg;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          volatile float acc = 0.0f;
+          double sum = 0.0, mag = 0.0;
+          for (std::size_t ky = 0; ky < g.kh; ++ky) {
+            for (std::size_t kx = 0; kx < g.kw; ++kx) {
+              const long ty = static_cast<long>(oy + g.pt) - static_cast<long>(ky * g.dh);
+              const long tx = static_cast<long>(ox + g.pl) - static_cast<long>(kx * g.dw);
+              if (ty < 0 || tx < 0 || ty % static_cast<long>(g.sh) != 0 || tx % static_cast<long>(g.sw) != 0) continue;
+              const std::size_t iy = static_cast<std::size_t>(ty) / g.sh, ix = static_cast<std::size_t>(tx) / g.sw;
+              if (iy >= g.in_h || ix >= g.in_w) continue;
+              volatile float col = 0.0f;
+              for (std::size_t c = 0; c < cg; ++c) {
+                const std::size_t ch = grp * cg + c;
+                const float xv = d.x[((n * g.cin + ch) * g.in_h + iy) * g.in_w + ix];
+                const float wv = d.w[(ch * mg + ocl) * taps + ky * g.kw + kx];
+                volatile float product = wv * xv;
+                col = col + product;
+                sum += static_cast<double>(wv) * xv;
+                mag += std::fabs(static_cast<double>(wv) * xv);
+              }
+              float cv = col;
+              if (std::isnan(cv)) cv = canonical_nan();
+              acc = acc + cv;
+            }
+          }
+          float out = acc;
+          if (std::isnan(out)) out = canonical_nan();
+          if (g.bias) {
+            out = out + d.b[oc];
+            if (std::isnan(out)) out = canonical_nan();
+            sum += d.b[oc];
+            mag += std::fabs(static_cast<double>(d.b[oc]));
+          }
+          const std::size_t o = ((n * g.cout + oc) * s.out_h + oy) * s.out_w + ox;
+          exact[o] = out;
+          value[o] = sum;
+          magnitude[o] = mag;
+        }
+      }
+    }
+  }
+}
+
+std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa, bool exact, ThreadPool* pool) {
+  const Conv2dShape s = transpose ? g.transpose() : g.conv();
+  std::vector<float> y(g.batch * g.cout * s.out_plane(), 777.0f);
+  std::vector<float> work(transpose ? conv_transpose2d_workspace_floats(s) : conv2d_workspace_floats(s), 555.0f);
+  const KernelContext context{isa, exact, pool};
+  const float* bias = g.bias ? d.b.data() : nullptr;
+  if (transpose) {
+    conv_transpose2d_f32(context, s, d.x.data(), d.w.data(), bias, y.data(), work.data());
+  } else {
+    conv2d_f32(context, s, d.x.data(), d.w.data(), bias, y.data(), work.data());
+  }
+  return y;
+}
+
+// "" when every path at 1 and 2 threads gives the naive exact bits, and fast stays in the bound.
+std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool special) {
+  const Conv2dShape s = transpose ? g.transpose() : g.conv();
+  const std::size_t wsize = transpose ? g.cin * (g.cout / g.groups) * g.kh * g.kw : g.cout * (g.cin / g.groups) * g.kh * g.kw;
+  const Data d = random_data(g.batch * g.cin * g.in_h * g.in_w, wsize, g.cout, seed, special);
+  std::vector<float> expected;
+  std::vector<double> value, magnitude;
+  if (transpose) {
+    naive_transpose(g, d, expected, value, magnitude);
+  } else {
+    naive_conv(g, d, expected, value, magnitude);
+  }
+  const std::string what = std::string(transpose ? "ConvTranspose " : "Conv ") + g.describe();
+  const double u = std::ldexp(1.0, -24);
+  const double terms = static_cast<double>((g.cin / g.groups) * g.kh * g.kw + (g.bias ? 1 : 0) + (transpose ? g.kh * g.kw : 0));
+  ThreadPool one(1), two(2);
+  for (Isa isa : available_isas()) {
+    for (ThreadPool* pool : {&one, &two}) {
+      const std::vector<float> got = run(g, transpose, d, isa, true, pool);
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (bits(got[i]) != bits(expected[i])) {
+          return what + " exact isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
+                 " element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(expected[i]);
+        }
+      }
+    }
+    if (special) continue;
+    const std::vector<float> fast1 = run(g, transpose, d, isa, false, &one);
+    const std::vector<float> fast2 = run(g, transpose, d, isa, false, &two);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (!(std::fabs(fast1[i] - value[i]) <= terms * u * magnitude[i] + 1e-30)) {
+        return what + " fast isa " + std::string(isa_name(isa)) + " element " + std::to_string(i) + " out of bound";
+      }
+      if (bits(fast1[i]) != bits(fast2[i])) return what + " fast differs between 1 and 2 threads";
+    }
+  }
+  (void)s;
+  return "";
+}
+
+TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
+  Geometry g;
+  g.cin = 3;
+  g.in_h = 7;
+  g.in_w = 9;
+  g.kh = 3;
+  g.kw = 2;
+  g.sh = 2;
+  g.sw = 3;
+  g.dh = 2;
+  g.dw = 1;
+  g.pt = 2;
+  g.pl = 1;
+  g.pb = 3;
+  g.pr = 4;
+  const Conv2dShape s = g.conv();
+  std::vector<float> x(g.cin * g.in_h * g.in_w);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i + 1);
+  const std::size_t k = g.cin * g.kh * g.kw;
+  std::vector<float> col(k * s.out_plane(), -1.0f);
+  // Built in pieces (chunk boundaries at odd rows) must equal the definition.
+  im2col_rows_f32(s, x.data(), 0, 5, col.data());
+  im2col_rows_f32(s, x.data(), 5, k, col.data());
+  for (std::size_t c = 0; c < g.cin; ++c) {
+    for (std::size_t ky = 0; ky < g.kh; ++ky) {
+      for (std::size_t kx = 0; kx < g.kw; ++kx) {
+        for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+          for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+            const long iy = static_cast<long>(oy * g.sh + ky * g.dh) - static_cast<long>(g.pt);
+            const long ix = static_cast<long>(ox * g.sw + kx * g.dw) - static_cast<long>(g.pl);
+            const bool inside = iy >= 0 && iy < static_cast<long>(g.in_h) && ix >= 0 && ix < static_cast<long>(g.in_w);
+            const float want = inside ? x[(c * g.in_h + iy) * g.in_w + ix] : 0.0f;
+            const std::size_t row = (c * g.kh + ky) * g.kw + kx;
+            ASSERT_EQ(bits(col[row * s.out_plane() + oy * s.out_w + ox]), bits(want)) << row << " " << oy << " " << ox;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Conv2d, ExactAndFastSweep) {
+  std::uint32_t seed = 1;
+  for (std::size_t groups : {1u, 2u}) {
+    for (std::size_t k : {1u, 2u, 3u}) {
+      for (std::size_t stride : {1u, 2u}) {
+        for (std::size_t pad : {0u, 1u}) {
+          for (std::size_t in : {1u, 5u, 12u}) {
+            Geometry g;
+            g.batch = 1 + (in % 2);
+            g.groups = groups;
+            g.cin = 2 * groups + (groups == 1 ? 1 : 0);
+            g.cout = 3 * groups;
+            g.in_h = in;
+            g.in_w = in + 3;
+            g.kh = g.kw = k;
+            g.sh = g.sw = stride;
+            g.pt = g.pl = g.pb = g.pr = pad;
+            g.bias = ((k + in) % 2) == 0;
+            if (!g.conv_valid()) continue;
+            ASSERT_EQ(check(g, false, seed++, false), "");
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Conv2d, PointwiseReadsTheInputDirectly) {
+  Geometry g;
+  g.batch = 2;
+  g.cin = 19;
+  g.cout = 7;
+  g.in_h = 6;
+  g.in_w = 11;
+  g.bias = true;
+  EXPECT_EQ(conv2d_workspace_floats(g.conv()), 0u);
+  EXPECT_EQ(check(g, false, 11, false), "");
+  EXPECT_EQ(check(g, false, 12, true), "");
+}
+
+TEST(Conv2d, SpecialValuesCanonicalNaN) {
+  std::uint32_t seed = 50;
+  for (std::size_t groups : {1u, 3u}) {
+    Geometry g;
+    g.groups = groups;
+    g.cin = 6;
+    g.cout = 6;
+    g.in_h = 6;
+    g.in_w = 10;
+    g.kh = g.kw = 3;
+    g.pt = g.pl = g.pb = g.pr = 1;
+    g.bias = true;
+    EXPECT_EQ(check(g, false, seed++, true), "");
+    g.dh = 2;
+    g.sw = 2;
+    EXPECT_EQ(check(g, false, seed++, true), "");
+  }
+}
+
+// Large enough that the pool wakes the second thread.
+TEST(Conv2d, ThreadIndependentOnLargerShapes) {
+  Geometry g;
+  g.cin = 32;
+  g.cout = 40;
+  g.in_h = g.in_w = 20;
+  g.kh = g.kw = 3;
+  g.pt = g.pl = g.pb = g.pr = 1;
+  g.bias = true;
+  EXPECT_EQ(check(g, false, 60, false), "");
+  EXPECT_EQ(check(g, false, 61, true), "");
+}
+
+TEST(ConvTranspose2d, ExactAndFastSweep) {
+  std::uint32_t seed = 100;
+  for (std::size_t groups : {1u, 2u}) {
+    for (std::size_t k : {1u, 2u, 3u}) {
+      for (std::size_t stride : {1u, 2u, 3u}) {
+        for (std::size_t pad : {0u, 1u}) {
+          for (std::size_t dil : {1u, 2u}) {
+            Geometry g;
+            g.groups = groups;
+            g.batch = 1 + pad;
+            g.cin = 2 * groups;
+            g.cout = 3 * groups;
+            g.in_h = 4;
+            g.in_w = 5 + k;
+            g.kh = k;
+            g.kw = k + 1;
+            g.sh = stride;
+            g.sw = 1 + (stride % 2);
+            g.dh = dil;
+            g.dw = 1;
+            g.pt = g.pl = pad;
+            g.pb = g.pr = pad + (k > 1 ? 1 : 0);
+            g.bias = (k % 2) == 1;
+            if (!g.transpose_valid()) continue;
+            ASSERT_EQ(check(g, true, seed++, false), "");
+            ASSERT_EQ(check(g, true, seed++, true), "");
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvTranspose2d, ThreadIndependentOnLargerShapes) {
+  Geometry g;
+  g.cin = 48;
+  g.cout = 32;
+  g.in_h = g.in_w = 16;
+  g.kh = g.kw = 4;
+  g.sh = g.sw = 2;
+  g.pt = g.pl = g.pb = g.pr = 1;
+  g.bias = true;
+  EXPECT_EQ(check(g, true, 150, false), "");
+  EXPECT_EQ(check(g, true, 151, true), "");
+}
+
+TEST(Conv2d, GeneratedShapes) {
+  const bool ok = rc::check("conv2d and conv_transpose2d equal the naive definitions", [] {
+    Geometry g;
+    g.groups = *rc::gen::inRange<std::size_t>(1, 4);
+    g.cin = g.groups * *rc::gen::inRange<std::size_t>(1, 4);
+    g.cout = g.groups * *rc::gen::inRange<std::size_t>(1, 4);
+    g.batch = *rc::gen::inRange<std::size_t>(1, 3);
+    g.kh = *rc::gen::inRange<std::size_t>(1, 4);
+    g.kw = *rc::gen::inRange<std::size_t>(1, 4);
+    g.sh = *rc::gen::inRange<std::size_t>(1, 4);
+    g.sw = *rc::gen::inRange<std::size_t>(1, 4);
+    g.dh = *rc::gen::inRange<std::size_t>(1, 3);
+    g.dw = *rc::gen::inRange<std::size_t>(1, 3);
+    g.pt = *rc::gen::inRange<std::size_t>(0, 3);
+    g.pl = *rc::gen::inRange<std::size_t>(0, 3);
+    g.pb = *rc::gen::inRange<std::size_t>(0, 3);
+    g.pr = *rc::gen::inRange<std::size_t>(0, 3);
+    g.in_h = *rc::gen::inRange<std::size_t>(1, 12);
+    g.in_w = *rc::gen::inRange<std::size_t>(1, 20);
+    g.bias = *rc::gen::arbitrary<bool>();
+    const bool transpose = *rc::gen::arbitrary<bool>();
+    const bool valid = transpose ? g.transpose_valid() : g.conv_valid();
+    RC_PRE(valid);
+    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+    const bool special = *rc::gen::arbitrary<bool>();
+    RC_ASSERT(check(g, transpose, seed, special) == "");
+  });
+  EXPECT_TRUE(ok);
+}
+
+}  // namespace
+}  // namespace onemodel::opt
