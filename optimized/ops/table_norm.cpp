@@ -1,8 +1,45 @@
-// Optimized overrides of the norm family (none yet: the reference kernels run).
+// Optimized overrides of the norm family: LayerNormalization and the float32 reductions
+// (optimized/kernels/layernorm/, optimized/kernels/reduce/). Each opset range lies inside the
+// reference row's range (reference/ops/table_norm.cpp).
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
 
-std::span<const OptimizedOpDef> norm_optimized_ops() { return {}; }
+std::unique_ptr<OpKernel> make_optimized_layer_normalization(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_l1_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_l1_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_l2_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_l2_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_max_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_max_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_mean_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_mean_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_min_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_min_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_sum_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_sum_13(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_sum_square_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_sum_square_18(const NodeInfo&, const OptimizedConfig&);
+
+std::span<const OptimizedOpDef> norm_optimized_ops() {
+  static const OptimizedOpDef kOps[] = {
+      {"", "LayerNormalization", 17, 27, make_optimized_layer_normalization},
+      {"", "ReduceL1", 1, 17, make_optimized_reduce_l1_1},
+      {"", "ReduceL1", 18, 27, make_optimized_reduce_l1_18},
+      {"", "ReduceL2", 1, 17, make_optimized_reduce_l2_1},
+      {"", "ReduceL2", 18, 27, make_optimized_reduce_l2_18},
+      {"", "ReduceMax", 1, 17, make_optimized_reduce_max_1},
+      {"", "ReduceMax", 18, 27, make_optimized_reduce_max_18},
+      {"", "ReduceMean", 1, 17, make_optimized_reduce_mean_1},
+      {"", "ReduceMean", 18, 27, make_optimized_reduce_mean_18},
+      {"", "ReduceMin", 1, 17, make_optimized_reduce_min_1},
+      {"", "ReduceMin", 18, 27, make_optimized_reduce_min_18},
+      {"", "ReduceSum", 1, 12, make_optimized_reduce_sum_1},
+      {"", "ReduceSum", 13, 27, make_optimized_reduce_sum_13},
+      {"", "ReduceSumSquare", 1, 17, make_optimized_reduce_sum_square_1},
+      {"", "ReduceSumSquare", 18, 27, make_optimized_reduce_sum_square_18},
+  };
+  return kOps;
+}
 
 }  // namespace onemodel::opt
