@@ -1,4 +1,4 @@
-#include "tests/support/graph_builder.hpp"
+#include "diff/graph_builder.hpp"
 
 #include <memory>
 

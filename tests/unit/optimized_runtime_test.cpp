@@ -14,7 +14,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "optimized/runtime/plan.hpp"
 #include "optimized/runtime/slab_allocator.hpp"
-#include "tests/support/graph_builder.hpp"
+#include "diff/graph_builder.hpp"
 #include "tests/support/ir_builder.hpp"
 
 // Counts heap allocations on every thread while `g_counting` is set. GCC cannot see that the
