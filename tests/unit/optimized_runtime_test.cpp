@@ -309,6 +309,19 @@ TEST(Allocation, AWarmSingleThreadedRunAllocatesNothing) {
   expect_same_bits(outputs, run_model(model, EngineKind::Reference, {{"x", inputs[0]}}));
 }
 
+TEST(KernelPath, TheSessionReportsThePathAndTheCapLowersIt) {
+  const IrModel model = matmul_model();
+  SessionOptions options;
+  setenv("ONEMODEL_ISA", "scalar", 1);
+  const std::string capped = Session::create(model, options).kernel_path();
+  unsetenv("ONEMODEL_ISA");
+  EXPECT_EQ(capped, "Scalar");
+  const std::string best = Session::create(model, options).kernel_path();
+  EXPECT_EQ(best, std::string(opt::isa_path_name(opt::available_isas().back())));
+  options.engine = EngineKind::Reference;
+  EXPECT_EQ(Session::create(model, options).kernel_path(), "Reference");
+}
+
 TEST(Allocation, TheCounterSeesAllocations) {
   // The allocation test above can fail: the counter counts.
   g_allocations = 0;
