@@ -1,8 +1,10 @@
-// Blocked transpose and strided copy (transpose.hpp). Portable C++: the copies are bound by
-// memory traffic, which the tiling addresses; no instruction-set variant is needed for the bits.
+// Blocked transpose and strided copy (transpose.hpp). The walk is portable; the 2-D tiles of
+// 4-byte elements use the path's register transpose (tile_paths.hpp), the others a scalar loop.
 #include "optimized/kernels/transpose/transpose.hpp"
 
 #include <cstring>
+
+#include "optimized/kernels/transpose/tile_paths.hpp"
 
 namespace onemodel::opt::tr {
 namespace {
@@ -85,6 +87,24 @@ void transpose_tile(const T* src, std::int64_t src_col, T* dst, std::int64_t dst
   }
 }
 
+// The register-transpose tile of the path, when it has one (4-byte elements only).
+bool tile_4byte(Isa isa, const std::uint32_t* src, std::int64_t src_col, std::uint32_t* dst, std::int64_t dst_row,
+                std::size_t rows, std::size_t cols) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::Avx2: transpose_tile_4byte__avx2(src, src_col, dst, dst_row, rows, cols); return true;
+    case Isa::Sse: transpose_tile_4byte__sse(src, src_col, dst, dst_row, rows, cols); return true;
+#endif
+#if defined(__aarch64__)
+    case Isa::Neon: transpose_tile_4byte__neon(src, src_col, dst, dst_row, rows, cols); return true;
+#endif
+#if defined(__wasm_simd128__)
+    case Isa::Wasm: transpose_tile_4byte__wasm(src, src_col, dst, dst_row, rows, cols); return true;
+#endif
+    default: return false;
+  }
+}
+
 template <class T>
 void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* out) {
   const int last = w.rank - 1;
@@ -137,8 +157,19 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
     const std::size_t j0 = (tile % col_tiles) * kTile;
     std::int64_t src, dst;
     outer_offsets(w, skip, o, src, dst);
-    transpose_tile(in + src, w.src_stride[last], out + dst, w.dst_stride[p], i0, i0 + kTile < rows ? i0 + kTile : rows,
-                   j0, j0 + kTile < cols ? j0 + kTile : cols);
+    const std::size_t i1 = i0 + kTile < rows ? i0 + kTile : rows;
+    const std::size_t j1 = j0 + kTile < cols ? j0 + kTile : cols;
+    if constexpr (sizeof(T) == 4) {
+      if (tile_4byte(context.isa, reinterpret_cast<const std::uint32_t*>(in + src) + i0 +
+                                      static_cast<std::int64_t>(j0) * w.src_stride[last],
+                     w.src_stride[last],
+                     reinterpret_cast<std::uint32_t*>(out + dst) + static_cast<std::int64_t>(i0) * w.dst_stride[p] +
+                         static_cast<std::int64_t>(j0),
+                     w.dst_stride[p], i1 - i0, j1 - j0)) {
+        return;
+      }
+    }
+    transpose_tile(in + src, w.src_stride[last], out + dst, w.dst_stride[p], i0, i1, j0, j1);
   });
 }
 
