@@ -1,8 +1,18 @@
-// Optimized overrides of the conv family (none yet: the reference kernels run).
+// Optimized overrides of the conv family: Conv (im2col + matrix product, direct depthwise) and
+// ConvTranspose (matrix product + col2im). Ranges lie inside the reference rows (1-27).
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
 
-std::span<const OptimizedOpDef> conv_optimized_ops() { return {}; }
+std::unique_ptr<OpKernel> make_optimized_conv(const NodeInfo& node, const OptimizedConfig& config);
+std::unique_ptr<OpKernel> make_optimized_conv_transpose(const NodeInfo& node, const OptimizedConfig& config);
+
+std::span<const OptimizedOpDef> conv_optimized_ops() {
+  static const OptimizedOpDef ops[] = {
+      {"", "Conv", 1, 27, make_optimized_conv},
+      {"", "ConvTranspose", 1, 27, make_optimized_conv_transpose},
+  };
+  return ops;
+}
 
 }  // namespace onemodel::opt

@@ -1,0 +1,283 @@
+// Conv and ConvTranspose through the optimized overrides against the reference kernels
+// (diff/op_harness.hpp): exact mode bit for bit on every path this machine has at 1 and 2
+// threads, on rapidcheck-generated shapes and attributes (strides 1-3, dilations 1-2, pads,
+// auto_pad, groups, depthwise multipliers, output_padding, output_shape) with NaN, infinities,
+// signed zeros and subnormals; fast mode within twice the sequential-sum bound of
+// kernels-gemm.md "Fast mode" of the reference (both may err by k*u*sum|w*x|).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "diff/op_harness.hpp"
+#include "optimized/frame/isa.hpp"
+#include "tests/support/ir_builder.hpp"
+
+namespace onemodel::diff {
+namespace {
+
+namespace ib = ir_builder;
+
+Tensor random_tensor(const std::vector<std::int64_t>& shape, std::mt19937& rng, bool special) {
+  std::size_t count = 1;
+  for (std::int64_t e : shape) count *= static_cast<std::size_t>(e);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::denorm_min(),
+                            -2.5e-39f};
+  std::vector<float> values(count);
+  for (float& v : values) v = (special && rng() % 8 == 0) ? specials[rng() % 8] : dist(rng);
+  return Tensor::from_values<float>(DType::F32, Shape(std::span<const std::int64_t>(shape)),
+                                    std::span<const float>(values));
+}
+
+Tensor absolute(const Tensor& t) {
+  std::vector<float> v = t.to_vector<float>();
+  for (float& e : v) e = std::fabs(e);
+  return Tensor::from_values<float>(DType::F32, t.shape(), std::span<const float>(v));
+}
+
+// "" when every path at 1 and 2 threads gives the reference's exact bits.
+std::string exact_difference(const OpCase& c) {
+  const std::vector<Tensor> expected = run_reference(c, ExecutionMode::Exact);
+  for (opt::Isa isa : opt::available_isas()) {
+    for (int threads : {1, 2}) {
+      const std::string d = first_difference(expected, run_optimized(c, ExecutionMode::Exact, isa, threads));
+      if (!d.empty()) return c.op + " " + std::string(opt::isa_name(isa)) + " threads " + std::to_string(threads) + ": " + d;
+    }
+  }
+  return "";
+}
+
+// Fast mode (finite inputs): |optimized - reference| <= 2*(k+1)*u*(sum|w*x| + |bias|) + 1e-30,
+// sum|w*x| taken from the reference run on |x| and |w| (within a factor 1.01 for these k).
+std::string fast_difference(const OpCase& c, std::size_t terms) {
+  const std::vector<Tensor> expected = run_reference(c, ExecutionMode::Fast);
+  OpCase magnitude = c;
+  magnitude.inputs[0] = absolute(c.inputs[0]);
+  magnitude.inputs[1] = absolute(c.inputs[1]);
+  if (magnitude.inputs.size() > 2 && magnitude.inputs[2].defined()) magnitude.inputs[2] = absolute(c.inputs[2]);
+  const std::vector<float> sums = run_reference(magnitude, ExecutionMode::Exact)[0].to_vector<float>();
+  const std::vector<float> want = expected[0].to_vector<float>();
+  const double u = std::ldexp(1.0, -24);
+  for (opt::Isa isa : opt::available_isas()) {
+    const std::vector<Tensor> one = run_optimized(c, ExecutionMode::Fast, isa, 1);
+    const std::vector<Tensor> two = run_optimized(c, ExecutionMode::Fast, isa, 2);
+    if (!first_difference(one, two).empty()) return c.op + " fast differs between 1 and 2 threads";
+    const std::vector<float> got = one[0].to_vector<float>();
+    if (got.size() != want.size()) return c.op + " fast: sizes differ";
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const double bound = 2.0 * static_cast<double>(terms + 1) * u * 1.01 * sums[i] + 1e-30;
+      if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= bound)) {
+        return c.op + " fast " + std::string(opt::isa_name(isa)) + " element " + std::to_string(i) + ": " +
+               std::to_string(got[i]) + " vs " + std::to_string(want[i]);
+      }
+    }
+  }
+  return "";
+}
+
+struct ConvCase {
+  OpCase op;
+  std::size_t terms = 0;  // products per output
+};
+
+ConvCase conv_case(int spatial, std::int64_t n, std::int64_t group, std::int64_t c_per_group, std::int64_t m_per_group,
+                   std::vector<std::int64_t> in, std::vector<std::int64_t> k, std::vector<std::int64_t> strides,
+                   std::vector<std::int64_t> dilations, std::vector<std::int64_t> pads, const std::string& auto_pad,
+                   bool bias, std::int64_t opset, std::uint32_t seed, bool special) {
+  std::mt19937 rng(seed);
+  ConvCase cc;
+  OpCase& c = cc.op;
+  c.op = "Conv";
+  c.opset = opset;
+  c.attributes = {ib::int_attr("group", group), ib::ints_attr("strides", strides), ib::ints_attr("dilations", dilations)};
+  if (auto_pad == "NOTSET") {
+    c.attributes.push_back(ib::ints_attr("pads", pads));
+  } else {
+    c.attributes.push_back(ib::string_attr("auto_pad", auto_pad));
+  }
+  if (rng() % 2 == 0) c.attributes.push_back(ib::ints_attr("kernel_shape", k));
+  std::vector<std::int64_t> xs{n, group * c_per_group}, ws{group * m_per_group, c_per_group};
+  for (int i = 0; i < spatial; ++i) {
+    xs.push_back(in[static_cast<std::size_t>(i)]);
+    ws.push_back(k[static_cast<std::size_t>(i)]);
+  }
+  c.inputs = {random_tensor(xs, rng, special), random_tensor(ws, rng, special),
+              bias ? random_tensor({group * m_per_group}, rng, special) : Tensor()};
+  c.constant = {false, true, true};
+  cc.terms = static_cast<std::size_t>(c_per_group);
+  for (int i = 0; i < spatial; ++i) cc.terms *= static_cast<std::size_t>(k[static_cast<std::size_t>(i)]);
+  return cc;
+}
+
+TEST(DiffConv, OverridesAreRegistered) {
+  EXPECT_TRUE(has_override("Conv", 11));
+  EXPECT_TRUE(has_override("Conv", 22));
+  EXPECT_TRUE(has_override("ConvTranspose", 11));
+}
+
+TEST(DiffConv, FixedCasesExact) {
+  // Regular 3x3 pad 1; grouped; depthwise with multiplier 2; 1x1; 1-D; strided depthwise 5x5.
+  std::uint32_t seed = 1;
+  for (bool special : {false, true}) {
+    EXPECT_EQ(exact_difference(conv_case(2, 1, 1, 5, 7, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
+                                         seed++, special).op), "");
+    EXPECT_EQ(exact_difference(conv_case(2, 2, 3, 2, 2, {8, 7}, {3, 2}, {2, 1}, {1, 2}, {0, 1, 2, 0}, "NOTSET", true, 22,
+                                         seed++, special).op), "");
+    EXPECT_EQ(exact_difference(conv_case(2, 1, 6, 1, 2, {13, 21}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
+                                         seed++, special).op), "");
+    EXPECT_EQ(exact_difference(conv_case(2, 2, 1, 6, 4, {5, 9}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, "NOTSET", false, 11,
+                                         seed++, special).op), "");
+    EXPECT_EQ(exact_difference(conv_case(1, 2, 1, 3, 4, {17}, {4}, {2}, {2}, {1, 2}, "NOTSET", true, 11, seed++, special).op),
+              "");
+    EXPECT_EQ(exact_difference(conv_case(2, 1, 8, 1, 1, {20, 20}, {5, 5}, {2, 2}, {1, 1}, {0, 0, 0, 0}, "SAME_UPPER", true,
+                                         11, seed++, special).op), "");
+  }
+}
+
+TEST(DiffConv, ThreeSpatialAxesRunTheReference) {
+  EXPECT_EQ(exact_difference(conv_case(3, 1, 1, 2, 3, {4, 5, 6}, {2, 2, 3}, {1, 1, 1}, {1, 1, 1}, {0, 0, 1, 0, 0, 1},
+                                       "NOTSET", true, 11, 9, true).op), "");
+}
+
+TEST(DiffConv, GeneratedConvExactAndFast) {
+  const bool ok = rc::check("Conv override equals the reference", [] {
+    const int spatial = *rc::gen::inRange(1, 3);
+    const int kind = *rc::gen::inRange(0, 3);  // 0 regular, 1 grouped, 2 depthwise
+    const std::int64_t group = kind == 0 ? 1 : *rc::gen::inRange<std::int64_t>(2, 5);
+    const std::int64_t c_per_group = kind == 2 ? 1 : *rc::gen::inRange<std::int64_t>(1, 4);
+    const std::int64_t m_per_group = *rc::gen::inRange<std::int64_t>(1, 4);
+    std::vector<std::int64_t> in, k, strides, dilations, pads(static_cast<std::size_t>(2 * spatial));
+    for (int i = 0; i < spatial; ++i) {
+      in.push_back(*rc::gen::inRange<std::int64_t>(1, 16));
+      k.push_back(*rc::gen::inRange<std::int64_t>(1, 5));
+      strides.push_back(*rc::gen::inRange<std::int64_t>(1, 4));
+      dilations.push_back(*rc::gen::inRange<std::int64_t>(1, 3));
+    }
+    for (auto& p : pads) p = *rc::gen::inRange<std::int64_t>(0, 3);
+    const std::string auto_pad = *rc::gen::element<std::string>("NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID");
+    if (auto_pad == "NOTSET" || auto_pad == "VALID") {
+      for (int i = 0; i < spatial; ++i) {
+        const std::size_t a = static_cast<std::size_t>(i);
+        const std::int64_t before = auto_pad == "VALID" ? 0 : pads[a];
+        const std::int64_t after = auto_pad == "VALID" ? 0 : pads[a + static_cast<std::size_t>(spatial)];
+        RC_PRE(in[a] + before + after >= dilations[a] * (k[a] - 1) + 1);
+      }
+    }
+    const bool bias = *rc::gen::arbitrary<bool>();
+    const std::int64_t opset = *rc::gen::element<std::int64_t>(1, 11, 22);
+    const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 3);
+    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+    const bool special = *rc::gen::arbitrary<bool>();
+    const ConvCase cc = conv_case(spatial, n, group, c_per_group, m_per_group, in, k, strides, dilations, pads, auto_pad,
+                                  bias, opset, seed, special);
+    RC_ASSERT(exact_difference(cc.op) == "");
+    if (!special) RC_ASSERT(fast_difference(cc.op, cc.terms + (bias ? 1 : 0)) == "");
+  });
+  EXPECT_TRUE(ok);
+}
+
+OpCase transpose_case(int spatial, std::int64_t n, std::int64_t group, std::int64_t c_per_group,
+                      std::int64_t m_per_group, const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& k,
+                      std::vector<IrAttribute> attributes, bool bias, std::uint32_t seed, bool special) {
+  std::mt19937 rng(seed);
+  OpCase c;
+  c.op = "ConvTranspose";
+  c.opset = 11;
+  c.attributes = std::move(attributes);
+  c.attributes.push_back(ib::int_attr("group", group));
+  std::vector<std::int64_t> xs{n, group * c_per_group}, ws{group * c_per_group, m_per_group};
+  for (int i = 0; i < spatial; ++i) {
+    xs.push_back(in[static_cast<std::size_t>(i)]);
+    ws.push_back(k[static_cast<std::size_t>(i)]);
+  }
+  c.inputs = {random_tensor(xs, rng, special), random_tensor(ws, rng, special),
+              bias ? random_tensor({group * m_per_group}, rng, special) : Tensor()};
+  c.constant = {false, true, true};
+  return c;
+}
+
+TEST(DiffConvTranspose, FixedCasesExact) {
+  std::uint32_t seed = 50;
+  for (bool special : {false, true}) {
+    EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 4, 3, {5, 6}, {3, 3},
+                                              {ib::ints_attr("strides", {2, 2}), ib::ints_attr("pads", {1, 1, 1, 1}),
+                                               ib::ints_attr("output_padding", {1, 1})},
+                                              true, seed++, special)),
+              "");
+    EXPECT_EQ(exact_difference(transpose_case(2, 2, 2, 2, 3, {4, 7}, {2, 4},
+                                              {ib::ints_attr("strides", {3, 1}), ib::ints_attr("dilations", {2, 1})},
+                                              false, seed++, special)),
+              "");
+    EXPECT_EQ(exact_difference(transpose_case(1, 1, 1, 3, 2, {9}, {3},
+                                              {ib::ints_attr("strides", {2}), ib::string_attr("auto_pad", "SAME_LOWER")},
+                                              true, seed++, special)),
+              "");
+    // output_shape beyond the natural size: the surplus at the end stays +0 plus bias; and one
+    // smaller than natural.
+    EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 2, 2, {3, 3}, {3, 3},
+                                              {ib::ints_attr("strides", {2, 2}), ib::ints_attr("output_shape", {9, 10})},
+                                              true, seed++, special)),
+              "");
+    EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 2, 2, {4, 4}, {3, 3},
+                                              {ib::ints_attr("strides", {2, 2}), ib::ints_attr("output_shape", {7, 8})},
+                                              true, seed++, special)),
+              "");
+  }
+}
+
+TEST(DiffConvTranspose, GeneratedExact) {
+  const bool ok = rc::check("ConvTranspose override equals the reference", [] {
+    const int spatial = *rc::gen::inRange(1, 3);
+    const std::int64_t group = *rc::gen::inRange<std::int64_t>(1, 4);
+    const std::int64_t c_per_group = *rc::gen::inRange<std::int64_t>(1, 4);
+    const std::int64_t m_per_group = *rc::gen::inRange<std::int64_t>(1, 4);
+    std::vector<std::int64_t> in, k, strides, dilations, pads(static_cast<std::size_t>(2 * spatial)), extra;
+    for (int i = 0; i < spatial; ++i) {
+      in.push_back(*rc::gen::inRange<std::int64_t>(1, 9));
+      k.push_back(*rc::gen::inRange<std::int64_t>(1, 5));
+      strides.push_back(*rc::gen::inRange<std::int64_t>(1, 4));
+      dilations.push_back(*rc::gen::inRange<std::int64_t>(1, 3));
+      extra.push_back(*rc::gen::inRange<std::int64_t>(0, strides.back()));
+    }
+    for (auto& p : pads) p = *rc::gen::inRange<std::int64_t>(0, 3);
+    std::vector<IrAttribute> attributes{ib::ints_attr("strides", strides), ib::ints_attr("dilations", dilations)};
+    const int padding = *rc::gen::inRange(0, 4);  // pads + output_padding, SAME_UPPER, SAME_LOWER, output_shape
+    if (padding == 0) {
+      for (int i = 0; i < spatial; ++i) {
+        const std::size_t a = static_cast<std::size_t>(i);
+        const std::int64_t natural = strides[a] * (in[a] - 1) + extra[a] + dilations[a] * (k[a] - 1) + 1;
+        RC_PRE(natural >= pads[a] + pads[a + static_cast<std::size_t>(spatial)]);
+      }
+      attributes.push_back(ib::ints_attr("pads", pads));
+      attributes.push_back(ib::ints_attr("output_padding", extra));
+    } else if (padding == 3) {
+      std::vector<std::int64_t> shape;
+      for (int i = 0; i < spatial; ++i) shape.push_back(*rc::gen::inRange<std::int64_t>(1, 30));
+      attributes.push_back(ib::ints_attr("output_shape", shape));
+    } else {
+      attributes.push_back(ib::string_attr("auto_pad", padding == 1 ? "SAME_UPPER" : "SAME_LOWER"));
+    }
+    const bool bias = *rc::gen::arbitrary<bool>();
+    const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+    const bool special = *rc::gen::arbitrary<bool>();
+    const OpCase c = transpose_case(spatial, *rc::gen::inRange<std::int64_t>(1, 3), group, c_per_group, m_per_group, in,
+                                    k, attributes, bias, seed, special);
+    RC_ASSERT(exact_difference(c) == "");
+  });
+  EXPECT_TRUE(ok);
+}
+
+}  // namespace
+}  // namespace onemodel::diff
