@@ -1,8 +1,21 @@
-// Optimized overrides of the matmul family (none yet: the reference kernels run).
+// Optimized overrides of the matmul family: MatMul and Gemm on the blocked float32 matrix
+// product (kernels-gemm.md). Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
+// MatMul 1..27, Gemm 7..10 and 11..27); Gemm's opset 7 rule that C is required is checked by the
+// reference kernel each override holds.
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
 
-std::span<const OptimizedOpDef> matmul_optimized_ops() { return {}; }
+std::unique_ptr<OpKernel> make_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config);
+std::unique_ptr<OpKernel> make_gemm_optimized(const NodeInfo& node, const OptimizedConfig& config);
+
+std::span<const OptimizedOpDef> matmul_optimized_ops() {
+  static const OptimizedOpDef kOps[] = {
+      {"", "MatMul", 1, 27, make_matmul_optimized},
+      {"", "Gemm", 7, 10, make_gemm_optimized},
+      {"", "Gemm", 11, 27, make_gemm_optimized},
+  };
+  return kOps;
+}
 
 }  // namespace onemodel::opt

@@ -1,0 +1,128 @@
+// MatMul for float32 on the blocked matrix product (kernels-gemm.md; graph-runtime.md section 7:
+// MatMul follows kernels-gemm.md). Shapes, types and errors are the reference's (infer() and
+// products::matmul_shape, numpy.matmul rules: 1-D operands, broadcast batch axes). Every output is
+// the exact-mode product of exact-mode.md "Matrix product", so exact mode gives the reference's
+// bits on every path and thread count. Other element types run the reference kernel.
+#include <memory>
+#include <vector>
+
+#include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
+#include "reference/ops/matmul_helpers.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+// A constant B packed at plan time, one PackedB per matrix of B's batch.
+struct PackedMatMulB {
+  std::int64_t k = 0, n = 0;
+  std::vector<PackedB> matrices;
+};
+
+// The float32 elements of a tensor in row-major order: the tensor itself when contiguous, else
+// a contiguous copy kept in `holder` (inputs of the optimized engine are normally contiguous).
+const float* contiguous_f32(const Tensor& t, Tensor& holder) {
+  if (t.element_count() == 0) return nullptr;
+  if (t.is_contiguous()) return t.data<float>().data();
+  holder = t.contiguous();
+  return holder.data<float>().data();
+}
+
+class MatMulOptimized final : public OptimizedKernel {
+ public:
+  using OptimizedKernel::OptimizedKernel;
+
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    const Tensor* b = context.input_value(1);
+    if (b == nullptr || context.input_type(0) != DType::F32 || b->dtype() != DType::F32) return nullptr;
+    const auto s = products::matmul_shape(context.node(), context.input_shape(0), b->shape());
+    if (s.k == 0 || s.n == 0) return nullptr;
+    Tensor holder;
+    const float* data = contiguous_f32(*b, holder);
+    auto packed = std::make_shared<PackedMatMulB>();
+    packed->k = s.k;
+    packed->n = s.n;
+    const std::int64_t count = b->element_count() / (s.k * s.n);
+    packed->matrices.reserve(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i) {
+      const MatrixView view{data + i * s.k * s.n, static_cast<std::ptrdiff_t>(s.n), 1};
+      packed->matrices.push_back(pack_b_f32(config().isa, static_cast<std::size_t>(s.k),
+                                            static_cast<std::size_t>(s.n), view));
+    }
+    return packed;
+  }
+
+  void run(RunContext& context) const override {
+    const Tensor& a_t = context.input(0);
+    const Tensor& b_t = context.input(1);
+    if (a_t.dtype() != DType::F32 || b_t.dtype() != DType::F32) {
+      run_reference(context);
+      return;
+    }
+    const auto s = products::matmul_shape(context.node(), a_t.shape(), b_t.shape());
+    const std::size_t m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
+                      k = static_cast<std::size_t>(s.k);
+    const std::int64_t batches = s.batch.element_count();
+    if (batches == 0 || m == 0 || n == 0) return;
+    Tensor a_holder, b_holder;
+    const float* a = contiguous_f32(a_t, a_holder);
+    const float* b = contiguous_f32(b_t, b_holder);
+    float* c = context.output(0).mutable_data<float>().data();
+    const auto* packed = static_cast<const PackedMatMulB*>(context.state());
+    if (packed != nullptr && (packed->k != s.k || packed->n != s.n)) packed = nullptr;
+    const KernelContext kc = kernel_context(context);
+
+    // One product of batch entry bi (products::batch_offsets, as the reference walks them).
+    auto product = [&](const KernelContext& on, std::int64_t bi, std::size_t rows) {
+      std::int64_t a_off = 0, b_off = 0;
+      products::batch_offsets(s, bi, a_off, b_off);
+      const MatrixView a_view{a == nullptr ? nullptr : a + a_off * s.m * s.k, static_cast<std::ptrdiff_t>(k), 1};
+      float* c_batch = c + bi * s.m * s.n;
+      if (packed != nullptr) {
+        gemm_f32_packed(on, rows, a_view, packed->matrices[static_cast<std::size_t>(b_off)], c_batch,
+                        static_cast<std::ptrdiff_t>(n));
+      } else {
+        const MatrixView b_view{b == nullptr ? nullptr : b + b_off * s.k * s.n, static_cast<std::ptrdiff_t>(n), 1};
+        gemm_f32(on, rows, n, k, a_view, b_view, c_batch, static_cast<std::ptrdiff_t>(n));
+      }
+    };
+
+    if (batches == 1 || a_batches_are_rows(s)) {
+      // Every batch entry uses B's only matrix and A's entries follow each other: the batch is
+      // one product of batches * m rows (each output is still its own dot product).
+      product(kc, 0, static_cast<std::size_t>(batches) * m);
+      return;
+    }
+    // kernels-gemm.md "Fixed chunks": one batch entry per chunk when the entries are small,
+    // each entry on one thread; large entries use the pool inside the product instead.
+    const double per_entry_ns = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / 40.0;
+    if (per_entry_ns < ThreadPool::kNanosecondsPerThread) {
+      const KernelContext single{kc.isa, kc.exact, nullptr};
+      kc.parallel_for(static_cast<std::size_t>(batches), per_entry_ns * static_cast<double>(batches),
+                      [&](std::size_t bi) { product(single, static_cast<std::int64_t>(bi), m); });
+      return;
+    }
+    for (std::int64_t bi = 0; bi < batches; ++bi) product(kc, bi, m);
+  }
+
+ private:
+  // True when B has one matrix for every batch entry and A's matrix of entry bi is the bi-th.
+  static bool a_batches_are_rows(const products::MatMulShape& s) {
+    std::int64_t natural = 1;
+    for (int i = s.batch.rank(); i-- > 0;) {
+      const std::size_t axis = static_cast<std::size_t>(i);
+      if (s.b_batch_strides[axis] != 0) return false;
+      if (s.batch[i] != 1 && s.a_batch_strides[axis] != natural) return false;
+      natural *= s.batch[i];
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config) {
+  return std::make_unique<MatMulOptimized>(node, config);
+}
+
+}  // namespace onemodel::opt
