@@ -69,31 +69,48 @@ PhaseLayout phase_layout(const Conv2dShape& s) noexcept {
 }
 
 // Writes the phase planes of one input plane; padding is written as real zeros. Only data moves.
-void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst) noexcept {
+// Each padded row is first laid out whole in `row` (zeros, one copy of the input row, zeros),
+// then split by column phase; the stride-2 split is one even/odd deinterleave, which the
+// compiler turns into 4-lane shuffles (kernels-depthwise.md "Phase planes").
+void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst, float* row) noexcept {
   const std::ptrdiff_t pad_top = static_cast<std::ptrdiff_t>(s.pad_top);
-  const std::ptrdiff_t pad_left = static_cast<std::ptrdiff_t>(s.pad_left);
-  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
-  const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(s.stride_w);
-  const std::ptrdiff_t width = static_cast<std::ptrdiff_t>(l.width);
-  for (std::ptrdiff_t p = 0; p < static_cast<std::ptrdiff_t>(l.phases); ++p) {
-    // Columns j of this phase with an input column inside: p + j*stride - pad_left in [0, in_w).
-    const std::ptrdiff_t first = std::clamp<std::ptrdiff_t>((pad_left - p + stride - 1) / stride, 0, width);
-    const std::ptrdiff_t past = std::clamp<std::ptrdiff_t>((in_w + pad_left - p + stride - 1) / stride, first, width);
-    for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(l.height); ++r) {
-      float* row = dst + (p * static_cast<std::ptrdiff_t>(l.height) + r) * width;
-      const std::ptrdiff_t iy = r - pad_top;
-      if (iy < 0 || iy >= in_h || first == past) {
-        std::fill(row, row + width, 0.0f);
+  const std::size_t stride = s.stride_w, width = l.width, span = stride * width;
+  // Input columns that land inside the padded row: padded column c holds input column c - pad_left.
+  const std::size_t first = std::min(s.pad_left, span);
+  const std::size_t past = std::min(s.pad_left + s.in_w, span);
+  for (std::size_t r = 0; r < l.height; ++r) {
+    const std::ptrdiff_t iy = static_cast<std::ptrdiff_t>(r) - pad_top;
+    const bool inside = iy >= 0 && iy < static_cast<std::ptrdiff_t>(s.in_h) && first < past;
+    if (stride == 1) {
+      float* out = dst + r * width;
+      if (!inside) {
+        std::fill(out, out + width, 0.0f);
         continue;
       }
-      std::fill(row, row + first, 0.0f);
-      const float* src = in + iy * in_w + p + first * stride - pad_left;
-      if (stride == 1) {
-        std::memcpy(row + first, src, static_cast<std::size_t>(past - first) * sizeof(float));
-      } else {
-        for (std::ptrdiff_t j = first; j < past; ++j, src += stride) row[j] = *src;
+      std::fill(out, out + first, 0.0f);
+      std::memcpy(out + first, in + iy * static_cast<std::ptrdiff_t>(s.in_w), (past - first) * sizeof(float));
+      std::fill(out + past, out + width, 0.0f);
+      continue;
+    }
+    if (!inside) {
+      for (std::size_t p = 0; p < stride; ++p) std::fill(dst + (p * l.height + r) * width, dst + (p * l.height + r + 1) * width, 0.0f);
+      continue;
+    }
+    std::fill(row, row + first, 0.0f);
+    std::memcpy(row + first, in + iy * static_cast<std::ptrdiff_t>(s.in_w), (past - first) * sizeof(float));
+    std::fill(row + past, row + span, 0.0f);
+    if (stride == 2) {
+      float* even = dst + r * width;
+      float* odd = dst + (l.height + r) * width;
+      for (std::size_t j = 0; j < width; ++j) {
+        even[j] = row[2 * j];
+        odd[j] = row[2 * j + 1];
       }
-      std::fill(row + past, row + width, 0.0f);
+    } else {
+      for (std::size_t p = 0; p < stride; ++p) {
+        float* out = dst + (p * l.height + r) * width;
+        for (std::size_t j = 0; j < width; ++j) out[j] = row[j * stride + p];
+      }
     }
   }
 }
@@ -189,7 +206,9 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
     }
   }
   const PlaneFunction walk = plane_function(context.isa);
-  const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
+  // The phase planes, then one padded row.
+  const std::size_t plane_floats = layout.in_place ? 0 : layout.phases * layout.plane;
+  const std::size_t scratch_floats = layout.in_place ? 0 : plane_floats + layout.phases * layout.width;
 
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
     std::vector<float>& scratch = thread_scratch();
@@ -202,7 +221,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
       const float* src = in;
       if (!layout.in_place) {
         if (built_for != in) {
-          build_phases(s, layout, in, scratch.data());
+          build_phases(s, layout, in, scratch.data(), scratch.data() + plane_floats);
           built_for = in;
         }
         src = scratch.data();

@@ -1,0 +1,240 @@
+// Convolution throughput (kernels-gemm.md "Measuring exact against fast"; kernels-depthwise.md
+// "Measured"): measurements, never tests.
+// 1. ResNet-50 3x3 layers as im2col + matrix product (conv2d_f32) against gemm_f32 at the same
+//    M, N, K (B already laid out), fast and exact, per path, 1 thread: the ratio is the cost of
+//    im2col and of the convolution's shapes.
+// 2. The MobileNetV3-large depthwise layers: the direct kernel's GFLOP/s fast and exact, and the
+//    Conv reference kernel's time for the same node (exact mode) with the speed-up.
+// A measurement is the median over three repetitions of the mean time of calls run for at least
+// 80 ms after two warm-up calls; buffers are allocated once, outside the timing. Other programs
+// loading the machine lower the numbers; the CPU-time rate (flops / process CPU seconds) is
+// printed alongside and is disturbed less.
+//
+// Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/graph/node_info.hpp"
+#include "core/graph/op_kernel.hpp"
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
+
+namespace {
+
+using onemodel::opt::Conv2dShape;
+using onemodel::opt::Isa;
+using onemodel::opt::KernelContext;
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+struct Timing {
+  double wall = 0;  // seconds per call, the median repetition
+  double cpu = 0;   // process CPU seconds per call in that repetition
+};
+
+Timing measure(const std::function<void()>& call, double min_seconds = 0.08) {
+  call();
+  call();
+  std::vector<Timing> reps;
+  for (int rep = 0; rep < 3; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    int calls = 0;
+    double elapsed = 0;
+    do {
+      call();
+      ++calls;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (elapsed < min_seconds);
+    reps.push_back(Timing{elapsed / calls, (cpu_seconds() - cpu0) / calls});
+  }
+  std::sort(reps.begin(), reps.end(), [](const Timing& a, const Timing& b) { return a.wall < b.wall; });
+  return reps[1];
+}
+
+std::vector<float> random_values(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+Conv2dShape square(std::size_t cin, std::size_t cout, std::size_t groups, std::size_t size, std::size_t k,
+                   std::size_t stride) {
+  Conv2dShape s;
+  s.in_channels = cin;
+  s.out_channels = cout;
+  s.groups = groups;
+  s.in_h = s.in_w = size;
+  s.kernel_h = s.kernel_w = k;
+  s.stride_h = s.stride_w = stride;
+  s.pad_top = s.pad_left = k / 2;
+  s.out_h = s.out_w = (size + 2 * (k / 2) - k) / stride + 1;
+  return s;
+}
+
+void bench_resnet(const std::vector<Isa>& isas, int threads) {
+  std::printf("ResNet-50 3x3 layers: conv2d_f32 (im2col + gemm) vs gemm_f32 at the same M, N, K, %d thread(s)\n",
+              threads);
+  std::printf("%-22s %-6s %-5s %10s %10s %10s %8s\n", "layer", "path", "mode", "conv GF/s", "gemm GF/s", "conv cpuGF",
+              "ratio");
+  onemodel::opt::ThreadPool pool(threads);
+  const Conv2dShape layers[] = {square(256, 256, 1, 14, 3, 1), square(64, 64, 1, 56, 3, 1)};
+  for (const Conv2dShape& s : layers) {
+    const std::size_t m = s.out_channels, n = s.out_plane(), k = s.in_channels * s.taps();
+    const std::vector<float> x = random_values(s.in_channels * s.in_plane(), 1);
+    const std::vector<float> w = random_values(m * k, 2);
+    const std::vector<float> bias = random_values(m, 3);
+    const std::vector<float> b = random_values(k * n, 4);
+    std::vector<float> y(m * n), work(onemodel::opt::conv2d_workspace_floats(s));
+    const double flops = 2.0 * static_cast<double>(m * n * k);
+    char name[64];
+    std::snprintf(name, sizeof name, "%zux%zux%zu->%zu 3x3", s.in_channels, s.in_h, s.in_w, s.out_channels);
+    for (Isa isa : isas) {
+      for (bool exact : {false, true}) {
+        const KernelContext context{isa, exact, &pool};
+        const Timing conv = measure([&] {
+          onemodel::opt::conv2d_f32(context, s, x.data(), w.data(), bias.data(), y.data(), work.data());
+        });
+        const Timing gemm = measure([&] {
+          onemodel::opt::gemm_f32(context, m, n, k, {w.data(), static_cast<std::ptrdiff_t>(k), 1},
+                                  {b.data(), static_cast<std::ptrdiff_t>(n), 1}, y.data(),
+                                  static_cast<std::ptrdiff_t>(n));
+        });
+        std::printf("%-22s %-6s %-5s %10.1f %10.1f %10.1f %7.2fx\n", name, std::string(onemodel::opt::isa_name(isa)).c_str(),
+                    exact ? "exact" : "fast", flops / conv.wall * 1e-9, flops / gemm.wall * 1e-9,
+                    flops / conv.cpu * 1e-9, conv.wall / gemm.wall);
+        std::fflush(stdout);
+      }
+    }
+  }
+}
+
+onemodel::IrAttribute int_attribute(const char* name, std::int64_t value) {
+  onemodel::IrAttribute a;
+  a.name = name;
+  a.type = onemodel::AttrType::Int;
+  a.i = value;
+  return a;
+}
+onemodel::IrAttribute ints_attribute(const char* name, std::vector<std::int64_t> values) {
+  onemodel::IrAttribute a;
+  a.name = name;
+  a.type = onemodel::AttrType::Ints;
+  a.ints = std::move(values);
+  return a;
+}
+
+// The Conv reference kernel run on one node the way an engine runs it (infer, allocate, run).
+double reference_conv_seconds(const Conv2dShape& s, const std::vector<float>& x, const std::vector<float>& w) {
+  onemodel::IrNode node;
+  node.op_type = "Conv";
+  node.name = "conv";
+  node.opset = 11;
+  node.inputs = {"x", "w"};
+  node.outputs = {"y"};
+  const auto k = static_cast<std::int64_t>(s.kernel_h);
+  const auto st = static_cast<std::int64_t>(s.stride_h);
+  const auto p = static_cast<std::int64_t>(s.pad_top);
+  node.attributes = {int_attribute("group", static_cast<std::int64_t>(s.groups)), ints_attribute("strides", {st, st}),
+                     ints_attribute("pads", {p, p, p, p})};
+  const onemodel::NodeInfo info(node, 11, onemodel::ExecutionMode::Exact);
+  auto kernel = onemodel::find_op("", "Conv", 11)->factory(info);
+  const auto c = static_cast<std::int64_t>(s.in_channels), m = static_cast<std::int64_t>(s.out_channels);
+  const auto h = static_cast<std::int64_t>(s.in_h);
+  std::vector<onemodel::Tensor> inputs{
+      onemodel::Tensor::from_values<float>(onemodel::DType::F32, onemodel::Shape{1, c, h, h}, std::span<const float>(x)),
+      onemodel::Tensor::from_values<float>(onemodel::DType::F32, onemodel::Shape{m, 1, k, k}, std::span<const float>(w))};
+  std::vector<onemodel::InferInput> described;
+  for (const auto& t : inputs) described.push_back(onemodel::InferInput{true, t.dtype(), t.shape(), &t});
+  std::vector<onemodel::InferOutput> stated(1);
+  stated[0].wanted = true;
+  onemodel::InferContext infer(info, described, stated);
+  kernel->infer(infer);
+  std::vector<onemodel::Tensor> outputs{onemodel::Tensor::empty(stated[0].type, stated[0].shape)};
+  return measure([&] {
+    onemodel::RunContext context(info, inputs, outputs, nullptr, nullptr);
+    kernel->run(context);
+  }, 0.05).wall;
+}
+
+void bench_depthwise(const std::vector<Isa>& isas, int threads, bool with_reference) {
+  std::printf("\nMobileNetV3-large depthwise layers (kernels-depthwise.md), %d thread(s); reference: the Conv "
+              "reference kernel, exact, 1 thread\n",
+              threads);
+  std::printf("%-22s %-6s %10s %10s %10s %12s %9s\n", "layer", "path", "fast GF/s", "exact GF/s", "exact cpuGF",
+              "reference ms", "speed-up");
+  onemodel::opt::ThreadPool pool(threads);
+  struct Layer {
+    std::size_t channels, size, k, stride;
+  };
+  const Layer layers[] = {{16, 112, 3, 1},  {64, 112, 3, 2},  {72, 56, 3, 1},  {72, 56, 5, 2},  {120, 28, 5, 1},
+                          {240, 28, 3, 2},  {200, 14, 3, 1},  {672, 14, 3, 1}, {672, 14, 5, 2}, {960, 7, 5, 1}};
+  for (const Layer& l : layers) {
+    const Conv2dShape s = square(l.channels, l.channels, l.channels, l.size, l.k, l.stride);
+    const std::vector<float> x = random_values(s.in_channels * s.in_plane(), 5);
+    const std::vector<float> w = random_values(s.out_channels * s.taps(), 6);
+    const std::vector<float> bias = random_values(s.out_channels, 7);
+    std::vector<float> y(s.out_channels * s.out_plane());
+    const double flops = 2.0 * static_cast<double>(s.out_channels * s.out_plane() * s.taps());
+    char name[64];
+    std::snprintf(name, sizeof name, "%zu %zux%zu/%zu @%zu", l.channels, l.k, l.k, l.stride, l.size);
+    const double reference = with_reference ? reference_conv_seconds(s, x, w) : 0.0;
+    for (Isa isa : isas) {
+      Timing t[2];
+      for (int exact = 0; exact < 2; ++exact) {
+        const KernelContext context{isa, exact == 1, &pool};
+        t[exact] = measure([&] {
+          onemodel::opt::depthwise_conv2d_f32(context, s, x.data(), w.data(), bias.data(), y.data());
+        });
+      }
+      std::printf("%-22s %-6s %10.1f %10.1f %10.1f %12.3f %8.1fx\n", name,
+                  std::string(onemodel::opt::isa_name(isa)).c_str(), flops / t[0].wall * 1e-9,
+                  flops / t[1].wall * 1e-9, flops / t[1].cpu * 1e-9, reference * 1e3,
+                  with_reference ? reference / t[1].wall : 0.0);
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Isa> isas(onemodel::opt::available_isas().begin(), onemodel::opt::available_isas().end());
+  int threads = 1;
+  bool with_reference = true;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--no-reference") == 0) {
+      with_reference = false;
+    } else if (std::strcmp(argv[i], "--isas") == 0 && i + 1 < argc) {
+      const std::string wanted = argv[++i];
+      std::vector<Isa> kept;
+      for (Isa isa : isas) {
+        if (wanted.find(std::string(onemodel::opt::isa_name(isa))) != std::string::npos) kept.push_back(isa);
+      }
+      isas = kept;
+    }
+  }
+  bench_resnet(isas, threads);
+  bench_depthwise(isas, threads, with_reference);
+  return 0;
+}
