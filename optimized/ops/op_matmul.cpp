@@ -13,10 +13,13 @@
 namespace onemodel::opt {
 namespace {
 
-// A constant B packed at plan time, one PackedB per matrix of B's batch.
-struct PackedMatMulB {
-  std::int64_t k = 0, n = 0;
-  std::vector<PackedB> matrices;
+// What prepare() works out once per plan: the shape rules' result for the plan's input shapes
+// (so run() allocates nothing for them, graph-runtime.md section 4) and, when B is constant,
+// B packed, one PackedB per matrix of B's batch.
+struct MatMulPlan {
+  Shape a_shape, b_shape;
+  products::MatMulShape shape;
+  std::vector<PackedB> packed_b;  // empty: B is not constant
 };
 
 // The float32 elements of a tensor in row-major order: the tensor itself when contiguous, else
@@ -33,23 +36,25 @@ class MatMulOptimized final : public OptimizedKernel {
   using OptimizedKernel::OptimizedKernel;
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    if (context.input_type(0) != DType::F32 || context.input_type(1) != DType::F32) return nullptr;
+    auto plan = std::make_shared<MatMulPlan>();
+    plan->a_shape = context.input_shape(0);
+    plan->b_shape = context.input_shape(1);
+    plan->shape = products::matmul_shape(context.node(), plan->a_shape, plan->b_shape);
+    const products::MatMulShape& s = plan->shape;
     const Tensor* b = context.input_value(1);
-    if (b == nullptr || context.input_type(0) != DType::F32 || b->dtype() != DType::F32) return nullptr;
-    const auto s = products::matmul_shape(context.node(), context.input_shape(0), b->shape());
-    if (s.k == 0 || s.n == 0) return nullptr;
-    Tensor holder;
-    const float* data = contiguous_f32(*b, holder);
-    auto packed = std::make_shared<PackedMatMulB>();
-    packed->k = s.k;
-    packed->n = s.n;
-    const std::int64_t count = b->element_count() / (s.k * s.n);
-    packed->matrices.reserve(static_cast<std::size_t>(count));
-    for (std::int64_t i = 0; i < count; ++i) {
-      const MatrixView view{data + i * s.k * s.n, static_cast<std::ptrdiff_t>(s.n), 1};
-      packed->matrices.push_back(pack_b_f32(config().isa, static_cast<std::size_t>(s.k),
-                                            static_cast<std::size_t>(s.n), view));
+    if (b != nullptr && s.k > 0 && s.n > 0) {
+      Tensor holder;
+      const float* data = contiguous_f32(*b, holder);
+      const std::int64_t count = b->element_count() / (s.k * s.n);
+      plan->packed_b.reserve(static_cast<std::size_t>(count));
+      for (std::int64_t i = 0; i < count; ++i) {
+        const MatrixView view{data + i * s.k * s.n, static_cast<std::ptrdiff_t>(s.n), 1};
+        plan->packed_b.push_back(
+            pack_b_f32(config().isa, static_cast<std::size_t>(s.k), static_cast<std::size_t>(s.n), view));
+      }
     }
-    return packed;
+    return plan;
   }
 
   void run(RunContext& context) const override {
@@ -59,7 +64,14 @@ class MatMulOptimized final : public OptimizedKernel {
       run_reference(context);
       return;
     }
-    const auto s = products::matmul_shape(context.node(), a_t.shape(), b_t.shape());
+    // The plan's shape rules when the shapes are the plan's (always, in the optimized engine);
+    // else worked out now.
+    const auto* plan = static_cast<const MatMulPlan*>(context.state());
+    if (plan != nullptr && !(plan->a_shape == a_t.shape() && plan->b_shape == b_t.shape())) plan = nullptr;
+    products::MatMulShape computed;
+    if (plan == nullptr) computed = products::matmul_shape(context.node(), a_t.shape(), b_t.shape());
+    const products::MatMulShape& s = plan != nullptr ? plan->shape : computed;
+    const std::vector<PackedB>* packed = plan != nullptr && !plan->packed_b.empty() ? &plan->packed_b : nullptr;
     const std::size_t m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
                       k = static_cast<std::size_t>(s.k);
     const std::int64_t batches = s.batch.element_count();
@@ -68,8 +80,6 @@ class MatMulOptimized final : public OptimizedKernel {
     const float* a = contiguous_f32(a_t, a_holder);
     const float* b = contiguous_f32(b_t, b_holder);
     float* c = context.output(0).mutable_data<float>().data();
-    const auto* packed = static_cast<const PackedMatMulB*>(context.state());
-    if (packed != nullptr && (packed->k != s.k || packed->n != s.n)) packed = nullptr;
     const KernelContext kc = kernel_context(context);
 
     // One product of batch entry bi (products::batch_offsets, as the reference walks them).
@@ -79,7 +89,7 @@ class MatMulOptimized final : public OptimizedKernel {
       const MatrixView a_view{a == nullptr ? nullptr : a + a_off * s.m * s.k, static_cast<std::ptrdiff_t>(k), 1};
       float* c_batch = c + bi * s.m * s.n;
       if (packed != nullptr) {
-        gemm_f32_packed(on, rows, a_view, packed->matrices[static_cast<std::size_t>(b_off)], c_batch,
+        gemm_f32_packed(on, rows, a_view, (*packed)[static_cast<std::size_t>(b_off)], c_batch,
                         static_cast<std::ptrdiff_t>(n));
       } else {
         const MatrixView b_view{b == nullptr ? nullptr : b + b_off * s.k * s.n, static_cast<std::ptrdiff_t>(n), 1};
