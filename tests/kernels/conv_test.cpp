@@ -357,6 +357,22 @@ TEST(Conv2d, PointwiseReadsTheInputDirectly) {
   EXPECT_EQ(check(g, false, 12, true), "");
 }
 
+// k = 0 (no input channels): every output is +0, then the bias (exact-mode.md: k = 0 gives +0).
+TEST(Conv2d, NoInputChannelsGivePlusZeroAndBias) {
+  Geometry g;
+  g.cin = 0;
+  g.cout = 3;
+  g.in_h = 4;
+  g.in_w = 5;
+  g.kh = g.kw = 3;
+  g.pt = g.pl = g.pb = g.pr = 1;
+  for (bool bias : {false, true}) {
+    g.bias = bias;
+    EXPECT_EQ(check(g, false, 70, false), "");
+    EXPECT_EQ(check(g, true, 71, false), "");
+  }
+}
+
 TEST(Conv2d, SpecialValuesCanonicalNaN) {
   std::uint32_t seed = 50;
   for (std::size_t groups : {1u, 3u}) {
