@@ -15,7 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "core/graph/node_info.hpp"
+#include "core/graph/op_kernel.hpp"
 #include "diff/op_harness.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel::diff {
@@ -196,6 +200,47 @@ TEST(DiffMatMul, FastWithinBoundAndIndependentOfThreads) {
   }
 }
 
+// The overrides without prepare() (no plan state: an engine that skips it, or shapes other than
+// the plan's) must still give the reference's bits.
+std::vector<Tensor> run_override_unprepared(const OpCase& c, opt::Isa isa, int threads) {
+  IrNode node;
+  node.op_type = c.op;
+  node.name = c.op + "_unprepared";
+  node.opset = c.opset;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) node.inputs.push_back("in" + std::to_string(i));
+  node.outputs = {"out"};
+  node.attributes = c.attributes;
+  const NodeInfo info(node, c.opset, ExecutionMode::Exact);
+  opt::ThreadPool pool(threads);
+  const auto kernel = opt::find_optimized_op("", c.op, c.opset)->factory(info, opt::OptimizedConfig{isa, &pool});
+  std::vector<InferInput> described;
+  for (const Tensor& t : c.inputs) described.push_back(InferInput{true, t.dtype(), t.shape(), nullptr});
+  std::vector<InferOutput> stated(1);
+  stated[0].wanted = true;
+  InferContext infer(info, described, stated);
+  kernel->infer(infer);
+  std::vector<Tensor> outputs{Tensor::empty(stated[0].type, stated[0].shape)};
+  RunContext run(info, c.inputs, outputs, nullptr, nullptr);
+  kernel->run(run);
+  return outputs;
+}
+
+TEST(DiffMatMul, ExactWithoutPlanState) {
+  std::mt19937 rng(14);
+  const std::pair<Shape, Shape> shapes[] = {
+      {Shape{2, 1, 5, 6}, Shape{3, 6, 4}}, {Shape{7}, Shape{7, 3}}, {Shape{97, 300}, Shape{300, 129}}};
+  for (const auto& [a, b] : shapes) {
+    const OpCase c = matmul_case(a, b, rng, 0.03);
+    const auto want = run_reference(c, ExecutionMode::Exact);
+    for (opt::Isa isa : opt::available_isas()) {
+      for (int threads : {1, 2}) {
+        const std::string d = first_difference(want, run_override_unprepared(c, isa, threads));
+        ASSERT_TRUE(d.empty()) << where(c, "exact unprepared", isa, threads, false) << ": " << d;
+      }
+    }
+  }
+}
+
 OpCase gemm_case(std::int64_t opset, std::int64_t m, std::int64_t k, std::int64_t n, bool trans_a, bool trans_b,
                  float alpha, float beta, const Shape* c_shape, std::mt19937& rng, double special_rate) {
   OpCase c;
@@ -228,6 +273,19 @@ TEST(DiffGemm, ExactTransposesScalarsAndBroadcastsOnEveryPath) {
                                     << s[0] << " beta " << s[1];
         }
       }
+    }
+  }
+}
+
+TEST(DiffGemm, ExactWithoutPlanState) {
+  std::mt19937 rng(23);
+  const Shape c_shape{1, 129};
+  const OpCase c = gemm_case(13, 97, 300, 129, true, true, 0.75f, -1.5f, &c_shape, rng, 0.03);
+  const auto want = run_reference(c, ExecutionMode::Exact);
+  for (opt::Isa isa : opt::available_isas()) {
+    for (int threads : {1, 2}) {
+      const std::string d = first_difference(want, run_override_unprepared(c, isa, threads));
+      ASSERT_TRUE(d.empty()) << where(c, "exact unprepared", isa, threads, false) << ": " << d;
     }
   }
 }
