@@ -350,11 +350,17 @@ TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {
 // Large enough that the pool wakes the second thread (estimate above 80 000 ns).
 TEST(Depthwise, ExactAndFastThreadIndependentOnLargeShapes) {
   Case c;
-  c.channels = 48;
+  c.channels = 96;
   c.in_h = c.in_w = 30;
   c.kh = c.kw = 3;
   c.pt = c.pl = c.pb = c.pr = 1;
   c.bias = true;
+  // kernels-depthwise.md "Chunks": planes * (OutH*OutW*KH*KW/8 + PaddedH*PaddedW/2) ns, here
+  // 96 * (8100/8 + 1024/2) = 145 152 ns: the pool wakes one helper.
+  const Conv2dShape s = c.shape();
+  const std::size_t chunks = (96 + depthwise_planes_per_chunk(s) - 1) / depthwise_planes_per_chunk(s);
+  ThreadPool two(2);
+  EXPECT_GE(two.helpers_for(chunks, 96.0 * (900.0 * 9.0 / 8.0 + 32.0 * 32.0 / 2.0)), 1u);
   EXPECT_EQ(check_exact(c, 300, true), "");
   EXPECT_EQ(check_fast(c, 301), "");
   c.sh = c.sw = 2;

@@ -87,9 +87,11 @@ void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, f
         std::fill(out, out + width, 0.0f);
         continue;
       }
-      std::fill(out, out + first, 0.0f);
-      std::memcpy(out + first, in + iy * static_cast<std::ptrdiff_t>(s.in_w), (past - first) * sizeof(float));
-      std::fill(out + past, out + width, 0.0f);
+      // Plain loops: rows are short, a library call per piece would cost more than the copy.
+      const float* src = in + iy * static_cast<std::ptrdiff_t>(s.in_w) - static_cast<std::ptrdiff_t>(first);
+      for (std::size_t j = 0; j < first; ++j) out[j] = 0.0f;
+      for (std::size_t j = first; j < past; ++j) out[j] = src[j];
+      for (std::size_t j = past; j < width; ++j) out[j] = 0.0f;
       continue;
     }
     if (!inside) {
