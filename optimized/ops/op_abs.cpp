@@ -1,0 +1,11 @@
+// Abs: the vectorized float32 kernel (optimized/kernels/elementwise/), bits of
+// reference/ops/op_abs.cpp (sign bit cleared); other element types run the reference.
+#include "optimized/ops/elementwise_override.hpp"
+
+namespace onemodel::opt {
+
+std::unique_ptr<OpKernel> make_optimized_abs(const NodeInfo& node, const OptimizedConfig& config) {
+  return std::make_unique<UnaryF32Override>(node, config, ew::UnaryArgs{ew::UnaryOp::Abs});
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,11 @@
+// Erf: the vectorized float32 kernel (optimized/kernels/elementwise/), bits of
+// reference/ops/op_erf.cpp (spec/exact-transcendentals.md section 6); other element types run the reference.
+#include "optimized/ops/elementwise_override.hpp"
+
+namespace onemodel::opt {
+
+std::unique_ptr<OpKernel> make_optimized_erf(const NodeInfo& node, const OptimizedConfig& config) {
+  return std::make_unique<UnaryF32Override>(node, config, ew::UnaryArgs{ew::UnaryOp::Erf});
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,11 @@
+// Log: the vectorized float32 kernel (optimized/kernels/elementwise/), bits of
+// reference/ops/op_log.cpp (spec/exact-transcendentals.md section 3); other element types run the reference.
+#include "optimized/ops/elementwise_override.hpp"
+
+namespace onemodel::opt {
+
+std::unique_ptr<OpKernel> make_optimized_log(const NodeInfo& node, const OptimizedConfig& config) {
+  return std::make_unique<UnaryF32Override>(node, config, ew::UnaryArgs{ew::UnaryOp::Log});
+}
+
+}  // namespace onemodel::opt
