@@ -37,7 +37,8 @@ void append_str(std::string& out, std::string_view bytes) {
 // spec/dump.md section 2: a float is its bit pattern, 8 lowercase hex digits.
 void append_float(std::string& out, float value) {
   static constexpr char kDigits[] = "0123456789abcdef";
-  const auto bits = std::bit_cast<std::uint32_t>(value);
+  // __builtin_bit_cast, not std::bit_cast: emscripten's libc++ lacks it (DESIGN.md section 4).
+  const auto bits = __builtin_bit_cast(std::uint32_t, value);
   for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kDigits[(bits >> shift) & 15]);
 }
 

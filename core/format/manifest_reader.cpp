@@ -97,7 +97,8 @@ class ManifestReader {
   float as_float_bits(const JsonValue& v, const std::string& path) const {
     const std::int64_t bits = as_int(v, path);
     if (bits < 0 || bits > 0xFFFFFFFFLL) fail(K::Malformed, "float bits outside 0..2^32-1", path, &v);
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    // __builtin_bit_cast, not std::bit_cast: emscripten's libc++ lacks it (DESIGN.md section 4).
+    return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits));
   }
 
   const std::string& as_string(const JsonValue& v, const std::string& path) const {

@@ -227,14 +227,15 @@ class ManifestWriter {
     }
     w_.key("value");
     switch (a.type) {
-      case AttrType::Float: w_.unsigned_integer(std::bit_cast<std::uint32_t>(a.f)); break;
+      // __builtin_bit_cast, not std::bit_cast: emscripten's libc++ lacks it (DESIGN.md section 4).
+      case AttrType::Float: w_.unsigned_integer(__builtin_bit_cast(std::uint32_t, a.f)); break;
       case AttrType::Int: w_.integer(a.i); break;
       case AttrType::String: w_.string(encode_base64(a.s)); break;
       case AttrType::Tensor: tensor(one(a.tensors)); break;
       case AttrType::Graph: graph(one(a.graphs)); break;
       case AttrType::Floats:
         w_.begin_array();
-        for (const float f : a.floats) w_.unsigned_integer(std::bit_cast<std::uint32_t>(f));
+        for (const float f : a.floats) w_.unsigned_integer(__builtin_bit_cast(std::uint32_t, f));
         w_.end_array();
         break;
       case AttrType::Ints: int_array(a.ints); break;

@@ -97,7 +97,8 @@ inline std::vector<float> floats_of(const Tensor& t) {
 // Rounds a binary32 value once to the storage of F32, F16 or BF16 (nearest even; NaN canonical,
 // spec/exact-mode.md rule 4).
 inline float round_to(DType t, float v) noexcept {
-  if (std::isnan(v)) return std::bit_cast<float>(0x7FC00000u);
+  // __builtin_bit_cast, not std::bit_cast: emscripten's libc++ lacks it (DESIGN.md section 4).
+  if (std::isnan(v)) return __builtin_bit_cast(float, 0x7FC00000u);
   if (t == DType::F16) return half_bits_to_float(float_to_half_bits(v));
   if (t == DType::BF16) return bfloat16_bits_to_float(float_to_bfloat16_bits(v));
   return v;
