@@ -27,42 +27,28 @@ class ConvTransposeOverride final : public OptimizedKernel {
         output_padding_(node.get_ints("output_padding")),
         output_shape_(node.get_ints("output_shape")) {}
 
+  // The geometry is resolved once per plan (the input shapes are known then), so a run does not
+  // allocate; without a plan's state run() resolves it itself.
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    auto plan = std::make_shared<Plan>();
+    plan->served = resolve(context.input_shape(0), context.input_shape(1), plan->shape);
+    return plan;
+  }
+
   void run(RunContext& context) const override {
     const Tensor& x_in = context.input(0);
     const Tensor& w_in = context.input(1);
-    const int rank = x_in.shape().rank();
-    if (rank != 3 && rank != 4) {
+    Plan local;
+    const Plan* plan = static_cast<const Plan*>(context.state());
+    if (plan == nullptr || !plan->matches(x_in.shape())) {
+      local.served = resolve(x_in.shape(), w_in.shape(), local.shape);
+      plan = &local;
+    }
+    if (!plan->served) {
       run_reference(context);
       return;
     }
-    const std::size_t r = static_cast<std::size_t>(rank - 2);
-    // Axes (height, width); a 1-D transposed convolution is one row.
-    cg::Axis axes[2];
-    for (std::size_t i = 0; i < r; ++i) {
-      cg::Axis& a = axes[2 - r + i];
-      if (!resolve_axis(x_in.shape()[static_cast<int>(i) + 2], w_in.shape()[static_cast<int>(i) + 2], i, r, a)) {
-        run_reference(context);
-        return;
-      }
-    }
-    Conv2dShape s;
-    s.batch = static_cast<std::size_t>(x_in.shape()[0]);
-    s.in_channels = static_cast<std::size_t>(x_in.shape()[1]);
-    s.out_channels = static_cast<std::size_t>(w_in.shape()[1] * group_);
-    s.groups = static_cast<std::size_t>(group_);
-    s.in_h = static_cast<std::size_t>(axes[0].in);
-    s.in_w = static_cast<std::size_t>(axes[1].in);
-    s.kernel_h = static_cast<std::size_t>(axes[0].kernel);
-    s.kernel_w = static_cast<std::size_t>(axes[1].kernel);
-    s.stride_h = static_cast<std::size_t>(axes[0].stride);
-    s.stride_w = static_cast<std::size_t>(axes[1].stride);
-    s.dilation_h = static_cast<std::size_t>(axes[0].dilation);
-    s.dilation_w = static_cast<std::size_t>(axes[1].dilation);
-    s.pad_top = static_cast<std::size_t>(axes[0].pad_before);
-    s.pad_left = static_cast<std::size_t>(axes[1].pad_before);
-    s.out_h = static_cast<std::size_t>(axes[0].out);
-    s.out_w = static_cast<std::size_t>(axes[1].out);
-
+    const Conv2dShape& s = plan->shape;
     const Tensor x = x_in.contiguous();
     const Tensor w = w_in.contiguous();
     Tensor b;
@@ -80,6 +66,47 @@ class ConvTransposeOverride final : public OptimizedKernel {
   }
 
  private:
+  struct Plan {
+    bool served = false;
+    Conv2dShape shape;
+    // A plan belongs to one input shape; this guards against being handed another.
+    bool matches(const Shape& x) const {
+      if (!served) return x.rank() != 3 && x.rank() != 4;
+      const int r = x.rank();
+      return static_cast<std::size_t>(x[0]) == shape.batch && static_cast<std::size_t>(x[1]) == shape.in_channels &&
+             static_cast<std::size_t>(x[r - 1]) == shape.in_w && (r == 3 ? shape.in_h == 1 : static_cast<std::size_t>(x[2]) == shape.in_h);
+    }
+  };
+
+  // One or two spatial axes with no negative padding before the output; false otherwise.
+  bool resolve(const Shape& x, const Shape& w, Conv2dShape& s) const {
+    const int rank = x.rank();
+    if (rank != 3 && rank != 4) return false;
+    const std::size_t r = static_cast<std::size_t>(rank - 2);
+    // Axes (height, width); a 1-D transposed convolution is one row.
+    cg::Axis axes[2];
+    for (std::size_t i = 0; i < r; ++i) {
+      if (!resolve_axis(x[static_cast<int>(i) + 2], w[static_cast<int>(i) + 2], i, r, axes[2 - r + i])) return false;
+    }
+    s.batch = static_cast<std::size_t>(x[0]);
+    s.in_channels = static_cast<std::size_t>(x[1]);
+    s.out_channels = static_cast<std::size_t>(w[1] * group_);
+    s.groups = static_cast<std::size_t>(group_);
+    s.in_h = static_cast<std::size_t>(axes[0].in);
+    s.in_w = static_cast<std::size_t>(axes[1].in);
+    s.kernel_h = static_cast<std::size_t>(axes[0].kernel);
+    s.kernel_w = static_cast<std::size_t>(axes[1].kernel);
+    s.stride_h = static_cast<std::size_t>(axes[0].stride);
+    s.stride_w = static_cast<std::size_t>(axes[1].stride);
+    s.dilation_h = static_cast<std::size_t>(axes[0].dilation);
+    s.dilation_w = static_cast<std::size_t>(axes[1].dilation);
+    s.pad_top = static_cast<std::size_t>(axes[0].pad_before);
+    s.pad_left = static_cast<std::size_t>(axes[1].pad_before);
+    s.out_h = static_cast<std::size_t>(axes[0].out);
+    s.out_w = static_cast<std::size_t>(axes[1].out);
+    return true;
+  }
+
   // products-conv.md section 7, the output size and the padding before it on axis i of r.
   // False when the padding before is negative (output_shape beyond the natural size): the
   // reference handles that case.
