@@ -1,0 +1,183 @@
+// Differential tests of the norm-family overrides (optimized/ops/op_layer_normalization.cpp and
+// op_reduce_<name>.cpp for ReduceSum, ReduceMean, ReduceSumSquare, ReduceL1, ReduceL2, ReduceMax,
+// ReduceMin) against the reference kernels through diff/op_harness.hpp: the same bits in exact and
+// fast mode (spec/ops/norms.md: these kernels share one code path), on every instruction-set path
+// of this machine, at 1 and 2 threads, over rapidcheck-generated shapes, axes and values with
+// NaN, infinities, signed zeros and subnormals.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "diff/op_harness.hpp"
+#include "tests/support/ir_builder.hpp"
+
+namespace onemodel::diff {
+namespace {
+
+using ir_builder::float_attr;
+using ir_builder::int_attr;
+using ir_builder::ints_attr;
+
+std::vector<float> random_values(std::mt19937& rng, std::size_t n, bool specials) {
+  std::normal_distribution<float> normal(0.3f, 4.0f);
+  std::uniform_int_distribution<int> pick(0, 40);
+  std::vector<float> v(n);
+  for (float& x : v) {
+    x = normal(rng);
+    if (!specials) continue;
+    switch (pick(rng)) {
+      case 0: x = NAN; break;
+      case 1: x = INFINITY; break;
+      case 2: x = -INFINITY; break;
+      case 3: x = 0.0f; break;
+      case 4: x = -0.0f; break;
+      case 5: x = 3e-42f; break;
+      default: break;
+    }
+  }
+  return v;
+}
+
+Tensor f32_tensor(const std::vector<std::int64_t>& dims, const std::vector<float>& values) {
+  return Tensor::from_values<float>(DType::F32, Shape(std::span<const std::int64_t>(dims)),
+                                    std::span<const float>(values));
+}
+
+std::int64_t count_of(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (std::int64_t d : dims) n *= d;
+  return n;
+}
+
+std::string compare_everywhere(const OpCase& c) {
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    const auto want = run_reference(c, mode);
+    for (opt::Isa isa : opt::available_isas()) {
+      for (int threads : {1, 2}) {
+        const std::string d = first_difference(want, run_optimized(c, mode, isa, threads));
+        if (!d.empty()) {
+          return c.op + (mode == ExecutionMode::Exact ? " exact " : " fast ") + std::string(opt::isa_name(isa)) +
+                 " threads " + std::to_string(threads) + ": " + d;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+TEST(DiffNorms, OverridesExist) {
+  EXPECT_TRUE(has_override("LayerNormalization", 17));
+  for (const char* op : {"ReduceMean", "ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceMax", "ReduceMin"}) {
+    EXPECT_TRUE(has_override(op, 13)) << op;
+    EXPECT_TRUE(has_override(op, 18)) << op;
+  }
+  EXPECT_TRUE(has_override("ReduceSum", 11));
+  EXPECT_TRUE(has_override("ReduceSum", 13));
+}
+
+OpCase layer_norm_case(std::mt19937& rng, std::vector<std::int64_t> dims, std::int64_t axis, bool bias,
+                       bool short_params, bool specials, std::size_t outputs) {
+  const int rank = static_cast<int>(dims.size());
+  const int a = static_cast<int>(axis < 0 ? axis + rank : axis);
+  std::vector<std::int64_t> pdims(dims.begin() + a, dims.end());
+  if (short_params && !pdims.empty()) pdims.erase(pdims.begin());  // fewer leading dimensions: broadcast
+  OpCase c;
+  c.op = "LayerNormalization";
+  c.opset = 17;
+  c.attributes = {int_attr("axis", axis), float_attr("epsilon", 1e-4f)};
+  c.inputs.push_back(f32_tensor(dims, random_values(rng, static_cast<std::size_t>(count_of(dims)), specials)));
+  c.inputs.push_back(f32_tensor(pdims, random_values(rng, static_cast<std::size_t>(count_of(pdims)), false)));
+  if (bias) c.inputs.push_back(f32_tensor(pdims, random_values(rng, static_cast<std::size_t>(count_of(pdims)), false)));
+  c.outputs = outputs;
+  return c;
+}
+
+TEST(DiffNorms, LayerNormalizationFixedCases) {
+  std::mt19937 rng(1);
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {2, 128, 768}, -1, true, false, false, 3)));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {3, 5, 7}, 1, false, true, true, 1)));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {4, 33}, -1, true, false, true, 2)));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {1, 40000}, -1, true, false, false, 3)));
+}
+
+TEST(DiffNorms, LayerNormalizationRandom) {
+  rc::check("LayerNormalization optimized == reference", [](std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    const int rank = 1 + static_cast<int>(seed % 4);
+    std::vector<std::int64_t> dims;
+    for (int d = 0; d < rank; ++d) dims.push_back(1 + static_cast<std::int64_t>(rng() % 19));
+    const std::int64_t axis = static_cast<std::int64_t>(rng() % static_cast<unsigned>(rank)) - (seed % 2 == 0 ? rank : 0);
+    const std::string d = compare_everywhere(
+        layer_norm_case(rng, dims, axis, seed % 3 != 0, seed % 5 == 0, seed % 2 == 0, 1 + seed % 3));
+    RC_ASSERT(d == "");
+  });
+}
+
+struct ReduceOp {
+  const char* op;
+  bool input_axes_from_13;  // ReduceSum takes axes as an input from 13, the others from 18
+};
+
+OpCase reduce_case(std::mt19937& rng, const char* op, std::int64_t opset, bool axes_as_input,
+                   const std::vector<std::int64_t>& dims, std::vector<std::int64_t> axes, bool keepdims, bool specials) {
+  OpCase c;
+  c.op = op;
+  c.opset = opset;
+  c.attributes = {int_attr("keepdims", keepdims ? 1 : 0)};
+  c.inputs.push_back(f32_tensor(dims, random_values(rng, static_cast<std::size_t>(count_of(dims)), specials)));
+  if (axes_as_input) {
+    c.inputs.push_back(Tensor::from_values<std::int64_t>(
+        DType::I64, Shape{static_cast<std::int64_t>(axes.size())}, std::span<const std::int64_t>(axes)));
+  } else if (!axes.empty()) {
+    c.attributes.push_back(ints_attr("axes", axes));
+  }
+  return c;
+}
+
+const ReduceOp kReduceOps[] = {{"ReduceSum", true},  {"ReduceMean", false}, {"ReduceSumSquare", false},
+                               {"ReduceL1", false},  {"ReduceL2", false},   {"ReduceMax", false},
+                               {"ReduceMin", false}};
+
+TEST(DiffNorms, ReductionsFixedCases) {
+  std::mt19937 rng(2);
+  const std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> cases = {
+      {{4, 300}, {1}},      {{4, 300}, {0}},       {{3, 5, 7}, {1}},  {{3, 5, 7}, {0, 1}}, {{3, 5, 7}, {1, 2}},
+      {{3, 5, 7}, {0, 2}},  {{2, 1, 9}, {0, 1}},   {{6}, {}},         {{2, 3, 400}, {-1}}, {{1000, 3}, {0}},
+      {{3, 0, 4}, {1}},     {{1, 1}, {0, 1}},      {{70000}, {0}}};
+  for (const ReduceOp& r : kReduceOps) {
+    for (std::int64_t opset : {12, 18}) {
+      const bool as_input = opset >= 18 || (r.input_axes_from_13 && opset >= 13);
+      for (const auto& [dims, axes] : cases) {
+        for (bool specials : {false, true}) {
+          EXPECT_EQ("", compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, specials, specials)));
+        }
+      }
+    }
+  }
+}
+
+TEST(DiffNorms, ReductionsRandom) {
+  rc::check("Reduce* optimized == reference", [](std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    const ReduceOp& r = kReduceOps[seed % 7];
+    const std::int64_t opset = seed % 2 == 0 ? 18 : 11;
+    const bool as_input = opset >= 18;
+    const int rank = 1 + static_cast<int>(rng() % 4);
+    std::vector<std::int64_t> dims, axes;
+    for (int d = 0; d < rank; ++d) dims.push_back(1 + static_cast<std::int64_t>(rng() % 23));
+    for (int d = 0; d < rank; ++d) {
+      if (rng() % 2 == 0) axes.push_back(rng() % 2 == 0 ? d : d - rank);
+    }
+    const std::string d =
+        compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, seed % 3 == 0, seed % 4 == 0));
+    RC_ASSERT(d == "");
+  });
+}
+
+}  // namespace
+}  // namespace onemodel::diff
