@@ -69,38 +69,27 @@ PhaseLayout phase_layout(const Conv2dShape& s) noexcept {
 }
 
 // Writes the phase planes of one input plane; padding is written as real zeros. Only data moves.
-// Each padded row is first laid out whole in `row` (zeros, one copy of the input row, zeros),
-// then split by column phase; the stride-2 split is one even/odd deinterleave, which the
-// compiler turns into 4-lane shuffles (kernels-depthwise.md "Phase planes").
+// Which positions hold input and which hold padding depends on the shape only, so the caller
+// zeroes the planes and `row` once per chunk and this writes only the positions that hold input
+// (the zeros stay). A padded row is laid out whole in `row` and then split by column phase; the
+// stride-2 split is one even/odd deinterleave, which the compiler turns into 4-lane shuffles
+// (kernels-depthwise.md "Phase planes"). Stride 1 copies straight into the one padded plane.
 void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst, float* row) noexcept {
-  const std::ptrdiff_t pad_top = static_cast<std::ptrdiff_t>(s.pad_top);
   const std::size_t stride = s.stride_w, width = l.width, span = stride * width;
-  // Input columns that land inside the padded row: padded column c holds input column c - pad_left.
+  // Padded column c holds input column c - pad_left; rows likewise with pad_top.
   const std::size_t first = std::min(s.pad_left, span);
   const std::size_t past = std::min(s.pad_left + s.in_w, span);
-  for (std::size_t r = 0; r < l.height; ++r) {
-    const std::ptrdiff_t iy = static_cast<std::ptrdiff_t>(r) - pad_top;
-    const bool inside = iy >= 0 && iy < static_cast<std::ptrdiff_t>(s.in_h) && first < past;
+  const std::size_t row_first = std::min(s.pad_top, l.height);
+  const std::size_t row_past = std::min(s.pad_top + s.in_h, l.height);
+  if (first >= past) return;
+  for (std::size_t r = row_first; r < row_past; ++r) {
+    const float* src = in + (r - s.pad_top) * s.in_w - first;
     if (stride == 1) {
       float* out = dst + r * width;
-      if (!inside) {
-        std::fill(out, out + width, 0.0f);
-        continue;
-      }
-      // Plain loops: rows are short, a library call per piece would cost more than the copy.
-      const float* src = in + iy * static_cast<std::ptrdiff_t>(s.in_w) - static_cast<std::ptrdiff_t>(first);
-      for (std::size_t j = 0; j < first; ++j) out[j] = 0.0f;
       for (std::size_t j = first; j < past; ++j) out[j] = src[j];
-      for (std::size_t j = past; j < width; ++j) out[j] = 0.0f;
       continue;
     }
-    if (!inside) {
-      for (std::size_t p = 0; p < stride; ++p) std::fill(dst + (p * l.height + r) * width, dst + (p * l.height + r + 1) * width, 0.0f);
-      continue;
-    }
-    std::fill(row, row + first, 0.0f);
-    std::memcpy(row + first, in + iy * static_cast<std::ptrdiff_t>(s.in_w), (past - first) * sizeof(float));
-    std::fill(row + past, row + span, 0.0f);
+    for (std::size_t j = first; j < past; ++j) row[j] = src[j];
     if (stride == 2) {
       float* even = dst + r * width;
       float* odd = dst + (l.height + r) * width;
@@ -223,6 +212,8 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
       const float* src = in;
       if (!layout.in_place) {
         if (built_for != in) {
+          // Padding positions are the same for every plane of the shape: zero them once per chunk.
+          if (built_for == nullptr) std::fill(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(scratch_floats), 0.0f);
           build_phases(s, layout, in, scratch.data(), scratch.data() + plane_floats);
           built_for = in;
         }
