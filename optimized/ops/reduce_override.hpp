@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
@@ -30,20 +29,16 @@ class ReduceF32Override final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& x = context.input(0);
     if (x.dtype() != DType::F32 || !x.is_contiguous()) return run_reference(context);
-    const bool has_axes = options_.from == reduce::AxesFrom::Input && context.has_input(1);
-    std::vector<std::int64_t> axes;
-    (void)reduce::current_axes(context.node(), options_, has_axes ? &context.input(1) : nullptr, has_axes, axes);
     const Shape& shape = x.shape();
-    const std::vector<bool> flags = reduce::reduced_flags(context.node(), axes, shape.rank(),
-                                                          options_.noop_with_empty_axes,
-                                                          options_.from == reduce::AxesFrom::Input);
+    bool flags[kMaxRank] = {};
+    if (!reduced_flags(context, shape.rank(), flags)) return run_reference(context);
     // (kept) x (reduced) x (kept) after dropping extent-1 dimensions.
     std::int64_t outer = 1, reduced = 1, inner = 1;
     int phase = 0;  // 0: leading kept, 1: reduced, 2: trailing kept
     for (int d = 0; d < shape.rank(); ++d) {
       const std::int64_t e = shape[d];
       if (e == 1) continue;
-      const bool r = flags[static_cast<std::size_t>(d)];
+      const bool r = flags[d];
       if (r) {
         if (phase == 2) return run_reference(context);  // a second reduced run
         phase = 1;
@@ -72,6 +67,39 @@ class ReduceF32Override final : public OptimizedKernel {
   }
 
  private:
+  static constexpr int kMaxRank = 16;
+
+  // The reduced axes of spec/ops/norms.md section 6 ("Axes") without allocating: the attribute or
+  // the int64 input; empty means every axis, or none with noop_with_empty_axes. Returns false for
+  // anything unusual (out-of-range or repeated axes, other index types, high ranks): the reference
+  // then runs and reports the error exactly as it does.
+  bool reduced_flags(const RunContext& context, int rank, bool* flags) const {
+    if (rank > kMaxRank) return false;
+    const std::int64_t* axes = options_.attribute_axes.data();
+    std::size_t count = options_.attribute_axes.size();
+    if (options_.from == reduce::AxesFrom::Input) {
+      count = 0;
+      if (context.has_input(1)) {
+        const Tensor& a = context.input(1);
+        if (a.dtype() != DType::I64 || !a.is_contiguous()) return false;
+        axes = a.data<std::int64_t>().data();
+        count = static_cast<std::size_t>(a.element_count());
+      }
+    }
+    if (count == 0) {
+      for (int d = 0; d < rank; ++d) flags[d] = !options_.noop_with_empty_axes;
+      return true;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::int64_t v = axes[i];
+      if (v < -rank || v >= rank) return false;
+      const int d = static_cast<int>(v < 0 ? v + rank : v);
+      if (flags[d]) return false;
+      flags[d] = true;
+    }
+    return true;
+  }
+
   reduce::Options options_;
   ReduceKind kind_;
   ReduceTerm term_;

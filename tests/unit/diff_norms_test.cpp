@@ -161,6 +161,30 @@ TEST(DiffNorms, ReductionsFixedCases) {
   }
 }
 
+TEST(DiffNorms, ReductionsNoopAndBadAxes) {
+  std::mt19937 rng(4);
+  for (const ReduceOp& r : kReduceOps) {
+    OpCase c = reduce_case(rng, r.op, 18, true, {3, 4}, {}, true, true);
+    c.attributes.push_back(int_attr("noop_with_empty_axes", 1));
+    EXPECT_EQ("", compare_everywhere(c));
+    OpCase bad = reduce_case(rng, r.op, 18, true, {3, 4}, {0, -2}, true, false);  // repeated axis
+    bad.constant = {false, false};                                             // axes known at run time
+    std::string ref_error, opt_error;
+    try {
+      (void)run_reference(bad, ExecutionMode::Exact);
+    } catch (const std::exception& e) {
+      ref_error = e.what();
+    }
+    try {
+      (void)run_optimized(bad, ExecutionMode::Exact, opt::available_isas().back(), 1);
+    } catch (const std::exception& e) {
+      opt_error = e.what();
+    }
+    EXPECT_FALSE(ref_error.empty()) << r.op;
+    EXPECT_EQ(ref_error, opt_error) << r.op;
+  }
+}
+
 TEST(DiffNorms, ReductionsRandom) {
   rc::check("Reduce* optimized == reference", [](std::uint32_t seed) {
     std::mt19937 rng(seed);
