@@ -68,39 +68,42 @@ PhaseLayout phase_layout(const Conv2dShape& s) noexcept {
   return l;
 }
 
+// The range [first, past) of phase-plane columns j (padded column j*stride + phase) that hold an
+// input column (padded column c holds input column c - pad_left).
+void phase_columns(const Conv2dShape& s, std::size_t width, std::size_t phase, std::size_t& first,
+                   std::size_t& past) noexcept {
+  const std::size_t stride = s.stride_w;
+  // j*stride + phase >= pad_left and j*stride + phase < pad_left + in_w.
+  first = s.pad_left > phase ? (s.pad_left - phase + stride - 1) / stride : 0;
+  const std::size_t end = s.pad_left + s.in_w;
+  past = end > phase ? std::min((end - phase + stride - 1) / stride, width) : 0;
+  first = std::min(first, past);
+}
+
 // Writes the phase planes of one input plane; padding is written as real zeros. Only data moves.
 // Which positions hold input and which hold padding depends on the shape only, so the caller
-// zeroes the planes and `row` once per chunk and this writes only the positions that hold input
-// (the zeros stay). A padded row is laid out whole in `row` and then split by column phase; the
-// stride-2 split is one even/odd deinterleave, which the compiler turns into 4-lane shuffles
-// (kernels-depthwise.md "Phase planes"). Stride 1 copies straight into the one padded plane.
-void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst, float* row) noexcept {
-  const std::size_t stride = s.stride_w, width = l.width, span = stride * width;
-  // Padded column c holds input column c - pad_left; rows likewise with pad_top.
-  const std::size_t first = std::min(s.pad_left, span);
-  const std::size_t past = std::min(s.pad_left + s.in_w, span);
+// zeroes the planes once per chunk and this writes only the positions that hold input (the zeros
+// stay). Each phase reads every stride-th input column straight from the input row; for stride 2
+// the compiler turns the two gathers into 4-lane shuffles (kernels-depthwise.md "Phase planes").
+void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst) noexcept {
+  const std::size_t stride = s.stride_w, width = l.width;
   const std::size_t row_first = std::min(s.pad_top, l.height);
   const std::size_t row_past = std::min(s.pad_top + s.in_h, l.height);
-  if (first >= past) return;
-  for (std::size_t r = row_first; r < row_past; ++r) {
-    const float* src = in + (r - s.pad_top) * s.in_w - first;
-    if (stride == 1) {
-      float* out = dst + r * width;
-      for (std::size_t j = first; j < past; ++j) out[j] = src[j];
-      continue;
-    }
-    for (std::size_t j = first; j < past; ++j) row[j] = src[j];
-    if (stride == 2) {
-      float* even = dst + r * width;
-      float* odd = dst + (l.height + r) * width;
-      for (std::size_t j = 0; j < width; ++j) {
-        even[j] = row[2 * j];
-        odd[j] = row[2 * j + 1];
-      }
-    } else {
-      for (std::size_t p = 0; p < stride; ++p) {
-        float* out = dst + (p * l.height + r) * width;
-        for (std::size_t j = 0; j < width; ++j) out[j] = row[j * stride + p];
+  for (std::size_t p = 0; p < l.phases; ++p) {
+    std::size_t first = 0, past = 0;
+    phase_columns(s, width, p, first, past);
+    if (first >= past) continue;
+    for (std::size_t r = row_first; r < row_past; ++r) {
+      // Input column of phase column j: j*stride + p - pad_left.
+      const float* src = in + (r - s.pad_top) * s.in_w + (first * stride + p - s.pad_left);
+      float* out = dst + (p * l.height + r) * width + first;
+      const std::size_t count = past - first;
+      if (stride == 1) {
+        for (std::size_t j = 0; j < count; ++j) out[j] = src[j];
+      } else if (stride == 2) {
+        for (std::size_t j = 0; j < count; ++j) out[j] = src[2 * j];
+      } else {
+        for (std::size_t j = 0; j < count; ++j) out[j] = src[j * stride];
       }
     }
   }
@@ -197,9 +200,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
     }
   }
   const PlaneFunction walk = plane_function(context.isa);
-  // The phase planes, then one padded row.
-  const std::size_t plane_floats = layout.in_place ? 0 : layout.phases * layout.plane;
-  const std::size_t scratch_floats = layout.in_place ? 0 : plane_floats + layout.phases * layout.width;
+  const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
 
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
     std::vector<float>& scratch = thread_scratch();
@@ -214,7 +215,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
         if (built_for != in) {
           // Padding positions are the same for every plane of the shape: zero them once per chunk.
           if (built_for == nullptr) std::fill(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(scratch_floats), 0.0f);
-          build_phases(s, layout, in, scratch.data(), scratch.data() + plane_floats);
+          build_phases(s, layout, in, scratch.data());
           built_for = in;
         }
         src = scratch.data();
