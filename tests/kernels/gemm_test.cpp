@@ -10,8 +10,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <atomic>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <new>
+#include <set>
+#include <thread>
 #include <stdexcept>
 #include <random>
 #include <string>
@@ -20,6 +25,29 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+
+// Heap allocations counted for the steady-state test below (this executable only). GCC cannot
+// see that these replacements pair malloc with free throughout, hence the pragma.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t a = static_cast<std::size_t>(align);
+  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace onemodel::opt {
 namespace {
@@ -385,6 +413,53 @@ TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
           ASSERT_EQ(log.visits[idx], 1) << isa_name(isa) << " output " << idx;
           ASSERT_EQ(bits_of(log.seen[idx]), bits_of(want[idx])) << isa_name(isa) << " output " << idx;
         }
+      }
+    }
+  }
+}
+
+// graph-runtime.md section 4: after the first calls of a shape, a call allocates nothing (the
+// packing buffers are per thread and only grow), on 1 and 2 threads, packed B or not.
+struct ThreadLog {
+  std::mutex mutex;
+  std::set<std::thread::id> ids;
+};
+
+void record_thread(const void* state, float*, std::ptrdiff_t, std::size_t, std::size_t, std::size_t, std::size_t) {
+  auto* log = static_cast<ThreadLog*>(const_cast<void*>(state));
+  std::lock_guard<std::mutex> lock(log->mutex);
+  log->ids.insert(std::this_thread::get_id());
+}
+
+TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
+  ThreadPool two(2);
+  const std::size_t m = 200, n = 300, k = 600;
+  std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
+  ThreadLog log;
+  const GemmEpilogue epilogue{record_thread, &log};
+  {
+    // The set's nodes are allocated here, before any counting.
+    std::lock_guard<std::mutex> lock(log.mutex);
+    log.ids.insert(std::this_thread::get_id());
+  }
+  for (const Isa isa : available_isas()) {
+    const PackedB packed = pack_b_f32(isa, k, n, MatrixView{b.data(), static_cast<std::ptrdiff_t>(n), 1});
+    for (const bool exact : {true, false}) {
+      for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
+        const KernelContext context{isa, exact, pool};
+        auto call = [&] {
+          gemm_f32(context, m, n, k, MatrixView{a.data(), static_cast<std::ptrdiff_t>(k), 1},
+                   MatrixView{b.data(), static_cast<std::ptrdiff_t>(n), 1}, c.data(), static_cast<std::ptrdiff_t>(n),
+                   &epilogue);
+          gemm_f32_packed(context, m, MatrixView{a.data(), static_cast<std::ptrdiff_t>(k), 1}, packed, c.data(),
+                          static_cast<std::ptrdiff_t>(n), &epilogue);
+        };
+        // Warm up until the worker has run tiles too (so its buffers have grown), or give up
+        // waiting for it on a very busy machine.
+        for (int i = 0; i < 4 || (pool != nullptr && log.ids.size() < 2 && i < 2000); ++i) call();
+        const long before = g_allocations.load();
+        for (int i = 0; i < 5; ++i) call();
+        EXPECT_EQ(g_allocations.load() - before, 0) << isa_name(isa) << (pool ? " 2 threads" : " 1 thread");
       }
     }
   }
