@@ -76,14 +76,23 @@ std::size_t outer_count(const Walk& w, unsigned skip) {
   return n;
 }
 
-// dst[i * dst_row + j] = src[i + j * src_col] for i in [i0, i1), j in [j0, j1).
+// dst[i * dst_row + j] = src[i + j * src_col] for i in [i0, i1), j in [j0, j1), in 8 x 8 blocks so
+// that a block touches 8 source and 8 destination lines (power-of-two strides map whole columns
+// of a larger tile onto one cache set).
 template <class T>
 void transpose_tile(const T* src, std::int64_t src_col, T* dst, std::int64_t dst_row, std::size_t i0, std::size_t i1,
                     std::size_t j0, std::size_t j1) {
-  for (std::size_t i = i0; i < i1; ++i) {
-    T* row = dst + static_cast<std::int64_t>(i) * dst_row;
-    const T* column = src + i;
-    for (std::size_t j = j0; j < j1; ++j) row[j] = column[static_cast<std::int64_t>(j) * src_col];
+  constexpr std::size_t kBlock = 8;
+  for (std::size_t ib = i0; ib < i1; ib += kBlock) {
+    const std::size_t ie = ib + kBlock < i1 ? ib + kBlock : i1;
+    for (std::size_t jb = j0; jb < j1; jb += kBlock) {
+      const std::size_t je = jb + kBlock < j1 ? jb + kBlock : j1;
+      for (std::size_t i = ib; i < ie; ++i) {
+        T* row = dst + static_cast<std::int64_t>(i) * dst_row;
+        const T* column = src + i;
+        for (std::size_t j = jb; j < je; ++j) row[j] = column[static_cast<std::int64_t>(j) * src_col];
+      }
+    }
   }
 }
 
@@ -160,14 +169,23 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
     const std::size_t i1 = i0 + kTile < rows ? i0 + kTile : rows;
     const std::size_t j1 = j0 + kTile < cols ? j0 + kTile : cols;
     if constexpr (sizeof(T) == 4) {
-      if (tile_4byte(context.isa, reinterpret_cast<const std::uint32_t*>(in + src) + i0 +
-                                      static_cast<std::int64_t>(j0) * w.src_stride[last],
-                     w.src_stride[last],
-                     reinterpret_cast<std::uint32_t*>(out + dst) + static_cast<std::int64_t>(i0) * w.dst_stride[p] +
-                         static_cast<std::int64_t>(j0),
-                     w.dst_stride[p], i1 - i0, j1 - j0)) {
-        return;
+      // Sub-tiles of kSubTile: with power-of-two strides a whole tile's lines fall into one cache
+      // set; smaller sub-tiles keep what a block touches within the set's ways (measured).
+      const std::int64_t sc = w.src_stride[last];
+      const std::int64_t dr = w.dst_stride[p];
+      const auto* s32 = reinterpret_cast<const std::uint32_t*>(in + src);
+      auto* d32 = reinterpret_cast<std::uint32_t*>(out + dst);
+      bool done = true;
+      for (std::size_t si = i0; si < i1 && done; si += kSubTile) {
+        const std::size_t se = si + kSubTile < i1 ? si + kSubTile : i1;
+        for (std::size_t sj = j0; sj < j1 && done; sj += kSubTile) {
+          const std::size_t sje = sj + kSubTile < j1 ? sj + kSubTile : j1;
+          done = tile_4byte(context.isa, s32 + si + static_cast<std::int64_t>(sj) * sc, sc,
+                            d32 + static_cast<std::int64_t>(si) * dr + static_cast<std::int64_t>(sj), dr, se - si,
+                            sje - sj);
+        }
       }
+      if (done) return;
     }
     transpose_tile(in + src, w.src_stride[last], out + dst, w.dst_stride[p], i0, i1, j0, j1);
   });

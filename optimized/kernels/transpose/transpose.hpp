@@ -21,6 +21,8 @@ inline constexpr int kMaxRank = 8;
 // Elements per chunk of a run copy; side of a transpose tile.
 inline constexpr std::size_t kCopyChunkElements = 16384;
 inline constexpr std::size_t kTile = 64;
+// Side of the register-transposed sub-tiles of 4-byte elements inside a tile.
+inline constexpr std::size_t kSubTile = 16;
 
 // out (contiguous, shape in_shape permuted) = in (contiguous, shape in_shape) with output axis i
 // taken from input axis perm[i]. perm must be a permutation of [0, rank). in and out must not
