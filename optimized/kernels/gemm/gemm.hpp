@@ -26,6 +26,7 @@ struct MatrixView {
 // Called once per finished block of C (after its whole k), on the thread that computed it:
 // rows [row, row + rows), columns [col, col + cols); c points at element (row, col).
 // Used for bias, activation and the like; results then still do not depend on threads.
+// It must not call the matrix product itself: the thread's packing buffers are in use.
 struct GemmEpilogue {
   void (*apply)(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                 std::size_t rows, std::size_t cols) = nullptr;
@@ -55,6 +56,9 @@ class PackedB {
   std::unique_ptr<float, FreeAligned> data_;
 };
 
+// Packing space is per thread and only grows (thread_local), so after the first calls of a shape
+// a call allocates nothing. It may be called from inside another parallel-for chunk (with or
+// without a pool: a busy pool runs the chunks on the calling thread).
 void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
