@@ -290,6 +290,42 @@ TEST(DiffGemm, ExactWithoutPlanState) {
   }
 }
 
+// Fast mode: Y = alpha * acc + beta * C with acc within k u sum|a b| of the exact sum in both
+// engines (kernels-gemm.md "Fast mode"), then three roundings of the epilogue; so the two
+// engines differ by at most |alpha| 2 k u sum|a b| + 4 u (|alpha acc| + |beta c|) (+ 1e-30).
+TEST(DiffGemm, FastWithinBoundOfTheReference) {
+  std::mt19937 rng(24);
+  const Shape c_shape{33, 1};
+  const std::int64_t m = 33, k = 300, n = 70;
+  const float alpha = 0.75f, beta = -1.5f;
+  const OpCase c = gemm_case(13, m, k, n, true, false, alpha, beta, &c_shape, rng, 0.0);
+  const auto a = c.inputs[0].to_vector<float>();  // [k, m]: transA
+  const auto b = c.inputs[1].to_vector<float>();  // [k, n]
+  const auto cv = c.inputs[2].to_vector<float>(); // [m, 1]
+  const auto ref = run_reference(c, ExecutionMode::Fast)[0].to_vector<float>();
+  const double u = std::ldexp(1.0, -24);
+  for (opt::Isa isa : opt::available_isas()) {
+    const auto got = run_optimized(c, ExecutionMode::Fast, isa, 1)[0].to_vector<float>();
+    for (std::int64_t i = 0; i < m; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = 0.0, magnitude = 0.0;
+        for (std::int64_t p = 0; p < k; ++p) {
+          const double prod = static_cast<double>(a[static_cast<std::size_t>(p * m + i)]) *
+                              static_cast<double>(b[static_cast<std::size_t>(p * n + j)]);
+          sum += prod;
+          magnitude += std::fabs(prod);
+        }
+        const double scaled_c = std::fabs(static_cast<double>(beta) * cv[static_cast<std::size_t>(i)]);
+        const double bound = std::fabs(alpha) * 2.0 * static_cast<double>(k) * u * magnitude +
+                             4.0 * u * (std::fabs(alpha * sum) + scaled_c) + 1e-30;
+        const std::size_t idx = static_cast<std::size_t>(i * n + j);
+        ASSERT_LE(std::fabs(static_cast<double>(got[idx]) - static_cast<double>(ref[idx])), bound)
+            << opt::isa_name(isa) << " at (" << i << "," << j << ")";
+      }
+    }
+  }
+}
+
 TEST(DiffGemm, FastIndependentOfThreads) {
   std::mt19937 rng(22);
   const Shape c_shape{129};
