@@ -1,4 +1,4 @@
-// Optimized overrides of the norm family: LayerNormalization and the float32 reductions
+// Optimized overrides of the norm family: LayerNormalization, RMSNormalization and the float32 reductions
 // (optimized/kernels/layernorm/, optimized/kernels/reduce/). Each opset range lies inside the
 // reference row's range (reference/ops/table_norm.cpp).
 #include "optimized/ops/op_families.hpp"
@@ -20,6 +20,7 @@ std::unique_ptr<OpKernel> make_optimized_reduce_sum_1(const NodeInfo&, const Opt
 std::unique_ptr<OpKernel> make_optimized_reduce_sum_13(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_sum_square_1(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_sum_square_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_rms_normalization(const NodeInfo&, const OptimizedConfig&);
 
 std::span<const OptimizedOpDef> norm_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
@@ -38,6 +39,7 @@ std::span<const OptimizedOpDef> norm_optimized_ops() {
       {"", "ReduceSum", 13, 27, make_optimized_reduce_sum_13},
       {"", "ReduceSumSquare", 1, 17, make_optimized_reduce_sum_square_1},
       {"", "ReduceSumSquare", 18, 27, make_optimized_reduce_sum_square_18},
+      {"", "RMSNormalization", 23, 27, make_optimized_rms_normalization},
   };
   return kOps;
 }

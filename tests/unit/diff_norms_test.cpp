@@ -1,4 +1,5 @@
-// Differential tests of the norm-family overrides (optimized/ops/op_layer_normalization.cpp and
+// Differential tests of the norm-family overrides (optimized/ops/op_layer_normalization.cpp,
+// op_rms_normalization.cpp and
 // op_reduce_<name>.cpp for ReduceSum, ReduceMean, ReduceSumSquare, ReduceL1, ReduceL2, ReduceMax,
 // ReduceMin) against the reference kernels through diff/op_harness.hpp: the same bits in exact and
 // fast mode (spec/ops/norms.md: these kernels share one code path), on every instruction-set path
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "diff/op_harness.hpp"
@@ -116,6 +118,20 @@ TEST(DiffNorms, LayerNormalizationRandom) {
         layer_norm_case(rng, dims, axis, seed % 3 != 0, seed % 5 == 0, seed % 2 == 0, 1 + seed % 3));
     RC_ASSERT(d == "");
   });
+}
+
+TEST(DiffNorms, RMSNormalization) {
+  EXPECT_TRUE(has_override("RMSNormalization", 23));
+  std::mt19937 rng(8);
+  for (const auto& [dims, axis, short_params] : std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, bool>>{
+           {{2, 16, 384}, -1, false}, {{3, 5, 7}, 1, true}, {{4, 33}, 0, false}, {{1, 20000}, -1, false}}) {
+    for (bool specials : {false, true}) {
+      OpCase c = layer_norm_case(rng, dims, axis, false, short_params, specials, 1);
+      c.op = "RMSNormalization";
+      c.opset = 23;
+      EXPECT_EQ("", compare_everywhere(c));
+    }
+  }
 }
 
 struct ReduceOp {
