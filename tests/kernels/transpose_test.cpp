@@ -100,4 +100,56 @@ TEST(TransposeKernel, RandomPermutationsOfRanksOneToSix) {
   });
 }
 
+// strided_copy over random views: strides of any sign, 0 (broadcast), gaps (slices), compared
+// with the definition element (i0, ..., ik) at base + sum(i_d * stride_d).
+TEST(TransposeKernel, StridedCopyOfRandomViews) {
+  rc::check("strided copy", []() {
+    const int rank = *rc::gen::inRange(0, 6);
+    const auto shape = *rc::gen::container<std::vector<std::int32_t>>(
+        static_cast<std::size_t>(rank), rc::gen::oneOf(rc::gen::just(1), rc::gen::inRange(0, 5), rc::gen::inRange(5, 60)));
+    std::size_t n = 1;
+    for (auto e : shape) n *= static_cast<std::size_t>(e);
+    RC_PRE(n <= 200000u);
+    const std::size_t width = *rc::gen::element<std::size_t>(1, 2, 4, 8);
+    // Strides: a permutation of the row-major strides, sometimes scaled, negated or zeroed.
+    std::vector<std::int64_t> strides(static_cast<std::size_t>(rank));
+    std::int64_t s = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      strides[static_cast<std::size_t>(d)] = s;
+      s *= shape[static_cast<std::size_t>(d)] == 0 ? 1 : shape[static_cast<std::size_t>(d)];
+    }
+    for (std::size_t i = strides.size(); i > 1; --i) std::swap(strides[i - 1], strides[*rc::gen::inRange<std::size_t>(0, i)]);
+    for (auto& st : strides) st *= *rc::gen::element<std::int64_t>(1, 1, 1, 2, -1, 0);
+    std::int64_t low = 0, high = 0;
+    for (std::size_t d = 0; d < strides.size(); ++d) {
+      if (shape[d] == 0) continue;
+      const std::int64_t reach = strides[d] * (shape[d] - 1);
+      (reach < 0 ? low : high) += reach;
+    }
+    std::vector<std::uint8_t> buffer(static_cast<std::size_t>(high - low + 1) * width);
+    for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<std::uint8_t>(i * 37 + (i >> 7));
+    const std::uint8_t* base = buffer.data() + static_cast<std::size_t>(-low) * width;
+    std::vector<std::uint8_t> want(n * width);
+    std::vector<std::int64_t> index(static_cast<std::size_t>(rank), 0);
+    for (std::size_t o = 0; o < n; ++o) {
+      std::int64_t off = 0;
+      for (std::size_t d = 0; d < index.size(); ++d) off += index[d] * strides[d];
+      std::memcpy(want.data() + o * width, base + off * static_cast<std::int64_t>(width), width);
+      for (std::size_t d = index.size(); d-- > 0;) {
+        if (++index[d] < shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    for (Isa isa : onemodel::opt::available_isas()) {
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        const KernelContext context{isa, true, &pool};
+        std::vector<std::uint8_t> got(want.size());
+        RC_ASSERT(onemodel::opt::tr::strided_copy(context, width, base, shape, strides, got.data()));
+        RC_ASSERT(got == want);
+      }
+    }
+  });
+}
+
 }  // namespace

@@ -18,26 +18,21 @@ struct Walk {
   std::int64_t dst_stride[kMaxRank] = {};
 };
 
-Walk make_walk(std::span<const std::int32_t> in_shape, std::span<const int> perm) {
-  const int rank = static_cast<int>(in_shape.size());
-  std::int64_t in_stride[kMaxRank] = {};
-  std::int64_t s = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    in_stride[d] = s;
-    s *= in_shape[static_cast<std::size_t>(d)];
-  }
+// shape: the output's extents; src_stride: the source's stride (elements, any sign, 0 for a
+// broadcast axis) along each output axis.
+Walk make_walk(std::span<const std::int32_t> shape, const std::int64_t* src_stride) {
+  const int rank = static_cast<int>(shape.size());
   Walk w;
-  for (int i = 0; i < rank; ++i) {
-    const int axis = perm[static_cast<std::size_t>(i)];
-    const std::int64_t e = in_shape[static_cast<std::size_t>(axis)];
+  for (int axis = 0; axis < rank; ++axis) {
+    const std::int64_t e = shape[static_cast<std::size_t>(axis)];
     if (e == 1) continue;
-    if (w.rank > 0 && w.src_stride[w.rank - 1] == in_stride[axis] * e) {
+    if (w.rank > 0 && w.src_stride[w.rank - 1] == src_stride[axis] * e) {
       w.extent[w.rank - 1] *= e;
-      w.src_stride[w.rank - 1] = in_stride[axis];
+      w.src_stride[w.rank - 1] = src_stride[axis];
       continue;
     }
     w.extent[w.rank] = e;
-    w.src_stride[w.rank] = in_stride[axis];
+    w.src_stride[w.rank] = src_stride[axis];
     ++w.rank;
   }
   if (w.rank == 0) {
@@ -121,8 +116,11 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
   for (int d = 0; d < w.rank; ++d) total *= static_cast<std::size_t>(w.extent[d]);
   if (total == 0) return;
   const double estimate = static_cast<double>(total) * 0.5 * static_cast<double>(sizeof(T)) / 4.0;
-  if (w.src_stride[last] == 1) {
-    // Strided copy of whole runs of the last axis: groups of runs, or pieces of one long run.
+  int p = 0;  // an output axis other than the last that is contiguous in the source, if any
+  while (p < last && w.src_stride[p] != 1) ++p;
+  if (w.src_stride[last] == 1 || p == last) {
+    // Runs of the last axis: contiguous runs are copied whole, others element by element (a
+    // broadcast or strided source); groups of runs per chunk, or pieces of one long run.
     const std::size_t run = static_cast<std::size_t>(w.extent[last]);
     const std::size_t rows = total / run;
     const std::size_t pieces = (run + kCopyChunkElements - 1) / kCopyChunkElements;
@@ -140,18 +138,22 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
         first = chunk * rows_per_chunk;
         count = rows - first < rows_per_chunk ? rows - first : rows_per_chunk;
       }
+      const std::int64_t step = w.src_stride[last];
       for (std::size_t r = first; r < first + count; ++r) {
         std::int64_t src, dst;
         outer_offsets(w, skip, r, src, dst);
-        std::memcpy(out + dst + static_cast<std::int64_t>(col), in + src + static_cast<std::int64_t>(col),
-                    cols * sizeof(T));
+        T* target = out + dst + static_cast<std::int64_t>(col);
+        const T* source = in + src + static_cast<std::int64_t>(col) * step;
+        if (step == 1) {
+          std::memcpy(target, source, cols * sizeof(T));
+        } else {
+          for (std::size_t j = 0; j < cols; ++j) target[j] = source[static_cast<std::int64_t>(j) * step];
+        }
       }
     });
     return;
   }
-  // The output axis p that is contiguous in the input (the input's innermost kept axis).
-  int p = 0;
-  while (w.src_stride[p] != 1) ++p;
+  // The plane (p, last) is a 2-D transpose.
   const unsigned skip = (1u << p) | (1u << last);
   const std::size_t outer = outer_count(w, skip);
   const std::size_t rows = static_cast<std::size_t>(w.extent[p]);
@@ -193,26 +195,48 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
 
 }  // namespace
 
-bool transpose(const KernelContext& context, std::size_t element_size, const void* in,
-               std::span<const std::int32_t> in_shape, std::span<const int> perm, void* out) {
-  if (in_shape.size() > static_cast<std::size_t>(kMaxRank) || perm.size() != in_shape.size()) return false;
-  const Walk w = make_walk(in_shape, perm);
+bool strided_copy(const KernelContext& context, std::size_t element_size, const void* src,
+                  std::span<const std::int32_t> shape, std::span<const std::int64_t> src_strides, void* dst) {
+  if (shape.size() > static_cast<std::size_t>(kMaxRank) || src_strides.size() != shape.size()) return false;
+  const Walk w = make_walk(shape, src_strides.data());
   switch (element_size) {
     case 1:
-      run_transpose(context, w, static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out));
+      run_transpose(context, w, static_cast<const std::uint8_t*>(src), static_cast<std::uint8_t*>(dst));
       return true;
     case 2:
-      run_transpose(context, w, static_cast<const std::uint16_t*>(in), static_cast<std::uint16_t*>(out));
+      run_transpose(context, w, static_cast<const std::uint16_t*>(src), static_cast<std::uint16_t*>(dst));
       return true;
     case 4:
-      run_transpose(context, w, static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out));
+      run_transpose(context, w, static_cast<const std::uint32_t*>(src), static_cast<std::uint32_t*>(dst));
       return true;
     case 8:
-      run_transpose(context, w, static_cast<const std::uint64_t*>(in), static_cast<std::uint64_t*>(out));
+      run_transpose(context, w, static_cast<const std::uint64_t*>(src), static_cast<std::uint64_t*>(dst));
       return true;
     default:
       return false;
   }
+}
+
+bool transpose(const KernelContext& context, std::size_t element_size, const void* in,
+               std::span<const std::int32_t> in_shape, std::span<const int> perm, void* out) {
+  const std::size_t rank = in_shape.size();
+  if (rank > static_cast<std::size_t>(kMaxRank) || perm.size() != rank) return false;
+  // Row-major strides of the input, then the output's shape and source strides in output order.
+  std::int64_t in_stride[kMaxRank] = {};
+  std::int64_t s = 1;
+  for (std::size_t d = rank; d-- > 0;) {
+    in_stride[d] = s;
+    s *= in_shape[d];
+  }
+  std::int32_t out_shape[kMaxRank] = {};
+  std::int64_t src_stride[kMaxRank] = {};
+  for (std::size_t i = 0; i < rank; ++i) {
+    const auto axis = static_cast<std::size_t>(perm[i]);
+    out_shape[i] = in_shape[axis];
+    src_stride[i] = in_stride[axis];
+  }
+  return strided_copy(context, element_size, in, std::span<const std::int32_t>(out_shape, rank),
+                      std::span<const std::int64_t>(src_stride, rank), out);
 }
 
 }  // namespace onemodel::opt::tr

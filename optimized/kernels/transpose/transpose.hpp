@@ -31,4 +31,11 @@ inline constexpr std::size_t kSubTile = 16;
 bool transpose(const KernelContext& context, std::size_t element_size, const void* in,
                std::span<const std::int32_t> in_shape, std::span<const int> perm, void* out);
 
+// dst (contiguous, row-major over `shape`) = the elements of a source view: element (i0, ..., ik)
+// at src + sum(i_d * src_strides[d]) (strides in elements, any sign, 0 for a broadcast axis).
+// Transpose is this with the input's strides permuted; expand and slice views are the same call.
+// Same refusals as transpose().
+bool strided_copy(const KernelContext& context, std::size_t element_size, const void* src,
+                  std::span<const std::int32_t> shape, std::span<const std::int64_t> src_strides, void* dst);
+
 }  // namespace onemodel::opt::tr
