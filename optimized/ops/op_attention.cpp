@@ -9,8 +9,9 @@
 //    rescales at every 64-key block and divides at the end (last-bit differences only);
 //  - a row with l = 0 (fully masked) gives zeros, not NaN (served: divide_empty_rows_by_one).
 // Served: float32 Q, K, V, contiguous, 3-D or 4-D, grouped heads, an additive float32 mask whose
-// last extent is the key length (any broadcast of the others), no causal flag, no softcap, float
-// softmax precision, no cache inputs, no nonpad lengths, none of the optional outputs.
+// last extent is the key length (any broadcast of the others), the causal flag (folded into a
+// scratch mask: mask + (j <= i ? 0 : -inf), section 3 step 4), no softcap, float softmax
+// precision, no cache inputs, no nonpad lengths, none of the optional outputs.
 #include <cmath>
 #include <cstdint>
 
@@ -92,6 +93,32 @@ class AttentionOverride final : public OptimizedKernel {
       a.mask_strides.head = md[1] == 1 ? 0 : md[2] * md[3];
       a.mask_strides.batch = md[0] == 1 ? 0 : md[1] * md[2] * md[3];
     }
+    Tensor causal_mask;
+    if (causal_) {
+      // Section 3 step 4: key j is visible from query row i iff j <= i (no cache, no nonpad
+      // lengths: offset 0); the bias is mask + (0 or -inf), as the reference adds them.
+      const std::int64_t mb = a.mask != nullptr && a.mask_strides.batch != 0 ? batch : 1;
+      const std::int64_t mh = a.mask != nullptr && a.mask_strides.head != 0 ? hq : 1;
+      causal_mask = context.scratch(DType::F32, Shape{mb, mh, q_len, kv_len});
+      float* cm = causal_mask.mutable_data<float>().data();
+      for (std::int64_t b = 0; b < mb; ++b)
+        for (std::int64_t h = 0; h < mh; ++h)
+          for (std::int64_t i = 0; i < q_len; ++i) {
+            const float* src = a.mask == nullptr ? nullptr
+                                                 : a.mask + b * a.mask_strides.batch + h * a.mask_strides.head +
+                                                       i * a.mask_strides.row;
+            float* dst = cm + ((b * mh + h) * q_len + i) * kv_len;
+            for (std::int64_t j = 0; j < kv_len; ++j) {
+              const float visible = j <= i ? 0.0f : -INFINITY;
+              dst[j] = src == nullptr ? 0.0f + visible : src[j] + visible;
+            }
+          }
+      a.mask = cm;
+      a.mask_column_stride = 1;
+      a.mask_strides.row = kv_len;
+      a.mask_strides.head = mh == 1 ? 0 : q_len * kv_len;
+      a.mask_strides.batch = mb == 1 ? 0 : mh * q_len * kv_len;
+    }
     // Section 3 step 1: sqrt(scale) multiplies Q and K; the default scale is 1/sqrt(head_size),
     // both square roots in float64, then rounded to float32 (as the reference computes it).
     const double scale = has_scale_ ? static_cast<double>(scale_) : 1.0 / std::sqrt(static_cast<double>(d));
@@ -106,7 +133,7 @@ class AttentionOverride final : public OptimizedKernel {
  private:
   bool served(const RunContext& context) const {
     if (context.exact()) return false;  // the reference refuses exact mode; never reached there
-    if (causal_ || softcap_ > 0.0f || precision_ != 1) return false;
+    if (softcap_ > 0.0f || precision_ != 1) return false;
     for (std::size_t i = 4; i < context.input_count(); ++i) {
       if (context.has_input(i)) return false;  // past_key, past_value, nonpad_kv_seqlen
     }
