@@ -9,8 +9,7 @@
 //  - Attention has no exact mode in the reference (spec/ops/attention.md section 1); in fast mode
 //    the override is within 4e-6 absolute of the reference for q, k ~ N(0, 1.5^2)
 //    (kernels-attention.md, "Accuracy"), with and without the causal flag, zeros for fully masked
-//    rows like the reference, and the
-//    cases it does not serve give the reference's bits.
+//    rows like the reference, and the cases it does not serve give the reference's bits.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
