@@ -12,12 +12,13 @@
 
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "reference/math/exact_math.hpp"
 #include "reference/ops/reduce_helpers.hpp"
 
 namespace onemodel::opt {
 
 // Finishing of an output from its sum (or extreme) and its number of terms.
-enum class ReduceFinish { None, Mean, Sqrt };
+enum class ReduceFinish { None, Mean, Sqrt, Log };
 
 class ReduceF32Override final : public OptimizedKernel {
  public:
@@ -62,6 +63,7 @@ class ReduceF32Override final : public OptimizedKernel {
       float v = out[o];
       if (finish_ == ReduceFinish::Mean) v = reduced == 0 ? 0.0f : v / count;
       else if (finish_ == ReduceFinish::Sqrt) v = std::sqrt(v);
+      else if (finish_ == ReduceFinish::Log) v = exact::log(v);  // the library's log
       out[o] = canonical_nan_f32(v);
     }
   }

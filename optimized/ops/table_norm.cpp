@@ -10,6 +10,8 @@ std::unique_ptr<OpKernel> make_optimized_reduce_l1_1(const NodeInfo&, const Opti
 std::unique_ptr<OpKernel> make_optimized_reduce_l1_18(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_l2_1(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_l2_18(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_log_sum_1(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_reduce_log_sum_18(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_max_1(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_max_18(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_mean_1(const NodeInfo&, const OptimizedConfig&);
@@ -29,6 +31,8 @@ std::span<const OptimizedOpDef> norm_optimized_ops() {
       {"", "ReduceL1", 18, 27, make_optimized_reduce_l1_18},
       {"", "ReduceL2", 1, 17, make_optimized_reduce_l2_1},
       {"", "ReduceL2", 18, 27, make_optimized_reduce_l2_18},
+      {"", "ReduceLogSum", 1, 17, make_optimized_reduce_log_sum_1},
+      {"", "ReduceLogSum", 18, 27, make_optimized_reduce_log_sum_18},
       {"", "ReduceMax", 1, 17, make_optimized_reduce_max_1},
       {"", "ReduceMax", 18, 27, make_optimized_reduce_max_18},
       {"", "ReduceMean", 1, 17, make_optimized_reduce_mean_1},

@@ -1,7 +1,7 @@
 // Differential tests of the norm-family overrides (optimized/ops/op_layer_normalization.cpp,
 // op_rms_normalization.cpp and
 // op_reduce_<name>.cpp for ReduceSum, ReduceMean, ReduceSumSquare, ReduceL1, ReduceL2, ReduceMax,
-// ReduceMin) against the reference kernels through diff/op_harness.hpp: the same bits in exact and
+// ReduceMin, ReduceLogSum) against the reference kernels through diff/op_harness.hpp: the same bits in exact and
 // fast mode (spec/ops/norms.md: these kernels share one code path), on every instruction-set path
 // of this machine, at 1 and 2 threads, over rapidcheck-generated shapes, axes and values with
 // NaN, infinities, signed zeros and subnormals.
@@ -74,7 +74,7 @@ std::string compare_everywhere(const OpCase& c) {
 
 TEST(DiffNorms, OverridesExist) {
   EXPECT_TRUE(has_override("LayerNormalization", 17));
-  for (const char* op : {"ReduceMean", "ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceMax", "ReduceMin"}) {
+  for (const char* op : {"ReduceMean", "ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceMax", "ReduceMin", "ReduceLogSum"}) {
     EXPECT_TRUE(has_override(op, 13)) << op;
     EXPECT_TRUE(has_override(op, 18)) << op;
   }
@@ -157,7 +157,7 @@ OpCase reduce_case(std::mt19937& rng, const char* op, std::int64_t opset, bool a
 
 const ReduceOp kReduceOps[] = {{"ReduceSum", true},  {"ReduceMean", false}, {"ReduceSumSquare", false},
                                {"ReduceL1", false},  {"ReduceL2", false},   {"ReduceMax", false},
-                               {"ReduceMin", false}};
+                               {"ReduceMin", false}, {"ReduceLogSum", false}};
 
 TEST(DiffNorms, ReductionsFixedCases) {
   std::mt19937 rng(2);
@@ -204,7 +204,7 @@ TEST(DiffNorms, ReductionsNoopAndBadAxes) {
 TEST(DiffNorms, ReductionsRandom) {
   rc::check("Reduce* optimized == reference", [](std::uint32_t seed) {
     std::mt19937 rng(seed);
-    const ReduceOp& r = kReduceOps[seed % 7];
+    const ReduceOp& r = kReduceOps[seed % 8];
     const std::int64_t opset = seed % 2 == 0 ? 18 : 11;
     const bool as_input = opset >= 18;
     const int rank = 1 + static_cast<int>(rng() % 4);
