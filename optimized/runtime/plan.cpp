@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "onemodel/session_error.hpp"
-#include "onemodel/tensor_error.hpp"
+#include "optimized/runtime/node_errors.hpp"
 #include "optimized/runtime/run_state.hpp"
 #include "optimized/runtime/slab_allocator.hpp"
 
@@ -18,17 +18,6 @@ std::int64_t byte_size(DType type, const Shape& shape) {
 }
 
 // Errors raised while shaping or evaluating a node name it, as in the reference engine.
-template <typename F>
-void with_node(const CompiledNode& node, F&& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    if (!e.node_name().empty()) throw;
-    throw SessionError(e.kind(), e.message(), node.info.name(), e.operators());
-  } catch (const TensorError& e) {
-    throw SessionError(SessionErrorKind::Unsupported, node.ir->op_type + ": " + e.message(), node.info.name());
-  }
-}
 
 }  // namespace
 

@@ -3,25 +3,9 @@
 #include <cstring>
 
 #include "onemodel/session_error.hpp"
-#include "onemodel/tensor_error.hpp"
+#include "optimized/runtime/node_errors.hpp"
 
 namespace onemodel::opt {
-namespace {
-
-template <typename F>
-void with_node(const CompiledNode& node, F&& f) {
-  try {
-    f();
-  } catch (const SessionError& e) {
-    if (!e.node_name().empty()) throw;
-    throw SessionError(e.kind(), e.message(), node.info.name(), e.operators());
-  } catch (const TensorError& e) {
-    throw SessionError(SessionErrorKind::Unsupported, node.ir->op_type + ": " + e.message(), node.info.name());
-  }
-}
-
-}  // namespace
-
 RunState::RunState(const Plan& plan) {
   const std::vector<PlanValue>& values = plan.values();
   values_.resize(values.size());
