@@ -13,6 +13,7 @@ CaseList all_cases() {
   add_norm_cases(cases);
   add_elementwise_cases(cases);
   add_transcendental_cases(cases);
+  add_more_cases(cases);
   return cases;
 }
 

@@ -26,6 +26,7 @@ void add_attention_cases(CaseList& cases);
 void add_norm_cases(CaseList& cases);
 void add_elementwise_cases(CaseList& cases);
 void add_transcendental_cases(CaseList& cases);
+void add_more_cases(CaseList& cases);
 
 // Every case, in the order the lines are printed.
 CaseList all_cases();
