@@ -71,16 +71,21 @@ class AttentionOverride final : public OptimizedKernel {
     a.dv = static_cast<std::size_t>(dv);
     a.kv_group = static_cast<std::size_t>(hq / hkv);
     // spec/ops/attention.md section 2: (batch, sequence, heads * size) or (batch, heads, sequence, size).
+    // Strides as std::ptrdiff_t: narrower than the int64 extents on 32-bit targets (wasm32).
+    const auto strides = [](std::int64_t batch, std::int64_t head, std::int64_t row) {
+      return AttentionStrides{static_cast<std::ptrdiff_t>(batch), static_cast<std::ptrdiff_t>(head),
+                              static_cast<std::ptrdiff_t>(row)};
+    };
     if (rank3) {
-      a.q_strides = {q_len * hq * d, d, hq * d};
-      a.k_strides = {kv_len * hkv * d, d, hkv * d};
-      a.v_strides = {kv_len * hkv * dv, dv, hkv * dv};
-      a.out_strides = {q_len * hq * dv, dv, hq * dv};
+      a.q_strides = strides(q_len * hq * d, d, hq * d);
+      a.k_strides = strides(kv_len * hkv * d, d, hkv * d);
+      a.v_strides = strides(kv_len * hkv * dv, dv, hkv * dv);
+      a.out_strides = strides(q_len * hq * dv, dv, hq * dv);
     } else {
-      a.q_strides = {hq * q_len * d, q_len * d, d};
-      a.k_strides = {hkv * kv_len * d, kv_len * d, d};
-      a.v_strides = {hkv * kv_len * dv, kv_len * dv, dv};
-      a.out_strides = {hq * q_len * dv, q_len * dv, dv};
+      a.q_strides = strides(hq * q_len * d, q_len * d, d);
+      a.k_strides = strides(hkv * kv_len * d, kv_len * d, d);
+      a.v_strides = strides(hkv * kv_len * dv, kv_len * dv, dv);
+      a.out_strides = strides(hq * q_len * dv, q_len * dv, dv);
     }
     if (context.has_input(3)) {
       // Section 3: the mask broadcasts right-aligned to (batch, q_heads, q_len, total_len).

@@ -22,10 +22,6 @@ export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 # under node as a plain program; NODERAWFS: read the expected file from the real file system;
 # EXIT_RUNTIME: the exit code reaches the shell. Memory grows: the big sweeps need ~100 MB.
 cxx_flags="-msimd128 -fexceptions -DONEMODEL_NO_THREADS"
-# wasm32 has a 32-bit size_t and ptrdiff_t: clang refuses 64-to-32-bit narrowing in braces by
-# default. Kept a warning (still printed) so the build goes on; optimized/ops/op_attention.cpp
-# (stride braces) needs explicit casts, then this line can go.
-cxx_flags="$cxx_flags -Wno-error=c++11-narrowing"
 link_flags="-fexceptions -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sEXIT_RUNTIME=1"
 link_flags="$link_flags -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=8388608"
 
