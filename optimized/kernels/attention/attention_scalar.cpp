@@ -1,14 +1,5 @@
-// Attention work items on the scalar path (attention_body.hpp with lanes_scalar.hpp).
-#include "optimized/kernels/attention/attention_body.hpp"
-#include "optimized/kernels/attention/attention_variants.hpp"
+// Attention work items on the scalar path (attention_entries.inc with lanes_scalar.hpp).
 #include "optimized/kernels/vexp/lanes_scalar.hpp"
 
-namespace onemodel::opt::scalar {
-
-void attention_item_f32(const AttentionArgs& args, const attention::Scratch& scratch, std::size_t b, std::size_t h,
-                        std::size_t i0, std::size_t rows, bool fast) noexcept {
-  if (fast) attention::work_item<Lanes, true>(args, scratch, b, h, i0, rows);
-  else attention::work_item<Lanes, false>(args, scratch, b, h, i0, rows);
-}
-
-}  // namespace onemodel::opt::scalar
+#define ONEMODEL_KERNEL_ISA scalar
+#include "optimized/kernels/attention/attention_entries.inc"

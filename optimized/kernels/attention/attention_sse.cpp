@@ -1,14 +1,5 @@
-// Attention work items on the sse path (attention_body.hpp with lanes_sse.hpp).
-#include "optimized/kernels/attention/attention_body.hpp"
-#include "optimized/kernels/attention/attention_variants.hpp"
+// Attention work items on the sse path (attention_entries.inc with lanes_sse.hpp).
 #include "optimized/kernels/vexp/lanes_sse.hpp"
 
-namespace onemodel::opt::sse {
-
-void attention_item_f32(const AttentionArgs& args, const attention::Scratch& scratch, std::size_t b, std::size_t h,
-                        std::size_t i0, std::size_t rows, bool fast) noexcept {
-  if (fast) attention::work_item<Lanes, true>(args, scratch, b, h, i0, rows);
-  else attention::work_item<Lanes, false>(args, scratch, b, h, i0, rows);
-}
-
-}  // namespace onemodel::opt::sse
+#define ONEMODEL_KERNEL_ISA sse
+#include "optimized/kernels/attention/attention_entries.inc"

@@ -1,12 +1,5 @@
-// LayerNormalization rows on the avx2 path (layernorm_body.hpp with lanes_avx2.hpp).
-#include "optimized/kernels/layernorm/layernorm_body.hpp"
-#include "optimized/kernels/layernorm/layernorm_variants.hpp"
+// LayerNormalization rows on the avx2 path (layernorm_entries.inc with lanes_avx2.hpp).
 #include "optimized/kernels/vexp/lanes_avx2.hpp"
 
-namespace onemodel::opt::avx2 {
-
-void layer_norm_rows_f32(const LayerNormArgs& args, std::size_t begin, std::size_t end) noexcept {
-  for (std::size_t r = begin; r < end; ++r) layernorm::normalize_row<Lanes>(args, r);
-}
-
-}  // namespace onemodel::opt::avx2
+#define ONEMODEL_KERNEL_ISA avx2
+#include "optimized/kernels/layernorm/layernorm_entries.inc"

@@ -1,12 +1,5 @@
-// LayerNormalization rows on the sse path (layernorm_body.hpp with lanes_sse.hpp).
-#include "optimized/kernels/layernorm/layernorm_body.hpp"
-#include "optimized/kernels/layernorm/layernorm_variants.hpp"
+// LayerNormalization rows on the sse path (layernorm_entries.inc with lanes_sse.hpp).
 #include "optimized/kernels/vexp/lanes_sse.hpp"
 
-namespace onemodel::opt::sse {
-
-void layer_norm_rows_f32(const LayerNormArgs& args, std::size_t begin, std::size_t end) noexcept {
-  for (std::size_t r = begin; r < end; ++r) layernorm::normalize_row<Lanes>(args, r);
-}
-
-}  // namespace onemodel::opt::sse
+#define ONEMODEL_KERNEL_ISA sse
+#include "optimized/kernels/layernorm/layernorm_entries.inc"

@@ -1,12 +1,5 @@
-// LayerNormalization rows on the wasm path (layernorm_body.hpp with lanes_wasm.hpp).
-#include "optimized/kernels/layernorm/layernorm_body.hpp"
-#include "optimized/kernels/layernorm/layernorm_variants.hpp"
+// LayerNormalization rows on the wasm path (layernorm_entries.inc with lanes_wasm.hpp).
 #include "optimized/kernels/vexp/lanes_wasm.hpp"
 
-namespace onemodel::opt::wasm {
-
-void layer_norm_rows_f32(const LayerNormArgs& args, std::size_t begin, std::size_t end) noexcept {
-  for (std::size_t r = begin; r < end; ++r) layernorm::normalize_row<Lanes>(args, r);
-}
-
-}  // namespace onemodel::opt::wasm
+#define ONEMODEL_KERNEL_ISA wasm
+#include "optimized/kernels/layernorm/layernorm_entries.inc"
