@@ -8,9 +8,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,56 +17,28 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
+#include "tests/kernels/conv_test_support.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
+using conv_test::bits;
+using conv_test::Data;
 float canonical_nan() { return std::bit_cast<float>(std::uint32_t{0x7FC00000u}); }
 
-struct Geometry {
-  std::size_t batch = 1, cin = 1, cout = 1, groups = 1, in_h = 1, in_w = 1, kh = 1, kw = 1;
-  std::size_t sh = 1, sw = 1, dh = 1, dw = 1, pt = 0, pl = 0, pb = 0, pr = 0;
+struct Geometry : conv_test::Window {
+  std::size_t batch = 1, cin = 1, cout = 1, groups = 1;
   bool bias = false;
 
-  bool conv_valid() const { return in_h + pt + pb >= dh * (kh - 1) + 1 && in_w + pl + pr >= dw * (kw - 1) + 1; }
-  // Conv: exact-mode.md output size.
-  Conv2dShape conv() const {
-    Conv2dShape s = common();
-    s.out_h = (in_h + pt + pb - dh * (kh - 1) - 1) / sh + 1;
-    s.out_w = (in_w + pl + pr - dw * (kw - 1) - 1) / sw + 1;
-    return s;
-  }
+  Conv2dShape conv() const { return conv_shape(batch, cin, cout, groups); }
   // ConvTranspose: s*(n-1) + e - b - a (products-conv.md section 7, no output_padding).
   bool transpose_valid() const {
     return sh * (in_h - 1) + dh * (kh - 1) + 1 >= pt + pb && sw * (in_w - 1) + dw * (kw - 1) + 1 >= pl + pr;
   }
   Conv2dShape transpose() const {
-    Conv2dShape s = common();
+    Conv2dShape s = shape_without_output(batch, cin, cout, groups);
     s.out_h = sh * (in_h - 1) + dh * (kh - 1) + 1 - pt - pb;
     s.out_w = sw * (in_w - 1) + dw * (kw - 1) + 1 - pl - pr;
-    return s;
-  }
-  Conv2dShape common() const {
-    Conv2dShape s;
-    s.batch = batch;
-    s.in_channels = cin;
-    s.out_channels = cout;
-    s.groups = groups;
-    s.in_h = in_h;
-    s.in_w = in_w;
-    s.kernel_h = kh;
-    s.kernel_w = kw;
-    s.stride_h = sh;
-    s.stride_w = sw;
-    s.dilation_h = dh;
-    s.dilation_w = dw;
-    s.pad_top = pt;
-    s.pad_left = pl;
     return s;
   }
   std::string describe() const {
@@ -85,37 +54,6 @@ struct Geometry {
     return out;
   }
 };
-
-struct Data {
-  std::vector<float> x, w, b;
-};
-
-Data random_data(std::size_t xs, std::size_t ws, std::size_t bs, std::uint32_t seed, bool special) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
-                            -std::numeric_limits<float>::quiet_NaN(),
-                            std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(),
-                            0.0f,
-                            -0.0f,
-                            std::numeric_limits<float>::denorm_min(),
-                            -1.5e-39f,
-                            std::numeric_limits<float>::max(),
-                            1e-20f};
-  auto value = [&]() {
-    if (special && rng() % 8 == 0) return specials[rng() % 10];
-    return dist(rng);
-  };
-  Data d;
-  d.x.resize(xs);
-  d.w.resize(ws);
-  d.b.resize(bs);
-  for (float& v : d.x) v = value();
-  for (float& v : d.w) v = value();
-  for (float& v : d.b) v = value();
-  return d;
-}
 
 // exact-mode.md "Convolution", literally; the bias afterwards, one rounded addition
 // (products-conv.md section 6). Also the double sum and sum |w*v| for the fast bound.
@@ -240,7 +178,7 @@ std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa
 std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool special) {
   const Conv2dShape s = transpose ? g.transpose() : g.conv();
   const std::size_t wsize = transpose ? g.cin * (g.cout / g.groups) * g.kh * g.kw : g.cout * (g.cin / g.groups) * g.kh * g.kw;
-  const Data d = random_data(g.batch * g.cin * g.in_h * g.in_w, wsize, g.cout, seed, special);
+  const Data d = conv_test::random_data(g.batch * g.cin * g.in_h * g.in_w, wsize, g.cout, seed, special, 8);
   std::vector<float> expected;
   std::vector<double> value, magnitude;
   if (transpose) {
@@ -254,12 +192,10 @@ std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool sp
   ThreadPool one(1), two(2);
   for (Isa isa : available_isas()) {
     for (ThreadPool* pool : {&one, &two}) {
-      const std::vector<float> got = run(g, transpose, d, isa, true, pool);
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (bits(got[i]) != bits(expected[i])) {
-          return what + " exact isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
-                 " element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(expected[i]);
-        }
+      const std::string difference = conv_test::first_bit_difference(run(g, transpose, d, isa, true, pool), expected);
+      if (!difference.empty()) {
+        return what + " exact isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
+               difference;
       }
     }
     if (special) continue;

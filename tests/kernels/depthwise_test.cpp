@@ -7,9 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,40 +15,20 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "tests/kernels/conv_test_support.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-struct Case {
+using conv_test::bits;
+using conv_test::Data;
+
+struct Case : conv_test::Window {
   std::size_t batch = 1, channels = 1, multiplier = 1;
-  std::size_t in_h = 1, in_w = 1, kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
-  std::size_t pt = 0, pl = 0, pb = 0, pr = 0;
   bool bias = false;
 
-  bool valid() const {
-    return in_h + pt + pb >= dh * (kh - 1) + 1 && in_w + pl + pr >= dw * (kw - 1) + 1;
-  }
-  Conv2dShape shape() const {
-    Conv2dShape s;
-    s.batch = batch;
-    s.in_channels = channels;
-    s.out_channels = channels * multiplier;
-    s.groups = channels;
-    s.in_h = in_h;
-    s.in_w = in_w;
-    s.kernel_h = kh;
-    s.kernel_w = kw;
-    s.stride_h = sh;
-    s.stride_w = sw;
-    s.dilation_h = dh;
-    s.dilation_w = dw;
-    s.pad_top = pt;
-    s.pad_left = pl;
-    // exact-mode.md "Convolution": floor((size + before + after - dilation*(K-1) - 1) / stride) + 1
-    s.out_h = (in_h + pt + pb - dh * (kh - 1) - 1) / sh + 1;
-    s.out_w = (in_w + pl + pr - dw * (kw - 1) - 1) / sw + 1;
-    return s;
-  }
+  bool valid() const { return conv_valid(); }
+  Conv2dShape shape() const { return conv_shape(batch, channels, channels * multiplier, channels); }
   std::string describe() const {
     return "batch " + std::to_string(batch) + " C " + std::to_string(channels) + " mult " + std::to_string(multiplier) +
            " in " + std::to_string(in_h) + "x" + std::to_string(in_w) + " k " + std::to_string(kh) + "x" +
@@ -59,12 +37,6 @@ struct Case {
            std::to_string(pb) + "," + std::to_string(pr) + (bias ? " bias" : "");
   }
 };
-
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
 
 // The definition, literally: +0, taps in row-major order, each product rounded then the sum
 // rounded, padding a real +0; bias one rounded addition; NaN stored as 0x7FC00000.
@@ -132,35 +104,9 @@ void naive_double(const Case& c, const std::vector<float>& x, const std::vector<
   }
 }
 
-struct Data {
-  std::vector<float> x, w, b;
-};
-
 Data random_data(const Case& c, std::uint32_t seed, bool special) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
-                            -std::numeric_limits<float>::quiet_NaN(),
-                            std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(),
-                            0.0f,
-                            -0.0f,
-                            std::numeric_limits<float>::denorm_min(),
-                            -1.5e-39f,
-                            std::numeric_limits<float>::max(),
-                            1e-20f};
-  auto value = [&]() {
-    if (special && rng() % 6 == 0) return specials[rng() % 10];
-    return dist(rng);
-  };
-  Data d;
-  d.x.resize(c.batch * c.channels * c.in_h * c.in_w);
-  d.w.resize(c.channels * c.multiplier * c.kh * c.kw);
-  d.b.resize(c.channels * c.multiplier);
-  for (float& v : d.x) v = value();
-  for (float& v : d.w) v = value();
-  for (float& v : d.b) v = value();
-  return d;
+  return conv_test::random_data(c.batch * c.channels * c.in_h * c.in_w, c.channels * c.multiplier * c.kh * c.kw,
+                                c.channels * c.multiplier, seed, special, 6);
 }
 
 std::vector<float> run_kernel(const Case& c, const Data& d, Isa isa, bool exact, ThreadPool* pool) {
@@ -178,12 +124,10 @@ std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
   ThreadPool one(1), two(2);
   for (Isa isa : available_isas()) {
     for (ThreadPool* pool : {&one, &two}) {
-      const std::vector<float> got = run_kernel(c, d, isa, true, pool);
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (bits(got[i]) != bits(expected[i])) {
-          return c.describe() + " isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
-                 " element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(expected[i]);
-        }
+      const std::string difference = conv_test::first_bit_difference(run_kernel(c, d, isa, true, pool), expected);
+      if (!difference.empty()) {
+        return c.describe() + " isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
+               difference;
       }
     }
   }
