@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/ops/conv_override_plan.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/conv_geometry.hpp"
 
@@ -15,6 +16,7 @@ namespace onemodel::opt {
 namespace {
 
 namespace cg = conv_geometry;
+using conv_override::Plan;
 
 std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -27,8 +29,6 @@ class ConvTransposeOverride final : public OptimizedKernel {
         output_padding_(node.get_ints("output_padding")),
         output_shape_(node.get_ints("output_shape")) {}
 
-  // The geometry is resolved once per plan (the input shapes are known then), so a run does not
-  // allocate; without a plan's state run() resolves it itself.
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
     plan->served = resolve(context.input_shape(0), context.input_shape(1), plan->shape);
@@ -36,48 +36,27 @@ class ConvTransposeOverride final : public OptimizedKernel {
   }
 
   void run(RunContext& context) const override {
-    const Tensor& x_in = context.input(0);
-    const Tensor& w_in = context.input(1);
     Plan local;
-    const Plan* plan = static_cast<const Plan*>(context.state());
-    if (plan == nullptr || !plan->matches(x_in.shape())) {
-      local.served = resolve(x_in.shape(), w_in.shape(), local.shape);
-      plan = &local;
-    }
-    if (!plan->served) {
+    const Plan& plan = conv_override::plan_for(context, local, [this](const Shape& x, const Shape& w, Conv2dShape& s) {
+      return resolve(x, w, s);
+    });
+    if (!plan.served) {
       run_reference(context);
       return;
     }
-    const Conv2dShape& s = plan->shape;
-    const Tensor x = x_in.contiguous();
-    const Tensor w = w_in.contiguous();
+    const Conv2dShape& s = plan.shape;
+    const Tensor x = context.input(0).contiguous();
+    const Tensor w = context.input(1).contiguous();
     Tensor b;
     if (context.has_input(2)) b = context.input(2).contiguous();
-    const std::size_t work = conv_transpose2d_workspace_floats(s);
     Tensor scratch;
-    float* workspace = nullptr;
-    if (work > 0) {
-      scratch = context.scratch(DType::F32, Shape{static_cast<std::int64_t>(work)});
-      workspace = scratch.mutable_data<float>().data();
-    }
+    float* workspace = conv_override::workspace(context, conv_transpose2d_workspace_floats(s), scratch);
     conv_transpose2d_f32(kernel_context(context), s, x.data<float>().data(), w.data<float>().data(),
                          b.defined() ? b.data<float>().data() : nullptr,
                          context.output(0).mutable_data<float>().data(), workspace);
   }
 
  private:
-  struct Plan {
-    bool served = false;
-    Conv2dShape shape;
-    // A plan belongs to one input shape; this guards against being handed another.
-    bool matches(const Shape& x) const {
-      if (!served) return x.rank() != 3 && x.rank() != 4;
-      const int r = x.rank();
-      return static_cast<std::size_t>(x[0]) == shape.batch && static_cast<std::size_t>(x[1]) == shape.in_channels &&
-             static_cast<std::size_t>(x[r - 1]) == shape.in_w && (r == 3 ? shape.in_h == 1 : static_cast<std::size_t>(x[2]) == shape.in_h);
-    }
-  };
-
   // One or two spatial axes with no negative padding before the output; false otherwise.
   bool resolve(const Shape& x, const Shape& w, Conv2dShape& s) const {
     const int rank = x.rank();
@@ -88,22 +67,7 @@ class ConvTransposeOverride final : public OptimizedKernel {
     for (std::size_t i = 0; i < r; ++i) {
       if (!resolve_axis(x[static_cast<int>(i) + 2], w[static_cast<int>(i) + 2], i, r, axes[2 - r + i])) return false;
     }
-    s.batch = static_cast<std::size_t>(x[0]);
-    s.in_channels = static_cast<std::size_t>(x[1]);
-    s.out_channels = static_cast<std::size_t>(w[1] * group_);
-    s.groups = static_cast<std::size_t>(group_);
-    s.in_h = static_cast<std::size_t>(axes[0].in);
-    s.in_w = static_cast<std::size_t>(axes[1].in);
-    s.kernel_h = static_cast<std::size_t>(axes[0].kernel);
-    s.kernel_w = static_cast<std::size_t>(axes[1].kernel);
-    s.stride_h = static_cast<std::size_t>(axes[0].stride);
-    s.stride_w = static_cast<std::size_t>(axes[1].stride);
-    s.dilation_h = static_cast<std::size_t>(axes[0].dilation);
-    s.dilation_w = static_cast<std::size_t>(axes[1].dilation);
-    s.pad_top = static_cast<std::size_t>(axes[0].pad_before);
-    s.pad_left = static_cast<std::size_t>(axes[1].pad_before);
-    s.out_h = static_cast<std::size_t>(axes[0].out);
-    s.out_w = static_cast<std::size_t>(axes[1].out);
+    s = conv_override::shape_from_axes(x, static_cast<std::size_t>(w[1] * group_), group_, axes[0], axes[1]);
     return true;
   }
 
