@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "diff/op_harness.hpp"
+#include "tests/support/diff_test_helpers.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel::diff {
@@ -27,6 +28,8 @@ namespace {
 
 using ir_builder::float_attr;
 using ir_builder::int_attr;
+using test_helpers::count_of;
+using test_helpers::f32_tensor;
 
 std::vector<float> random_values(std::mt19937& rng, std::size_t n, float sigma, bool specials) {
   std::normal_distribution<float> normal(0.0f, sigma);
@@ -45,17 +48,6 @@ std::vector<float> random_values(std::mt19937& rng, std::size_t n, float sigma, 
     }
   }
   return v;
-}
-
-Tensor f32_tensor(const std::vector<std::int64_t>& dims, const std::vector<float>& values) {
-  return Tensor::from_values<float>(DType::F32, Shape(std::span<const std::int64_t>(dims)),
-                                    std::span<const float>(values));
-}
-
-std::int64_t count_of(const std::vector<std::int64_t>& dims) {
-  std::int64_t n = 1;
-  for (std::int64_t d : dims) n *= d;
-  return n;
 }
 
 std::string where(ExecutionMode mode, opt::Isa isa, int threads) {

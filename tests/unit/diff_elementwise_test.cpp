@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "diff/op_harness.hpp"
+#include "tests/support/diff_test_helpers.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel::diff {
@@ -23,6 +24,8 @@ namespace {
 using ir_builder::float_attr;
 using ir_builder::ints_attr;
 using ir_builder::string_attr;
+using test_helpers::compare_everywhere;
+using test_helpers::f32_tensor;
 
 float from_bits(std::uint32_t u) {
   float x;
@@ -47,28 +50,6 @@ std::vector<float> sweep_values() {
 const std::vector<float>& sweep() {
   static const std::vector<float> values = sweep_values();
   return values;
-}
-
-Tensor f32_tensor(const Shape& shape, const std::vector<float>& values) {
-  return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(values));
-}
-
-// The reference's outputs in both modes against the optimized kernel on every path and 1 and 2
-// threads; returns the first difference, empty when none.
-std::string compare_everywhere(const OpCase& c) {
-  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
-    const auto want = run_reference(c, mode);
-    for (opt::Isa isa : opt::available_isas()) {
-      for (int threads : {1, 2}) {
-        const std::string d = first_difference(want, run_optimized(c, mode, isa, threads));
-        if (!d.empty()) {
-          return c.op + (mode == ExecutionMode::Exact ? " exact " : " fast ") + std::string(opt::isa_name(isa)) +
-                 " threads " + std::to_string(threads) + ": " + d;
-        }
-      }
-    }
-  }
-  return {};
 }
 
 struct UnaryRow {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "diff/op_harness.hpp"
+#include "tests/support/diff_test_helpers.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel::diff {
@@ -24,6 +25,9 @@ namespace {
 using ir_builder::float_attr;
 using ir_builder::int_attr;
 using ir_builder::ints_attr;
+using test_helpers::compare_everywhere;
+using test_helpers::count_of;
+using test_helpers::f32_tensor;
 
 std::vector<float> random_values(std::mt19937& rng, std::size_t n, bool specials) {
   std::normal_distribution<float> normal(0.3f, 4.0f);
@@ -43,33 +47,6 @@ std::vector<float> random_values(std::mt19937& rng, std::size_t n, bool specials
     }
   }
   return v;
-}
-
-Tensor f32_tensor(const std::vector<std::int64_t>& dims, const std::vector<float>& values) {
-  return Tensor::from_values<float>(DType::F32, Shape(std::span<const std::int64_t>(dims)),
-                                    std::span<const float>(values));
-}
-
-std::int64_t count_of(const std::vector<std::int64_t>& dims) {
-  std::int64_t n = 1;
-  for (std::int64_t d : dims) n *= d;
-  return n;
-}
-
-std::string compare_everywhere(const OpCase& c) {
-  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
-    const auto want = run_reference(c, mode);
-    for (opt::Isa isa : opt::available_isas()) {
-      for (int threads : {1, 2}) {
-        const std::string d = first_difference(want, run_optimized(c, mode, isa, threads));
-        if (!d.empty()) {
-          return c.op + (mode == ExecutionMode::Exact ? " exact " : " fast ") + std::string(opt::isa_name(isa)) +
-                 " threads " + std::to_string(threads) + ": " + d;
-        }
-      }
-    }
-  }
-  return {};
 }
 
 TEST(DiffNorms, OverridesExist) {

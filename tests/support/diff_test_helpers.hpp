@@ -1,0 +1,48 @@
+// Pieces shared by the operator-level differential tests (tests/unit/diff_*_test.cpp): float32
+// tensors from values, element counts, and the bitwise comparison of an override with the
+// reference kernel in both modes, on every instruction-set path of this machine at 1 and 2
+// threads. Header-only.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "diff/op_harness.hpp"
+
+namespace onemodel::diff::test_helpers {
+
+inline Tensor f32_tensor(const Shape& shape, const std::vector<float>& values) {
+  return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(values));
+}
+
+inline Tensor f32_tensor(const std::vector<std::int64_t>& dims, const std::vector<float>& values) {
+  return f32_tensor(Shape(std::span<const std::int64_t>(dims)), values);
+}
+
+inline std::int64_t count_of(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (std::int64_t d : dims) n *= d;
+  return n;
+}
+
+// The reference's outputs in both modes against the optimized engine's kernel on every path and
+// 1 and 2 threads; the first difference, empty when none.
+inline std::string compare_everywhere(const OpCase& c) {
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    const auto want = run_reference(c, mode);
+    for (opt::Isa isa : opt::available_isas()) {
+      for (int threads : {1, 2}) {
+        const std::string d = first_difference(want, run_optimized(c, mode, isa, threads));
+        if (!d.empty()) {
+          return c.op + (mode == ExecutionMode::Exact ? " exact " : " fast ") + std::string(opt::isa_name(isa)) +
+                 " threads " + std::to_string(threads) + ": " + d;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace onemodel::diff::test_helpers
