@@ -11,18 +11,15 @@
 // printed alongside and is disturbed less.
 //
 // Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference]
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
-#include <functional>
 #include <memory>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bench/support/timing.hpp"
 #include "core/graph/node_info.hpp"
 #include "core/graph/op_kernel.hpp"
 #include "optimized/frame/isa.hpp"
@@ -33,40 +30,11 @@
 
 namespace {
 
+using onemodel::bench::measure;
+using onemodel::bench::Timing;
 using onemodel::opt::Conv2dShape;
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-struct Timing {
-  double wall = 0;  // seconds per call, the median repetition
-  double cpu = 0;   // process CPU seconds per call in that repetition
-};
-
-Timing measure(const std::function<void()>& call, double min_seconds = 0.08) {
-  call();
-  call();
-  std::vector<Timing> reps;
-  for (int rep = 0; rep < 3; ++rep) {
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu0 = cpu_seconds();
-    int calls = 0;
-    double elapsed = 0;
-    do {
-      call();
-      ++calls;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (elapsed < min_seconds);
-    reps.push_back(Timing{elapsed / calls, (cpu_seconds() - cpu0) / calls});
-  }
-  std::sort(reps.begin(), reps.end(), [](const Timing& a, const Timing& b) { return a.wall < b.wall; });
-  return reps[1];
-}
 
 std::vector<float> random_values(std::size_t n, std::uint32_t seed) {
   std::mt19937 rng(seed);

@@ -7,17 +7,14 @@
 // other programs loading the machine disturb less than the wall-clock rate.
 //
 // Usage: bench_gemm [--sizes 256,512,...] [--isas scalar,sse,avx2] [--threads 1,2] [--no-matmul]
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <functional>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/support/timing.hpp"
 #include "core/graph/node_info.hpp"
 #include "core/graph/op_kernel.hpp"
 #include "optimized/frame/isa.hpp"
@@ -27,6 +24,8 @@
 
 namespace {
 
+using onemodel::bench::measure;
+using onemodel::bench::Timing;
 using onemodel::opt::Isa;
 
 // The nominal peak of one core of this machine (AMD EPYC): GHz x FMA ports x lanes x 2 flops.
@@ -34,38 +33,6 @@ constexpr double kGhz = 2.45;
 constexpr double kFmaPorts = 2;
 constexpr double kLanes = 8;
 constexpr double kPeakPerCore = kGhz * kFmaPorts * kLanes * 2.0;
-
-double process_cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-struct Timing {
-  double seconds = 0;      // median of the three mean wall-clock times per call
-  double cpu_seconds = 0;  // process CPU time per call in that repetition
-};
-
-// kernels-gemm.md, "Measuring exact against fast".
-Timing measure(const std::function<void()>& call) {
-  call();
-  call();
-  std::vector<Timing> reps;
-  for (int rep = 0; rep < 3; ++rep) {
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu_start = process_cpu_seconds();
-    int calls = 0;
-    double elapsed = 0;
-    do {
-      call();
-      ++calls;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (elapsed < 0.08);
-    reps.push_back(Timing{elapsed / calls, (process_cpu_seconds() - cpu_start) / calls});
-  }
-  std::sort(reps.begin(), reps.end(), [](const Timing& a, const Timing& b) { return a.seconds < b.seconds; });
-  return reps[1];
-}
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> parts;
@@ -98,11 +65,11 @@ void bench_kernels(const std::vector<std::size_t>& sizes, const std::vector<Isa>
           const onemodel::opt::MatrixView bv{b.data(), static_cast<std::ptrdiff_t>(n), 1};
           const Timing timing = measure(
               [&] { onemodel::opt::gemm_f32(context, n, n, n, av, bv, c.data(), static_cast<std::ptrdiff_t>(n)); });
-          const double gflops = flops / timing.seconds * 1e-9;
+          const double gflops = flops / timing.wall * 1e-9;
           std::printf("%-6zu %-6s %-5s %-7d %10.3f %10.1f %7.0f%% %12.1f\n", n,
                       std::string(onemodel::opt::isa_name(isa)).c_str(), exact ? "exact" : "fast", t,
-                      timing.seconds * 1e3, gflops, 100.0 * gflops / (kPeakPerCore * t),
-                      flops / timing.cpu_seconds * 1e-9);
+                      timing.wall * 1e3, gflops, 100.0 * gflops / (kPeakPerCore * t),
+                      flops / timing.cpu * 1e-9);
           std::fflush(stdout);
         }
       }
@@ -169,7 +136,7 @@ void bench_matmul_override(const std::vector<std::size_t>& sizes) {
       r.inputs = {onemodel::Tensor::from_values<float>(onemodel::DType::F32, shape, std::span<const float>(a)),
                   onemodel::Tensor::from_values<float>(onemodel::DType::F32, shape, std::span<const float>(b))};
       r.prepare();
-      ms[which] = measure([&] { r.run(); }).seconds * 1e3;
+      ms[which] = measure([&] { r.run(); }).wall * 1e3;
     }
     std::printf("%-6zu %14.3f %14.3f %9.1fx\n", n, ms[0], ms[1], ms[0] / ms[1]);
     std::fflush(stdout);
