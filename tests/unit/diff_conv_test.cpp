@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "diff/counterexample.hpp"
 #include "diff/op_harness.hpp"
 #include "optimized/frame/isa.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -47,17 +48,9 @@ Tensor absolute(const Tensor& t) {
   return Tensor::from_values<float>(DType::F32, t.shape(), std::span<const float>(v));
 }
 
-// "" when every path at 1 and 2 threads gives the reference's exact bits.
-std::string exact_difference(const OpCase& c) {
-  const std::vector<Tensor> expected = run_reference(c, ExecutionMode::Exact);
-  for (opt::Isa isa : opt::available_isas()) {
-    for (int threads : {1, 2}) {
-      const std::string d = first_difference(expected, run_optimized(c, ExecutionMode::Exact, isa, threads));
-      if (!d.empty()) return c.op + " " + std::string(opt::isa_name(isa)) + " threads " + std::to_string(threads) + ": " + d;
-    }
-  }
-  return "";
-}
+// "" when every path at 1 and 2 threads gives the reference's exact bits; a differing case is
+// saved as a replayable counterexample (diff/counterexample.hpp).
+std::string exact_difference(const OpCase& c) { return check_everywhere(c, "diff-conv-" + c.op); }
 
 // Fast mode (finite inputs): |optimized - reference| <= 2*(k+1)*u*(sum|w*x| + |bias|) + 1e-30,
 // sum|w*x| taken from the reference run on |x| and |w| (within a factor 1.01 for these k).
