@@ -3,7 +3,10 @@
 // bit on every path this machine has, at 1 and 2 threads; fast mode within the sequential-sum
 // bound of kernels-gemm.md "Fast mode" against double precision.
 #include <gtest/gtest.h>
+// rapidcheck exists only natively: the aarch64 and wasm kernel tests (tools/cross/) build without it.
+#if ONEMODEL_HAVE_RAPIDCHECK
 #include <rapidcheck.h>
+#endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 #include <cmath>
 #include <cstdint>
@@ -340,6 +343,7 @@ TEST(Depthwise, EmptyOutputWritesNothing) {
   for (Isa isa : available_isas()) EXPECT_TRUE(run_kernel(c, d, isa, true, nullptr).empty());
 }
 
+#if ONEMODEL_HAVE_RAPIDCHECK
 TEST(Depthwise, GeneratedShapesExactOnEveryPath) {
   const bool ok = rc::check("depthwise exact equals the naive definition", [] {
     Case c;
@@ -367,6 +371,7 @@ TEST(Depthwise, GeneratedShapesExactOnEveryPath) {
   });
   EXPECT_TRUE(ok);
 }
+#endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 }  // namespace
 }  // namespace onemodel::opt

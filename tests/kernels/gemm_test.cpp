@@ -4,8 +4,11 @@
 // included), special values; 1 and 2 threads; packed B against unpacked; fast mode within the
 // bound of kernels-gemm.md ("Fast mode", Higham section 3.1); the epilogue's contract.
 #include <gtest/gtest.h>
+// rapidcheck exists only natively: the aarch64 and wasm kernel tests (tools/cross/) build without it.
+#if ONEMODEL_HAVE_RAPIDCHECK
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
+#endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 #include <cmath>
 #include <cstdint>
@@ -475,6 +478,7 @@ TEST(GemmKernel, PackedBRefusesAnotherPath) {
                std::invalid_argument);
 }
 
+#if ONEMODEL_HAVE_RAPIDCHECK
 // Property: random shapes (up to three tiles and two k-blocks), layouts and paths, exact mode,
 // equal to the naive loop.
 RC_GTEST_PROP(GemmProperty, ExactEqualsNaiveLoop, ()) {
@@ -495,6 +499,7 @@ RC_GTEST_PROP(GemmProperty, ExactEqualsNaiveLoop, ()) {
   const std::string diff = compare_bits(c, want);
   RC_ASSERT(diff == std::string());
 }
+#endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 }  // namespace
 }  // namespace onemodel::opt
