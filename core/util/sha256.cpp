@@ -72,6 +72,8 @@ void Sha256::compress(const std::uint8_t* block) noexcept {
 }
 
 void Sha256::update(std::span<const std::byte> bytes) noexcept {
+  // An empty span may have a null pointer, which memcpy may not be given even for 0 bytes.
+  if (bytes.empty()) return;
   const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
   std::size_t n = bytes.size();
   total_bytes_ += n;

@@ -57,7 +57,9 @@ void check(const std::vector<std::int32_t>& shape, const std::vector<int>& perm,
       const KernelContext context{isa, true, &pool};
       std::vector<std::uint8_t> got(want.size() + 8, 0xEE);
       ASSERT_TRUE(onemodel::opt::tr::transpose(context, width, in.data(), shape, perm, got.data()));
-      ASSERT_EQ(std::memcmp(got.data(), want.data(), want.size()), 0) << "width " << width << " threads " << threads;
+      // want is empty for a zero extent: memcmp with its null data would be undefined.
+      ASSERT_TRUE(want.empty() || std::memcmp(got.data(), want.data(), want.size()) == 0)
+          << "width " << width << " threads " << threads;
       for (std::size_t i = want.size(); i < got.size(); ++i) ASSERT_EQ(got[i], 0xEE) << "wrote past the end";
     }
   }
