@@ -38,14 +38,7 @@ echo "wasm: build $(( $(date +%s) - start )) s"
 
 # shellcheck source=tools/cross/kernel_tests.sh
 . tools/cross/kernel_tests.sh
-# Left out here: this test first checks its own premise that a 2-thread pool wakes a helper for
-# its shapes (helpers_for >= 1), which cannot hold in a build without threads (the pool has no
-# workers, so helpers_for is 0) and is what it exists to test. Its exact and fast comparisons of
-# those shapes passed on wasm when this was written (only the premise failed); the smaller-shape
-# depthwise tests still run here. Every other test runs in full.
-declare -A kernel_test_args=(
-  [depthwise_test]="--gtest_filter=-Depthwise.ExactAndFastThreadIndependentOnLargeShapes"
-)
+declare -A kernel_test_args=()
 run_kernel_tests wasm "$build" ".js" node
 status=$kernel_tests_status
 
