@@ -3,11 +3,13 @@
 // depthwise kernel, every other grouping im2col + the matrix product; both give the reference's
 // bits in exact mode (same per-output order over c, ky, kx from +0, padding as real +0 products,
 // the bias as one rounded addition afterwards, canonical NaN). Three spatial axes run the
-// reference kernel. Shapes, types and errors are the reference's (its infer()).
+// reference kernel. Shapes, types and errors are the reference's (its infer()). With a fused
+// activation (conv_activation.hpp) the kernels apply it to the finished outputs.
 #include <memory>
 
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/ops/conv_activation.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/conv_geometry.hpp"
@@ -24,6 +26,10 @@ class ConvOverride final : public OptimizedKernel {
       : OptimizedKernel(node, config),
         window_(cg::read_window_attributes(node, false)),
         group_(node.get_int("group", 1)) {}
+  ConvOverride(const NodeInfo& node, const OptimizedConfig& config, FusedActivation activation)
+      : ConvOverride(node, config) {
+    activation_ = std::make_unique<FusedActivation>(std::move(activation));
+  }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
@@ -36,10 +42,12 @@ class ConvOverride final : public OptimizedKernel {
     const Plan& plan = conv_override::plan_for(context, local, [&](const Shape& x, const Shape& w, Conv2dShape& s) {
       return resolve(context.node(), x, w, s);
     });
-    if (!plan.served) {
+    if (!plan.served || context.input(0).dtype() != DType::F32) {
       run_reference(context);
+      if (activation_ != nullptr) run_activation(context);
       return;
     }
+    const ew::UnaryArgs* activation = activation_ != nullptr ? &activation_->args : nullptr;
     const Conv2dShape& s = plan.shape;
     const Tensor x = context.input(0).contiguous();
     const Tensor w = context.input(1).contiguous();
@@ -49,12 +57,12 @@ class ConvOverride final : public OptimizedKernel {
     float* y = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
     if (s.groups == s.in_channels) {
-      depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y);
+      depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, activation);
       return;
     }
     Tensor scratch;
     float* workspace = conv_override::workspace(context, conv2d_workspace_floats(s), scratch);
-    conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, workspace);
+    conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, workspace, activation);
   }
 
  private:
@@ -68,14 +76,30 @@ class ConvOverride final : public OptimizedKernel {
     return true;
   }
 
+  // The activation node's own kernel on the finished output, in place (as the unfused graph
+  // would run it on the Conv's result; its in_place_input is 0).
+  void run_activation(RunContext& context) const {
+    std::vector<Tensor> inputs{context.output(0)};
+    inputs.insert(inputs.end(), activation_->extra_inputs.begin(), activation_->extra_inputs.end());
+    std::vector<Tensor> outputs{context.output(0)};
+    RunContext sub(activation_->info, inputs, outputs, nullptr, nullptr);
+    activation_->kernel->run(sub);
+  }
+
   cg::WindowAttributes window_;
   std::int64_t group_;
+  std::unique_ptr<FusedActivation> activation_;  // graph-passes.md `conv-activation`, or none
 };
 
 }  // namespace
 
 std::unique_ptr<OpKernel> make_optimized_conv(const NodeInfo& node, const OptimizedConfig& config) {
   return std::make_unique<ConvOverride>(node, config);
+}
+
+std::unique_ptr<OpKernel> make_optimized_conv_with_activation(const NodeInfo& conv, const OptimizedConfig& config,
+                                                               FusedActivation activation) {
+  return std::make_unique<ConvOverride>(conv, config, std::move(activation));
 }
 
 }  // namespace onemodel::opt

@@ -1,6 +1,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 
 #include "onemodel/session_error.hpp"
+#include "optimized/passes/graph_pass.hpp"
 #include "reference/engine/operator_check.hpp"
 
 namespace onemodel::opt {
@@ -69,6 +70,9 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
     for (const std::string& output : node.outputs) compiled_node.outputs.push_back(id_of(output));
     compiled->nodes.push_back(std::move(compiled_node));
   }
+  // graph-runtime.md section 6: the graph passes run between operator lookup and the first plan.
+  PassGraph pass_graph(*compiled, graph, options, config);
+  run_graph_passes(pass_graph);
   return compiled;
 }
 

@@ -24,22 +24,29 @@ float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, st
 
 // The bias as the reference adds it (spec/ops/products-conv.md section 6): after the whole sum,
 // one rounded addition per output, canonical NaN in exact mode. Rows of C are output channels.
+// Then the fused activation, when there is one (graph-passes.md `conv-activation`): the
+// activation operator's own element-wise kernel on the finished values, row by row of the tile.
 struct BiasState {
-  const float* bias = nullptr;  // the group's first channel
+  const float* bias = nullptr;  // the group's first channel, or nullptr
   bool exact = false;
+  const ew::UnaryArgs* activation = nullptr;
+  Isa isa = Isa::Scalar;
 };
 
 void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t, std::size_t rows,
               std::size_t cols) {
   const BiasState& b = *static_cast<const BiasState*>(state);
   for (std::size_t r = 0; r < rows; ++r) {
-    const float v = b.bias[row + r];
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
-    if (b.exact) {
-      for (std::size_t j = 0; j < cols; ++j) line[j] = canonical(line[j] + v);
-    } else {
-      for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
+    if (b.bias != nullptr) {
+      const float v = b.bias[row + r];
+      if (b.exact) {
+        for (std::size_t j = 0; j < cols; ++j) line[j] = canonical(line[j] + v);
+      } else {
+        for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
+      }
     }
+    if (b.activation != nullptr) ew::unary_f32_run(b.isa, *b.activation, line, line, cols);
   }
 }
 
@@ -50,7 +57,7 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& s) noexcept {
 }
 
 void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w, const float* bias,
-                float* y, float* workspace) {
+                float* y, float* workspace, const ew::UnaryArgs* activation) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   if (s.batch == 0 || m == 0 || n == 0) return;
   const bool direct = input_is_matrix(s);
@@ -69,9 +76,10 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
       // The group's weights are A (m x k, rows ordered like the im2col rows).
       const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
       float* c = y + (image * s.out_channels + g * m) * n;
-      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact};
+      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
       const GemmEpilogue epilogue{add_bias, &state};
-      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), bias != nullptr ? &epilogue : nullptr);
+      const bool any = bias != nullptr || activation != nullptr;
+      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), any ? &epilogue : nullptr);
     }
   }
 }

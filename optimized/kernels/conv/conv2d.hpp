@@ -9,6 +9,7 @@
 
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 
 namespace onemodel::opt {
 
@@ -18,9 +19,10 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& shape) noexcept;
 
 // x: [batch, Cin, in_h, in_w]; w: [Cout, Cin/G, KH, KW]; bias: [Cout] or nullptr;
 // y: [batch, Cout, out_h, out_w]. The bias is one rounded addition after the sum; exact mode
-// stores canonical NaN.
+// stores canonical NaN. `activation`, when given, is then applied to each finished tile of the
+// product through the element-wise kernel (graph-passes.md `conv-activation`).
 void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
-                const float* bias, float* y, float* workspace);
+                const float* bias, float* y, float* workspace, const ew::UnaryArgs* activation = nullptr);
 
 // The transposed convolution: the shape's in_* are X's spatial extents, out_* Y's, in_channels
 // = C, out_channels = M; pad_top/pad_left the padding taken off the front.

@@ -8,13 +8,16 @@
 
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 
 namespace onemodel::opt {
 
 // x: [batch, Cin, in_h, in_w]; w: [Cout, 1, kernel_h, kernel_w]; bias: [Cout] or nullptr;
-// y: [batch, Cout, out_h, out_w]. Requires shape.groups == shape.in_channels.
+// y: [batch, Cout, out_h, out_w]. Requires shape.groups == shape.in_channels. `activation`, when
+// given, is applied to each finished output plane through the element-wise kernel
+// (graph-passes.md `conv-activation`: after the direct depthwise kernel, per plane).
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
-                          const float* bias, float* y);
+                          const float* bias, float* y, const ew::UnaryArgs* activation = nullptr);
 
 // The number of planes in one chunk: clamp(4096 / (OutH * OutW), 1, 32) (kernels-depthwise.md
 // "Chunks"), a constant of the shape.

@@ -1,0 +1,31 @@
+// A graph pass and the fixed table of them (graph-runtime.md section 6, graph-passes.md
+// "Passes, in order"). To add a pass, write optimized/passes/<name>.cpp and add it to the table
+// in graph_passes.cpp.
+#pragma once
+
+#include <span>
+
+#include "optimized/passes/pass_graph.hpp"
+
+namespace onemodel::opt {
+
+struct GraphPass {
+  const char* name;
+  OptimizationLevel min_level;
+  // Results identical with and without the pass, in both modes (only these run in exact mode).
+  bool preserves_bits;
+  void (*run)(PassGraph& graph);
+};
+
+// The passes in table order.
+std::span<const GraphPass> all_graph_passes();
+
+// Runs the passes the session's level and mode select, in table order, removing the nodes
+// nothing reads after each.
+void run_graph_passes(PassGraph& graph);
+
+// The passes (one file each).
+void run_linear_pack_fuse(PassGraph& graph);
+void run_conv_activation(PassGraph& graph);
+
+}  // namespace onemodel::opt

@@ -1,0 +1,39 @@
+// The pass table and its driver (graph-passes.md "Levels and exact mode").
+#include <span>
+
+#include "optimized/passes/graph_pass.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+// graph-passes.md "Passes, in order": only the passes written so far, in the table's order.
+constexpr GraphPass kPasses[] = {
+    {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse},
+    {"conv-activation", OptimizationLevel::All, true, run_conv_activation},
+};
+
+int rank_of(OptimizationLevel level) {
+  switch (level) {
+    case OptimizationLevel::None: return 0;
+    case OptimizationLevel::Basic: return 1;
+    case OptimizationLevel::All: return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::span<const GraphPass> all_graph_passes() { return kPasses; }
+
+void run_graph_passes(PassGraph& graph) {
+  const SessionOptions& options = graph.options();
+  for (const GraphPass& pass : kPasses) {
+    if (rank_of(options.optimization_level) < rank_of(pass.min_level)) continue;
+    // graph-passes.md: in exact mode only the passes that preserve bits run.
+    if (options.mode == ExecutionMode::Exact && !pass.preserves_bits) continue;
+    pass.run(graph);
+    graph.remove_unread();
+  }
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,168 @@
+// LinearOp (see linear_op.hpp; graph-passes.md "Why the "yes" rows preserve bits", "Tile
+// epilogue", "Packed B").
+#include "optimized/passes/linear_op.hpp"
+
+#include <cstring>
+
+#include "optimized/kernels/gemm/gemm.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+// What prepare() works out for the plan's shapes: B packed, the rows of the product.
+struct LinearPlan {
+  Shape a_shape;
+  std::size_t rows = 0;
+  PackedB packed;
+};
+
+struct EpilogueState {
+  const LinearSpec* spec = nullptr;
+  Isa isa = Isa::Scalar;
+  bool exact = false;
+};
+
+float canonical(float v) noexcept {
+  constexpr std::uint32_t kBits = 0x7FC00000u;
+  float nan;
+  std::memcpy(&nan, &kBits, sizeof nan);
+  return v != v ? nan : v;
+}
+
+// Runs on each finished tile of C, after the product's exact-mode NaN rewrite: the bias as the
+// separate operator adds it (one rounded addition per element), then the activation through the
+// override's own element-wise kernel, row by row of the tile.
+void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t, std::size_t col, std::size_t rows,
+                 std::size_t cols) {
+  const EpilogueState& s = *static_cast<const EpilogueState*>(state);
+  const LinearSpec& spec = *s.spec;
+  const float* bias = spec.bias.data() + col;
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
+    if (spec.bias_kind == LinearSpec::Bias::AddNode) {
+      // The Add override's kernel: canonical NaN as it stores it (elementwise.hpp).
+      ew::binary_f32_run(s.isa, ew::BinaryOp::Add, line, 1, bias, 1, line, cols);
+    } else if (spec.bias_kind == LinearSpec::Bias::GemmC) {
+      // Gemm's epilogue with alpha = 1 (op_gemm.cpp): alpha * acc is acc itself, then + beta*C.
+      for (std::size_t j = 0; j < cols; ++j) {
+        const float y = line[j] + bias[j];
+        line[j] = s.exact ? canonical(y) : y;
+      }
+    }
+    if (spec.has_activation) ew::unary_f32_run(s.isa, spec.activation, line, line, cols);
+  }
+}
+
+}  // namespace
+
+LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const OptimizedConfig& config)
+    : stages_(std::move(stages)), spec_(std::move(spec)), config_(config) {}
+
+void LinearOp::infer(InferContext& context) const {
+  InferOutput previous;
+  for (const LinearStage& stage : stages_) {
+    std::vector<InferInput> described(stage.inputs.size());
+    for (std::size_t i = 0; i < stage.inputs.size(); ++i) {
+      const int from = stage.inputs[i];
+      if (from == LinearStage::kPrevious) {
+        described[i] = InferInput{true, previous.type, previous.shape, previous.constant ? &previous.value : nullptr};
+      } else if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) {
+        const std::size_t k = static_cast<std::size_t>(from);
+        described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.input_value(k)};
+      }
+    }
+    std::vector<InferOutput> stated(1);
+    stated[0].wanted = true;
+    InferContext sub(stage.info, described, stated);
+    stage.kernel->infer(sub);
+    if (sub.needs_runtime_values()) {
+      context.require_runtime_values();
+      return;
+    }
+    previous = stated[0];
+  }
+  if (previous.constant) {
+    context.set_constant_output(0, previous.value);
+  } else {
+    context.set_output(0, previous.type, previous.shape);
+  }
+}
+
+std::shared_ptr<const void> LinearOp::prepare(const InferContext& context) const {
+  const Tensor* b = context.input_value(1);
+  if (b == nullptr || context.input_type(0) != DType::F32 || b->dtype() != DType::F32 || b->rank() != 2) return nullptr;
+  const std::int64_t k = spec_.trans_b ? b->shape()[1] : b->shape()[0];
+  const std::int64_t n = spec_.trans_b ? b->shape()[0] : b->shape()[1];
+  const Shape& a = context.input_shape(0);
+  if (k == 0 || n == 0 || a.rank() == 0 || a[a.rank() - 1] != k || spec_.bias.size() != static_cast<std::size_t>(n)) {
+    return nullptr;
+  }
+  auto plan = std::make_shared<LinearPlan>();
+  plan->a_shape = a;
+  plan->rows = static_cast<std::size_t>(a.element_count() / k);
+  if (plan->rows == 0) return nullptr;  // nothing to compute: the stages state the empty result
+  const Tensor dense = b->contiguous();
+  const float* data = dense.data<float>().data();
+  // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
+  const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
+                                        : MatrixView{data, static_cast<std::ptrdiff_t>(n), 1};
+  plan->packed = pack_b_f32(config_.isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), view);
+  return plan;
+}
+
+void LinearOp::run(RunContext& context) const {
+  const Tensor& a_t = context.input(0);
+  const auto* plan = static_cast<const LinearPlan*>(context.state());
+  if (plan == nullptr || plan->rows == 0 || a_t.dtype() != DType::F32 || !(a_t.shape() == plan->a_shape) ||
+      context.input(1).dtype() != DType::F32) {
+    run_stages(context);
+    return;
+  }
+  const Tensor a = a_t.contiguous();
+  const std::size_t k = plan->packed.k(), n = plan->packed.n();
+  const MatrixView a_view{a.data<float>().data(), static_cast<std::ptrdiff_t>(k), 1};
+  const EpilogueState state{&spec_, config_.isa, context.exact()};
+  const GemmEpilogue epilogue{finish_tile, &state};
+  const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
+  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, plan->rows, a_view, plan->packed,
+                  context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
+                  any_epilogue ? &epilogue : nullptr);
+}
+
+// The replaced nodes one after the other, each on the previous one's result, exactly as the
+// unfused graph runs them.
+void LinearOp::run_stages(RunContext& context) const {
+  Tensor previous;
+  for (std::size_t s = 0; s < stages_.size(); ++s) {
+    const LinearStage& stage = stages_[s];
+    std::vector<Tensor> inputs(stage.inputs.size());
+    for (std::size_t i = 0; i < stage.inputs.size(); ++i) {
+      const int from = stage.inputs[i];
+      if (from == LinearStage::kPrevious) inputs[i] = previous;
+      if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) inputs[i] = context.input(static_cast<std::size_t>(from));
+    }
+    std::vector<Tensor> outputs(1);
+    if (s + 1 == stages_.size()) {
+      outputs[0] = context.output(0);
+    } else {
+      std::vector<InferInput> described(inputs.size());
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i].defined()) described[i] = InferInput{true, inputs[i].dtype(), inputs[i].shape(), &inputs[i]};
+      }
+      std::vector<InferOutput> stated(1);
+      stated[0].wanted = true;
+      InferContext sub(stage.info, described, stated);
+      stage.kernel->infer(sub);
+      outputs[0] = stated[0].constant ? stated[0].value : context.scratch(stated[0].type, stated[0].shape);
+      if (stated[0].constant) {
+        previous = outputs[0];
+        continue;
+      }
+    }
+    RunContext sub(stage.info, inputs, outputs, nullptr, nullptr);
+    stage.kernel->run(sub);
+    previous = outputs[0];
+  }
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,57 @@
+// LinearOp, the node linear-pack-fuse makes (graph-passes.md, `linear-pack-fuse`): a MatMul or
+// Gemm with a constant 2-D float32 B, then optionally a constant bias added along the last axis,
+// then optionally one activation, as one matrix product whose tile epilogue (GemmEpilogue) adds
+// the bias and applies the activation. B is packed once per plan (prepare).
+//
+// The fused node keeps the replaced nodes' kernels as stages: infer() chains their infer() (so
+// shapes, types and errors are theirs), and a run the fused path does not serve (another element
+// type, an empty product, a shape the plan did not prepare) runs the stages one after the other.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
+
+namespace onemodel::opt {
+
+// One replaced node. Each input is -1 (omitted), kPrevious (the previous stage's output) or an
+// index into the fused node's inputs.
+struct LinearStage {
+  static constexpr int kPrevious = -2;
+  std::unique_ptr<OpKernel> kernel;
+  NodeInfo info;
+  std::vector<int> inputs;
+};
+
+struct LinearSpec {
+  // Where the bias comes from: a Gemm's beta * C, formed at pass time with the multiply Gemm does
+  // per call, then added as Gemm adds it; or an Add node's constant, added by the Add kernel.
+  enum class Bias : std::uint8_t { None, GemmC, AddNode };
+  bool trans_b = false;          // Gemm's transB: B is stored n x k
+  Bias bias_kind = Bias::None;
+  std::vector<float> bias;       // n values
+  bool has_activation = false;
+  ew::UnaryArgs activation;
+};
+
+class LinearOp final : public OpKernel {
+ public:
+  LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const OptimizedConfig& config);
+
+  void infer(InferContext& context) const override;
+  std::shared_ptr<const void> prepare(const InferContext& context) const override;
+  void run(RunContext& context) const override;
+
+  std::size_t stage_count() const noexcept { return stages_.size(); }
+
+ private:
+  void run_stages(RunContext& context) const;
+
+  std::vector<LinearStage> stages_;
+  LinearSpec spec_;
+  OptimizedConfig config_;
+};
+
+}  // namespace onemodel::opt

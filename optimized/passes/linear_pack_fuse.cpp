@@ -1,0 +1,140 @@
+// `linear-pack-fuse` (graph-passes.md, bit-preserving): MatMul, or Gemm with alpha = 1 and no
+// transA, with a constant 2-D float32 B, then optionally an Add of a constant bias along the last
+// axis, then optionally one activation, becomes one LinearOp. A step is absorbed only when the
+// value between the two nodes is read by nothing else and is not a graph output, and only when A
+// is known to be float32 (else the graph is left as it is). Nothing here reads input shapes.
+#include "optimized/passes/activation_args.hpp"
+#include "optimized/passes/graph_pass.hpp"
+#include "optimized/passes/linear_op.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+bool is_onnx(const IrNode& node, const char* op) {
+  return (node.domain.empty() || node.domain == "ai.onnx") && node.op_type == op;
+}
+
+// The constant along the last axis of an n-wide product: float32, extents all 1 but the last,
+// which is n (so the broadcast adds leading 1-axes at most and never repeats the product).
+const Tensor* bias_vector(const PassGraph& graph, int id, std::int64_t n) {
+  const Tensor* t = graph.constant(id);
+  if (t == nullptr || t->dtype() != DType::F32 || t->rank() == 0 || t->shape()[t->rank() - 1] != n) return nullptr;
+  for (int i = 0; i + 1 < t->rank(); ++i) {
+    if (t->shape()[i] != 1) return nullptr;
+  }
+  return t;
+}
+
+// The value after `node` may be absorbed by its reader: one reader, not a graph output.
+int absorbable_reader(const PassGraph& graph, int value) {
+  if (value < 0 || graph.is_output(value)) return -1;
+  return graph.only_reader(value);
+}
+
+// The product node (MatMul or Gemm) at `index`, when it qualifies; fills k, n and the spec.
+bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::int64_t& n, LinearSpec& spec) {
+  const IrNode& ir = *node.ir;
+  const bool gemm = is_onnx(ir, "Gemm");
+  if (!gemm && !is_onnx(ir, "MatMul")) return false;
+  if (node.inputs.size() < 2 || node.outputs.size() != 1 || node.outputs[0] < 0) return false;
+  const Tensor* b = graph.constant(node.inputs[1]);
+  if (b == nullptr || b->dtype() != DType::F32 || b->rank() != 2 || !graph.known_f32(node.inputs[0])) return false;
+  spec.trans_b = false;
+  if (gemm) {
+    // Gemm's epilogue computes alpha * acc first; with alpha = 1 that is acc itself.
+    if (node.info.get_float("alpha", 1.0f) != 1.0f || node.info.get_int("transA", 0) != 0) return false;
+    spec.trans_b = node.info.get_int("transB", 0) != 0;
+  }
+  n = spec.trans_b ? b->shape()[0] : b->shape()[1];
+  if (gemm && node.inputs.size() > 2 && node.inputs[2] >= 0) {
+    const Tensor* c = bias_vector(graph, node.inputs[2], n);
+    if (c == nullptr || c->rank() > 2) return false;
+    // beta * C formed once, with the multiply Gemm's epilogue does per element (op_gemm.cpp).
+    const float beta = node.info.get_float("beta", 1.0f);
+    const Tensor dense = c->contiguous();
+    spec.bias_kind = LinearSpec::Bias::GemmC;
+    spec.bias.resize(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < spec.bias.size(); ++j) spec.bias[j] = beta * dense.data<float>()[j];
+  }
+  return true;
+}
+
+// Fuses the chain starting at nodes[index] when it qualifies; true when it did.
+bool fuse_at(PassGraph& graph, std::size_t index) {
+  std::vector<CompiledNode>& nodes = graph.nodes();
+  std::int64_t n = 0;
+  LinearSpec spec;
+  if (!product_qualifies(graph, nodes[index], n, spec)) return false;
+
+  std::vector<std::size_t> chain{index};
+  std::vector<int> fused_inputs(nodes[index].inputs.begin(), nodes[index].inputs.end());
+  // The Gemm's C stays an input of stage 0 (its infer checks it); the LinearOp reads spec.bias.
+  std::vector<std::vector<int>> stage_inputs(1);
+  for (std::size_t i = 0; i < fused_inputs.size(); ++i) {
+    stage_inputs[0].push_back(fused_inputs[i] < 0 ? -1 : static_cast<int>(i));
+  }
+  int current = nodes[index].outputs[0];
+
+  // Appends the node at `next` as a stage reading `current` in place of the chained input.
+  auto absorb = [&](std::size_t next) {
+    std::vector<int> inputs;
+    for (int id : nodes[next].inputs) {
+      if (id == current) {
+        inputs.push_back(LinearStage::kPrevious);
+      } else if (id < 0) {
+        inputs.push_back(-1);
+      } else {
+        fused_inputs.push_back(id);
+        inputs.push_back(static_cast<int>(fused_inputs.size() - 1));
+      }
+    }
+    stage_inputs.push_back(std::move(inputs));
+    chain.push_back(next);
+    current = nodes[next].outputs[0];
+  };
+
+  int reader = absorbable_reader(graph, current);
+  if (reader >= 0 && spec.bias_kind == LinearSpec::Bias::None && is_onnx(*nodes[static_cast<std::size_t>(reader)].ir, "Add")) {
+    const CompiledNode& add = nodes[static_cast<std::size_t>(reader)];
+    if (add.inputs.size() == 2 && add.outputs.size() == 1 && add.outputs[0] >= 0) {
+      const int other = add.inputs[0] == current ? add.inputs[1] : add.inputs[0];
+      if (const Tensor* bias = bias_vector(graph, other, n)) {
+        const Tensor dense = bias->contiguous();
+        spec.bias_kind = LinearSpec::Bias::AddNode;
+        spec.bias.assign(dense.data<float>().begin(), dense.data<float>().end());
+        absorb(static_cast<std::size_t>(reader));
+        reader = absorbable_reader(graph, current);
+      }
+    }
+  }
+  if (reader >= 0 && activation_args(graph, nodes[static_cast<std::size_t>(reader)], spec.activation)) {
+    spec.has_activation = true;
+    absorb(static_cast<std::size_t>(reader));
+  }
+  // A product alone is left as it is: the MatMul and Gemm overrides already pack a constant B
+  // in prepare, so fusing would gain nothing.
+  if (chain.size() == 1) return false;
+  if (spec.bias_kind == LinearSpec::Bias::None) spec.bias.assign(static_cast<std::size_t>(n), 0.0f);
+
+  std::vector<LinearStage> stages;
+  for (std::size_t s = 0; s < chain.size(); ++s) {
+    CompiledNode& node = nodes[chain[s]];
+    stages.push_back(LinearStage{std::move(node.kernel), node.info, std::move(stage_inputs[s])});
+  }
+  CompiledNode& head = nodes[index];
+  head.kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), graph.config());
+  head.inputs = std::move(fused_inputs);
+  head.outputs = {current};
+  // The absorbed nodes go; the fused node keeps the product's place (and NodeInfo), which is
+  // after everything it reads: the absorbed nodes' other inputs are constants.
+  for (std::size_t s = chain.size(); s-- > 1;) nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(chain[s]));
+  return true;
+}
+
+}  // namespace
+
+void run_linear_pack_fuse(PassGraph& graph) {
+  for (std::size_t i = 0; i < graph.nodes().size(); ++i) fuse_at(graph, i);
+}
+
+}  // namespace onemodel::opt
