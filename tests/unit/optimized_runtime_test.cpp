@@ -109,7 +109,7 @@ TEST(SlabAllocator, BestFitCoalescingAndGrowthAtTheEnd) {
 
 TEST(PlanMemory, AChainReusesBlocksAndKeepsResults) {
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{1024}});
+  b.input("x", DType::F32, Shape{1024});
   std::string prev = "x";
   for (int i = 0; i < 10; ++i) {
     const std::string next = "v" + std::to_string(i);
@@ -118,7 +118,7 @@ TEST(PlanMemory, AChainReusesBlocksAndKeepsResults) {
   }
   b.output(prev, DType::F32);
   const IrModel model = b.build();
-  const Tensor x = ramp(Shape{{1024}});
+  const Tensor x = ramp(Shape{1024});
   PlanFixture f(model, {x});
   // Two 4 KiB values are alive at once at most: one block is read while the next is written.
   EXPECT_LE(f.plan->slab_bytes(), 2 * 4096);
@@ -130,10 +130,10 @@ TEST(PlanMemory, OutputsNeverShareABlockWithAnInputTheyStillRead) {
   // y = x1 + x2 where x1 and x2 die at the Add: the output must not take either block unless in
   // place is allowed; the result must equal the reference either way.
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{64}});
+  b.input("x", DType::F32, Shape{64});
   b.node("Neg", {"x"}, {"a"}).node("Relu", {"x"}, {"c"}).node("Add", {"a", "c"}, {"y"}).output("y", DType::F32);
   const IrModel model = b.build();
-  const Tensor x = ramp(Shape{{64}});
+  const Tensor x = ramp(Shape{64});
   PlanFixture f(model, {x});
   const auto& a = f.value("a");
   const auto& c = f.value("c");
@@ -151,17 +151,17 @@ TEST(PlanMemory, ViewsShareTheirSourceAndConstantsFold) {
   // Reshape(Neg(x), Shape(z)): the target shape is a plan-time constant (Shape of a static
   // input), so Reshape is a view of Neg's block and nothing is shaped at run time.
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{6, 4}});
-  b.input("z", DType::F32, Shape{{3, 8}});
+  b.input("x", DType::F32, Shape{6, 4});
+  b.input("z", DType::F32, Shape{3, 8});
   b.node("Neg", {"x"}, {"n"}).node("Shape", {"z"}, {"s"}).node("Reshape", {"n", "s"}, {"r"});
   b.node("Relu", {"r"}, {"y"}).output("y", DType::F32);
   const IrModel model = b.build();
-  const Tensor x = ramp(Shape{{6, 4}});
-  const Tensor z = ramp(Shape{{3, 8}});
+  const Tensor x = ramp(Shape{6, 4});
+  const Tensor z = ramp(Shape{3, 8});
   PlanFixture f(model, {x, z});
   EXPECT_EQ(f.value("s").kind, opt::ValueKind::Constant);
   EXPECT_EQ(f.value("r").kind, opt::ValueKind::View);
-  EXPECT_EQ(f.value("r").shape, (Shape{{3, 8}}));
+  EXPECT_EQ(f.value("r").shape, (Shape{3, 8}));
   for (const auto& step : f.plan->steps()) EXPECT_FALSE(step.dynamic) << step.node->ir->op_type;
   // Relu reads the view, so Neg's block lives until Relu: its output may not overlap it.
   EXPECT_NE(f.value("y").offset, f.value("n").offset);
@@ -172,17 +172,17 @@ TEST(PlanMemory, ViewsShareTheirSourceAndConstantsFold) {
 TEST(PlanMemory, LargeConstantResultsAreNotEvaluatedAtPlanTime) {
   // graph-runtime.md section 3 step 2: a result larger than both its inputs and 64 KiB is left
   // to the run; a small one is a constant.
-  const Tensor one = Tensor::from_values<float>(DType::F32, Shape{{1}}, {1.5f});
+  const Tensor one = Tensor::from_values<float>(DType::F32, Shape{1}, {1.5f});
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{1}});
+  b.input("x", DType::F32, Shape{1});
   b.initializer("one", one);
-  b.initializer("big_shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{{1}}, {100000}));
-  b.initializer("small_shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{{1}}, {100}));
+  b.initializer("big_shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {100000}));
+  b.initializer("small_shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {100}));
   b.node("Expand", {"one", "big_shape"}, {"big"}).node("Expand", {"one", "small_shape"}, {"small"});
   b.node("Add", {"big", "x"}, {"y"}).node("Add", {"small", "x"}, {"w"});
   b.output("y", DType::F32).output("w", DType::F32);
   const IrModel model = b.build();
-  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{{1}}, {2.0f});
+  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{1}, {2.0f});
   PlanFixture f(model, {x});
   EXPECT_EQ(f.value("small").kind, opt::ValueKind::Constant);
   EXPECT_EQ(f.value("big").kind, opt::ValueKind::Slab);
@@ -193,7 +193,7 @@ TEST(PlanMemory, LargeConstantResultsAreNotEvaluatedAtPlanTime) {
 TEST(PlanMemory, DynamicNodesAreShapedEachRun) {
   // NonZero's output shape depends on values: it and everything after it are dynamic.
   GraphBuilder b(13);
-  b.input("x", DType::F32, Shape{{8}});
+  b.input("x", DType::F32, Shape{8});
   b.node("NonZero", {"x"}, {"nz"}).node("Cast", {"nz"}, {"f"}, {int_attr("to", 1)}).node("Neg", {"f"}, {"y"});
   b.output("y", DType::F32);
   const IrModel model = b.build();
@@ -203,9 +203,9 @@ TEST(PlanMemory, DynamicNodesAreShapedEachRun) {
   for (int zeros = 0; zeros < 4; ++zeros) {
     std::vector<float> v(8, 1.0f);
     for (int i = 0; i < zeros; ++i) v[static_cast<std::size_t>(2 * i)] = 0.0f;
-    const Tensor x = Tensor::from_values<float>(DType::F32, Shape{{8}}, v);
+    const Tensor x = Tensor::from_values<float>(DType::F32, Shape{8}, v);
     const auto got = s.run({{"x", x}});
-    ASSERT_EQ(got[0].shape(), (Shape{{1, 8 - zeros}}));
+    ASSERT_EQ(got[0].shape(), (Shape{1, 8 - zeros}));
     expect_same_bits(got, run_model(model, EngineKind::Reference, {{"x", x}}));
   }
 }
@@ -213,14 +213,14 @@ TEST(PlanMemory, DynamicNodesAreShapedEachRun) {
 TEST(PlanMemory, ASlabOverTwoGibibytesIsRefusedBeforeAllocating) {
   // Two 1.6 GB values alive together: the plan is refused (Unsupported) before any memory.
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{1}});
-  b.initializer("shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{{1}}, {400000000}));
+  b.input("x", DType::F32, Shape{1});
+  b.initializer("shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {400000000}));
   b.node("Expand", {"x", "shape"}, {"a"}).node("Neg", {"a"}, {"c"}).node("Add", {"a", "c"}, {"y"});
   b.output("y", DType::F32);
   const IrModel model = b.build();
   SessionOptions options;
   Session s = Session::create(model, options);
-  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{{1}}, {1.0f});
+  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{1}, {1.0f});
   try {
     s.run({{"x", x}});
     FAIL() << "expected SessionError(Unsupported)";
@@ -232,9 +232,9 @@ TEST(PlanMemory, ASlabOverTwoGibibytesIsRefusedBeforeAllocating) {
 
 IrModel matmul_model() {
   GraphBuilder b;
-  b.input("x", DType::F32, Shape{{4, 16}});
-  b.initializer("w", ramp(Shape{{16, 8}}, 0.125f, -1.0f));
-  b.initializer("bias", ramp(Shape{{8}}, 0.5f, -2.0f));
+  b.input("x", DType::F32, Shape{4, 16});
+  b.initializer("w", ramp(Shape{16, 8}, 0.125f, -1.0f));
+  b.initializer("bias", ramp(Shape{8}, 0.5f, -2.0f));
   b.node("MatMul", {"x", "w"}, {"m"}).node("Add", {"m", "bias"}, {"a"}).node("Relu", {"a"}, {"y"});
   b.output("y", DType::F32);
   return b.build();
@@ -245,7 +245,7 @@ TEST(PlanCache, EvictionAndConcurrentRunsGiveTheReferenceBits) {
   b.input_any_shape("x", DType::F32);
   b.node("Sigmoid", {"x"}, {"s"}).node("Mul", {"s", "x"}, {"m"}).node("Neg", {"m"}, {"y"}).output("y", DType::F32);
   const IrModel model = b.build();
-  const std::vector<Shape> shapes{Shape{{2, 3}}, Shape{{17}}, Shape{{4, 5, 6}}, Shape{{1000}}};
+  const std::vector<Shape> shapes{Shape{2, 3}, Shape{17}, Shape{4, 5, 6}, Shape{1000}};
   std::vector<std::vector<Tensor>> expected;
   for (const Shape& shape : shapes) expected.push_back(run_model(model, EngineKind::Reference, {{"x", ramp(shape)}}));
 
@@ -276,7 +276,7 @@ TEST(PlanCache, EvictionAndConcurrentRunsGiveTheReferenceBits) {
 
 TEST(PlanCache, ResultsDoNotDependOnThreadsOrOnWhetherThePlanWasNew) {
   const IrModel model = matmul_model();
-  const Tensor x = ramp(Shape{{4, 16}});
+  const Tensor x = ramp(Shape{4, 16});
   const auto reference = run_model(model, EngineKind::Reference, {{"x", x}});
   for (int threads : {1, 2, 3}) {
     SessionOptions options;
@@ -296,9 +296,9 @@ TEST(Allocation, AWarmSingleThreadedRunAllocatesNothing) {
   options.intra_op_threads = 1;
   Session session = Session::create(model, options);
   const std::vector<std::string> input_names{"x"};
-  const std::vector<Tensor> inputs{ramp(Shape{{4, 16}})};
+  const std::vector<Tensor> inputs{ramp(Shape{4, 16})};
   const std::vector<std::string> output_names{"y"};
-  std::vector<Tensor> outputs{Tensor::empty(DType::F32, Shape{{4, 8}})};
+  std::vector<Tensor> outputs{Tensor::empty(DType::F32, Shape{4, 8})};
   session.run(input_names, inputs, output_names, outputs);  // makes the plan and a run state
   session.run(input_names, inputs, output_names, outputs);
   g_allocations = 0;
