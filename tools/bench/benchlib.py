@@ -181,20 +181,26 @@ def compiler_of(bench_bin) -> tuple:
     return first, build_type
 
 
-def machine_record(bench_bin=None) -> dict:
-    uname = os.uname()
+def python_and_ort_of(python) -> tuple:
+    """(Python version, onnxruntime.__version__) of the interpreter that runs ort_row.py."""
+    code = "import platform; print(platform.python_version())\nimport onnxruntime; print(onnxruntime.__version__)"
     try:
-        import onnxruntime
+        out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=60)
+        lines = out.stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        lines = []
+    return (lines[0] if lines else "-"), (lines[1] if len(lines) > 1 else "-")
 
-        ort_version = onnxruntime.__version__
-    except ImportError:
-        ort_version = "-"
+
+def machine_record(bench_bin=None, ort_python=None) -> dict:
+    uname = os.uname()
+    python_version, ort_version = python_and_ort_of(ort_python) if ort_python else (platform.python_version(), "-")
     compiler, build_type = compiler_of(bench_bin)
     record = {
         "machine": platform.node() or "-",
         "logical_cores": os.cpu_count() or 0,
         "os": f"{uname.sysname} {uname.release} {uname.machine}",
-        "python_version": platform.python_version(),
+        "python_version": python_version,
         "ort_version": ort_version,
         "compiler": compiler,
         "build_type": build_type,
