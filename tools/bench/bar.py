@@ -261,6 +261,7 @@ def main() -> int:
 
     old_handlers = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
     child = None
+    time_file = None
     failures = 0
     try:
         with open(md_path, "a", encoding="utf-8") as md:
@@ -365,6 +366,8 @@ def main() -> int:
     finally:
         for s, handler in old_handlers.items():
             signal.signal(s, handler)
+        if time_file is not None:
+            time_file.unlink(missing_ok=True)
         try:
             if args.lock.read_text(encoding="utf-8").strip() == lock_label:
                 args.lock.unlink()
