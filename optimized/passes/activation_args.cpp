@@ -5,10 +5,19 @@
 
 #include <limits>
 
+#include "optimized/passes/gelu_op.hpp"
+
 namespace onemodel::opt {
 
 bool activation_args(const PassGraph& graph, const CompiledNode& node, ew::UnaryArgs& args) {
   const IrNode& ir = *node.ir;
+  // A Gelu the `gelu` pass made (it runs before linear-pack-fuse, graph-passes.md pass table):
+  // its node is the replaced chain's last Mul, so it is recognised by its kernel.
+  if (dynamic_cast<const GeluOp*>(node.kernel.get()) != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 &&
+      node.outputs.size() == 1) {
+    args = ew::UnaryArgs{ew::UnaryOp::GeluErf};
+    return true;
+  }
   if (!ir.domain.empty() && ir.domain != "ai.onnx") return false;
   if (node.inputs.empty() || node.inputs[0] < 0 || node.outputs.size() != 1) return false;
   const std::string& op = ir.op_type;

@@ -9,13 +9,6 @@
 namespace onemodel::opt {
 namespace {
 
-// What prepare() works out for the plan's shapes: B packed, the rows of the product.
-struct LinearPlan {
-  Shape a_shape;
-  std::size_t rows = 0;
-  PackedB packed;
-};
-
 struct EpilogueState {
   const LinearSpec* spec = nullptr;
   Isa isa = Isa::Scalar;
@@ -55,8 +48,17 @@ void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t, s
 
 }  // namespace
 
-LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const OptimizedConfig& config)
-    : stages_(std::move(stages)), spec_(std::move(spec)), config_(config) {}
+LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config)
+    : stages_(std::move(stages)), spec_(std::move(spec)), b_shape_(b.shape()), config_(config) {
+  const std::int64_t k = spec_.trans_b ? b.shape()[1] : b.shape()[0];
+  const std::int64_t n = spec_.trans_b ? b.shape()[0] : b.shape()[1];
+  const Tensor dense = b.contiguous();
+  const float* data = dense.data<float>().data();
+  // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
+  const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
+                                        : MatrixView{data, static_cast<std::ptrdiff_t>(n), 1};
+  packed_ = pack_b_f32(config_.isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), view);
+}
 
 void LinearOp::infer(InferContext& context) const {
   InferOutput previous;
@@ -66,6 +68,9 @@ void LinearOp::infer(InferContext& context) const {
       const int from = stage.inputs[i];
       if (from == LinearStage::kPrevious) {
         described[i] = InferInput{true, previous.type, previous.shape, previous.constant ? &previous.value : nullptr};
+      } else if (from == 1 && &stage == &stages_.front()) {
+        // B, released after packing: its type and shape are all the product's infer reads.
+        described[i] = InferInput{true, DType::F32, b_shape_, nullptr};
       } else if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) {
         const std::size_t k = static_cast<std::size_t>(from);
         described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.input_value(k)};
@@ -88,43 +93,21 @@ void LinearOp::infer(InferContext& context) const {
   }
 }
 
-std::shared_ptr<const void> LinearOp::prepare(const InferContext& context) const {
-  const Tensor* b = context.input_value(1);
-  if (b == nullptr || context.input_type(0) != DType::F32 || b->dtype() != DType::F32 || b->rank() != 2) return nullptr;
-  const std::int64_t k = spec_.trans_b ? b->shape()[1] : b->shape()[0];
-  const std::int64_t n = spec_.trans_b ? b->shape()[0] : b->shape()[1];
-  const Shape& a = context.input_shape(0);
-  if (k == 0 || n == 0 || a.rank() == 0 || a[a.rank() - 1] != k || spec_.bias.size() != static_cast<std::size_t>(n)) {
-    return nullptr;
-  }
-  auto plan = std::make_shared<LinearPlan>();
-  plan->a_shape = a;
-  plan->rows = static_cast<std::size_t>(a.element_count() / k);
-  if (plan->rows == 0) return nullptr;  // nothing to compute: the stages state the empty result
-  const Tensor dense = b->contiguous();
-  const float* data = dense.data<float>().data();
-  // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
-  const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
-                                        : MatrixView{data, static_cast<std::ptrdiff_t>(n), 1};
-  plan->packed = pack_b_f32(config_.isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), view);
-  return plan;
-}
-
 void LinearOp::run(RunContext& context) const {
   const Tensor& a_t = context.input(0);
-  const auto* plan = static_cast<const LinearPlan*>(context.state());
-  if (plan == nullptr || plan->rows == 0 || a_t.dtype() != DType::F32 || !(a_t.shape() == plan->a_shape) ||
-      context.input(1).dtype() != DType::F32) {
+  const std::size_t k = packed_.k(), n = packed_.n();
+  if (a_t.dtype() != DType::F32 || a_t.rank() == 0 || a_t.shape()[a_t.rank() - 1] != static_cast<std::int64_t>(k)) {
     run_stages(context);
     return;
   }
+  const std::size_t rows = static_cast<std::size_t>(a_t.element_count()) / k;
+  if (rows == 0) return;  // an empty product: the output is empty
   const Tensor a = a_t.contiguous();
-  const std::size_t k = plan->packed.k(), n = plan->packed.n();
   const MatrixView a_view{a.data<float>().data(), static_cast<std::ptrdiff_t>(k), 1};
   const EpilogueState state{&spec_, config_.isa, context.exact()};
   const GemmEpilogue epilogue{finish_tile, &state};
   const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
-  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, plan->rows, a_view, plan->packed,
+  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_,
                   context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
                   any_epilogue ? &epilogue : nullptr);
 }
@@ -132,6 +115,7 @@ void LinearOp::run(RunContext& context) const {
 // The replaced nodes one after the other, each on the previous one's result, exactly as the
 // unfused graph runs them.
 void LinearOp::run_stages(RunContext& context) const {
+  if (!context.has_input(1)) context.node().fail_unsupported("a fused product whose A is not float32 with k columns");
   Tensor previous;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     const LinearStage& stage = stages_[s];

@@ -1,17 +1,23 @@
 // LinearOp, the node linear-pack-fuse makes (graph-passes.md, `linear-pack-fuse`): a MatMul or
 // Gemm with a constant 2-D float32 B, then optionally a constant bias added along the last axis,
 // then optionally one activation, as one matrix product whose tile epilogue (GemmEpilogue) adds
-// the bias and applies the activation. B is packed once per plan (prepare).
+// the bias and applies the activation. B is packed once, when the pass makes the node (the
+// layout depends only on the kernel path, graph-passes.md "Packed B"), and the node no longer
+// reads the original B, so the pass can release it (graph-passes.md "Memory": packed weights
+// replace the originals).
 //
 // The fused node keeps the replaced nodes' kernels as stages: infer() chains their infer() (so
 // shapes, types and errors are theirs), and a run the fused path does not serve (another element
-// type, an empty product, a shape the plan did not prepare) runs the stages one after the other.
+// type) would run the stages one after the other, but B is gone: stage 0's infer already refuses
+// an A that is not float32 or does not have k columns, so no run reaches that case (it reports
+// Unsupported if one ever does). An empty product writes nothing.
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 
 namespace onemodel::opt {
@@ -38,10 +44,10 @@ struct LinearSpec {
 
 class LinearOp final : public OpKernel {
  public:
-  LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const OptimizedConfig& config);
+  // `b` is the constant B (2-D float32); the fused node's input 1 is omitted (the pass passes -1).
+  LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config);
 
   void infer(InferContext& context) const override;
-  std::shared_ptr<const void> prepare(const InferContext& context) const override;
   void run(RunContext& context) const override;
 
   std::size_t stage_count() const noexcept { return stages_.size(); }
@@ -51,6 +57,8 @@ class LinearOp final : public OpKernel {
 
   std::vector<LinearStage> stages_;
   LinearSpec spec_;
+  Shape b_shape_;
+  PackedB packed_;
   OptimizedConfig config_;
 };
 

@@ -38,7 +38,10 @@ bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::in
   if (!gemm && !is_onnx(ir, "MatMul")) return false;
   if (node.inputs.size() < 2 || node.outputs.size() != 1 || node.outputs[0] < 0) return false;
   const Tensor* b = graph.constant(node.inputs[1]);
-  if (b == nullptr || b->dtype() != DType::F32 || b->rank() != 2 || !graph.known_f32(node.inputs[0])) return false;
+  if (b == nullptr || b->dtype() != DType::F32 || b->rank() != 2 || b->element_count() == 0 ||
+      !graph.known_f32(node.inputs[0])) {
+    return false;
+  }
   spec.trans_b = false;
   if (gemm) {
     // Gemm's epilogue computes alpha * acc first; with alpha = 1 that is acc itself.
@@ -111,9 +114,9 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
     spec.has_activation = true;
     absorb(static_cast<std::size_t>(reader));
   }
-  // A product alone is left as it is: the MatMul and Gemm overrides already pack a constant B
-  // in prepare, so fusing would gain nothing.
-  if (chain.size() == 1) return false;
+  // A product alone is fused too (no epilogue): B is then packed once here and released instead
+  // of being kept beside a packed copy per plan by the MatMul and Gemm overrides
+  // (graph-passes.md "Memory").
   if (spec.bias_kind == LinearSpec::Bias::None) spec.bias.assign(static_cast<std::size_t>(n), 0.0f);
 
   std::vector<LinearStage> stages;
@@ -122,12 +125,16 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
     stages.push_back(LinearStage{std::move(node.kernel), node.info, std::move(stage_inputs[s])});
   }
   CompiledNode& head = nodes[index];
-  head.kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), graph.config());
+  const int b_id = fused_inputs[1];
+  head.kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), *graph.constant(b_id), graph.config());
+  fused_inputs[1] = -1;  // the node reads the packed copy only
   head.inputs = std::move(fused_inputs);
   head.outputs = {current};
   // The absorbed nodes go; the fused node keeps the product's place (and NodeInfo), which is
   // after everything it reads: the absorbed nodes' other inputs are constants.
   for (std::size_t s = chain.size(); s-- > 1;) nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(chain[s]));
+  // graph-passes.md "Memory": the packed copy replaces B once nothing else reads it.
+  graph.release_if_unread(b_id);
   return true;
 }
 

@@ -68,6 +68,43 @@ int PassGraph::only_reader(int id) const {
   return found;
 }
 
+int PassGraph::producer(int id) const {
+  if (id < 0) return -1;
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    const auto& outputs = graph_.nodes[i].outputs;
+    if (std::find(outputs.begin(), outputs.end(), id) != outputs.end()) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const Tensor* PassGraph::constant_value(int id) const {
+  if (const Tensor* t = constant(id)) return t;
+  if (auto it = constant_nodes_.find(id); it != constant_nodes_.end()) return &it->second;
+  const int index = producer(id);
+  if (index < 0) return nullptr;
+  const CompiledNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+  const IrNode& ir = *node.ir;
+  if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Constant" || !node.inputs.empty() ||
+      node.outputs.size() != 1 || node.kernel == nullptr) {
+    return nullptr;
+  }
+  // The Constant kernel states its value as a constant output (spec/optimized-engine.md section 3
+  // step 3); asking it keeps the attribute rules (value, value_float, ...) in one place.
+  std::vector<InferOutput> stated(1);
+  stated[0].wanted = true;
+  InferContext context(node.info, std::span<const InferInput>(), stated);
+  node.kernel->infer(context);
+  if (!stated[0].constant || !stated[0].value.defined()) return nullptr;
+  return &constant_nodes_.emplace(id, stated[0].value).first->second;
+}
+
+void PassGraph::release_if_unread(int id) {
+  if (id < 0 || static_cast<std::size_t>(id) >= graph_.initializers.size()) return;
+  if (!graph_.initializers[static_cast<std::size_t>(id)].defined() || readers(id) > 0 || is_output(id)) return;
+  if (std::find(graph_.input_ids.begin(), graph_.input_ids.end(), id) != graph_.input_ids.end()) return;
+  graph_.initializers[static_cast<std::size_t>(id)] = Tensor();
+}
+
 int PassGraph::add_value(const std::string& name) {
   graph_.value_names.push_back(name);
   graph_.initializers.emplace_back();

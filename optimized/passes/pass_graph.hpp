@@ -3,6 +3,7 @@
 // outputs - plus what a pass may ask of it. Shape-free: nothing here looks at input shapes.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "optimized/runtime/compiled_graph.hpp"
@@ -30,7 +31,20 @@ class PassGraph {
   bool known_f32(int id) const;
   // The index in nodes() of the one node reading the value, or -1 when there is not exactly one.
   int only_reader(int id) const;
+  // The index in nodes() of the node whose outputs include the value, or -1 (an input or a
+  // constant).
+  int producer(int id) const;
+  // constant(id), or else the value of an ai.onnx Constant node's output (what torch exports for
+  // scalars such as GELU's 0.5 or attention's 1/sqrt(d)), stated by the node's own infer(). Used
+  // by the fast-mode passes, which match such scalars; the bit-preserving passes keep reading
+  // constant() only, so the exact pipeline is unchanged.
+  const Tensor* constant_value(int id) const;
+  // graph-passes.md "Memory": drops the graph's copy of a constant once nothing reads it (not a
+  // node input, not a graph output or input), so a packed or folded replacement does not double
+  // resident weight memory.
+  void release_if_unread(int id);
 
+  const std::string& value_name(int id) const { return graph_.value_names[static_cast<std::size_t>(id)]; }
   // A new value and its constant (owned by the graph).
   int add_value(const std::string& name);
   void set_constant(int id, Tensor value);
@@ -43,6 +57,7 @@ class PassGraph {
   const IrGraph& ir_;
   const SessionOptions& options_;
   const OptimizedConfig& config_;
+  mutable std::map<int, Tensor> constant_nodes_;  // constant_value() of Constant-node outputs
 };
 
 }  // namespace onemodel::opt

@@ -1,0 +1,490 @@
+// The fast-mode passes of graph-passes.md (`conv-batchnorm-fold`, `gelu`, `attention`; they do not
+// preserve bits) and the "Memory" rule of `linear-pack-fuse`:
+//  - each fusion fires on the exported patterns (nodes counted in the compiled graph) and not when
+//    an intermediate has another reader or a constant is wrong;
+//  - in fast mode the fused graph stays within a tolerance of the unfused graph (level None) and
+//    gives the same bits at 1 and 2 threads, on every kernel path;
+//  - in exact mode the passes never run: the compiled graph is the one before these passes and
+//    the results are the reference engine's bits, at 1 and 2 threads.
+// Tolerance: scaled error max|fused - unfused| / max(1, max|unfused|) <= 1e-5. The fused forms
+// change only roundings: gelu's erf (a few ulp of the result), attention's online softmax and
+// multiply by the reciprocal of the scale (kernels-attention.md "Accuracy": ~3e-6 absolute on
+// outputs of magnitude ~3), conv-batchnorm-fold's scale moved before the sum (an ulp per term of
+// the convolution's sum, relative to the largest output).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <typeinfo>
+
+#include "diff/graph_builder.hpp"
+#include "onemodel/model_format.hpp"
+#include "onemodel/session.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/ir_builder.hpp"
+#include "core/conformance/npy.hpp"
+
+namespace onemodel {
+namespace {
+
+using graph_builder::GraphBuilder;
+using ir_builder::float_attr;
+using ir_builder::float_bits;
+using ir_builder::int_attr;
+using ir_builder::ints_attr;
+
+using Feeds = std::vector<std::pair<std::string, Tensor>>;
+
+Tensor values(const Shape& shape, std::uint32_t seed, float range = 4.0f) {
+  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
+  std::uint32_t state = seed;
+  for (float& x : v) {
+    state = state * 1664525u + 1013904223u;
+    x = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * range;
+  }
+  return Tensor::from_values<float>(DType::F32, shape, v);
+}
+
+Tensor scalar(float v) { return Tensor::from_values<float>(DType::F32, Shape{}, {v}); }
+
+std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode mode, OptimizationLevel level = OptimizationLevel::All) {
+  SessionOptions options;
+  options.mode = mode;
+  options.optimization_level = level;
+  static opt::ThreadPool pool(1);
+  return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+}
+
+// Nodes of the compiled graph whose kernel's class name contains `kind` ("GeluOp",
+// "AttentionFusedOp", "LinearOp"); and all nodes.
+std::size_t count_kernels(const opt::CompiledGraph& graph, const char* kind) {
+  std::size_t n = 0;
+  for (const auto& node : graph.nodes) {
+    if (node.kernel != nullptr && std::string(typeid(*node.kernel).name()).find(kind) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level, int threads,
+                        const Feeds& feeds) {
+  SessionOptions options;
+  options.engine = engine;
+  options.mode = mode;
+  options.optimization_level = level;
+  options.intra_op_threads = threads;
+  return Session::create(model, options).run(feeds);
+}
+
+void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
+    const auto x = a[i].to_vector<float>();
+    const auto y = b[i].to_vector<float>();
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " output " << i << " element " << k;
+    }
+  }
+}
+
+double scaled_error(const std::vector<float>& x, const std::vector<float>& y) {
+  double diff = 0.0, scale = 1.0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    diff = std::max(diff, std::fabs(static_cast<double>(x[k]) - y[k]));
+    scale = std::max(scale, std::fabs(static_cast<double>(y[k])));
+  }
+  return diff / scale;
+}
+
+void expect_scaled(const std::vector<Tensor>& a, const std::vector<Tensor>& b, double tolerance, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
+    const auto x = a[i].to_vector<float>();
+    const auto y = b[i].to_vector<float>();
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      ASSERT_EQ(std::isfinite(x[k]), std::isfinite(y[k])) << what << " element " << k;
+    }
+    EXPECT_LE(scaled_error(x, y), tolerance) << what << " output " << i;
+  }
+}
+
+// Counts, then results on every path at 1 and 2 threads (see the file comment). `fused_kind`
+// nodes are expected `fused_count` times in fast mode and never in exact mode.
+void check(const IrModel& model, const Feeds& feeds, std::size_t unfused_nodes, std::size_t fast_nodes,
+           const char* fused_kind, std::size_t fused_count, const std::string& name, double tolerance = 1e-5) {
+  SCOPED_TRACE(name);
+  const auto exact_graph = compiled(model, ExecutionMode::Exact);
+  const auto fast_graph = compiled(model, ExecutionMode::Fast);
+  EXPECT_EQ(compiled(model, ExecutionMode::Fast, OptimizationLevel::None)->nodes.size(), unfused_nodes);
+  EXPECT_EQ(fast_graph->nodes.size(), fast_nodes);
+  EXPECT_EQ(count_kernels(*fast_graph, fused_kind), fused_count);
+  EXPECT_EQ(count_kernels(*exact_graph, fused_kind), 0u);
+  const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
+  for (const char* isa : {"scalar", "sse", "avx2"}) {
+    ::setenv("ONEMODEL_ISA", isa, 1);
+    const auto fast_one = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, feeds);
+    const auto unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, 1, feeds);
+    expect_scaled(fast_one, unfused, tolerance, std::string("fast fused vs unfused, ") + isa);
+    for (int threads : {1, 2}) {
+      const std::string where = std::string(isa) + " threads " + std::to_string(threads);
+      const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
+      expect_bits(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
+      const auto exact = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
+      expect_bits(exact, reference, "exact vs reference, " + where);
+    }
+  }
+  ::unsetenv("ONEMODEL_ISA");
+}
+
+// ---- gelu ----------------------------------------------------------------------------------
+
+constexpr std::int64_t kRows = 37, kCols = 45;
+
+// x -> Div(x, sqrt2) -> Erf -> Add 1 -> the two Muls in the given grouping ("bert": Mul(Mul(x, e),
+// 0.5); "half-first": Mul(Mul(x, 0.5), e); "inner-half": Mul(x, Mul(e, 0.5))), constants as
+// initializers or Constant nodes (torch's form).
+GraphBuilder gelu_graph(const std::string& grouping, bool constant_nodes, float root = 1.4142135f, float half = 0.5f) {
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{kRows, kCols});
+  if (constant_nodes) {
+    b.node("Constant", {}, {"root"}, {float_attr("value_float", root)})
+        .node("Constant", {}, {"one"}, {float_attr("value_float", 1.0f)})
+        .node("Constant", {}, {"half"}, {float_attr("value_float", half)});
+  } else {
+    b.initializer("root", scalar(root)).initializer("one", scalar(1.0f)).initializer("half", scalar(half));
+  }
+  b.node("Div", {"x", "root"}, {"t"}).node("Erf", {"t"}, {"erf"}).node("Add", {"one", "erf"}, {"e"});
+  if (grouping == "bert") {
+    b.node("Mul", {"x", "e"}, {"m"}).node("Mul", {"m", "half"}, {"out"});
+  } else if (grouping == "half-first") {
+    b.node("Mul", {"x", "half"}, {"m"}).node("Mul", {"m", "e"}, {"out"});
+  } else {
+    b.node("Mul", {"e", "half"}, {"m"}).node("Mul", {"x", "m"}, {"out"});
+  }
+  return b;
+}
+
+Feeds gelu_feeds() { return {{"x", values(Shape{kRows, kCols}, 11, 8.0f)}}; }
+
+TEST(GeluPass, FiresOnEachOperandOrder) {
+  for (const char* grouping : {"bert", "half-first", "inner-half"}) {
+    for (bool constant_nodes : {false, true}) {
+      GraphBuilder b = gelu_graph(grouping, constant_nodes);
+      b.output("out", DType::F32);
+      // Constant nodes become plan constants; they stay nodes of the compiled graph until unread.
+      check(b.build(), gelu_feeds(), constant_nodes ? 8 : 5, 1, "GeluOp", 1,
+            std::string(grouping) + (constant_nodes ? " constant nodes" : " initializers"));
+    }
+  }
+}
+
+TEST(GeluPass, NearMissesAreLeftAlone) {
+  {  // a constant off by more than 1e-6 relative
+    GraphBuilder b = gelu_graph("bert", false, 1.4142135f, 0.4999f);
+    b.output("out", DType::F32);
+    check(b.build(), gelu_feeds(), 5, 5, "GeluOp", 0, "half is 0.4999");
+  }
+  {
+    GraphBuilder b = gelu_graph("bert", false, 1.41f);
+    b.output("out", DType::F32);
+    check(b.build(), gelu_feeds(), 5, 5, "GeluOp", 0, "root is 1.41");
+  }
+  {  // the erf term also read by another node
+    GraphBuilder b = gelu_graph("bert", false);
+    b.node("Add", {"out", "e"}, {"out2"}).output("out2", DType::F32);
+    check(b.build(), gelu_feeds(), 6, 6, "GeluOp", 0, "erf term read twice");
+  }
+  {  // an intermediate is a graph output
+    GraphBuilder b = gelu_graph("bert", false);
+    b.output("out", DType::F32).output("m", DType::F32);
+    check(b.build(), gelu_feeds(), 5, 5, "GeluOp", 0, "intermediate is an output");
+  }
+}
+
+// MatMul + bias + the exported GELU: gelu runs first, then linear-pack-fuse puts the Gelu in the
+// packed product's epilogue (graph-passes.md pass table): one node in fast mode.
+TEST(GeluPass, CombinesWithLinearPackFuse) {
+  constexpr std::int64_t kK = 300;
+  GraphBuilder b(17);
+  b.input("a", DType::F32, Shape{kRows, kK})
+      .initializer("w", values(Shape{kK, kCols}, 3, 0.2f))
+      .initializer("bias", values(Shape{kCols}, 5))
+      .initializer("root", scalar(1.4142135f))
+      .initializer("one", scalar(1.0f))
+      .initializer("half", scalar(0.5f))
+      .node("MatMul", {"a", "w"}, {"y"})
+      .node("Add", {"bias", "y"}, {"x"})
+      .node("Div", {"x", "root"}, {"t"})
+      .node("Erf", {"t"}, {"erf"})
+      .node("Add", {"erf", "one"}, {"e"})
+      .node("Mul", {"x", "e"}, {"m"})
+      .node("Mul", {"m", "half"}, {"out"})
+      .output("out", DType::F32);
+  const IrModel model = b.build();
+  const auto fast = compiled(model, ExecutionMode::Fast);
+  ASSERT_EQ(fast->nodes.size(), 1u);
+  EXPECT_EQ(count_kernels(*fast, "LinearOp"), 1u);
+  // Exact mode: linear-pack-fuse takes the MatMul and its bias only.
+  EXPECT_EQ(compiled(model, ExecutionMode::Exact)->nodes.size(), 6u);
+  check(model, {{"a", values(Shape{kRows, kK}, 13)}}, 7, 1, "LinearOp", 1, "matmul bias gelu");
+}
+
+// ---- attention -----------------------------------------------------------------------------
+
+constexpr std::int64_t kB = 2, kS = 37, kH = 3, kD = 16, kSk = 70;
+
+struct AttentionOptions {
+  bool split_q = true, split_v = true, merge = true;
+  bool k_from_bshd = true;  // K transposed by (0,2,3,1) from [b,s,h,d], else (0,1,3,2) from [b,h,s,d]
+  std::string scale = "mul";  // "mul", "div", "none"
+  std::string mask = "padding";  // "padding" [b,1,1,sk], "causal" [sq,sk] constant, "none"
+};
+
+GraphBuilder attention_graph(const AttentionOptions& o) {
+  GraphBuilder b(17);
+  const auto layout = [](bool bshd, std::int64_t s, std::int64_t d) { return bshd ? Shape{kB, s, kH, d} : Shape{kB, kH, s, d}; };
+  b.input("q", DType::F32, layout(o.split_q, kS, kD))
+      .input("k", DType::F32, layout(o.k_from_bshd, kSk, kD))
+      .input("v", DType::F32, layout(o.split_v, kSk, kD));
+  std::string q = "q", v = "v";
+  if (o.split_q) b.node("Transpose", {"q"}, {q = "qt"}, {ints_attr("perm", {0, 2, 1, 3})});
+  if (o.split_v) b.node("Transpose", {"v"}, {v = "vt"}, {ints_attr("perm", {0, 2, 1, 3})});
+  b.node("Transpose", {"k"}, {"kt"}, {ints_attr("perm", o.k_from_bshd ? std::vector<std::int64_t>{0, 2, 3, 1}
+                                                                       : std::vector<std::int64_t>{0, 1, 3, 2})});
+  b.node("MatMul", {q, "kt"}, {"scores"});
+  std::string s = "scores";
+  if (o.scale == "mul") {
+    b.node("Constant", {}, {"c"}, {float_attr("value_float", 0.25f)}).node("Mul", {s, "c"}, {s = "scaled"});
+  } else if (o.scale == "div") {
+    b.initializer("c", scalar(4.0f)).node("Div", {s, "c"}, {s = "scaled"});
+  }
+  if (o.mask == "padding") {
+    b.input("mask", DType::F32, Shape{kB, 1, 1, kSk}).node("Add", {s, "mask"}, {s = "masked"});
+  } else if (o.mask == "causal") {
+    std::vector<float> m(static_cast<std::size_t>(kS * kSk));
+    for (std::int64_t i = 0; i < kS; ++i)
+      for (std::int64_t j = 0; j < kSk; ++j) m[static_cast<std::size_t>(i * kSk + j)] = j <= i + (kSk - kS) ? 0.0f : -INFINITY;
+    b.initializer("causal", Tensor::from_values<float>(DType::F32, Shape{kS, kSk}, m)).node("Add", {"causal", s}, {s = "masked"});
+  }
+  b.node("Softmax", {s}, {"p"}, {int_attr("axis", -1)}).node("MatMul", {"p", v}, {"o"});
+  if (o.merge) {
+    b.node("Transpose", {"o"}, {"out"}, {ints_attr("perm", {0, 2, 1, 3})});
+  } else {
+    b.node("Identity", {"o"}, {"out"});
+  }
+  return b;
+}
+
+Feeds attention_feeds(const AttentionOptions& o) {
+  const auto layout = [](bool bshd, std::int64_t s) { return bshd ? Shape{kB, s, kH, kD} : Shape{kB, kH, s, kD}; };
+  Feeds feeds{{"q", values(layout(o.split_q, kS), 1, 6.0f)},
+              {"k", values(layout(o.k_from_bshd, kSk), 2, 6.0f)},
+              {"v", values(layout(o.split_v, kSk), 3)}};
+  if (o.mask == "padding") {
+    std::vector<float> m(static_cast<std::size_t>(kB * kSk), 0.0f);
+    for (std::int64_t j = 60; j < kSk; ++j) m[static_cast<std::size_t>(kSk + j)] = -3.4028235e38f;  // batch 1 padded
+    feeds.emplace_back("mask", Tensor::from_values<float>(DType::F32, Shape{kB, 1, 1, kSk}, m));
+  }
+  return feeds;
+}
+
+std::size_t attention_nodes(const AttentionOptions& o) {
+  return 4 + (o.split_q ? 1 : 0) + (o.split_v ? 1 : 0) + (o.scale == "none" ? 0 : (o.scale == "mul" ? 2 : 1)) +
+         (o.mask == "none" ? 0 : 1);
+}
+
+TEST(AttentionPass, FiresOnExportedPatterns) {
+  std::vector<std::pair<std::string, AttentionOptions>> cases;
+  cases.push_back({"bert: split, (0,2,3,1), mul, padding mask, merge", {}});
+  AttentionOptions o;
+  o.scale = "div";
+  o.mask = "causal";
+  o.k_from_bshd = false;
+  cases.push_back({"div, causal constant mask, K (0,1,3,2)", o});
+  o = AttentionOptions{};
+  o.split_q = o.split_v = o.merge = false;
+  o.k_from_bshd = false;
+  o.scale = "none";
+  o.mask = "none";
+  cases.push_back({"contiguous [b,h,s,d], no scale, no mask, no merge", o});
+  for (const auto& [name, options] : cases) {
+    GraphBuilder b = attention_graph(options);
+    b.output("out", DType::F32);
+    // The fused node, plus the Identity when there is no merge transpose.
+    check(b.build(), attention_feeds(options), attention_nodes(options), options.merge ? 1 : 2, "AttentionFusedOp", 1, name);
+  }
+}
+
+TEST(AttentionPass, NearMissesAreLeftAlone) {
+  {  // the probabilities are also a graph output
+    GraphBuilder b = attention_graph({});
+    b.output("out", DType::F32).output("p", DType::F32);
+    const AttentionOptions o;
+    check(b.build(), attention_feeds(o), attention_nodes(o), attention_nodes(o), "AttentionFusedOp", 0, "p is an output");
+  }
+  {  // the scale is not a constant
+    AttentionOptions o;
+    o.scale = "none";
+    GraphBuilder b = attention_graph(o);
+    b.input("c", DType::F32, Shape{}).node("Mul", {"out", "c"}, {"out2"}).output("out2", DType::F32);
+    const IrModel model = b.build();
+    EXPECT_EQ(count_kernels(*compiled(model, ExecutionMode::Fast), "AttentionFusedOp"), 1u);  // the Mul is after
+  }
+  {  // Softmax over another axis
+    GraphBuilder b(17);
+    b.input("q", DType::F32, Shape{kB, kH, kS, kD})
+        .input("k", DType::F32, Shape{kB, kH, kSk, kD})
+        .input("v", DType::F32, Shape{kB, kH, kSk, kD})
+        .node("Transpose", {"k"}, {"kt"}, {ints_attr("perm", {0, 1, 3, 2})})
+        .node("MatMul", {"q", "kt"}, {"s"})
+        .node("Softmax", {"s"}, {"p"}, {int_attr("axis", 2)})
+        .node("MatMul", {"p", "v"}, {"out"})
+        .output("out", DType::F32);
+    EXPECT_EQ(count_kernels(*compiled(b.build(), ExecutionMode::Fast), "AttentionFusedOp"), 0u);
+  }
+}
+
+// A mask that does not broadcast to [b,h,sq,sk] in the kernel's way (here it adds an axis) runs
+// the replaced nodes (the stages) and gives the unfused graph's result.
+TEST(AttentionPass, StagesServeWhatTheKernelDoesNot) {
+  GraphBuilder c(17);
+  c.input("q", DType::F32, Shape{kB, kH, kS, kD})
+      .input("k", DType::F32, Shape{kB, kH, kSk, kD})
+      .input("v", DType::F32, Shape{kB, kH, kSk, kD})
+      .input("mask", DType::F32, Shape{2, 1, 1, 1, kSk})
+      .node("Transpose", {"k"}, {"kt"}, {ints_attr("perm", {0, 1, 3, 2})})
+      .node("MatMul", {"q", "kt"}, {"s"})
+      .node("Add", {"s", "mask"}, {"sm"})
+      .node("Softmax", {"sm"}, {"p"}, {int_attr("axis", -1)})
+      .node("MatMul", {"p", "v"}, {"out"})
+      .output("out", DType::F32);
+  Feeds feeds{{"q", values(Shape{kB, kH, kS, kD}, 1)},
+              {"k", values(Shape{kB, kH, kSk, kD}, 2)},
+              {"v", values(Shape{kB, kH, kSk, kD}, 3)},
+              {"mask", values(Shape{2, 1, 1, 1, kSk}, 4)}};
+  check(c.build(), feeds, 5, 1, "AttentionFusedOp", 1, "5-D mask");
+}
+
+// ---- conv-batchnorm-fold -------------------------------------------------------------------
+
+GraphBuilder conv_bn_graph(bool with_bias, std::int64_t group = 1) {
+  const std::int64_t m = 8, c = 4;
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{2, c, 11, 13})
+      .initializer("w", values(Shape{m, c / group, 3, 3}, 21, 1.0f))
+      .initializer("scale", values(Shape{m}, 22, 2.0f))
+      .initializer("beta", values(Shape{m}, 23))
+      .initializer("mean", values(Shape{m}, 24))
+      .initializer("var", Tensor::from_values<float>(DType::F32, Shape{m}, {0.5f, 1.0f, 2.0f, 0.25f, 3.0f, 0.1f, 1.5f, 0.75f}));
+  std::vector<std::string> inputs{"x", "w"};
+  if (with_bias) {
+    b.initializer("b", values(Shape{m}, 25));
+    inputs.push_back("b");
+  }
+  b.node("Conv", inputs, {"y"}, {ints_attr("pads", {1, 1, 1, 1}), int_attr("group", group)})
+      .node("BatchNormalization", {"y", "scale", "beta", "mean", "var"}, {"out"}, {float_attr("epsilon", 1e-3f)});
+  return b;
+}
+
+TEST(ConvBatchnormFold, FoldsWithAndWithoutBias) {
+  for (bool with_bias : {false, true}) {
+    for (std::int64_t group : {1, 2}) {
+      GraphBuilder b = conv_bn_graph(with_bias, group);
+      b.output("out", DType::F32);
+      const IrModel model = b.build();
+      const auto fast = compiled(model, ExecutionMode::Fast);
+      EXPECT_EQ(compiled(model, ExecutionMode::Exact)->nodes.size(), 2u);
+      // The original weights are released (graph-passes.md "Memory").
+      EXPECT_FALSE(fast->initializers[static_cast<std::size_t>(fast->value_id("w"))].defined());
+      check(model, {{"x", values(Shape{2, 4, 11, 13}, 26)}}, 2, 1, "Conv", 1,
+            std::string("bias ") + (with_bias ? "yes" : "no") + " group " + std::to_string(group));
+    }
+  }
+}
+
+TEST(ConvBatchnormFold, NearMissesAreLeftAlone) {
+  {  // the convolution's result is read twice
+    GraphBuilder b = conv_bn_graph(true);
+    b.node("Add", {"y", "out"}, {"out2"}).output("out2", DType::F32);
+    EXPECT_EQ(compiled(b.build(), ExecutionMode::Fast)->nodes.size(), 3u);
+  }
+  {  // the statistics are an input
+    GraphBuilder b(17);
+    b.input("x", DType::F32, Shape{1, 2, 5, 5})
+        .input("mean", DType::F32, Shape{2})
+        .initializer("w", values(Shape{2, 2, 1, 1}, 1))
+        .initializer("scale", values(Shape{2}, 2))
+        .initializer("beta", values(Shape{2}, 3))
+        .initializer("var", values(Shape{2}, 4, 1.0f))
+        .node("Conv", {"x", "w"}, {"y"})
+        .node("BatchNormalization", {"y", "scale", "beta", "mean", "var"}, {"out"})
+        .output("out", DType::F32);
+    EXPECT_EQ(compiled(b.build(), ExecutionMode::Fast)->nodes.size(), 2u);
+  }
+}
+
+// ---- linear-pack-fuse memory ---------------------------------------------------------------
+
+TEST(LinearPackFuseMemory, PackedWeightReplacesTheOriginal) {
+  constexpr std::int64_t kK = 64, kN = 48;
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    GraphBuilder b(17);
+    b.input("a", DType::F32, Shape{5, kK})
+        .initializer("w", values(Shape{kK, kN}, 1))
+        .initializer("w2", values(Shape{kN, kK}, 2))
+        .node("MatMul", {"a", "w"}, {"y"})
+        .node("MatMul", {"y", "w2"}, {"z"})
+        .node("Relu", {"z"}, {"r"})
+        .node("Add", {"r", "w2"}, {"out"})  // w2 also read here: kept
+        .output("out", DType::F32);
+    // a lone MatMul is fused too, so that its B is released
+    const IrModel model = b.build();
+    const auto graph = compiled(model, mode);
+    EXPECT_EQ(graph->nodes.size(), 3u);
+    EXPECT_FALSE(graph->initializers[static_cast<std::size_t>(graph->value_id("w"))].defined());
+    EXPECT_TRUE(graph->initializers[static_cast<std::size_t>(graph->value_id("w2"))].defined());
+    const Feeds feeds{{"a", values(Shape{5, kK}, 3)}};
+    if (mode == ExecutionMode::Exact) {
+      for (int threads : {1, 2}) {
+        expect_bits(run(model, EngineKind::Optimized, mode, OptimizationLevel::All, threads, feeds),
+                    run(model, EngineKind::Reference, mode, OptimizationLevel::All, 1, feeds), "exact vs reference");
+      }
+    }
+  }
+}
+
+// ---- the tiny BERT export (tests/data/passes/make_tiny_bert.py) -----------------------------
+
+std::filesystem::path data(const char* name) { return std::filesystem::path(ONEMODEL_SOURCE_DIR) / "tests/data/passes" / name; }
+
+TEST(TinyBert, FusesTheExportAndMatchesOnnxRuntime) {
+  const IrModel model = load_model_file(data("tiny_bert.onnx"));
+  const auto fast = compiled(model, ExecutionMode::Fast);
+  const auto exact = compiled(model, ExecutionMode::Exact);
+  // 2 layers: one GELU and one attention each; 12 products with constant weights (4 attention
+  // + 2 feed-forward per layer), the intermediate ones carrying the Gelu in their epilogue.
+  EXPECT_EQ(count_kernels(*fast, "AttentionFusedOp"), 2u);
+  EXPECT_EQ(count_kernels(*fast, "GeluOp"), 0u);  // both absorbed by linear-pack-fuse
+  EXPECT_EQ(count_kernels(*fast, "LinearOp"), 12u);
+  EXPECT_EQ(count_kernels(*exact, "AttentionFusedOp"), 0u);
+  EXPECT_EQ(count_kernels(*exact, "GeluOp"), 0u);
+  const Feeds feeds{{"input_ids", conformance::read_npy(data("tiny_bert_input_ids.npy"))},
+                    {"attention_mask", conformance::read_npy(data("tiny_bert_attention_mask.npy"))}};
+  const Tensor ort = conformance::read_npy(data("tiny_bert_ort.npy"));
+  const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
+  for (int threads : {1, 2}) {
+    const auto fused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
+    const auto unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, threads, feeds);
+    expect_scaled(fused, {ort}, 1e-5, "fast fused vs ONNX Runtime");
+    expect_scaled(fused, unfused, 1e-5, "fast fused vs unfused");
+    expect_bits(run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds), reference,
+                "exact vs reference");
+  }
+}
+
+}  // namespace
+}  // namespace onemodel
