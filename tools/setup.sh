@@ -4,13 +4,15 @@
 # when its pinned versions are already installed.
 #   tools/setup.sh            Debian packages + build/venv (onnx, onnxruntime, numpy)
 #   tools/setup.sh --no-python   Debian packages only
+#   tools/setup.sh --oracles     also the oracle environment, models and ONNX Runtime reference
+#                                outputs (tools/oracles/setup.sh --models; several GB, idempotent)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libmpfr-dev libgmp-dev libcereal-dev
-  python3 python3-venv
+  python3 python3-venv time
   # Cross rows of the golden hashes (tools/cross/): aarch64 under qemu, WebAssembly under node.
   g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user emscripten
 )
@@ -36,5 +38,8 @@ if [ "${1:-}" != "--no-python" ]; then
   if ! "$venv/bin/python" -c 'import onnx, onnxruntime, numpy, sys; sys.exit(0 if (onnx.__version__, onnxruntime.__version__, numpy.__version__) == ("1.23.2", "1.31.1", "2.3.5") else 1)' 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check "${pins[@]}"
   fi
+fi
+if [ "${1:-}" = "--oracles" ]; then
+  bash "$here/tools/oracles/setup.sh" --models
 fi
 echo "setup: ok"

@@ -35,6 +35,8 @@ import onnxruntime as ort
 import oracle_paths as paths
 
 TEXT_SEQUENCE = 128
+# Bumped whenever the inputs above change, so cached reference directories are rewritten.
+INPUTS_VERSION = 2
 
 
 def sample_rng(model: str, kind: str, index: int) -> np.random.Generator:
@@ -148,7 +150,21 @@ def scaled_difference(a: np.ndarray, b: np.ndarray) -> float:
     return diff / scale if scale > 0 else diff
 
 
-def make_one(name: str, entry: dict, batch: int) -> Path:
+def is_current(index_path: Path, model_hash: str) -> bool:
+    """A cached directory is reused when it was made from the same model file, inputs version and
+    ONNX Runtime, and every file still has its recorded SHA-256."""
+    try:
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+        if (index.get("model_sha256"), index.get("inputs_version"), index["onnxruntime"]["version"]) != (
+                model_hash, INPUTS_VERSION, ort.__version__):
+            return False
+        return all(paths.sha256_file(index_path.parent / f["file"]) == f["sha256"]
+                   for f in index["inputs"] + index["outputs"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def make_one(name: str, entry: dict, batch: int, force: bool = False) -> Path:
     model_path = paths.models_dir() / entry["file"]
     if not model_path.exists():
         raise SystemExit(f"make_reference: {model_path} is missing; run export_models.py first")
@@ -156,6 +172,9 @@ def make_one(name: str, entry: dict, batch: int) -> Path:
     if entry.get("sha256") and model_hash != entry["sha256"]:
         print(f"make_reference: note: {name}: the cached model differs from its pin", file=sys.stderr)
     out = paths.reference_dir() / name / "fp32" / f"b{batch}"
+    if not force and is_current(out / "index.json", model_hash):
+        print(f"make_reference: {name} b{batch}: cached {out} is current")
+        return out
     inputs = make_inputs(name, entry["kind"], batch)
     enabled = session(model_path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
     input_names = [i.name for i in enabled.get_inputs()]
@@ -165,7 +184,7 @@ def make_one(name: str, entry: dict, batch: int) -> Path:
     results = enabled.run(output_names, inputs)
     disabled = session(model_path, ort.GraphOptimizationLevel.ORT_DISABLE_ALL).run(output_names, inputs)
     index = {
-        "format": "onemodel-reference-1", "model": name, "variant": "fp32", "batch": batch,
+        "format": "onemodel-reference-1", "inputs_version": INPUTS_VERSION, "model": name, "variant": "fp32", "batch": batch,
         "model_file": str(model_path), "model_sha256": model_hash,
         "onnxruntime": {"version": ort.__version__, "graph_optimization_level": "ORT_ENABLE_ALL",
                         "execution_mode": "ORT_SEQUENTIAL", "intra_op_num_threads": 1,
@@ -187,6 +206,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
     parser.add_argument("--batches", default="", help="comma-separated batch sizes (default: the model's)")
+    parser.add_argument("--force", action="store_true", help="rewrite directories that are current")
     args = parser.parse_args()
     manifest = paths.load_manifest()["models"]
     wanted = [m for m in args.models.split(",") if m] or list(manifest)
@@ -195,7 +215,7 @@ def main():
             raise SystemExit(f"make_reference: unknown model {name!r}")
         batches = [int(b) for b in args.batches.split(",") if b] or manifest[name]["batches"]
         for batch in batches:
-            make_one(name, manifest[name], batch)
+            make_one(name, manifest[name], batch, args.force)
 
 
 if __name__ == "__main__":
