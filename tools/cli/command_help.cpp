@@ -25,6 +25,9 @@ constexpr const char* kOverview =
     "                              run the model; one line per output with its SHA-256\n"
     "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT] [--twin-threads L]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
+    "  check REFDIR... [--model PATH] [--engine optimized|reference|both] [--modes fast,exact]\n"
+    "      [--threads 1,2] [--repeat N] [--gate 1e-4] [--dump DIR] [--allow-blocked]\n"
+    "                              compare with ONNX Runtime's stored reference outputs\n"
     "  operators                   the operator table as TSV (spec/operators.tsv)\n"
     "  help [COMMAND]              this text, or one command's\n"
     "  --version                   the version\n"
@@ -69,6 +72,21 @@ constexpr const char* kConformance =
     "thread count and fails a case whose outputs differ from this run's in any bit.\n"
     "The exit status is 1 when any case fails.\n";
 
+constexpr const char* kCheck =
+    "usage: onemodel check REFDIR... [--model PATH] [--engine optimized|reference|both]\n"
+    "                      [--modes fast,exact] [--threads 1,2] [--repeat N] [--gate 1e-4]\n"
+    "                      [--dump DIR] [--allow-blocked]\n"
+    "Runs the inputs stored in each reference directory (index.json, inputs/*.npy, outputs/*.npy,\n"
+    "written from ONNX Runtime) through one session per engine, mode and thread count, --repeat\n"
+    "times (default 2), and prints one tab-separated row per output: the scaled error\n"
+    "max|ours-ref|/max|ref| (gated, default 1e-4; non-float outputs must match exactly), the\n"
+    "element-wise error max|ours-ref|/max(|ref|,1e-6) (reported) and the first 16 hex digits of the\n"
+    "SHA-256 of the output. The summary requires each output's hashes to be equal over all thread\n"
+    "counts and runs. --model overrides the index's model_file; --dump writes our outputs as .npy\n"
+    "under DIR. A model with missing operators is blocked, which fails unless --allow-blocked.\n"
+    "Defaults: --engine optimized --modes fast,exact --threads 1,2. The last line is `check: PASS`\n"
+    "or `check: FAIL (<reasons>)`; the exit status is 0 only on PASS.\n";
+
 }  // namespace
 
 const char* version_text() { return "onemodel 0.1.0"; }
@@ -89,6 +107,8 @@ int command_help(const Args& args, std::ostream& out) {
     out << kRun;
   } else if (args[0] == "conformance") {
     out << kConformance;
+  } else if (args[0] == "check") {
+    out << kCheck;
   } else if (args[0] == "help") {
     out << kOverview;
   } else {

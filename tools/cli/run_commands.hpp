@@ -13,6 +13,8 @@ namespace onemodel::cli {
 
 int command_run(const Args& args, std::ostream& out);
 int command_conformance(const Args& args, std::ostream& out);
+// `onemodel check`: outputs against ONNX Runtime's reference directories (cmd_check.cpp).
+int command_check(const Args& args, std::ostream& out);
 
 // "--engine optimized|reference", "--mode fast|exact", "--threads N" (0 to 256) into `options`.
 // Returns false when `arg` is none of them; throws UsageError for a bad or missing value.
