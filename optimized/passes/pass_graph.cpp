@@ -12,9 +12,14 @@ constexpr std::int32_t kOnnxFloat = 1;
 
 // Operators whose output 0 has the element type of input 0 (spec/ops: the T of each signature).
 bool keeps_first_input_type(const IrNode& node) {
-  static constexpr std::array<std::string_view, 18> kOps = {
-      "MatMul", "Gemm",        "Add",       "Sub",   "Mul",     "Div",      "Relu",     "Sigmoid",   "Tanh",
-      "Gelu",   "HardSigmoid", "HardSwish", "Clip",  "LeakyRelu", "Identity", "Reshape", "Flatten", "Conv"};
+  // LayerNormalization onwards: added so that the products of an exported transformer (whose A is
+  // a LayerNormalization, a transpose or a gather, and whose file declares no intermediate types)
+  // qualify; each has output T = input 0's T in its schema.
+  static constexpr std::array<std::string_view, 30> kOps = {
+      "MatMul",    "Gemm",          "Add",       "Sub",      "Mul",       "Div",     "Relu",     "Sigmoid",
+      "Tanh",      "Gelu",          "HardSigmoid", "HardSwish", "Clip",    "LeakyRelu", "Identity", "Reshape",
+      "Flatten",   "Conv",          "LayerNormalization", "Softmax", "Transpose", "Erf", "Sqrt", "Exp",
+      "Neg",       "BatchNormalization", "Gather", "Squeeze", "Unsqueeze", "Concat"};
   if (!node.domain.empty() && node.domain != "ai.onnx") return false;
   return std::find(kOps.begin(), kOps.end(), node.op_type) != kOps.end();
 }
@@ -50,8 +55,16 @@ bool PassGraph::known_f32(int id) const {
   }
   for (const CompiledNode& node : graph_.nodes) {
     if (node.outputs.empty() || node.outputs[0] != id) continue;
-    return keeps_first_input_type(*node.ir) && !node.inputs.empty() && node.inputs[0] != id &&
-           known_f32(node.inputs[0]);
+    const IrNode& ir = *node.ir;
+    const bool onnx = ir.domain.empty() || ir.domain == "ai.onnx";
+    // A Constant node's value, and Where, whose result has the type of its inputs 1 and 2 (an
+    // exported attention mask is Where(cond, 0, -FLT_MAX) of Constant nodes).
+    if (onnx && ir.op_type == "Constant") {
+      const Tensor* value = constant_value(id);
+      return value != nullptr && value->dtype() == DType::F32;
+    }
+    if (onnx && ir.op_type == "Where") return node.inputs.size() == 3 && node.inputs[1] != id && known_f32(node.inputs[1]);
+    return keeps_first_input_type(ir) && !node.inputs.empty() && node.inputs[0] != id && known_f32(node.inputs[0]);
   }
   return false;
 }
