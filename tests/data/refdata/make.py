@@ -13,6 +13,9 @@ It writes, next to this script:
                       outputs" says) and index.json.in
   wrong/              the same with one element of y changed by 0.01 (its index has the changed
                       file's SHA-256, so only the comparison can catch it)
+  blocked.onnx,       com.microsoft Inverse on x[2,2] (an ONNX Runtime contrib operator that
+  blocked/            OneModel does not serve): `check` must report the operator and count the
+                      directory as blocked; its output is ONNX Runtime's too
 
 index.json.in is index.json in format "onemodel-reference-1" with the model's absolute path left as
 @REFDATA_MODEL_FILE@: CMake fills it in at configure time. The expected outputs come from ONNX
@@ -60,6 +63,26 @@ def npy_bytes(array):
     return out.getvalue()
 
 
+def make_blocked_model():
+    node = helper.make_node("Inverse", ["x"], ["y"], domain="com.microsoft")
+    graph = helper.make_graph([node], "blocked",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
+                              producer_name="make.py")
+    model.ir_version = 8
+    return model
+
+
+def ort_session(model_path):
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
+
+
 def write_dir(name, model_sha, inputs, outputs):
     entries = {"inputs": [], "outputs": []}
     for kind, tensors in (("inputs", inputs), ("outputs", outputs)):
@@ -72,7 +95,9 @@ def write_dir(name, model_sha, inputs, outputs):
             entries[kind].append({"name": tensor_name, "file": rel, "dtype": str(array.dtype),
                                   "shape": list(array.shape), "sha256": hashlib.sha256(data).hexdigest()})
     index = {
-        "format": "onemodel-reference-1", "model": "tiny", "variant": "fp32" if name == "good" else "fp32-wrong",
+        "format": "onemodel-reference-1",
+        "model": "blocked" if name == "blocked" else "tiny",
+        "variant": {"good": "fp32", "wrong": "fp32-wrong"}.get(name, name),
         "batch": 2, "model_file": "@REFDATA_MODEL_FILE@", "model_sha256": model_sha,
         "onnxruntime": {"version": ort.__version__, "graph_optimization_level": "ORT_ENABLE_ALL",
                         "execution_mode": "ORT_SEQUENTIAL", "intra_op_num_threads": 1, "inter_op_num_threads": 1},
@@ -91,18 +116,21 @@ def main():
     model_sha = hashlib.sha256(model_bytes).hexdigest()
 
     x = np.random.default_rng(11).standard_normal((2, 4)).astype(np.float32)
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
+    session = ort_session(model_path)
     y, cls = session.run(["y", "cls"], {"x": x})
 
     write_dir("good", model_sha, {"x": x}, {"y": y, "cls": cls})
     wrong = y.copy()
     wrong[1, 2] += np.float32(0.01)
     write_dir("wrong", model_sha, {"x": x}, {"y": wrong, "cls": cls})
+
+    blocked_bytes = make_blocked_model().SerializeToString()
+    blocked_path = os.path.join(HERE, "blocked.onnx")
+    with open(blocked_path, "wb") as f:
+        f.write(blocked_bytes)
+    m = np.array([[2, 1], [1, 3]], dtype=np.float32)
+    (inverse,) = ort_session(blocked_path).run(["y"], {"x": m})
+    write_dir("blocked", hashlib.sha256(blocked_bytes).hexdigest(), {"x": m}, {"y": inverse})
 
 
 if __name__ == "__main__":
