@@ -302,6 +302,13 @@ def gen_elementwise(f):
     for src, to, make in casts:
         x = np.asarray(make()).astype(src)
         f.add("Cast", [("x", x)], attrs=dict(to=to), tag="%s_to_%s" % (np.dtype(src).name, TensorProto.DataType.Name(to).lower()))
+    # Lengths around the vector widths (whole vectors and tails).
+    for n in (7, 17, 33, 65):
+        for op in ("Exp", "Tanh", "Sigmoid", "Erf", "Gelu", "HardSwish"):
+            f.add(op, [("x", f.normal((n,), 3.0))], tol=SCALED, tag="n%d" % n)
+        for op in ("Add", "Mul", "Max", "Relu", "Abs"):
+            ins = [("a", f.special((n,)))] + ([("b", f.special((n,)))] if op in ("Add", "Mul", "Max") else [])
+            f.add(op, ins, tag="n%d" % n)
 
 
 # =============================================================================================
@@ -354,6 +361,14 @@ def gen_norms(f):
         f.add(op, [("x", x)], attrs=dict(axis=-1), opset=13, tol=SCALED, tag="inf")
         x = f.normal((2, 3, 4), 40.0)
         f.add(op, [("x", x)], attrs=dict(axis=1), opset=11, tol=SCALED, tag="coerce2d")
+    # Wider rows (vector paths and the 16-partial canonical sum).
+    f.add("LayerNormalization", [("x", f.normal((3, 40), 2.0) + 1.0), ("scale", f.normal((40,))), ("bias", f.normal((40,)))],
+          attrs=dict(axis=-1), opset=17, tol=SCALED, tag="wide")
+    f.add("InstanceNormalization", [("x", f.normal((1, 3, 7, 9), 2.0)), ("scale", f.normal((3,))), ("bias", f.normal((3,)))],
+          opset=21, tol=SCALED, tag="wide")
+    for op in ("Softmax", "LogSoftmax"):
+        f.add(op, [("x", f.normal((4, 37), 3.0))], attrs=dict(axis=-1), opset=13, tol=SCALED, tag="wide")
+        f.add(op, [("x", f.normal((3, 37, 2), 3.0))], attrs=dict(axis=1), opset=13, tol=SCALED, tag="wide")
 
 
 # =============================================================================================
@@ -644,6 +659,15 @@ def gen_conv(f):
     x = f.normal((1, 2, 3, 4))
     w = f.normal((2, 3, 3, 3))
     f.add("ConvTranspose", [("x", x), ("w", w)], attrs=dict(strides=[2, 2], output_shape=[7, 10]), tol=SCALED, tag="output_shape")
+    # Wider channels, so the optimized engine's packed and vector paths see full blocks.
+    for i, (cin, cout, g, k) in enumerate([(8, 8, 1, 3), (8, 16, 1, 1), (12, 12, 12, 3), (6, 9, 3, 3)]):
+        x = f.normal((1, cin, 6, 7))
+        f.add("Conv", [("x", x), ("w", f.normal((cout, cin // g, k, k), 0.4)), ("b", f.normal((cout,)))],
+              attrs=dict(group=g, pads=[k // 2] * 4, strides=[1 + i % 2, 1]), tol=SCALED, const=("w", "b") if i % 2 else (),
+              tag="wide")
+    x = f.normal((1, 8, 4, 5))
+    f.add("ConvTranspose", [("x", x), ("w", f.normal((8, 6, 3, 3), 0.4))], attrs=dict(strides=[2, 2], pads=[1, 1, 1, 1],
+          output_padding=[1, 1]), tol=SCALED, const=("w",), tag="wide")
 
 
 # =============================================================================================
