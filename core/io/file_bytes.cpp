@@ -8,6 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "onemodel/error.hpp"
@@ -19,11 +22,29 @@ namespace {
   throw ModelError(ModelErrorKind::Io, what + ": " + std::strerror(err), path.string());
 }
 
+// Live read-only file mappings, so release_file_pages can tell a mapped view (whose pages the
+// kernel can drop and re-read from the file) from heap memory (which it must never touch).
+struct MappingRegistry {
+  std::mutex mutex;
+  std::set<std::pair<std::uintptr_t, std::uintptr_t>> ranges;  // [begin, end)
+};
+
+MappingRegistry& registry() {
+  static MappingRegistry instance;
+  return instance;
+}
+
 struct Mapping {
   void* address = nullptr;
   std::size_t length = 0;
   ~Mapping() {
-    if (address != nullptr) munmap(address, length);
+    if (address == nullptr) return;
+    {
+      std::lock_guard<std::mutex> lock(registry().mutex);
+      const auto begin = reinterpret_cast<std::uintptr_t>(address);
+      registry().ranges.erase({begin, begin + length});
+    }
+    munmap(address, length);
   }
 };
 
@@ -63,6 +84,11 @@ ByteView load_file_bytes(const std::filesystem::path& path, std::uint64_t map_th
     auto mapping = std::make_shared<Mapping>();
     mapping->address = address;
     mapping->length = static_cast<std::size_t>(size);
+    {
+      std::lock_guard<std::mutex> lock(registry().mutex);
+      const auto begin = reinterpret_cast<std::uintptr_t>(address);
+      registry().ranges.insert({begin, begin + mapping->length});
+    }
     return ByteView{static_cast<const std::byte*>(address), mapping->length, mapping};
   }
   auto buffer = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(size));
@@ -83,6 +109,29 @@ ByteView load_file_bytes(const std::filesystem::path& path, std::uint64_t map_th
     throw ModelError(ModelErrorKind::Io, "file changed size while being read", path.string());
   }
   return ByteView{buffer->data(), buffer->size(), buffer};
+}
+
+void release_file_pages(const ByteView& view) noexcept {
+  if (view.data == nullptr || view.size == 0) return;
+  const auto begin = reinterpret_cast<std::uintptr_t>(view.data);
+  const auto end = begin + view.size;
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    auto it = registry().ranges.upper_bound({begin, UINTPTR_MAX});
+    if (it == registry().ranges.begin()) return;
+    --it;
+    if (begin < it->first || end > it->second) return;  // not inside one live mapping
+  }
+  // Only whole pages inside the view: a page shared with a neighbouring value is left resident.
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (page_size <= 0) return;
+  const auto page = static_cast<std::uintptr_t>(page_size);
+  const std::uintptr_t first = (begin + page - 1) / page * page;
+  const std::uintptr_t last = end / page * page;
+  if (last <= first) return;
+  // The mapping is private, read-only and never written, so dropping its pages loses nothing: a
+  // later read faults them back in from the file. Failure only means the pages stay resident.
+  (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 std::string read_file_prefix(const std::filesystem::path& path, std::size_t count) {

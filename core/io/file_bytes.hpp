@@ -15,6 +15,12 @@ inline constexpr std::uint64_t kMapThresholdBytes = 1u << 20;  // spec/format.md
 ByteView load_file_bytes(const std::filesystem::path& path,
                          std::uint64_t map_threshold = kMapThresholdBytes);
 
+// Drops the resident pages of `view` when it lies inside a file mapping made by load_file_bytes
+// (whole pages only); does nothing for bytes read into memory. Used once a model's weights have
+// been copied out, so the file's pages and the copies are not resident together (peak memory,
+// bench-method.md "Peak RSS"). The view stays valid: its pages are re-read from the file if used.
+void release_file_pages(const ByteView& view) noexcept;
+
 // Reads the first `count` bytes (fewer if the file is shorter). Throws ModelError(Io).
 std::string read_file_prefix(const std::filesystem::path& path, std::size_t count);
 

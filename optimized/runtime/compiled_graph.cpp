@@ -1,5 +1,6 @@
 #include "optimized/runtime/compiled_graph.hpp"
 
+#include "core/io/file_bytes.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "reference/engine/operator_check.hpp"
@@ -41,6 +42,9 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
   for (const IrTensor& initializer : graph.initializers) {
     compiled->initializers[static_cast<std::size_t>(id_of(initializer.name))] =
         tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
+    // The copy is the engine's from now on: let the file's pages go as we go, so the file and
+    // the copies are never resident together (peak memory of loading).
+    release_file_pages(initializer.data);
   }
   for (const IrValueInfo& input : graph.inputs) compiled->input_ids.push_back(id_of(input.name));
   for (const IrValueInfo& output : graph.outputs) compiled->output_ids.push_back(id_of(output.name));
