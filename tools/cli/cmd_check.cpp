@@ -172,7 +172,7 @@ class Checker {
   Checker(const CheckArgs& args, std::ostream& out) : args_(args), out_(out) {}
 
   int run() {
-    out_ << "refdir\tengine\tmode\tthreads\toutput\tdtype\tshape\tscaled_err\telementwise_err\thash\tstatus\n";
+    out_ << "refdir\tengine\tmode\tthreads\toutput\tdtype\tshape\tscaled_err\telementwise_err\tort_noise\thash\tstatus\n";
     for (const std::string& dir : args_.dirs) check_dir(dir);
     for (const HashSet& set : hash_sets_) {
       const bool equal = set.hashes.size() == 1;
@@ -307,6 +307,7 @@ class Checker {
       out_ << where << "\t" << threads << "\t" << one_line(output_names[k]) << "\t"
            << refdata::index_dtype_name(results[k].dtype()) << "\t" << results[k].shape().to_string() << "\t"
            << (c.comparable ? number(c.scaled_error) : "-") << "\t" << (c.comparable ? number(c.elementwise_error) : "-")
+           << "\t" << (data.index.outputs[k].ort_noise_scaled >= 0 ? number(data.index.outputs[k].ort_noise_scaled) : "-")
            << "\t" << first_hash[k] << "\t" << status << "\n";
     }
     if (!args_.dump.empty()) dump(data, engine, mode, threads, results);

@@ -1,7 +1,9 @@
 // index.json of a reference directory (ref_index.hpp; oracles.md, "Reference outputs").
 #include "tools/refdata/ref_index.hpp"
 
+#include <charconv>
 #include <set>
+#include <system_error>
 
 #include "core/io/file_bytes.hpp"
 #include "core/json/json_reader.hpp"
@@ -44,12 +46,15 @@ class IndexParser {
     RefIndex index;
     index.dir = dir_;
     const std::string at = "index";
-    expect_members(root, at, {"format", "model", "variant", "batch", "model_file", "model_sha256", "onnxruntime",
-                              "inputs", "outputs"}, true);
+    expect_members(root, at, {"format", "inputs_version", "model", "variant", "batch", "model_file", "model_sha256",
+                              "onnxruntime", "inputs", "outputs"}, true);
     const JsonValue& format = member(root, at, "format", JsonValue::Kind::String);
     if (format.text != kRefFormat) {
       fail(ModelErrorKind::Unsupported, "format '" + format.text + "' is not " + std::string(kRefFormat), format,
            at + ".format");
+    }
+    if (const JsonValue* version = root.find("inputs_version"); version != nullptr && !version->is_integer()) {
+      fail(ModelErrorKind::InvalidModel, "inputs_version must be an integer", *version, at + ".inputs_version");
     }
     index.model = member(root, at, "model", JsonValue::Kind::String).text;
     index.variant = member(root, at, "variant", JsonValue::Kind::String).text;
@@ -150,7 +155,7 @@ class IndexParser {
     for (std::size_t k = 0; k < array.items.size(); ++k) {
       const JsonValue& item = array.items[k];
       const std::string here = at + "[" + std::to_string(k) + "]";
-      expect_members(item, here, {"name", "file", "dtype", "shape", "sha256"}, true);
+      expect_members(item, here, {"name", "file", "dtype", "shape", "sha256", "ort_noise_scaled"}, true);
       RefTensorEntry entry;
       const JsonValue& name = member(item, here, "name", JsonValue::Kind::String);
       entry.name = name.text;
@@ -177,6 +182,22 @@ class IndexParser {
         entry.shape.push_back(extent.integer);
       }
       entry.sha256 = hex_digest(member(item, here, "sha256", JsonValue::Kind::String), here + ".sha256");
+      // Optional: ONNX Runtime's own enabled-vs-disabled scaled difference (oracles.md, "ONNX
+      // Runtime's own noise"), shown beside our error; never gated.
+      if (const JsonValue* noise = item.find("ort_noise_scaled"); noise != nullptr) {
+        double value = -1;
+        if (noise->kind == JsonValue::Kind::Number) {
+          const char* first = noise->text.data();
+          const char* last = first + noise->text.size();
+          const auto [end, ec] = std::from_chars(first, last, value);
+          if (ec != std::errc{} || end != last) value = -1;
+        }
+        if (!(value >= 0.0)) {
+          fail(ModelErrorKind::InvalidModel, "ort_noise_scaled must be a non-negative number", *noise,
+               here + ".ort_noise_scaled");
+        }
+        entry.ort_noise_scaled = value;
+      }
       out.push_back(std::move(entry));
     }
     return out;

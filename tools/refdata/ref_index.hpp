@@ -7,7 +7,10 @@
 //    "model_file": "/abs/path.onnx", "model_sha256": HEX64,
 //    "onnxruntime": {"version": "1.31.1", ...settings...},
 //    "inputs":  [{"name": N, "file": "inputs/N.npy",  "dtype": "int64",   "shape": [..], "sha256": HEX64}],
-//    "outputs": [{"name": N, "file": "outputs/N.npy", "dtype": "float32", "shape": [..], "sha256": HEX64}]}
+//    "outputs": [{"name": N, "file": "outputs/N.npy", "dtype": "float32", "shape": [..], "sha256": HEX64,
+//                 "ort_noise_scaled": 1.2e-6}]}
+// Optional keys: "inputs_version" (an integer the generator bumps when its inputs change) and,
+// per output, "ort_noise_scaled" (ONNX Runtime's ORT_ENABLE_ALL vs ORT_DISABLE_ALL scaled difference).
 //
 // Read with the project's strict JSON reader (core/json/json_reader.hpp). Refusals are ModelError
 // naming index.json (or the data file), the JSON byte offset and a field path ("index.outputs[0].file"):
@@ -38,6 +41,7 @@ struct RefTensorEntry {
   DType dtype = DType::F32;
   std::vector<std::int64_t> shape;
   std::string sha256;           // 64 lowercase hex digits
+  double ort_noise_scaled = -1;  // outputs, optional: ORT enabled vs disabled; -1 when absent
 };
 
 struct RefIndex {
