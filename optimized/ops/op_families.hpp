@@ -13,5 +13,6 @@ std::span<const OptimizedOpDef> conv_optimized_ops();         // Conv, ConvTrans
 std::span<const OptimizedOpDef> attention_optimized_ops();    // Softmax, LogSoftmax, Attention
 std::span<const OptimizedOpDef> norm_optimized_ops();         // LayerNormalization, reductions
 std::span<const OptimizedOpDef> elementwise_optimized_ops();  // unary, binary, Transpose, copies
+std::span<const OptimizedOpDef> pool_optimized_ops();         // MaxPool, AveragePool, global pools
 
 }  // namespace onemodel::opt

@@ -1,0 +1,237 @@
+// Driver of the float32 pooling kernels (optimized/kernels/pool/pool.hpp; spec/ops/products-conv.md
+// section 8). pool_2d_f32 splits each output row into border columns, computed one output at a
+// time by the reference's literal rule, and interior columns, where every tap of the window lies
+// inside the input row, handed to the path's vector row loop (pool_row.hpp) with the list of
+// window rows inside the input. Max interior results equal to -inf are recomputed by the literal
+// rule (section 8.2: -inf from the fold means every inside tap was NaN or -inf, and only the rule
+// tells those apart). Chunks are whole planes, max(1, 32768 / (outputs * taps per plane)) of
+// them, a function of the shape only.
+#include "optimized/kernels/pool/pool.hpp"
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "optimized/kernels/pool/pool_row.hpp"
+
+namespace onemodel::opt::pool {
+namespace {
+
+constexpr std::int64_t kChunkWork = 32768;
+constexpr double kNanosecondsPerTap = 0.3;
+
+// By level, so a wider x86-64 path without its own pool kernel runs the AVX2 one
+// (optimized/frame/isa.hpp); NEON and WASM run the scalar loop (not vectorised yet).
+PoolRowFn row_for(Isa isa) noexcept {
+#if defined(__x86_64__)
+  if (isa_level(isa) >= 2) return pool_row_f32__avx2;
+  if (isa_level(isa) == 1) return pool_row_f32__sse;
+#endif
+  (void)isa;
+  return pool_row_f32__scalar;
+}
+
+// exact-mode.md: a stored float32 NaN is 0x7FC00000. The reference AveragePool and
+// GlobalAveragePool store every NaN so in both modes (reference/ops/op_average_pool.cpp).
+float canonical_nan(float v) noexcept {
+  if (v == v) return v;
+  const std::uint32_t bits = 0x7FC00000u;
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+// Section 8.3: taps of one axis's window inside the input or its declared padding (never the
+// ceil_mode overhang), as reference/ops/pool_window.hpp counts them.
+std::int64_t taps_within_padding(const PoolAxis& a, std::int64_t o) noexcept {
+  std::int64_t count = 0;
+  for (std::int64_t k = 0; k < a.kernel; ++k) {
+    const std::int64_t p = o * a.stride - a.pad_before + k * a.dilation;
+    if (p >= -a.pad_before && p < a.in + a.pad_after) ++count;
+  }
+  return count;
+}
+
+// Section 8.2, literally (reference/ops/op_max_pool.cpp): the first non-NaN inside tap starts
+// the maximum, a later one replaces it only when strictly greater; all inside taps NaN gives the
+// quiet NaN the reference stores (0x7FC00000); no inside tap gives the lowest finite float.
+float max_one(const Pool2dShape& s, const float* plane, std::int64_t oy, std::int64_t ox) noexcept {
+  bool started = false;
+  bool saw_nan = false;
+  float best = 0.0f;
+  for (std::int64_t ky = 0; ky < s.h.kernel; ++ky) {
+    const std::int64_t h = oy * s.h.stride - s.h.pad_before + ky * s.h.dilation;
+    if (h < 0 || h >= s.h.in) continue;
+    for (std::int64_t kx = 0; kx < s.w.kernel; ++kx) {
+      const std::int64_t w = ox * s.w.stride - s.w.pad_before + kx * s.w.dilation;
+      if (w < 0 || w >= s.w.in) continue;
+      const float v = plane[h * s.w.in + w];
+      if (v != v) {
+        saw_nan = true;
+        continue;
+      }
+      if (!started || v > best) {
+        started = true;
+        best = v;
+      }
+    }
+  }
+  if (started) return best;
+  if (saw_nan) return std::numeric_limits<float>::quiet_NaN();
+  return std::numeric_limits<float>::lowest();
+}
+
+// Section 8.3, literally (reference/ops/op_average_pool.cpp): the inside taps summed from +0 in
+// (h, w) order, divided by the number of inside taps or, with count_include_pad, by the taps
+// within the declared padding; NaN canonical.
+float average_one(const Pool2dShape& s, const float* plane, std::int64_t oy, std::int64_t ox) noexcept {
+  float sum = 0.0f;
+  std::int64_t inside = 0;
+  for (std::int64_t ky = 0; ky < s.h.kernel; ++ky) {
+    const std::int64_t h = oy * s.h.stride - s.h.pad_before + ky * s.h.dilation;
+    if (h < 0 || h >= s.h.in) continue;
+    for (std::int64_t kx = 0; kx < s.w.kernel; ++kx) {
+      const std::int64_t w = ox * s.w.stride - s.w.pad_before + kx * s.w.dilation;
+      if (w < 0 || w >= s.w.in) continue;
+      sum = sum + plane[h * s.w.in + w];
+      ++inside;
+    }
+  }
+  const std::int64_t divisor =
+      s.count_include_pad ? taps_within_padding(s.h, oy) * taps_within_padding(s.w, ox) : inside;
+  return canonical_nan(sum / static_cast<float>(divisor));
+}
+
+float one(PoolKind kind, const Pool2dShape& s, const float* plane, std::int64_t oy, std::int64_t ox) noexcept {
+  return kind == PoolKind::Max ? max_one(s, plane, oy, ox) : average_one(s, plane, oy, ox);
+}
+
+struct Interior {
+  std::int64_t lo = 0, hi = 0;  // output columns [lo, hi) served by the row loop
+};
+
+// Columns whose window columns ox*sw - pl + k*dw (k < kw) all lie in [0, in), and with stride 2
+// also the element after the last one (the vector loads read it, pool_row.hpp). Pads are >= 0.
+Interior interior_columns(const PoolAxis& a) noexcept {
+  const std::int64_t extra = a.stride == 2 ? 1 : 0;
+  std::int64_t lo = (a.pad_before + a.stride - 1) / a.stride;
+  const std::int64_t last = a.in - 1 - extra + a.pad_before - (a.kernel - 1) * a.dilation;
+  std::int64_t hi = last < 0 ? 0 : last / a.stride + 1;
+  if (lo > a.out) lo = a.out;
+  if (hi > a.out) hi = a.out;
+  if (hi < lo) hi = lo;
+  return {lo, hi};
+}
+
+void pool_plane(PoolRowFn row, PoolKind kind, const Pool2dShape& s, const Interior& cols, const float* plane,
+                float* y, std::vector<const float*>& rows) {
+  const PoolAxis& H = s.h;
+  const PoolAxis& W = s.w;
+  for (std::int64_t oy = 0; oy < H.out; ++oy) {
+    float* yrow = y + oy * W.out;
+    std::int64_t nrows = 0;
+    for (std::int64_t ky = 0; ky < H.kernel; ++ky) {
+      const std::int64_t h = oy * H.stride - H.pad_before + ky * H.dilation;
+      if (h < 0 || h >= H.in) continue;
+      rows[static_cast<std::size_t>(nrows++)] = plane + h * W.in + (cols.lo * W.stride - W.pad_before);
+    }
+    for (std::int64_t ox = 0; ox < cols.lo; ++ox) yrow[ox] = one(kind, s, plane, oy, ox);
+    if (nrows > 0 && cols.hi > cols.lo) {
+      row(kind, rows.data(), nrows, W.kernel, W.stride, W.dilation, cols.hi - cols.lo, yrow + cols.lo);
+      if (kind == PoolKind::Max) {
+        for (std::int64_t ox = cols.lo; ox < cols.hi; ++ox) {
+          if (yrow[ox] == -std::numeric_limits<float>::infinity()) yrow[ox] = max_one(s, plane, oy, ox);
+        }
+      } else {
+        // Every tap column of an interior output is inside the input, so its width factor is
+        // kernel in both divisor rules (section 8.3).
+        const std::int64_t divisor = (s.count_include_pad ? taps_within_padding(H, oy) : nrows) * W.kernel;
+        const float d = static_cast<float>(divisor);
+        for (std::int64_t ox = cols.lo; ox < cols.hi; ++ox) yrow[ox] = canonical_nan(yrow[ox] / d);
+      }
+    } else {
+      for (std::int64_t ox = cols.lo; ox < cols.hi; ++ox) yrow[ox] = one(kind, s, plane, oy, ox);
+    }
+    for (std::int64_t ox = cols.hi; ox < W.out; ++ox) yrow[ox] = one(kind, s, plane, oy, ox);
+  }
+}
+
+template <bool IsMax>
+void global_planes(const float* x, float* y, std::size_t begin, std::size_t end, std::size_t size) noexcept {
+  // Eight planes at once: eight independent sequential chains (instruction-level parallelism),
+  // each plane still folded in index order from its start value (section 8.4).
+  constexpr std::size_t kGroup = 8;
+  const float start = IsMax ? std::numeric_limits<float>::lowest() : 0.0f;
+  auto finish = [size](float acc) noexcept { return IsMax ? acc : canonical_nan(acc / static_cast<float>(size)); };
+  std::size_t p = begin;
+  for (; p + kGroup <= end; p += kGroup) {
+    const float* base = x + p * size;
+    float acc[kGroup];
+    for (std::size_t j = 0; j < kGroup; ++j) acc[j] = start;
+    for (std::size_t i = 0; i < size; ++i) {
+      for (std::size_t j = 0; j < kGroup; ++j) {
+        const float v = base[j * size + i];
+        if constexpr (IsMax) {
+          acc[j] = (v > acc[j]) ? v : acc[j];
+        } else {
+          acc[j] = acc[j] + v;
+        }
+      }
+    }
+    for (std::size_t j = 0; j < kGroup; ++j) y[p + j] = finish(acc[j]);
+  }
+  for (; p < end; ++p) {
+    const float* base = x + p * size;
+    float acc = start;
+    for (std::size_t i = 0; i < size; ++i) {
+      const float v = base[i];
+      if constexpr (IsMax) {
+        acc = (v > acc) ? v : acc;
+      } else {
+        acc = acc + v;
+      }
+    }
+    y[p] = finish(acc);
+  }
+}
+
+}  // namespace
+
+void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape& shape, const float* x, float* y) {
+  const std::int64_t in_plane = shape.h.in * shape.w.in;
+  const std::int64_t out_plane = shape.h.out * shape.w.out;
+  if (shape.planes <= 0 || out_plane <= 0) return;
+  const std::int64_t taps = shape.h.kernel * shape.w.kernel;
+  const std::int64_t plane_work = out_plane * (taps > 0 ? taps : 1);
+  const std::int64_t per_chunk = plane_work >= kChunkWork ? 1 : kChunkWork / plane_work;
+  const std::int64_t chunks = (shape.planes + per_chunk - 1) / per_chunk;
+  const double estimate = kNanosecondsPerTap * static_cast<double>(shape.planes) * static_cast<double>(plane_work);
+  const PoolRowFn row = row_for(context.isa);
+  const Interior cols = interior_columns(shape.w);
+  context.parallel_for(static_cast<std::size_t>(chunks), estimate, [&](std::size_t c) {
+    std::vector<const float*> rows(static_cast<std::size_t>(shape.h.kernel > 0 ? shape.h.kernel : 1));
+    const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
+    const std::int64_t end = begin + per_chunk < shape.planes ? begin + per_chunk : shape.planes;
+    for (std::int64_t p = begin; p < end; ++p) pool_plane(row, kind, shape, cols, x + p * in_plane, y + p * out_plane, rows);
+  });
+}
+
+void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x, float* y, std::size_t planes,
+                     std::size_t size) {
+  if (planes == 0) return;
+  const std::size_t work = size > 0 ? size : 1;
+  const std::size_t per_chunk = work >= static_cast<std::size_t>(kChunkWork) ? 1 : static_cast<std::size_t>(kChunkWork) / work;
+  const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
+  const double estimate = kNanosecondsPerTap * static_cast<double>(planes) * static_cast<double>(work);
+  context.parallel_for(chunks, estimate, [&](std::size_t c) {
+    const std::size_t begin = c * per_chunk;
+    const std::size_t end = begin + per_chunk < planes ? begin + per_chunk : planes;
+    if (kind == PoolKind::Max) {
+      global_planes<true>(x, y, begin, end, size);
+    } else {
+      global_planes<false>(x, y, begin, end, size);
+    }
+  });
+}
+
+}  // namespace onemodel::opt::pool
