@@ -129,8 +129,10 @@ void pool_plane(PoolRowFn row, PoolKind kind, const Pool2dShape& s, const Interi
   const PoolAxis& W = s.w;
   for (std::int64_t oy = 0; oy < H.out; ++oy) {
     float* yrow = y + oy * W.out;
+    // The window rows inside the input, in ky order, each at the first interior column's window
+    // (formed only when there are interior columns, so the pointer stays inside its row).
     std::int64_t nrows = 0;
-    for (std::int64_t ky = 0; ky < H.kernel; ++ky) {
+    for (std::int64_t ky = 0; ky < H.kernel && cols.hi > cols.lo; ++ky) {
       const std::int64_t h = oy * H.stride - H.pad_before + ky * H.dilation;
       if (h < 0 || h >= H.in) continue;
       rows[static_cast<std::size_t>(nrows++)] = plane + h * W.in + (cols.lo * W.stride - W.pad_before);
