@@ -1,6 +1,8 @@
 # Collects optimized/frame and optimized/kernels sources for the target being built and gives each
-# instruction-set variant its flags. Suffixes: _scalar (everywhere), _sse and _avx2 (x86-64 only),
-# _neon (aarch64 only), _wasm (emscripten only).
+# instruction-set variant its flags. Suffixes: _scalar (everywhere), _sse, _avx2 and _avx512
+# (x86-64 only), _neon (aarch64 only), _wasm (emscripten only). _avx512 files get the four
+# AVX-512 subsets optimized/frame/isa.cpp checks (F, DQ, BW, VL) plus AVX2 and FMA; never a
+# fast-math flag, and the global -ffp-contract=off still applies (exact-mode.md rule 1).
 function(onemodel_kernel_sources out_var)
   file(GLOB_RECURSE all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/optimized/frame/*.cpp
        ${CMAKE_SOURCE_DIR}/optimized/kernels/*.cpp)
@@ -19,7 +21,13 @@ function(onemodel_kernel_sources out_var)
   set(kept "")
   foreach(source ${all})
     get_filename_component(stem ${source} NAME_WE)
-    if(stem MATCHES "_avx2$")
+    if(stem MATCHES "_avx512$")
+      if(x86)
+        set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+                                    "-mavx512f;-mavx512dq;-mavx512bw;-mavx512vl;-mavx2;-mfma")
+        list(APPEND kept ${source})
+      endif()
+    elseif(stem MATCHES "_avx2$")
       if(x86)
         set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma")
         list(APPEND kept ${source})

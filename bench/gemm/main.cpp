@@ -6,7 +6,7 @@
 // inside it. Each line also gives the rate per CPU-second of the process (flops / CPU time), which
 // other programs loading the machine disturb less than the wall-clock rate.
 //
-// Usage: bench_gemm [--sizes 256,512,...] [--isas scalar,sse,avx2] [--threads 1,2] [--no-matmul]
+// Usage: bench_gemm [--sizes 256,512,...] [--isas scalar,sse,avx2,avx512] [--threads 1,2] [--no-matmul]
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -28,11 +28,22 @@ using onemodel::bench::measure;
 using onemodel::bench::Timing;
 using onemodel::opt::Isa;
 
-// The nominal peak of one core of this machine (AMD EPYC): GHz x FMA ports x lanes x 2 flops.
+// The nominal peak of one core of this machine (AMD EPYC, Zen 5, full-width 512-bit units):
+// GHz x FMA ports x lanes x 2 flops (kernels-gemm.md, "Measuring exact against fast"), with the
+// lanes of the path measured: 16 for AVX-512, 8 for AVX2, 4 for the 128-bit path, 1 for scalar.
 constexpr double kGhz = 2.45;
 constexpr double kFmaPorts = 2;
-constexpr double kLanes = 8;
-constexpr double kPeakPerCore = kGhz * kFmaPorts * kLanes * 2.0;
+
+double lanes_of(Isa isa) {
+  switch (onemodel::opt::isa_level(isa)) {
+    case 0: return 1;
+    case 1: return 4;
+    case 2: return 8;
+    default: return 16;
+  }
+}
+
+double peak_per_core(Isa isa) { return kGhz * kFmaPorts * lanes_of(isa) * 2.0; }
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> parts;
@@ -68,7 +79,7 @@ void bench_kernels(const std::vector<std::size_t>& sizes, const std::vector<Isa>
           const double gflops = flops / timing.wall * 1e-9;
           std::printf("%-6zu %-6s %-5s %-7d %10.3f %10.1f %7.0f%% %12.1f\n", n,
                       std::string(onemodel::opt::isa_name(isa)).c_str(), exact ? "exact" : "fast", t,
-                      timing.wall * 1e3, gflops, 100.0 * gflops / (kPeakPerCore * t),
+                      timing.wall * 1e3, gflops, 100.0 * gflops / (peak_per_core(isa) * t),
                       flops / timing.cpu * 1e-9);
           std::fflush(stdout);
         }
@@ -172,12 +183,13 @@ int main(int argc, char** argv) {
     } else if (arg == "--no-matmul") {
       matmul = false;
     } else {
-      std::fprintf(stderr, "usage: bench_gemm [--sizes a,b] [--isas scalar,sse,avx2] [--threads 1,2] [--no-matmul]\n");
+      std::fprintf(stderr, "usage: bench_gemm [--sizes a,b] [--isas scalar,sse,avx2,avx512] [--threads 1,2] [--no-matmul]\n");
       return 2;
     }
   }
-  std::printf("Assumed peak: %.2f GHz x %.0f FMA ports x %.0f lanes x 2 = %.1f GFLOP/s per core (AMD EPYC, AVX2)\n",
-              kGhz, kFmaPorts, kLanes, kPeakPerCore);
+  std::printf("Assumed peak: %.2f GHz x %.0f FMA ports x lanes x 2 per core (AMD EPYC): %.1f GFLOP/s for AVX-512 "
+              "(16 lanes), %.1f for AVX2 (8 lanes)\n",
+              kGhz, kFmaPorts, peak_per_core(Isa::Avx512), peak_per_core(Isa::Avx2));
   std::printf("%%peak divides by that peak times the threads. The machine is shared: see GFLOP/cpu-s.\n\n");
   bench_kernels(sizes, isas, threads);
   if (matmul) bench_matmul_override({64, 128, 256, 512});

@@ -12,13 +12,15 @@ add_test(NAME golden_reference
          COMMAND golden --engine reference --expect ${ONEMODEL_GOLDEN_EXPECT})
 set_tests_properties(golden_reference PROPERTIES LABELS golden TIMEOUT 1800)
 
-foreach(isa scalar sse avx2)
+# A path this CPU lacks (avx512 without AVX-512) is not run: golden exits 77 and CTest reports the
+# row as skipped, never as a pass (tools/golden/isa_env.hpp).
+foreach(isa scalar sse avx2 avx512)
   foreach(threads 1 2)
     set(test_name golden_optimized_${isa}_t${threads})
     add_test(NAME ${test_name}
              COMMAND golden --engine optimized --threads ${threads} --expect ${ONEMODEL_GOLDEN_EXPECT})
     set_tests_properties(${test_name} PROPERTIES LABELS golden TIMEOUT 1800
-                         ENVIRONMENT ONEMODEL_ISA=${isa})
+                         ENVIRONMENT ONEMODEL_ISA=${isa} SKIP_RETURN_CODE 77)
   endforeach()
 endforeach()
 

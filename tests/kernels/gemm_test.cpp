@@ -478,6 +478,35 @@ TEST(GemmKernel, PackedBRefusesAnotherPath) {
                std::invalid_argument);
 }
 
+// The AVX-512 path (kernels-gemm.md, table under "Structure"): where the CPU has it, it is the
+// default, ONEMODEL_ISA=avx2 caps below it and its packed B is in strips of NR = 32. Where the
+// CPU lacks it the test is reported as skipped, never as a pass.
+TEST(GemmKernel, Avx512PathWhereTheCpuHasIt) {
+  if (!isa_available(Isa::Avx512)) GTEST_SKIP() << "AVX-512 path not available on this CPU: not tested";
+  EXPECT_EQ(available_isas().back(), Isa::Avx512);
+  EXPECT_EQ(isa_path_name(Isa::Avx512), "AVX-512");
+  const char* saved = std::getenv("ONEMODEL_ISA");
+  const std::string saved_value = saved != nullptr ? saved : "";
+  ::setenv("ONEMODEL_ISA", "avx2", 1);
+  EXPECT_EQ(select_isa(), Isa::Avx2);
+  ::setenv("ONEMODEL_ISA", "avx512", 1);
+  EXPECT_EQ(select_isa(), Isa::Avx512);
+  ::unsetenv("ONEMODEL_ISA");
+  EXPECT_EQ(select_isa(), Isa::Avx512);
+  if (saved != nullptr) ::setenv("ONEMODEL_ISA", saved_value.c_str(), 1);
+  // One column of B over 3 rows of k fills one strip of 32, padded with +0.
+  const std::vector<float> b = {1.0f, 2.0f, 3.0f};
+  const PackedB packed = pack_b_f32(Isa::Avx512, 3, 1, MatrixView{b.data(), 1, 1});
+  EXPECT_EQ(packed.isa(), Isa::Avx512);
+  ASSERT_EQ(packed.size(), 3u * 32u);
+  EXPECT_EQ(packed.data()[32], 2.0f);
+  for (std::size_t j = 1; j < 32; ++j) {
+    std::uint32_t pad = 1;
+    std::memcpy(&pad, &packed.data()[j], sizeof pad);
+    EXPECT_EQ(pad, 0u) << "column " << j;  // +0, not -0
+  }
+}
+
 #if ONEMODEL_HAVE_RAPIDCHECK
 // Property: random shapes (up to three tiles and two k-blocks), layouts and paths, exact mode,
 // equal to the naive loop.

@@ -11,6 +11,7 @@
 
 #include "diff/graph_builder.hpp"
 #include "onemodel/session.hpp"
+#include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -116,12 +117,14 @@ void check_case(const Case& c, const std::string& name) {
   EXPECT_EQ(compiled_nodes(c.model, OptimizationLevel::All, ExecutionMode::Fast), c.fused_nodes);
   const std::vector<std::pair<std::string, Tensor>> feeds{{"x", values(c.x_shape, 11, true)}};
   const auto reference = run(c.model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
-  for (const char* isa : {"scalar", "sse", "avx2"}) {
-    ::setenv("ONEMODEL_ISA", isa, 1);
+  // Every path this machine has (an ONEMODEL_ISA cap per path, avx512 included when present).
+  for (const opt::Isa path : opt::available_isas()) {
+    const std::string isa(opt::isa_name(path));
+    ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
     const auto fast_unfused = run(c.model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, 1, feeds);
     const auto fast_one = run(c.model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, feeds);
     for (int threads : {1, 2}) {
-      const std::string where = std::string(isa) + " threads " + std::to_string(threads);
+      const std::string where = isa + " threads " + std::to_string(threads);
       const auto fused = run(c.model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
       const auto unfused = run(c.model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::None, threads, feeds);
       expect_bits(fused, reference, "exact fused vs reference, " + where);

@@ -22,6 +22,7 @@
 #include "diff/graph_builder.hpp"
 #include "onemodel/model_format.hpp"
 #include "onemodel/session.hpp"
+#include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -125,13 +126,15 @@ void check(const IrModel& model, const Feeds& feeds, std::size_t unfused_nodes, 
   EXPECT_EQ(count_kernels(*fast_graph, fused_kind), fused_count);
   EXPECT_EQ(count_kernels(*exact_graph, fused_kind), exact_count);
   const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
-  for (const char* isa : {"scalar", "sse", "avx2"}) {
-    ::setenv("ONEMODEL_ISA", isa, 1);
+  // Every path this machine has (an ONEMODEL_ISA cap per path, avx512 included when present).
+  for (const opt::Isa path : opt::available_isas()) {
+    const std::string isa(opt::isa_name(path));
+    ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
     const auto fast_one = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, feeds);
     const auto unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, 1, feeds);
-    expect_scaled(fast_one, unfused, tolerance, std::string("fast fused vs unfused, ") + isa);
+    expect_scaled(fast_one, unfused, tolerance, "fast fused vs unfused, " + isa);
     for (int threads : {1, 2}) {
-      const std::string where = std::string(isa) + " threads " + std::to_string(threads);
+      const std::string where = isa + " threads " + std::to_string(threads);
       const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
       expect_bits(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
       const auto exact = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);

@@ -10,4 +10,11 @@ namespace onemodel::golden {
 // False when the environment could not be changed.
 bool set_isa_environment(const std::string& isa);
 
+// The ONEMODEL_ISA value when it names a path above the best one this CPU runs (avx512 on a CPU
+// without AVX-512), empty otherwise. Capping there would silently run a lower path, so the tool
+// reports such a run as not available instead of as a pass (exit status kNotAvailable; CTest's
+// SKIP_RETURN_CODE, tests/cmake/golden.cmake).
+std::string unavailable_isa_cap();
+inline constexpr int kNotAvailable = 77;
+
 }  // namespace onemodel::golden

@@ -4,7 +4,7 @@
 // and platform (exact-mode.md), so these lines must be equal everywhere; tests/golden/ holds the
 // expected lines, made by the reference engine.
 //
-//   golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2] [--quick]
+//   golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2|avx512] [--quick]
 //          [--only TEXT] [--list] [--expect FILE] [--verbose]
 #include <chrono>
 #include <cstdio>
@@ -36,7 +36,7 @@ struct Options {
 };
 
 void usage() {
-  std::cerr << "usage: golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2]\n"
+  std::cerr << "usage: golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2|avx512]\n"
                "              [--quick] [--only TEXT] [--list] [--expect FILE] [--verbose]\n"
                "  Runs the golden graphs in exact mode and prints `<case>/<output> <sha256>` lines.\n"
                "  --expect FILE compares with FILE instead, prints what differs, exits 1 on any\n"
@@ -82,6 +82,13 @@ bool parse(int argc, char** argv, Options& o) {
 }
 
 int run(const Options& o) {
+  if (o.session.engine == EngineKind::Optimized) {
+    const std::string missing = unavailable_isa_cap();
+    if (!missing.empty()) {
+      std::cout << "golden: kernel path " << missing << " is not available on this CPU: not run\n";
+      return kNotAvailable;
+    }
+  }
   std::vector<GoldenCase> selected;
   for (GoldenCase& c : all_cases()) {
     if (o.quick && !c.quick) continue;

@@ -20,6 +20,7 @@ using PlaneFunction = void (*)(const DepthwisePlaneJob&);
 PlaneFunction plane_function(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
+    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
     case Isa::Avx2:
       return depthwise_plane_avx2;
     case Isa::Sse:
@@ -39,7 +40,7 @@ PlaneFunction plane_function(Isa isa) noexcept {
 }
 
 // Whether the path has a fused multiply-add instruction (fast mode uses it there).
-bool path_has_fma(Isa isa) noexcept { return isa == Isa::Avx2 || isa == Isa::Neon; }
+bool path_has_fma(Isa isa) noexcept { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
 
 // kernels-depthwise.md "Phase planes": the padded plane split by column phase into stride_w
 // planes (plane p holds padded columns p, p + stride_w, ...), each `height` rows of `width`

@@ -83,9 +83,9 @@ void run_tile(const Problem& pr, std::size_t tile) {
     float* panel = cache.buffer.reserve(path.mc * pr.k);
     const MicroKernel kernel = pr.exact ? path.exact : path.fast;
     const std::size_t mr = path.mr, nr = path.nr;
-    // One MR x NR tile at ragged edges (at most 96 values); zeroed so the lanes past the edge
-    // never read uninitialised memory.
-    alignas(64) float scratch[128] = {};
+    // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
+    // so the lanes past the edge never read uninitialised memory.
+    alignas(64) float scratch[384] = {};
     for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
       float* a_block = panel + p0 * path.mc;

@@ -32,6 +32,10 @@ void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, flo
                              std::uint32_t flags);
 void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags);
+void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                                std::uint32_t flags);
+void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+                                  std::uint32_t flags);
 #endif
 #if defined(__aarch64__)
 void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,

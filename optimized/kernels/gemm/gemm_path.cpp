@@ -12,6 +12,8 @@ constexpr Path kScalar{Isa::Scalar, 4, 4, 64, 64, f32_gemm_4x4__scalar, f32_gemm
 // SSE4.1 has no fused multiply-add: both modes multiply then add.
 constexpr Path kSse{Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41};
 constexpr Path kAvx2{Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact};
+// AVX-512: 12 x 32 (24 of 32 zmm accumulate), tiles 96 x 128, B in strips of NR = 32.
+constexpr Path kAvx512{Isa::Avx512, 12, 32, 96, 128, f32_gemm_12x32__avx512_fma, f32_gemm_12x32__avx512_exact};
 #endif
 #if defined(__aarch64__)
 constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact};
@@ -28,6 +30,7 @@ const Path& path_for(Isa isa) noexcept {
 #if defined(__x86_64__)
     case Isa::Sse: return kSse;
     case Isa::Avx2: return kAvx2;
+    case Isa::Avx512: return kAvx512;
 #endif
 #if defined(__aarch64__)
     case Isa::Neon: return kNeon;

@@ -96,6 +96,7 @@ bool tile_4byte(Isa isa, const std::uint32_t* src, std::int64_t src_col, std::ui
                 std::size_t rows, std::size_t cols) {
   switch (isa) {
 #if defined(__x86_64__)
+    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
     case Isa::Avx2: transpose_tile_4byte__avx2(src, src_col, dst, dst_row, rows, cols); return true;
     case Isa::Sse: transpose_tile_4byte__sse(src, src_col, dst, dst_row, rows, cols); return true;
 #endif
