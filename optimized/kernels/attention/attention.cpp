@@ -17,7 +17,7 @@ using ItemFn = void (*)(const AttentionArgs&, const attention::Scratch&, std::si
 ItemFn variant_for(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return avx512::attention_item_f32;
     case Isa::Avx2: return avx2::attention_item_f32;
     case Isa::Sse: return sse::attention_item_f32;
 #endif

@@ -20,7 +20,8 @@ using PlaneFunction = void (*)(const DepthwisePlaneJob&);
 PlaneFunction plane_function(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512:
+      return depthwise_plane_avx512;
     case Isa::Avx2:
       return depthwise_plane_avx2;
     case Isa::Sse:

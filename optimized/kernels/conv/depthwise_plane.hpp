@@ -27,6 +27,7 @@ void depthwise_plane_scalar(const DepthwisePlaneJob& job);
 #if defined(__x86_64__)
 void depthwise_plane_sse(const DepthwisePlaneJob& job);
 void depthwise_plane_avx2(const DepthwisePlaneJob& job);
+void depthwise_plane_avx512(const DepthwisePlaneJob& job);
 #endif
 #if defined(__aarch64__)
 void depthwise_plane_neon(const DepthwisePlaneJob& job);

@@ -24,7 +24,7 @@ double unary_ns_per_element(UnaryOp op) noexcept {
 void unary_f32_run(Isa isa, const UnaryArgs& args, const float* x, float* y, std::size_t n) {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return unary_f32__avx512(args, x, y, n);
     case Isa::Avx2: return unary_f32__avx2(args, x, y, n);
     case Isa::Sse: return unary_f32__sse(args, x, y, n);
 #endif
@@ -42,7 +42,7 @@ void binary_f32_run(Isa isa, BinaryOp op, const float* a, std::ptrdiff_t a_step,
                     std::ptrdiff_t b_step, float* y, std::size_t n) {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return binary_f32__avx512(op, a, a_step, b, b_step, y, n);
     case Isa::Avx2: return binary_f32__avx2(op, a, a_step, b, b_step, y, n);
     case Isa::Sse: return binary_f32__sse(op, a, a_step, b, b_step, y, n);
 #endif

@@ -15,7 +15,7 @@ using RowsFn = void (*)(const LayerNormArgs&, std::size_t, std::size_t) noexcept
 RowsFn variant_for(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return avx512::layer_norm_rows_f32;
     case Isa::Avx2: return avx2::layer_norm_rows_f32;
     case Isa::Sse: return sse::layer_norm_rows_f32;
 #endif

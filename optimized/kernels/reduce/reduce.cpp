@@ -26,7 +26,7 @@ struct Variant {
 Variant variant_for(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return {avx512::reduce_rows_f32, avx512::reduce_columns_f32, avx512::sum16_f32};
     case Isa::Avx2: return {avx2::reduce_rows_f32, avx2::reduce_columns_f32, avx2::sum16_f32};
     case Isa::Sse: return {sse::reduce_rows_f32, sse::reduce_columns_f32, sse::sum16_f32};
 #endif

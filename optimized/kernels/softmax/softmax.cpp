@@ -22,7 +22,7 @@ struct Variant {
 Variant variant_for(Isa isa) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return {avx512::softmax_rows_f32, avx512::log_softmax_rows_f32};
     case Isa::Avx2: return {avx2::softmax_rows_f32, avx2::log_softmax_rows_f32};
     case Isa::Sse: return {sse::softmax_rows_f32, sse::log_softmax_rows_f32};
 #endif

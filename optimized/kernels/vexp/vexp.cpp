@@ -8,7 +8,7 @@ namespace onemodel::opt {
 void exp_non_positive_f32(Isa isa, const float* x, float* y, std::size_t n) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return avx512::exp_non_positive_f32(x, y, n);
     case Isa::Avx2: return avx2::exp_non_positive_f32(x, y, n);
     case Isa::Sse: return sse::exp_non_positive_f32(x, y, n);
 #endif
@@ -25,7 +25,7 @@ void exp_non_positive_f32(Isa isa, const float* x, float* y, std::size_t n) noex
 void fast_exp_f32(Isa isa, const float* x, float* y, std::size_t n) noexcept {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
+    case Isa::Avx512: return avx512::fast_exp_f32(x, y, n);
     case Isa::Avx2: return avx2::fast_exp_f32(x, y, n);
     case Isa::Sse: return sse::fast_exp_f32(x, y, n);
 #endif

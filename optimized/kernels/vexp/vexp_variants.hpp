@@ -14,6 +14,7 @@ ONEMODEL_VEXP_VARIANT(scalar)
 #if defined(__x86_64__)
 ONEMODEL_VEXP_VARIANT(sse)
 ONEMODEL_VEXP_VARIANT(avx2)
+ONEMODEL_VEXP_VARIANT(avx512)
 #endif
 #if defined(__aarch64__)
 ONEMODEL_VEXP_VARIANT(neon)

@@ -1,0 +1,5 @@
+// Softmax and LogSoftmax rows on the avx512 path (softmax_entries.inc with lanes_avx512.hpp).
+#include "optimized/kernels/vexp/lanes_avx512.hpp"
+
+#define ONEMODEL_KERNEL_ISA avx512
+#include "optimized/kernels/softmax/softmax_entries.inc"
