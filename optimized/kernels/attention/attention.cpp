@@ -51,6 +51,8 @@ attention::Scratch thread_scratch(std::size_t d, std::size_t dv) {
   s.m = p;
   p += 32;
   s.l = p;
+  p += 32;
+  s.lv = p;
   return s;
 }
 

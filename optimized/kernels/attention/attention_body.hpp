@@ -23,11 +23,12 @@ struct Scratch {
   float* acc = nullptr;     // 32 x dv
   float* m = nullptr;       // 32
   float* l = nullptr;       // 32
+  float* lv = nullptr;      // 32 x 16: the fast flavour's lane partials of l (attention_fast_body.hpp)
 };
 
 // Floats of scratch one item needs.
 inline std::size_t scratch_floats(std::size_t d, std::size_t dv) noexcept {
-  return 32 * d + d * 64 + 32 * 64 + 32 * 64 + 32 * dv + 32 + 32;
+  return 32 * d + d * 64 + 32 * 64 + 32 * 64 + 32 * dv + 32 + 32 + 32 * 16;
 }
 
 template <class L, bool Fast>
