@@ -2,7 +2,9 @@
 // kernels-attention.md ("The exact definition", written out one row at a time in
 // attn_naive_definitions.hpp): exact mode gives the same bits on every available path and at 1 and
 // 2 threads, including fully masked rows, NaN and +inf scores and a fully masked first block; fast
-// mode stays within 4e-6 of a double-precision softmax for q, k ~ N(0, 1.5^2) ("Accuracy").
+// mode stays within 4e-6 of a double-precision softmax for q, k ~ N(0, 1.5^2) ("Accuracy"), gives
+// the same bits at 1 and 2 threads, with head dims 32, 64, 80 and ones that are no multiple of the
+// lane width, per-row and broadcast masks (over heads and rows, and over keys) and fully masked rows.
 #include <gtest/gtest.h>
 // rapidcheck exists only natively: the aarch64 and wasm kernel tests (tools/cross/) build without it.
 #if ONEMODEL_HAVE_RAPIDCHECK
@@ -10,6 +12,7 @@
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -224,6 +227,102 @@ TEST(AttentionKernelTest, FastIsWithinTheSpecBound) {
       EXPECT_LE(worst_exact, 4e-6) << isa_name(isa) << " kv " << c.kv_len;
     }
   }
+}
+
+// Fast mode on every path against the double reference of `full` (whose mask, if any, is expanded
+// to one row per (b, h, i)); `args` may read a broadcast form of that mask. Rows the reference gives
+// NaN (fully masked) must be canonical NaN, or zeros with divide_empty_rows_by_one.
+void check_fast(const Case& full, AttentionArgs args) {
+  ThreadPool pool(2);
+  for (Isa isa : available_isas()) {
+    std::vector<float> out1(full.batch * full.heads * full.q_len * full.dv, 55.0f), out2(out1.size(), 66.0f);
+    args.out = out1.data();
+    attention_f32(KernelContext{isa, false, nullptr}, args);
+    args.out = out2.data();
+    attention_f32(KernelContext{isa, false, &pool}, args);
+    ASSERT_EQ(0, std::memcmp(out1.data(), out2.data(), out1.size() * 4)) << isa_name(isa);
+    double worst = 0;
+    for (std::size_t b = 0; b < full.batch; ++b)
+      for (std::size_t h = 0; h < full.heads; ++h)
+        for (std::size_t i = 0; i < full.q_len; ++i) {
+          const RowView r = row_view(full, b, h, i);
+          const std::vector<double> want =
+              attn_naive::attention_row_double(r.q, r.k, r.v, r.mask, full.d, full.dv, full.scale);
+          for (std::size_t x = 0; x < full.dv; ++x) {
+            const float got = out1[((b * full.heads + h) * full.q_len + i) * full.dv + x];
+            if (std::isnan(want[x])) {
+              if (args.divide_empty_rows_by_one) EXPECT_EQ(got, 0.0f) << isa_name(isa);
+              else EXPECT_EQ(bits(got), 0x7FC00000u) << isa_name(isa);
+              continue;
+            }
+            worst = std::max(worst, std::fabs(got - want[x]));
+          }
+        }
+    // kernels-attention.md, "Accuracy": tests use a bound of 4e-6.
+    EXPECT_LE(worst, 4e-6) << isa_name(isa) << " q " << full.q_len << " kv " << full.kv_len << " d " << full.d
+                           << " dv " << full.dv;
+  }
+}
+
+TEST(AttentionKernelTest, FastHeadDimsAndMasks) {
+  std::mt19937 rng(25);
+  // (heads, kv_heads, q_len, kv_len, d, dv, mask): head dims 32, 64, 80 and widths that are no
+  // multiple of 8 or 16 lanes; partial query and key blocks; grouped key/value heads.
+  const std::vector<std::vector<std::size_t>> shapes = {
+      {2, 2, 64, 128, 32, 32, 1}, {2, 1, 40, 100, 64, 64, 1}, {2, 2, 33, 130, 80, 80, 0}, {1, 1, 17, 70, 80, 80, 1},
+      {2, 2, 9, 65, 10, 13, 1},   {1, 1, 5, 64, 18, 7, 0},    {1, 1, 1, 1, 2, 1, 0},      {3, 3, 3, 200, 6, 40, 1},
+      {1, 1, 32, 191, 96, 24, 1}};
+  for (const auto& s : shapes) {
+    const Case c = make_case(rng, 2, s[0], s[1], s[2], s[3], s[4], s[5], s[6] != 0);
+    check_fast(c, args_of(c, nullptr));
+  }
+}
+
+TEST(AttentionKernelTest, FastBroadcastMasks) {
+  std::mt19937 rng(26);
+  for (std::size_t kv_len : {64u, 77u, 150u}) {
+    // One mask row per batch (batch, 1, 1, kv_len): strides 0 over heads and rows.
+    Case small = make_case(rng, 2, 3, 3, 37, kv_len, 32, 32, true);
+    small.mask_broadcast_rows = true;
+    small.mask.resize(small.batch * kv_len);
+    Case full = small;
+    full.mask_broadcast_rows = false;
+    full.mask.clear();
+    for (std::size_t b = 0; b < full.batch; ++b)
+      for (std::size_t h = 0; h < full.heads; ++h)
+        for (std::size_t i = 0; i < full.q_len; ++i)
+          full.mask.insert(full.mask.end(), small.mask.begin() + static_cast<std::ptrdiff_t>(b * kv_len),
+                           small.mask.begin() + static_cast<std::ptrdiff_t>((b + 1) * kv_len));
+    check_fast(full, args_of(small, nullptr));
+    // One value per (b, h, i) broadcast over the keys (column stride 0).
+    Case per_row = make_case(rng, 1, 2, 2, 20, kv_len, 64, 64, true);
+    std::vector<float> values(per_row.batch * per_row.heads * per_row.q_len);
+    for (std::size_t r = 0; r < values.size(); ++r) values[r] = per_row.mask[r * kv_len];
+    for (std::size_t r = 0; r < values.size(); ++r)
+      for (std::size_t j = 0; j < kv_len; ++j) per_row.mask[r * kv_len + j] = values[r];
+    AttentionArgs a = args_of(per_row, nullptr);
+    a.mask = values.data();
+    a.mask_strides = {static_cast<std::ptrdiff_t>(per_row.heads * per_row.q_len),
+                      static_cast<std::ptrdiff_t>(per_row.q_len), 1};
+    a.mask_column_stride = 0;
+    check_fast(per_row, a);
+  }
+}
+
+TEST(AttentionKernelTest, FastFullyMaskedRows) {
+  std::mt19937 rng(27);
+  Case c = make_case(rng, 1, 2, 2, 40, 150, 32, 32, true);
+  for (std::size_t h = 0; h < 2; ++h)
+    for (std::size_t j = 0; j < c.kv_len; ++j) {
+      const std::size_t row = h * c.q_len;
+      c.mask[(row + 0) * c.kv_len + j] = -INFINITY;                   // fully masked
+      c.mask[(row + 5) * c.kv_len + j] = j < 128 ? -INFINITY : 0.0f;  // first two blocks masked
+      c.mask[(row + 39) * c.kv_len + j] = -INFINITY;                  // in the last, partial item
+    }
+  check_fast(c, args_of(c, nullptr));
+  AttentionArgs a = args_of(c, nullptr);
+  a.divide_empty_rows_by_one = true;
+  check_fast(c, a);
 }
 
 }  // namespace
