@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/graph/op_kernel.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
 #include "reference/ops/conv_geometry.hpp"
 
 namespace onemodel::opt::conv_override {
@@ -18,6 +20,10 @@ namespace onemodel::opt::conv_override {
 struct Plan {
   bool served = false;  // one or two spatial axes
   Conv2dShape shape;
+  // Conv only: constant float32 weights of an im2col convolution packed once per group as the
+  // product's A (conv2d_pack_weights; kernels-gemm.md "Convolution"), so runs do not re-pack
+  // them. Empty otherwise (variable W, depthwise, ConvTranspose): the kernels read W.
+  std::vector<PackedA> packed_weights;
   // A plan belongs to one input shape; this guards against being handed another.
   bool matches(const Shape& x) const {
     if (!served) return x.rank() != 3 && x.rank() != 4;

@@ -34,6 +34,18 @@ class ConvOverride final : public OptimizedKernel {
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
     plan->served = resolve(context.node(), context.input_shape(0), context.input_shape(1), plan->shape);
+    // Constant float32 weights of an im2col convolution: packed once here as each group's A
+    // (kernels-gemm.md "Convolution"; graph-runtime.md section 2, prepare() turns constant inputs
+    // into a faster form). Packing is a copy, so the results are the unpacked path's bits.
+    const Tensor* w = context.input_value(1);
+    const Conv2dShape& s = plan->shape;
+    if (plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
+        s.groups > 0 && s.groups != s.in_channels && s.out_channels % s.groups == 0 &&
+        s.in_channels % s.groups == 0 &&
+        static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps()) {
+      const Tensor contiguous = w->contiguous();
+      plan->packed_weights = conv2d_pack_weights(config().isa, s, contiguous.data<float>().data());
+    }
     return plan;
   }
 
@@ -50,18 +62,24 @@ class ConvOverride final : public OptimizedKernel {
     const ew::UnaryArgs* activation = activation_ != nullptr ? &activation_->args : nullptr;
     const Conv2dShape& s = plan.shape;
     const Tensor x = context.input(0).contiguous();
-    const Tensor w = context.input(1).contiguous();
     Tensor b;
     if (context.has_input(2)) b = context.input(2).contiguous();
     const float* bias = b.defined() ? b.data<float>().data() : nullptr;
     float* y = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
     if (s.groups == s.in_channels) {
+      const Tensor w = context.input(1).contiguous();
       depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, activation);
       return;
     }
     Tensor scratch;
     float* workspace = conv_override::workspace(context, conv2d_workspace_floats(s), scratch);
+    if (!plan.packed_weights.empty()) {
+      // The plan's packed weights stand for W (prepare()); W itself is not read here.
+      conv2d_f32(kc, s, x.data<float>().data(), nullptr, bias, y, workspace, activation, plan.packed_weights.data());
+      return;
+    }
+    const Tensor w = context.input(1).contiguous();
     conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, workspace, activation);
   }
 

@@ -56,8 +56,18 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& s) noexcept {
   return input_is_matrix(s) ? 0 : s.in_per_group() * s.taps() * s.out_plane();
 }
 
+std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& s, const float* w) {
+  const std::size_t m = s.out_per_group(), k = s.in_per_group() * s.taps();
+  std::vector<PackedA> packed;
+  packed.reserve(s.groups);
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    packed.push_back(pack_a_f32(isa, m, k, MatrixView{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1}));
+  }
+  return packed;
+}
+
 void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w, const float* bias,
-                float* y, float* workspace, const ew::UnaryArgs* activation) {
+                float* y, float* workspace, const ew::UnaryArgs* activation, const PackedA* packed_weights) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   if (s.batch == 0 || m == 0 || n == 0) return;
   const bool direct = input_is_matrix(s);
@@ -73,13 +83,18 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         });
         b.data = workspace;
       }
-      // The group's weights are A (m x k, rows ordered like the im2col rows).
-      const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
       float* c = y + (image * s.out_channels + g * m) * n;
       const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
       const GemmEpilogue epilogue{add_bias, &state};
-      const bool any = bias != nullptr || activation != nullptr;
-      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), any ? &epilogue : nullptr);
+      const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
+      if (packed_weights != nullptr) {
+        // The group's weights packed once (conv2d_pack_weights): same floats, same order.
+        gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply);
+        continue;
+      }
+      // The group's weights are A (m x k, rows ordered like the im2col rows).
+      const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
+      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), apply);
     }
   }
 }

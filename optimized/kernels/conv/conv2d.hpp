@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
 
 namespace onemodel::opt {
 
@@ -21,8 +23,17 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& shape) noexcept;
 // y: [batch, Cout, out_h, out_w]. The bias is one rounded addition after the sum; exact mode
 // stores canonical NaN. `activation`, when given, is then applied to each finished tile of the
 // product through the element-wise kernel (graph-passes.md `conv-activation`).
+//
+// `packed_weights`, when given, is conv2d_pack_weights(context.isa, shape, w): one PackedA per
+// group, and w is then not read (it may be nullptr). The results are the same bits either way.
 void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
-                const float* bias, float* y, float* workspace, const ew::UnaryArgs* activation = nullptr);
+                const float* bias, float* y, float* workspace, const ew::UnaryArgs* activation = nullptr,
+                const PackedA* packed_weights = nullptr);
+
+// Constant weights w: [Cout, Cin/G, KH, KW] packed once as the A operand of each group's product
+// (Cout/G x Cin/G*KH*KW, rows ordered like the im2col rows), so a call does not re-pack them per
+// tile row (kernels-gemm.md "Convolution": the group's weights are A).
+std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& shape, const float* w);
 
 // The transposed convolution: the shape's in_* are X's spatial extents, out_* Y's, in_channels
 // = C, out_channels = M; pad_top/pad_left the padding taken off the front.

@@ -21,6 +21,7 @@
 namespace onemodel::opt {
 
 void PackedB::FreeAligned::operator()(float* p) const noexcept { gemm::free_aligned_floats(p); }
+void PackedA::FreeAligned::operator()(float* p) const noexcept { gemm::free_aligned_floats(p); }
 
 namespace gemm {
 namespace {
@@ -35,6 +36,7 @@ struct Problem {
   bool exact;
   std::size_t m, n, k;
   MatrixView a;
+  const float* packed_a;  // A packed whole (PackedA), or nullptr: the tiles pack it
   const float* packed_b;
   float* c;
   std::ptrdiff_t ldc;
@@ -60,6 +62,43 @@ thread_local GrowingBuffer b_packing;
 
 std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.path->nc); }
 
+// One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
+// every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3).
+void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t rows,
+               std::size_t cols, std::size_t col0, float* c_tile, float* scratch) {
+  const Path& path = *pr.path;
+  const MicroKernel kernel = pr.exact ? path.exact : path.fast;
+  const std::size_t mr = path.mr, nr = path.nr;
+  // kernels-gemm.md step 3: the first block starts from +0, later ones from the stored C;
+  // exact-mode.md rule 4: NaN is made canonical when the last block stores.
+  std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
+  if (pr.exact && p0 + kc == pr.k) flags |= kGemmCanonicalNan;
+  for (std::size_t j = 0; j < cols; j += nr) {
+    const float* b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
+    const std::size_t valid_cols = std::min(nr, cols - j);
+    for (std::size_t i = 0; i < rows; i += mr) {
+      const std::size_t valid_rows = std::min(mr, rows - i);
+      const float* a_strip = a_block + i * kc;
+      float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
+      if (valid_rows == mr && valid_cols == nr) {
+        kernel(kc, a_strip, b_strip, c_block, pr.ldc, flags);
+        continue;
+      }
+      // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
+      // and copies out the valid part.
+      if ((flags & kGemmAccumulate) != 0) {
+        for (std::size_t r = 0; r < valid_rows; ++r) {
+          std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
+        }
+      }
+      kernel(kc, a_strip, b_strip, scratch, static_cast<std::ptrdiff_t>(nr), flags);
+      for (std::size_t r = 0; r < valid_rows; ++r) {
+        std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
+      }
+    }
+  }
+}
+
 void run_tile(const Problem& pr, std::size_t tile) {
   const Path& path = *pr.path;
   const std::size_t tiles_n = tile_cols(pr);
@@ -69,10 +108,21 @@ void run_tile(const Problem& pr, std::size_t tile) {
   const std::size_t rows = std::min(path.mc, pr.m - row0);
   const std::size_t cols = std::min(path.nc, pr.n - col0);
   float* c_tile = pr.c + static_cast<std::ptrdiff_t>(row0) * pr.ldc + static_cast<std::ptrdiff_t>(col0);
+  // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
+  // so the lanes past the edge never read uninitialised memory.
+  alignas(64) float scratch[384] = {};
 
   if (pr.k == 0) {
     // exact-mode.md, "Matrix product": with k = 0 the output is +0.
     for (std::size_t r = 0; r < rows; ++r) std::fill_n(c_tile + static_cast<std::ptrdiff_t>(r) * pr.ldc, cols, 0.0f);
+  } else if (pr.packed_a != nullptr) {
+    // A was packed once, in the same layout (pack_a_f32): the tile reads its blocks in place,
+    // so the microkernel sees the same floats in the same order as when the tile packs them.
+    for (std::size_t p0 = 0; p0 < pr.k; p0 += kKc) {
+      const std::size_t kc = std::min(kKc, pr.k - p0);
+      run_block(pr, pr.packed_a + packed_a_offset(pr.k, path.mr, row0, rows, p0), p0, kc, rows, cols, col0, c_tile,
+                scratch);
+    }
   } else {
     APanelCache& cache = a_panel;
     if (cache.call_id != pr.call_id || cache.tile_row != tile_row) {
@@ -81,46 +131,14 @@ void run_tile(const Problem& pr, std::size_t tile) {
       cache.blocks_packed = 0;
     }
     float* panel = cache.buffer.reserve(path.mc * pr.k);
-    const MicroKernel kernel = pr.exact ? path.exact : path.fast;
-    const std::size_t mr = path.mr, nr = path.nr;
-    // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
-    // so the lanes past the edge never read uninitialised memory.
-    alignas(64) float scratch[384] = {};
     for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
       float* a_block = panel + p0 * path.mc;
       if (block == cache.blocks_packed) {
-        pack_a_block(pr.a, row0, rows, p0, kc, mr, a_block);
+        path.pack_a(pr.a, row0, rows, p0, kc, a_block);
         ++cache.blocks_packed;
       }
-      // kernels-gemm.md step 3: the first block starts from +0, later ones from the stored C;
-      // exact-mode.md rule 4: NaN is made canonical when the last block stores.
-      std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
-      if (pr.exact && p0 + kc == pr.k) flags |= kGemmCanonicalNan;
-      for (std::size_t j = 0; j < cols; j += nr) {
-        const float* b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
-        const std::size_t valid_cols = std::min(nr, cols - j);
-        for (std::size_t i = 0; i < rows; i += mr) {
-          const std::size_t valid_rows = std::min(mr, rows - i);
-          const float* a_strip = a_block + i * kc;
-          float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
-          if (valid_rows == mr && valid_cols == nr) {
-            kernel(kc, a_strip, b_strip, c_block, pr.ldc, flags);
-            continue;
-          }
-          // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
-          // and copies out the valid part.
-          if ((flags & kGemmAccumulate) != 0) {
-            for (std::size_t r = 0; r < valid_rows; ++r) {
-              std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
-            }
-          }
-          kernel(kc, a_strip, b_strip, scratch, static_cast<std::ptrdiff_t>(nr), flags);
-          for (std::size_t r = 0; r < valid_rows; ++r) {
-            std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
-          }
-        }
-      }
+      run_block(pr, a_block, p0, kc, rows, cols, col0, c_tile, scratch);
     }
   }
   if (pr.epilogue != nullptr && pr.epilogue->apply != nullptr) {
@@ -136,9 +154,22 @@ void run_tiles(const KernelContext& context, const Problem& pr) {
 }
 
 Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
-                     const float* packed_b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  return Problem{&path_for(context.isa), context.exact, m, n, k, a, packed_b, c, ldc, epilogue,
+                     const float* packed_a, const float* packed_b, float* c, std::ptrdiff_t ldc,
+                     const GemmEpilogue* epilogue) {
+  return Problem{&path_for(context.isa), context.exact, m, n, k, a, packed_a, packed_b, c, ldc, epilogue,
                  next_call_id.fetch_add(1, std::memory_order_relaxed)};
+}
+
+// kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
+// thread's buffer; the chunks may run on other threads. nullptr when k = 0.
+const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::size_t k, MatrixView b) {
+  if (k == 0) return nullptr;
+  const Path& path = path_for(context.isa);
+  float* packed = b_packing.reserve(packed_b_size(k, n, path.nr));
+  const std::size_t chunks = pack_b_chunk_count(k, n, path.nr);
+  const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, path.nr));
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) { pack_b_chunk(k, n, path.nr, b, packed, chunk); });
+  return packed;
 }
 
 }  // namespace
@@ -147,18 +178,8 @@ Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n,
 void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
   if (m == 0 || n == 0) return;
-  const gemm::Path& path = gemm::path_for(context.isa);
-  float* packed = nullptr;
-  if (k > 0) {
-    // kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
-    // thread's buffer; the chunks may run on other threads.
-    packed = gemm::b_packing.reserve(gemm::packed_b_size(k, n, path.nr));
-    const std::size_t chunks = gemm::pack_b_chunk_count(k, n, path.nr);
-    const double estimate = gemm::kNsPerPackedElement * static_cast<double>(gemm::packed_b_size(k, n, path.nr));
-    context.parallel_for(chunks, estimate,
-                         [&](std::size_t chunk) { gemm::pack_b_chunk(k, n, path.nr, b, packed, chunk); });
-  }
-  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, a, packed, c, ldc, epilogue));
+  const float* packed = gemm::pack_b_for_call(context, n, k, b);
+  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, a, nullptr, packed, c, ldc, epilogue));
 }
 
 PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
@@ -182,7 +203,37 @@ void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, 
     throw std::invalid_argument("gemm_f32_packed: B was packed for another instruction-set path");
   }
   if (m == 0 || b.n() == 0) return;
-  gemm::run_tiles(context, gemm::make_problem(context, m, b.n(), b.k(), a, b.data(), c, ldc, epilogue));
+  gemm::run_tiles(context, gemm::make_problem(context, m, b.n(), b.k(), a, nullptr, b.data(), c, ldc, epilogue));
+}
+
+PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
+  const gemm::Path& path = gemm::path_for(isa);
+  PackedA packed;
+  packed.isa_ = path.isa;
+  packed.m_ = m;
+  packed.k_ = k;
+  packed.size_ = gemm::packed_a_size(m, k, path.mr);
+  packed.data_.reset(gemm::allocate_aligned_floats(packed.size_));
+  // Exactly the blocks the tiles would pack (run_tile): per tile row, per k-block.
+  for (std::size_t row0 = 0; row0 < m; row0 += path.mc) {
+    const std::size_t rows = std::min(path.mc, m - row0);
+    for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
+      const std::size_t kc = std::min(gemm::kKc, k - p0);
+      path.pack_a(a, row0, rows, p0, kc, packed.data_.get() + gemm::packed_a_offset(k, path.mr, row0, rows, p0));
+    }
+  }
+  return packed;
+}
+
+void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
+                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  if (a.isa() != gemm::path_for(context.isa).isa) {
+    throw std::invalid_argument("gemm_f32_packed_a: A was packed for another instruction-set path");
+  }
+  if (a.m() != m || a.k() != k) throw std::invalid_argument("gemm_f32_packed_a: A was packed for another m or k");
+  if (m == 0 || n == 0) return;
+  const float* packed_b = gemm::pack_b_for_call(context, n, k, b);
+  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), packed_b, c, ldc, epilogue));
 }
 
 }  // namespace onemodel::opt

@@ -56,6 +56,32 @@ class PackedB {
   std::unique_ptr<float, FreeAligned> data_;
 };
 
+// A packed once for all its m and k in the layout of one path (constant weights, e.g. a
+// convolution's filters): per tile row of MC rows, per k-block of KC, strips of MR rows with
+// element (p, r) at p * MR + r and rows past m padded with +0 -- the layout the tiles otherwise
+// pack per call (kernels-gemm.md, "Structure" step 2). Products with it give bit-identical
+// results to gemm_f32 with the unpacked A on the same path and mode: packing only moves values.
+class PackedA {
+ public:
+  PackedA() = default;
+  Isa isa() const noexcept { return isa_; }
+  std::size_t m() const noexcept { return m_; }
+  std::size_t k() const noexcept { return k_; }
+  const float* data() const noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  friend PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
+  struct FreeAligned {
+    void operator()(float* p) const noexcept;
+  };
+  Isa isa_ = Isa::Scalar;
+  std::size_t m_ = 0;
+  std::size_t k_ = 0;
+  std::size_t size_ = 0;
+  std::unique_ptr<float, FreeAligned> data_;
+};
+
 // Packing space is per thread and only grows (thread_local), so after the first calls of a shape
 // a call allocates nothing. It may be called from inside another parallel-for chunk (with or
 // without a pool: a busy pool runs the chunks on the calling thread).
@@ -67,5 +93,13 @@ PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b);
 // b.isa() must equal context.isa.
 void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, const PackedB& b, float* c,
                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
+
+PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
+
+// gemm_f32 with A given packed: B is packed per call as in gemm_f32, the tiles read their A
+// blocks from `a` instead of packing them. a.isa() must equal context.isa and (a.m(), a.k()) must
+// be (m, k); otherwise std::invalid_argument.
+void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
+                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
 }  // namespace onemodel::opt

@@ -88,4 +88,44 @@ void pack_a_block(MatrixView a, std::size_t row0, std::size_t rows, std::size_t 
   }
 }
 
+static_assert(kKc == 256, "kPackZeroRow holds one k-block");
+alignas(kPackAlignment) const float kPackZeroRow[256] = {};
+
+namespace {
+
+// Row-major A (rows contiguous in k): the strip is written in order, p after p, each step
+// gathering one value from each of the MR rows, so the stores are sequential and the MR source
+// rows are read as MR forward streams (the earlier row-at-a-time scatter wrote every MR-th
+// float of the whole strip once per row). Padding rows read kPackZeroRow.
+template <std::size_t MR>
+void pack_a_fixed(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out) {
+  if (a.col_stride != 1) {
+    pack_a_block(a, row0, rows, p0, kc, MR, out);
+    return;
+  }
+  for (std::size_t s = 0; s * MR < rows; ++s) {
+    const std::size_t valid = std::min(MR, rows - s * MR);
+    const float* src[MR];
+    for (std::size_t r = 0; r < MR; ++r) {
+      src[r] = r < valid ? a.data + static_cast<std::ptrdiff_t>(row0 + s * MR + r) * a.row_stride +
+                               static_cast<std::ptrdiff_t>(p0)
+                         : kPackZeroRow;
+    }
+    float* dst = out + s * MR * kc;
+    for (std::size_t p = 0; p < kc; ++p) {
+      for (std::size_t r = 0; r < MR; ++r) dst[p * MR + r] = src[r][p];
+    }
+  }
+}
+
+}  // namespace
+
+void pack_a_4(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out) {
+  pack_a_fixed<4>(a, row0, rows, p0, kc, out);
+}
+
+void pack_a_8(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out) {
+  pack_a_fixed<8>(a, row0, rows, p0, kc, out);
+}
+
 }  // namespace onemodel::opt::gemm

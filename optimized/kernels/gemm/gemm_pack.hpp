@@ -23,8 +23,38 @@ void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, fl
 
 // Rows [row0, row0 + rows) and k [p0, p0 + kc) of A as strips of mr rows, element (p, r) of a
 // strip at p * mr + r, strips kc * mr apart, rows beyond `rows` padded with +0 (kernels-gemm.md
-// step 2).
+// step 2). Any mr; the paths call their own PackAFn (below), which gives the same floats.
 void pack_a_block(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, std::size_t mr,
                   float* out);
+
+// kKc (256) floats of +0: the source of the padding rows of a ragged last strip, so the fixed-mr
+// packers copy every strip the same way.
+extern const float kPackZeroRow[256];
+
+// pack_a_block with the path's mr fixed at compile time (Path::pack_a). Pure copies: the packed
+// floats are pack_a_block's, bit for bit (NaN payloads and signs included).
+using PackAFn = void (*)(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc,
+                         float* out);
+void pack_a_4(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
+void pack_a_8(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
+#if defined(__x86_64__)
+// 4 x 4 transposes in 128-bit registers (gemm_pack_sse.cpp, gemm_pack_avx2.cpp).
+void pack_a_4__sse41(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
+void pack_a_6__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
+void pack_a_12__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
+#endif
+
+// Packed A (PackedA, gemm.hpp): tile rows of mc rows one after the other; inside a tile row of
+// `rows` rows, the k-blocks one after the other, each strip_count(rows, mr) * mr rows by kc in
+// pack_a_block's layout. mc is a multiple of mr on every path (gemm_path.cpp), so tile row t
+// starts at t * mc * k.
+inline std::size_t packed_a_size(std::size_t m, std::size_t k, std::size_t mr) noexcept {
+  return strip_count(m, mr) * mr * k;
+}
+// Where the k-block starting at p0 of the tile row starting at row0 (with `rows` rows) begins.
+inline std::size_t packed_a_offset(std::size_t k, std::size_t mr, std::size_t row0, std::size_t rows,
+                                   std::size_t p0) noexcept {
+  return row0 * k + p0 * strip_count(rows, mr) * mr;
+}
 
 }  // namespace onemodel::opt::gemm

@@ -7,20 +7,37 @@ namespace onemodel::opt::gemm {
 namespace {
 
 // Scalar: 4 x 4, tiles 64 x 64; fast mode is plain acc + a*b too (kernels-gemm.md, "Fast mode").
-constexpr Path kScalar{Isa::Scalar, 4, 4, 64, 64, f32_gemm_4x4__scalar, f32_gemm_4x4__scalar};
+constexpr Path kScalar{Isa::Scalar, 4, 4, 64, 64, f32_gemm_4x4__scalar, f32_gemm_4x4__scalar, pack_a_4};
 #if defined(__x86_64__)
 // SSE4.1 has no fused multiply-add: both modes multiply then add.
-constexpr Path kSse{Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41};
-constexpr Path kAvx2{Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact};
+constexpr Path kSse{Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41, pack_a_4__sse41};
+constexpr Path kAvx2{Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact,
+                      pack_a_6__avx2};
 // AVX-512: 12 x 32 (24 of 32 zmm accumulate), tiles 96 x 128, B in strips of NR = 32.
-constexpr Path kAvx512{Isa::Avx512, 12, 32, 96, 128, f32_gemm_12x32__avx512_fma, f32_gemm_12x32__avx512_exact};
+constexpr Path kAvx512{Isa::Avx512, 12, 32, 96, 128, f32_gemm_12x32__avx512_fma,
+                        f32_gemm_12x32__avx512_exact, pack_a_12__avx2};
 #endif
 #if defined(__aarch64__)
-constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact};
+constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact, pack_a_8};
 #endif
 #if defined(__wasm_simd128__)
 // WebAssembly SIMD128 has no fused multiply-add outside relaxed SIMD: both modes multiply then add.
-constexpr Path kWasm{Isa::Wasm, 4, 8, 64, 128, f32_gemm_4x8__wasm_simd128, f32_gemm_4x8__wasm_simd128};
+constexpr Path kWasm{Isa::Wasm, 4, 8, 64, 128, f32_gemm_4x8__wasm_simd128, f32_gemm_4x8__wasm_simd128,
+                      pack_a_4};
+#endif
+
+// Packed A (gemm_pack.hpp, packed_a_offset) places tile row t at t * mc * k: every full tile
+// row must be whole strips of mr rows.
+constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0; }
+static_assert(tiles_are_whole_strips(kScalar));
+#if defined(__x86_64__)
+static_assert(tiles_are_whole_strips(kSse) && tiles_are_whole_strips(kAvx2) && tiles_are_whole_strips(kAvx512));
+#endif
+#if defined(__aarch64__)
+static_assert(tiles_are_whole_strips(kNeon));
+#endif
+#if defined(__wasm_simd128__)
+static_assert(tiles_are_whole_strips(kWasm));
 #endif
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
+#include "optimized/kernels/gemm/gemm_pack.hpp"
 
 namespace onemodel::opt::gemm {
 
@@ -22,6 +23,7 @@ struct Path {
   std::size_t mc, nc;  // tile rows and columns: one tile is one chunk of work
   MicroKernel fast;
   MicroKernel exact;
+  PackAFn pack_a;  // pack_a_block with this path's mr (a copy: never changes a result)
 };
 
 // The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact

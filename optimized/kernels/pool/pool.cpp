@@ -124,7 +124,7 @@ Interior interior_columns(const PoolAxis& a) noexcept {
 }
 
 void pool_plane(PoolRowFn row, PoolKind kind, const Pool2dShape& s, const Interior& cols, const float* plane,
-                float* y, std::vector<const float*>& rows) {
+                float* y, const float** rows) {
   const PoolAxis& H = s.h;
   const PoolAxis& W = s.w;
   for (std::int64_t oy = 0; oy < H.out; ++oy) {
@@ -139,7 +139,7 @@ void pool_plane(PoolRowFn row, PoolKind kind, const Pool2dShape& s, const Interi
     }
     for (std::int64_t ox = 0; ox < cols.lo; ++ox) yrow[ox] = one(kind, s, plane, oy, ox);
     if (nrows > 0 && cols.hi > cols.lo) {
-      row(kind, rows.data(), nrows, W.kernel, W.stride, W.dilation, cols.hi - cols.lo, yrow + cols.lo);
+      row(kind, rows, nrows, W.kernel, W.stride, W.dilation, cols.hi - cols.lo, yrow + cols.lo);
       if (kind == PoolKind::Max) {
         for (std::int64_t ox = cols.lo; ox < cols.hi; ++ox) {
           if (yrow[ox] == -std::numeric_limits<float>::infinity()) yrow[ox] = max_one(s, plane, oy, ox);
@@ -199,6 +199,9 @@ void global_planes(const float* x, float* y, std::size_t begin, std::size_t end,
 
 }  // namespace
 
+// Window rows a pooling chunk keeps on its stack (see pool_2d_f32); taller kernels allocate.
+constexpr std::size_t kStackWindowRows = 64;
+
 void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape& shape, const float* x, float* y) {
   const std::int64_t in_plane = shape.h.in * shape.w.in;
   const std::int64_t out_plane = shape.h.out * shape.w.out;
@@ -211,7 +214,17 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   const PoolRowFn row = row_for(context.isa);
   const Interior cols = interior_columns(shape.w);
   context.parallel_for(static_cast<std::size_t>(chunks), estimate, [&](std::size_t c) {
-    std::vector<const float*> rows(static_cast<std::size_t>(shape.h.kernel > 0 ? shape.h.kernel : 1));
+    // One pointer per window row. Kernels up to kStackWindowRows rows tall (every pooling of the
+    // models we run: 2, 3, 7) use the stack, so a chunk allocates nothing (spec/optimized-engine.md
+    // section 5, allocation-free warm runs); taller ones take a vector.
+    const std::size_t needed = static_cast<std::size_t>(shape.h.kernel > 0 ? shape.h.kernel : 1);
+    const float* stack_rows[kStackWindowRows];
+    std::vector<const float*> heap_rows;
+    const float** rows = stack_rows;
+    if (needed > kStackWindowRows) {
+      heap_rows.resize(needed);
+      rows = heap_rows.data();
+    }
     const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
     const std::int64_t end = begin + per_chunk < shape.planes ? begin + per_chunk : shape.planes;
     for (std::int64_t p = begin; p < end; ++p) pool_plane(row, kind, shape, cols, x + p * in_plane, y + p * out_plane, rows);
