@@ -67,8 +67,11 @@ bool fold_at(PassGraph& graph, std::size_t index) {
     const double bias = b != nullptr ? static_cast<double>(bd.data<float>()[c]) : 0.0;
     b2[c] = static_cast<float>((bias - static_cast<double>(me.data<float>()[c])) * s + static_cast<double>(be.data<float>()[c]));
   }
+  // add_value may grow the graph's value tables and move the constants `w` points into: take the
+  // shape first (a use after free under AddressSanitizer otherwise).
+  const Shape w_shape = w->shape();
   const int w_id = graph.add_value(graph.value_name(conv.inputs[1]) + "/bn-folded");
-  graph.set_constant(w_id, Tensor::from_values<float>(DType::F32, w->shape(), w2));
+  graph.set_constant(w_id, Tensor::from_values<float>(DType::F32, w_shape, w2));
   const int b_id = graph.add_value(graph.value_name(bn.outputs[0]) + "/bn-folded-bias");
   graph.set_constant(b_id, Tensor::from_values<float>(DType::F32, Shape{m}, b2));
   const std::vector<int> old_inputs(conv.inputs.begin() + 1, conv.inputs.end());
