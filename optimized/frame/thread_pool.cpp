@@ -1,6 +1,8 @@
 #include "optimized/frame/thread_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace onemodel::opt {
 
@@ -18,6 +20,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
+    published_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   for (std::thread& worker : workers_) worker.join();
@@ -56,6 +59,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
     std::lock_guard<std::mutex> lock(mutex_);
     ++generation_;
     wanted_ = helpers;
+    published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
   run_chunks();
@@ -72,11 +76,31 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   busy_.store(false, std::memory_order_release);
 }
 
+bool ThreadPool::spin_for_news(std::uint64_t observed) const noexcept {
+  // About the gap between two layers' products; a parked worker costs nothing.
+  constexpr auto kSpinTime = std::chrono::microseconds(200);
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (published_.load(std::memory_order_acquire) != observed) return true;
+    if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+}
+
 void ThreadPool::worker_loop() {
   std::uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || (generation_ != seen && wanted_ > 0); });
+    const bool news = spin_for_news(published_.load(std::memory_order_acquire));
+    std::unique_lock<std::mutex> lock(mutex_);
+    const auto wanted_here = [&] { return stopping_ || (generation_ != seen && wanted_ > 0); };
+    if (!wanted_here()) {
+      if (news) continue;  // a job this worker is not needed for: spin for the next one
+      wake_.wait(lock, wanted_here);
+    }
     if (stopping_) return;
     seen = generation_;
     --wanted_;

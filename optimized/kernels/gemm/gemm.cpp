@@ -42,6 +42,7 @@ struct Problem {
   std::ptrdiff_t ldc;
   const GemmEpilogue* epilogue;
   std::uint64_t call_id;  // tells this call's packed A panels from an earlier call's
+  std::size_t nc;         // the tile width of this call (tile_width)
 };
 
 // Each call gets its own id, so a thread's cached A panel is never taken for another call's.
@@ -60,7 +61,25 @@ struct APanelCache {
 thread_local APanelCache a_panel;
 thread_local GrowingBuffer b_packing;
 
-std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.path->nc); }
+std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.nc); }
+
+// The path's NC, narrowed (halved, kept a multiple of NR, never below NR) while the product has
+// fewer than kMinTiles tiles, so that a small product (the 7x7 and 14x14 layers of a convolutional
+// network at batch 1) still gives every thread a share. The width is chosen from the shape alone,
+// never from the thread count, and the order of every output's sum does not depend on the tile
+// width (kernels-gemm.md, "Fast mode": not on the tile shape), so no result changes with it in
+// exact mode; in fast mode an epilogue activation may hand over from vector body to tail at other
+// columns, which still depends only on the shape.
+constexpr std::size_t kMinTiles = 8;
+
+std::size_t tile_width(const Path& path, std::size_t m, std::size_t n) noexcept {
+  const std::size_t row_tiles = strip_count(m, path.mc);
+  std::size_t nc = path.nc;
+  while (nc > path.nr && row_tiles * strip_count(n, nc) < kMinTiles) {
+    nc = std::max(path.nr, nc / 2 / path.nr * path.nr);
+  }
+  return nc;
+}
 
 // One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
 // every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3).
@@ -104,9 +123,9 @@ void run_tile(const Problem& pr, std::size_t tile) {
   const std::size_t tiles_n = tile_cols(pr);
   const std::size_t tile_row = tile / tiles_n;
   const std::size_t row0 = tile_row * path.mc;
-  const std::size_t col0 = (tile % tiles_n) * path.nc;
+  const std::size_t col0 = (tile % tiles_n) * pr.nc;
   const std::size_t rows = std::min(path.mc, pr.m - row0);
-  const std::size_t cols = std::min(path.nc, pr.n - col0);
+  const std::size_t cols = std::min(pr.nc, pr.n - col0);
   float* c_tile = pr.c + static_cast<std::ptrdiff_t>(row0) * pr.ldc + static_cast<std::ptrdiff_t>(col0);
   // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
   // so the lanes past the edge never read uninitialised memory.
@@ -156,8 +175,9 @@ void run_tiles(const KernelContext& context, const Problem& pr) {
 Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
                      const float* packed_a, const float* packed_b, float* c, std::ptrdiff_t ldc,
                      const GemmEpilogue* epilogue) {
-  return Problem{&path_for(context.isa), context.exact, m, n, k, a, packed_a, packed_b, c, ldc, epilogue,
-                 next_call_id.fetch_add(1, std::memory_order_relaxed)};
+  const Path& path = path_for(context.isa);
+  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, c, ldc, epilogue,
+                 next_call_id.fetch_add(1, std::memory_order_relaxed), tile_width(path, m, n)};
 }
 
 // kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
