@@ -19,6 +19,7 @@
 
 #include "optimized/kernels/attention/attention.hpp"
 #include "optimized/passes/graph_pass.hpp"
+#include "optimized/passes/replaced_stage.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -188,27 +189,7 @@ class AttentionFusedOp final : public OpKernel {
           inputs[i] = r.value;
         }
       }
-      std::vector<Tensor> outputs(1);
-      if (s + 1 == stages_.size()) {
-        outputs[0] = context.output(0);
-      } else {
-        std::vector<InferInput> described(inputs.size());
-        for (std::size_t i = 0; i < inputs.size(); ++i) {
-          if (inputs[i].defined()) described[i] = InferInput{true, inputs[i].dtype(), inputs[i].shape(), &inputs[i]};
-        }
-        std::vector<InferOutput> stated(1);
-        stated[0].wanted = true;
-        InferContext sub(stage.info, described, stated);
-        stage.kernel->infer(sub);
-        if (stated[0].constant) {
-          results[s] = stated[0].value;
-          continue;
-        }
-        outputs[0] = context.scratch(stated[0].type, stated[0].shape);
-      }
-      RunContext sub(stage.info, inputs, outputs, nullptr, nullptr);
-      stage.kernel->run(sub);
-      results[s] = outputs[0];
+      results[s] = run_replaced_stage(stage.info, *stage.kernel, inputs, context, s + 1 == stages_.size());
     }
   }
 

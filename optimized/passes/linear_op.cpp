@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/passes/replaced_stage.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -125,27 +126,7 @@ void LinearOp::run_stages(RunContext& context) const {
       if (from == LinearStage::kPrevious) inputs[i] = previous;
       if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) inputs[i] = context.input(static_cast<std::size_t>(from));
     }
-    std::vector<Tensor> outputs(1);
-    if (s + 1 == stages_.size()) {
-      outputs[0] = context.output(0);
-    } else {
-      std::vector<InferInput> described(inputs.size());
-      for (std::size_t i = 0; i < inputs.size(); ++i) {
-        if (inputs[i].defined()) described[i] = InferInput{true, inputs[i].dtype(), inputs[i].shape(), &inputs[i]};
-      }
-      std::vector<InferOutput> stated(1);
-      stated[0].wanted = true;
-      InferContext sub(stage.info, described, stated);
-      stage.kernel->infer(sub);
-      outputs[0] = stated[0].constant ? stated[0].value : context.scratch(stated[0].type, stated[0].shape);
-      if (stated[0].constant) {
-        previous = outputs[0];
-        continue;
-      }
-    }
-    RunContext sub(stage.info, inputs, outputs, nullptr, nullptr);
-    stage.kernel->run(sub);
-    previous = outputs[0];
+    previous = run_replaced_stage(stage.info, *stage.kernel, inputs, context, s + 1 == stages_.size());
   }
 }
 
