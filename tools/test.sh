@@ -10,6 +10,19 @@ cd "$root"
 jobs="$(nproc)"
 fuzz_seconds="${ONEMODEL_FUZZ_SECONDS:-60}"
 
+# Disk: the Checked trees (g++ and clang, sanitizers, line tables) and the cross trees need several
+# GB together; a full disk otherwise shows up as an assembler error deep in the build. Stop early
+# and say so. With CI=true each tree is deleted once its step has passed (a fresh checkout never
+# reuses one), so the peak is one tree at a time.
+need_gb="${ONEMODEL_MIN_FREE_GB:-6}"
+free_kb="$(df -Pk "$root" | awk 'NR == 2 { print $4 }')"
+if [ "$free_kb" -lt $((need_gb * 1024 * 1024)) ]; then
+  echo "test.sh: only $((free_kb / 1024)) MB free on the file system of $root;" \
+       "the build and tests need at least ${need_gb} GB (ONEMODEL_MIN_FREE_GB overrides)" >&2
+  exit 1
+fi
+drop_tree() { if [ "${CI:-}" = "true" ]; then rm -rf "$1"; fi; }
+
 cmake -S . -B build/checked -G Ninja -DCMAKE_BUILD_TYPE=Checked -DCMAKE_CXX_COMPILER=g++ \
       -DONEMODEL_WERROR=ON >/dev/null
 ninja -C build/checked -j "$jobs"
@@ -18,16 +31,20 @@ if [ $# -gt 0 ]; then
   exit $?
 fi
 ctest --test-dir build/checked -j "$jobs" --output-on-failure -LE fuzz-smoke
+drop_tree build/checked
 
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Checked -DCMAKE_CXX_COMPILER=clang++ \
       -DONEMODEL_WERROR=ON -DONEMODEL_FUZZ=ON -DONEMODEL_FUZZ_SECONDS="$fuzz_seconds" >/dev/null
 ninja -C build/fuzz -j "$jobs"
 # Fuzzers share the two cores: run them one after another so each gets its stated time.
 ctest --test-dir build/fuzz -j 1 --output-on-failure -L fuzz-smoke
+drop_tree build/fuzz
 
 # ---- cross-platform golden hashes (owner: cross) ----
 # Exact-mode bits on aarch64 (qemu, NEON and scalar, 1 and 2 threads) and WebAssembly (node,
 # SIMD128 and scalar) against tests/golden/golden-exact.txt; reduced set (golden --quick).
 # Each script builds its own tree (build/cross-aarch64, build/cross-wasm); --full for every graph.
 tools/cross/aarch64.sh
+drop_tree build/cross-aarch64
 tools/cross/wasm.sh
+drop_tree build/cross-wasm
