@@ -436,7 +436,8 @@ void record_thread(const void* state, float*, std::ptrdiff_t, std::size_t, std::
 
 TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
   ThreadPool two(2);
-  const std::size_t m = 200, n = 300, k = 600;
+  // m = 200 packs B; the small-m call below reads it in place (and packs its ragged strip).
+  const std::size_t m = 200, n = 300, k = 600, small_m = 20;
   std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
   ThreadLog log;
   const GemmEpilogue epilogue{record_thread, &log};
@@ -456,6 +457,9 @@ TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
                    &epilogue);
           gemm_f32_packed(context, m, MatrixView{a.data(), static_cast<std::ptrdiff_t>(k), 1}, packed, c.data(),
                           static_cast<std::ptrdiff_t>(n), &epilogue);
+          gemm_f32(context, small_m, n, k, MatrixView{a.data(), static_cast<std::ptrdiff_t>(k), 1},
+                   MatrixView{b.data(), static_cast<std::ptrdiff_t>(n), 1}, c.data(), static_cast<std::ptrdiff_t>(n),
+                   &epilogue);
         };
         // Warm up until the worker has run tiles too (so its buffers have grown), or give up
         // waiting for it on a very busy machine.
@@ -463,6 +467,39 @@ TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
         const long before = g_allocations.load();
         for (int i = 0; i < 5; ++i) call();
         EXPECT_EQ(g_allocations.load() - before, 0) << isa_name(isa) << (pool ? " 2 threads" : " 1 thread");
+      }
+    }
+  }
+}
+
+// With a single tile row (m <= MC) and contiguous rows, B is read in place rather than packed
+// (gemm.cpp, reads_b_in_place); the ragged last strip is packed alone. Fast mode, where the
+// naive-loop tests cannot check bits: the in-place product must equal the product with B packed
+// whole (gemm_f32_packed always reads packed strips), bit for bit, on every path, 1 and 2 threads,
+// with n ragged against every NR, k over several k-blocks, and a row stride wider than n.
+TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
+  ThreadPool two(2);
+  std::mt19937 rng(20261129);
+  Values values{rng, 0.02};
+  const std::size_t shapes[][3] = {{1, 1, 1}, {4, 37, 5}, {12, 100, 300}, {16, 1000, 96}, {24, 257, 513},
+                                   {96, 70, 260}, {5, 33, 1}};
+  for (const Isa isa : available_isas()) {
+    for (const auto& s : shapes) {
+      const std::size_t m = s[0], n = s[1], k = s[2];
+      const StridedMatrix a = make_matrix(m, k, Layout::RowMajor, values);
+      const StridedMatrix b = make_matrix(k, n, Layout::RowMajor, values);
+      const PackedB packed = pack_b_f32(isa, k, n, b.view());
+      for (const bool exact : {false, true}) {
+        for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
+          const KernelContext context{isa, exact, pool};
+          std::vector<float> in_place(m * n, 1.0f), whole(m * n, 2.0f);
+          gemm_f32(context, m, n, k, a.view(), b.view(), in_place.data(), static_cast<std::ptrdiff_t>(n));
+          gemm_f32_packed(context, m, a.view(), packed, whole.data(), static_cast<std::ptrdiff_t>(n));
+          std::size_t differing = 0;
+          for (std::size_t i = 0; i < m * n; ++i) differing += bits_of(in_place[i]) != bits_of(whole[i]);
+          EXPECT_EQ(differing, 0u) << isa_name(isa) << (exact ? " exact " : " fast ") << m << "x" << n << "x" << k
+                                   << (pool ? " 2 threads" : " 1 thread");
+        }
       }
     }
   }

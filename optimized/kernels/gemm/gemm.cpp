@@ -2,7 +2,8 @@
 // and "Fixed chunks and thread independence"); the arithmetic is in the microkernels
 // (gemm_micro_*.cpp), the layouts in gemm_pack.cpp.
 //
-// One call: pack B for all of k and n (chunks of 8 strips per k-block), then one chunk per
+// One call: pack B for all of k and n (chunks of 8 strips per k-block; skipped when B is read in
+// place, see reads_b_in_place), then one chunk per
 // MC x NC tile of C. A tile walks k in blocks of KC = 256; per block it takes its packed A block
 // and runs the microkernel over every NR strip of B and, inside, every MR strip of A. Every
 // output is computed by one tile, with the whole of k in increasing order, so neither the tile
@@ -37,7 +38,8 @@ struct Problem {
   std::size_t m, n, k;
   MatrixView a;
   const float* packed_a;  // A packed whole (PackedA), or nullptr: the tiles pack it
-  const float* packed_b;
+  const float* packed_b;  // B packed whole, or nullptr: B is read in place (b_in_place)
+  MatrixView b_in_place;
   float* c;
   std::ptrdiff_t ldc;
   const GemmEpilogue* epilogue;
@@ -60,6 +62,16 @@ struct APanelCache {
 
 thread_local APanelCache a_panel;
 thread_local GrowingBuffer b_packing;
+thread_local GrowingBuffer b_edge_strip;
+
+// B is read in place, without packing, when its rows are contiguous and the product has a single
+// tile row (m <= MC): every B value is then used by one tile only, so packing would copy all of B
+// once to read it once more (for a 1x1 convolution with few filters over a large map that copy
+// cost as much as the product). The microkernel reads the same values in the same order from
+// either layout, so no result changes (kernels-gemm.md, "Fixed chunks and thread independence").
+bool reads_b_in_place(const Path& path, std::size_t m, std::size_t k, MatrixView b) noexcept {
+  return k > 0 && b.col_stride == 1 && m <= path.mc;
+}
 
 std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.nc); }
 
@@ -93,14 +105,28 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
   if (pr.exact && p0 + kc == pr.k) flags |= kGemmCanonicalNan;
   for (std::size_t j = 0; j < cols; j += nr) {
-    const float* b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
     const std::size_t valid_cols = std::min(nr, cols - j);
+    const float* b_strip = nullptr;
+    std::ptrdiff_t ldb = static_cast<std::ptrdiff_t>(nr);
+    if (pr.packed_b != nullptr) {
+      b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
+    } else if (valid_cols == nr) {
+      // A full strip of B read in place: row p of the strip is row p0 + p of B.
+      ldb = pr.b_in_place.row_stride;
+      b_strip = pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col0 + j);
+    } else {
+      // The ragged last strip would read past the row (and, on the last row, past B): packed
+      // alone, zero-padded, as the whole-B packing would have it.
+      float* edge = b_edge_strip.reserve(kc * nr);
+      pack_b_strip(pr.b_in_place, pr.n, p0, kc, col0 + j, nr, edge);
+      b_strip = edge;
+    }
     for (std::size_t i = 0; i < rows; i += mr) {
       const std::size_t valid_rows = std::min(mr, rows - i);
       const float* a_strip = a_block + i * kc;
       float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
       if (valid_rows == mr && valid_cols == nr) {
-        kernel(kc, a_strip, b_strip, c_block, pr.ldc, flags);
+        kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
         continue;
       }
       // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
@@ -110,7 +136,7 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
           std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
         }
       }
-      kernel(kc, a_strip, b_strip, scratch, static_cast<std::ptrdiff_t>(nr), flags);
+      kernel(kc, a_strip, b_strip, ldb, scratch, static_cast<std::ptrdiff_t>(nr), flags);
       for (std::size_t r = 0; r < valid_rows; ++r) {
         std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
       }
@@ -173,12 +199,18 @@ void run_tiles(const KernelContext& context, const Problem& pr) {
 }
 
 Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
-                     const float* packed_a, const float* packed_b, float* c, std::ptrdiff_t ldc,
-                     const GemmEpilogue* epilogue) {
+                     const float* packed_a, const float* packed_b, MatrixView b_in_place, float* c,
+                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
   const Path& path = path_for(context.isa);
-  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, c, ldc, epilogue,
+  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, c, ldc, epilogue,
                  next_call_id.fetch_add(1, std::memory_order_relaxed), tile_width(path, m, n)};
 }
+
+// B for one call: packed (pack_b_for_call) or, when reads_b_in_place, left where it is.
+struct CallB {
+  const float* packed = nullptr;
+  MatrixView in_place;
+};
 
 // kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
 // thread's buffer; the chunks may run on other threads. nullptr when k = 0.
@@ -192,14 +224,20 @@ const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::s
   return packed;
 }
 
+CallB prepare_b(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView b) {
+  if (reads_b_in_place(path_for(context.isa), m, k, b)) return CallB{nullptr, b};
+  return CallB{pack_b_for_call(context, n, k, b), MatrixView{}};
+}
+
 }  // namespace
 }  // namespace gemm
 
 void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
   if (m == 0 || n == 0) return;
-  const float* packed = gemm::pack_b_for_call(context, n, k, b);
-  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, a, nullptr, packed, c, ldc, epilogue));
+  const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
+  gemm::run_tiles(context,
+                  gemm::make_problem(context, m, n, k, a, nullptr, call_b.packed, call_b.in_place, c, ldc, epilogue));
 }
 
 PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
@@ -223,7 +261,8 @@ void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, 
     throw std::invalid_argument("gemm_f32_packed: B was packed for another instruction-set path");
   }
   if (m == 0 || b.n() == 0) return;
-  gemm::run_tiles(context, gemm::make_problem(context, m, b.n(), b.k(), a, nullptr, b.data(), c, ldc, epilogue));
+  gemm::run_tiles(context,
+                  gemm::make_problem(context, m, b.n(), b.k(), a, nullptr, b.data(), MatrixView{}, c, ldc, epilogue));
 }
 
 PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
@@ -252,8 +291,9 @@ void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t 
   }
   if (a.m() != m || a.k() != k) throw std::invalid_argument("gemm_f32_packed_a: A was packed for another m or k");
   if (m == 0 || n == 0) return;
-  const float* packed_b = gemm::pack_b_for_call(context, n, k, b);
-  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), packed_b, c, ldc, epilogue));
+  const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
+  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), call_b.packed,
+                                              call_b.in_place, c, ldc, epilogue));
 }
 
 }  // namespace onemodel::opt

@@ -2,7 +2,8 @@
 // (DESIGN.md rule 4: loops apart from ISA code; kernels-gemm.md, "Structure" step 3).
 //
 // A microkernel computes one MR x NR block of C from a packed A strip (element (p, r) at
-// a[p * MR + r]) and a packed B strip (element (p, j) at b[p * NR + j]) over kc steps of k:
+// a[p * MR + r]) and a B strip (element (p, j) at b[p * ldb + j]: ldb = NR when B is packed, the
+// row stride of B when the driver reads a full strip of a row-major B in place) over kc steps of k:
 // one accumulator per output, p increasing (exact-mode.md, "Matrix product"). The accumulators
 // start from +0 on the first k-block and from the C values an earlier block stored otherwise
 // (flag kGemmAccumulate). With kGemmCanonicalNan (exact mode, last k-block) every NaN stored
@@ -18,33 +19,33 @@ namespace onemodel::opt::gemm {
 inline constexpr std::uint32_t kGemmAccumulate = 1u;
 inline constexpr std::uint32_t kGemmCanonicalNan = 2u;
 
-using MicroKernel = void (*)(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+using MicroKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags);
 
 // Fast kernels use the path's fused multiply-add where it has one; exact kernels multiply,
 // round, add, round (exact-mode.md rule 1). Paths without FMA use one kernel for both modes.
-void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                           std::uint32_t flags);
 #if defined(__x86_64__)
-void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                          std::uint32_t flags);
-void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags);
-void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags);
-void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                 std::uint32_t flags);
-void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags);
 #endif
 #if defined(__aarch64__)
-void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags);
-void f32_gemm_8x12__neon_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_8x12__neon_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags);
 #endif
 #if defined(__wasm_simd128__)
-void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                 std::uint32_t flags);
 #endif
 

@@ -37,7 +37,7 @@ inline void store_row(float* c, __m256 v0, __m256 v1, bool canonical) noexcept {
 }
 
 template <bool kFused>
-inline void kernel_6x16(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+inline void kernel_6x16(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                         std::uint32_t flags) noexcept {
   __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
   if ((flags & kGemmAccumulate) != 0) {
@@ -59,8 +59,8 @@ inline void kernel_6x16(std::size_t kc, const float* a, const float* b, float* c
     c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
   }
   for (std::size_t p = 0; p < kc; ++p) {
-    const __m256 b0 = _mm256_load_ps(b);
-    const __m256 b1 = _mm256_load_ps(b + 8);
+    const __m256 b0 = _mm256_loadu_ps(b);
+    const __m256 b1 = _mm256_loadu_ps(b + 8);
     __m256 av = _mm256_broadcast_ss(a + 0);
     c00 = step<kFused>(c00, av, b0);
     c01 = step<kFused>(c01, av, b1);
@@ -80,7 +80,7 @@ inline void kernel_6x16(std::size_t kc, const float* a, const float* b, float* c
     c50 = step<kFused>(c50, av, b0);
     c51 = step<kFused>(c51, av, b1);
     a += 6;
-    b += 16;
+    b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
   store_row(c + 0 * ldc, c00, c01, canonical);
@@ -93,14 +93,14 @@ inline void kernel_6x16(std::size_t kc, const float* a, const float* b, float* c
 
 }  // namespace
 
-void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags) {
-  kernel_6x16<true>(kc, a, b, c, ldc, flags);
+  kernel_6x16<true>(kc, a, b, ldb, c, ldc, flags);
 }
 
-void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags) {
-  kernel_6x16<false>(kc, a, b, c, ldc, flags);
+  kernel_6x16<false>(kc, a, b, ldb, c, ldc, flags);
 }
 
 }  // namespace onemodel::opt::gemm

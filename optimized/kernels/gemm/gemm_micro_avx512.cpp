@@ -34,7 +34,7 @@ inline __m512 canonical_nan(__m512 v) noexcept {
 // The accumulators live in a fully unrolled array; GCC and clang keep each element in its own
 // zmm register (checked in the generated code: no spills in the k loop).
 template <bool kFused>
-inline void kernel_12x32(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+inline void kernel_12x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                          std::uint32_t flags) noexcept {
   __m512 acc0[kRows];
   __m512 acc1[kRows];
@@ -60,7 +60,7 @@ inline void kernel_12x32(std::size_t kc, const float* a, const float* b, float* 
       acc1[r] = step<kFused>(acc1[r], av, b1);
     }
     a += kRows;
-    b += 32;
+    b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
 #pragma GCC unroll 12
@@ -78,14 +78,14 @@ inline void kernel_12x32(std::size_t kc, const float* a, const float* b, float* 
 
 }  // namespace
 
-void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                 std::uint32_t flags) {
-  kernel_12x32<true>(kc, a, b, c, ldc, flags);
+  kernel_12x32<true>(kc, a, b, ldb, c, ldc, flags);
 }
 
-void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags) {
-  kernel_12x32<false>(kc, a, b, c, ldc, flags);
+  kernel_12x32<false>(kc, a, b, ldb, c, ldc, flags);
 }
 
 }  // namespace onemodel::opt::gemm

@@ -62,7 +62,7 @@ inline void store_row(float* c, bool canonical, float32x4_t c0, float32x4_t c1, 
 
 // Separate variables rather than an array keep all 24 accumulators in registers.
 template <bool kFused>
-inline void kernel_8x12(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+inline void kernel_8x12(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                         std::uint32_t flags) noexcept {
   float32x4_t c00, c01, c02, c10, c11, c12, c20, c21, c22, c30, c31, c32, c40, c41, c42, c50, c51, c52, c60, c61, c62, c70, c71, c72;
   const bool accumulate = (flags & kGemmAccumulate) != 0;
@@ -89,7 +89,7 @@ inline void kernel_8x12(std::size_t kc, const float* a, const float* b, float* c
     update_row<kFused, 2>(c60, c61, c62, a1, b0, b1, b2);
     update_row<kFused, 3>(c70, c71, c72, a1, b0, b1, b2);
     a += 8;
-    b += 12;
+    b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
   store_row(c + 0 * ldc, canonical, c00, c01, c02);
@@ -104,14 +104,14 @@ inline void kernel_8x12(std::size_t kc, const float* a, const float* b, float* c
 
 }  // namespace
 
-void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags) {
-  kernel_8x12<true>(kc, a, b, c, ldc, flags);
+  kernel_8x12<true>(kc, a, b, ldb, c, ldc, flags);
 }
 
-void f32_gemm_8x12__neon_exact(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_8x12__neon_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags) {
-  kernel_8x12<false>(kc, a, b, c, ldc, flags);
+  kernel_8x12<false>(kc, a, b, ldb, c, ldc, flags);
 }
 
 }  // namespace onemodel::opt::gemm

@@ -6,7 +6,7 @@
 
 namespace onemodel::opt::gemm {
 
-void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                           std::uint32_t flags) {
   constexpr int kMr = 4, kNr = 4;
   float acc[kMr][kNr];
@@ -18,7 +18,7 @@ void f32_gemm_4x4__scalar(std::size_t kc, const float* a, const float* b, float*
   }
   for (std::size_t p = 0; p < kc; ++p) {
     const float* ap = a + p * kMr;
-    const float* bp = b + p * kNr;
+    const float* bp = b + p * ldb;
     for (int r = 0; r < kMr; ++r) {
       for (int j = 0; j < kNr; ++j) {
         const float prod = ap[r] * bp[j];

@@ -32,7 +32,7 @@ inline void store_row(float* c, __m128 v0, __m128 v1, bool canonical) noexcept {
 
 }  // namespace
 
-void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                          std::uint32_t flags) {
   __m128 c00, c01, c10, c11, c20, c21, c30, c31;
   if ((flags & kGemmAccumulate) != 0) {
@@ -50,8 +50,8 @@ void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, float* 
     c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = _mm_setzero_ps();
   }
   for (std::size_t p = 0; p < kc; ++p) {
-    const __m128 b0 = _mm_load_ps(b);
-    const __m128 b1 = _mm_load_ps(b + 4);
+    const __m128 b0 = _mm_loadu_ps(b);
+    const __m128 b1 = _mm_loadu_ps(b + 4);
     __m128 av = _mm_load1_ps(a + 0);
     c00 = step(c00, av, b0);
     c01 = step(c01, av, b1);
@@ -65,7 +65,7 @@ void f32_gemm_4x8__sse41(std::size_t kc, const float* a, const float* b, float* 
     c30 = step(c30, av, b0);
     c31 = step(c31, av, b1);
     a += 4;
-    b += 8;
+    b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
   store_row(c + 0 * ldc, c00, c01, canonical);

@@ -32,7 +32,7 @@ inline void store_row(float* c, v128_t v0, v128_t v1, bool canonical) noexcept {
 
 }  // namespace
 
-void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, float* c, std::ptrdiff_t ldc,
+void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                 std::uint32_t flags) {
   v128_t c00, c01, c10, c11, c20, c21, c30, c31;
   if ((flags & kGemmAccumulate) != 0) {
@@ -65,7 +65,7 @@ void f32_gemm_4x8__wasm_simd128(std::size_t kc, const float* a, const float* b, 
     c30 = step(c30, av, b0);
     c31 = step(c31, av, b1);
     a += 4;
-    b += 8;
+    b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
   store_row(c + 0 * ldc, c00, c01, canonical);

@@ -22,8 +22,6 @@ std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr) noe
   return blocks * strip_count(strip_count(n, nr), kPackStripsPerChunk);
 }
 
-namespace {
-
 // One strip: rows [p0, p0 + kc), columns [j0, j0 + nr) of B; columns at or past n are +0.
 void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nr,
                   float* out) {
@@ -49,7 +47,6 @@ void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, s
   }
 }
 
-}  // namespace
 
 void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, float* packed, std::size_t chunk) {
   const std::size_t strips = strip_count(n, nr);

@@ -20,6 +20,10 @@ std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::s
 // Packing chunks: kPackStripsPerChunk strips of one k-block each.
 std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr) noexcept;
 void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, float* packed, std::size_t chunk);
+// One strip of B: rows [p0, p0 + kc), columns [j0, j0 + nr) at out[p * nr + j]; columns at or past
+// n are +0. Also used alone for the ragged last strip when B is read in place (gemm.cpp).
+void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nr,
+                  float* out);
 
 // Rows [row0, row0 + rows) and k [p0, p0 + kc) of A as strips of mr rows, element (p, r) of a
 // strip at p * mr + r, strips kc * mr apart, rows beyond `rows` padded with +0 (kernels-gemm.md
