@@ -18,6 +18,10 @@ class UnaryF32Override : public OptimizedKernel {
   UnaryF32Override(const NodeInfo& node, const OptimizedConfig& config, ew::UnaryArgs args)
       : OptimizedKernel(node, config), args_(args) {}
 
+  // The function this override applies (read by the elementwise-chain pass). Clip from opset 11
+  // takes its bounds from inputs at run time: its args() are not its function.
+  const ew::UnaryArgs& args() const noexcept { return args_; }
+
   void run(RunContext& context) const override {
     const Tensor& x = context.input(0);
     if (x.dtype() != DType::F32 || !x.is_contiguous()) return run_reference(context);
@@ -43,6 +47,8 @@ class BinaryF32Override final : public OptimizedKernel {
  public:
   BinaryF32Override(const NodeInfo& node, const OptimizedConfig& config, ew::BinaryOp op)
       : OptimizedKernel(node, config), op_(op) {}
+
+  ew::BinaryOp op() const noexcept { return op_; }  // read by the elementwise-chain pass
 
   void run(RunContext& context) const override {
     const Tensor& a = context.input(0);

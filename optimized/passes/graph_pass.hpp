@@ -30,5 +30,6 @@ void run_gelu_fuse(PassGraph& graph);
 void run_attention_fuse(PassGraph& graph);
 void run_linear_pack_fuse(PassGraph& graph);
 void run_conv_activation(PassGraph& graph);
+void run_elementwise_chain_fuse(PassGraph& graph);
 
 }  // namespace onemodel::opt

@@ -16,6 +16,9 @@ constexpr GraphPass kPasses[] = {
     {"attention", OptimizationLevel::All, false, run_attention_fuse},
     {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse},
     {"conv-activation", OptimizationLevel::All, true, run_conv_activation},
+    // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single
+    // activations above are absorbed by their product first.
+    {"elementwise-chain", OptimizationLevel::All, true, run_elementwise_chain_fuse},
 };
 
 int rank_of(OptimizationLevel level) {
