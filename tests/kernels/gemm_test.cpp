@@ -505,6 +505,39 @@ TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
   }
 }
 
+// Fast mode on the paths with a fused multiply-add is, per output, one fused multiply-add per step
+// of k from +0 (kernels-gemm.md, "Fast mode"; gemm_micro.hpp): a std::fma loop gives its bits,
+// NaN aside. Thin shapes (m = 1, n = 1: the edge kernels of gemm_edge_avx512.cpp) and ragged
+// others, k over several k-blocks, strided and transposed operands.
+TEST(GemmKernel, FastEqualsAFusedLoopOnFmaPaths) {
+  std::mt19937 rng(77);
+  Values values{rng, 0.0};
+  const std::size_t shapes[][3] = {{1, 1, 1},   {1, 70, 300}, {1, 1000, 96}, {1, 33, 513}, {70, 1, 300},
+                                   {200, 1, 513}, {12, 1, 7},  {13, 2, 40},   {2, 45, 260}, {37, 50, 600}};
+  for (const Isa isa : available_isas()) {
+    if (isa != Isa::Avx2 && isa != Isa::Avx512 && isa != Isa::Neon) continue;
+    for (const auto& s : shapes) {
+      const std::size_t m = s[0], n = s[1], k = s[2];
+      for (const Layout layout : {Layout::RowMajor, Layout::Transposed}) {
+        const StridedMatrix a = make_matrix(m, k, layout, values);
+        const StridedMatrix b = make_matrix(k, n, layout == Layout::RowMajor ? Layout::RowMajor : Layout::Spread, values);
+        std::vector<float> c(m * n, 7.0f);
+        gemm_f32(KernelContext{isa, false, nullptr}, m, n, k, a.view(), b.view(), c.data(),
+                 static_cast<std::ptrdiff_t>(n));
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+          for (std::size_t j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (std::size_t p = 0; p < k; ++p) acc = std::fma(a.at(i, p), b.at(p, j), acc);
+            differing += bits_of(acc) != bits_of(c[i * n + j]);
+          }
+        }
+        EXPECT_EQ(differing, 0u) << isa_name(isa) << " " << m << "x" << n << "x" << k;
+      }
+    }
+  }
+}
+
 TEST(GemmKernel, PackedBRefusesAnotherPath) {
   const auto isas = available_isas();
   if (isas.size() < 2) GTEST_SKIP() << "only one path on this machine";

@@ -62,7 +62,8 @@ struct APanelCache {
 
 thread_local APanelCache a_panel;
 thread_local GrowingBuffer b_packing;
-thread_local GrowingBuffer b_edge_strip;
+// The widest NR of any path (AVX-512); the ragged strip of an in-place B is packed on the stack.
+constexpr std::size_t kMaxNr = 32;
 
 // B is read in place, without packing, when its rows are contiguous and the product has a single
 // tile row (m <= MC): every B value is then used by one tile only, so packing would copy all of B
@@ -96,7 +97,7 @@ std::size_t tile_width(const Path& path, std::size_t m, std::size_t n) noexcept 
 // One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
 // every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3).
 void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t rows,
-               std::size_t cols, std::size_t col0, float* c_tile, float* scratch) {
+               std::size_t cols, std::size_t col0, float* c_tile, float* scratch, float* edge_strip) {
   const Path& path = *pr.path;
   const MicroKernel kernel = pr.exact ? path.exact : path.fast;
   const std::size_t mr = path.mr, nr = path.nr;
@@ -117,9 +118,8 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
     } else {
       // The ragged last strip would read past the row (and, on the last row, past B): packed
       // alone, zero-padded, as the whole-B packing would have it.
-      float* edge = b_edge_strip.reserve(kc * nr);
-      pack_b_strip(pr.b_in_place, pr.n, p0, kc, col0 + j, nr, edge);
-      b_strip = edge;
+      pack_b_strip(pr.b_in_place, pr.n, p0, kc, col0 + j, nr, edge_strip);
+      b_strip = edge_strip;
     }
     for (std::size_t i = 0; i < rows; i += mr) {
       const std::size_t valid_rows = std::min(mr, rows - i);
@@ -127,6 +127,17 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
       float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
       if (valid_rows == mr && valid_cols == nr) {
         kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
+        continue;
+      }
+      // A block that keeps one row or one column of the MR x NR it would compute (m = 1, or
+      // n = 1) runs the path's edge kernel when it has one: same sequence per output.
+      if (valid_rows == 1 && (pr.exact ? path.row_exact : path.row_fast) != nullptr) {
+        (pr.exact ? path.row_exact : path.row_fast)(kc, a_strip, b_strip, ldb, c_block, valid_cols, flags);
+        continue;
+      }
+      if (valid_cols == 1 && (pr.exact ? path.column_exact : path.column_fast) != nullptr) {
+        (pr.exact ? path.column_exact : path.column_fast)(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows,
+                                                         flags);
         continue;
       }
       // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
@@ -156,6 +167,10 @@ void run_tile(const Problem& pr, std::size_t tile) {
   // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
   // so the lanes past the edge never read uninitialised memory.
   alignas(64) float scratch[384] = {};
+  // One KC x NR strip of B for a ragged edge read in place (run_block); on the stack, so a thread
+  // taking such a tile for the first time allocates nothing.
+  static_assert(kKc * kMaxNr * sizeof(float) <= 32 * 1024);
+  alignas(64) float edge_strip[kKc * kMaxNr];
 
   if (pr.k == 0) {
     // exact-mode.md, "Matrix product": with k = 0 the output is +0.
@@ -166,7 +181,7 @@ void run_tile(const Problem& pr, std::size_t tile) {
     for (std::size_t p0 = 0; p0 < pr.k; p0 += kKc) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
       run_block(pr, pr.packed_a + packed_a_offset(pr.k, path.mr, row0, rows, p0), p0, kc, rows, cols, col0, c_tile,
-                scratch);
+                scratch, edge_strip);
     }
   } else {
     APanelCache& cache = a_panel;
@@ -183,7 +198,7 @@ void run_tile(const Problem& pr, std::size_t tile) {
         path.pack_a(pr.a, row0, rows, p0, kc, a_block);
         ++cache.blocks_packed;
       }
-      run_block(pr, a_block, p0, kc, rows, cols, col0, c_tile, scratch);
+      run_block(pr, a_block, p0, kc, rows, cols, col0, c_tile, scratch, edge_strip);
     }
   }
   if (pr.epilogue != nullptr && pr.epilogue->apply != nullptr) {

@@ -38,6 +38,25 @@ void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, 
 void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags);
 #endif
+
+// Edge kernels (optional per path): the same sequence per output as the path's microkernel for
+// the one row (m = 1 within the strip: C[0][j], j < cols) or one column (C[r][0], r < rows) that
+// a thin product keeps of an MR x NR block, without computing the rest. A and B are laid out as
+// for the microkernel; C is written only inside the valid part.
+using RowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                           std::size_t cols, std::uint32_t flags);
+using ColumnKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                              std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+#if defined(__x86_64__)
+void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                    std::size_t cols, std::uint32_t flags);
+void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::size_t cols, std::uint32_t flags);
+void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                       std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                         std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+#endif
 #if defined(__aarch64__)
 void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                              std::uint32_t flags);

@@ -14,8 +14,18 @@ constexpr Path kSse{Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__
 constexpr Path kAvx2{Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact,
                       pack_a_6__avx2};
 // AVX-512: 12 x 32 (24 of 32 zmm accumulate), tiles 96 x 128, B in strips of NR = 32.
-constexpr Path kAvx512{Isa::Avx512, 12, 32, 96, 128, f32_gemm_12x32__avx512_fma,
-                        f32_gemm_12x32__avx512_exact, pack_a_12__avx2};
+constexpr Path kAvx512{Isa::Avx512,
+                        12,
+                        32,
+                        96,
+                        128,
+                        f32_gemm_12x32__avx512_fma,
+                        f32_gemm_12x32__avx512_exact,
+                        pack_a_12__avx2,
+                        f32_gemm_row_12x32__avx512_fma,
+                        f32_gemm_row_12x32__avx512_exact,
+                        f32_gemm_column_12x32__avx512_fma,
+                        f32_gemm_column_12x32__avx512_exact};
 #endif
 #if defined(__aarch64__)
 constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact, pack_a_8};
@@ -28,7 +38,8 @@ constexpr Path kWasm{Isa::Wasm, 4, 8, 64, 128, f32_gemm_4x8__wasm_simd128, f32_g
 
 // Packed A (gemm_pack.hpp, packed_a_offset) places tile row t at t * mc * k: every full tile
 // row must be whole strips of mr rows.
-constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0; }
+// gemm.cpp packs a ragged in-place B strip into a stack buffer of KC x 32 floats.
+constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0 && p.nr <= 32; }
 static_assert(tiles_are_whole_strips(kScalar));
 #if defined(__x86_64__)
 static_assert(tiles_are_whole_strips(kSse) && tiles_are_whole_strips(kAvx2) && tiles_are_whole_strips(kAvx512));

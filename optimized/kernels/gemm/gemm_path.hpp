@@ -24,6 +24,12 @@ struct Path {
   MicroKernel fast;
   MicroKernel exact;
   PackAFn pack_a;  // pack_a_block with this path's mr (a copy: never changes a result)
+  // Edge kernels (gemm_micro.hpp); nullptr where the path has none (the microkernel then computes
+  // the whole block into scratch, with the same bits).
+  RowKernel row_fast = nullptr;
+  RowKernel row_exact = nullptr;
+  ColumnKernel column_fast = nullptr;
+  ColumnKernel column_exact = nullptr;
 };
 
 // The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact
