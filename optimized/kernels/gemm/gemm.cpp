@@ -94,8 +94,64 @@ std::size_t tile_width(const Path& path, std::size_t m, std::size_t n) noexcept 
   return nc;
 }
 
+// The B strip of columns [col0 + j, col0 + j + NR) for k-block p0 and its row stride: packed, a
+// full strip read in place, or the ragged last strip of an in-place B packed alone into
+// `edge_strip` (reading past the row would leave B on its last row), zero-padded as the whole-B
+// packing would have it.
+const float* b_strip_at(const Problem& pr, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid_cols,
+                        float* edge_strip, std::ptrdiff_t& ldb) {
+  const std::size_t nr = pr.path->nr;
+  ldb = static_cast<std::ptrdiff_t>(nr);
+  if (pr.packed_b != nullptr) return pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col / nr);
+  if (valid_cols == nr) {
+    ldb = pr.b_in_place.row_stride;
+    return pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col);
+  }
+  pack_b_strip(pr.b_in_place, pr.n, p0, kc, col, nr, edge_strip);
+  return edge_strip;
+}
+
+// A tile of one row (m = 1, a Linear layer at batch 1): the row kernel over groups of up to
+// kRowKernelStrips strips of B, which are kc * NR apart when packed and NR apart in place.
+void run_row_block(const Problem& pr, RowKernel row, const float* a_block, std::size_t p0, std::size_t kc,
+                   std::size_t cols, std::size_t col0, float* c_tile, float* edge_strip, std::uint32_t flags) {
+  const std::size_t nr = pr.path->nr;
+  for (std::size_t j = 0; j < cols;) {
+    std::size_t span = std::min(kRowKernelStrips * nr, cols - j);
+    std::ptrdiff_t step = static_cast<std::ptrdiff_t>(kc * nr);
+    if (pr.packed_b == nullptr) {
+      // In place: full strips side by side; the ragged last strip alone (packed).
+      const std::size_t full = std::min(kRowKernelStrips, (cols - j) / nr);
+      span = full > 0 ? full * nr : cols - j;
+      step = static_cast<std::ptrdiff_t>(nr);
+    }
+    std::ptrdiff_t ldb = 0;
+    const float* b = b_strip_at(pr, p0, kc, col0 + j, std::min(nr, span), edge_strip, ldb);
+    row(kc, a_block, b, step, ldb, c_tile + j, span, flags);
+    j += span;
+  }
+}
+
+// A tile of one column (n = 1, a 1x1 convolution on a 1 x 1 map): the column kernel over all the
+// tile's MR strips of A. Only column 0 of B is read, so an in-place B is read in place.
+void run_column_block(const Problem& pr, ColumnKernel column, const float* a_block, std::size_t p0, std::size_t kc,
+                      std::size_t rows, std::size_t col0, float* c_tile, std::uint32_t flags) {
+  const std::size_t mr = pr.path->mr, nr = pr.path->nr;
+  const float* b = nullptr;
+  std::ptrdiff_t ldb = static_cast<std::ptrdiff_t>(nr);
+  if (pr.packed_b != nullptr) {
+    b = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col0 / nr) + col0 % nr;
+  } else {
+    ldb = pr.b_in_place.row_stride;
+    b = pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col0);
+  }
+  column(kc, a_block, mr * kc, strip_count(rows, mr), b, ldb, c_tile, pr.ldc, rows, flags);
+}
+
 // One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
-// every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3).
+// every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). A tile of
+// one row or one column runs the path's edge kernels when it has them (gemm_micro.hpp): the same
+// sequence per output without computing the MR x NR blocks' unused rows or columns.
 void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t rows,
                std::size_t cols, std::size_t col0, float* c_tile, float* scratch, float* edge_strip) {
   const Path& path = *pr.path;
@@ -105,39 +161,22 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   // exact-mode.md rule 4: NaN is made canonical when the last block stores.
   std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
   if (pr.exact && p0 + kc == pr.k) flags |= kGemmCanonicalNan;
+  if (const RowKernel row = pr.exact ? path.row_exact : path.row_fast; rows == 1 && row != nullptr) {
+    return run_row_block(pr, row, a_block, p0, kc, cols, col0, c_tile, edge_strip, flags);
+  }
+  if (const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast; cols == 1 && column != nullptr) {
+    return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, flags);
+  }
   for (std::size_t j = 0; j < cols; j += nr) {
     const std::size_t valid_cols = std::min(nr, cols - j);
-    const float* b_strip = nullptr;
-    std::ptrdiff_t ldb = static_cast<std::ptrdiff_t>(nr);
-    if (pr.packed_b != nullptr) {
-      b_strip = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, (col0 + j) / nr);
-    } else if (valid_cols == nr) {
-      // A full strip of B read in place: row p of the strip is row p0 + p of B.
-      ldb = pr.b_in_place.row_stride;
-      b_strip = pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col0 + j);
-    } else {
-      // The ragged last strip would read past the row (and, on the last row, past B): packed
-      // alone, zero-padded, as the whole-B packing would have it.
-      pack_b_strip(pr.b_in_place, pr.n, p0, kc, col0 + j, nr, edge_strip);
-      b_strip = edge_strip;
-    }
+    std::ptrdiff_t ldb = 0;
+    const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
     for (std::size_t i = 0; i < rows; i += mr) {
       const std::size_t valid_rows = std::min(mr, rows - i);
       const float* a_strip = a_block + i * kc;
       float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
       if (valid_rows == mr && valid_cols == nr) {
         kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
-        continue;
-      }
-      // A block that keeps one row or one column of the MR x NR it would compute (m = 1, or
-      // n = 1) runs the path's edge kernel when it has one: same sequence per output.
-      if (valid_rows == 1 && (pr.exact ? path.row_exact : path.row_fast) != nullptr) {
-        (pr.exact ? path.row_exact : path.row_fast)(kc, a_strip, b_strip, ldb, c_block, valid_cols, flags);
-        continue;
-      }
-      if (valid_cols == 1 && (pr.exact ? path.column_exact : path.column_fast) != nullptr) {
-        (pr.exact ? path.column_exact : path.column_fast)(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows,
-                                                         flags);
         continue;
       }
       // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile

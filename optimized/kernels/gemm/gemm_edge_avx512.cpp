@@ -8,6 +8,8 @@
 // inside the valid part (AVX-512 masking suppresses faults on the lanes left out).
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
 namespace onemodel::opt::gemm {
@@ -35,72 +37,117 @@ inline __mmask16 first_lanes(std::size_t count) noexcept {
   return count >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
 }
 
-// Row 0 of the 12 x 32 block: C[0][j] for j < cols (cols <= 32). A's strip holds the row's value
-// of step p at a[p * 12].
-template <bool kFused>
-void one_row(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::size_t cols,
-             std::uint32_t flags) noexcept {
-  const __mmask16 m0 = first_lanes(cols);
-  const __mmask16 m1 = first_lanes(cols > 16 ? cols - 16 : 0);
-  __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
-  if ((flags & kGemmAccumulate) != 0) {
-    acc0 = _mm512_maskz_loadu_ps(m0, c);
-    acc1 = _mm512_maskz_loadu_ps(m1, c + 16);
+// Row 0 of up to kGroup strips of 32 columns: C[0][j] for j < cols (cols <= 32 * kGroup), strip s
+// reading B at b + s * b_step. A's strip holds the row's value of step p at a[p * 12]. The strips'
+// accumulators are independent chains, so kGroup of them hide the multiply-add latency.
+template <bool kFused, int kStrips>
+void row_strips(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step, std::ptrdiff_t ldb, float* c,
+                std::size_t cols, std::uint32_t flags) noexcept {
+  __mmask16 mask[2 * kStrips];
+  __m512 acc[2 * kStrips];
+#pragma GCC unroll 8
+  for (int v = 0; v < 2 * kStrips; ++v) {
+    const std::size_t first = static_cast<std::size_t>(v) * 16;
+    mask[v] = first_lanes(cols > first ? cols - first : 0);
+    acc[v] = (flags & kGemmAccumulate) != 0 ? _mm512_maskz_loadu_ps(mask[v], c + first) : _mm512_setzero_ps();
   }
   for (std::size_t p = 0; p < kc; ++p) {
     const __m512 av = _mm512_set1_ps(a[p * kRows]);
-    acc0 = step<kFused>(acc0, av, _mm512_loadu_ps(b));
-    acc1 = step<kFused>(acc1, av, _mm512_loadu_ps(b + 16));
+#pragma GCC unroll 4
+    for (int s = 0; s < kStrips; ++s) {
+      const float* bs = b + s * b_step;
+      acc[2 * s] = step<kFused>(acc[2 * s], av, _mm512_loadu_ps(bs));
+      acc[2 * s + 1] = step<kFused>(acc[2 * s + 1], av, _mm512_loadu_ps(bs + 16));
+    }
     b += ldb;
   }
-  if ((flags & kGemmCanonicalNan) != 0) {
-    acc0 = canonical_nan(acc0);
-    acc1 = canonical_nan(acc1);
+#pragma GCC unroll 8
+  for (int v = 0; v < 2 * kStrips; ++v) {
+    const __m512 out = (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[v]) : acc[v];
+    _mm512_mask_storeu_ps(c + static_cast<std::size_t>(v) * 16, mask[v], out);
   }
-  _mm512_mask_storeu_ps(c, m0, acc0);
-  _mm512_mask_storeu_ps(c + 16, m1, acc1);
 }
 
-// Column 0 of the 12 x 32 block: C[r][0] for r < rows (rows <= 12), the 12 rows in one vector.
 template <bool kFused>
-void one_column(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                std::size_t rows, std::uint32_t flags) noexcept {
-  const __mmask16 strip = first_lanes(kRows);
-  alignas(64) float column[16] = {};
-  if ((flags & kGemmAccumulate) != 0) {
-    for (std::size_t r = 0; r < rows; ++r) column[r] = c[static_cast<std::ptrdiff_t>(r) * ldc];
+void one_row(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step, std::ptrdiff_t ldb, float* c,
+             std::size_t cols, std::uint32_t flags) noexcept {
+  switch ((cols + kCols - 1) / kCols) {
+    case 1: return row_strips<kFused, 1>(kc, a, b, b_step, ldb, c, cols, flags);
+    case 2: return row_strips<kFused, 2>(kc, a, b, b_step, ldb, c, cols, flags);
+    case 3: return row_strips<kFused, 3>(kc, a, b, b_step, ldb, c, cols, flags);
+    default: return row_strips<kFused, 4>(kc, a, b, b_step, ldb, c, cols, flags);
   }
-  __m512 acc = _mm512_load_ps(column);
+}
+
+// Column 0 of kStrips strips of 12 rows (strip s at a + s * a_step), each strip's 12 rows in one
+// vector: rows [0, rows) of C, rows <= 12 * kStrips.
+template <bool kFused, int kStrips>
+void column_strips(std::size_t kc, const float* a, std::size_t a_step, const float* b, std::ptrdiff_t ldb, float* c,
+                   std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+  const __mmask16 strip = first_lanes(kRows);
+  alignas(64) float column[16 * kStrips] = {};
+  if ((flags & kGemmAccumulate) != 0) {
+    for (std::size_t r = 0; r < rows; ++r) column[(r / kRows) * 16 + r % kRows] = c[static_cast<std::ptrdiff_t>(r) * ldc];
+  }
+  __m512 acc[kStrips];
+#pragma GCC unroll 4
+  for (int s = 0; s < kStrips; ++s) acc[s] = _mm512_load_ps(column + 16 * s);
   for (std::size_t p = 0; p < kc; ++p) {
-    // The packed strip's rows past m are +0; lanes 12..15 are never stored.
-    const __m512 av = _mm512_maskz_loadu_ps(strip, a + p * kRows);
-    acc = step<kFused>(acc, av, _mm512_set1_ps(*b));
+    const __m512 bv = _mm512_set1_ps(*b);
+#pragma GCC unroll 4
+    for (int s = 0; s < kStrips; ++s) {
+      // The packed strip's rows past m are +0; lanes 12..15 are never stored.
+      const __m512 av = _mm512_maskz_loadu_ps(strip, a + static_cast<std::size_t>(s) * a_step + p * kRows);
+      acc[s] = step<kFused>(acc[s], av, bv);
+    }
     b += ldb;
   }
-  if ((flags & kGemmCanonicalNan) != 0) acc = canonical_nan(acc);
-  _mm512_store_ps(column, acc);
-  for (std::size_t r = 0; r < rows; ++r) c[static_cast<std::ptrdiff_t>(r) * ldc] = column[r];
+#pragma GCC unroll 4
+  for (int s = 0; s < kStrips; ++s) {
+    _mm512_store_ps(column + 16 * s, (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[s]) : acc[s]);
+  }
+  for (std::size_t r = 0; r < rows; ++r) c[static_cast<std::ptrdiff_t>(r) * ldc] = column[(r / kRows) * 16 + r % kRows];
+}
+
+// Groups of four strips, then the rest.
+template <bool kFused>
+void one_column(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
+                std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+  for (std::size_t s = 0; s < strips;) {
+    const std::size_t group = std::min<std::size_t>(4, strips - s);
+    const std::size_t first_row = s * kRows;
+    const std::size_t group_rows = std::min(rows - first_row, group * kRows);
+    const float* as = a + s * a_step;
+    float* cs = c + static_cast<std::ptrdiff_t>(first_row) * ldc;
+    switch (group) {
+      case 1: column_strips<kFused, 1>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 2: column_strips<kFused, 2>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 3: column_strips<kFused, 3>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      default: column_strips<kFused, 4>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+    }
+    s += group;
+  }
 }
 
 }  // namespace
 
-static_assert(kCols == 32, "the row kernel covers one 32-wide strip");
-
-void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                    std::size_t cols, std::uint32_t flags) {
-  one_row<true>(kc, a, b, ldb, c, cols, flags);
+void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
+                                    std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags) {
+  one_row<true>(kc, a, b, b_step, ldb, c, cols, flags);
 }
-void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                      std::size_t cols, std::uint32_t flags) {
-  one_row<false>(kc, a, b, ldb, c, cols, flags);
+void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
+                                      std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags) {
+  one_row<false>(kc, a, b, b_step, ldb, c, cols, flags);
 }
-void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                       std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) {
-  one_column<true>(kc, a, b, ldb, c, ldc, rows, flags);
+void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
+                                       const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                                       std::size_t rows, std::uint32_t flags) {
+  one_column<true>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
 }
-void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                         std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) {
-  one_column<false>(kc, a, b, ldb, c, ldc, rows, flags);
+void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
+                                         const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                                         std::size_t rows, std::uint32_t flags) {
+  one_column<false>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
 }
 
 }  // namespace onemodel::opt::gemm
