@@ -256,6 +256,58 @@ TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
   }
 }
 
+// The strips the matrix product fills from the image (im2col_strip_f32, conv2d_f32 with packed
+// weights) equal the stored matrix's columns (im2col_rows_f32), +0 past `valid`: every strip
+// start, strip widths of every path's NR, k-block splits inside a channel, strides, dilations,
+// asymmetric padding, maps narrower and wider than a strip.
+TEST(Im2col, StripsMatchTheStoredMatrix) {
+  struct Case {
+    std::size_t cin, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
+  };
+  for (const Case& c : {Case{3, 7, 9, 3, 2, 2, 3, 2, 1, 2, 1, 3, 4}, Case{2, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                        Case{4, 3, 40, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1}, Case{1, 12, 2, 1, 5, 1, 1, 1, 2, 0, 4, 0, 4},
+                        Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}}) {
+    Geometry g;
+    g.cin = c.cin;
+    g.in_h = c.h;
+    g.in_w = c.w;
+    g.kh = c.kh;
+    g.kw = c.kw;
+    g.sh = c.sh;
+    g.sw = c.sw;
+    g.dh = c.dh;
+    g.dw = c.dw;
+    g.pt = c.pt;
+    g.pl = c.pl;
+    g.pb = c.pb;
+    g.pr = c.pr;
+    ASSERT_TRUE(g.conv_valid()) << g.describe();
+    const Conv2dShape s = g.conv();
+    std::vector<float> x(g.cin * g.in_h * g.in_w);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i + 1);
+    const std::size_t k = g.cin * g.kh * g.kw, n = s.out_plane();
+    std::vector<float> col(k * n);
+    im2col_rows_f32(s, x.data(), 0, k, col.data());
+    for (std::size_t nr : {4u, 8u, 16u, 32u}) {
+      for (std::size_t p0 : {std::size_t{0}, std::size_t{1}, k / 2}) {
+        const std::size_t kc = k - p0;
+        for (std::size_t col0 = 0; col0 < n; col0 += nr) {
+          const std::size_t valid = std::min(nr, n - col0);
+          std::vector<float> strip(kc * nr, -7.0f);
+          im2col_strip_f32(s, x.data(), p0, kc, col0, valid, nr, strip.data());
+          for (std::size_t p = 0; p < kc; ++p) {
+            for (std::size_t j = 0; j < nr; ++j) {
+              const float want = j < valid ? col[(p0 + p) * n + col0 + j] : 0.0f;
+              ASSERT_EQ(bits(strip[p * nr + j]), bits(want))
+                  << g.describe() << " nr " << nr << " p0 " << p0 << " col " << col0 << " p " << p << " j " << j;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Conv2d, ExactAndFastSweep) {
   std::uint32_t seed = 1;
   for (std::size_t groups : {1u, 2u}) {

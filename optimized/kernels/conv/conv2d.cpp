@@ -50,10 +50,22 @@ void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, 
   }
 }
 
+// The im2col matrix of one image and group as the product's strip source (BStripSource).
+struct Im2colSource {
+  const Conv2dShape* shape;
+  const float* x_group;
+};
+
+void fill_im2col_strip(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid,
+                       std::size_t nr, float* out) {
+  const Im2colSource& source = *static_cast<const Im2colSource*>(state);
+  im2col_strip_f32(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
+}
+
 }  // namespace
 
-std::size_t conv2d_workspace_floats(const Conv2dShape& s) noexcept {
-  return input_is_matrix(s) ? 0 : s.in_per_group() * s.taps() * s.out_plane();
+std::size_t conv2d_workspace_floats(const Conv2dShape& s, bool packed_weights) noexcept {
+  return input_is_matrix(s) || packed_weights ? 0 : s.in_per_group() * s.taps() * s.out_plane();
 }
 
 std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& s, const float* w) {
@@ -74,6 +86,18 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
   for (std::size_t image = 0; image < s.batch; ++image) {
     for (std::size_t g = 0; g < s.groups; ++g) {
       const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
+      if (!direct && packed_weights != nullptr) {
+        // The im2col matrix is never stored: the product fills each strip of it from the image
+        // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
+        float* c = y + (image * s.out_channels + g * m) * n;
+        const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+        const GemmEpilogue epilogue{add_bias, &state};
+        const Im2colSource source{&s, x_group};
+        gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
+                                  static_cast<std::ptrdiff_t>(n),
+                                  bias != nullptr || activation != nullptr ? &epilogue : nullptr);
+        continue;
+      }
       MatrixView b{x_group, static_cast<std::ptrdiff_t>(n), 1};
       if (!direct) {
         const std::size_t chunks = (k + kIm2colRowsPerChunk - 1) / kIm2colRowsPerChunk;

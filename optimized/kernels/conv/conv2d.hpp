@@ -16,8 +16,9 @@
 namespace onemodel::opt {
 
 // Floats of workspace conv2d_f32 needs: one image-and-group im2col matrix, or 0 when the input
-// itself is the matrix (1x1 kernel, stride 1, no padding).
-std::size_t conv2d_workspace_floats(const Conv2dShape& shape) noexcept;
+// itself is the matrix (1x1 kernel, stride 1, no padding) or when the weights come packed (the
+// product then fills each strip of the im2col matrix from the image as it needs it).
+std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weights = false) noexcept;
 
 // x: [batch, Cin, in_h, in_w]; w: [Cout, Cin/G, KH, KW]; bias: [Cout] or nullptr;
 // y: [batch, Cout, out_h, out_w]. The bias is one rounded addition after the sum; exact mode

@@ -17,6 +17,12 @@ namespace onemodel::opt {
 void im2col_rows_f32(const Conv2dShape& shape, const float* x_group, std::size_t row_begin, std::size_t row_end,
                      float* col) noexcept;
 
+// Columns [col, col + valid) of rows [p0, p0 + kc) of the same matrix, written as one strip of a
+// packed B: element (p, j) at out[(p - p0) * nr + (j - col)], columns [valid, nr) +0 (the matrix
+// product's BStripSource, so the matrix is never stored whole). Same values as im2col_rows_f32.
+void im2col_strip_f32(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,
+                      std::size_t valid, std::size_t nr, float* out) noexcept;
+
 // One output plane of a transposed convolution from its KH*KW rows of the column matrix
 // (spec/ops/products-conv.md section 7): the shape's in_* are the transposed convolution's input
 // (the columns, in_h*in_w of them), out_* its output. Every output starts at +0 and adds, in

@@ -38,8 +38,9 @@ struct Problem {
   std::size_t m, n, k;
   MatrixView a;
   const float* packed_a;  // A packed whole (PackedA), or nullptr: the tiles pack it
-  const float* packed_b;  // B packed whole, or nullptr: B is read in place (b_in_place)
+  const float* packed_b;  // B packed whole, or nullptr: B is read in place (b_in_place) or filled
   MatrixView b_in_place;
+  const BStripSource* b_source;  // per strip when not packed whole (gemm_f32_packed_a_sourced)
   float* c;
   std::ptrdiff_t ldc;
   const GemmEpilogue* epilogue;
@@ -103,6 +104,10 @@ const float* b_strip_at(const Problem& pr, std::size_t p0, std::size_t kc, std::
   const std::size_t nr = pr.path->nr;
   ldb = static_cast<std::ptrdiff_t>(nr);
   if (pr.packed_b != nullptr) return pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col / nr);
+  if (pr.b_source != nullptr) {
+    pr.b_source->fill(pr.b_source->state, p0, kc, col, valid_cols, nr, edge_strip);
+    return edge_strip;
+  }
   if (valid_cols == nr) {
     ldb = pr.b_in_place.row_stride;
     return pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col);
@@ -119,7 +124,9 @@ void run_row_block(const Problem& pr, RowKernel row, const float* a_block, std::
   for (std::size_t j = 0; j < cols;) {
     std::size_t span = std::min(kRowKernelStrips * nr, cols - j);
     std::ptrdiff_t step = static_cast<std::ptrdiff_t>(kc * nr);
-    if (pr.packed_b == nullptr) {
+    if (pr.b_source != nullptr) {
+      span = std::min(nr, cols - j);  // one filled strip at a time
+    } else if (pr.packed_b == nullptr) {
       // In place: full strips side by side; the ragged last strip alone (packed).
       const std::size_t full = std::min(kRowKernelStrips, (cols - j) / nr);
       span = full > 0 ? full * nr : cols - j;
@@ -135,11 +142,14 @@ void run_row_block(const Problem& pr, RowKernel row, const float* a_block, std::
 // A tile of one column (n = 1, a 1x1 convolution on a 1 x 1 map): the column kernel over all the
 // tile's MR strips of A. Only column 0 of B is read, so an in-place B is read in place.
 void run_column_block(const Problem& pr, ColumnKernel column, const float* a_block, std::size_t p0, std::size_t kc,
-                      std::size_t rows, std::size_t col0, float* c_tile, std::uint32_t flags) {
+                      std::size_t rows, std::size_t col0, float* c_tile, float* edge_strip, std::uint32_t flags) {
   const std::size_t mr = pr.path->mr, nr = pr.path->nr;
   const float* b = nullptr;
   std::ptrdiff_t ldb = static_cast<std::ptrdiff_t>(nr);
-  if (pr.packed_b != nullptr) {
+  if (pr.b_source != nullptr) {
+    pr.b_source->fill(pr.b_source->state, p0, kc, col0, 1, nr, edge_strip);
+    b = edge_strip;
+  } else if (pr.packed_b != nullptr) {
     b = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col0 / nr) + col0 % nr;
   } else {
     ldb = pr.b_in_place.row_stride;
@@ -165,7 +175,7 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
     return run_row_block(pr, row, a_block, p0, kc, cols, col0, c_tile, edge_strip, flags);
   }
   if (const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast; cols == 1 && column != nullptr) {
-    return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, flags);
+    return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
   }
   for (std::size_t j = 0; j < cols; j += nr) {
     const std::size_t valid_cols = std::min(nr, cols - j);
@@ -254,9 +264,9 @@ void run_tiles(const KernelContext& context, const Problem& pr) {
 
 Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
                      const float* packed_a, const float* packed_b, MatrixView b_in_place, float* c,
-                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const BStripSource* b_source = nullptr) {
   const Path& path = path_for(context.isa);
-  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, c, ldc, epilogue,
+  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, b_source, c, ldc, epilogue,
                  next_call_id.fetch_add(1, std::memory_order_relaxed), tile_width(path, m, n)};
 }
 
@@ -275,6 +285,27 @@ const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::s
   const std::size_t chunks = pack_b_chunk_count(k, n, path.nr);
   const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, path.nr));
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) { pack_b_chunk(k, n, path.nr, b, packed, chunk); });
+  return packed;
+}
+
+// pack_b_for_call with B from a strip source: each strip filled straight into its packed place.
+const float* fill_b_for_call(const KernelContext& context, std::size_t n, std::size_t k, const BStripSource& b) {
+  if (k == 0) return nullptr;
+  const Path& path = path_for(context.isa);
+  const std::size_t nr = path.nr;
+  float* packed = b_packing.reserve(packed_b_size(k, n, nr));
+  const std::size_t strips = strip_count(n, nr);
+  const std::size_t chunks_per_block = strip_count(strips, kPackStripsPerChunk);
+  const std::size_t chunks = pack_b_chunk_count(k, n, nr);
+  const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, nr));
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    const std::size_t p0 = (chunk / chunks_per_block) * kKc;
+    const std::size_t kc = std::min(kKc, k - p0);
+    const std::size_t first = (chunk % chunks_per_block) * kPackStripsPerChunk;
+    for (std::size_t s = first; s < std::min(strips, first + kPackStripsPerChunk); ++s) {
+      b.fill(b.state, p0, kc, s * nr, std::min(nr, n - s * nr), nr, packed + packed_b_offset(k, n, nr, p0, s));
+    }
+  });
   return packed;
 }
 
@@ -348,6 +379,24 @@ void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t 
   const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
   gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), call_b.packed,
                                               call_b.in_place, c, ldc, epilogue));
+}
+
+void gemm_f32_packed_a_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
+                               const PackedA& a, const BStripSource& b, float* c, std::ptrdiff_t ldc,
+                               const GemmEpilogue* epilogue) {
+  if (a.isa() != gemm::path_for(context.isa).isa) {
+    throw std::invalid_argument("gemm_f32_packed_a_sourced: A was packed for another instruction-set path");
+  }
+  if (a.m() != m || a.k() != k) {
+    throw std::invalid_argument("gemm_f32_packed_a_sourced: A was packed for another m or k");
+  }
+  if (m == 0 || n == 0) return;
+  const gemm::Path& path = gemm::path_for(context.isa);
+  // One tile row: every strip is used by one tile, which fills it when it needs it.
+  const bool per_tile = k > 0 && m <= path.mc;
+  const float* packed = per_tile ? nullptr : gemm::fill_b_for_call(context, n, k, b);
+  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), packed, MatrixView{}, c, ldc,
+                                              epilogue, per_tile ? &b : nullptr));
 }
 
 }  // namespace onemodel::opt

@@ -102,4 +102,22 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
 void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
                        MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
+// B given as a function writing strips of it, for a B that is never stored whole (the im2col
+// matrix of a convolution): fill(state, p0, kc, col, valid, nr, out) writes rows [p0, p0 + kc) and
+// columns [col, col + valid) of B at out[(p - p0) * nr + (j - col)], and +0 in columns [valid, nr).
+// It is called from the tiles' threads, several at once, so it must only read shared state.
+struct BStripSource {
+  void (*fill)(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid, std::size_t nr,
+               float* out) = nullptr;
+  const void* state = nullptr;
+};
+
+// gemm_f32_packed_a with B from a strip source: with one tile row (m <= MC) each tile fills each
+// strip it uses once per k-block (nothing of B is stored beyond one strip per thread); otherwise
+// B is filled whole into the packing buffer, strip by strip. The values reach the microkernel in
+// the same order as from a stored B, so the results are gemm_f32_packed_a's bits.
+void gemm_f32_packed_a_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
+                               const PackedA& a, const BStripSource& b, float* c, std::ptrdiff_t ldc,
+                               const GemmEpilogue* epilogue = nullptr);
+
 }  // namespace onemodel::opt
