@@ -79,6 +79,9 @@ struct PlanFixture {
   PlanFixture(IrModel m, const std::vector<Tensor>& inputs) : model(std::move(m)) {
     SessionOptions options;
     options.mode = ExecutionMode::Exact;
+    // The planner on the graph as imported: the passes (elementwise-chain would fuse these
+    // element-wise test graphs into one node) are tested in graph_passes_test.cpp.
+    options.optimization_level = OptimizationLevel::None;
     graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, pool.get()});
     plan = std::make_unique<opt::Plan>(*graph, inputs);
   }
