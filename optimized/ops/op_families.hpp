@@ -11,8 +11,10 @@ namespace onemodel::opt {
 std::span<const OptimizedOpDef> matmul_optimized_ops();       // MatMul, Gemm
 std::span<const OptimizedOpDef> conv_optimized_ops();         // Conv, ConvTranspose (im2col, depthwise)
 std::span<const OptimizedOpDef> attention_optimized_ops();    // Softmax, LogSoftmax, Attention
-std::span<const OptimizedOpDef> norm_optimized_ops();         // LayerNormalization, reductions
+std::span<const OptimizedOpDef> norm_optimized_ops();         // LayerNormalization, BatchNormalization, reductions
 std::span<const OptimizedOpDef> elementwise_optimized_ops();  // unary, binary, Transpose, copies
 std::span<const OptimizedOpDef> pool_optimized_ops();         // MaxPool, AveragePool, global pools
+std::span<const OptimizedOpDef> resize_optimized_ops();       // Resize
+std::span<const OptimizedOpDef> shape_optimized_ops();        // Concat
 
 }  // namespace onemodel::opt

@@ -1,0 +1,73 @@
+// Driver of the float32 BatchNormalization kernel (optimized/kernels/batchnorm/batch_norm.hpp;
+// spec/ops/products-conv.md section 9). Planes are cut into chunks whose size depends on the
+// shape only; inside a plane, four floats at a time with SSE2 (the x86-64 baseline, so every x86
+// path runs the same instructions), the rest one at a time with the same operations.
+#include "optimized/kernels/batchnorm/batch_norm.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace onemodel::opt::batchnorm {
+namespace {
+
+constexpr std::size_t kChunkWork = 32768;  // elements per chunk, at least one plane
+constexpr double kNanosecondsPerElement = 0.3;
+constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;  // exact-mode.md; the reference stores it in both modes
+
+float canonical_nan(float v) noexcept {
+  if (v == v) return v;
+  float out;
+  std::memcpy(&out, &kCanonicalNan, sizeof out);
+  return out;
+}
+
+// One plane: y = canonical(x * a + shift). x and y may be the same array (each element is read
+// before it is written).
+void plane_f32(const float* x, float* y, std::size_t size, float a, float shift) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128 va = _mm_set1_ps(a);
+  const __m128 vshift = _mm_set1_ps(shift);
+  const __m128 vnan = _mm_castsi128_ps(_mm_set1_epi32(static_cast<int>(kCanonicalNan)));
+  for (; i + 4 <= size; i += 4) {
+    const __m128 xa = _mm_mul_ps(_mm_loadu_ps(x + i), va);
+    const __m128 v = _mm_add_ps(xa, vshift);
+    const __m128 ordered = _mm_cmpord_ps(v, v);  // all ones where v is not NaN
+    _mm_storeu_ps(y + i, _mm_or_ps(_mm_and_ps(ordered, v), _mm_andnot_ps(ordered, vnan)));
+  }
+#endif
+  for (; i < size; ++i) {
+    const float xa = x[i] * a;
+    y[i] = canonical_nan(xa + shift);
+  }
+}
+
+}  // namespace
+
+void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args) {
+  const std::size_t planes = args.n * args.c;
+  if (planes == 0 || args.plane == 0) return;
+  const std::size_t per_chunk = args.plane >= kChunkWork ? 1 : kChunkWork / args.plane;
+  const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
+  const double estimate = kNanosecondsPerElement * static_cast<double>(planes) * static_cast<double>(args.plane);
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    const std::size_t begin = chunk * per_chunk;
+    const std::size_t end = begin + per_chunk < planes ? begin + per_chunk : planes;
+    for (std::size_t p = begin; p < end; ++p) {
+      const std::size_t k = p % args.c;
+      // The reference's per-channel arithmetic, operation by operation.
+      const float denom = std::sqrt(args.var[k] + args.epsilon);
+      const float a = args.scale[k] / denom;
+      const float mean_a = args.mean[k] * a;
+      const float shift = args.bias[k] - mean_a;
+      plane_f32(args.x + p * args.plane, args.y + p * args.plane, args.plane, a, shift);
+    }
+  });
+}
+
+}  // namespace onemodel::opt::batchnorm

@@ -1,0 +1,26 @@
+// Float32 BatchNormalization in inference form (spec/ops/products-conv.md section 9, from
+// ops-conv.md "BatchNormalization"), reading every operand in place. Each (n, c) plane gets the
+// reference kernel's bits (reference/ops/op_batch_normalization.cpp) in both modes: per channel
+// a = scale / sqrt(var + epsilon), shift = bias - mean * a, in float32 and in that order; then
+// y = x * a + shift, the product and the sum each rounded on their own (no fused multiply-add), NaN
+// stored canonical (0x7FC00000). Element-wise IEEE operations in the reference's order, so vector
+// lanes and thread count cannot change a result.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/frame/kernel_context.hpp"
+
+namespace onemodel::opt::batchnorm {
+
+struct BatchNormArgs {
+  const float* x = nullptr;
+  float* y = nullptr;  // may equal x (the reference lets the output reuse X's storage)
+  const float *scale = nullptr, *bias = nullptr, *mean = nullptr, *var = nullptr;  // C entries each
+  float epsilon = 1e-5f;
+  std::size_t n = 0, c = 0, plane = 0;  // x is [n, c, plane]
+};
+
+void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args);
+
+}  // namespace onemodel::opt::batchnorm

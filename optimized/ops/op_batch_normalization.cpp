@@ -1,0 +1,54 @@
+// BatchNormalization, inference form, on float32 (spec/ops/products-conv.md section 9):
+// batch_norm_f32 reading X and the four parameter vectors in place, the reference's bits in both
+// modes (optimized/kernels/batchnorm/batch_norm.hpp). Other types, views and any wanted
+// running-statistics output (the reference refuses those) run the reference kernel.
+#include <memory>
+
+#include "optimized/kernels/batchnorm/batch_norm.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+class BatchNormalizationOverride final : public OptimizedKernel {
+ public:
+  BatchNormalizationOverride(const NodeInfo& node, const OptimizedConfig& config)
+      : OptimizedKernel(node, config), epsilon_(node.get_float("epsilon", 1e-5f)) {}
+
+  void run(RunContext& context) const override {
+    const Tensor& x = context.input(0);
+    bool served = x.dtype() == DType::F32 && x.shape().rank() >= 2 && x.is_contiguous() && context.input_count() >= 5;
+    for (std::size_t i = 1; served && i < 5; ++i) {
+      const Tensor& p = context.input(i);
+      served = context.has_input(i) && p.dtype() == DType::F32 && p.is_contiguous() && p.shape().rank() == 1 &&
+               p.shape()[0] == x.shape()[1];
+    }
+    for (std::size_t i = 1; served && i < context.output_count(); ++i) served = !context.output_wanted(i);
+    if (!served) return run_reference(context);
+    batchnorm::BatchNormArgs a;
+    const std::int64_t n = x.shape()[0], c = x.shape()[1];
+    if (n * c == 0 || x.element_count() == 0) return;
+    a.n = static_cast<std::size_t>(n);
+    a.c = static_cast<std::size_t>(c);
+    a.plane = static_cast<std::size_t>(x.element_count() / (n * c));
+    a.x = x.data<float>().data();
+    a.y = context.output(0).mutable_data<float>().data();
+    a.scale = context.input(1).data<float>().data();
+    a.bias = context.input(2).data<float>().data();
+    a.mean = context.input(3).data<float>().data();
+    a.var = context.input(4).data<float>().data();
+    a.epsilon = epsilon_;
+    batchnorm::batch_norm_f32(kernel_context(context), a);
+  }
+
+ private:
+  float epsilon_;  // read as the reference reads it
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> make_optimized_batch_normalization(const NodeInfo& node, const OptimizedConfig& config) {
+  return std::make_unique<BatchNormalizationOverride>(node, config);
+}
+
+}  // namespace onemodel::opt
