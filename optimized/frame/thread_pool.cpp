@@ -64,12 +64,17 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   wake_.notify_all();
   run_chunks();
   {
-    // Every chunk has been claimed; wait until the claimed ones finished and no worker still
-    // reads the job, so the next job can reuse the fields.
-    std::unique_lock<std::mutex> lock(mutex_);
+    // Every chunk has been claimed: no worker joins from here on.
+    std::lock_guard<std::mutex> lock(mutex_);
     wanted_ = 0;
+  }
+  // Wait until the claimed chunks finished and no worker still reads the job, so the next job can
+  // reuse the fields: spinning first, then asleep.
+  if (!spin_until_finished()) {
+    std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [&] {
-      return active_ == 0 && done_chunks_.load(std::memory_order_acquire) == job_chunks_;
+      return active_.load(std::memory_order_acquire) == 0 &&
+             done_chunks_.load(std::memory_order_acquire) == job_chunks_;
     });
   }
   job_ = nullptr;
@@ -82,6 +87,22 @@ bool ThreadPool::spin_for_news(std::uint64_t observed) const noexcept {
   const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
     if (published_.load(std::memory_order_acquire) != observed) return true;
+    if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+}
+
+bool ThreadPool::spin_until_finished() const noexcept {
+  constexpr auto kSpinTime = std::chrono::microseconds(50);
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (active_.load(std::memory_order_acquire) == 0 && done_chunks_.load(std::memory_order_acquire) == job_chunks_) {
+      return true;
+    }
     if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -104,11 +125,13 @@ void ThreadPool::worker_loop() {
     if (stopping_) return;
     seen = generation_;
     --wanted_;
-    ++active_;
+    active_.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
     run_chunks();
+    active_.fetch_sub(1, std::memory_order_release);
+    // Under the lock, so a caller checking finished_'s condition either saw the decrement or is
+    // already waiting when the notification comes.
     lock.lock();
-    --active_;
     finished_.notify_one();
   }
 }

@@ -1,0 +1,73 @@
+// The fixed-chunk parallel-for (optimized/frame/thread_pool.hpp): every chunk of every job runs
+// exactly once, whatever the thread count, the estimate (how many workers join), the chunk
+// durations, and callers sharing the pool; a worker never runs a chunk of a job that has ended
+// (the caller spins for the last chunks, then sleeps: both ways are driven here by chunks that
+// end at once and chunks that outlast the spin); how many helpers an estimate wakes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "optimized/frame/thread_pool.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+// Runs `jobs` jobs back to back; each chunk adds 1 to its own counter, and a chunk seen by a job
+// other than its own (a stale worker) or twice shows up as a count other than 1.
+void run_jobs(ThreadPool& pool, std::size_t jobs, std::uint32_t seed, bool slow_chunks) {
+  std::mt19937 rng(seed);
+  std::vector<std::atomic<int>> counts(64);
+  for (std::size_t job = 0; job < jobs; ++job) {
+    const std::size_t chunks = std::uniform_int_distribution<std::size_t>(1, counts.size())(rng);
+    for (std::size_t i = 0; i < chunks; ++i) counts[i].store(0, std::memory_order_relaxed);
+    // Estimates from "too small to share" to "every worker".
+    const double estimate = std::uniform_real_distribution<double>(0.0, 4.0)(rng) * ThreadPool::kNanosecondsPerThread;
+    const bool slow = slow_chunks && job % 50 == 0;
+    pool.parallel_for(chunks, estimate, [&](std::size_t i) {
+      if (slow && i + 1 == chunks) std::this_thread::sleep_for(std::chrono::microseconds(300));
+      counts[i].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (std::size_t i = 0; i < chunks; ++i) {
+      ASSERT_EQ(counts[i].load(), 1) << "job " << job << " chunk " << i << " of " << chunks;
+    }
+  }
+}
+
+TEST(ThreadPool, EveryChunkOnceAtEveryThreadCount) {
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    run_jobs(pool, 3000, 17u + static_cast<std::uint32_t>(threads), false);
+  }
+}
+
+TEST(ThreadPool, EveryChunkOnceWhenTheLastChunkOutlastsTheSpin) {
+  ThreadPool pool(2);
+  run_jobs(pool, 500, 5, true);
+}
+
+TEST(ThreadPool, CallersSharingThePoolEachRunAllTheirChunks) {
+  ThreadPool pool(2);
+  std::thread other([&] { run_jobs(pool, 1500, 91, false); });
+  run_jobs(pool, 1500, 92, false);
+  other.join();
+}
+
+TEST(ThreadPool, HelpersFollowTheEstimate) {
+  ThreadPool pool(3);
+  const double unit = ThreadPool::kNanosecondsPerThread;
+  EXPECT_EQ(pool.helpers_for(100, 0.5 * unit), 0u);
+  EXPECT_EQ(pool.helpers_for(100, 1.5 * unit), 1u);
+  EXPECT_EQ(pool.helpers_for(100, 10.0 * unit), 2u);  // at most the workers
+  EXPECT_EQ(pool.helpers_for(2, 10.0 * unit), 1u);    // at most chunks - 1
+  EXPECT_EQ(pool.helpers_for(1, 10.0 * unit), 0u);
+  ThreadPool alone(1);
+  EXPECT_EQ(alone.helpers_for(100, 10.0 * unit), 0u);
+}
+
+}  // namespace
+}  // namespace onemodel::opt
