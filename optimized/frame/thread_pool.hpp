@@ -19,7 +19,7 @@ namespace onemodel::opt {
 class ThreadPool {
  public:
   // At most one thread is woken per this much estimated single-thread work (nanoseconds).
-  static constexpr double kNanosecondsPerThread = 20000.0;
+  static constexpr double kNanosecondsPerThread = 5000.0;
 
   // `threads` counts the calling thread: 1 starts no worker. Builds without threads
   // (ONEMODEL_NO_THREADS, the WebAssembly build) always run on the caller.
