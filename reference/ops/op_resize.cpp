@@ -74,7 +74,8 @@ class Resize final : public OpKernel {
     std::vector<const Tensor*> values(4, nullptr);
     for (std::size_t i = 1; i < context.input_count() && i < 4; ++i) {
       if (!context.has_input(i)) continue;
-      if (i == 1 && options_.coordinate != "tf_crop_and_resize") continue;  // roi is read only there
+      // From opset 11 input 1 is roi, read only by tf_crop_and_resize; Resize-10's input 1 is scales.
+      if (i == 1 && !opset10_ && options_.coordinate != "tf_crop_and_resize") continue;
       values[i] = context.input_value(i);
       if (values[i] == nullptr) {
         context.require_runtime_values();

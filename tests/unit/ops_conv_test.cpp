@@ -98,6 +98,19 @@ TEST(OpsConv, MaxPoolNanAndPadding) {
   EXPECT_EQ(pad.to_vector<float>()[0], -3.0f);
 }
 
+// Resize-10 takes (X, scales) and resizes with asymmetric coordinates and nearest mode floor (the
+// ONNX Resize-10 definition): [0, 10, 20] at scale 2 is 0, 0, 10, 10, 20, 20; linear at scale 2
+// gives x(j / 2) clamped at the edge: 0, 5, 10, 15, 20, 20. (The reference once skipped input 1
+// when shaping, as if it were the opset-11 roi, and refused every Resize-10 node.)
+TEST(OpsConv, Resize10ReadsItsScales) {
+  const Tensor nearest = run_node("Resize", 10, {{"x", f32({3}, {0.0f, 10.0f, 20.0f})}, {"scales", f32({1}, {2.0f})}},
+                                  {}, Shape{6});
+  EXPECT_EQ(nearest.to_vector<float>(), (std::vector<float>{0.0f, 0.0f, 10.0f, 10.0f, 20.0f, 20.0f}));
+  const Tensor linear = run_node("Resize", 10, {{"x", f32({3}, {0.0f, 10.0f, 20.0f})}, {"scales", f32({1}, {2.0f})}},
+                                 {string_attr("mode", "linear")}, Shape{6});
+  EXPECT_EQ(linear.to_vector<float>(), (std::vector<float>{0.0f, 5.0f, 10.0f, 15.0f, 20.0f, 20.0f}));
+}
+
 // Section 10.2: linear on [0, 10] doubled to 4 outputs (scale 2).
 TEST(OpsConv, ResizeCoordinateModes) {
   auto linear = [](const std::string& mode) {
