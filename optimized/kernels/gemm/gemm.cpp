@@ -158,6 +158,27 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
   column(kc, a_block, mr * kc, strip_count(rows, mr), b, ldb, c_tile, pr.ldc, rows, flags);
 }
 
+// The ragged last strip of B for one MR strip of A (valid_cols < NR): NR / 2 columns at a time with
+// the narrow kernel, and a last one or two columns with the column kernel, instead of the whole
+// MR x NR block (a 7 x 7 map keeps 17 columns of its second 32-wide strip). Each output keeps the
+// microkernel's sequence, so the bits are the same.
+void run_ragged_columns(const Problem& pr, NarrowKernel narrow, ColumnKernel column, std::size_t kc,
+                        const float* a_strip, const float* b_strip, std::ptrdiff_t ldb, float* c_block,
+                        std::size_t valid_rows, std::size_t valid_cols, std::uint32_t flags) {
+  const std::size_t half = pr.path->nr / 2, mr = pr.path->mr;
+  std::size_t j = 0;
+  while (j < valid_cols) {
+    const std::size_t left = valid_cols - j;
+    if (left <= 2) {
+      for (; j < valid_cols; ++j) column(kc, a_strip, mr * kc, 1, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, flags);
+      return;
+    }
+    const std::size_t cols = std::min(half, left);
+    narrow(kc, a_strip, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, cols, flags);
+    j += cols;
+  }
+}
+
 // One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
 // every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). A tile of
 // one row or one column runs the path's edge kernels when it has them (gemm_micro.hpp): the same
@@ -174,9 +195,9 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   if (const RowKernel row = pr.exact ? path.row_exact : path.row_fast; rows == 1 && row != nullptr) {
     return run_row_block(pr, row, a_block, p0, kc, cols, col0, c_tile, edge_strip, flags);
   }
-  if (const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast; cols == 1 && column != nullptr) {
-    return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
-  }
+  const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast;
+  if (cols == 1 && column != nullptr) return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
+  const NarrowKernel narrow = pr.exact ? path.narrow_exact : path.narrow_fast;
   for (std::size_t j = 0; j < cols; j += nr) {
     const std::size_t valid_cols = std::min(nr, cols - j);
     std::ptrdiff_t ldb = 0;
@@ -187,6 +208,10 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
       float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
       if (valid_rows == mr && valid_cols == nr) {
         kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
+        continue;
+      }
+      if (narrow != nullptr && column != nullptr && valid_cols < nr) {
+        run_ragged_columns(pr, narrow, column, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols, flags);
         continue;
       }
       // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile

@@ -109,6 +109,34 @@ void column_strips(std::size_t kc, const float* a, std::size_t a_step, const flo
   for (std::size_t r = 0; r < rows; ++r) c[static_cast<std::ptrdiff_t>(r) * ldc] = column[(r / kRows) * 16 + r % kRows];
 }
 
+// A ragged tail of a 12 x 32 block: rows [0, rows) (rows <= 12) and columns [0, cols) (cols <= 16)
+// of C, one vector per row, so a strip that keeps 17 of its 32 columns costs 16 + 1 columns of
+// work rather than 32 (the driver gives the 17th to the column kernel). B is read 16 wide from
+// its strip (packed strips are zero-padded, so the lanes past `cols` read +0 or the next columns);
+// C only inside the valid part.
+template <bool kFused>
+void narrow_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                  std::size_t rows, std::size_t cols, std::uint32_t flags) noexcept {
+  const __mmask16 mask = first_lanes(cols);
+  __m512 acc[kRows];
+#pragma GCC unroll 12
+  for (int r = 0; r < kRows; ++r) {
+    const bool load = (flags & kGemmAccumulate) != 0 && static_cast<std::size_t>(r) < rows;
+    acc[r] = load ? _mm512_maskz_loadu_ps(mask, c + r * ldc) : _mm512_setzero_ps();
+  }
+  for (std::size_t p = 0; p < kc; ++p) {
+    const __m512 bv = _mm512_loadu_ps(b);
+#pragma GCC unroll 12
+    for (int r = 0; r < kRows; ++r) acc[r] = step<kFused>(acc[r], _mm512_set1_ps(a[r]), bv);
+    a += kRows;
+    b += ldb;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const __m512 out = (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[r]) : acc[r];
+    _mm512_mask_storeu_ps(c + static_cast<std::ptrdiff_t>(r) * ldc, mask, out);
+  }
+}
+
 // Groups of four strips, then the rest.
 template <bool kFused>
 void one_column(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
@@ -148,6 +176,15 @@ void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, std::si
                                          const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                          std::size_t rows, std::uint32_t flags) {
   one_column<false>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+}
+
+void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                       std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags) {
+  narrow_block<true>(kc, a, b, ldb, c, ldc, rows, cols, flags);
+}
+void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                         std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags) {
+  narrow_block<false>(kc, a, b, ldb, c, ldc, rows, cols, flags);
 }
 
 }  // namespace onemodel::opt::gemm

@@ -51,6 +51,10 @@ using RowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::
 using ColumnKernel = void (*)(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
                               std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 inline constexpr std::size_t kRowKernelStrips = 4;
+// The narrow kernel: rows [0, rows) and columns [0, cols) of an MR x NR block with cols <= NR / 2,
+// one vector per row (for the ragged last strip of a product whose n is not a multiple of NR).
+using NarrowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                              std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
 #if defined(__x86_64__)
 void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
                                     std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
@@ -62,6 +66,10 @@ void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, std::size
 void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
                                          const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                          std::size_t rows, std::uint32_t flags);
+void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                       std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                         std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
 #endif
 #if defined(__aarch64__)
 void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,

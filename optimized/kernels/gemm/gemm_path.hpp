@@ -30,6 +30,8 @@ struct Path {
   RowKernel row_exact = nullptr;
   ColumnKernel column_fast = nullptr;
   ColumnKernel column_exact = nullptr;
+  NarrowKernel narrow_fast = nullptr;
+  NarrowKernel narrow_exact = nullptr;
 };
 
 // The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact
