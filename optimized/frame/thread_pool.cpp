@@ -81,13 +81,15 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   busy_.store(false, std::memory_order_release);
 }
 
-bool ThreadPool::spin_for_news(std::uint64_t observed) const noexcept {
-  // About the gap between two layers' products; a parked worker costs nothing.
-  constexpr auto kSpinTime = std::chrono::microseconds(200);
+namespace {
+
+// Polls `done` with a pause between polls until it holds (true) or `limit` has passed (false).
+template <class Done>
+bool spin_until(Done done, std::chrono::microseconds limit) noexcept {
   const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
-    if (published_.load(std::memory_order_acquire) != observed) return true;
-    if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
+    if (done()) return true;
+    if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > limit) return false;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #else
@@ -96,20 +98,21 @@ bool ThreadPool::spin_for_news(std::uint64_t observed) const noexcept {
   }
 }
 
+}  // namespace
+
+bool ThreadPool::spin_for_news(std::uint64_t observed) const noexcept {
+  // About the gap between two layers' products; a parked worker costs nothing.
+  return spin_until([&] { return published_.load(std::memory_order_acquire) != observed; },
+                    std::chrono::microseconds(200));
+}
+
 bool ThreadPool::spin_until_finished() const noexcept {
-  constexpr auto kSpinTime = std::chrono::microseconds(50);
-  const auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 1;; ++i) {
-    if (active_.load(std::memory_order_acquire) == 0 && done_chunks_.load(std::memory_order_acquire) == job_chunks_) {
-      return true;
-    }
-    if ((i & 63u) == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#else
-    std::this_thread::yield();
-#endif
-  }
+  return spin_until(
+      [&] {
+        return active_.load(std::memory_order_acquire) == 0 &&
+               done_chunks_.load(std::memory_order_acquire) == job_chunks_;
+      },
+      std::chrono::microseconds(50));
 }
 
 void ThreadPool::worker_loop() {

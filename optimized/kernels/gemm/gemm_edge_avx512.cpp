@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
 namespace onemodel::opt::gemm {
@@ -18,20 +19,8 @@ namespace {
 constexpr int kRows = 12;
 constexpr int kCols = 32;
 
-template <bool kFused>
-inline __m512 step(__m512 acc, __m512 a, __m512 b) noexcept {
-  if constexpr (kFused) {
-    return _mm512_fmadd_ps(a, b, acc);
-  } else {
-    const __m512 prod = _mm512_mul_ps(a, b);
-    return _mm512_add_ps(acc, prod);
-  }
-}
-
-inline __m512 canonical_nan(__m512 v) noexcept {
-  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
-  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, nan);
-}
+using avx512::canonical_nan;
+using avx512::step;
 
 inline __mmask16 first_lanes(std::size_t count) noexcept {
   return count >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
