@@ -50,16 +50,25 @@ TEST(ThreadPool, EveryChunkOnceWhenTheLastChunkOutlastsTheSpin) {
   run_jobs(pool, 500, 5, true);
 }
 
+#if !defined(ONEMODEL_NO_THREADS)
+// A second caller needs a second thread, which the WebAssembly build (ONEMODEL_NO_THREADS) has not.
 TEST(ThreadPool, CallersSharingThePoolEachRunAllTheirChunks) {
   ThreadPool pool(2);
   std::thread other([&] { run_jobs(pool, 1500, 91, false); });
   run_jobs(pool, 1500, 92, false);
   other.join();
 }
+#endif  // !ONEMODEL_NO_THREADS
 
 TEST(ThreadPool, HelpersFollowTheEstimate) {
   ThreadPool pool(3);
   const double unit = ThreadPool::kNanosecondsPerThread;
+#if defined(ONEMODEL_NO_THREADS)
+  // Builds without threads start no worker: every call runs on the caller.
+  EXPECT_EQ(pool.threads(), 1);
+  EXPECT_EQ(pool.helpers_for(100, 10.0 * unit), 0u);
+  return;
+#endif
   EXPECT_EQ(pool.helpers_for(100, 0.5 * unit), 0u);
   EXPECT_EQ(pool.helpers_for(100, 1.5 * unit), 1u);
   EXPECT_EQ(pool.helpers_for(100, 10.0 * unit), 2u);  // at most the workers
