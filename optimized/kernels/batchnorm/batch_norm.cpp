@@ -3,6 +3,7 @@
 // shape only; inside a plane, four floats at a time with SSE2 (the x86-64 baseline, so every x86
 // path runs the same instructions), the rest one at a time with the same operations.
 #include "optimized/kernels/batchnorm/batch_norm.hpp"
+#include "optimized/frame/canonical_nan.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -17,14 +18,6 @@ namespace {
 
 constexpr std::size_t kChunkWork = 32768;  // elements per chunk, at least one plane
 constexpr double kNanosecondsPerElement = 0.3;
-constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;  // exact-mode.md; the reference stores it in both modes
-
-float canonical_nan(float v) noexcept {
-  if (v == v) return v;
-  float out;
-  std::memcpy(&out, &kCanonicalNan, sizeof out);
-  return out;
-}
 
 // One plane: y = canonical(x * a + shift). x and y may be the same array (each element is read
 // before it is written).
@@ -33,7 +26,7 @@ void plane_f32(const float* x, float* y, std::size_t size, float a, float shift)
 #if defined(__SSE2__)
   const __m128 va = _mm_set1_ps(a);
   const __m128 vshift = _mm_set1_ps(shift);
-  const __m128 vnan = _mm_castsi128_ps(_mm_set1_epi32(static_cast<int>(kCanonicalNan)));
+  const __m128 vnan = _mm_castsi128_ps(_mm_set1_epi32(static_cast<int>(kCanonicalNanBits)));
   for (; i + 4 <= size; i += 4) {
     const __m128 xa = _mm_mul_ps(_mm_loadu_ps(x + i), va);
     const __m128 v = _mm_add_ps(xa, vshift);

@@ -6,6 +6,7 @@
 
 #include "optimized/kernels/conv/im2col.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/frame/canonical_nan.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -19,8 +20,6 @@ bool input_is_matrix(const Conv2dShape& s) noexcept {
   return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_top == 0 &&
          s.pad_left == 0 && s.out_h == s.in_h && s.out_w == s.in_w;
 }
-
-float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
 
 // The bias as the reference adds it (spec/ops/products-conv.md section 6): after the whole sum,
 // one rounded addition per output, canonical NaN in exact mode. Rows of C are output channels.
@@ -41,7 +40,7 @@ void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, 
     if (b.bias != nullptr) {
       const float v = b.bias[row + r];
       if (b.exact) {
-        for (std::size_t j = 0; j < cols; ++j) line[j] = canonical(line[j] + v);
+        for (std::size_t j = 0; j < cols; ++j) line[j] = canonical_nan(line[j] + v);
       } else {
         for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
       }

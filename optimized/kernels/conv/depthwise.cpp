@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "optimized/kernels/conv/depthwise_plane.hpp"
+#include "optimized/frame/canonical_nan.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -111,8 +112,6 @@ void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, f
   }
 }
 
-float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
-
 // kernels-depthwise.md "Fallback": a plain per-output loop in the same tap order, padding taps
 // being products with +0.
 void fallback_plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out, bool exact,
@@ -138,7 +137,7 @@ void fallback_plane(const Conv2dShape& s, const float* in, const float* w, const
         }
       }
       if (bias != nullptr) acc = acc + *bias;
-      out[oy * s.out_w + ox] = exact ? canonical(acc) : acc;
+      out[oy * s.out_w + ox] = exact ? canonical_nan(acc) : acc;
     }
   }
 }

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "optimized/frame/canonical_nan.hpp"
+
 namespace onemodel::opt {
 namespace {
 
@@ -18,8 +20,6 @@ void inside_range(std::ptrdiff_t offset, std::ptrdiff_t step, std::ptrdiff_t lim
   first = std::clamp<std::ptrdiff_t>(ceil_div(-offset, step), 0, count);
   past = std::clamp<std::ptrdiff_t>(ceil_div(limit - offset, step), first, count);
 }
-
-float canonical(float v) noexcept { return v != v ? __builtin_bit_cast(float, std::uint32_t{0x7FC00000u}) : v; }
 
 }  // namespace
 
@@ -157,7 +157,7 @@ void col2im_plane_f32(const Conv2dShape& s, const float* col, const float* bias,
   for (std::size_t i = 0; i < s.out_plane(); ++i) {
     float v = out[i];
     if (bias != nullptr) v = v + b;
-    out[i] = exact ? canonical(v) : v;
+    out[i] = exact ? canonical_nan(v) : v;
   }
 }
 

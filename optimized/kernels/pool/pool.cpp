@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "optimized/kernels/pool/pool_row.hpp"
+#include "optimized/frame/canonical_nan.hpp"
 
 namespace onemodel::opt::pool {
 namespace {
@@ -29,16 +30,6 @@ PoolRowFn row_for(Isa isa) noexcept {
 #endif
   (void)isa;
   return pool_row_f32__scalar;
-}
-
-// exact-mode.md: a stored float32 NaN is 0x7FC00000. The reference AveragePool and
-// GlobalAveragePool store every NaN so in both modes (reference/ops/op_average_pool.cpp).
-float canonical_nan(float v) noexcept {
-  if (v == v) return v;
-  const std::uint32_t bits = 0x7FC00000u;
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
 }
 
 // Section 8.3: taps of one axis's window inside the input or its declared padding (never the

@@ -6,21 +6,13 @@
 
 #include <cstring>
 
+#include "optimized/frame/canonical_nan.hpp"
+
 namespace onemodel::opt::resize {
 namespace {
 
 constexpr std::int64_t kChunkWork = 32768;   // output elements per chunk, at least one plane
 constexpr double kNanosecondsPerOutput = 0.5;
-
-// exact-mode.md: a stored float32 NaN is 0x7FC00000; the reference's linear passes store every NaN
-// so in both modes (reference/ops/resize_core.hpp resample()).
-float canonical_nan(float v) noexcept {
-  if (v == v) return v;
-  const std::uint32_t bits = 0x7FC00000u;
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
-}
 
 // One linear pass's value (section 10.3): from +0, weight * sample in tap order, taps of weight
 // exactly zero left out (an exactly hit sample stays finite next to inf/NaN), NaN canonical.
