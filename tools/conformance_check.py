@@ -4,8 +4,8 @@
   conformance_check.py --expected tests/conformance/expected.tsv \
       --tsv reference-fast=fast.tsv --tsv reference-exact=exact.tsv [--update]
 
-Fails (exit 1) on any case whose status is `fail`, and on any case expected to `pass` that no
-longer does. Reports cases that pass now but were not expected to. `--update` records new cases
+Fails (exit 1) on any case whose status is `fail`, on any case expected to `pass` that no
+longer does, and on any case expected to `pass` that is missing from the run. Reports cases that pass now but were not expected to. `--update` records new cases
 and improvements only: it never writes `fail` and never replaces an expected `pass`; a regression
 is accepted only by editing the file by hand, with a reason in the commit message.
 """
@@ -81,6 +81,12 @@ def main():
             if args.update and actual != "fail" and expected != actual:
                 table.setdefault(key, {})[name] = actual
                 changed = True
+        # A case expected to pass that is not in the run at all (its data missing, a group left out)
+        # must not drop out of the gate unnoticed (issue 10).
+        missing = sorted(key for key, expected_runs in table.items()
+                         if expected_runs.get(name) == "pass" and key not in rows)
+        for key in missing:
+            errors.append(f"MISSING {name} {key[0]}/{key[1]}: expected pass, not in the run (is its data there?)")
         counts = {}
         for row in rows.values():
             counts[row["status"]] = counts.get(row["status"], 0) + 1

@@ -28,7 +28,11 @@ if(TARGET onemodel_cli)
   onemodel_run_test(missing_model --status 3 --stderr-line 0 "Io: " -- ${cli} run ${run_tmp}/no-such-model.onnx)
   onemodel_run_test(conformance_no_dir --status 2 --stderr-line 0 "Usage: conformance needs" -- ${cli} conformance)
 
-  if(EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity)
+  # Missing data: a warning here, a configure error under ONEMODEL_REQUIRE_TEST_DATA (CI).
+  include(${CMAKE_SOURCE_DIR}/tests/cmake/scripts/require_test_data.cmake)
+  onemodel_test_data_present(cli_run_identity_present "cli_run_identity_case and conformance_one_case"
+                             ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity ${ONEMODEL_PYTHON})
+  if(cli_run_identity_present)
     add_test(NAME cli_run_identity_case
              COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/run_check.py ${cli}
                      ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity ${run_tmp}/identity)

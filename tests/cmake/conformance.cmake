@@ -3,12 +3,29 @@
 # through the command line, then tools/conformance_check.py against
 # tests/conformance/expected.tsv (fails on any `fail` and on any expected pass that no longer
 # passes). Label `conformance`. The two runs can go in parallel; the check waits for both.
-if(TARGET onemodel_cli AND EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node)
+# Without the data or the Python the tests are left out with a warning, and under
+# ONEMODEL_REQUIRE_TEST_DATA (CI) that is a configure error (scripts/require_test_data.cmake).
+include(${CMAKE_SOURCE_DIR}/tests/cmake/scripts/require_test_data.cmake)
+set(conformance_data_present FALSE)
+if(TARGET onemodel_cli)
+  set(conformance_groups)
+  foreach(group node simple pytorch-converted pytorch-operator)
+    list(APPEND conformance_groups ${ONEMODEL_BACKEND_TEST_DIR}/${group})
+  endforeach()
+  onemodel_test_data_present(conformance_data_present "the conformance tests (tests/cmake/conformance.cmake)"
+                             ${conformance_groups})
+  # The check needs only Python's standard library: the project's Python, else python3.
   if(EXISTS ${ONEMODEL_PYTHON})
     set(conformance_python ${ONEMODEL_PYTHON})
   else()
     find_program(conformance_python NAMES python3)
   endif()
+  if(conformance_data_present AND NOT conformance_python)
+    onemodel_test_data_present(conformance_data_present "the conformance tests (tests/cmake/conformance.cmake)"
+                               ${ONEMODEL_PYTHON})
+  endif()
+endif()
+if(conformance_data_present)
   set(conformance_out ${CMAKE_BINARY_DIR}/conformance)
   file(MAKE_DIRECTORY ${conformance_out})
   set(conformance_tsvs)
@@ -37,11 +54,9 @@ if(TARGET onemodel_cli AND EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node)
         LABELS conformance TIMEOUT 900 ENVIRONMENT ONEMODEL_ISA=${isa}
         SKIP_REGULAR_EXPRESSION "ONEMODEL-PATH-NOT-AVAILABLE")
   endforeach()
-  if(conformance_python)
-    add_test(NAME conformance_check
-             COMMAND ${conformance_python} ${CMAKE_SOURCE_DIR}/tools/conformance_check.py
-                     --expected ${CMAKE_SOURCE_DIR}/tests/conformance/expected.tsv ${conformance_tsvs})
-    set_tests_properties(conformance_check PROPERTIES
-        LABELS conformance TIMEOUT 120 FIXTURES_REQUIRED conformance_reference_runs)
-  endif()
+  add_test(NAME conformance_check
+           COMMAND ${conformance_python} ${CMAKE_SOURCE_DIR}/tools/conformance_check.py
+                   --expected ${CMAKE_SOURCE_DIR}/tests/conformance/expected.tsv ${conformance_tsvs})
+  set_tests_properties(conformance_check PROPERTIES
+      LABELS conformance TIMEOUT 120 FIXTURES_REQUIRED conformance_reference_runs)
 endif()
