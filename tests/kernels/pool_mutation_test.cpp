@@ -1,0 +1,242 @@
+// MaxPool, AveragePool and the global pools of optimized/kernels/pool/ against naive loops written
+// from spec/ops/products-conv.md section 8, bit for bit, on every path and at 1 and 2 threads.
+// Written for tools/mutate (issue 10, mutation testing): before it the pool kernels had no kernel
+// test of their own, only the differential operator test, which links the whole engine.
+//
+// The data mixes small integers (so windows have equal maxima), +0 and -0 (the first of equal taps
+// wins, section 8.2), -inf, and NaN with several payloads (ignored by max unless every inside tap is
+// NaN; a NaN average is stored as 0x7FC00000).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/pool/pool.hpp"
+
+namespace {
+
+using onemodel::opt::Isa;
+using onemodel::opt::KernelContext;
+using onemodel::opt::ThreadPool;
+namespace pool = onemodel::opt::pool;
+
+std::uint32_t bits(float v) {
+  std::uint32_t u;
+  std::memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+float from_bits(std::uint32_t u) {
+  float v;
+  std::memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;
+
+// A deterministic generator (the test must be replayable).
+struct Lcg {
+  std::uint64_t s;
+  std::uint32_t next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(s >> 33);
+  }
+  std::int64_t range(std::int64_t lo, std::int64_t hi) { return lo + static_cast<std::int64_t>(next() % (hi - lo + 1)); }
+};
+
+float sample(Lcg& g, int nan_percent) {
+  const std::uint32_t r = g.next() % 100;
+  if (static_cast<int>(r) < nan_percent) return from_bits(0x7FC00000u | (g.next() & 0x3FFFFFu) | 1u);
+  switch (g.next() % 12) {
+    case 0: return 0.0f;
+    case 1: return -0.0f;
+    case 2: return -std::numeric_limits<float>::infinity();
+    default: return static_cast<float>(static_cast<int>(g.next() % 7) - 3) * 0.75f;
+  }
+}
+
+// Section 8.1-8.3 for one output position of one plane.
+float naive_one(pool::PoolKind kind, const pool::Pool2dShape& s, const float* plane, std::int64_t oy,
+                std::int64_t ox) {
+  bool started = false, saw_nan = false;
+  float best = 0.0f, sum = 0.0f;
+  std::int64_t inside = 0;
+  for (std::int64_t ky = 0; ky < s.h.kernel; ++ky) {
+    const std::int64_t y = oy * s.h.stride - s.h.pad_before + ky * s.h.dilation;
+    for (std::int64_t kx = 0; kx < s.w.kernel; ++kx) {
+      const std::int64_t x = ox * s.w.stride - s.w.pad_before + kx * s.w.dilation;
+      if (y < 0 || y >= s.h.in || x < 0 || x >= s.w.in) continue;  // padding never takes part
+      const float v = plane[y * s.w.in + x];
+      ++inside;
+      sum = sum + v;
+      if (v != v) {
+        saw_nan = true;
+      } else if (!started || v > best) {  // strictly greater replaces: the first of equals stays
+        started = true;
+        best = v;
+      }
+    }
+  }
+  if (kind == pool::PoolKind::Max) {
+    if (started) return best;
+    if (saw_nan) return from_bits(kCanonicalNan);
+    return std::numeric_limits<float>::lowest();
+  }
+  std::int64_t divisor = inside;
+  if (s.count_include_pad) {
+    // Taps inside the input or its declared padding [-b, n + a), per axis, multiplied.
+    auto declared = [](const pool::PoolAxis& a, std::int64_t o) {
+      std::int64_t c = 0;
+      for (std::int64_t k = 0; k < a.kernel; ++k) {
+        const std::int64_t p = o * a.stride - a.pad_before + k * a.dilation;
+        if (p >= -a.pad_before && p < a.in + a.pad_after) ++c;
+      }
+      return c;
+    };
+    divisor = declared(s.h, oy) * declared(s.w, ox);
+  }
+  const float avg = sum / static_cast<float>(divisor);
+  return avg != avg ? from_bits(kCanonicalNan) : avg;
+}
+
+// Output size of section 3 (floor), plus the ceil_mode overhang when the extra window starts
+// inside the input or its leading padding.
+pool::PoolAxis make_axis(Lcg& g, bool ceil_mode) {
+  pool::PoolAxis a;
+  a.in = g.range(1, 23);
+  a.kernel = g.range(1, 5);
+  a.stride = g.range(1, 3);
+  a.dilation = g.range(1, 2);
+  a.pad_before = g.range(0, a.kernel - 1);
+  a.pad_after = g.range(0, a.kernel - 1);
+  const std::int64_t span = (a.kernel - 1) * a.dilation + 1;
+  const std::int64_t room = a.in + a.pad_before + a.pad_after - span;
+  if (room < 0) {
+    a.pad_after += -room;
+  }
+  const std::int64_t full = a.in + a.pad_before + a.pad_after - span;
+  a.out = full / a.stride + 1;
+  if (ceil_mode && full % a.stride != 0 && a.out * a.stride - a.pad_before < a.in) ++a.out;
+  return a;
+}
+
+void check_shape(const pool::Pool2dShape& s, pool::PoolKind kind, Lcg& g, int nan_percent) {
+  const std::int64_t in_plane = s.h.in * s.w.in, out_plane = s.h.out * s.w.out;
+  std::vector<float> x(static_cast<std::size_t>(s.planes * in_plane));
+  for (float& v : x) v = sample(g, nan_percent);
+  std::vector<float> want(static_cast<std::size_t>(s.planes * out_plane));
+  for (std::int64_t p = 0; p < s.planes; ++p) {
+    for (std::int64_t oy = 0; oy < s.h.out; ++oy) {
+      for (std::int64_t ox = 0; ox < s.w.out; ++ox) {
+        want[static_cast<std::size_t>(p * out_plane + oy * s.w.out + ox)] =
+            naive_one(kind, s, x.data() + p * in_plane, oy, ox);
+      }
+    }
+  }
+  for (Isa isa : onemodel::opt::available_isas()) {
+    for (int threads : {1, 2}) {
+      ThreadPool tp(threads);
+      for (bool exact : {false, true}) {
+        const KernelContext context{isa, exact, &tp};
+        std::vector<float> got(want.size() + 4, from_bits(0x12345678u));
+        pool::pool_2d_f32(context, kind, s, x.data(), got.data());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+          ASSERT_EQ(bits(got[i]), bits(want[i]))
+              << (kind == pool::PoolKind::Max ? "max" : "average") << " isa " << onemodel::opt::isa_name(isa)
+              << " threads " << threads << " element " << i << " of planes " << s.planes << " h(in " << s.h.in
+              << " k " << s.h.kernel << " s " << s.h.stride << " d " << s.h.dilation << " p " << s.h.pad_before
+              << "/" << s.h.pad_after << " out " << s.h.out << ") w(in " << s.w.in << " k " << s.w.kernel << " s "
+              << s.w.stride << " d " << s.w.dilation << " p " << s.w.pad_before << "/" << s.w.pad_after << " out "
+              << s.w.out << ") include_pad " << s.count_include_pad;
+        }
+        for (std::size_t i = want.size(); i < got.size(); ++i) ASSERT_EQ(bits(got[i]), 0x12345678u) << "past the end";
+      }
+    }
+  }
+}
+
+TEST(PoolMutation, RandomWindowsMatchTheDefinition) {
+  Lcg g{20261201};
+  for (int round = 0; round < 120; ++round) {
+    pool::Pool2dShape s;
+    s.planes = g.range(1, 5);
+    const bool ceil_mode = round % 3 == 0;
+    s.h = make_axis(g, ceil_mode);
+    s.w = make_axis(g, ceil_mode);
+    s.count_include_pad = round % 2 == 1;
+    const int nan_percent = round % 4 == 0 ? 30 : 3;
+    check_shape(s, pool::PoolKind::Max, g, nan_percent);
+    check_shape(s, pool::PoolKind::Average, g, nan_percent);
+  }
+}
+
+// Wide rows (the vector row loop with its two-vector body, one-vector step and scalar tail),
+// stride 2 (the row loop's extra right margin), and every plane count around the chunking.
+TEST(PoolMutation, WideRowsAndManyPlanes) {
+  Lcg g{7};
+  for (std::int64_t in_w : {16, 17, 31, 32, 33, 47, 64, 70}) {
+    for (std::int64_t stride : {1, 2}) {
+      for (std::int64_t kernel : {2, 3}) {
+        pool::Pool2dShape s;
+        s.planes = 3;
+        s.h = pool::PoolAxis{5, 0, 3, 1, 1, 1, 1};
+        s.h.out = (5 + 2 - 3) / 1 + 1;
+        s.w = pool::PoolAxis{in_w, 0, kernel, stride, 1, 1, 0};
+        s.w.out = (in_w + 1 - kernel) / stride + 1;
+        for (bool include : {false, true}) {
+          s.count_include_pad = include;
+          check_shape(s, pool::PoolKind::Max, g, 2);
+          check_shape(s, pool::PoolKind::Average, g, 2);
+        }
+      }
+    }
+  }
+  pool::Pool2dShape many;
+  many.planes = 40;
+  many.h = pool::PoolAxis{33, 33, 1, 1, 1, 0, 0};
+  many.w = pool::PoolAxis{33, 33, 1, 1, 1, 0, 0};
+  check_shape(many, pool::PoolKind::Average, g, 1);
+}
+
+// Section 8.4: the plane's sum in index order from +0 divided by its size (NaN canonical); the
+// max from the lowest finite float, replaced by strictly greater values.
+TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
+  Lcg g{99};
+  for (std::size_t planes : {1u, 7u, 8u, 9u, 17u, 100u}) {
+    for (std::size_t size : {1u, 5u, 49u, 1000u}) {
+      std::vector<float> x(planes * size);
+      for (float& v : x) v = sample(g, planes == 7 ? 20 : 1);
+      std::vector<float> want_avg(planes), want_max(planes);
+      for (std::size_t p = 0; p < planes; ++p) {
+        float sum = 0.0f, best = std::numeric_limits<float>::lowest();
+        for (std::size_t i = 0; i < size; ++i) {
+          const float v = x[p * size + i];
+          sum = sum + v;
+          if (v > best) best = v;
+        }
+        const float avg = sum / static_cast<float>(size);
+        want_avg[p] = avg != avg ? from_bits(kCanonicalNan) : avg;
+        want_max[p] = best;
+      }
+      for (Isa isa : onemodel::opt::available_isas()) {
+        for (int threads : {1, 2}) {
+          ThreadPool tp(threads);
+          const KernelContext context{isa, true, &tp};
+          std::vector<float> got(planes + 1, 7.0f);
+          pool::global_pool_f32(context, pool::PoolKind::Average, x.data(), got.data(), planes, size);
+          for (std::size_t p = 0; p < planes; ++p) ASSERT_EQ(bits(got[p]), bits(want_avg[p])) << "avg plane " << p;
+          ASSERT_EQ(got[planes], 7.0f);
+          pool::global_pool_f32(context, pool::PoolKind::Max, x.data(), got.data(), planes, size);
+          for (std::size_t p = 0; p < planes; ++p) ASSERT_EQ(bits(got[p]), bits(want_max[p])) << "max plane " << p;
+          ASSERT_EQ(got[planes], 7.0f);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
