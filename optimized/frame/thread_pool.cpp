@@ -6,7 +6,14 @@
 
 namespace onemodel::opt {
 
-ThreadPool::ThreadPool(int threads) {
+namespace {
+// Shared calls over every pool of the process (ThreadPool::shared_calls_everywhere).
+std::atomic<std::uint64_t> g_shared_calls{0};
+}  // namespace
+
+std::uint64_t ThreadPool::shared_calls_everywhere() noexcept { return g_shared_calls.load(std::memory_order_relaxed); }
+
+ThreadPool::ThreadPool(int threads, Sharing sharing) : sharing_(sharing) {
 #if !defined(ONEMODEL_NO_THREADS)
   const int workers = std::clamp(threads, 1, 256) - 1;
   workers_.reserve(static_cast<std::size_t>(workers));
@@ -27,18 +34,20 @@ ThreadPool::~ThreadPool() {
 }
 
 std::size_t ThreadPool::helpers_for(std::size_t chunks, double estimate_ns) const noexcept {
-  if (chunks < 2 || workers_.empty() || !(estimate_ns > 0)) return 0;
+  if (chunks < 2 || workers_.empty()) return 0;
+  if (sharing_ == Sharing::Always) return std::min(workers_.size(), chunks - 1);
+  if (!(estimate_ns > 0)) return 0;
   const double by_work = estimate_ns / kNanosecondsPerThread;
   std::size_t helpers = by_work >= static_cast<double>(workers_.size()) ? workers_.size()
                                                                          : static_cast<std::size_t>(by_work);
   return std::min(helpers, chunks - 1);
 }
 
-void ThreadPool::run_chunks() {
+std::size_t ThreadPool::run_chunks() {
   FunctionRef<void(std::size_t)>& job = *job_;
-  for (;;) {
+  for (std::size_t ran = 0;; ++ran) {
     const std::size_t i = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-    if (i >= job_chunks_) return;
+    if (i >= job_chunks_) return ran;
     job(i);
     done_chunks_.fetch_add(1, std::memory_order_release);
   }
@@ -53,8 +62,11 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   }
   job_ = &chunk;
   job_chunks_ = chunks;
-  next_chunk_.store(0, std::memory_order_relaxed);
+  // Sharing::Always: chunk 0 is the caller's, the workers start at 1.
+  const bool always = sharing_ == Sharing::Always;
+  next_chunk_.store(always ? 1 : 0, std::memory_order_relaxed);
   done_chunks_.store(0, std::memory_order_relaxed);
+  helper_chunks_.store(0, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++generation_;
@@ -62,7 +74,15 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
     published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
-  run_chunks();
+  std::size_t mine = 0;
+  if (always) {
+    // Wait until a worker has claimed a chunk (one is wanted, so one joins), then run chunk 0.
+    while (next_chunk_.load(std::memory_order_relaxed) < 2) std::this_thread::yield();
+    chunk(0);
+    done_chunks_.fetch_add(1, std::memory_order_release);
+    mine = 1;
+  }
+  mine += run_chunks();
   {
     // Every chunk has been claimed: no worker joins from here on.
     std::lock_guard<std::mutex> lock(mutex_);
@@ -76,6 +96,10 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
       return active_.load(std::memory_order_acquire) == 0 &&
              done_chunks_.load(std::memory_order_acquire) == job_chunks_;
     });
+  }
+  if (mine > 0 && helper_chunks_.load(std::memory_order_relaxed) > 0) {
+    shared_calls_.fetch_add(1, std::memory_order_relaxed);
+    g_shared_calls.fetch_add(1, std::memory_order_relaxed);
   }
   job_ = nullptr;
   busy_.store(false, std::memory_order_release);
@@ -130,7 +154,9 @@ void ThreadPool::worker_loop() {
     --wanted_;
     active_.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
-    run_chunks();
+    const std::size_t ran = run_chunks();
+    if (ran > 0) helper_chunks_.fetch_add(ran, std::memory_order_relaxed);
+    // The release below publishes the count to the caller, which reads it after seeing active_ 0.
     active_.fetch_sub(1, std::memory_order_release);
     // Under the lock, so a caller checking finished_'s condition either saw the decrement or is
     // already waiting when the notification comes.

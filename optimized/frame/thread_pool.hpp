@@ -21,9 +21,15 @@ class ThreadPool {
   // At most one thread is woken per this much estimated single-thread work (nanoseconds).
   static constexpr double kNanosecondsPerThread = 5000.0;
 
+  // How a pool decides to share a call. Always is for tests: every call of two or more chunks
+  // wakes every worker whatever its estimate, and the caller keeps chunk 0 for itself and starts
+  // it only once a helper has claimed a chunk, so the call is shared by at least two threads.
+  // Which thread runs a chunk never changes what it computes, so results are the same bits.
+  enum class Sharing { ByEstimate, Always };
+
   // `threads` counts the calling thread: 1 starts no worker. Builds without threads
   // (ONEMODEL_NO_THREADS, the WebAssembly build) always run on the caller.
-  explicit ThreadPool(int threads);
+  explicit ThreadPool(int threads, Sharing sharing = Sharing::ByEstimate);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -38,6 +44,13 @@ class ThreadPool {
   // How many workers a call of this estimate would wake (for tests and benchmarks).
   std::size_t helpers_for(std::size_t chunks, double estimate_ns) const noexcept;
 
+  // The counting hook of the tests: calls of parallel_for whose chunks were run by at least two
+  // threads (the caller and a worker), for this pool and for every pool of the process. A test
+  // that says "two threads" reads one before and after and requires it to have grown. Costs one
+  // relaxed atomic add per worker per shared call.
+  std::uint64_t shared_calls() const noexcept { return shared_calls_.load(std::memory_order_relaxed); }
+  static std::uint64_t shared_calls_everywhere() noexcept;
+
  private:
   void worker_loop();
   // Spins, without the lock, until something is published or the spin time is over; true when
@@ -49,7 +62,8 @@ class ThreadPool {
   // or the spin time is over; true when finished. A helper usually ends its last chunk within
   // microseconds of the caller: sleeping on finished_ would cost a futex wake-up instead.
   bool spin_until_finished() const noexcept;
-  void run_chunks();
+  // Runs chunks until none is left; how many it ran.
+  std::size_t run_chunks();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
@@ -69,6 +83,10 @@ class ThreadPool {
   // set wanted_ = 0 under the lock knows nobody joins later), decremented without it.
   std::atomic<std::size_t> active_{0};
   bool stopping_ = false;         // guarded by mutex_
+  Sharing sharing_;
+  // Chunks of the current job run by workers (added once per worker, before active_ drops).
+  std::atomic<std::size_t> helper_chunks_{0};
+  std::atomic<std::uint64_t> shared_calls_{0};
 };
 
 }  // namespace onemodel::opt

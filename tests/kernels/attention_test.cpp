@@ -20,6 +20,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/attention/attention.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace {
 
@@ -122,7 +123,7 @@ std::vector<float> naive_exact(const Case& c) {
 
 void check_exact(const Case& c) {
   const std::vector<float> want = naive_exact(c);
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (int threads : {1, 2}) {
       std::vector<float> out(want.size(), 55.0f);
@@ -137,6 +138,7 @@ void check_exact(const Case& c) {
 }
 
 TEST(AttentionKernelTest, ExactMatchesTheDefinition) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.ExactMatchesTheDefinition");
   std::mt19937 rng(21);
   check_exact(make_case(rng, 1, 2, 2, 5, 7, 2, 2, false));
   check_exact(make_case(rng, 2, 3, 1, 33, 65, 8, 6, true));
@@ -149,6 +151,7 @@ TEST(AttentionKernelTest, ExactMatchesTheDefinition) {
 }
 
 TEST(AttentionKernelTest, BroadcastMask) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.BroadcastMask");
   std::mt19937 rng(22);
   Case c = make_case(rng, 2, 3, 3, 9, 70, 4, 4, true);
   c.mask_broadcast_rows = true;
@@ -156,6 +159,7 @@ TEST(AttentionKernelTest, BroadcastMask) {
   check_exact(c);
 }
 
+// Not a thread test: one head of six rows is one chunk.
 TEST(AttentionKernelTest, SpecialRows) {
   std::mt19937 rng(23);
   Case c = make_case(rng, 1, 1, 1, 6, 150, 4, 5, true);
@@ -189,6 +193,7 @@ TEST(AttentionKernelTest, SpecialRows) {
 
 #if ONEMODEL_HAVE_RAPIDCHECK
 TEST(AttentionKernelTest, RandomShapesExact) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.RandomShapesExact");
   rc::check("attention exact equals the definition",
             [](std::uint8_t heads_in, std::uint8_t q_in, std::uint16_t kv_in, std::uint8_t d_in, std::uint32_t seed) {
               std::mt19937 rng(seed);
@@ -201,8 +206,9 @@ TEST(AttentionKernelTest, RandomShapesExact) {
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 TEST(AttentionKernelTest, FastIsWithinTheSpecBound) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.FastIsWithinTheSpecBound");
   std::mt19937 rng(24);
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (const auto& shape : {std::vector<std::size_t>{2, 37, 129, 64}, {3, 128, 128, 32}, {1, 5, 1500, 64}}) {
     const Case c = make_case(rng, 1, shape[0], shape[0], shape[1], shape[2], shape[3], shape[3], false);
     for (Isa isa : available_isas()) {
@@ -233,7 +239,7 @@ TEST(AttentionKernelTest, FastIsWithinTheSpecBound) {
 // to one row per (b, h, i)); `args` may read a broadcast form of that mask. Rows the reference gives
 // NaN (fully masked) must be canonical NaN, or zeros with divide_empty_rows_by_one.
 void check_fast(const Case& full, AttentionArgs args) {
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     std::vector<float> out1(full.batch * full.heads * full.q_len * full.dv, 55.0f), out2(out1.size(), 66.0f);
     args.out = out1.data();
@@ -265,6 +271,7 @@ void check_fast(const Case& full, AttentionArgs args) {
 }
 
 TEST(AttentionKernelTest, FastHeadDimsAndMasks) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.FastHeadDimsAndMasks");
   std::mt19937 rng(25);
   // (heads, kv_heads, q_len, kv_len, d, dv, mask): head dims 32, 64, 80 and widths that are no
   // multiple of 8 or 16 lanes; partial query and key blocks; grouped key/value heads.
@@ -279,6 +286,7 @@ TEST(AttentionKernelTest, FastHeadDimsAndMasks) {
 }
 
 TEST(AttentionKernelTest, FastBroadcastMasks) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.FastBroadcastMasks");
   std::mt19937 rng(26);
   for (std::size_t kv_len : {64u, 77u, 150u}) {
     // One mask row per batch (batch, 1, 1, kv_len): strides 0 over heads and rows.
@@ -310,6 +318,7 @@ TEST(AttentionKernelTest, FastBroadcastMasks) {
 }
 
 TEST(AttentionKernelTest, FastFullyMaskedRows) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.FastFullyMaskedRows");
   std::mt19937 rng(27);
   Case c = make_case(rng, 1, 2, 2, 40, 150, 32, 32, true);
   for (std::size_t h = 0; h < 2; ++h)

@@ -21,6 +21,7 @@
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
 #include "tests/kernels/conv_test_support.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -192,7 +193,7 @@ std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool sp
   const std::string what = std::string(transpose ? "ConvTranspose " : "Conv ") + g.describe();
   const double u = std::ldexp(1.0, -24);
   const double terms = static_cast<double>((g.cin / g.groups) * g.kh * g.kw + (g.bias ? 1 : 0) + (transpose ? g.kh * g.kw : 0));
-  ThreadPool one(1), two(2);
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (ThreadPool* pool : {&one, &two}) {
       const std::string difference = conv_test::first_bit_difference(run(g, transpose, d, isa, true, pool), expected);
@@ -309,6 +310,7 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
 }
 
 TEST(Conv2d, ExactAndFastSweep) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.ExactAndFastSweep");
   std::uint32_t seed = 1;
   for (std::size_t groups : {1u, 2u}) {
     for (std::size_t k : {1u, 2u, 3u}) {
@@ -336,6 +338,7 @@ TEST(Conv2d, ExactAndFastSweep) {
 }
 
 TEST(Conv2d, PointwiseReadsTheInputDirectly) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.PointwiseReadsTheInputDirectly");
   Geometry g;
   g.batch = 2;
   g.cin = 19;
@@ -350,6 +353,7 @@ TEST(Conv2d, PointwiseReadsTheInputDirectly) {
 
 // k = 0 (no input channels): every output is +0, then the bias (exact-mode.md: k = 0 gives +0).
 TEST(Conv2d, NoInputChannelsGivePlusZeroAndBias) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.NoInputChannelsGivePlusZeroAndBias");
   Geometry g;
   g.cin = 0;
   g.cout = 3;
@@ -365,6 +369,7 @@ TEST(Conv2d, NoInputChannelsGivePlusZeroAndBias) {
 }
 
 TEST(Conv2d, SpecialValuesCanonicalNaN) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.SpecialValuesCanonicalNaN");
   std::uint32_t seed = 50;
   for (std::size_t groups : {1u, 3u}) {
     Geometry g;
@@ -385,6 +390,7 @@ TEST(Conv2d, SpecialValuesCanonicalNaN) {
 
 // Large enough that the pool wakes the second thread.
 TEST(Conv2d, ThreadIndependentOnLargerShapes) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.ThreadIndependentOnLargerShapes");
   Geometry g;
   g.cin = 32;
   g.cout = 40;
@@ -444,6 +450,7 @@ TEST(ConvTranspose2d, ThreadIndependentOnLargerShapes) {
 
 #if ONEMODEL_HAVE_RAPIDCHECK
 TEST(Conv2d, GeneratedShapes) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.GeneratedShapes");
   const bool ok = rc::check("conv2d and conv_transpose2d equal the naive definitions", [] {
     Geometry g;
     g.groups = *rc::gen::inRange<std::size_t>(1, 4);

@@ -19,6 +19,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -124,7 +125,7 @@ std::vector<float> run_kernel(const Case& c, const Data& d, Isa isa, bool exact,
 std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
   const Data d = random_data(c, seed, special);
   const std::vector<float> expected = naive_exact(c, d.x, d.w, d.b);
-  ThreadPool one(1), two(2);
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (ThreadPool* pool : {&one, &two}) {
       const std::string difference = conv_test::first_bit_difference(run_kernel(c, d, isa, true, pool), expected);
@@ -145,7 +146,7 @@ std::string check_fast(const Case& c, std::uint32_t seed) {
   naive_double(c, d.x, d.w, d.b, value, magnitude);
   const double u = std::ldexp(1.0, -24);
   const double terms = static_cast<double>(c.kh * c.kw + (c.bias ? 1 : 0));
-  ThreadPool one(1), two(2);
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     const std::vector<float> first = run_kernel(c, d, isa, false, &one);
     const std::vector<float> second = run_kernel(c, d, isa, false, &two);
@@ -186,6 +187,8 @@ TEST(Depthwise, FallbackSelection) {
 
 // Every output width 1..40 (lane choice, four-vector rows, moved-back last vector, narrow
 // four-row form) with the usual kernels, strides and pads.
+// Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, ExactSweepOfWidthsKernelsStrides) {
   std::uint32_t seed = 1;
   for (std::size_t k : {1u, 3u, 5u}) {
@@ -210,6 +213,8 @@ TEST(Depthwise, ExactSweepOfWidthsKernelsStrides) {
   }
 }
 
+// Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, ExactDilationAsymmetricPadsAndInPlaceReads) {
   std::uint32_t seed = 100;
   for (std::size_t dh : {1u, 2u}) {
@@ -238,6 +243,8 @@ TEST(Depthwise, ExactDilationAsymmetricPadsAndInPlaceReads) {
   }
 }
 
+// Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, ExactFallbackShapes) {
   Case big_kernel;  // 9x9 = 81 taps > 64
   big_kernel.channels = 2;
@@ -259,6 +266,8 @@ TEST(Depthwise, ExactFallbackShapes) {
 
 // NaN (either sign), infinities, signed zeros, subnormals, huge values, in inputs, weights and
 // bias: canonical NaN, infinite weights meeting padding give NaN.
+// Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, ExactSpecialValues) {
   std::uint32_t seed = 200;
   for (std::size_t in_w : {2u, 5u, 8u, 13u, 33u}) {
@@ -296,6 +305,7 @@ TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {
 
 // Large enough that the pool wakes the second thread (estimate above 80 000 ns).
 TEST(Depthwise, ExactAndFastThreadIndependentOnLargeShapes) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.ExactAndFastThreadIndependentOnLargeShapes");
   Case c;
   c.channels = 96;
   c.in_h = c.in_w = 30;
@@ -307,7 +317,7 @@ TEST(Depthwise, ExactAndFastThreadIndependentOnLargeShapes) {
   const Conv2dShape s = c.shape();
   const std::size_t chunks = (96 + depthwise_planes_per_chunk(s) - 1) / depthwise_planes_per_chunk(s);
 #if !defined(ONEMODEL_NO_THREADS)
-  // The premise: a second thread really runs chunks (a build without threads has no workers).
+  // The premise: the estimate alone wakes a helper (a build without threads has no workers).
   ThreadPool two(2);
   EXPECT_GE(two.helpers_for(chunks, 96.0 * (900.0 * 9.0 / 8.0 + 32.0 * 32.0 / 2.0)), 1u);
 #else
@@ -322,6 +332,8 @@ TEST(Depthwise, ExactAndFastThreadIndependentOnLargeShapes) {
   EXPECT_EQ(check_fast(c, 303), "");
 }
 
+// Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, FastWithinBound) {
   std::uint32_t seed = 400;
   for (std::size_t k : {1u, 3u, 5u, 9u}) {
@@ -349,6 +361,8 @@ TEST(Depthwise, EmptyOutputWritesNothing) {
 }
 
 #if ONEMODEL_HAVE_RAPIDCHECK
+// Not a thread test: rapidcheck's shapes are mostly one chunk (ExactAndFastThreadIndependentOnLargeShapes
+// splits).
 TEST(Depthwise, GeneratedShapesExactOnEveryPath) {
   const bool ok = rc::check("depthwise exact equals the naive definition", [] {
     Case c;

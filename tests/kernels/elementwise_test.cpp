@@ -32,6 +32,7 @@
 #undef kLn2Lo
 #include "reference/math/exact_sigmoid.cpp"
 #include "reference/math/exact_tanh.cpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace {
 
@@ -144,6 +145,7 @@ TEST(ElementwiseKernels, ScalarTwinMatchesTheOracles) {
 }
 
 TEST(ElementwiseKernels, EveryPathAndThreadCountGivesTheScalarBits) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ElementwiseKernels.EveryPathAndThreadCountGivesTheScalarBits");
   // Repeat the sweep so the array spans several fixed chunks.
   std::vector<float> x = sweep();
   const std::size_t base = x.size();
@@ -154,7 +156,7 @@ TEST(ElementwiseKernels, EveryPathAndThreadCountGivesTheScalarBits) {
     ew::unary_f32_run(Isa::Scalar, c.args, x.data(), want.data(), x.size());
     for (Isa isa : onemodel::opt::available_isas()) {
       for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
+        ThreadPool pool(threads, ThreadPool::Sharing::Always);
         const KernelContext context{isa, true, &pool};
         std::fill(got.begin(), got.end(), 123.0f);
         ew::unary_f32(context, c.args, x.data(), got.data(), x.size());
@@ -250,6 +252,8 @@ std::vector<float> naive_broadcast(ew::BinaryOp op, const std::vector<float>& a,
 }
 
 #if ONEMODEL_HAVE_RAPIDCHECK
+// Not a thread test: rapidcheck's shapes are mostly one chunk; LongRowsAndManyShortRowsSplitIntoChunks
+// below shares broadcast calls between two threads.
 TEST(ElementwiseKernels, BroadcastMatchesANaiveWalk) {
   const std::vector<float> pool_values = sweep();
   rc::check("binary broadcast", [&]() {
@@ -284,7 +288,7 @@ TEST(ElementwiseKernels, BroadcastMatchesANaiveWalk) {
     const auto want = naive_broadcast(op, a, as, b, bs, extents);
     for (Isa isa : onemodel::opt::available_isas()) {
       for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
+        ThreadPool pool(threads, ThreadPool::Sharing::Always);
         const KernelContext context{isa, true, &pool};
         std::vector<float> got(want.size(), 5.0f);
         ew::binary_f32(context, op, a.data(), as, b.data(), bs, got.data(), extents);
@@ -299,6 +303,7 @@ TEST(ElementwiseKernels, BroadcastMatchesANaiveWalk) {
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 TEST(ElementwiseKernels, LongRowsAndManyShortRowsSplitIntoChunks) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ElementwiseKernels.LongRowsAndManyShortRowsSplitIntoChunks");
   // A row longer than a chunk ([2, 40000] + [40000]) and many short rows ([50000, 3] + [50000, 1]).
   const std::vector<float> values = sweep();
   struct Shapes {
@@ -320,7 +325,7 @@ TEST(ElementwiseKernels, LongRowsAndManyShortRowsSplitIntoChunks) {
       const auto want = naive_broadcast(op, a, s.a, b, s.b, s.y);
       for (Isa isa : onemodel::opt::available_isas()) {
         for (int threads : {1, 2}) {
-          ThreadPool pool(threads);
+          ThreadPool pool(threads, ThreadPool::Sharing::Always);
           const KernelContext context{isa, true, &pool};
           std::vector<float> got(want.size());
           ew::binary_f32(context, op, a.data(), s.a, b.data(), s.b, got.data(), s.y);

@@ -21,6 +21,7 @@
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -135,7 +136,8 @@ void check_same_bits(Isa isa, ThreadPool* pool, std::size_t m, std::size_t n, st
 }
 
 TEST(GemmPackedA, SameBitsEachDimensionSwept0To70OnEveryPathOneAndTwoThreads) {
-  ThreadPool two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmPackedA.SameBitsEachDimensionSwept0To70OnEveryPathOneAndTwoThreads");
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   for (const Isa isa : available_isas()) {
     for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
       std::mt19937 rng(4321 + static_cast<unsigned>(isa));
@@ -166,7 +168,8 @@ TEST(GemmPackedA, SameBitsWithManySpecialValues) {
 // Several tile rows and columns and k-blocks of 256 (a ragged last tile row, so the packed tile
 // rows have different heights), including ResNet-50's late-layer shapes (N = 49 and 196).
 TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
-  ThreadPool two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmPackedA.SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads");
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030},
                                    {5, 400, 300},   {256, 49, 2304}, {131, 196, 1152}};
   for (const Isa isa : available_isas()) {
@@ -237,12 +240,13 @@ TEST(GemmPackedA, RefusesAnotherPathOrShape) {
 // conv2d_f32 with conv2d_pack_weights against conv2d_f32 reading W: im2col (padded, strided,
 // grouped) and the 1x1 stride-1 case that reads the input directly as B, with a bias.
 TEST(GemmPackedA, ConvolutionWithPackedWeightsSameBits) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmPackedA.ConvolutionWithPackedWeightsSameBits");
   struct Case {
     std::size_t cin, cout, groups, h, w, kh, kw, stride, pad;
   };
   const Case cases[] = {{8, 16, 1, 9, 7, 3, 3, 1, 1}, {12, 18, 3, 10, 10, 3, 3, 2, 1}, {32, 20, 1, 7, 7, 1, 1, 1, 0},
                         {6, 100, 2, 5, 6, 1, 1, 1, 0}, {16, 130, 1, 14, 14, 3, 3, 1, 1}};
-  ThreadPool two(2);
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   for (const Isa isa : available_isas()) {
     std::mt19937 rng(3 + static_cast<unsigned>(isa));
     for (const Case& cs : cases) {

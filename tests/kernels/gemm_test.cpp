@@ -28,6 +28,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 // Heap allocations counted for the steady-state test below (this executable only). GCC cannot
 // see that these replacements pair malloc with free throughout, hence the pragma.
@@ -252,7 +253,8 @@ TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
 // k-block continues from the stored C, the last makes NaN canonical, and tiles run on both
 // threads (the estimate is far above the pool's 80 000 ns per thread).
 TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
-  ThreadPool one(1), two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.ExactMultipleTilesAndKBlocksOnOneAndTwoThreads");
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030}, {5, 400, 300}};
   for (const Isa isa : available_isas()) {
     for (const auto& s : shapes) {
@@ -308,7 +310,8 @@ TEST(GemmKernel, NegativeZeroProductsSumToPositiveZero) {
 // kernels-gemm.md, "Fast mode": |c - exact| <= k * u * sum |a_p * b_p| (+ 1e-30 for the
 // subnormal range), against a double-precision product; and the same bits on 1 and 2 threads.
 TEST(GemmKernel, FastWithinBoundAndIndependentOfThreads) {
-  ThreadPool one(1), two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.FastWithinBoundAndIndependentOfThreads");
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {70, 70, 70},   {13, 64, 300},
                                    {200, 300, 600}, {97, 129, 257}, {31, 250, 1030}};
   for (const Isa isa : available_isas()) {
@@ -389,7 +392,8 @@ void record_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t ro
 }
 
 TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
-  ThreadPool two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.EpilogueSeesEveryOutputOnceWithItsFinalValue");
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{1, 1, 1}, {45, 70, 3}, {200, 300, 600}, {9, 140, 0}};
   for (const Isa isa : available_isas()) {
     for (const auto& s : shapes) {
@@ -435,7 +439,8 @@ void record_thread(const void* state, float*, std::ptrdiff_t, std::size_t, std::
 }
 
 TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
-  ThreadPool two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.SteadyStateCallsAllocateNothing");
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   // m = 200 packs B; the small-m call below reads it in place (and packs its ragged strip).
   const std::size_t m = 200, n = 300, k = 600, small_m = 20;
   std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
@@ -478,7 +483,8 @@ TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
 // whole (gemm_f32_packed always reads packed strips), bit for bit, on every path, 1 and 2 threads,
 // with n ragged against every NR, k over several k-blocks, and a row stride wider than n.
 TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
-  ThreadPool two(2);
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.BReadInPlaceEqualsPackedBBitForBit");
+  ThreadPool two(2, ThreadPool::Sharing::Always);
   std::mt19937 rng(20261129);
   Values values{rng, 0.02};
   const std::size_t shapes[][3] = {{1, 1, 1}, {4, 37, 5}, {12, 100, 300}, {16, 1000, 96}, {24, 257, 513},

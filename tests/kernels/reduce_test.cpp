@@ -15,6 +15,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace {
 
@@ -85,7 +86,7 @@ bool same_bits_or_both_nan(float a, float b) { return bits(a) == bits(b) || (std
 void check(ReduceKind kind, ReduceTerm term, const std::vector<float>& x, std::size_t outer, std::size_t reduced,
            std::size_t inner) {
   const std::vector<float> want = naive_reduce(kind, term, x, outer, reduced, inner);
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (int threads : {1, 2}) {
       std::vector<float> out(outer * inner, 77.0f);
@@ -127,10 +128,14 @@ TEST(Sum16Test, OrderIsNotSequential) {
 }
 
 TEST(ReduceKernelTest, EveryKindTermAndLayout) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ReduceKernelTest.EveryKindTermAndLayout");
   std::mt19937 rng(5);
   const ReduceTerm terms[] = {ReduceTerm::Identity, ReduceTerm::Square, ReduceTerm::Abs};
   const std::size_t shapes[][3] = {{1, 1, 1},   {3, 17, 1},  {2, 100, 1}, {1, 5000, 1}, {4, 3, 7},
-                                   {2, 9, 300}, {1, 64, 33}, {5, 1, 9},   {7, 0, 1},    {3, 0, 5}};
+                                   {2, 9, 300}, {1, 64, 33}, {5, 1, 9},   {7, 0, 1},    {3, 0, 5},
+                                   // Past the chunk of 32768 elements of work: 3 chunks of 16
+                                   // rows, and 9 column tiles of one chunk each.
+                                   {40, 2000, 1}, {3, 200, 600}};
   for (const auto& s : shapes) {
     for (bool specials : {false, true}) {
       const std::vector<float> x = values(rng, s[0] * s[1] * s[2], specials);
@@ -141,6 +146,7 @@ TEST(ReduceKernelTest, EveryKindTermAndLayout) {
   }
 }
 
+// Not a thread test: each case is one chunk.
 TEST(ReduceKernelTest, ExtremesFollowTheSequentialScan) {
   const float nan = std::nanf("");
   // A NaN first element wins; a later NaN is ignored; the first of equal zeros is kept.
@@ -152,6 +158,7 @@ TEST(ReduceKernelTest, ExtremesFollowTheSequentialScan) {
 }
 
 #if ONEMODEL_HAVE_RAPIDCHECK
+// Not a thread test: rapidcheck's geometries are mostly one chunk (EveryKindTermAndLayout shares).
 TEST(ReduceKernelTest, RandomGeometries) {
   rc::check("reduce equals the naive order", [](std::uint8_t o, std::uint16_t r, std::uint16_t i, std::uint32_t seed) {
     std::mt19937 rng(seed);

@@ -17,6 +17,7 @@
 #include "optimized/kernels/softmax/softmax.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace {
 
@@ -103,7 +104,7 @@ void check_exact_softmax(const Rows& r, bool log) {
     const std::vector<float> y = log ? attn_naive::log_softmax(row, log_fn) : attn_naive::softmax(row);
     std::copy(y.begin(), y.end(), want.begin() + static_cast<std::ptrdiff_t>(i * r.cols));
   }
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (int threads : {1, 2}) {
       const KernelContext context{isa, true, threads == 2 ? &pool : nullptr};
@@ -119,6 +120,7 @@ void check_exact_softmax(const Rows& r, bool log) {
 }
 
 TEST(SoftmaxKernelTest, ExactMatchesTheDefinitionOnEveryPathAndThreadCount) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("SoftmaxKernelTest.ExactMatchesTheDefinitionOnEveryPathAndThreadCount");
   std::mt19937 rng(7);
   for (std::size_t cols : {1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 100, 1000, 20000}) {
     for (bool specials : {false, true}) {
@@ -128,6 +130,8 @@ TEST(SoftmaxKernelTest, ExactMatchesTheDefinitionOnEveryPathAndThreadCount) {
   }
 }
 
+// Special rows, not a thread test: 20 elements are one chunk (the thread split is shown by the
+// tests above and below).
 TEST(SoftmaxKernelTest, NanInfAndFullyNegativeInfiniteRowsAreAllNan) {
   const float inf = std::numeric_limits<float>::infinity();
   Rows r{4, 5, {1, 2, std::nanf(""), 3, 4,  //
@@ -144,16 +148,20 @@ TEST(SoftmaxKernelTest, NanInfAndFullyNegativeInfiniteRowsAreAllNan) {
 
 #if ONEMODEL_HAVE_RAPIDCHECK
 TEST(SoftmaxKernelTest, RandomShapesExact) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("SoftmaxKernelTest.RandomShapesExact");
   rc::check("softmax exact equals the definition", [](std::uint8_t rows_in, std::uint16_t cols_in, std::uint32_t seed) {
     std::mt19937 rng(seed);
-    check_exact_softmax(random_rows(rng, 1 + rows_in % 9, 1 + cols_in % 300, seed % 2 == 0), seed % 3 == 0);
+    // Up to 24 x 2000 elements: past the kernel's chunk of 16384 elements, so two threads can
+    // share a call (below it every call is one chunk, which no thread count can change).
+    check_exact_softmax(random_rows(rng, 1 + rows_in % 24, 1 + cols_in % 2000, seed % 2 == 0), seed % 3 == 0);
   });
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 
 TEST(SoftmaxKernelTest, FastIsCloseToDoubleAndThreadIndependent) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("SoftmaxKernelTest.FastIsCloseToDoubleAndThreadIndependent");
   std::mt19937 rng(11);
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (std::size_t cols : {5, 64, 129, 3000}) {
     const Rows r = random_rows(rng, 20, cols, false);
     for (Isa isa : available_isas()) {

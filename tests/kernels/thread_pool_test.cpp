@@ -2,7 +2,8 @@
 // exactly once, whatever the thread count, the estimate (how many workers join), the chunk
 // durations, and callers sharing the pool; a worker never runs a chunk of a job that has ended
 // (the caller spins for the last chunks, then sleeps: both ways are driven here by chunks that
-// end at once and chunks that outlast the spin); how many helpers an estimate wakes.
+// end at once and chunks that outlast the spin); how many helpers an estimate wakes; the tests'
+// Sharing::Always mode and the counting hook of shared calls.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -39,9 +40,11 @@ void run_jobs(ThreadPool& pool, std::size_t jobs, std::uint32_t seed, bool slow_
 }
 
 TEST(ThreadPool, EveryChunkOnceAtEveryThreadCount) {
-  for (int threads : {1, 2, 4}) {
-    ThreadPool pool(threads);
-    run_jobs(pool, 3000, 17u + static_cast<std::uint32_t>(threads), false);
+  for (const auto sharing : {ThreadPool::Sharing::ByEstimate, ThreadPool::Sharing::Always}) {
+    for (int threads : {1, 2, 4}) {
+      ThreadPool pool(threads, sharing);
+      run_jobs(pool, 3000, 17u + static_cast<std::uint32_t>(threads), false);
+    }
   }
 }
 
@@ -59,6 +62,57 @@ TEST(ThreadPool, CallersSharingThePoolEachRunAllTheirChunks) {
   other.join();
 }
 #endif  // !ONEMODEL_NO_THREADS
+
+// Sharing::Always (the tests' pool): every call of two or more chunks runs chunk 0 on the caller
+// and at least one other chunk on a worker, whatever the estimate, and the counting hook counts
+// exactly those calls; one-chunk calls stay on the caller and are not counted. Every chunk still
+// runs once.
+TEST(ThreadPool, AlwaysSharesEveryCallOfTwoOrMoreChunksAndCountsIt) {
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
+  const std::uint64_t everywhere_before = ThreadPool::shared_calls_everywhere();
+  const std::thread::id caller = std::this_thread::get_id();
+  std::uint64_t multi_chunk_calls = 0;
+  for (std::size_t chunks : {1, 2, 3, 7, 64, 1, 2}) {
+    std::vector<std::thread::id> ran_on(chunks);
+    std::vector<std::atomic<int>> counts(chunks);
+    pool.parallel_for(chunks, 0.0, [&](std::size_t i) {
+      ran_on[i] = std::this_thread::get_id();
+      counts[i].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (std::size_t i = 0; i < chunks; ++i) ASSERT_EQ(counts[i].load(), 1) << chunks << " chunks, chunk " << i;
+    EXPECT_EQ(ran_on[0], caller) << chunks << " chunks";
+    std::size_t on_workers = 0;
+    for (const auto& id : ran_on) on_workers += id != caller ? 1 : 0;
+    if (chunks < 2) {
+      EXPECT_EQ(on_workers, 0u);
+      continue;
+    }
+    ++multi_chunk_calls;
+#if defined(ONEMODEL_NO_THREADS)
+    EXPECT_EQ(on_workers, 0u) << "a build without threads has no worker";
+#else
+    EXPECT_GE(on_workers, 1u) << chunks << " chunks all ran on the caller";
+#endif
+  }
+#if defined(ONEMODEL_NO_THREADS)
+  EXPECT_EQ(pool.shared_calls(), 0u);
+  EXPECT_EQ(ThreadPool::shared_calls_everywhere(), everywhere_before);
+#else
+  EXPECT_EQ(pool.shared_calls(), multi_chunk_calls);
+  EXPECT_GE(ThreadPool::shared_calls_everywhere() - everywhere_before, multi_chunk_calls);
+#endif
+}
+
+// By estimate, a call below one helper's worth of work runs on the caller alone and the hook does
+// not count it: the case the tests' "two threads" runs used to be in without knowing it.
+TEST(ThreadPool, ACallBelowTheEstimateIsNotCountedAsShared) {
+  ThreadPool pool(2);
+  std::vector<std::thread::id> ran_on(16);
+  pool.parallel_for(16, 0.5 * ThreadPool::kNanosecondsPerThread,
+                    [&](std::size_t i) { ran_on[i] = std::this_thread::get_id(); });
+  for (const auto& id : ran_on) EXPECT_EQ(id, std::this_thread::get_id());
+  EXPECT_EQ(pool.shared_calls(), 0u);
+}
 
 TEST(ThreadPool, HelpersFollowTheEstimate) {
   ThreadPool pool(3);
