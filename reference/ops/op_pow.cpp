@@ -1,10 +1,12 @@
-// Pow: base ^ exponent, NumPy broadcasting (spec/ops/elementwise.md section 3, Pow). Not exact:
-// the platform pow is not bit-reproducible. A float base uses binary32 pow with the exponent
-// converted to float, a double base double pow, an integer base double pow converted back
-// saturating. An exponent of 2 is x * x. Base types f32, f64, i32, i64; exponent those, u32, u64.
-#include <cmath>
+// Pow: base ^ exponent, NumPy broadcasting (spec/ops/elementwise.md section 3, Pow). Exact in both
+// modes: every element goes through exact::pow (spec/exact-transcendentals.md section 10) with the
+// exponent converted to double, so the result does not depend on the platform's pow. An integer
+// base takes the value of section 10.5 through Cast's float-to-integer rule. Base types f32, f64,
+// i32, i64; exponent those, u32, u64.
+#include <cstdint>
 #include <type_traits>
 
+#include "reference/math/exact_pow.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 #include "reference/ops/float_to_integer.hpp"
 
@@ -17,22 +19,18 @@ using ExponentTypes = ew::Types<ew::F32, ew::F64, ew::I32, ew::I64, ew::U32, ew:
 template <class B, class X>
 typename B::value pow_one(typename B::value base, typename X::value exponent) {
   using V = typename B::value;
-  if constexpr (std::is_same_v<V, float>) {
-    const float e = static_cast<float>(exponent);
-    if (e == 2.0f) return base * base;
-    return std::pow(base, e);
+  // spec/exact-transcendentals.md section 10.1: the exponent is taken as a double (exact for
+  // f32, f64, i32 and u32; i64 and u64 rounded to nearest).
+  const double y = static_cast<double>(exponent);
+  if constexpr (std::is_same_v<V, float> || std::is_same_v<V, double>) {
+    return exact::pow(base, y);
   } else {
-    const double e = static_cast<double>(exponent);
-    const double b = static_cast<double>(base);
-    const double r = e == 2.0 ? b * b : std::pow(b, e);
-    if constexpr (std::is_same_v<V, double>) return r;
-    else return ew::saturate_to_integer<V>(r);
+    return ew::saturate_to_integer<V>(exact::pow_integer_base(static_cast<std::int64_t>(base), y));
   }
 }
 
 class PowKernel final : public OpKernel {
  public:
-  PowKernel() { supports_exact = false; }
   void infer(InferContext& context) const override {
     ew::require(context, 0, BaseTypes{});
     ew::require(context, 1, ExponentTypes{});
@@ -47,6 +45,7 @@ class PowKernel final : public OpKernel {
         const auto a = ew::read_broadcast<typename B::storage>(context.input(0), out.shape());
         const auto b = ew::read_broadcast<typename X::storage>(context.input(1), out.shape());
         auto o = out.mutable_data<typename B::storage>();
+        // B::store writes every NaN as the canonical quiet NaN (spec/ops/elementwise.md section 3).
         for (std::size_t i = 0; i < a.size(); ++i) o[i] = B::store(pow_one<B, X>(B::load(a[i]), X::load(b[i])));
       });
     });

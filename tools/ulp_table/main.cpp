@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -288,6 +289,13 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(enp_points), static_cast<unsigned long long>(enp_bad),
                 static_cast<long long>(hot_stride), static_cast<long long>(wide_stride), threads, total);
   doc += tail;
+  // The pow section at the end of the file is written by tools/pow_ulp; keep it.
+  {
+    std::ifstream old(argv[1], std::ios::binary);
+    const std::string previous((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
+    const std::size_t at = previous.find("<!-- pow_ulp:");
+    if (at != std::string::npos) doc += "\n" + previous.substr(at);
+  }
   std::ofstream out(argv[1], std::ios::binary);
   out << doc;
   if (!out) {
