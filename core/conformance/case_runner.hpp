@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/conformance/case_status.hpp"
+#include "core/conformance/known_difference.hpp"
 #include "onemodel/ir.hpp"
 #include "onemodel/session.hpp"
 
@@ -21,7 +22,7 @@ struct CaseResult {
   std::string reason;                  // empty for pass
   std::vector<std::string> operators;  // "Type" or "domain.Type", subgraphs included, sorted, once each
   std::int64_t opset = 0;              // the default domain's imported version, 0 when not imported
-  int data_sets = 0;                   // data sets that ran and matched
+  int data_sets = 0;                   // data sets that ran and matched (or missed only as known)
 };
 
 // A folder holding model.onnx.
@@ -33,9 +34,13 @@ std::int64_t default_opset(const IrModel& model);
 
 // Never throws for anything the case contains; errors become Fail with the message.
 // Each of `twins` (other engines or thread counts, DESIGN.md section 1, differential gating) runs
-// every data set too and must give the same bits as `options`' session: element types, shapes and
-// bytes of every output; a difference is Fail naming the twin and the first differing element.
+// every data set whose run produced outputs, whether or not they matched the recorded data, and
+// must give the same bits as `options`' session: element types, shapes and bytes of every output;
+// a difference, or a twin that throws, is Fail naming the twin and the first differing element.
+// `known` holds this case's known differences (spec/conformance.md section 4): an output that
+// misses the recorded data is covered only by an entry naming that output whose bound holds;
+// the case is then KnownDiff (when nothing else fails), with each covered output in the reason.
 CaseResult run_case(const std::filesystem::path& folder, const SessionOptions& options,
-                    std::span<const SessionOptions> twins = {});
+                    std::span<const SessionOptions> twins = {}, std::span<const KnownDifference> known = {});
 
 }  // namespace onemodel::conformance

@@ -11,10 +11,6 @@
 namespace onemodel::conformance {
 namespace {
 
-bool is_float_type(DType type) {
-  return type == DType::F32 || type == DType::F64 || type == DType::F16 || type == DType::BF16;
-}
-
 // Element k of a row-major byte string, widened to double (exact for every float type here).
 double float_at(std::span<const std::byte> bytes, DType type, std::size_t k) {
   switch (type) {
@@ -69,6 +65,14 @@ std::string index_text(const Shape& shape, std::int64_t flat) {
 
 }  // namespace
 
+bool is_float_dtype(DType type) noexcept {
+  return type == DType::F32 || type == DType::F64 || type == DType::F16 || type == DType::BF16;
+}
+
+double float_element(std::span<const std::byte> bytes, DType type, std::size_t k) noexcept {
+  return is_float_dtype(type) ? float_at(bytes, type, k) : 0.0;
+}
+
 bool float_element_matches(double got, double want) noexcept {
   if (got == want) return true;  // includes equal infinities and +0 / -0
   if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
@@ -101,7 +105,7 @@ Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::str
   double largest = 0.0;
   for (std::size_t k = 0; k < count; ++k) {
     bool same;
-    if (is_float_type(type)) {
+    if (is_float_dtype(type)) {
       const double g = float_at(a, type, k);
       const double w = float_at(b, type, k);
       same = float_element_matches(g, w);
@@ -122,12 +126,12 @@ Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::str
   if (result.mismatches == 0) return result;
   result.equal = false;
   const auto k = static_cast<std::size_t>(first);
-  const std::string got_text = is_float_type(type) ? float_text(float_at(a, type, k), type) : integer_text(a, type, k);
-  const std::string want_text = is_float_type(type) ? float_text(float_at(b, type, k), type) : integer_text(b, type, k);
+  const std::string got_text = is_float_dtype(type) ? float_text(float_at(a, type, k), type) : integer_text(a, type, k);
+  const std::string want_text = is_float_dtype(type) ? float_text(float_at(b, type, k), type) : integer_text(b, type, k);
   result.reason = what + ": " + std::to_string(result.mismatches) + " of " + std::to_string(count) +
                   " elements differ; first at " + index_text(got.shape(), first) + ": got " + got_text +
                   ", expected " + want_text;
-  if (is_float_type(type)) result.reason += "; largest |got - expected| " + float_text(largest, DType::F64);
+  if (is_float_dtype(type)) result.reason += "; largest |got - expected| " + float_text(largest, DType::F64);
   return result;
 }
 

@@ -4,7 +4,9 @@
 // (which covers equal infinities); integer and boolean elements must be equal.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "onemodel/tensor.hpp"
@@ -16,6 +18,12 @@ inline constexpr double kRelativeTolerance = 1e-3;
 
 // One floating-point element, both values widened exactly to double.
 bool float_element_matches(double got, double want) noexcept;
+
+// float16, bfloat16, float32 and float64.
+bool is_float_dtype(DType type) noexcept;
+
+// Element k of a row-major byte string of a float type, widened exactly to double.
+double float_element(std::span<const std::byte> bytes, DType type, std::size_t k) noexcept;
 
 struct Comparison {
   bool equal = true;

@@ -1,15 +1,21 @@
-// The one list of known differences (spec/conformance.md section 4): backend cases whose failure
-// is understood, each with its reason. Such a case counts as known-diff, neither pass nor fail,
-// and only when it fails; a listed case that passes is reported as pass.
+// The one list of known differences (spec/conformance.md section 4): each entry is one output of
+// one backend case, the bound within which it may miss the recorded data, and the reason with the
+// spec section that defines our answer. `onemodel conformance` hands a case's entries to
+// conformance::run_case, which checks the bound on the computed values; any other failure of a
+// listed case is `fail`, and a listed case that passes is `pass`.
 #pragma once
 
-#include <string>
+#include <span>
 #include <string_view>
+
+#include "core/conformance/known_difference.hpp"
 
 namespace onemodel::cli {
 
-// The reason when `case_name` (a case folder's name, e.g. "test_dft_inverse") is listed, else
-// empty.
-std::string_view known_diff_reason(std::string_view case_name) noexcept;
+// The entries of `case_name` (a case folder's name, e.g. "test_dft_inverse"); empty when none.
+std::span<const conformance::KnownDifference> known_differences_of(std::string_view case_name) noexcept;
+
+// Every entry, for tests and reports.
+std::span<const conformance::KnownDifference> all_known_differences() noexcept;
 
 }  // namespace onemodel::cli
