@@ -80,12 +80,20 @@ class Generator {
   }
 
   std::string constant(const std::vector<std::int64_t>& shape) {
-    const std::string name = "w" + std::to_string(next_++);
+    const std::string name = numbered("w");
     builder_.initializer(name, tensor(shape));
     return name;
   }
 
-  std::string fresh() { return "v" + std::to_string(next_++); }
+  std::string fresh() { return numbered("v"); }
+
+  // The prefix and the counter appended apart: g++ 12 -O3 reports a false -Wrestrict (GCC bug
+  // 105329) on "w" + std::to_string(n), which stops the Release -Werror build.
+  std::string numbered(const char* prefix) {
+    std::string name(prefix);
+    name += std::to_string(next_++);
+    return name;
+  }
 
   Value step(const Value& in, std::string& description) {
     const std::size_t rank = in.shape.size();
@@ -138,7 +146,7 @@ class Generator {
     }
     if (choice == 13) {
       IrAttribute keep = int_attribute("keepdims", 1);
-      const std::string axes = "axes" + std::to_string(next_++);
+      const std::string axes = numbered("axes");
       builder_.initializer(axes, Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {-1}));
       builder_.node("ReduceSum", {in.name, axes}, {out}, {keep});
       description += "ReduceSum ";
