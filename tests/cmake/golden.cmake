@@ -36,3 +36,31 @@ if(golden_python_present)
                    ${ONEMODEL_GOLDEN_EXPECT})
   set_tests_properties(golden_independent_matmul PROPERTIES LABELS golden TIMEOUT 300)
 endif()
+
+# ---- golden node set (owner: tsan-golden; tools/golden/README.md, "Node cases") ----
+# Every ONNX backend node case in exact mode against tests/golden/node-cases-exact.txt (written by
+# the reference engine): the reference engine, then the optimized engine on every kernel path at 1
+# and 2 threads. The data folder is not optional: without it the tool fails, so a CI run without
+# the data fails instead of skipping these.
+set(ONEMODEL_NODE_CASES_EXPECT ${CMAKE_SOURCE_DIR}/tests/golden/node-cases-exact.txt)
+set(ONEMODEL_NODE_CASES_DIR ${ONEMODEL_BACKEND_TEST_DIR}/node)
+add_test(NAME golden_node_cases_reference
+         COMMAND golden --engine reference --node-cases ${ONEMODEL_NODE_CASES_DIR} --check ${ONEMODEL_NODE_CASES_EXPECT})
+set_tests_properties(golden_node_cases_reference PROPERTIES LABELS golden TIMEOUT 1800)
+foreach(isa scalar sse avx2 avx512)
+  foreach(threads 1 2)
+    set(test_name golden_node_cases_${isa}_t${threads})
+    add_test(NAME ${test_name}
+             COMMAND golden --engine optimized --threads ${threads} --node-cases ${ONEMODEL_NODE_CASES_DIR}
+                     --check ${ONEMODEL_NODE_CASES_EXPECT})
+    set_tests_properties(${test_name} PROPERTIES LABELS golden TIMEOUT 1800
+                         ENVIRONMENT ONEMODEL_ISA=${isa} SKIP_RETURN_CODE 77)
+  endforeach()
+endforeach()
+# The file checked without the library: its aggregate, and its hashes against ONNX's expected
+# outputs wherever the two agree bit for bit (the hash definition confirmed by a second program).
+add_test(NAME golden_node_cases_independent
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/golden/independent_node_case_check.py
+                 ${ONEMODEL_NODE_CASES_EXPECT} ${ONEMODEL_NODE_CASES_DIR})
+set_tests_properties(golden_node_cases_independent PROPERTIES LABELS golden TIMEOUT 600)
+# ---- end of golden node set ----

@@ -72,7 +72,12 @@ GraphBuilder::GraphBuilder(std::int64_t opset) {
   graph_.model.graph.name = "golden";
 }
 
-std::string GraphBuilder::fresh_name() { return "t" + std::to_string(counter_++); }
+std::string GraphBuilder::fresh_name() {
+  // Appended, not `"t" + std::to_string(...)`: GCC 12 at -O3 reports a false -Wrestrict on that.
+  std::string name = "t";
+  name += std::to_string(counter_++);
+  return name;
+}
 
 std::string GraphBuilder::input(const std::string& name, Tensor value) {
   graph_.model.graph.inputs.push_back(shaped_info(name, value));

@@ -6,6 +6,8 @@
 //
 //   golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2|avx512] [--quick]
 //          [--only TEXT] [--list] [--expect FILE] [--verbose]
+//   golden --node-cases DIR [--write FILE | --check FILE] [--engine ...] [--threads N] [--isa ...]
+//          [--only TEXT] [--verbose]     the ONNX backend node cases instead (node_case_command.hpp)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +22,7 @@
 #include "tools/golden/expect_file.hpp"
 #include "tools/golden/golden_case.hpp"
 #include "tools/golden/isa_env.hpp"
+#include "tools/golden/node_case_command.hpp"
 
 namespace {
 
@@ -33,14 +36,22 @@ struct Options {
   bool verbose = false;
   std::string only;
   std::string expect;
+  std::string node_cases;  // --node-cases DIR
+  std::string write;       // with --node-cases
+  std::string check;       // with --node-cases
 };
 
 void usage() {
   std::cerr << "usage: golden [--engine reference|optimized] [--threads N] [--isa scalar|sse|avx2|avx512]\n"
                "              [--quick] [--only TEXT] [--list] [--expect FILE] [--verbose]\n"
+               "       golden --node-cases DIR [--write FILE | --check FILE] [--engine E] [--threads N]\n"
+               "              [--isa I] [--only TEXT] [--verbose]\n"
                "  Runs the golden graphs in exact mode and prints `<case>/<output> <sha256>` lines.\n"
                "  --expect FILE compares with FILE instead, prints what differs, exits 1 on any\n"
-               "  difference or missing line. ONEMODEL_ISA (or --isa) caps the kernel path.\n";
+               "  difference or missing line. ONEMODEL_ISA (or --isa) caps the kernel path.\n"
+               "  --node-cases DIR hashes every backend node case under DIR (`case/<name> <sha256>`\n"
+               "  and an aggregate); --write FILE (reference engine) writes the committed file,\n"
+               "  --check FILE compares with it.\n";
 }
 
 bool parse(int argc, char** argv, Options& o) {
@@ -69,6 +80,12 @@ bool parse(int argc, char** argv, Options& o) {
       o.list = true;
     } else if (arg == "--expect") {
       o.expect = value();
+    } else if (arg == "--node-cases") {
+      o.node_cases = value();
+    } else if (arg == "--write") {
+      o.write = value();
+    } else if (arg == "--check") {
+      o.check = value();
     } else if (arg == "--verbose") {
       o.verbose = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -153,6 +170,12 @@ int main(int argc, char** argv) {
   try {
     Options o;
     parse(argc, argv, o);
+    if (!o.node_cases.empty()) {
+      if (o.quick || o.list || !o.expect.empty()) throw std::runtime_error("--node-cases takes no --quick, --list or --expect");
+      if (!o.write.empty() && !o.check.empty()) throw std::runtime_error("--write and --check exclude each other");
+      return run_node_case_command(NodeCaseCommand{o.node_cases, o.write, o.check, o.only, o.verbose, o.session});
+    }
+    if (!o.write.empty() || !o.check.empty()) throw std::runtime_error("--write and --check go with --node-cases");
     return run(o);
   } catch (const std::exception& e) {
     std::cerr << "golden: " << e.what() << "\n";

@@ -20,8 +20,7 @@ void update_int64_le(Sha256& sha, std::int64_t value) {
 
 }  // namespace
 
-std::string tensor_hash(const Tensor& tensor) {
-  Sha256 sha;
+void hash_tensor_into(Sha256& sha, const Tensor& tensor) {
   update_int64_le(sha, static_cast<std::int32_t>(tensor.dtype()));
   update_int64_le(sha, tensor.rank());
   for (std::int32_t extent : tensor.shape().extents()) update_int64_le(sha, extent);
@@ -30,6 +29,11 @@ std::string tensor_hash(const Tensor& tensor) {
   std::vector<std::byte> bytes(static_cast<std::size_t>(tensor.element_count()) * dtype_size(tensor.dtype()));
   tensor.copy_to(bytes);
   sha.update(std::span<const std::byte>(bytes));
+}
+
+std::string tensor_hash(const Tensor& tensor) {
+  Sha256 sha;
+  hash_tensor_into(sha, tensor);
   return to_hex(sha.finish());
 }
 

@@ -5,12 +5,18 @@
 
 #include <string>
 
+#include "core/util/sha256.hpp"
 #include "onemodel/tensor.hpp"
 
 namespace onemodel::golden {
 
 // Lowercase hexadecimal SHA-256 of `tensor` as above.
 std::string tensor_hash(const Tensor& tensor);
+
+// Feeds `tensor` to `sha` exactly as tensor_hash does (header, then elements). Several tensors fed
+// one after another give the one hash of a node case, "output tensors in order" (golden-hashes.md,
+// "Method"; node_cases.hpp).
+void hash_tensor_into(Sha256& sha, const Tensor& tensor);
 
 // What a graph the library cannot run in exact mode prints instead of a hash (golden-hashes.md:
 // "a case the library cannot run in exact mode prints a fixed marker hash instead, so 'skipped'
