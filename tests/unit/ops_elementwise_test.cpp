@@ -42,6 +42,12 @@ float from_bits(std::uint32_t u) {
   return x;
 }
 
+std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr std::int32_t kMin32 = std::numeric_limits<std::int32_t>::min();
@@ -203,14 +209,34 @@ TEST(OpsElementwise, WhereBroadcasts) {
   EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 9, 2, 9}));
 }
 
-// Section 1: Pow and Sin have no exact definition; f64 Exp is not served.
+// Section 1: Sin has no exact definition; f64 Exp is not served.
 TEST(OpsElementwise, RefusalsAreReported) {
-  EXPECT_THROW(one_node("Pow", {{"a", f32({1}, {2.0f})}, {"b", f32({1}, {3.0f})}}, 1, {}, ExecutionMode::Exact),
-               SessionError);
-  EXPECT_EQ(run_one("Pow", {{"a", f32({2}, {3.0f, kNan})}, {"b", f32({2}, {2.0f, 0.0f})}}, 1).to_vector<float>(),
-            (std::vector<float>{9.0f, 1.0f}));
+  EXPECT_EQ(session_error_kind_of([&] { one_node("Sin", {{"x", f32({1}, {2.0f})}}, 1, {}, ExecutionMode::Exact, 7); }),
+            SessionErrorKind::ExactModeUnavailable);
   Tensor d = Tensor::from_values<double>(DType::F64, Shape{1}, {1.0});
   EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", d}}, 11); }), SessionErrorKind::Unsupported);
+}
+
+// Section 3, Pow (spec/exact-transcendentals.md section 10): exact in both modes, special cases as
+// C's pow, NaN stored canonical; an integer base saturates (Cast's rule). Expected values from the
+// C17 Annex F.10.4.4 rules and exact arithmetic.
+TEST(OpsElementwise, PowIsExactWithCSpecialCases) {
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    const auto y = run_one("Pow", {{"a", f32({6}, {3.0f, kNan, -2.0f, -0.0f, -8.0f, 2.0f})},
+                                   {"b", f32({6}, {2.0f, 0.0f, 0.5f, -3.0f, 3.0f, -149.0f})}},
+                           1, {}, mode)
+                       .to_vector<float>();
+    ASSERT_EQ(y.size(), 6u);
+    EXPECT_EQ(y[0], 9.0f);
+    EXPECT_EQ(y[1], 1.0f);                       // x^0 = 1 even for NaN x
+    EXPECT_EQ(bits_of(y[2]), 0x7FC00000u);       // negative base, non-integer exponent: canonical NaN
+    EXPECT_EQ(y[3], -kInf);                      // (-0)^-3 = -inf
+    EXPECT_EQ(y[4], -512.0f);
+    EXPECT_EQ(bits_of(y[5]), 1u);                // 2^-149, the smallest subnormal
+    const auto n = run_one("Pow", {{"a", i32({4}, {100000, 2, -3, 0})}, {"b", i32({4}, {2, -1, 3, -1})}}, 6, {}, mode)
+                       .to_vector<std::int32_t>();
+    EXPECT_EQ(n, (std::vector<std::int32_t>{kMax32, 0, -27, kMax32}));  // 0^-1 = +inf saturates
+  }
 }
 
 // Section 8: HardSigmoid and LeakyRelu with their default attributes.
