@@ -1,9 +1,10 @@
 // The shared shape of the LayerNormalization and RMSNormalization overrides
 // (op_layer_normalization.cpp, op_rms_normalization.cpp): the vectorized rows of
 // optimized/kernels/layernorm/ (spec/ops/norms.md section 3) give the bits of the reference kernels
-// in exact and fast mode, on every path and thread count. Scale and B with fewer elements than the
-// normalized extent are expanded first (as the reference does); non-float32 or strided inputs run
-// the reference.
+// in exact and fast mode, on every path and thread count. Scale and B broadcast to the whole input
+// (section 3); unless one already holds one value per column, it is expanded first as the
+// reference does, to one row shared by every row or to one row per row (row stride cols).
+// Non-float32 or strided inputs run the reference.
 #pragma once
 
 #include <vector>
@@ -36,9 +37,11 @@ class NormalizationOverride final : public OptimizedKernel {
     const std::int64_t cols = norms::extent_product(shape, axis, shape.rank());
     if (rows * cols == 0) return run_reference(context);
     // A parameter already holding one value per column is used in place; else it is expanded.
-    std::vector<float> scale_expanded, bias_expanded;
-    const float* scale = parameter(context.input(1), shape, axis, cols, scale_expanded);
-    const float* bias = has_bias ? parameter(context.input(2), shape, axis, cols, bias_expanded) : nullptr;
+    norms::ExpandedParameter scale_expanded, bias_expanded;
+    std::size_t scale_stride = 0, bias_stride = 0;
+    const float* scale = parameter(context.input(1), shape, axis, cols, scale_expanded, scale_stride);
+    const float* bias =
+        has_bias ? parameter(context.input(2), shape, axis, cols, bias_expanded, bias_stride) : nullptr;
     LayerNormArgs a;
     a.x = x.data<float>().data();
     a.y = context.output(0).mutable_data<float>().data();
@@ -46,6 +49,8 @@ class NormalizationOverride final : public OptimizedKernel {
     a.cols = static_cast<std::size_t>(cols);
     a.scale = scale;
     a.bias = bias;
+    a.scale_row_stride = scale_stride;
+    a.bias_row_stride = bias_stride;
     a.epsilon = epsilon_;
     a.rms = rms_;
     a.mean = !rms_ && context.output_wanted(1) ? context.output(1).mutable_data<float>().data() : nullptr;
@@ -54,11 +59,16 @@ class NormalizationOverride final : public OptimizedKernel {
   }
 
  private:
+  // The element count alone does not tell: [4, 1, 1] on [4, 1, 4] has cols elements, one per row.
   static const float* parameter(const Tensor& p, const Shape& shape, int axis, std::int64_t cols,
-                                std::vector<float>& expanded) {
-    if (p.element_count() == cols && p.is_contiguous()) return p.data<float>().data();
-    expanded = norms::expand_to_normalized(p, shape, axis);
-    return expanded.data();
+                                norms::ExpandedParameter& expanded, std::size_t& row_stride) {
+    if (p.element_count() == cols && p.is_contiguous() && !norms::varies_across_rows(p.shape(), shape, axis)) {
+      row_stride = 0;
+      return p.data<float>().data();
+    }
+    expanded = norms::expand_parameter(p, shape, axis);
+    row_stride = static_cast<std::size_t>(expanded.row_stride);
+    return expanded.values.data();
   }
 
   std::int64_t axis_;

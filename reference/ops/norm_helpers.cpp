@@ -43,10 +43,8 @@ RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rm
 
 namespace onemodel::norms {
 
-void check_broadcast_to_normalized(const NodeInfo& node, const Shape& param, const Shape& x, int axis,
-                                   const char* what) {
-  const int normalized_rank = x.rank() - axis;
-  bool ok = param.rank() <= normalized_rank;
+void check_broadcast_to_input(const NodeInfo& node, const Shape& param, const Shape& x, const char* what) {
+  bool ok = param.rank() <= x.rank();
   for (int d = 0; ok && d < param.rank(); ++d) {
     const std::int32_t p = param[param.rank() - 1 - d];
     const std::int32_t e = x[x.rank() - 1 - d];
@@ -54,30 +52,44 @@ void check_broadcast_to_normalized(const NodeInfo& node, const Shape& param, con
   }
   if (!ok) {
     node.fail_invalid(std::string(what) + " of shape " + param.to_string() +
-                      " does not broadcast to the normalized dimensions of " + x.to_string());
+                      " does not broadcast (unidirectionally) to the input's shape " + x.to_string());
   }
 }
 
-std::vector<float> expand_to_normalized(const Tensor& param, const Shape& x, int axis) {
+bool varies_across_rows(const Shape& param, const Shape& x, int axis) noexcept {
+  // Right-aligned: parameter dimension d sits on x dimension d + (x.rank() - param.rank()).
+  const int shift = x.rank() - param.rank();
+  for (int d = 0; d < param.rank(); ++d) {
+    if (d + shift < axis && param[d] != 1) return true;
+  }
+  return false;
+}
+
+ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis) {
   const Tensor values = param.contiguous();
   const std::span<const float> p = values.data<float>();
-  const int normalized_rank = x.rank() - axis;
-  const std::int64_t cols = extent_product(x, axis, x.rank());
   const Shape& ps = values.shape();
-  std::vector<float> out(static_cast<std::size_t>(cols));
-  // Walk the normalized index in row-major order; the parameter's index drops the leading
+  ExpandedParameter out;
+  // Expand over x's dimensions [from, rank): all of them when the value depends on the row, else
+  // only the normalized ones (one row serves every row).
+  const int from = varies_across_rows(ps, x, axis) ? 0 : axis;
+  const std::int64_t cols = extent_product(x, axis, x.rank());
+  out.row_stride = from == 0 ? cols : 0;
+  const std::int64_t count = extent_product(x, from, x.rank());
+  out.values.resize(static_cast<std::size_t>(count));
+  const int shift = x.rank() - ps.rank();
+  // Walk x's index over [from, rank) in row-major order; the parameter's index drops the leading
   // dimensions it lacks and pins its extent-1 dimensions to 0.
-  std::vector<std::int64_t> index(static_cast<std::size_t>(normalized_rank), 0);
-  for (std::int64_t j = 0; j < cols; ++j) {
+  std::vector<std::int64_t> index(static_cast<std::size_t>(x.rank()), 0);
+  for (std::int64_t k = 0; k < count; ++k) {
     std::int64_t offset = 0;
     for (int d = 0; d < ps.rank(); ++d) {
-      const int xd = normalized_rank - ps.rank() + d;
-      const std::int64_t i = ps[d] == 1 ? 0 : index[static_cast<std::size_t>(xd)];
+      const std::int64_t i = ps[d] == 1 ? 0 : index[static_cast<std::size_t>(d + shift)];
       offset = offset * ps[d] + i;
     }
-    out[static_cast<std::size_t>(j)] = p[static_cast<std::size_t>(offset)];
-    for (int d = normalized_rank - 1; d >= 0; --d) {
-      if (++index[static_cast<std::size_t>(d)] < x[axis + d]) break;
+    out.values[static_cast<std::size_t>(k)] = p[static_cast<std::size_t>(offset)];
+    for (int d = x.rank() - 1; d >= from; --d) {
+      if (++index[static_cast<std::size_t>(d)] < x[d]) break;
       index[static_cast<std::size_t>(d)] = 0;
     }
   }

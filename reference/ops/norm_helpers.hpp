@@ -56,11 +56,23 @@ inline float normalize_element(float x, const RowMoments& m, float scale, float 
 
 namespace onemodel::norms {
 
-// spec/ops/norms.md section 3: Scale and B broadcast to the normalized dimensions [axis, rank) of
-// `x` (right-aligned, missing leading dimensions are ones). Checks the shape (InvalidModel naming
-// the node) and returns the expanded values, one per column of the row.
-void check_broadcast_to_normalized(const NodeInfo& node, const Shape& param, const Shape& x, int axis,
-                                   const char* what);
-std::vector<float> expand_to_normalized(const Tensor& param, const Shape& x, int axis);
+// spec/ops/norms.md section 3: Scale and B broadcast unidirectionally to the whole of `x` (the ONNX
+// LayerNormalization and RMSNormalization text: "unidirectional broadcastable to tensor X"):
+// rank at most x's, each right-aligned extent equal to x's or 1. Otherwise InvalidModel naming the
+// node, the parameter and both shapes.
+void check_broadcast_to_input(const NodeInfo& node, const Shape& param, const Shape& x, const char* what);
+
+// A parameter expanded to the rows x cols view of x at `axis`: value (r, j) is
+// values[r * row_stride + j]. row_stride is 0 when the parameter is the same for every row (its
+// extents before `axis` are all 1), so only one row of cols values is stored; else it is cols and
+// every row is stored.
+struct ExpandedParameter {
+  std::vector<float> values;
+  std::int64_t row_stride = 0;
+};
+// Whether a parameter broadcasting to x differs between rows: an extent other than 1 among the
+// dimensions of x before `axis`.
+bool varies_across_rows(const Shape& param, const Shape& x, int axis) noexcept;
+ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis);
 
 }  // namespace onemodel::norms

@@ -14,10 +14,10 @@ class LayerNormalization final : public OpKernel {
     context.require_type(1, {DType::F32});
     const Shape& x = context.input_shape(0);
     const int axis = norms::normalize_axis(context.node(), axis_, x.rank());
-    norms::check_broadcast_to_normalized(context.node(), context.input_shape(1), x, axis, "Scale");
+    norms::check_broadcast_to_input(context.node(), context.input_shape(1), x, "Scale");
     if (context.has_input(2)) {
       context.require_type(2, {DType::F32});
-      norms::check_broadcast_to_normalized(context.node(), context.input_shape(2), x, axis, "B");
+      norms::check_broadcast_to_input(context.node(), context.input_shape(2), x, "B");
     }
     context.set_output(0, DType::F32, x);
     // Mean and InvStdDev: the input's shape with the normalized dimensions replaced by ones.
@@ -34,10 +34,11 @@ class LayerNormalization final : public OpKernel {
     const int axis = norms::normalize_axis(context.node(), axis_, shape.rank());
     const std::int64_t rows = norms::extent_product(shape, 0, axis);
     const std::int64_t cols = norms::extent_product(shape, axis, shape.rank());
-    const std::vector<float> scale = norms::expand_to_normalized(context.input(1), shape, axis);
+    // Scale and B broadcast to the whole input: value (r, j) is values[r * row_stride + j].
+    const norms::ExpandedParameter scale = norms::expand_parameter(context.input(1), shape, axis);
     const bool has_bias = context.has_input(2);
-    const std::vector<float> bias =
-        has_bias ? norms::expand_to_normalized(context.input(2), shape, axis) : std::vector<float>{};
+    const norms::ExpandedParameter bias =
+        has_bias ? norms::expand_parameter(context.input(2), shape, axis) : norms::ExpandedParameter{};
     const float* in = x.data<float>().data();
     float* out = context.output(0).mutable_data<float>().data();
     float* mean_out = context.output_wanted(1) ? context.output(1).mutable_data<float>().data() : nullptr;
@@ -46,10 +47,10 @@ class LayerNormalization final : public OpKernel {
       const float* row = in + r * cols;
       float* dst = out + r * cols;
       const norms::RowMoments m = norms::row_moments(row, cols, epsilon_, /*rms=*/false);
+      const float* s = scale.values.data() + r * scale.row_stride;
+      const float* b = has_bias ? bias.values.data() + r * bias.row_stride : nullptr;
       for (std::int64_t j = 0; j < cols; ++j) {
-        const std::size_t k = static_cast<std::size_t>(j);
-        const float y = has_bias ? norms::normalize_element(row[j], m, scale[k], bias[k])
-                                 : norms::normalize_element(row[j], m, scale[k]);
+        const float y = has_bias ? norms::normalize_element(row[j], m, s[j], b[j]) : norms::normalize_element(row[j], m, s[j]);
         dst[j] = norms::store(y);
       }
       if (mean_out != nullptr) mean_out[r] = norms::store(m.mean);

@@ -13,8 +13,8 @@ class RMSNormalization final : public OpKernel {
     context.require_type(0, {DType::F32});
     context.require_type(1, {DType::F32});
     const Shape& x = context.input_shape(0);
-    const int axis = norms::normalize_axis(context.node(), axis_, x.rank());
-    norms::check_broadcast_to_normalized(context.node(), context.input_shape(1), x, axis, "scale");
+    (void)norms::normalize_axis(context.node(), axis_, x.rank());  // refuses an axis outside [-rank, rank)
+    norms::check_broadcast_to_input(context.node(), context.input_shape(1), x, "scale");
     context.set_output(0, DType::F32, x);
   }
 
@@ -24,14 +24,16 @@ class RMSNormalization final : public OpKernel {
     const int axis = norms::normalize_axis(context.node(), axis_, shape.rank());
     const std::int64_t rows = norms::extent_product(shape, 0, axis);
     const std::int64_t cols = norms::extent_product(shape, axis, shape.rank());
-    const std::vector<float> scale = norms::expand_to_normalized(context.input(1), shape, axis);
+    // scale broadcasts to the whole input: value (r, j) is values[r * row_stride + j].
+    const norms::ExpandedParameter scale = norms::expand_parameter(context.input(1), shape, axis);
     const float* in = x.data<float>().data();
     float* out = context.output(0).mutable_data<float>().data();
     for (std::int64_t r = 0; r < rows; ++r) {
       const float* row = in + r * cols;
       const norms::RowMoments m = norms::row_moments(row, cols, epsilon_, /*rms=*/true);
+      const float* s = scale.values.data() + r * scale.row_stride;
       for (std::int64_t j = 0; j < cols; ++j) {
-        out[r * cols + j] = norms::store(norms::normalize_element(row[j], m, scale[static_cast<std::size_t>(j)]));
+        out[r * cols + j] = norms::store(norms::normalize_element(row[j], m, s[j]));
       }
     }
   }

@@ -15,8 +15,13 @@ struct LayerNormArgs {
   float* y = nullptr;
   std::size_t rows = 0;
   std::size_t cols = 0;
-  const float* scale = nullptr;  // cols values (already expanded to the normalized extent)
-  const float* bias = nullptr;   // cols values, or nullptr: no addition
+  // Row r reads scale[r * scale_row_stride + j] and bias[r * bias_row_stride + j]: a stride of 0
+  // shares one row of cols values among all rows; cols gives every row its own (parameters that
+  // broadcast to the whole input, spec/ops/norms.md section 3).
+  const float* scale = nullptr;  // expanded to the normalized extent
+  const float* bias = nullptr;   // as scale, or nullptr: no addition
+  std::size_t scale_row_stride = 0;
+  std::size_t bias_row_stride = 0;
   float epsilon = 1e-5f;
   bool rms = false;              // RMSNormalization: mean = +0
   float* mean = nullptr;         // rows values, or nullptr

@@ -34,15 +34,17 @@ inline void normalize_row(const LayerNormArgs& a, std::size_t r) noexcept {
                   count;
   const float inv = 1.0f / __builtin_sqrtf(v + a.epsilon);
   const typename L::F iv = L::set1(inv);
+  const float* scale = a.scale + r * a.scale_row_stride;
+  const float* bias = a.bias != nullptr ? a.bias + r * a.bias_row_stride : nullptr;
   std::size_t j = 0;
   for (; j + W <= n; j += W) {
-    typename L::F out = L::mul(L::mul(L::sub(L::load(x + j), mv), iv), L::load(a.scale + j));
-    if (a.bias != nullptr) out = L::add(out, L::load(a.bias + j));
+    typename L::F out = L::mul(L::mul(L::sub(L::load(x + j), mv), iv), L::load(scale + j));
+    if (bias != nullptr) out = L::add(out, L::load(bias + j));
     L::store(y + j, vexp::canonical_nan<L>(out));
   }
   for (; j < n; ++j) {
-    float out = ((x[j] - mean) * inv) * a.scale[j];
-    if (a.bias != nullptr) out = out + a.bias[j];
+    float out = ((x[j] - mean) * inv) * scale[j];
+    if (bias != nullptr) out = out + bias[j];
     y[j] = out != out ? __builtin_nanf("") : out;
   }
   if (a.mean != nullptr) a.mean[r] = mean != mean ? __builtin_nanf("") : mean;
