@@ -4,7 +4,8 @@
 // product of exact-mode.md "Matrix product"; the epilogue, run once per finished tile, is the
 // reference's: t = alpha * acc, then y = t + beta * C, each rounded on its own and never fused
 // in either mode, and in exact mode every NaN stored is 0x7FC00000 (exact-mode.md rule 4). C
-// broadcasts one way to [M, N]. Other element types run the reference kernel.
+// broadcasts one way to [M, N]; with beta = 0 C is not read and y = t, as in the reference (section
+// 5). Other element types run the reference kernel.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -106,7 +107,7 @@ class GemmOptimized final : public OptimizedKernel {
     scaling.alpha = alpha_;
     scaling.beta = beta_;
     scaling.exact = context.exact();
-    if (has_c) {
+    if (has_c && beta_ != 0.0f) {  // beta = 0: C is not read (products-conv.md section 5)
       const Tensor& c_t = context.input(2);
       scaling.c = contiguous_f32(c_t, c_holder);
       scaling.cm = static_cast<std::size_t>(c_t.rank() == 2 ? c_t.shape()[0] : 1);

@@ -49,11 +49,13 @@ bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::in
     spec.trans_b = node.info.get_int("transB", 0) != 0;
   }
   n = spec.trans_b ? b->shape()[0] : b->shape()[1];
-  if (gemm && node.inputs.size() > 2 && node.inputs[2] >= 0) {
+  // beta = 0: Gemm does not read C (spec/ops/products-conv.md section 5), so no bias is formed
+  // (0 * inf would be NaN); C stays an input of the stage, whose infer checks its shape.
+  const float beta = gemm ? node.info.get_float("beta", 1.0f) : 1.0f;
+  if (gemm && node.inputs.size() > 2 && node.inputs[2] >= 0 && beta != 0.0f) {
     const Tensor* c = bias_vector(graph, node.inputs[2], n);
     if (c == nullptr || c->rank() > 2) return false;
     // beta * C formed once, with the multiply Gemm's epilogue does per element (op_gemm.cpp).
-    const float beta = node.info.get_float("beta", 1.0f);
     const Tensor dense = c->contiguous();
     spec.bias_kind = LinearSpec::Bias::GemmC;
     spec.bias.resize(static_cast<std::size_t>(n));

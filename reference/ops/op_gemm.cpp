@@ -1,7 +1,9 @@
 // Gemm: Y = alpha * A' * B' + beta * C (spec/ops/products-conv.md section 5). The product A' * B'
 // is the exact-mode matrix product (section 2); the epilogue is two separately rounded multiplies
 // and one add, never fused, in both modes (graph-runtime.md section 7): t = alpha * acc, then
-// y = t + beta * C. C broadcasts one way to [M, N]. Gemm_7 (opsets 7 to 10) requires C, Gemm_11
+// y = t + beta * C. C broadcasts one way to [M, N]; with beta = 0 C is not read and y = t (section
+// 5: ONNX's reference evaluator and ONNX Runtime add beta * C only when beta != 0, so an infinite
+// or NaN C does not make NaN). Gemm_7 (opsets 7 to 10) requires C, Gemm_11
 // (11 and later) lets it be omitted. Types f32, f64, f16, bf16 and the 32/64-bit integers.
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
@@ -59,7 +61,8 @@ class Gemm final : public OpKernel {
       const auto b = b_t.to_vector<typename E::storage>();
       std::vector<typename E::storage> c;
       std::int64_t cm = 0, cn = 0;
-      if (context.has_input(2)) {
+      // beta = 0 (either sign): C is not read (its shape was still checked by infer).
+      if (context.has_input(2) && beta_ != 0.0f) {
         const Tensor& c_t = context.input(2);
         c = c_t.to_vector<typename E::storage>();
         cm = c_t.rank() == 2 ? c_t.shape()[0] : 1;
