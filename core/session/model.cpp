@@ -11,26 +11,33 @@ namespace {
   throw SessionError(SessionErrorKind::InvalidInput, message);
 }
 
+// Which non-fixed dimension takes the value count (spec/session.md section 6).
+enum class FreeDim {
+  First,  // values: the batch, by convention ([batch, 4] and four values is one row)
+  Last,   // token ids: the sequence (reference-models.md: ids declared [batch, sequence] with no
+          // shape given are one sequence, [1, N], not N one-token sequences)
+};
+
 // The declared shape with its non-fixed dimensions inferred from the value count: every unknown
-// or symbolic dimension but one is 1; the remaining one takes what is left.
-std::vector<std::int64_t> infer_shape(const TensorInfo& info, std::size_t count) {
+// or symbolic dimension but one is 1; the remaining one (`which`) takes what is left.
+std::vector<std::int64_t> infer_shape(const TensorInfo& info, std::size_t count, FreeDim which) {
   if (!info.has_rank) return {static_cast<std::int64_t>(count)};
   std::vector<std::int64_t> shape;
   std::int64_t fixed = 1;
-  int free_dims = 0;
   for (const IrDim& dim : info.dims) {
     if (dim.kind == IrDim::Kind::Value) {
+      // Declared extents come from the file: keep the product of the fixed ones from overflowing.
+      const std::int64_t extent = std::max<std::int64_t>(dim.value, 1);
+      if (fixed > (std::int64_t{1} << 62) / extent) invalid("input '" + info.name + "': declared shape too large");
       shape.push_back(dim.value);
-      fixed *= std::max<std::int64_t>(dim.value, 1);
+      fixed *= extent;
     } else {
       shape.push_back(-1);
-      ++free_dims;
     }
   }
   bool placed = false;
-  // The first free dimension (the batch, by convention) takes the remaining count.
-  for (auto& extent : shape) {
-    if (extent != -1) continue;
+  auto place = [&](std::int64_t& extent) {
+    if (extent != -1) return;
     if (!placed) {
       if (static_cast<std::int64_t>(count) % fixed != 0) {
         invalid("input '" + info.name + "': " + std::to_string(count) +
@@ -41,14 +48,18 @@ std::vector<std::int64_t> infer_shape(const TensorInfo& info, std::size_t count)
     } else {
       extent = 1;
     }
+  };
+  if (which == FreeDim::First) {
+    for (auto it = shape.begin(); it != shape.end(); ++it) place(*it);
+  } else {
+    for (auto it = shape.rbegin(); it != shape.rend(); ++it) place(*it);
   }
-  (void)free_dims;
   return shape;
 }
 
 template <class T>
 std::vector<float> run_single(const Session& session, DType type, std::span<const T> values,
-                              const std::optional<std::vector<std::int64_t>>& shape) {
+                              const std::optional<std::vector<std::int64_t>>& shape, FreeDim free_dim) {
   const auto& inputs = session.inputs();
   const auto& outputs = session.outputs();
   if (outputs.size() != 1) invalid("Model::run needs a model with one output; use Session for several");
@@ -59,7 +70,7 @@ std::vector<float> run_single(const Session& session, DType type, std::span<cons
     if (inputs[i].name == "input_ids" || inputs.size() == 1) main_input = i;
   }
   if (main_input == inputs.size()) invalid("Model::run needs a model with one input; use Session for several");
-  const std::vector<std::int64_t> dims = shape ? *shape : infer_shape(inputs[main_input], values.size());
+  const std::vector<std::int64_t> dims = shape ? *shape : infer_shape(inputs[main_input], values.size(), free_dim);
   const Shape main_shape{std::span<const std::int64_t>(dims)};
   if (main_shape.element_count() != static_cast<std::int64_t>(values.size())) {
     invalid("input '" + inputs[main_input].name + "': shape " + main_shape.to_string() + " holds " +
@@ -97,17 +108,17 @@ Model Model::load(const std::filesystem::path& path, const SessionOptions& optio
 }
 
 std::vector<float> Model::run(std::span<const float> values, std::optional<std::vector<std::int64_t>> shape) const {
-  return run_single<float>(session_, DType::F32, values, shape);
+  return run_single<float>(session_, DType::F32, values, shape, FreeDim::First);
 }
 
 std::vector<float> Model::run(std::span<const std::int64_t> token_ids,
                               std::optional<std::vector<std::int64_t>> shape) const {
-  return run_single<std::int64_t>(session_, DType::I64, token_ids, shape);
+  return run_single<std::int64_t>(session_, DType::I64, token_ids, shape, FreeDim::Last);
 }
 
 std::vector<float> Model::run(std::span<const std::int32_t> values,
                               std::optional<std::vector<std::int64_t>> shape) const {
-  return run_single<std::int32_t>(session_, DType::I32, values, shape);
+  return run_single<std::int32_t>(session_, DType::I32, values, shape, FreeDim::First);
 }
 
 std::vector<std::int64_t> Session::run_span(std::span<const float> input, std::span<const std::int64_t> shape,
