@@ -3,8 +3,10 @@
 // a negative pad crops. Attributes before opset 11 (Pad_2: `pads`, `paddings` in opset 1, `value`),
 // inputs from 11 (Pad_11: pads, optional constant_value, optional axes). Modes: constant (fill,
 // default 0), edge (nearest edge element), reflect (mirror without repeating the edge, continued
-// periodically with period 2*(n-1); an extent of 1 repeats its element), wrap (opset 19, period n).
-// A non-constant mode on an empty axis that needs elements is InvalidModel.
+// periodically with period 2*(n-1); an extent of 1 repeats its element), wrap (opset 19: negative
+// pads crop first, then the kept part repeats with its own length as the period, as ONNX Runtime
+// 1.31.1 does; spec/ops/shape-indexing.md section 4). A non-constant mode on an empty axis that
+// needs elements, or wrap on an axis cropped to nothing that needs elements, is InvalidModel.
 #include <cstring>
 
 #include "core/graph/op_kernel.hpp"
@@ -24,14 +26,27 @@ std::int64_t positive_mod(std::int64_t a, std::int64_t m) {
   return r < 0 ? r + m : r;
 }
 
-// The input coordinate an output coordinate reads on one axis of extent n, or -1 for the fill
-// value (constant mode). `i` is the output coordinate minus the begin pad.
-std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n) {
+// The part of an axis of extent n that a wrap repeats: negative pads crop [crop_begin, n - crop_end)
+// first (spec/ops/shape-indexing.md section 4, from ONNX Runtime 1.31.1).
+std::int64_t wrap_kept(std::int64_t n, std::int64_t begin, std::int64_t end) {
+  return n - (begin < 0 ? -begin : 0) - (end < 0 ? -end : 0);
+}
+
+// The input coordinate an output coordinate reads on one axis of extent n with pads begin and
+// end, or -1 for the fill value (constant mode). `i` is the output coordinate minus the begin pad.
+std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n, std::int64_t begin, std::int64_t end) {
+  if (mode == PadMode::Wrap) {
+    // Period = the kept extent m (> 0 whenever an element is read: infer refuses the rest); the
+    // kept part starts at crop_begin. With no negative pad this is i mod n.
+    const std::int64_t crop_begin = begin < 0 ? -begin : 0;
+    const std::int64_t kept = wrap_kept(n, begin, end);
+    return kept <= 0 ? -1 : crop_begin + positive_mod(i - crop_begin, kept);
+  }
   if (i >= 0 && i < n) return i;
   switch (mode) {
     case PadMode::Constant: return -1;
     case PadMode::Edge: return i < 0 ? 0 : n - 1;
-    case PadMode::Wrap: return positive_mod(i, n);
+    case PadMode::Wrap: return -1;  // handled above
     case PadMode::Reflect: {
       if (n == 1) return 0;
       const std::int64_t period = 2 * (n - 1);
@@ -102,6 +117,10 @@ class Pad final : public OpKernel {
       const std::int64_t e = in[d] + spec.begin[static_cast<std::size_t>(d)] + spec.end[static_cast<std::size_t>(d)];
       if (e < 0) node.fail_invalid("pads crop axis " + std::to_string(d) + " below zero");
       if (in[d] == 0 && e > 0 && mode_ != PadMode::Constant) node.fail_invalid("non-constant mode on an empty axis");
+      if (mode_ == PadMode::Wrap && e > 0 &&
+          wrap_kept(in[d], spec.begin[static_cast<std::size_t>(d)], spec.end[static_cast<std::size_t>(d)]) <= 0) {
+        node.fail_invalid("wrap on axis " + std::to_string(d) + " cropped to nothing by negative pads");
+      }
       out.push_back(e);
     }
     context.set_output(0, context.input_type(0), make_shape(node, out));
@@ -129,7 +148,9 @@ class Pad final : public OpKernel {
     for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
       std::int64_t from = 0;
       for (int d = 0; d < data.rank(); ++d) {
-        const std::int64_t c = source_coordinate(mode_, index[static_cast<std::size_t>(d)] - spec.begin[static_cast<std::size_t>(d)], data.shape()[d]);
+        const std::size_t k = static_cast<std::size_t>(d);
+        const std::int64_t c =
+            source_coordinate(mode_, index[k] - spec.begin[k], data.shape()[d], spec.begin[k], spec.end[k]);
         if (c < 0) {
           std::memcpy(dst.data() + static_cast<std::size_t>(flat) * esize, fill.data(), esize);
           return;

@@ -1,4 +1,7 @@
-// ReduceMean: spec/ops/norms.md section 6: sum / count with count converted to the element type (float32 for float32); an empty reduction gives 0; integers divide truncating toward zero.
+// ReduceMean: spec/ops/norms.md section 6: sum / count with count converted to the element type
+// (float32 for float32); an empty reduction gives 0. Integers: the exact sum (no wrap-around)
+// divided by the count truncating toward zero, which always fits the type, as ONNX Runtime 1.31.1
+// returns the mean of overflowing int32 and int64 sums (section 6 "Integer mean").
 // Opsets: ReduceMean_1 reads the axes attribute (opsets 1-17), ReduceMean_18 the optional axes input.
 #include "reference/ops/reduce_helpers.hpp"
 
@@ -14,6 +17,14 @@ struct Terms {
     if constexpr (std::is_floating_point_v<T>) return sum / static_cast<T>(count);
     else if constexpr (std::is_signed_v<T>) return static_cast<T>(static_cast<std::int64_t>(sum) / count);
     else return static_cast<T>(static_cast<std::uint64_t>(sum) / static_cast<std::uint64_t>(count));
+  }
+  // Integer elements: summed exactly by SumKernel; the truncated quotient lies between the
+  // smallest and largest element, so the narrowing is exact.
+  static constexpr bool kExactIntegerSum = true;
+  template <class T>
+  static T finish_exact(reduce::ExactIntegerSum sum, std::int64_t count) noexcept {
+    if (count == 0) return T{0};
+    return static_cast<T>(sum / static_cast<reduce::ExactIntegerSum>(count));
   }
 };
 

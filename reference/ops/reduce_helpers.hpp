@@ -160,9 +160,22 @@ class ReduceKernelBase : public OpKernel {
   std::vector<DType> types_;
 };
 
+// A signed 128-bit integer (GCC and Clang on every target the library builds for): the exact sum of
+// up to 2^31 integer elements of at most 64 bits never overflows it.
+__extension__ typedef __int128 ExactIntegerSum;
+
 // Sums (Sum, Mean, L1, L2, SumSquare, LogSum): Op::term<T>(x) is added, then
 // Op::finish<T>(sum, count) gives the output. Sequential from +0 in the column layout, the
 // canonical sum in the row layout (integers: sequential, the order cannot matter for wrapping sums).
+// An Op declaring kExactIntegerSum (Mean) gets integer elements summed exactly instead, without
+// wrapping, and finishes them with Op::finish_exact<T>(sum, count).
+template <class Op>
+concept HasExactIntegerSum = requires { Op::kExactIntegerSum; };
+// Named through T so that the lookup waits for an instantiation that uses it.
+template <class Op, class T>
+T finish_exact_of(ExactIntegerSum sum, std::int64_t count) noexcept {
+  return Op::template finish_exact<T>(sum, count);
+}
 template <class Op>
 class SumKernel final : public ReduceKernelBase {
  public:
@@ -184,6 +197,12 @@ class SumKernel final : public ReduceKernelBase {
             sum = canonical.result();
             summed = true;
           }
+        }
+        if constexpr (!std::is_floating_point_v<T> && HasExactIntegerSum<Op>) {
+          ExactIntegerSum exact = 0;
+          for_each_term(plan, base, [&](std::int64_t i) { exact += static_cast<ExactIntegerSum>(in[i]); });
+          out[o] = finish_exact_of<Op, T>(exact, plan.terms);
+          return;
         }
         if (!summed) {
           for_each_term(plan, base, [&](std::int64_t i) { sum = add(sum, Op::term(in[i])); });
