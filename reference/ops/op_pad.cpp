@@ -28,8 +28,11 @@ std::int64_t positive_mod(std::int64_t a, std::int64_t m) {
 
 // The part of an axis of extent n that a wrap repeats: negative pads crop [crop_begin, n - crop_end)
 // first (spec/ops/shape-indexing.md section 4, from ONNX Runtime 1.31.1).
+// A negative pad's crop, at most n + 1 (pads come from the file: -INT64_MIN would overflow, and any
+// crop beyond n leaves nothing either way).
+std::int64_t wrap_crop(std::int64_t pad, std::int64_t n) { return pad >= 0 ? 0 : (pad < -n ? n + 1 : -pad); }
 std::int64_t wrap_kept(std::int64_t n, std::int64_t begin, std::int64_t end) {
-  return n - (begin < 0 ? -begin : 0) - (end < 0 ? -end : 0);
+  return n - wrap_crop(begin, n) - wrap_crop(end, n);
 }
 
 // The input coordinate an output coordinate reads on one axis of extent n with pads begin and
@@ -38,7 +41,7 @@ std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n, std
   if (mode == PadMode::Wrap) {
     // Period = the kept extent m (> 0 whenever an element is read: infer refuses the rest); the
     // kept part starts at crop_begin. With no negative pad this is i mod n.
-    const std::int64_t crop_begin = begin < 0 ? -begin : 0;
+    const std::int64_t crop_begin = wrap_crop(begin, n);
     const std::int64_t kept = wrap_kept(n, begin, end);
     return kept <= 0 ? -1 : crop_begin + positive_mod(i - crop_begin, kept);
   }
