@@ -1,8 +1,10 @@
 #include "onemodel/shape.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/tensor/checked_math.hpp"
+#include "core/tensor/test_byte_limit.hpp"
 #include "onemodel/tensor_error.hpp"
 
 namespace onemodel {
@@ -113,12 +115,26 @@ Strides contiguous_strides(const Shape& shape) noexcept {
   return strides;
 }
 
+namespace {
+// 0: the real limit. Set only by tests through core/tensor/test_byte_limit.hpp.
+std::atomic<std::int64_t> test_byte_limit{0};
+}  // namespace
+
+void testing::set_buffer_byte_limit(std::int64_t bytes) noexcept {
+  test_byte_limit.store(bytes > 0 && bytes < kMaxBufferBytes ? bytes : 0, std::memory_order_relaxed);
+}
+
 std::int64_t checked_byte_size(const Shape& shape, DType type) {
   const auto bytes = detail::checked_mul(shape.element_count(), static_cast<std::int64_t>(dtype_size(type)));
   // spec/tensors.md section 3: a buffer holds at most 2^31-1 bytes.
   if (!bytes || *bytes > kMaxBufferBytes) {
     shape_error("shape " + shape.to_string() + " of " + std::string(dtype_name(type)) +
                 " needs more than 2^31-1 bytes");
+  }
+  const std::int64_t lowered = test_byte_limit.load(std::memory_order_relaxed);
+  if (lowered != 0 && *bytes > lowered) {
+    shape_error("shape " + shape.to_string() + " of " + std::string(dtype_name(type)) + " needs more than the " +
+                std::to_string(lowered) + " bytes a test allows");
   }
   return *bytes;
 }

@@ -1,0 +1,390 @@
+#include "diff/op_fuzz_case.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "core/graph/op_kernel.hpp"
+#include "core/graph/tensor_bytes.hpp"
+#include "core/ir/resolve.hpp"
+#include "diff/op_schemas.hpp"
+#include "onemodel/error.hpp"
+#include "onemodel/half.hpp"
+
+namespace onemodel::diff {
+namespace {
+
+constexpr std::array<DType, 13> kStored = {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8,
+                                           DType::I16, DType::I32, DType::I64, DType::U8,  DType::U16,
+                                           DType::U32, DType::U64, DType::Bool};
+
+// Every string value some operator of the table reads (auto_pad, Pad/Resize modes, recurrent
+// directions and activations, reductions, DepthToSpace modes), plus nonsense.
+constexpr const char* kWords[] = {
+    "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID", "constant", "reflect", "edge", "wrap", "nearest",
+    "linear", "cubic", "half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel",
+    "tf_crop_and_resize", "half_pixel_symmetric", "round_prefer_floor", "round_prefer_ceil", "floor",
+    "ceil", "stretch", "not_larger", "not_smaller", "forward", "reverse", "bidirectional", "Relu",
+    "Tanh", "Sigmoid", "Affine", "LeakyRelu", "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu",
+    "Softsign", "Softplus", "none", "mean", "sum", "add", "mul", "max", "min", "DCR", "CRD", "LEFT",
+    "RIGHT", "tanh", "", "bogus"};
+
+// Integers: mostly small (valid axes, extents, indices), sometimes the edges of the 32- and
+// 64-bit ranges that size and index arithmetic must survive.
+std::int64_t fuzz_int(ByteSource& s) {
+  // A byte past the end of the input reads 0: zeros give the plain choices (here 0).
+  static constexpr std::int64_t kSmall[] = {0, 1, 2, 3, -1, 4, 5, -2, 6, -3, 7, -4};
+  const int kind = s.byte();
+  if (kind < 200) return kSmall[kind % 12];
+  switch (kind % 12) {
+    case 0: return std::numeric_limits<std::int64_t>::min();
+    case 1: return std::numeric_limits<std::int64_t>::max();
+    case 2: return std::numeric_limits<std::int32_t>::min();
+    case 3: return std::numeric_limits<std::int32_t>::max();
+    case 4: return std::int64_t{1} << 31;
+    case 5: return std::int64_t{1} << 32;
+    case 6: return -(std::int64_t{1} << 62);
+    case 7: return std::int64_t{1} << 62;
+    case 8: return static_cast<std::int64_t>(s.byte()) - 128;
+    case 9: return std::int64_t{65535};
+    default: {
+      std::uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits = (bits << 8) | s.byte();
+      std::int64_t v;
+      std::memcpy(&v, &bits, 8);
+      return v;
+    }
+  }
+}
+
+// A float32 from ByteSource::value() (NaN, infinities, -0, subnormals, 3e38, raw bits) plus
+// values near the edges of float16 and the integer types, for Cast and the quantizers.
+float fuzz_float(ByteSource& s) {
+  if (s.in_range(0, 15) != 15) return s.value();
+  switch (s.in_range(0, 5)) {
+    case 0: return 65504.0f;
+    case 1: return 65520.0f;
+    case 2: return 2147483648.0f;
+    case 3: return -9.3e18f;
+    case 4: return std::numeric_limits<float>::min();
+    default: return 0.5f;
+  }
+}
+
+template <class T>
+void put(std::vector<std::byte>& out, T v) {
+  std::byte b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  out.insert(out.end(), b, b + sizeof(T));
+}
+
+void put_element(std::vector<std::byte>& out, DType type, ByteSource& s) {
+  switch (type) {
+    case DType::F32: put(out, fuzz_float(s)); break;
+    case DType::F64: {
+      double d = fuzz_float(s);
+      if (s.in_range(0, 31) == 0) d = std::numeric_limits<double>::denorm_min() * s.byte();
+      put(out, d);
+      break;
+    }
+    case DType::F16: put(out, s.in_range(0, 15) == 0 ? static_cast<std::uint16_t>(s.byte() | (s.byte() << 8))
+                                                     : float_to_half_bits(fuzz_float(s)));
+      break;
+    case DType::BF16: put(out, float_to_bfloat16_bits(fuzz_float(s))); break;
+    case DType::Bool: put(out, static_cast<std::uint8_t>(s.byte() & 1)); break;
+    case DType::I8: put(out, static_cast<std::int8_t>(fuzz_int(s))); break;
+    case DType::U8: put(out, static_cast<std::uint8_t>(fuzz_int(s))); break;
+    case DType::I16: put(out, static_cast<std::int16_t>(fuzz_int(s))); break;
+    case DType::U16: put(out, static_cast<std::uint16_t>(fuzz_int(s))); break;
+    case DType::I32: put(out, static_cast<std::int32_t>(fuzz_int(s))); break;
+    case DType::U32: put(out, static_cast<std::uint32_t>(fuzz_int(s))); break;
+    case DType::I64: put(out, fuzz_int(s)); break;
+    case DType::U64: put(out, static_cast<std::uint64_t>(fuzz_int(s))); break;
+  }
+}
+
+std::int64_t count_of(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t e : shape) n *= e;
+  return n;
+}
+
+// Rank 0 to 6 (mostly 1 to 4), extents 0 to 5 with 0 rare; shrunk until the count fits.
+std::vector<std::int64_t> fuzz_shape(ByteSource& s) {
+  static constexpr int kRanks[] = {2, 1, 1, 0, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 1, 2};
+  static constexpr int kExtents[] = {3, 2, 1, 4, 5, 1, 2, 3, 1, 1, 4, 2, 3, 5, 1, 2, 3, 1, 2, 0};
+  const int rank = kRanks[s.in_range(0, 15)];
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(rank));
+  for (auto& e : shape) {
+    e = kExtents[s.in_range(0, 19)];
+  }
+  for (std::size_t i = 0; count_of(shape) > kMaxInputElements; i = (i + 1) % shape.size()) {
+    if (shape[i] > 1) --shape[i];
+  }
+  return shape;
+}
+
+// Another input's shape from the first one's: equal, broadcastable (leading axes dropped, some
+// extents 1), a scalar, a short vector (axes, starts, pads), or unrelated.
+std::vector<std::int64_t> related_shape(ByteSource& s, const std::vector<std::int64_t>& base, bool integer) {
+  const int k = s.in_range(0, integer ? 9 : 7);
+  switch (k) {
+    case 0: case 1: case 2: return base;
+    case 3: {
+      std::vector<std::int64_t> shape(base.begin() + std::min<std::ptrdiff_t>(s.in_range(0, 3),
+                                                                                static_cast<std::ptrdiff_t>(base.size())),
+                                      base.end());
+      for (auto& e : shape) {
+        if (s.in_range(0, 2) == 0) e = 1;
+      }
+      return shape;
+    }
+    case 4: return {};
+    case 5: return fuzz_shape(s);
+    default: return {static_cast<std::int64_t>(s.in_range(0, static_cast<int>(base.size()) + 1))};
+  }
+}
+
+Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& shape) {
+  std::vector<std::byte> bytes;
+  const std::int64_t n = count_of(shape);
+  bytes.reserve(static_cast<std::size_t>(n) * dtype_size(type));
+  for (std::int64_t i = 0; i < n; ++i) put_element(bytes, type, s);
+  return Tensor::from_bytes(type, Shape(std::span<const std::int64_t>(shape)), bytes);
+}
+
+IrTensor ir_tensor(const std::string& name, const Tensor& value) {
+  IrTensor t;
+  t.name = name;
+  t.data_type = static_cast<std::int32_t>(value.dtype());
+  for (std::int32_t e : value.shape().extents()) t.dims.push_back(e);
+  const Tensor c = value.contiguous();
+  const auto bytes = tensor_bytes(c);
+  auto owner = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
+  t.data = ByteView{owner->data(), owner->size(), owner};
+  return t;
+}
+
+DType pick_type(ByteSource& s, std::uint32_t allowed) {
+  std::vector<DType> choices;
+  for (DType t : kStored) {
+    if ((allowed >> static_cast<int>(t)) & 1u) choices.push_back(t);
+  }
+  if (choices.empty()) return kStored[static_cast<std::size_t>(s.in_range(0, 12))];
+  return choices[static_cast<std::size_t>(s.in_range(0, static_cast<int>(choices.size()) - 1))];
+}
+
+std::uint32_t row_types(const OpDef& row) {
+  if (row.element_types == nullptr || std::string_view(row.element_types) == "any") return ~0u;
+  std::uint32_t mask = 0;
+  const std::string_view list(row.element_types);
+  for (DType t : kStored) {
+    const std::string_view name = dtype_name(t);
+    for (std::size_t at = list.find(name); at != std::string_view::npos; at = list.find(name, at + 1)) {
+      const bool starts = at == 0 || list[at - 1] == ' ';
+      const bool ends = at + name.size() == list.size() || list[at + name.size()] == ' ';
+      if (starts && ends) mask |= 1u << static_cast<int>(t);
+    }
+  }
+  return mask;
+}
+
+IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char* default_string) {
+  IrAttribute a;
+  a.name = name;
+  a.type = static_cast<AttrType>(type);
+  const int count = s.in_range(0, 6);
+  switch (a.type) {
+    case AttrType::Int: a.i = fuzz_int(s); break;
+    case AttrType::Float: a.f = fuzz_float(s); break;
+    case AttrType::String:
+      a.s = (default_string[0] != '\0' && s.in_range(0, 2) == 0)
+                ? default_string
+                : kWords[s.in_range(0, static_cast<int>(std::size(kWords)) - 1)];
+      break;
+    case AttrType::Ints:
+      for (int i = 0; i < count; ++i) a.ints.push_back(fuzz_int(s));
+      break;
+    case AttrType::Floats:
+      for (int i = 0; i < count; ++i) a.floats.push_back(fuzz_float(s));
+      break;
+    case AttrType::Strings:
+      for (int i = 0; i < count; ++i) a.strings.emplace_back(kWords[s.in_range(0, static_cast<int>(std::size(kWords)) - 1)]);
+      break;
+    case AttrType::Tensor: {
+      const DType t = kStored[static_cast<std::size_t>(s.in_range(0, 12))];
+      std::vector<std::int64_t> shape;
+      if (s.in_range(0, 3) == 0) shape = fuzz_shape(s);
+      else if (s.in_range(0, 1) == 0) shape = {1};
+      a.tensors.push_back(ir_tensor("", fuzz_tensor(s, t, shape)));
+      break;
+    }
+    default: a.type = AttrType::Int; a.i = fuzz_int(s); break;  // graphs and others: a wrong kind
+  }
+  return a;
+}
+
+// Outside the schema: an attribute of the wrong kind.
+IrAttribute wrong_kind(ByteSource& s, const char* name) {
+  static constexpr int kKinds[] = {1, 2, 3, 6, 7, 8};
+  return fuzz_attribute(s, name, kKinds[s.in_range(0, 5)], "");
+}
+
+IrValueInfo declared(const std::string& name, DType type, const std::vector<std::int64_t>* shape) {
+  IrValueInfo v;
+  v.name = name;
+  v.type.kind = IrType::Kind::Tensor;
+  v.type.elem_type = static_cast<std::int32_t>(type);
+  if (shape != nullptr) {
+    v.type.has_shape = true;
+    for (std::int64_t e : *shape) {
+      IrDim d;
+      d.kind = IrDim::Kind::Value;
+      d.value = e;
+      v.type.shape.push_back(d);
+    }
+  }
+  return v;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) text += ",";
+    text += std::to_string(shape[i]);  // appended apart: g++ 12 -O3 gives a false -Wrestrict on "," + string
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+const OpSchema* find_schema(std::string_view op, std::int64_t opset) noexcept {
+  const OpSchema* best = nullptr;
+  for (const OpSchema& s : op_schemas()) {
+    if (op == s.op && s.since <= opset && (best == nullptr || s.since > best->since)) best = &s;
+  }
+  return best;
+}
+
+OpFuzzCase build_op_case(ByteSource& source) {
+  const std::size_t row = static_cast<std::size_t>(source.byte()) << 8 | source.byte();
+  return build_op_case(source, row);
+}
+
+OpFuzzCase build_op_case(ByteSource& s, std::size_t row_index) {
+  const std::span<const OpDef> rows = all_ops();
+  const OpDef& row = rows[row_index % rows.size()];
+  // Mostly inside the row's range; sometimes one past either end (the table must refuse it).
+  std::int64_t opset = row.min_opset + s.in_range(0, row.max_opset - row.min_opset);
+  if (s.in_range(0, 31) == 31) opset = s.in_range(0, 1) == 0 ? row.min_opset - 1 : row.max_opset + 1;
+  if (opset < 1) opset = 1;
+  const OpSchema* schema = find_schema(row.op_type, std::max<std::int64_t>(opset, row.min_opset));
+
+  OpFuzzCase out;
+  out.description = std::string(row.op_type) + " opset " + std::to_string(opset) + ":";
+  IrModel& model = out.model;
+  model.ir_version = 8;
+  model.opset_imports = {{row.domain, opset}};
+  IrGraph& graph = model.graph;
+  graph.name = "operator_fuzz";
+  IrNode node;
+  node.op_type = row.op_type;
+  node.domain = row.domain;
+  node.name = "node";
+
+  // Element type per type parameter; the main one from the row's stated types, mostly.
+  std::map<std::string, DType> types;
+  const std::uint32_t stated = row_types(row);
+  const std::vector<std::int64_t> base = fuzz_shape(s);
+  const int input_count = schema != nullptr ? schema->input_count : s.in_range(1, 3);
+  int name_index = 0;
+  for (int i = 0; i < input_count; ++i) {
+    const SchemaInput* formal = schema != nullptr ? &schema->inputs[i] : nullptr;
+    int copies = 1;
+    if (formal != nullptr && formal->option == 1 && s.in_range(0, 1) == 1) copies = 0;
+    if (formal != nullptr && formal->option == 2) copies = s.in_range(formal == &schema->inputs[0] ? 1 : 0, 4);
+    const std::string param = formal != nullptr ? formal->type_param : "T";
+    if (!types.count(param)) {
+      std::uint32_t allowed = formal != nullptr ? formal->types : ~0u;
+      if (i == 0 && (allowed & stated) != 0 && s.in_range(0, 7) != 0) allowed &= stated;
+      types[param] = s.in_range(0, 31) == 31 ? kStored[static_cast<std::size_t>(s.in_range(0, 12))]
+                                            : pick_type(s, allowed);
+    }
+    for (int c = 0; c < copies; ++c) {
+      const DType type = types[param];
+      const bool integer = type == DType::I64 || type == DType::I32;
+      const std::vector<std::int64_t> shape = i == 0 && c == 0 ? base : related_shape(s, base, integer);
+      const Tensor value = fuzz_tensor(s, type, shape);
+      const std::string name = "x" + std::to_string(name_index++);
+      // Input 0 is fed, mostly; the others are weights as often as fed values.
+      const int constant_pick = s.in_range(0, i == 0 ? 7 : 1);
+      const bool constant = i == 0 ? constant_pick == 7 : constant_pick == 1;
+      if (constant) {
+        graph.initializers.push_back(ir_tensor(name, value));
+      } else {
+        const bool fixed = s.in_range(0, 3) != 3;  // else rank and extents unknown until run
+        graph.inputs.push_back(declared(name, type, fixed ? &shape : nullptr));
+        out.feeds.emplace_back(name, value);
+      }
+      node.inputs.push_back(name);
+      out.description += std::string(" ") + (constant ? "const " : "") + std::string(dtype_name(type)) +
+                         shape_text(shape);
+    }
+    if (copies == 0 && formal != nullptr && formal->option == 1) node.inputs.emplace_back();  // omitted optional
+  }
+  while (!node.inputs.empty() && node.inputs.back().empty() && s.in_range(0, 1) == 0) node.inputs.pop_back();
+  if (s.in_range(0, 63) == 63) {  // one input too many
+    node.inputs.push_back(graph.inputs.empty() ? std::string() : graph.inputs[0].name);
+    out.description += " +extra input";
+  }
+
+  if (schema != nullptr) {
+    for (int i = 0; i < schema->attribute_count; ++i) {
+      const SchemaAttribute& a = schema->attributes[i];
+      const int pick = s.in_range(0, 63);
+      if (pick == 63) {
+        node.attributes.push_back(wrong_kind(s, a.name));
+      } else if (a.required ? pick != 62 : pick >= 32) {
+        node.attributes.push_back(fuzz_attribute(s, a.name, a.type, a.default_string));
+      } else {
+        continue;
+      }
+      const IrAttribute& last = node.attributes.back();
+      out.description += std::string(" ") + a.name + "=";
+      switch (last.type) {
+        case AttrType::Int: out.description += std::to_string(last.i); break;
+        case AttrType::Float: out.description += std::to_string(last.f); break;
+        case AttrType::String: out.description += "'" + last.s + "'"; break;
+        case AttrType::Ints: out.description += shape_text(last.ints); break;
+        default: out.description += "(" + std::to_string(static_cast<int>(last.type)) + ")"; break;
+      }
+    }
+  }
+  if (s.in_range(0, 63) == 63) {
+    node.attributes.push_back(fuzz_attribute(s, "not_in_schema", 2, ""));
+    out.description += " not_in_schema";
+  }
+
+  const int outputs_min = schema != nullptr ? schema->outputs_min : 1;
+  const int outputs_max = schema != nullptr ? schema->outputs_max : 1;
+  const int outputs = s.in_range(outputs_min, outputs_max);
+  for (int i = 0; i < outputs; ++i) {
+    const std::string name = "y" + std::to_string(i);
+    node.outputs.push_back(name);
+    IrValueInfo v;
+    v.name = name;
+    graph.outputs.push_back(v);
+  }
+  graph.nodes.push_back(std::move(node));
+  try {
+    resolve_model(model, FieldPathStyle::Onnx);
+  } catch (const ModelError& e) {
+    out.model_error = e.describe();
+  }
+  return out;
+}
+
+}  // namespace onemodel::diff

@@ -1,0 +1,142 @@
+#include "diff/op_fuzz_check.hpp"
+
+#include <cstdlib>
+#include <exception>
+
+#include "diff/op_harness.hpp"
+#include "onemodel/error.hpp"
+#include "onemodel/session.hpp"
+#include "onemodel/session_error.hpp"
+#include "onemodel/tensor_error.hpp"
+#include "optimized/frame/isa.hpp"
+
+namespace onemodel::diff {
+namespace {
+
+struct Outcome {
+  bool ok = false;
+  std::string error;  // "<type>(<kind>): message" when !ok
+  std::vector<Tensor> outputs;
+};
+
+struct Untyped {
+  std::string what;
+};
+
+// One session made and run; the typed errors of the library end the run as a refusal, anything
+// else is reported through `untyped`.
+// `path` is the kernel path the optimized engine must report (the ONEMODEL_ISA cap in force):
+// a cap that did not reach the session would compare one path with itself.
+Outcome run_once(const OpFuzzCase& c, EngineKind engine, ExecutionMode mode, int threads, std::string& untyped,
+                 std::string_view path = "Reference") {
+  Outcome outcome;
+  try {
+    SessionOptions options;
+    options.mode = mode;
+    options.engine = engine;
+    options.intra_op_threads = threads;
+    Session session = Session::create(c.model, options);
+    if (session.kernel_path() != path) {
+      untyped = "the session runs on " + session.kernel_path() + ", not on " + std::string(path);
+      return outcome;
+    }
+    outcome.outputs = session.run(c.feeds);
+    outcome.ok = true;
+  } catch (const SessionError& e) {
+    outcome.error = std::string("SessionError(") + to_string(e.kind()) + "): " + e.message();
+  } catch (const ModelError& e) {
+    outcome.error = "ModelError: " + e.describe();
+  } catch (const TensorError& e) {
+    outcome.error = std::string("TensorError(") + to_string(e.kind()) + "): " + e.message();
+  } catch (const std::exception& e) {
+    untyped = std::string("an exception that is not one of the library's error types: ") + e.what();
+  } catch (...) {
+    untyped = "a non-standard exception";
+  }
+  return outcome;
+}
+
+std::string where(EngineKind engine, ExecutionMode mode, int threads, std::string_view isa) {
+  return std::string(engine == EngineKind::Reference ? "reference" : "optimized") +
+         (mode == ExecutionMode::Exact ? " exact" : " fast") + " at " + std::to_string(threads) + " thread(s)" +
+         (engine == EngineKind::Optimized ? std::string(" on ") + std::string(isa) : std::string());
+}
+
+// Same element types and shapes (fast mode across engines).
+std::string shape_difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size()) return "output counts differ";
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].defined() != b[i].defined()) return "output " + std::to_string(i) + " defined in one run only";
+    if (!a[i].defined()) continue;
+    if (a[i].dtype() != b[i].dtype()) return "output " + std::to_string(i) + ": element types differ";
+    if (!(a[i].shape() == b[i].shape())) {
+      return "output " + std::to_string(i) + ": " + a[i].shape().to_string() + " vs " + b[i].shape().to_string();
+    }
+  }
+  return {};
+}
+
+class IsaCap {
+ public:
+  explicit IsaCap(opt::Isa isa) { setenv("ONEMODEL_ISA", std::string(opt::isa_name(isa)).c_str(), 1); }
+  ~IsaCap() { unsetenv("ONEMODEL_ISA"); }
+  IsaCap(const IsaCap&) = delete;
+  IsaCap& operator=(const IsaCap&) = delete;
+};
+
+}  // namespace
+
+std::string check_op_case(const OpFuzzCase& c, OpFuzzStats* stats) {
+  if (!c.model_error.empty()) return {};  // resolution refused the graph: a typed ModelError
+  const std::string about = "\ncase: " + c.description;
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    std::string untyped;
+    const Outcome first = run_once(c, EngineKind::Reference, mode, 1, untyped);
+    const std::string first_where = where(EngineKind::Reference, mode, 1, "");
+    if (!untyped.empty()) return first_where + ": " + untyped + about;
+    if (stats != nullptr) {
+      (mode == ExecutionMode::Exact ? stats->exact_ran : stats->fast_ran) = first.ok;
+      if (mode == ExecutionMode::Exact) stats->exact_error = first.error;
+    }
+    auto compare = [&](const Outcome& other, const std::string& other_where, bool bits) -> std::string {
+      if (first.ok != other.ok) {
+        return "one run failed and the other did not\n" + first_where + ": " + (first.ok ? "ok" : first.error) +
+               "\n" + other_where + ": " + (other.ok ? "ok" : other.error) + about;
+      }
+      if (!first.ok) return {};
+      const std::string difference =
+          bits ? first_difference(first.outputs, other.outputs) : shape_difference(first.outputs, other.outputs);
+      if (!difference.empty()) return first_where + " vs " + other_where + ": " + difference + about;
+      return {};
+    };
+    const bool exact = mode == ExecutionMode::Exact;
+    for (int threads : {2, 4}) {
+      const Outcome again = run_once(c, EngineKind::Reference, mode, threads, untyped);
+      const std::string again_where = where(EngineKind::Reference, mode, threads, "");
+      if (!untyped.empty()) return again_where + ": " + untyped + about;
+      if (std::string f = compare(again, again_where, true); !f.empty()) return f;
+    }
+    for (opt::Isa isa : opt::available_isas()) {
+      const IsaCap cap(isa);
+      Outcome one;
+      std::string one_where;
+      for (int threads : {1, 2, 4}) {
+        const std::string here = where(EngineKind::Optimized, mode, threads, opt::isa_name(isa));
+        const Outcome run = run_once(c, EngineKind::Optimized, mode, threads, untyped, opt::isa_path_name(isa));
+        if (!untyped.empty()) return here + ": " + untyped + about;
+        if (std::string f = compare(run, here, exact); !f.empty()) return f;
+        if (threads == 1) {
+          one = run;
+          one_where = here;
+        } else if (!exact && one.ok && run.ok) {
+          // Fast mode: the thread count changes speed only.
+          const std::string difference = first_difference(one.outputs, run.outputs);
+          if (!difference.empty()) return one_where + " vs " + here + ": " + difference + about;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace onemodel::diff
