@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <utility>
 
 #include "onemodel/session.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -180,6 +181,99 @@ TEST(OpsQuant, QLinearMatMulRequantizes) {
                            {"zy", u8({}, {static_cast<std::uint8_t>(zy)})}},
                           {}, DType::U8, Shape{1, 2}, mode);
       EXPECT_EQ(as_ints<std::uint8_t>(y), zy == 100 ? (std::vector<int>{102, 104}) : (std::vector<int>{255, 255}));
+    }
+  }
+}
+
+// Runs one node of `op` in `engine` and `mode`; output 0 as in run_node.
+Tensor run_node_in(EngineKind engine, const std::string& op, int opset, const std::vector<NodeInput>& inputs,
+                   DType out_type, const Shape& out_shape, ExecutionMode mode) {
+  SessionOptions options;
+  options.mode = mode;
+  options.engine = engine;
+  Session session = Session::create(
+      one_node_model(op, opset, inputs, {fixed_tensor_value_info("y", onnx_elem_type(out_type), out_shape)}, {}), options);
+  auto outputs = session.run(feeds_of(inputs));
+  EXPECT_EQ(outputs.at(0).shape(), out_shape);
+  EXPECT_EQ(outputs.at(0).dtype(), out_type);
+  return outputs.at(0);
+}
+
+constexpr EngineKind kEngines[] = {EngineKind::Reference, EngineKind::Optimized};
+
+// Section 11, per-row a and per-column b scales and zero points. The expected values are ONNX
+// Runtime 1.31.1's (CPUExecutionProvider, build/venv/bin/python, onnx.helper one-node models at
+// opset 21). ORT refuses a per-row a_scale / a_zero_point ("input zero point must be a scalar"),
+// so each row i was run as its own 1 x K QLinearMatMul with the scalar a_scale[i] and
+// a_zero_point[i] and the full per-column b scale and zero point (row i of the product depends
+// on row i of a alone), and the rows stacked. int8 b values stay in [-64, 63]: with larger ones
+// ORT's u8 x s8 kernel saturates a pair of products in 16 bits (observed: 74 where the exact
+// product gives 64). numpy's evaluation of section 10's formula agreed on every element, and
+// no product lies within 1e-6 of a rounding tie.
+TEST(OpsQuant, QLinearMatMulPerRowAndPerColumnAgainstOnnxRuntime) {
+  // uint8 a [3, 4], int8 b [4, 5], uint8 y.
+  const std::vector<NodeInput> u8s8 = {
+      {"a", u8({3, 4}, {171, 206, 5, 206, 120, 131, 161, 73, 250, 13, 71, 98})},
+      {"sa", f32({3}, {0.02f, 0.05f, 0.011f})},
+      {"za", u8({3}, {3, 128, 250})},
+      {"b", i8({4, 5}, {9, -12, -48, -59, -64, -58, -45, 63, -40, 19, 32, -34, -28, -9, -31, 60, -42, 50, 38, 44})},
+      {"sb", f32({5}, {0.01f, 0.03f, 0.007f, 0.02f, 0.004f})},
+      {"zb", i8({5}, {0, -3, 7, 1, -60})},
+      {"sy", f32({}, {0.15f})},
+      {"zy", u8({}, {120})}};
+  const std::vector<int> u8s8_want = {123, 48, 130, 91, 139, 112, 131, 113, 107, 114, 119, 167, 113, 129, 108};
+  // int8 a [2, 3], int8 b [3, 4], int8 y (one element saturates at -128).
+  const std::vector<NodeInput> s8s8 = {
+      {"a", i8({2, 3}, {-99, -28, 32, -2, 42, 45})},
+      {"sa", f32({2}, {0.5f, 0.125f})},
+      {"za", i8({2}, {-5, 9})},
+      {"b", i8({3, 4}, {20, -57, 58, 7, 51, -30, -18, 48, -41, -56, -17, 22})},
+      {"sb", f32({4}, {0.25f, 0.0625f, 0.5f, 0.03125f})},
+      {"zb", i8({4}, {50, 0, -60, 20})},
+      {"sy", f32({}, {8.0f})},
+      {"zy", i8({}, {-10})}};
+  const std::vector<int> s8s8_want = {-19, 6, -128, -9, -21, -12, 3, -9};
+  for (EngineKind engine : kEngines) {
+    for (ExecutionMode mode : kModes) {
+      const char* where = engine == EngineKind::Reference ? "reference" : "optimized";
+      EXPECT_EQ(as_ints<std::uint8_t>(run_node_in(engine, "QLinearMatMul", 10, u8s8, DType::U8, Shape{3, 5}, mode)),
+                u8s8_want)
+          << where;
+      EXPECT_EQ(as_ints<std::int8_t>(run_node_in(engine, "QLinearMatMul", 21, s8s8, DType::I8, Shape{2, 4}, mode)),
+                s8s8_want)
+          << where;
+    }
+  }
+}
+
+// Section 11's ninth input, the int32 bias (an extension: ONNX's QLinearMatMul has eight inputs,
+// so ONNX Runtime cannot run it). Its expected values are ONNX Runtime 1.31.1's for an equivalent
+// eight-input product: a gets one more column holding a_zero_point + 1 (a' = 1) and b one more
+// row holding bias[j] + b_zero_point[j] (b' = bias[j]), so the accumulator gains exactly
+// bias[j]. Without the bias ORT gives {53, 41, 75, 53, 27, 35, 50, 66}, so the bias is seen.
+TEST(OpsQuant, QLinearMatMulBiasAgainstOnnxRuntime) {
+  const auto inputs_with = [](Tensor bias) {
+    return std::vector<NodeInput>{{"a", u8({2, 3}, {95, 125, 103, 99, 112, 126})},
+                                  {"sa", f32({}, {0.5f})},
+                                  {"za", u8({}, {110})},
+                                  {"b", u8({3, 4}, {116, 45, 142, 108, 111, 39, 161, 108, 81, 30, 143, 125})},
+                                  {"sb", f32({4}, {0.02f, 0.04f, 0.03f, 0.05f})},
+                                  {"zb", u8({4}, {100, 30, 150, 128})},
+                                  {"sy", f32({}, {0.2f})},
+                                  {"zy", u8({}, {50})},
+                                  {"bias", std::move(bias)}};
+  };
+  for (EngineKind engine : kEngines) {
+    for (ExecutionMode mode : kModes) {
+      const char* where = engine == EngineKind::Reference ? "reference" : "optimized";
+      EXPECT_EQ(as_ints<std::uint8_t>(run_node_in(engine, "QLinearMatMul", 10, inputs_with(i32({4}, {100, -30, 90, -120})),
+                                                  DType::U8, Shape{2, 4}, mode)),
+                (std::vector<int>{58, 38, 82, 38, 32, 32, 57, 52}))
+          << where << " bias per column";
+      EXPECT_EQ(as_ints<std::uint8_t>(run_node_in(engine, "QLinearMatMul", 10, inputs_with(i32({1}, {-27})), DType::U8,
+                                                  Shape{2, 4}, mode)),
+                (std::vector<int>{52, 38, 73, 49, 26, 33, 48, 63}))
+          << where << " one bias value";
     }
   }
 }
