@@ -4,7 +4,8 @@
 // then a rounded sum; NaN canonical; the bias added after, canonical), exact mode, bit for bit, on
 // every path at 1 and 2 threads. Written for tools/mutate (issue 10): a pointwise convolution is
 // read in place only when it really is a matrix product; a 1x1 kernel with a column stride and a
-// right pad that keeps the output width equal to the input width is not one.
+// right pad that keeps the output width equal to the input width is not one; and the bias of an
+// output channel past the product's first tile row is that channel's.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -142,6 +143,19 @@ TEST(ConvMutation, PointwiseMatrixAndPaddedPointwise) {
   s.pad_top = 1;
   s.pad_left = 1;
   check(s, 1, 1, true);  // padded: not one
+}
+
+// More output channels than one tile row of the product holds (MC is 64 or 96 on every path): the
+// bias of a row in a later tile row is the bias of that row's channel, not of its place in the tile.
+TEST(ConvMutation, BiasOfChannelsPastTheFirstTileRow) {
+  Conv2dShape s;
+  s.in_channels = 3;
+  s.out_channels = 200;
+  s.in_h = 5;
+  s.in_w = 6;
+  s.kernel_h = s.kernel_w = 3;
+  s.pad_top = s.pad_left = 1;
+  check(s, 1, 1, true);
 }
 
 }  // namespace

@@ -318,6 +318,9 @@ def summary(results_path):
 
 
 def main():
+    # A terminated run still restores the file it mutated: SIGTERM becomes SystemExit, so the
+    # `finally` around each mutant runs (and the next run's copy step rewrites any stray file).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--src", default=os.path.dirname(os.path.dirname(HERE)),
                    help="the checkout to copy (default: this script's repository)")
