@@ -152,11 +152,13 @@ std::string joined_hash(const std::vector<Tensor>& outputs) {
 
 }  // namespace
 
-std::string check_everywhere(const OpCase& c, const std::string& property) {
+std::string check_everywhere(const OpCase& c, const std::string& property, RunTally* tally) {
   const std::vector<Tensor> reference = run_reference(c, ExecutionMode::Exact);
   for (opt::Isa isa : opt::available_isas()) {
     for (int threads : {1, 2}) {
-      const std::vector<Tensor> optimized = run_optimized(c, ExecutionMode::Exact, isa, threads);
+      OptimizedRun run;
+      const std::vector<Tensor> optimized = run_optimized(c, ExecutionMode::Exact, isa, threads, &run);
+      if (tally != nullptr) tally->add(run, threads);
       const std::string difference = first_difference(reference, optimized);
       if (difference.empty()) continue;
       Counterexample saved = make_counterexample(property, c);

@@ -55,7 +55,8 @@ Counterexample load_counterexample(const std::filesystem::path& file);
 // The exact-mode gate: the case through the reference kernel once and through the optimized
 // engine's kernel on every path the machine has at 1 and 2 threads. Empty when every run gives
 // the reference bits; else the first difference, after saving the case as
-// $ONEMODEL_COUNTEREXAMPLE_DIR/<property>.json (default build/counterexamples/).
-std::string check_everywhere(const OpCase& c, const std::string& property);
+// $ONEMODEL_COUNTEREXAMPLE_DIR/<property>.json (default build/counterexamples/). `tally`, when
+// given, gets every optimized run added (what ran, whether two threads shared the work).
+std::string check_everywhere(const OpCase& c, const std::string& property, RunTally* tally = nullptr);
 
 }  // namespace onemodel::diff

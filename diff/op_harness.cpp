@@ -33,7 +33,10 @@ bool is_constant(const OpCase& c, std::size_t i) {
 
 // What an engine does with one node whose inputs are all known: infer with the values of the
 // inputs it may see, prepare, allocate, run.
-std::vector<Tensor> run_kernel(const OpKernel& kernel, const NodeInfo& info, const OpCase& c, bool all_visible) {
+// `ran` (when given) is set when the kernel's run() was called (not when infer() stated every
+// output as a constant).
+std::vector<Tensor> run_kernel(const OpKernel& kernel, const NodeInfo& info, const OpCase& c, bool all_visible,
+                               bool* ran = nullptr) {
   std::vector<InferInput> described(c.inputs.size());
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     if (!c.inputs[i].defined()) continue;
@@ -49,7 +52,7 @@ std::vector<Tensor> run_kernel(const OpKernel& kernel, const NodeInfo& info, con
     kernel.infer(infer);
     if (infer.needs_runtime_values() && !all_visible) {
       // The engine shapes such a node again with every value known.
-      return run_kernel(kernel, info, c, true);
+      return run_kernel(kernel, info, c, true, ran);
     }
     bool all_constant = true;
     for (std::size_t i = 0; i < stated.size(); ++i) {
@@ -64,6 +67,7 @@ std::vector<Tensor> run_kernel(const OpKernel& kernel, const NodeInfo& info, con
     state = kernel.prepare(infer);
   }
   RunContext context(info, c.inputs, outputs, nullptr, state.get());
+  if (ran != nullptr) *ran = true;
   kernel.run(context);
   return outputs;
 }
@@ -79,20 +83,58 @@ std::vector<Tensor> run_reference(const OpCase& c, ExecutionMode mode) {
   return run_kernel(*kernel, info, c, true);
 }
 
-std::vector<Tensor> run_optimized(const OpCase& c, ExecutionMode mode, opt::Isa isa, int threads) {
+std::vector<Tensor> run_optimized(const OpCase& c, ExecutionMode mode, opt::Isa isa, int threads,
+                                  OptimizedRun* run) {
   const IrNode node = make_node(c);
   const NodeInfo info(node, c.opset, mode);
-  opt::ThreadPool pool(threads);
+  opt::ThreadPool pool(threads, threads > 1 ? opt::ThreadPool::Sharing::Always : opt::ThreadPool::Sharing::ByEstimate);
   const opt::OptimizedConfig config{isa, &pool};
   std::unique_ptr<OpKernel> kernel;
-  if (const opt::OptimizedOpDef* def = opt::find_optimized_op("", c.op, c.opset)) {
+  const opt::OptimizedOpDef* def = opt::find_optimized_op("", c.op, c.opset);
+  if (def != nullptr) {
     kernel = def->factory(info, config);
   } else {
     const OpDef* reference = find_op("", c.op, c.opset);
     if (reference == nullptr) throw SessionError(SessionErrorKind::UnsupportedOperator, c.op + " has no kernel");
     kernel = reference->factory(info);
   }
-  return run_kernel(*kernel, info, c, false);
+  const std::uint64_t fallbacks_before = opt::OptimizedKernel::fallbacks_on_this_thread();
+  bool ran = false;
+  std::vector<Tensor> outputs = run_kernel(*kernel, info, c, false, &ran);
+  if (run != nullptr) {
+    run->override_ran = def != nullptr && ran && opt::OptimizedKernel::fallbacks_on_this_thread() == fallbacks_before;
+    run->shared_calls = pool.shared_calls();
+  }
+  return outputs;
+}
+
+void RunTally::add(const OptimizedRun& run, int threads) {
+  ++runs;
+  if (run.override_ran) ++override_runs;
+  if (threads > 1) {
+    ++two_thread_runs;
+    if (run.shared_calls > 0) ++shared_runs;
+  }
+}
+
+void RunTally::add(const RunTally& other) {
+  runs += other.runs;
+  override_runs += other.override_runs;
+  two_thread_runs += other.two_thread_runs;
+  shared_runs += other.shared_runs;
+}
+
+void CaseTally::add(const RunTally& r) {
+  ++cases;
+  if (r.runs > 0 && r.override_runs == r.runs) ++override_cases;
+  if (r.override_runs == 0) ++fallback_cases;
+  if (r.shared_runs > 0) ++shared_cases;
+}
+
+std::string CaseTally::summary() const {
+  return std::to_string(cases) + " cases: " + std::to_string(override_cases) + " ran the override, " +
+         std::to_string(fallback_cases) + " fell back to the reference kernel, " + std::to_string(shared_cases) +
+         " split between two threads";
 }
 
 bool has_override(const std::string& op, std::int64_t opset) {

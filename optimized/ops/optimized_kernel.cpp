@@ -3,6 +3,16 @@
 #include "onemodel/session_error.hpp"
 
 namespace onemodel::opt {
+namespace {
+thread_local std::uint64_t t_fallbacks = 0;
+}  // namespace
+
+std::uint64_t OptimizedKernel::fallbacks_on_this_thread() noexcept { return t_fallbacks; }
+
+void OptimizedKernel::run_reference(RunContext& context) const {
+  ++t_fallbacks;
+  reference_->run(context);
+}
 
 OptimizedKernel::OptimizedKernel(const NodeInfo& node, const OptimizedConfig& config) : config_(config) {
   const IrNode& ir = node.ir();

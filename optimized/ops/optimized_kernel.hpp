@@ -4,6 +4,7 @@
 // for whatever it does not serve faster (element types, attribute cases).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "core/graph/op_kernel.hpp"
@@ -25,9 +26,15 @@ class OptimizedKernel : public OpKernel {
 
   void infer(InferContext& context) const override { reference_->infer(context); }
 
+  // The counting hook of the differential tests: how many times an override on this thread has
+  // fallen back to its reference kernel (run_reference). A test reads it around one run to tell a
+  // case the override served from one it handed to the reference, which compares that kernel
+  // with itself. Every fallback of every override goes through run_reference.
+  static std::uint64_t fallbacks_on_this_thread() noexcept;
+
  protected:
   const OpKernel& reference() const noexcept { return *reference_; }
-  void run_reference(RunContext& context) const { reference_->run(context); }
+  void run_reference(RunContext& context) const;
   KernelContext kernel_context(const RunContext& context) const noexcept {
     return KernelContext{config_.isa, context.exact(), config_.pool};
   }

@@ -1,7 +1,7 @@
 // Pieces shared by the operator-level differential tests (tests/unit/diff_*_test.cpp): float32
 // tensors from values, element counts, and the bitwise comparison of an override with the
 // reference kernel in both modes, on every instruction-set path of this machine at 1 and 2
-// threads. Header-only.
+// threads, with a tally of what each case really compared. Header-only.
 #pragma once
 
 #include <cstdint>
@@ -28,23 +28,24 @@ inline std::int64_t count_of(const std::vector<std::int64_t>& dims) {
   return n;
 }
 
-// The reference's outputs in both modes against the optimized engine's kernel on every path and
-// 1 and 2 threads; the first difference, empty when none.
-inline std::string compare_everywhere(const OpCase& c) {
-  // Exact mode through check_everywhere, which saves a differing case as a counterexample.
-  if (std::string d = check_everywhere(c, "diff-" + c.op); !d.empty()) return c.op + " exact " + d;
-  for (ExecutionMode mode : {ExecutionMode::Fast}) {
-    const auto want = run_reference(c, mode);
-    for (opt::Isa isa : opt::available_isas()) {
-      for (int threads : {1, 2}) {
-        const std::string d = first_difference(want, run_optimized(c, mode, isa, threads));
-        if (!d.empty()) {
-          return c.op + (mode == ExecutionMode::Exact ? " exact " : " fast ") + std::string(opt::isa_name(isa)) +
-                 " threads " + std::to_string(threads) + ": " + d;
-        }
-      }
+// The reference's outputs in both modes against the optimized engine's kernel on every path at 1
+// and 2 threads (the work forced onto both, see run_optimized); the first difference, empty when
+// none, named by its mode. Exact mode goes through check_everywhere (which saves a differing case
+// as a counterexample), fast mode is compared here. `tally`, when given, gets the case added: a
+// test requires the counts of override, fallback and shared cases it expects.
+inline std::string compare_everywhere(const OpCase& c, CaseTally* tally = nullptr) {
+  RunTally runs;
+  if (std::string d = check_everywhere(c, "diff-" + c.op, &runs); !d.empty()) return c.op + " exact " + d;
+  const auto want = run_reference(c, ExecutionMode::Fast);
+  for (opt::Isa isa : opt::available_isas()) {
+    for (int threads : {1, 2}) {
+      OptimizedRun run;
+      const std::string d = first_difference(want, run_optimized(c, ExecutionMode::Fast, isa, threads, &run));
+      if (!d.empty()) return c.op + " fast " + std::string(opt::isa_name(isa)) + " threads " + std::to_string(threads) + ": " + d;
+      runs.add(run, threads);
     }
   }
+  if (tally != nullptr) tally->add(runs);
   return {};
 }
 

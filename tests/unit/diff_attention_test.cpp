@@ -78,12 +78,21 @@ std::string first_far(const Tensor& got, const Tensor& want, double abs, double 
 }
 
 // Exact: bits on every path and thread count. Fast: within the bound, and thread independent.
-std::string compare(const OpCase& c, double fast_abs, double fast_rel) {
+// `tally` (when given) gets the case added once it passed: whether the override ran, whether two
+// threads shared its work; its exact-mode runs go to `exact_tally` instead when that is given
+// (the fused attention kernel serves fast mode only).
+std::string compare(const OpCase& c, double fast_abs, double fast_rel, CaseTally* tally = nullptr,
+                    CaseTally* exact_tally = nullptr) {
+  RunTally runs, exact_runs;
   for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    RunTally& mode_runs = mode == ExecutionMode::Exact && exact_tally != nullptr ? exact_runs : runs;
     const auto want = run_reference(c, mode);
     for (opt::Isa isa : opt::available_isas()) {
-      const auto one = run_optimized(c, mode, isa, 1);
-      const auto two = run_optimized(c, mode, isa, 2);
+      OptimizedRun run_one, run_two;
+      const auto one = run_optimized(c, mode, isa, 1, &run_one);
+      const auto two = run_optimized(c, mode, isa, 2, &run_two);
+      mode_runs.add(run_one, 1);
+      mode_runs.add(run_two, 2);
       std::string d = first_difference(one, two);
       if (!d.empty()) return c.op + " threads differ " + where(mode, isa, 2) + ": " + d;
       if (mode == ExecutionMode::Exact) {
@@ -94,6 +103,8 @@ std::string compare(const OpCase& c, double fast_abs, double fast_rel) {
       if (!d.empty()) return c.op + " " + where(mode, isa, 1) + ": " + d;
     }
   }
+  if (tally != nullptr) tally->add(runs);
+  if (exact_tally != nullptr) exact_tally->add(exact_runs);
   return {};
 }
 
@@ -120,20 +131,27 @@ TEST(DiffAttention, OverridesExist) {
 
 TEST(DiffAttention, SoftmaxFixedCases) {
   std::mt19937 rng(3);
+  CaseTally tally, large;
   for (const char* op : {"Softmax", "LogSoftmax"}) {
     for (bool specials : {false, true}) {
-      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {12, 128, 128}, -1, specials), fast_abs(op), fast_rel(op)));
-      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {3, 17, 5}, 1, specials), fast_abs(op), fast_rel(op)));
-      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {3, 17, 5}, 0, specials), fast_abs(op), fast_rel(op)));
-      EXPECT_EQ("", compare(softmax_case(rng, op, 11, {3, 17, 5}, 1, specials), fast_abs(op), fast_rel(op)));
-      EXPECT_EQ("", compare(softmax_case(rng, op, 11, {3, 17, 5}, 3, specials), fast_abs(op), fast_rel(op)));
-      EXPECT_EQ("", compare(softmax_case(rng, op, 1, {2, 40000}, 1, specials), fast_abs(op), fast_rel(op)));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {12, 128, 128}, -1, specials), fast_abs(op), fast_rel(op), &large));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {3, 17, 5}, 1, specials), fast_abs(op), fast_rel(op), &tally));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 13, {3, 17, 5}, 0, specials), fast_abs(op), fast_rel(op), &tally));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 11, {3, 17, 5}, 1, specials), fast_abs(op), fast_rel(op), &tally));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 11, {3, 17, 5}, 3, specials), fast_abs(op), fast_rel(op), &tally));
+      EXPECT_EQ("", compare(softmax_case(rng, op, 1, {2, 40000}, 1, specials), fast_abs(op), fast_rel(op), &large));
     }
   }
+  // Every case runs the override (none falls back); the two large shapes of every op are split
+  // between two threads.
+  EXPECT_EQ(tally.override_cases, 16u) << tally.summary();
+  EXPECT_EQ(large.override_cases, 8u) << large.summary();
+  EXPECT_EQ(large.shared_cases, 8u) << large.summary();
 }
 
 TEST(DiffAttention, SoftmaxRandomShapesAndAxes) {
-  rc::check("Softmax/LogSoftmax optimized vs reference", [](std::uint32_t seed) {
+  CaseTally tally;
+  rc::check("Softmax/LogSoftmax optimized vs reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const char* op = seed % 2 == 0 ? "Softmax" : "LogSoftmax";
     const std::int64_t opset = seed % 3 == 0 ? 11 : 13;
@@ -142,9 +160,13 @@ TEST(DiffAttention, SoftmaxRandomShapesAndAxes) {
     for (int d = 0; d < rank; ++d) dims.push_back(1 + static_cast<std::int64_t>(rng() % 21));
     const int upper = opset < 13 ? rank + 1 : rank;  // Softmax-1..12 admits axis == rank
     const std::int64_t axis = static_cast<std::int64_t>(rng() % static_cast<unsigned>(upper)) - (seed % 5 == 0 ? rank : 0);
-    const std::string d = compare(softmax_case(rng, op, opset, dims, axis, seed % 4 == 0), fast_abs(op), fast_rel(op));
+    const std::string d = compare(softmax_case(rng, op, opset, dims, axis, seed % 4 == 0), fast_abs(op), fast_rel(op), &tally);
     RC_ASSERT(d == "");
   });
+  // Every shape and axis is served by the override (a fallback would compare the reference with
+  // itself). The shapes are small: their thread split is not claimed here (SoftmaxFixedCases).
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GE(tally.cases, 100u) << tally.summary();
 }
 
 struct AttentionShape {
@@ -191,15 +213,24 @@ TEST(DiffAttention, AttentionFastWithinTheBound) {
   const AttentionShape shapes[] = {{1, 12, 12, 128, 128, 64, 64, false}, {1, 12, 12, 128, 128, 32, 32, true},
                                    {2, 4, 2, 37, 70, 16, 8, false},      {1, 2, 1, 5, 200, 6, 10, true},
                                    {1, 1, 1, 1, 1, 2, 2, false}};
+  CaseTally tally, exact;
   for (const AttentionShape& s : shapes) {
     for (int mask_rank : {0, 1, 2, 4}) {
-      EXPECT_EQ("", compare(attention_case(rng, s, mask_rank, mask_rank == 2), 4e-6, 0.0)) << s.q_len << " " << mask_rank;
+      EXPECT_EQ("", compare(attention_case(rng, s, mask_rank, mask_rank == 2), 4e-6, 0.0, &tally, &exact))
+          << s.q_len << " " << mask_rank;
     }
   }
+  // Fast mode: 20 cases, all served by the fused kernel. Exact mode is a labelled fallback: the
+  // override hands it to the reference kernel (op_attention.cpp, served()), so those runs compare
+  // that kernel with itself.
+  EXPECT_EQ(tally.override_cases, 20u) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+  EXPECT_EQ(exact.fallback_cases, 20u) << exact.summary();
 }
 
 TEST(DiffAttention, AttentionRandomShapes) {
-  rc::check("Attention optimized vs reference", [](std::uint32_t seed) {
+  CaseTally tally, exact;
+  rc::check("Attention optimized vs reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     AttentionShape s;
     s.batch = 1 + seed % 2;
@@ -210,16 +241,23 @@ TEST(DiffAttention, AttentionRandomShapes) {
     s.d = 1 + static_cast<std::int64_t>(rng() % 20);
     s.dv = 1 + static_cast<std::int64_t>(rng() % 20);
     s.rank3 = seed % 3 == 0;
-    const std::string d = compare(attention_case(rng, s, static_cast<int>(rng() % 5), seed % 4 == 0), 4e-6, 0.0);
+    const std::string d =
+        compare(attention_case(rng, s, static_cast<int>(rng() % 5), seed % 4 == 0), 4e-6, 0.0, &tally, &exact);
     RC_ASSERT(d == "");
   });
+  // Fast mode runs the fused kernel every time; exact mode falls back (labelled, see above).
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+  EXPECT_EQ(exact.fallback_cases, exact.cases) << exact.summary();
 }
 
 TEST(DiffAttention, AttentionOverrideRunsItsKernelAndKeepsMaskedRowsZero) {
   std::mt19937 rng(7);
   const OpCase c = attention_case(rng, {1, 2, 2, 40, 150, 64, 64, false}, 2, true);
   const auto want = run_reference(c, ExecutionMode::Fast);
-  const auto got = run_optimized(c, ExecutionMode::Fast, opt::available_isas().back(), 1);
+  OptimizedRun run;
+  const auto got = run_optimized(c, ExecutionMode::Fast, opt::available_isas().back(), 1, &run);
+  EXPECT_TRUE(run.override_ran);
   // The online softmax rounds differently from the reference's whole-row softmax: some bits differ,
   // so this case really ran the fused kernel (not the fallback).
   EXPECT_NE("", first_difference(want, got));
@@ -235,20 +273,28 @@ TEST(DiffAttention, CausalWithinTheBound) {
   std::mt19937 rng(8);
   const AttentionShape shapes[] = {{1, 4, 4, 70, 70, 16, 16, false}, {2, 2, 1, 20, 90, 8, 12, true},
                                    {1, 2, 2, 90, 20, 8, 8, false}};
+  CaseTally tally, exact;
   for (const AttentionShape& s : shapes) {
     for (int mask_rank : {0, 2, 4}) {
       OpCase c = attention_case(rng, s, mask_rank, false);
       c.attributes.push_back(int_attr("is_causal", 1));
-      EXPECT_EQ("", compare(c, 4e-6, 0.0)) << s.q_len << " " << s.kv_len << " mask rank " << mask_rank;
+      EXPECT_EQ("", compare(c, 4e-6, 0.0, &tally, &exact)) << s.q_len << " " << s.kv_len << " mask rank " << mask_rank;
     }
   }
+  EXPECT_EQ(tally.override_cases, 9u) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+  EXPECT_EQ(exact.fallback_cases, 9u) << exact.summary();
 }
 
+// A fallback case, labelled as one: softcap is not served, so the optimized engine runs the
+// reference kernel and this compares that kernel with itself (it checks the hand-over only).
 TEST(DiffAttention, UnservedCasesAreTheReferences) {
   std::mt19937 rng(6);
   OpCase s = attention_case(rng, {1, 2, 2, 9, 9, 4, 4, false}, 0, false);
   s.attributes.push_back(float_attr("softcap", 3.0f));
-  EXPECT_EQ("", compare(s, 0.0, 0.0));
+  CaseTally tally;
+  EXPECT_EQ("", compare(s, 0.0, 0.0, &tally));
+  EXPECT_EQ(tally.fallback_cases, 1u) << tally.summary();
 }
 
 }  // namespace

@@ -49,8 +49,14 @@ Tensor absolute(const Tensor& t) {
 }
 
 // "" when every path at 1 and 2 threads gives the reference's exact bits; a differing case is
-// saved as a replayable counterexample (diff/counterexample.hpp).
-std::string exact_difference(const OpCase& c) { return check_everywhere(c, "diff-conv-" + c.op); }
+// saved as a replayable counterexample (diff/counterexample.hpp). `tally` (when given) gets the
+// case added: whether the override ran, whether two threads shared its work.
+std::string exact_difference(const OpCase& c, CaseTally* tally = nullptr) {
+  RunTally runs;
+  std::string d = check_everywhere(c, "diff-conv-" + c.op, &runs);
+  if (d.empty() && tally != nullptr) tally->add(runs);
+  return d;
+}
 
 // Fast mode (finite inputs): |optimized - reference| <= 2*(k+1)*u*(sum|w*x| + |bias|) + 1e-30,
 // sum|w*x| taken from the reference run on |x| and |w| (within a factor 1.01 for these k).
@@ -123,29 +129,39 @@ TEST(DiffConv, OverridesAreRegistered) {
 TEST(DiffConv, FixedCasesExact) {
   // Regular 3x3 pad 1; grouped; depthwise with multiplier 2; 1x1; 1-D; strided depthwise 5x5.
   std::uint32_t seed = 1;
+  CaseTally tally;
   for (bool special : {false, true}) {
     EXPECT_EQ(exact_difference(conv_case(2, 1, 1, 5, 7, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
-                                         seed++, special).op), "");
+                                         seed++, special).op, &tally), "");
     EXPECT_EQ(exact_difference(conv_case(2, 2, 3, 2, 2, {8, 7}, {3, 2}, {2, 1}, {1, 2}, {0, 1, 2, 0}, "NOTSET", true, 22,
-                                         seed++, special).op), "");
+                                         seed++, special).op, &tally), "");
     EXPECT_EQ(exact_difference(conv_case(2, 1, 6, 1, 2, {13, 21}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
-                                         seed++, special).op), "");
+                                         seed++, special).op, &tally), "");
     EXPECT_EQ(exact_difference(conv_case(2, 2, 1, 6, 4, {5, 9}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, "NOTSET", false, 11,
-                                         seed++, special).op), "");
-    EXPECT_EQ(exact_difference(conv_case(1, 2, 1, 3, 4, {17}, {4}, {2}, {2}, {1, 2}, "NOTSET", true, 11, seed++, special).op),
+                                         seed++, special).op, &tally), "");
+    EXPECT_EQ(exact_difference(conv_case(1, 2, 1, 3, 4, {17}, {4}, {2}, {2}, {1, 2}, "NOTSET", true, 11, seed++, special).op, &tally),
               "");
     EXPECT_EQ(exact_difference(conv_case(2, 1, 8, 1, 1, {20, 20}, {5, 5}, {2, 2}, {1, 1}, {0, 0, 0, 0}, "SAME_UPPER", true,
-                                         11, seed++, special).op), "");
+                                         11, seed++, special).op, &tally), "");
   }
+  // All 12 run the override (1-D as a 2-D plane of height 1); the two depthwise shapes hold their
+  // 6 and 8 planes in one chunk (up to 32 planes a chunk), the other 8 are split between two threads.
+  EXPECT_EQ(tally.override_cases, 12u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 8u) << tally.summary();
 }
 
+// A fallback case, labelled as one: three spatial axes are not served, so this compares the
+// reference kernel with itself (it checks the hand-over only).
 TEST(DiffConv, ThreeSpatialAxesRunTheReference) {
+  CaseTally tally;
   EXPECT_EQ(exact_difference(conv_case(3, 1, 1, 2, 3, {4, 5, 6}, {2, 2, 3}, {1, 1, 1}, {1, 1, 1}, {0, 0, 1, 0, 0, 1},
-                                       "NOTSET", true, 11, 9, true).op), "");
+                                       "NOTSET", true, 11, 9, true).op, &tally), "");
+  EXPECT_EQ(tally.fallback_cases, 1u) << tally.summary();
 }
 
 TEST(DiffConv, GeneratedConvExactAndFast) {
-  const bool ok = rc::check("Conv override equals the reference", [] {
+  CaseTally tally;
+  const bool ok = rc::check("Conv override equals the reference", [&] {
     const int spatial = *rc::gen::inRange(1, 3);
     const int kind = *rc::gen::inRange(0, 3);  // 0 regular, 1 grouped, 2 depthwise
     const std::int64_t group = kind == 0 ? 1 : *rc::gen::inRange<std::int64_t>(2, 5);
@@ -175,10 +191,13 @@ TEST(DiffConv, GeneratedConvExactAndFast) {
     const bool special = *rc::gen::arbitrary<bool>();
     const ConvCase cc = conv_case(spatial, n, group, c_per_group, m_per_group, in, k, strides, dilations, pads, auto_pad,
                                   bias, opset, seed, special);
-    RC_ASSERT(exact_difference(cc.op) == "");
+    RC_ASSERT(exact_difference(cc.op, &tally) == "");
     if (!special) RC_ASSERT(fast_difference(cc.op, cc.terms + (bias ? 1 : 0)) == "");
   });
   EXPECT_TRUE(ok);
+  // One and two spatial axes are all served: no generated case may be a fallback.
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
 }
 
 OpCase transpose_case(int spatial, std::int64_t n, std::int64_t group, std::int64_t c_per_group,
@@ -203,35 +222,42 @@ OpCase transpose_case(int spatial, std::int64_t n, std::int64_t group, std::int6
 
 TEST(DiffConvTranspose, FixedCasesExact) {
   std::uint32_t seed = 50;
+  CaseTally tally;
   for (bool special : {false, true}) {
     EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 4, 3, {5, 6}, {3, 3},
                                               {ib::ints_attr("strides", {2, 2}), ib::ints_attr("pads", {1, 1, 1, 1}),
                                                ib::ints_attr("output_padding", {1, 1})},
-                                              true, seed++, special)),
+                                              true, seed++, special), &tally),
               "");
     EXPECT_EQ(exact_difference(transpose_case(2, 2, 2, 2, 3, {4, 7}, {2, 4},
                                               {ib::ints_attr("strides", {3, 1}), ib::ints_attr("dilations", {2, 1})},
-                                              false, seed++, special)),
+                                              false, seed++, special), &tally),
               "");
     EXPECT_EQ(exact_difference(transpose_case(1, 1, 1, 3, 2, {9}, {3},
                                               {ib::ints_attr("strides", {2}), ib::string_attr("auto_pad", "SAME_LOWER")},
-                                              true, seed++, special)),
+                                              true, seed++, special), &tally),
               "");
     // output_shape beyond the natural size: the surplus at the end stays +0 plus bias; and one
     // smaller than natural.
     EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 2, 2, {3, 3}, {3, 3},
                                               {ib::ints_attr("strides", {2, 2}), ib::ints_attr("output_shape", {9, 10})},
-                                              true, seed++, special)),
+                                              true, seed++, special), &tally),
               "");
     EXPECT_EQ(exact_difference(transpose_case(2, 1, 1, 2, 2, {4, 4}, {3, 3},
                                               {ib::ints_attr("strides", {2, 2}), ib::ints_attr("output_shape", {7, 8})},
-                                              true, seed++, special)),
+                                              true, seed++, special), &tally),
               "");
   }
+  // output_shape {9, 10} beyond the natural size (negative padding before) runs the reference
+  // kernel: a labelled fallback, twice; the other eight run the override.
+  EXPECT_EQ(tally.override_cases, 8u) << tally.summary();
+  EXPECT_EQ(tally.fallback_cases, 2u) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
 }
 
 TEST(DiffConvTranspose, GeneratedExact) {
-  const bool ok = rc::check("ConvTranspose override equals the reference", [] {
+  CaseTally tally, with_output_shape;
+  const bool ok = rc::check("ConvTranspose override equals the reference", [&] {
     const int spatial = *rc::gen::inRange(1, 3);
     const std::int64_t group = *rc::gen::inRange<std::int64_t>(1, 4);
     const std::int64_t c_per_group = *rc::gen::inRange<std::int64_t>(1, 4);
@@ -267,9 +293,15 @@ TEST(DiffConvTranspose, GeneratedExact) {
     const bool special = *rc::gen::arbitrary<bool>();
     const OpCase c = transpose_case(spatial, *rc::gen::inRange<std::int64_t>(1, 3), group, c_per_group, m_per_group, in,
                                     k, attributes, bias, seed, special);
-    RC_ASSERT(exact_difference(c) == "");
+    RC_ASSERT(exact_difference(c, padding == 3 ? &with_output_shape : &tally) == "");
   });
   EXPECT_TRUE(ok);
+  // Every case without output_shape runs the override; with it, one beyond the natural size
+  // falls back (labelled apart), never a run of one case half and half.
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+  EXPECT_EQ(with_output_shape.override_cases + with_output_shape.fallback_cases, with_output_shape.cases)
+      << with_output_shape.summary();
 }
 
 }  // namespace

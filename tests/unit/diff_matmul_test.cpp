@@ -63,17 +63,31 @@ std::string where(const OpCase& c, const char* mode, opt::Isa isa, int threads, 
   return text;
 }
 
+// The tally of the running test (set by a TallyScope): compare_exact adds every passing case, so
+// a test can require how many ran the override, fell back to the reference kernel, or were split
+// between two threads.
+CaseTally* g_tally = nullptr;
+
+struct TallyScope {
+  explicit TallyScope(CaseTally& tally) { g_tally = &tally; }
+  ~TallyScope() { g_tally = nullptr; }
+  TallyScope(const TallyScope&) = delete;
+  TallyScope& operator=(const TallyScope&) = delete;
+};
+
 // Exact mode: the reference's bits on every path, 1 and 2 threads, B constant and not.
 std::string compare_exact(OpCase c) {
+  RunTally runs;
   // check_everywhere saves a differing case as a replayable counterexample.
   for (const bool b_constant : {true, false}) {
     c.constant.assign(c.inputs.size(), false);
     if (b_constant) {
       for (std::size_t i = 1; i < c.inputs.size(); ++i) c.constant[i] = true;
     }
-    const std::string d = check_everywhere(c, "diff-" + c.op + (b_constant ? "-packed" : "-plain"));
+    const std::string d = check_everywhere(c, "diff-" + c.op + (b_constant ? "-packed" : "-plain"), &runs);
     if (!d.empty()) return c.op + (b_constant ? " (B constant) " : " ") + d;
   }
+  if (g_tally != nullptr) g_tally->add(runs);
   return {};
 }
 
@@ -93,6 +107,8 @@ TEST(DiffMatMul, OverridesAreRegistered) {
 }
 
 TEST(DiffMatMul, ExactShapesOnEveryPath) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const std::pair<Shape, Shape> shapes[] = {
       {Shape{3, 4}, Shape{4, 5}},
       {Shape{1, 1}, Shape{1, 1}},
@@ -118,9 +134,14 @@ TEST(DiffMatMul, ExactShapesOnEveryPath) {
       ASSERT_TRUE(d.empty()) << d;
     }
   }
+  // All 32 cases run the override; the 16 with enough work per chunk are split between two threads.
+  EXPECT_EQ(tally.override_cases, 32u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 16u) << tally.summary();
 }
 
 TEST(DiffMatMul, ExactRandomShapes) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::mt19937 rng(12);
   std::uniform_int_distribution<std::int64_t> dim(1, 40), batch(1, 3);
   for (int trial = 0; trial < 40; ++trial) {
@@ -140,9 +161,13 @@ TEST(DiffMatMul, ExactRandomShapes) {
     const std::string d = compare_exact(matmul_case(a, b, rng, 0.02));
     ASSERT_TRUE(d.empty()) << d;
   }
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
 }
 
 TEST(DiffMatMul, OtherElementTypesGiveTheReferenceBits) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::vector<std::int32_t> a(12), b(20);
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 7919 % 23) - 11;
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::int32_t>(i * 104729 % 31) - 15;
@@ -157,6 +182,8 @@ TEST(DiffMatMul, OtherElementTypesGiveTheReferenceBits) {
               Tensor::from_values<double>(DType::F64, Shape{4, 5}, std::span<const double>(bd))};
   const std::string d64 = compare_exact(c);
   EXPECT_TRUE(d64.empty()) << d64;
+  // Fallback cases, labelled as such: int32 and float64 run the reference kernel (compared with itself).
+  EXPECT_EQ(tally.fallback_cases, 2u) << tally.summary();
 }
 
 // Fast mode: every output within 2 k u sum|a b| (+ 1e-30) of the reference's (each is within
@@ -175,8 +202,11 @@ TEST(DiffMatMul, FastWithinBoundAndIndependentOfThreads) {
     const std::int64_t k = as[as.rank() - 1], n = bs[bs.rank() - 1], m = as[as.rank() - 2];
     const std::int64_t b_batches = bs.rank() == 3 ? bs[0] : 1;
     for (opt::Isa isa : opt::available_isas()) {
-      const auto one = run_optimized(c, ExecutionMode::Fast, isa, 1);
-      const auto two = run_optimized(c, ExecutionMode::Fast, isa, 2);
+      OptimizedRun run_one, run_two;
+      const auto one = run_optimized(c, ExecutionMode::Fast, isa, 1, &run_one);
+      const auto two = run_optimized(c, ExecutionMode::Fast, isa, 2, &run_two);
+      ASSERT_TRUE(run_one.override_ran && run_two.override_ran) << where(c, "fast", isa, 2, true);
+      ASSERT_GT(run_two.shared_calls, 0u) << where(c, "fast", isa, 2, true) << ": not shared by two threads";
       ASSERT_TRUE(first_difference(one, two).empty()) << where(c, "fast", isa, 2, true);
       const auto got = one[0].to_vector<float>();
       const auto ref = want.to_vector<float>();
@@ -199,7 +229,9 @@ TEST(DiffMatMul, FastWithinBoundAndIndependentOfThreads) {
 
 // The overrides without prepare() (no plan state: an engine that skips it, or shapes other than
 // the plan's) must still give the reference's bits.
-std::vector<Tensor> run_override_unprepared(const OpCase& c, opt::Isa isa, int threads) {
+// `shared` (when given) gets the calls two threads shared.
+std::vector<Tensor> run_override_unprepared(const OpCase& c, opt::Isa isa, int threads,
+                                            std::uint64_t* shared = nullptr) {
   IrNode node;
   node.op_type = c.op;
   node.name = c.op + "_unprepared";
@@ -208,7 +240,7 @@ std::vector<Tensor> run_override_unprepared(const OpCase& c, opt::Isa isa, int t
   node.outputs = {"out"};
   node.attributes = c.attributes;
   const NodeInfo info(node, c.opset, ExecutionMode::Exact);
-  opt::ThreadPool pool(threads);
+  opt::ThreadPool pool(threads, threads > 1 ? opt::ThreadPool::Sharing::Always : opt::ThreadPool::Sharing::ByEstimate);
   const auto kernel = opt::find_optimized_op("", c.op, c.opset)->factory(info, opt::OptimizedConfig{isa, &pool});
   std::vector<InferInput> described;
   for (const Tensor& t : c.inputs) described.push_back(InferInput{true, t.dtype(), t.shape(), nullptr});
@@ -219,11 +251,13 @@ std::vector<Tensor> run_override_unprepared(const OpCase& c, opt::Isa isa, int t
   std::vector<Tensor> outputs{Tensor::empty(stated[0].type, stated[0].shape)};
   RunContext run(info, c.inputs, outputs, nullptr, nullptr);
   kernel->run(run);
+  if (shared != nullptr) *shared += pool.shared_calls();
   return outputs;
 }
 
 TEST(DiffMatMul, ExactWithoutPlanState) {
   std::mt19937 rng(14);
+  std::uint64_t shared = 0;
   const std::pair<Shape, Shape> shapes[] = {
       {Shape{2, 1, 5, 6}, Shape{3, 6, 4}}, {Shape{7}, Shape{7, 3}}, {Shape{97, 300}, Shape{300, 129}}};
   for (const auto& [a, b] : shapes) {
@@ -231,11 +265,12 @@ TEST(DiffMatMul, ExactWithoutPlanState) {
     const auto want = run_reference(c, ExecutionMode::Exact);
     for (opt::Isa isa : opt::available_isas()) {
       for (int threads : {1, 2}) {
-        const std::string d = first_difference(want, run_override_unprepared(c, isa, threads));
+        const std::string d = first_difference(want, run_override_unprepared(c, isa, threads, &shared));
         ASSERT_TRUE(d.empty()) << where(c, "exact unprepared", isa, threads, false) << ": " << d;
       }
     }
   }
+  EXPECT_GT(shared, 0u) << "no call was shared by two threads";
 }
 
 OpCase gemm_case(std::int64_t opset, std::int64_t m, std::int64_t k, std::int64_t n, bool trans_a, bool trans_b,
@@ -252,6 +287,8 @@ OpCase gemm_case(std::int64_t opset, std::int64_t m, std::int64_t k, std::int64_
 }
 
 TEST(DiffGemm, ExactTransposesScalarsAndBroadcastsOnEveryPath) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::mt19937 rng(21);
   const std::int64_t dims[][3] = {{5, 7, 9}, {1, 1, 1}, {33, 70, 17}, {97, 300, 129}, {4, 0, 6}};
   const float scalars[][2] = {{1.0f, 1.0f}, {0.5f, -2.0f}, {-1.25f, 0.0f}, {3.0e38f, 3.0e38f}};
@@ -272,6 +309,9 @@ TEST(DiffGemm, ExactTransposesScalarsAndBroadcastsOnEveryPath) {
       }
     }
   }
+  // Every case runs the override (560: 5 sizes x 4 transposes x 4 scalar pairs x 7 C forms).
+  EXPECT_EQ(tally.override_cases, 560u) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
 }
 
 TEST(DiffGemm, ExactWithoutPlanState) {
@@ -279,12 +319,14 @@ TEST(DiffGemm, ExactWithoutPlanState) {
   const Shape c_shape{1, 129};
   const OpCase c = gemm_case(13, 97, 300, 129, true, true, 0.75f, -1.5f, &c_shape, rng, 0.03);
   const auto want = run_reference(c, ExecutionMode::Exact);
+  std::uint64_t shared = 0;
   for (opt::Isa isa : opt::available_isas()) {
     for (int threads : {1, 2}) {
-      const std::string d = first_difference(want, run_override_unprepared(c, isa, threads));
+      const std::string d = first_difference(want, run_override_unprepared(c, isa, threads, &shared));
       ASSERT_TRUE(d.empty()) << where(c, "exact unprepared", isa, threads, false) << ": " << d;
     }
   }
+  EXPECT_GT(shared, 0u) << "no call was shared by two threads";
 }
 
 // Fast mode: Y = alpha * acc + beta * C with acc within k u sum|a b| of the exact sum in both
@@ -302,7 +344,9 @@ TEST(DiffGemm, FastWithinBoundOfTheReference) {
   const auto ref = run_reference(c, ExecutionMode::Fast)[0].to_vector<float>();
   const double u = std::ldexp(1.0, -24);
   for (opt::Isa isa : opt::available_isas()) {
-    const auto got = run_optimized(c, ExecutionMode::Fast, isa, 1)[0].to_vector<float>();
+    OptimizedRun run;
+    const auto got = run_optimized(c, ExecutionMode::Fast, isa, 1, &run)[0].to_vector<float>();
+    ASSERT_TRUE(run.override_ran) << opt::isa_name(isa);
     for (std::int64_t i = 0; i < m; ++i) {
       for (std::int64_t j = 0; j < n; ++j) {
         double sum = 0.0, magnitude = 0.0;
@@ -328,8 +372,11 @@ TEST(DiffGemm, FastIndependentOfThreads) {
   const Shape c_shape{129};
   const OpCase c = gemm_case(13, 97, 300, 129, false, true, 0.75f, -1.5f, &c_shape, rng, 0.0);
   for (opt::Isa isa : opt::available_isas()) {
-    const auto one = run_optimized(c, ExecutionMode::Fast, isa, 1);
-    const auto two = run_optimized(c, ExecutionMode::Fast, isa, 2);
+    OptimizedRun run_one, run_two;
+    const auto one = run_optimized(c, ExecutionMode::Fast, isa, 1, &run_one);
+    const auto two = run_optimized(c, ExecutionMode::Fast, isa, 2, &run_two);
+    EXPECT_TRUE(run_one.override_ran && run_two.override_ran) << opt::isa_name(isa);
+    EXPECT_GT(run_two.shared_calls, 0u) << opt::isa_name(isa) << ": not shared by two threads";
     EXPECT_TRUE(first_difference(one, two).empty()) << opt::isa_name(isa);
   }
 }

@@ -78,37 +78,52 @@ OpCase layer_norm_case(std::mt19937& rng, std::vector<std::int64_t> dims, std::i
 
 TEST(DiffNorms, LayerNormalizationFixedCases) {
   std::mt19937 rng(1);
-  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {2, 128, 768}, -1, true, false, false, 3)));
-  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {3, 5, 7}, 1, false, true, true, 1)));
-  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {4, 33}, -1, true, false, true, 2)));
-  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {1, 40000}, -1, true, false, false, 3)));
+  CaseTally tally;
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {2, 128, 768}, -1, true, false, false, 3), &tally));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {3, 5, 7}, 1, false, true, true, 1), &tally));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {4, 33}, -1, true, false, true, 2), &tally));
+  EXPECT_EQ("", compare_everywhere(layer_norm_case(rng, {1, 40000}, -1, true, false, false, 3), &tally));
+  // All four run the override; the first is split between two threads (16384-element chunks),
+  // the last is one row, one chunk.
+  EXPECT_EQ(tally.override_cases, 4u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 1u) << tally.summary();
 }
 
 TEST(DiffNorms, LayerNormalizationRandom) {
-  rc::check("LayerNormalization optimized == reference", [](std::uint32_t seed) {
+  CaseTally tally;
+  rc::check("LayerNormalization optimized == reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const int rank = 1 + static_cast<int>(seed % 4);
     std::vector<std::int64_t> dims;
     for (int d = 0; d < rank; ++d) dims.push_back(1 + static_cast<std::int64_t>(rng() % 19));
     const std::int64_t axis = static_cast<std::int64_t>(rng() % static_cast<unsigned>(rank)) - (seed % 2 == 0 ? rank : 0);
     const std::string d = compare_everywhere(
-        layer_norm_case(rng, dims, axis, seed % 3 != 0, seed % 5 == 0, seed % 2 == 0, 1 + seed % 3));
+        layer_norm_case(rng, dims, axis, seed % 3 != 0, seed % 5 == 0, seed % 2 == 0, 1 + seed % 3), &tally);
     RC_ASSERT(d == "");
   });
+  // Every shape is served (no extent is 0). Below 16384 elements a call is one chunk, so this is
+  // not a thread test (LayerNormalizationFixedCases splits one).
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 TEST(DiffNorms, RMSNormalization) {
   EXPECT_TRUE(has_override("RMSNormalization", 23));
   std::mt19937 rng(8);
+  CaseTally tally;
   for (const auto& [dims, axis, short_params] : std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, bool>>{
-           {{2, 16, 384}, -1, false}, {{3, 5, 7}, 1, true}, {{4, 33}, 0, false}, {{1, 20000}, -1, false}}) {
+           {{2, 16, 384}, -1, false}, {{3, 5, 7}, 1, true}, {{4, 33}, 0, false}, {{1, 20000}, -1, false},
+           {{64, 768}, -1, false}}) {
     for (bool specials : {false, true}) {
       OpCase c = layer_norm_case(rng, dims, axis, false, short_params, specials, 1);
       c.op = "RMSNormalization";
       c.opset = 23;
-      EXPECT_EQ("", compare_everywhere(c));
+      EXPECT_EQ("", compare_everywhere(c, &tally));
     }
   }
+  // All ten run the override. Chunks hold 16384 / cols rows: only {64, 768} (21 rows a chunk)
+  // spans several, so it alone is split between two threads.
+  EXPECT_EQ(tally.override_cases, 10u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 2u) << tally.summary();
 }
 
 struct ReduceOp {
@@ -132,6 +147,26 @@ OpCase reduce_case(std::mt19937& rng, const char* op, std::int64_t opset, bool a
   return c;
 }
 
+// Whether the reduce override serves these axes (optimized/ops/reduce_override.hpp): after
+// dropping extent-1 dimensions the reduced ones form one run; a second run falls back to the
+// reference kernel. Empty axes reduce every dimension.
+bool one_reduced_run(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& axes) {
+  const std::int64_t rank = static_cast<std::int64_t>(dims.size());
+  std::vector<bool> reduced(dims.size(), axes.empty());
+  for (std::int64_t a : axes) reduced[static_cast<std::size_t>(a < 0 ? a + rank : a)] = true;
+  int phase = 0;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 1) continue;
+    if (reduced[d]) {
+      if (phase == 2) return false;
+      phase = 1;
+    } else if (phase == 1) {
+      phase = 2;
+    }
+  }
+  return true;
+}
+
 const ReduceOp kReduceOps[] = {{"ReduceSum", true},  {"ReduceMean", false}, {"ReduceSumSquare", false},
                                {"ReduceL1", false},  {"ReduceL2", false},   {"ReduceMax", false},
                                {"ReduceMin", false}, {"ReduceLogSum", false}};
@@ -142,24 +177,33 @@ TEST(DiffNorms, ReductionsFixedCases) {
       {{4, 300}, {1}},      {{4, 300}, {0}},       {{3, 5, 7}, {1}},  {{3, 5, 7}, {0, 1}}, {{3, 5, 7}, {1, 2}},
       {{3, 5, 7}, {0, 2}},  {{2, 1, 9}, {0, 1}},   {{6}, {}},         {{2, 3, 400}, {-1}}, {{1000, 3}, {0}},
       {{3, 0, 4}, {1}},     {{1, 1}, {0, 1}},      {{70000}, {0}}};
+  CaseTally served, fallback;
   for (const ReduceOp& r : kReduceOps) {
     for (std::int64_t opset : {12, 18}) {
       const bool as_input = opset >= 18 || (r.input_axes_from_13 && opset >= 13);
       for (const auto& [dims, axes] : cases) {
         for (bool specials : {false, true}) {
-          EXPECT_EQ("", compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, specials, specials)));
+          CaseTally& t = one_reduced_run(dims, axes) ? served : fallback;
+          EXPECT_EQ("", compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, specials, specials), &t));
         }
       }
     }
   }
+  // {3, 5, 7} over axes {0, 2} (two reduced runs) falls back to the reference kernel: labelled
+  // and counted apart (it compares that kernel with itself). Every other case runs the override.
+  // Each is one chunk of 32768 terms, so this is not a thread test (tests/kernels/reduce_test.cpp
+  // splits).
+  EXPECT_EQ(served.override_cases, 8u * 2u * 12u * 2u) << served.summary();
+  EXPECT_EQ(fallback.fallback_cases, 8u * 2u * 1u * 2u) << fallback.summary();
 }
 
 TEST(DiffNorms, ReductionsNoopAndBadAxes) {
   std::mt19937 rng(4);
+  CaseTally noop;
   for (const ReduceOp& r : kReduceOps) {
     OpCase c = reduce_case(rng, r.op, 18, true, {3, 4}, {}, true, true);
     c.attributes.push_back(int_attr("noop_with_empty_axes", 1));
-    EXPECT_EQ("", compare_everywhere(c));
+    EXPECT_EQ("", compare_everywhere(c, &noop));
     OpCase bad = reduce_case(rng, r.op, 18, true, {3, 4}, {0, -2}, true, false);  // repeated axis
     bad.constant = {false, false};                                             // axes known at run time
     std::string ref_error, opt_error;
@@ -176,10 +220,12 @@ TEST(DiffNorms, ReductionsNoopAndBadAxes) {
     EXPECT_FALSE(ref_error.empty()) << r.op;
     EXPECT_EQ(ref_error, opt_error) << r.op;
   }
+  EXPECT_EQ(noop.cases, 8u) << noop.summary();
 }
 
 TEST(DiffNorms, ReductionsRandom) {
-  rc::check("Reduce* optimized == reference", [](std::uint32_t seed) {
+  CaseTally served, fallback;
+  rc::check("Reduce* optimized == reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const ReduceOp& r = kReduceOps[seed % 8];
     const std::int64_t opset = seed % 2 == 0 ? 18 : 11;
@@ -190,10 +236,15 @@ TEST(DiffNorms, ReductionsRandom) {
     for (int d = 0; d < rank; ++d) {
       if (rng() % 2 == 0) axes.push_back(rng() % 2 == 0 ? d : d - rank);
     }
+    CaseTally& t = one_reduced_run(dims, axes) ? served : fallback;
     const std::string d =
-        compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, seed % 3 == 0, seed % 4 == 0));
+        compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, seed % 3 == 0, seed % 4 == 0), &t);
     RC_ASSERT(d == "");
   });
+  // Cases with one reduced run must run the override, the others fall back (labelled apart).
+  EXPECT_EQ(served.override_cases, served.cases) << served.summary();
+  EXPECT_EQ(fallback.fallback_cases, fallback.cases) << fallback.summary();
+  EXPECT_GE(served.cases, 50u) << served.summary();
 }
 
 }  // namespace

@@ -64,18 +64,34 @@ Tensor random_tensor(const std::vector<std::int64_t>& shape, std::mt19937& rng, 
                                     std::span<const float>(v));
 }
 
+// The tally of the running test (set by a TallyScope): difference() adds every passing case, so a
+// test can require how many ran the override, fell back to the reference kernel, or were split
+// between two threads.
+CaseTally* g_tally = nullptr;
+
+struct TallyScope {
+  explicit TallyScope(CaseTally& tally) { g_tally = &tally; }
+  ~TallyScope() { g_tally = nullptr; }
+  TallyScope(const TallyScope&) = delete;
+  TallyScope& operator=(const TallyScope&) = delete;
+};
+
 // "" when exact and fast mode on every path at 1 and 2 threads give the reference's bits (of the
 // same mode); an exact-mode difference is saved as a replayable counterexample.
 std::string difference(const OpCase& c) {
-  const std::string exact = check_everywhere(c, "diff-pool-" + c.op);
+  RunTally runs;
+  const std::string exact = check_everywhere(c, "diff-pool-" + c.op, &runs);
   if (!exact.empty()) return "exact: " + exact;
   const std::vector<Tensor> want = run_reference(c, ExecutionMode::Fast);
   for (opt::Isa isa : opt::available_isas()) {
     for (int threads : {1, 2}) {
-      const std::string d = first_difference(want, run_optimized(c, ExecutionMode::Fast, isa, threads));
+      OptimizedRun run;
+      const std::string d = first_difference(want, run_optimized(c, ExecutionMode::Fast, isa, threads, &run));
       if (!d.empty()) return "fast " + std::string(opt::isa_name(isa)) + " " + std::to_string(threads) + ": " + d;
+      runs.add(run, threads);
     }
   }
+  if (g_tally != nullptr) g_tally->add(runs);
   return "";
 }
 
@@ -125,6 +141,8 @@ TEST(DiffPool, OverridesAreRegistered) {
 }
 
 TEST(DiffPool, FixedCases) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::uint32_t seed = 1;
   for (int values = 0; values < 4; ++values) {
     for (const char* op : {"MaxPool", "AveragePool"}) {
@@ -152,9 +170,13 @@ TEST(DiffPool, FixedCases) {
       }
     }
   }
+  // Every case runs the override. None is large enough to span two chunks: not a thread test.
+  EXPECT_EQ(tally.override_cases, 64u) << tally.summary();
 }
 
 TEST(DiffPool, ReferenceCasesStayTheReference) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   // Indices output, 1-D and 3-D windows, and float64 MaxPool run the reference kernel.
   OpCase indices = pool_case("MaxPool", 12, {1, 2, 7, 9}, Window{{3, 3}, {2, 2}, {}, {1, 1, 1, 1}}, 5, 2);
   indices.outputs = 2;
@@ -165,9 +187,13 @@ TEST(DiffPool, ReferenceCasesStayTheReference) {
   OpCase f64 = pool_case("MaxPool", 12, {1, 1, 4, 5}, Window{{2, 2}, {1, 1}, {}, {}}, 9, 0);
   f64.inputs[0] = Tensor::from_values<double>(DType::F64, Shape{1, 1, 4, 5}, std::vector<double>(20, 1.5));
   EXPECT_EQ(difference(f64), "");
+  // Fallback cases, labelled as such: they compare the reference kernel with itself.
+  EXPECT_EQ(tally.fallback_cases, 5u) << tally.summary();
 }
 
 TEST(DiffPool, GlobalFixedCases) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::uint32_t seed = 100;
   for (int values = 0; values < 4; ++values) {
     for (const char* op : {"GlobalAveragePool", "GlobalMaxPool"}) {
@@ -179,9 +205,12 @@ TEST(DiffPool, GlobalFixedCases) {
       EXPECT_EQ(difference(global_case(op, {1, 3, 0, 4}, seed++, values)), "");  // empty planes: 0 / 0
     }
   }
+  EXPECT_EQ(tally.override_cases, 48u) << tally.summary();
 }
 
 TEST(DiffPool, GeneratedPool2d) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const bool ok = rc::check("MaxPool / AveragePool overrides equal the reference", [] {
     const bool max = *rc::gen::arbitrary<bool>();
     Window w;
@@ -209,9 +238,12 @@ TEST(DiffPool, GeneratedPool2d) {
     RC_ASSERT(difference(c) == "");
   });
   EXPECT_TRUE(ok);
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 TEST(DiffPool, GeneratedGlobal) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const bool ok = rc::check("GlobalAveragePool / GlobalMaxPool overrides equal the reference", [] {
     const bool max = *rc::gen::arbitrary<bool>();
     std::vector<std::int64_t> shape{*rc::gen::inRange<std::int64_t>(1, 3), *rc::gen::inRange<std::int64_t>(1, 20)};
@@ -222,6 +254,7 @@ TEST(DiffPool, GeneratedGlobal) {
     RC_ASSERT(difference(global_case(max ? "GlobalMaxPool" : "GlobalAveragePool", shape, seed, values)) == "");
   });
   EXPECT_TRUE(ok);
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 }  // namespace

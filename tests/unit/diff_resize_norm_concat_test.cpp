@@ -73,18 +73,34 @@ Tensor random_tensor(const std::vector<std::int64_t>& shape, std::mt19937& rng, 
   return Tensor::from_values<float>(DType::F32, shape_of(shape), std::span<const float>(v));
 }
 
+// The tally of the running test (set by a TallyScope): difference() adds every passing case, so a
+// test can require how many ran the override, fell back to the reference kernel, or were split
+// between two threads.
+CaseTally* g_tally = nullptr;
+
+struct TallyScope {
+  explicit TallyScope(CaseTally& tally) { g_tally = &tally; }
+  ~TallyScope() { g_tally = nullptr; }
+  TallyScope(const TallyScope&) = delete;
+  TallyScope& operator=(const TallyScope&) = delete;
+};
+
 // "" when exact and fast mode on every path at 1 and 2 threads give the reference's bits (of the
 // same mode); an exact-mode difference is saved as a replayable counterexample.
 std::string difference(const OpCase& c) {
-  const std::string exact = check_everywhere(c, "diff-resize-norm-concat-" + c.op);
+  RunTally runs;
+  const std::string exact = check_everywhere(c, "diff-resize-norm-concat-" + c.op, &runs);
   if (!exact.empty()) return "exact: " + exact;
   const std::vector<Tensor> want = run_reference(c, ExecutionMode::Fast);
   for (opt::Isa isa : opt::available_isas()) {
     for (int threads : {1, 2}) {
-      const std::string d = first_difference(want, run_optimized(c, ExecutionMode::Fast, isa, threads));
+      OptimizedRun run;
+      const std::string d = first_difference(want, run_optimized(c, ExecutionMode::Fast, isa, threads, &run));
       if (!d.empty()) return "fast " + std::string(opt::isa_name(isa)) + " " + std::to_string(threads) + ": " + d;
+      runs.add(run, threads);
     }
   }
+  if (g_tally != nullptr) g_tally->add(runs);
   return "";
 }
 
@@ -153,6 +169,8 @@ TEST(DiffResizeNormConcat, OverridesAreRegistered) {
 }
 
 TEST(DiffResizeNormConcat, ResizeDetectorCases) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   // PP-OCRv4's Resize nodes: opset 12, nearest, asymmetric, floor, scales (1, 1, 2, 2) or (1, 1, 4, 4).
   std::uint32_t seed = 1;
   for (int values = 0; values < 4; ++values) {
@@ -202,9 +220,14 @@ TEST(DiffResizeNormConcat, ResizeDetectorCases) {
       EXPECT_EQ(difference(resize_case({1, 2, 3, 4}, s, seed++, values)), "");
     }
   }
+  // Every case runs the override; the large planes (several 32768-output chunks) are split.
+  EXPECT_EQ(tally.override_cases, 92u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 8u) << tally.summary();
 }
 
 TEST(DiffResizeNormConcat, ResizeReferenceCasesStayTheReference) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::uint32_t seed = 50;
   ResizeSpec cubic;
   cubic.mode = "cubic";
@@ -254,9 +277,13 @@ TEST(DiffResizeNormConcat, ResizeReferenceCasesStayTheReference) {
   ResizeSpec empty_input;
   empty_input.sizes = {1, 2, 0, 3};
   EXPECT_EQ(difference(resize_case({1, 2, 0, 4}, empty_input, seed++, 1)), "");
+  // Fallback cases, labelled as such: they compare the reference kernel with itself.
+  EXPECT_EQ(tally.fallback_cases, 11u) << tally.summary();
 }
 
 TEST(DiffResizeNormConcat, GeneratedResize) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const bool ok = rc::check("Resize override equals the reference", [] {
     ResizeSpec s;
     s.opset = *rc::gen::element<std::int64_t>(11, 12, 13, 18, 19);
@@ -287,6 +314,8 @@ TEST(DiffResizeNormConcat, GeneratedResize) {
     RC_ASSERT(difference(resize_case(shape, s, seed, values)) == "");
   });
   EXPECT_TRUE(ok);
+  // Every generated case runs the override (one chunk each: not a thread test).
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,6 +342,8 @@ OpCase batch_norm_case(std::int64_t opset, const std::vector<std::int64_t>& shap
 }
 
 TEST(DiffResizeNormConcat, BatchNormFixedCases) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::uint32_t seed = 200;
   for (int values = 0; values < 4; ++values) {
     for (int params = 0; params < 3; ++params) {
@@ -323,9 +354,13 @@ TEST(DiffResizeNormConcat, BatchNormFixedCases) {
       EXPECT_EQ(difference(batch_norm_case(9, {2, 3, 0, 4}, 1e-5f, seed++, values, params)), "");  // empty
     }
   }
+  EXPECT_EQ(tally.override_cases, 60u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 12u) << tally.summary();
 }
 
 TEST(DiffResizeNormConcat, GeneratedBatchNorm) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const bool ok = rc::check("BatchNormalization override equals the reference", [] {
     const std::int64_t opset = *rc::gen::element<std::int64_t>(7, 9, 14, 15);
     std::vector<std::int64_t> shape{*rc::gen::inRange<std::int64_t>(1, 4), *rc::gen::inRange<std::int64_t>(1, 10)};
@@ -337,6 +372,7 @@ TEST(DiffResizeNormConcat, GeneratedBatchNorm) {
               "");
   });
   EXPECT_TRUE(ok);
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,6 +399,8 @@ OpCase concat_case(std::int64_t opset, DType type, const std::vector<std::vector
 }
 
 TEST(DiffResizeNormConcat, ConcatFixedCases) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   std::uint32_t seed = 300;
   // The detector's join of four maps on C, large enough to be cut into several pieces.
   EXPECT_EQ(difference(concat_case(12, DType::F32, {{1, 8, 40, 40}, {1, 8, 40, 40}, {1, 8, 40, 40}, {1, 8, 40, 40}}, 1,
@@ -376,9 +414,15 @@ TEST(DiffResizeNormConcat, ConcatFixedCases) {
   // More inputs than the override keeps on its stack: the reference.
   std::vector<std::vector<std::int64_t>> many(70, std::vector<std::int64_t>{2, 1, 3});
   EXPECT_EQ(difference(concat_case(13, DType::F32, many, 1, seed++)), "");
+  // The 70-input case is past the override's 64 inputs and runs the reference kernel (a labelled
+  // fallback); the other six run the override. None spans two chunks: not a thread test.
+  EXPECT_EQ(tally.override_cases, 6u) << tally.summary();
+  EXPECT_EQ(tally.fallback_cases, 1u) << tally.summary();
 }
 
 TEST(DiffResizeNormConcat, GeneratedConcat) {
+  CaseTally tally;
+  const TallyScope scope(tally);
   const bool ok = rc::check("Concat override equals the reference", [] {
     const DType type = *rc::gen::element(DType::F32, DType::U8, DType::I16, DType::I64, DType::Bool, DType::F16,
                                          DType::F64);
@@ -398,6 +442,7 @@ TEST(DiffResizeNormConcat, GeneratedConcat) {
     RC_ASSERT(difference(concat_case(opset, type, shapes, axis, *rc::gen::arbitrary<std::uint32_t>())) == "");
   });
   EXPECT_TRUE(ok);
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 }  // namespace
