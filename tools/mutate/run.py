@@ -307,7 +307,11 @@ def summary(results_path):
     counted = totals["killed"] + totals["survived"]
     score = f"{100.0 * totals['killed'] / counted:.1f}%" if counted else "-"
     print(f"| all | {sum(totals.values())} | " + " | ".join(str(totals[k]) for k in keys) + f" | {score} |")
-    leftover = [r for r in rows if r["status"] != "killed"]
+    skipped = [r["id"] for r in rows if r["status"] == "not-runnable"]
+    if skipped:
+        print()
+        print("Not runnable on this CPU (the mutated code needs AVX-512): " + ", ".join(f"`{i}`" for i in skipped) + ".")
+    leftover = [r for r in rows if r["status"] not in ("killed", "not-runnable")]
     if leftover:
         print()
         for r in leftover:
