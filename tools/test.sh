@@ -36,6 +36,16 @@ fi
 ctest --test-dir build/checked -j "$jobs" --output-on-failure -LE fuzz-smoke
 drop_tree build/checked
 
+# ---- ThreadSanitizer (owner: tsan-golden) ----
+# One session run from 8 threads x 200 runs, fast and exact, intra-op threads 2, and disposed
+# while runs are in flight (tests/tsan/concurrency_test.cpp), with the library, the kernels and the
+# test instrumented (ONEMODEL_SANITIZE=thread). Only that test and what it links are built.
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ \
+      -DONEMODEL_WERROR=ON -DONEMODEL_SANITIZE=thread >/dev/null
+ninja -C build/tsan -j "$jobs" tsan_concurrency_test
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tsan_concurrency_test
+drop_tree build/tsan
+
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Checked -DCMAKE_CXX_COMPILER=clang++ \
       -DONEMODEL_WERROR=ON -DONEMODEL_FUZZ=ON -DONEMODEL_FUZZ_SECONDS="$fuzz_seconds" >/dev/null
 ninja -C build/fuzz -j "$jobs"

@@ -48,5 +48,23 @@ for isa in neon scalar; do
          $set_flag --expect "$expect"
   done
 done
+# The golden node set (tools/golden/README.md, "Node cases"): every ONNX backend node case in exact
+# mode against tests/golden/node-cases-exact.txt; qemu-user reads the case files from the host.
+# CI: the NEON path at one thread; --full: the reference engine and {neon, scalar} x {1, 2} threads.
+node_dir="${ONEMODEL_BACKEND_TEST_DIR:-$root/../shared/onnx-backend-test}/node"
+node_expect=tests/golden/node-cases-exact.txt
+if [ -n "$set_flag" ]; then
+  step "node cases isa=neon threads=1" run --engine optimized --isa neon --threads 1 \
+       --node-cases "$node_dir" --check "$node_expect"
+else
+  step "node cases reference" env -u ONEMODEL_ISA qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/golden" \
+       --engine reference --node-cases "$node_dir" --check "$node_expect"
+  for isa in neon scalar; do
+    for threads in 1 2; do
+      step "node cases isa=$isa threads=$threads" run --engine optimized --isa "$isa" --threads "$threads" \
+           --node-cases "$node_dir" --check "$node_expect"
+    done
+  done
+fi
 echo "aarch64: total $(( $(date +%s) - start )) s"
 exit $status

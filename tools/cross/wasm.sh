@@ -52,5 +52,15 @@ step() {
 step "reference" --engine reference $set_flag --expect "$expect"
 step "optimized isa=wasm (default)" --engine optimized $set_flag --expect "$expect"
 step "optimized isa=scalar" --engine optimized --isa scalar $set_flag --expect "$expect"
+# The golden node set (tools/golden/README.md, "Node cases"): every ONNX backend node case in exact
+# mode against tests/golden/node-cases-exact.txt; NODERAWFS lets the program read the case files
+# from the host. CI: the SIMD128 path; --full: the reference engine and the scalar cap as well.
+node_dir="${ONEMODEL_BACKEND_TEST_DIR:-$root/../shared/onnx-backend-test}/node"
+node_expect=tests/golden/node-cases-exact.txt
+step "node cases isa=wasm (default)" --engine optimized --node-cases "$node_dir" --check "$node_expect"
+if [ -z "$set_flag" ]; then
+  step "node cases reference" --engine reference --node-cases "$node_dir" --check "$node_expect"
+  step "node cases isa=scalar" --engine optimized --isa scalar --node-cases "$node_dir" --check "$node_expect"
+fi
 echo "wasm: total $(( $(date +%s) - start )) s"
 exit $status
