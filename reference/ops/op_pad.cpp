@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/graph/op_kernel.hpp"
+#include "core/tensor/checked_math.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
 #include "reference/ops/strided_copy.hpp"
@@ -117,7 +118,11 @@ class Pad final : public OpKernel {
     const PadSpec spec = resolve_pads(node, in.rank(), pads, has_axes ? &axes : nullptr);
     std::vector<std::int64_t> out;
     for (int d = 0; d < in.rank(); ++d) {
-      const std::int64_t e = in[d] + spec.begin[static_cast<std::size_t>(d)] + spec.end[static_cast<std::size_t>(d)];
+      // Pads are any int64: the sum is checked (INT64_MAX pads must not wrap into a small extent).
+      const auto grown = detail::checked_add(in[d], spec.begin[static_cast<std::size_t>(d)]);
+      const auto total = grown ? detail::checked_add(*grown, spec.end[static_cast<std::size_t>(d)]) : grown;
+      if (!total) node.fail_unsupported("pads on axis " + std::to_string(d) + " beyond the library's limits");
+      const std::int64_t e = *total;
       if (e < 0) node.fail_invalid("pads crop axis " + std::to_string(d) + " below zero");
       if (in[d] == 0 && e > 0 && mode_ != PadMode::Constant) node.fail_invalid("non-constant mode on an empty axis");
       if (mode_ == PadMode::Wrap && e > 0 &&
