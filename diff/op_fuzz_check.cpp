@@ -96,7 +96,7 @@ std::string check_op_case(const OpFuzzCase& c, OpFuzzStats* stats) {
     if (!untyped.empty()) return first_where + ": " + untyped + about;
     if (stats != nullptr) {
       (mode == ExecutionMode::Exact ? stats->exact_ran : stats->fast_ran) = first.ok;
-      if (mode == ExecutionMode::Exact) stats->exact_error = first.error;
+      (mode == ExecutionMode::Exact ? stats->exact_error : stats->fast_error) = first.error;
     }
     auto compare = [&](const Outcome& other, const std::string& other_where, bool bits) -> std::string {
       if (first.ok != other.ok) {

@@ -22,6 +22,7 @@ struct OpFuzzStats {
   bool exact_ran = false;
   bool fast_ran = false;
   std::string exact_error;  // the reference engine's refusal in exact mode, when it refused
+  std::string fast_error;   // the same in fast mode
 };
 
 // Empty when the case passes, else what went wrong and where, with the case's description.

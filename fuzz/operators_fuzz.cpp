@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool log = std::getenv("ONEMODEL_OPFUZZ_LOG") != nullptr;
   if (log) {
     std::fprintf(stderr, "case exact=%d fast=%d %s%s\n", stats.exact_ran ? 1 : 0, stats.fast_ran ? 1 : 0,
-                 c.description.c_str(), (" | " + c.model_error + " | " + stats.exact_error).c_str());
+                 c.description.c_str(), (" | " + c.model_error + " | " + stats.exact_error + " | " + stats.fast_error).c_str());
   }
   if (!finding.empty()) onemodel::fuzz::finding("operator fuzzer", finding);
   return 0;
