@@ -284,6 +284,13 @@ def summary(results_path):
         latest[r["id"]] = r
     catalogue = {r["id"]: r for r in load_catalogue(os.path.join(HERE, "catalogue.tsv"))}
     rows = [latest[i] for i in catalogue if i in latest]
+    # A mutant whose code needs a feature this CPU lacks is not runnable here, whatever an older
+    # row (written before its `requires` was filled in) says.
+    flags = cpu_flags()
+    for r in rows:
+        needs = catalogue[r["id"]].get("requires", "").split()
+        if flags is not None and any(f not in flags for f in needs):
+            r["status"] = "not-runnable"
     families = {}
     for r in rows:
         f = families.setdefault(r["family"], {"killed": 0, "survived": 0, "equivalent": 0, "not-runnable": 0,
