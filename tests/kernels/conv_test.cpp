@@ -403,6 +403,7 @@ TEST(Conv2d, ThreadIndependentOnLargerShapes) {
 }
 
 TEST(ConvTranspose2d, ExactAndFastSweep) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ConvTranspose2d.ExactAndFastSweep");
   std::uint32_t seed = 100;
   for (std::size_t groups : {1u, 2u}) {
     for (std::size_t k : {1u, 2u, 3u}) {
@@ -436,6 +437,7 @@ TEST(ConvTranspose2d, ExactAndFastSweep) {
 }
 
 TEST(ConvTranspose2d, ThreadIndependentOnLargerShapes) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ConvTranspose2d.ThreadIndependentOnLargerShapes");
   Geometry g;
   g.cin = 48;
   g.cout = 32;
