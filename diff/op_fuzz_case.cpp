@@ -135,25 +135,42 @@ std::int64_t count_of(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-// Rank 0 to 6 (mostly 1 to 4), extents 0 to 5 with 0 rare; shrunk until the count fits.
-std::vector<std::int64_t> fuzz_shape(ByteSource& s) {
-  static constexpr int kRanks[] = {2, 1, 1, 0, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 1, 2};
-  static constexpr int kExtents[] = {3, 2, 1, 4, 5, 1, 2, 3, 1, 1, 4, 2, 3, 5, 1, 2, 3, 1, 2, 0};
-  const int rank = kRanks[s.in_range(0, 15)];
-  std::vector<std::int64_t> shape(static_cast<std::size_t>(rank));
-  for (auto& e : shape) {
-    e = kExtents[s.in_range(0, 19)];
-  }
+constexpr int kExtents[] = {3, 2, 1, 4, 5, 1, 2, 3, 1, 1, 4, 2, 3, 5, 1, 2, 3, 1, 2, 0};
+
+std::vector<std::int64_t> shrunk(std::vector<std::int64_t> shape) {
   for (std::size_t i = 0; count_of(shape) > kMaxInputElements; i = (i + 1) % shape.size()) {
     if (shape[i] > 1) --shape[i];
   }
   return shape;
 }
 
+// Rank 0 to 6 (mostly 1 to 4), extents 0 to 5 with 0 rare; shrunk until the count fits.
+std::vector<std::int64_t> fuzz_shape(ByteSource& s) {
+  static constexpr int kRanks[] = {2, 1, 1, 0, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 1, 2};
+  const int rank = kRanks[s.in_range(0, 15)];
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(rank));
+  for (auto& e : shape) {
+    e = kExtents[s.in_range(0, 19)];
+  }
+  return shrunk(std::move(shape));
+}
+
 // Another input's shape from the first one's: equal, broadcastable (leading axes dropped, some
-// extents 1), a scalar, a short vector (axes, starts, pads), or unrelated.
+// extents 1), a scalar, a short vector (axes, starts, pads), or unrelated; or, for the operators
+// whose inputs are coupled axis by axis (Conv weights, recurrent W and R, per-channel scales), the
+// same rank with each extent kept or redrawn, and a vector as long as one of the first's axes.
 std::vector<std::int64_t> related_shape(ByteSource& s, const std::vector<std::int64_t>& base, bool integer) {
-  const int k = s.in_range(0, integer ? 9 : 7);
+  const int k = s.in_range(0, 11);
+  if (k == 8) {
+    std::vector<std::int64_t> shape = base;
+    for (auto& e : shape) {
+      if (s.in_range(0, 1) == 1) e = kExtents[s.in_range(0, 19)];
+    }
+    return shrunk(std::move(shape));
+  }
+  if (k == 9 && !base.empty()) return {base[static_cast<std::size_t>(s.in_range(0, static_cast<int>(base.size()) - 1))]};
+  if (k >= 10 && integer) return {static_cast<std::int64_t>(base.size()) * (k == 10 ? 2 : 1)};  // pads, axes
+  if (k >= 8) return base;
   switch (k) {
     case 0: case 1: case 2: return base;
     case 3: {
@@ -216,7 +233,10 @@ std::uint32_t row_types(const OpDef& row) {
   return mask;
 }
 
-IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char* default_string) {
+// `rank` is the first input's rank: integer lists (kernel_shape, strides, pads, perm, axes) are
+// mostly as long as its spatial axes, all of them or twice the spatial axes, and hold small
+// positive numbers, so that a Conv or a pool gets a valid node as often as an invalid one.
+IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char* default_string, int rank) {
   IrAttribute a;
   a.name = name;
   a.type = static_cast<AttrType>(type);
@@ -229,9 +249,13 @@ IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char
                 ? default_string
                 : kWords[s.in_range(0, static_cast<int>(std::size(kWords)) - 1)];
       break;
-    case AttrType::Ints:
-      for (int i = 0; i < count; ++i) a.ints.push_back(fuzz_int(s));
+    case AttrType::Ints: {
+      const int spatial = std::max(rank - 2, 0);
+      const int length = count == 0 ? spatial : count == 1 ? rank : count == 2 ? 2 * spatial : s.in_range(0, 6);
+      const bool positive = s.in_range(0, 3) != 3;
+      for (int i = 0; i < length; ++i) a.ints.push_back(positive ? s.in_range(1, 3) : fuzz_int(s));
       break;
+    }
     case AttrType::Floats:
       for (int i = 0; i < count; ++i) a.floats.push_back(fuzz_float(s));
       break;
@@ -254,7 +278,7 @@ IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char
 // Outside the schema: an attribute of the wrong kind.
 IrAttribute wrong_kind(ByteSource& s, const char* name) {
   static constexpr int kKinds[] = {1, 2, 3, 6, 7, 8};
-  return fuzz_attribute(s, name, kKinds[s.in_range(0, 5)], "");
+  return fuzz_attribute(s, name, kKinds[s.in_range(0, 5)], "", 0);
 }
 
 IrValueInfo declared(const std::string& name, DType type, const std::vector<std::int64_t>* shape) {
@@ -390,7 +414,7 @@ OpFuzzCase build_op_case(ByteSource& s, std::size_t row_index) {
       if (pick == 63) {
         node.attributes.push_back(wrong_kind(s, a.name));
       } else if (a.required ? pick != 62 : pick >= 32) {
-        node.attributes.push_back(fuzz_attribute(s, a.name, a.type, a.default_string));
+        node.attributes.push_back(fuzz_attribute(s, a.name, a.type, a.default_string, static_cast<int>(base.size())));
       } else {
         continue;
       }
@@ -406,7 +430,7 @@ OpFuzzCase build_op_case(ByteSource& s, std::size_t row_index) {
     }
   }
   if (s.in_range(0, 63) == 63) {
-    node.attributes.push_back(fuzz_attribute(s, "not_in_schema", 2, ""));
+    node.attributes.push_back(fuzz_attribute(s, "not_in_schema", 2, "", 0));
     out.description += " not_in_schema";
   }
 
