@@ -130,6 +130,11 @@ inline std::vector<OutputTaps> axis_taps(const Options& o, const AxisPlan& a) {
 inline std::vector<float> resample(const Options& o, std::vector<float> x, const Shape& in_shape,
                                    const std::vector<AxisPlan>& plans) {
   const int rank = in_shape.rank();
+  // An empty output has nothing to compute; its other axes may still be up to 2^31-1 long, and
+  // their tap tables (one entry per output index) would cost time and memory for nothing.
+  for (const AxisPlan& p : plans) {
+    if (p.out == 0) return {};
+  }
   std::vector<std::int64_t> cur(in_shape.extents().begin(), in_shape.extents().end());
   std::vector<int> order;
   auto skipped = [&](int a) {
