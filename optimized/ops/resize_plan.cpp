@@ -127,9 +127,12 @@ Plan build_plan(const NodeInfo& node, const Attributes& attributes, const Shape&
   // Section 10.4, resample()'s pass order: shrinking axes first, then the others, each group in
   // axis order (only linear's passes round, so only linear cares).
   s.w_first = s.linear && s.resample_h && s.resample_w && axes[3].scale < 1.0f && !(axes[2].scale < 1.0f);
-  // An empty output is left to the reference, which returns at once; tap tables for an axis up to
-  // 2^31-1 long would be built for nothing.
-  if (s.planes == 0 || s.out_h == 0 || s.out_w == 0) return plan;
+  // An empty output: the kernel returns before reading a tap (op_resize.cpp), so no tables are
+  // built; one for an axis up to 2^31-1 long would cost time and memory for nothing.
+  if (s.planes == 0 || s.out_h == 0 || s.out_w == 0) {
+    plan.served = true;
+    return plan;
+  }
   bool ok = true;
   if (s.resample_h) plan.h_taps = taps_of(attributes.options, axes[2], ok);
   if (s.resample_w) plan.w_taps = taps_of(attributes.options, axes[3], ok);
