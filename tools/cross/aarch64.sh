@@ -50,13 +50,12 @@ for isa in neon scalar; do
 done
 # The golden node set (tools/golden/README.md, "Node cases"): every ONNX backend node case in exact
 # mode against tests/golden/node-cases-exact.txt; qemu-user reads the case files from the host.
-# CI: the NEON path at one thread; --full: the reference engine and {neon, scalar} x {1, 2} threads.
+# Only with --full for now: these sweeps have not yet been run under qemu (issue 10 note), so CI
+# keeps the golden rows above until a session has run them once and seen them equal.
+# --full: the reference engine and {neon, scalar} x {1, 2} threads.
 node_dir="${ONEMODEL_BACKEND_TEST_DIR:-$root/../shared/onnx-backend-test}/node"
 node_expect=tests/golden/node-cases-exact.txt
-if [ -n "$set_flag" ]; then
-  step "node cases isa=neon threads=1" run --engine optimized --isa neon --threads 1 \
-       --node-cases "$node_dir" --check "$node_expect"
-else
+if [ -z "$set_flag" ]; then
   step "node cases reference" env -u ONEMODEL_ISA qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/golden" \
        --engine reference --node-cases "$node_dir" --check "$node_expect"
   for isa in neon scalar; do
