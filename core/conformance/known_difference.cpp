@@ -1,6 +1,5 @@
 #include "core/conformance/known_difference.hpp"
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +24,8 @@ std::uint64_t ordered_key(double value, DType type) noexcept {
   int width = 64;
   switch (type) {
     case DType::F32:
-      bits = std::bit_cast<std::uint32_t>(static_cast<float>(value));
+      // __builtin_bit_cast, not std::bit_cast: emscripten's libc++ lacks it (DESIGN.md section 4).
+      bits = __builtin_bit_cast(std::uint32_t, static_cast<float>(value));
       width = 32;
       break;
     case DType::F16:
@@ -36,7 +36,7 @@ std::uint64_t ordered_key(double value, DType type) noexcept {
       bits = float_to_bfloat16_bits(static_cast<float>(value));
       width = 16;
       break;
-    default: bits = std::bit_cast<std::uint64_t>(value); break;
+    default: bits = __builtin_bit_cast(std::uint64_t, value); break;
   }
   const std::uint64_t sign = std::uint64_t{1} << (width - 1);
   const std::uint64_t magnitude = bits & (sign - 1);
