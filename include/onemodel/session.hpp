@@ -89,10 +89,11 @@ class Model {
  public:
   static Model load(const std::filesystem::path& path, const SessionOptions& options = {});
 
-  // The model's single input from `values`; `shape` defaults to the declared shape with every
-  // non-fixed dimension inferred (a single symbolic dimension takes what is left). Text encoders
-  // (spec/session.md section 6): int64 token ids fill `input_ids`, an attention mask of ones and
-  // segment ids of zeros are supplied when the model has those inputs.
+  // The model's single input from `values`; `shape` defaults to the declared shape with the
+  // non-fixed dimensions inferred: for float and int32 values the first free dimension takes what
+  // is left, for int64 token ids the last one does (ids for [batch, sequence] are one sequence
+  // [1, N]; spec/session.md section 6). Text encoders: the token ids fill `input_ids`, an attention
+  // mask of ones and segment ids of zeros are supplied when the model has those inputs.
   std::vector<float> run(std::span<const float> values,
                          std::optional<std::vector<std::int64_t>> shape = std::nullopt) const;
   std::vector<float> run(std::span<const std::int64_t> token_ids,
