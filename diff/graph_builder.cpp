@@ -32,7 +32,7 @@ GraphBuilder& GraphBuilder::input_any_shape(const std::string& name, DType type)
   return *this;
 }
 
-GraphBuilder& GraphBuilder::initializer(const std::string& name, const Tensor& value) {
+IrTensor ir_tensor_of(const std::string& name, const Tensor& value) {
   IrTensor t;
   t.name = name;
   t.data_type = static_cast<std::int32_t>(value.dtype());
@@ -41,7 +41,11 @@ GraphBuilder& GraphBuilder::initializer(const std::string& name, const Tensor& v
   const auto bytes = tensor_bytes(c);
   auto owner = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
   t.data = ByteView{owner->data(), owner->size(), owner};
-  graph_.initializers.push_back(std::move(t));
+  return t;
+}
+
+GraphBuilder& GraphBuilder::initializer(const std::string& name, const Tensor& value) {
+  graph_.initializers.push_back(ir_tensor_of(name, value));
   return *this;
 }
 

@@ -11,6 +11,10 @@
 
 namespace onemodel::graph_builder {
 
+// A tensor as a graph holds it (an initializer, a tensor attribute): its bytes copied into storage
+// the IrTensor owns, in row-major order whatever the strides of `value`.
+IrTensor ir_tensor_of(const std::string& name, const Tensor& value);
+
 class GraphBuilder {
  public:
   explicit GraphBuilder(std::int64_t opset = 17) : opset_(opset) {}

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "core/graph/op_kernel.hpp"
-#include "core/graph/tensor_bytes.hpp"
 #include "core/ir/resolve.hpp"
+#include "diff/graph_builder.hpp"
 #include "diff/op_harness.hpp"
 #include "diff/op_schemas.hpp"
 #include "onemodel/error.hpp"
@@ -197,17 +197,6 @@ Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& s
   return Tensor::from_bytes(type, Shape(std::span<const std::int64_t>(shape)), bytes);
 }
 
-IrTensor ir_tensor(const std::string& name, const Tensor& value) {
-  IrTensor t;
-  t.name = name;
-  t.data_type = static_cast<std::int32_t>(value.dtype());
-  for (std::int32_t e : value.shape().extents()) t.dims.push_back(e);
-  const Tensor c = value.contiguous();
-  const auto bytes = tensor_bytes(c);
-  auto owner = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
-  t.data = ByteView{owner->data(), owner->size(), owner};
-  return t;
-}
 
 DType pick_type(ByteSource& s, std::uint32_t allowed) {
   std::vector<DType> choices;
@@ -267,7 +256,7 @@ IrAttribute fuzz_attribute(ByteSource& s, const char* name, int type, const char
       std::vector<std::int64_t> shape;
       if (s.in_range(0, 3) == 0) shape = fuzz_shape(s);
       else if (s.in_range(0, 1) == 0) shape = {1};
-      a.tensors.push_back(ir_tensor("", fuzz_tensor(s, t, shape)));
+      a.tensors.push_back(graph_builder::ir_tensor_of("", fuzz_tensor(s, t, shape)));
       break;
     }
     default: a.type = AttrType::Int; a.i = fuzz_int(s); break;  // graphs and others: a wrong kind
@@ -389,7 +378,7 @@ OpFuzzCase build_op_case(ByteSource& s, std::size_t row_index) {
       const int constant_pick = s.in_range(0, i == 0 ? 7 : 1);
       const bool constant = i == 0 ? constant_pick == 7 : constant_pick == 1;
       if (constant) {
-        graph.initializers.push_back(ir_tensor(name, value));
+        graph.initializers.push_back(graph_builder::ir_tensor_of(name, value));
       } else {
         const bool fixed = s.in_range(0, 3) != 3;  // else rank and extents unknown until run
         graph.inputs.push_back(declared(name, type, fixed ? &shape : nullptr));

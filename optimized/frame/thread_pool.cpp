@@ -9,9 +9,19 @@ namespace onemodel::opt {
 namespace {
 // Shared calls over every pool of the process (ThreadPool::shared_calls_everywhere).
 std::atomic<std::uint64_t> g_shared_calls{0};
+// The sharing of the pools sessions make (ThreadPool::set_session_sharing).
+std::atomic<bool> g_sessions_always_share{false};
 }  // namespace
 
 std::uint64_t ThreadPool::shared_calls_everywhere() noexcept { return g_shared_calls.load(std::memory_order_relaxed); }
+
+void ThreadPool::set_session_sharing(Sharing sharing) noexcept {
+  g_sessions_always_share.store(sharing == Sharing::Always, std::memory_order_relaxed);
+}
+
+ThreadPool::Sharing ThreadPool::session_sharing() noexcept {
+  return g_sessions_always_share.load(std::memory_order_relaxed) ? Sharing::Always : Sharing::ByEstimate;
+}
 
 ThreadPool::ThreadPool(int threads, Sharing sharing) : sharing_(sharing) {
 #if !defined(ONEMODEL_NO_THREADS)

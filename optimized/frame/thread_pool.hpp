@@ -51,6 +51,13 @@ class ThreadPool {
   std::uint64_t shared_calls() const noexcept { return shared_calls_.load(std::memory_order_relaxed); }
   static std::uint64_t shared_calls_everywhere() noexcept;
 
+  // The sharing of the pools the optimized engine makes for new sessions: ByEstimate, unless a
+  // test sets Always so that a whole-graph run at two intra-op threads provably splits its work
+  // (graph and pass tests, issue 10). Internal: not part of the public API; sessions made before
+  // a change keep their pool's setting.
+  static void set_session_sharing(Sharing sharing) noexcept;
+  static Sharing session_sharing() noexcept;
+
  private:
   void worker_loop();
   // Spins, without the lock, until something is published or the spin time is over; true when

@@ -29,7 +29,7 @@ class OptimizedEngine final : public Engine {
  public:
   OptimizedEngine(const IrModel& model, const SessionOptions& options)
       : isa_(opt::select_isa()),
-        pool_(std::make_unique<opt::ThreadPool>(thread_count(options))),
+        pool_(std::make_unique<opt::ThreadPool>(thread_count(options), opt::ThreadPool::session_sharing())),
         graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()})),
         max_plans_(static_cast<std::size_t>(std::max(1, options.max_cached_plans))),
         plans_(std::make_shared<const PlanList>()) {}

@@ -13,22 +13,19 @@
 #include <cstring>
 #include <vector>
 
+#include "tests/kernels/float_bits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 
 namespace {
 
+using onemodel::test::bits;
+
 using onemodel::opt::Conv2dShape;
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
-
-std::uint32_t bits(float v) {
-  std::uint32_t u;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
 
 bool has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
 

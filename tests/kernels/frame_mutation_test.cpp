@@ -158,4 +158,32 @@ TEST(FrameMutation, BackToBackJobsKeepTheirChunks) {
   }
 }
 
+// parallel_for returns only after every worker has left the job (thread_pool.hpp: the next job
+// reuses its fields). The caller's chunk is quick and the worker's takes a few microseconds, so
+// the caller is already waiting when the worker's last chunk completes; a pool that returned as
+// soon as the chunks were done, before the worker had signed off, would read the worker's chunk
+// count too early and miss shared calls. Every call of a Sharing::Always pool of two threads is
+// shared by construction (the caller waits for a worker to claim a chunk), so the hook must count
+// each one: an exact count, not a timing.
+TEST(FrameMutation, ReturnsOnlyAfterTheWorkerSignedOff) {
+#if defined(ONEMODEL_NO_THREADS)
+  GTEST_SKIP() << "a build without threads (WebAssembly) has no worker to wait for";
+#endif
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
+  constexpr int kCalls = 4000;
+  for (int call = 0; call < kCalls; ++call) {
+    std::atomic<int> ran{0};
+    pool.parallel_for(2, 1e9, [&ran](std::size_t i) {
+      if (i == 1) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(3);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+      }
+      ran.fetch_add(1);
+    });
+    ASSERT_EQ(ran.load(), 2) << "call " << call;
+    ASSERT_EQ(pool.shared_calls(), static_cast<std::uint64_t>(call) + 1) << "call " << call;
+  }
+}
+
 }  // namespace

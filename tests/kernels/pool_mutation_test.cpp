@@ -13,28 +13,20 @@
 #include <limits>
 #include <vector>
 
+#include "tests/kernels/float_bits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/pool/pool.hpp"
 
 namespace {
 
+using onemodel::test::bits;
+using onemodel::test::from_bits;
+
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
 namespace pool = onemodel::opt::pool;
-
-std::uint32_t bits(float v) {
-  std::uint32_t u;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-float from_bits(std::uint32_t u) {
-  float v;
-  std::memcpy(&v, &u, sizeof v);
-  return v;
-}
 
 constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;
 

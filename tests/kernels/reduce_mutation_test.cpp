@@ -12,29 +12,21 @@
 #include <limits>
 #include <vector>
 
+#include "tests/kernels/float_bits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/reduce/reduce.hpp"
 
 namespace {
 
+using onemodel::test::bits;
+using onemodel::test::from_bits;
+
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ReduceKind;
 using onemodel::opt::ReduceTerm;
 using onemodel::opt::ThreadPool;
-
-std::uint32_t bits(float v) {
-  std::uint32_t u;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-float from_bits(std::uint32_t u) {
-  float v;
-  std::memcpy(&v, &u, sizeof v);
-  return v;
-}
 
 // The text's rule, literally: the first element starts, a strictly greater (smaller) one replaces.
 float extreme(const std::vector<float>& v, bool is_max) {

@@ -10,27 +10,19 @@
 #include <cstring>
 #include <vector>
 
+#include "tests/kernels/float_bits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
 
 namespace {
 
+using onemodel::test::bits;
+using onemodel::test::from_bits;
+
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
-
-std::uint32_t bits(float v) {
-  std::uint32_t u;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-float from_bits(std::uint32_t u) {
-  float v;
-  std::memcpy(&v, &u, sizeof v);
-  return v;
-}
 
 float plain_log(float v) { return std::log(v); }
 

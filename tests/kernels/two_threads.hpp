@@ -48,4 +48,24 @@ class RequireSharedCalls {
   std::uint64_t before_;
 };
 
+// The same for whole-graph runs: while one of these lives, every session made gets a pool that
+// shares every call of two or more chunks (ThreadPool::set_session_sharing); require() then fails
+// the test unless some call since its construction was run by two threads. Graph and pass tests
+// make one around their two-thread runs, so "2 threads" there means two threads ran.
+class SessionsAlwaysShare {
+ public:
+  SessionsAlwaysShare() : before_(ThreadPool::shared_calls_everywhere()) {
+    ThreadPool::set_session_sharing(ThreadPool::Sharing::Always);
+  }
+  ~SessionsAlwaysShare() { ThreadPool::set_session_sharing(ThreadPool::Sharing::ByEstimate); }
+  SessionsAlwaysShare(const SessionsAlwaysShare&) = delete;
+  SessionsAlwaysShare& operator=(const SessionsAlwaysShare&) = delete;
+
+  std::uint64_t shared_calls() const { return ThreadPool::shared_calls_everywhere() - before_; }
+  void require(const std::string& what) const { require_shared(shared_calls(), what); }
+
+ private:
+  std::uint64_t before_;
+};
+
 }  // namespace onemodel::opt::two_threads

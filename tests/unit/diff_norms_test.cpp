@@ -204,21 +204,26 @@ TEST(DiffNorms, ReductionsNoopAndBadAxes) {
     OpCase c = reduce_case(rng, r.op, 18, true, {3, 4}, {}, true, true);
     c.attributes.push_back(int_attr("noop_with_empty_axes", 1));
     EXPECT_EQ("", compare_everywhere(c, &noop));
-    OpCase bad = reduce_case(rng, r.op, 18, true, {3, 4}, {0, -2}, true, false);  // repeated axis
-    bad.constant = {false, false};                                             // axes known at run time
-    std::string ref_error, opt_error;
-    try {
-      (void)run_reference(bad, ExecutionMode::Exact);
-    } catch (const std::exception& e) {
-      ref_error = e.what();
+    // A repeated axis, an axis equal to the rank and one below -rank (ONNX: axes lie in
+    // [-r, r-1]); known only at run time, so the override must see and refuse them itself.
+    for (const std::vector<std::int64_t>& axes : {std::vector<std::int64_t>{0, -2}, std::vector<std::int64_t>{2},
+                                                   std::vector<std::int64_t>{-3}, std::vector<std::int64_t>{1, 2}}) {
+      OpCase bad = reduce_case(rng, r.op, 18, true, {3, 4}, axes, true, false);
+      bad.constant = {false, false};
+      std::string ref_error, opt_error;
+      try {
+        (void)run_reference(bad, ExecutionMode::Exact);
+      } catch (const std::exception& e) {
+        ref_error = e.what();
+      }
+      try {
+        (void)run_optimized(bad, ExecutionMode::Exact, opt::available_isas().back(), 1);
+      } catch (const std::exception& e) {
+        opt_error = e.what();
+      }
+      EXPECT_FALSE(ref_error.empty()) << r.op << " axes " << ::testing::PrintToString(axes);
+      EXPECT_EQ(ref_error, opt_error) << r.op << " axes " << ::testing::PrintToString(axes);
     }
-    try {
-      (void)run_optimized(bad, ExecutionMode::Exact, opt::available_isas().back(), 1);
-    } catch (const std::exception& e) {
-      opt_error = e.what();
-    }
-    EXPECT_FALSE(ref_error.empty()) << r.op;
-    EXPECT_EQ(ref_error, opt_error) << r.op;
   }
   EXPECT_EQ(noop.cases, 8u) << noop.summary();
 }

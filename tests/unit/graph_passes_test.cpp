@@ -15,6 +15,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/session_runs.hpp"
 
 namespace onemodel {
 namespace {
@@ -69,14 +70,10 @@ std::size_t compiled_nodes(const IrModel& model, OptimizationLevel level, Execut
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool})->nodes.size();
 }
 
+// At two threads the run must have been split (tests/support/session_runs.hpp).
 std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
-                        int threads, const std::vector<std::pair<std::string, Tensor>>& feeds) {
-  SessionOptions options;
-  options.engine = engine;
-  options.mode = mode;
-  options.optimization_level = level;
-  options.intra_op_threads = threads;
-  return Session::create(model, options).run(feeds);
+                        int threads, const test::Feeds& feeds) {
+  return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
 void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <thread>
 
 #include "onemodel/session.hpp"
@@ -17,6 +18,7 @@
 #include "optimized/runtime/plan.hpp"
 #include "optimized/runtime/slab_allocator.hpp"
 #include "diff/graph_builder.hpp"
+#include "tests/kernels/two_threads.hpp"
 #include "tests/support/ir_builder.hpp"
 
 // Counts heap allocations on every thread while `g_counting` is set. GCC cannot see that the
@@ -281,12 +283,11 @@ TEST(PlanCache, EvictionAndConcurrentRunsGiveTheReferenceBits) {
 }
 
 TEST(PlanCache, ResultsDoNotDependOnThreadsOrOnWhetherThePlanWasNew) {
-  // Results equal at 1, 2 and 3 intra-op threads and on a new or cached plan. Not a proof that two
-  // threads ran: a session's pool shares by estimate only, and on a loaded machine a parked worker
-  // may wake after the caller ran every chunk (a first try with a 75 M multiply-add product was
-  // shared once in six runs). The thread split is proven where the pool can be forced
-  // (ThreadPool::Sharing::Always): the kernel tests and the operator diff tests. The count of shared
-  // calls is printed so a run shows what it compared.
+  // Results equal at 1, 2 and 3 intra-op threads and on a new or cached plan. A session's pool
+  // shares by estimate, and on a loaded machine a parked worker may wake after the caller ran
+  // every chunk (a first try with a 75 M multiply-add product was shared once in six runs), so the
+  // multi-thread sessions of the large product are made with every call shared
+  // (SessionsAlwaysShare) and the test requires that two threads ran some of its chunks.
   for (const bool large : {false, true}) {
     const IrModel model = large ? matmul_model(384, 512, 384) : matmul_model();
     const Tensor x = large ? ramp(Shape{384, 512}, 0.001f, -0.5f) : ramp(Shape{4, 16});
@@ -295,13 +296,11 @@ TEST(PlanCache, ResultsDoNotDependOnThreadsOrOnWhetherThePlanWasNew) {
       SessionOptions options;
       options.mode = ExecutionMode::Exact;
       options.intra_op_threads = threads;
+      std::optional<opt::two_threads::SessionsAlwaysShare> split;
+      if (large && threads > 1) split.emplace();
       Session s = Session::create(model, options);
-      const std::uint64_t shared_before = opt::ThreadPool::shared_calls_everywhere();
       for (int repeat = 0; repeat < 3; ++repeat) expect_same_bits(s.run({{"x", x}}), reference);
-      if (large) {
-        std::printf("[ counts   ] %d thread(s): %llu of the product's calls shared by two threads\n", threads,
-                    static_cast<unsigned long long>(opt::ThreadPool::shared_calls_everywhere() - shared_before));
-      }
+      if (split) split->require("the large product at " + std::to_string(threads) + " threads");
     }
   }
 }

@@ -26,6 +26,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/session_runs.hpp"
 
 namespace onemodel {
 namespace {
@@ -85,14 +86,10 @@ std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
 }
 
-std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level, int threads,
-                        const Feeds& feeds) {
-  SessionOptions options;
-  options.engine = engine;
-  options.mode = mode;
-  options.optimization_level = level;
-  options.intra_op_threads = threads;
-  return Session::create(model, options).run(feeds);
+// At two threads the run must have been split (tests/support/session_runs.hpp).
+std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
+                        int threads, const test::Feeds& feeds) {
+  return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
 // The first difference in shape or bits, or "".

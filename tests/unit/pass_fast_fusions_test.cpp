@@ -26,6 +26,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/session_runs.hpp"
 #include "core/conformance/npy.hpp"
 
 namespace onemodel {
@@ -71,14 +72,10 @@ std::size_t count_kernels(const opt::CompiledGraph& graph, const char* kind) {
   return n;
 }
 
-std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level, int threads,
-                        const Feeds& feeds) {
-  SessionOptions options;
-  options.engine = engine;
-  options.mode = mode;
-  options.optimization_level = level;
-  options.intra_op_threads = threads;
-  return Session::create(model, options).run(feeds);
+// At two threads the run must have been split (tests/support/session_runs.hpp).
+std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
+                        int threads, const test::Feeds& feeds) {
+  return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
 void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
