@@ -13,6 +13,9 @@ packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libmpfr-dev libgmp-dev libcereal-dev
   python3 python3-venv time
+  # A compiler cache: tools/test.sh uses it when present, so a second run on one machine
+  # recompiles only what changed (a cold run is the same without it).
+  ccache
   # Cross rows of the golden hashes (tools/cross/): aarch64 under qemu, WebAssembly under node.
   g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user emscripten
 )

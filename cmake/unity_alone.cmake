@@ -1,0 +1,27 @@
+# The library files compiled outside the unity batches (CMakeLists.txt, ONEMODEL_UNITY).
+set(ONEMODEL_UNITY_ALONE
+    core/ir/resolve.cpp
+    core/onnx/parse_model.cpp
+    optimized/ops/op_matmul.cpp
+    optimized/passes/conv_batchnorm_fold.cpp
+    optimized/passes/gelu_fuse.cpp
+    optimized/passes/linear_pack_fuse.cpp
+    reference/math/exact_log.cpp
+    reference/ops/op_reduce_l2.cpp
+    reference/ops/op_reduce_log_sum.cpp
+    reference/ops/op_reduce_mean.cpp
+    reference/ops/op_reduce_sum.cpp
+    reference/ops/op_reduce_sum_square.cpp
+    reference/ops/op_scatter_nd.cpp
+    reference/ops/op_table.cpp
+    # op_families.hpp declares shape_ops(), which a batch-mate's using-directive for the
+    # namespace shape_ops makes ambiguous.
+    reference/ops/table_attention.cpp
+    reference/ops/table_conv.cpp
+    reference/ops/table_elementwise.cpp
+    reference/ops/table_loss.cpp
+    reference/ops/table_norm.cpp
+    reference/ops/table_quant.cpp
+    reference/ops/table_recurrent.cpp
+    reference/ops/table_shape.cpp)
+list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)
