@@ -221,7 +221,9 @@ def configure(dest, build, original_src, build_type):
            f"-DONEMODEL_BACKEND_TEST_DIR={backend}", f"-DONEMODEL_PYTHON={python}",
            # The copy's build runs only kernel and unit programs, never the data-driven tests, so
            # it must not stop at configure time (as CI=true would make it) for their data.
-           "-DONEMODEL_REQUIRE_TEST_DATA=OFF"]
+           "-DONEMODEL_REQUIRE_TEST_DATA=OFF",
+           # One object per file: a mutant then recompiles its own file, not a unity batch of 16.
+           "-DONEMODEL_UNITY=OFF"]
     code, _, tail = run_limited(cmd, 600)
     if code != 0:
         raise SystemExit("configure failed:\n" + tail)
