@@ -70,7 +70,7 @@ std::size_t compiled_nodes(const IrModel& model, OptimizationLevel level, Execut
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool})->nodes.size();
 }
 
-// At two threads the run must have been split (tests/support/session_runs.hpp).
+// Runs at two threads are counted for the RequireSplit of each test (tests/support/session_runs.hpp).
 std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
                         int threads, const test::Feeds& feeds) {
   return test::run_session(model, engine, mode, level, threads, feeds);
@@ -137,6 +137,7 @@ void check_case(const Case& c, const std::string& name) {
 Tensor bias(const Shape& shape) { return values(shape, 5, false); }
 
 TEST(LinearPackFuse, MatMulAddAndEachActivation) {
+  const test::RequireSplit two_thread_runs_split;
   struct Activation {
     const char* op;
     std::vector<IrAttribute> attributes;
@@ -163,6 +164,7 @@ TEST(LinearPackFuse, MatMulAddAndEachActivation) {
 }
 
 TEST(LinearPackFuse, ClipWithConstantBoundsAndBiasFirst) {
+  const test::RequireSplit two_thread_runs_split;
   GraphBuilder b = linear_base();
   b.initializer("b", bias(Shape{1, kN}))
       .initializer("lo", Tensor::from_values<float>(DType::F32, Shape{}, {-0.5f}))
@@ -175,6 +177,7 @@ TEST(LinearPackFuse, ClipWithConstantBoundsAndBiasFirst) {
 }
 
 TEST(LinearPackFuse, MatMulWithOnlyAnAddOrOnlyAnActivation) {
+  const test::RequireSplit two_thread_runs_split;
   GraphBuilder add = linear_base();
   add.initializer("b", bias(Shape{kN})).node("MatMul", {"x", "w"}, {"y"}).node("Add", {"y", "b"}, {"out"});
   add.output("out", DType::F32);
@@ -185,6 +188,7 @@ TEST(LinearPackFuse, MatMulWithOnlyAnAddOrOnlyAnActivation) {
 }
 
 TEST(LinearPackFuse, GemmWithTransBAndScaledC) {
+  const test::RequireSplit two_thread_runs_split;
   GraphBuilder b(20);
   b.input("x", DType::F32, Shape{kM, kK})
       .initializer("w", weights(kN, kK, 9))
@@ -207,6 +211,7 @@ TEST(LinearPackFuse, GemmWithTransBAndScaledC) {
 // Near misses: each of these must not fuse (or fuse only up to the blocking value), and still
 // give the same bits.
 TEST(LinearPackFuse, NearMissesAreLeftAlone) {
+  const test::RequireSplit two_thread_runs_split;
   {  // the intermediate is also a graph output: the product stops before the Add
     GraphBuilder b = linear_base();
     b.initializer("b", bias(Shape{kN}))
@@ -281,6 +286,7 @@ TEST(LinearPackFuse, NearMissesAreLeftAlone) {
 }
 
 TEST(LinearPackFuse, BatchedA) {
+  const test::RequireSplit two_thread_runs_split;
   GraphBuilder b(20);
   b.input("x", DType::F32, Shape{kM, kK})
       .initializer("shape", Tensor::from_values<std::int64_t>(DType::I64, Shape{3}, {1, kM, kK}))
@@ -295,6 +301,7 @@ TEST(LinearPackFuse, BatchedA) {
 }
 
 TEST(LinearPackFuse, NoneLevelRunsNoPass) {
+  const test::RequireSplit two_thread_runs_split;
   GraphBuilder b = linear_base();
   b.node("MatMul", {"x", "w"}, {"y"}).node("Relu", {"y"}, {"out"}).output("out", DType::F32);
   const IrModel model = b.build();
@@ -325,6 +332,7 @@ std::vector<ConvCase> conv_cases() {
 }
 
 TEST(ConvActivation, EachKernelWithActivations) {
+  const test::RequireSplit two_thread_runs_split;
   const std::vector<std::pair<const char*, std::vector<IrAttribute>>> activations = {
       {"Relu", {}}, {"HardSwish", {}}, {"LeakyRelu", {float_attr("alpha", 0.1f)}}, {"Tanh", {}}, {"Gelu", {}}};
   for (const ConvCase& conv : conv_cases()) {
@@ -343,6 +351,7 @@ TEST(ConvActivation, EachKernelWithActivations) {
 }
 
 TEST(ConvActivation, ClipAndNearMisses) {
+  const test::RequireSplit two_thread_runs_split;
   const Shape x{1, 3, 8, 8};
   GraphBuilder clip(20);
   clip.input("x", DType::F32, x)

@@ -86,7 +86,7 @@ std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
 }
 
-// At two threads the run must have been split (tests/support/session_runs.hpp).
+// Runs at two threads are counted for the RequireSplit of each test (tests/support/session_runs.hpp).
 std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
                         int threads, const test::Feeds& feeds) {
   return test::run_session(model, engine, mode, level, threads, feeds);
@@ -159,6 +159,7 @@ GraphBuilder detector_chain(const Shape& shape) {
 }
 
 TEST(ElementwiseChain, FusesTheDetectorHardSwishChainWithItsBits) {
+  const test::RequireSplit two_thread_runs_split;
   // 58,782 elements: several chunks of 16,384 and a last block shorter than 512.
   const Shape shape{2, 3, 97, 101};
   GraphBuilder b = detector_chain(shape);
@@ -174,7 +175,9 @@ TEST(ElementwiseChain, FusesTheDetectorHardSwishChainWithItsBits) {
 }
 
 TEST(ElementwiseChain, StopsWhereAnIntermediateIsReadOutside) {
-  const Shape shape{3, 50};
+  const test::RequireSplit two_thread_runs_split;
+  // 18,000 elements: two element-wise chunks (ew::kChunkElements), so two threads share the runs.
+  const Shape shape{3, 6000};
   {  // t also read by a Transpose: the chain up to t is one node; from t on another.
     GraphBuilder b = detector_chain(shape);
     b.node("Transpose", {"t"}, {"tt"}).output("y", DType::F32).output("tt", DType::F32);
@@ -196,6 +199,7 @@ TEST(ElementwiseChain, StopsWhereAnIntermediateIsReadOutside) {
 }
 
 TEST(ElementwiseChain, LeavesWhatItCannotServe) {
+  const test::RequireSplit two_thread_runs_split;
   const Shape shape{4, 6};
   {  // a constant of more than one element: broadcasting a vector is not a chain step
     GraphBuilder b(13);
@@ -233,25 +237,28 @@ TEST(ElementwiseChain, LeavesWhatItCannotServe) {
 }
 
 TEST(ElementwiseChain, HigherRankConstantAddsLeadingAxes) {
-  // x is [5]; the constant is [1, 1, 1]: numpy broadcasting makes the result [1, 1, 5].
+  const test::RequireSplit two_thread_runs_split;
+  // x is [20000]; the constant is [1, 1, 1]: numpy broadcasting makes the result [1, 1, 20000]
+  // (two element-wise chunks, so two threads share the runs).
   GraphBuilder b(13);
-  b.input("x", DType::F32, Shape{5})
+  b.input("x", DType::F32, Shape{20000})
       .initializer("k", constant(2.5f, Shape{1, 1, 1}))
       .node("Sub", {"k", "x"}, {"a"})
       .node("Sigmoid", {"a"}, {"y"})
       .output("y", DType::F32);
   const IrModel model = b.build();
   EXPECT_EQ(count_kernels(*compiled(model, ExecutionMode::Exact), "ElementwiseProgramOp"), 1u);
-  const Feeds feeds{{"x", input_values(Shape{5}, 12, 2)}};
+  const Feeds feeds{{"x", input_values(Shape{20000}, 12, 2)}};
   const auto out = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].shape(), (Shape{1, 1, 5}));
+  EXPECT_EQ(out[0].shape(), (Shape{1, 1, 20000}));
   EXPECT_EQ(bits_everywhere(model, feeds), "");
 }
 
 // Random chains: each operator reads x, earlier results or a one-element constant; some
 // intermediates are also graph outputs or read by a Transpose (outside any chain).
 TEST(ElementwiseChain, RandomChainsKeepEveryBit) {
+  const test::RequireSplit two_thread_runs_split;
   const bool ok = rc::check("fused chains equal the separate operators bit for bit", [] {
     const int ops = *rc::gen::inRange(2, 9);
     const std::int64_t rows = *rc::gen::inRange<std::int64_t>(1, 4);
