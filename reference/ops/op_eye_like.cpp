@@ -24,6 +24,7 @@ class EyeLike final : public OpKernel {
   void run(RunContext& context) const override {
     const Tensor& out = context.output(0);
     std::span<std::byte> dst = mutable_tensor_bytes(out);
+    if (dst.empty()) return;  // an empty output has no storage: memset(nullptr, 0, 0) is undefined
     std::memset(dst.data(), 0, dst.size());
     const std::size_t esize = dtype_size(out.dtype());
     std::vector<std::byte> one(esize);

@@ -78,5 +78,31 @@ TEST(OperatorFuzzRegressions, ResampleOfAnEmptyOutputBuildsNoTapTables) {
   }
 }
 
+// EyeLike on an input with a zero-size axis: the empty output's storage is null and the kernel
+// called memset(nullptr, 0, 0), undefined behaviour that UBSan reports (found by the operator
+// fuzzer's third long run, fuzz/corpus/operators/regress-eyelike-empty.bin). The output is the
+// empty tensor of the input's shape, in both engines and modes; this test fails under the
+// Checked build's UBSan without the fix.
+TEST(OperatorFuzzRegressions, EyeLikeOfAnEmptyInputIsEmpty) {
+  for (const Shape& shape : {Shape{0, 3}, Shape{2, 0}}) {
+    GraphBuilder builder(9);
+    builder.input("x", DType::F32, shape);
+    builder.node("EyeLike", {"x"}, {"y"});
+    builder.output("y", DType::F32);
+    const IrModel model = builder.build();
+    for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+      for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+        SessionOptions options;
+        options.engine = engine;
+        options.mode = mode;
+        const auto out = Session::create(model, options).run({{"x", Tensor::zeros(DType::F32, shape)}});
+        ASSERT_EQ(out.size(), 1u);
+        EXPECT_EQ(out[0].shape(), shape);
+        EXPECT_EQ(out[0].element_count(), 0);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onemodel
