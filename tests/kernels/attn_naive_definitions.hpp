@@ -10,18 +10,12 @@
 #include <limits>
 #include <vector>
 
+#include "tests/kernels/float_bits.hpp"
+
 namespace attn_naive {
 
-inline std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-inline float from_bits(std::uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
+using onemodel::test::bits;
+using onemodel::test::from_bits;
 inline float canonical(float v) { return std::isnan(v) ? from_bits(0x7FC00000u) : v; }
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
