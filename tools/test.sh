@@ -83,7 +83,8 @@ drop_tree build/fuzz
 
 # ---- cross-platform golden hashes (owner: cross) ----
 # Exact-mode bits on aarch64 (qemu, NEON and scalar, 1 and 2 threads) and WebAssembly (node,
-# SIMD128 and scalar) against tests/golden/golden-exact.txt; reduced set (golden --quick).
+# SIMD128 and scalar) against tests/golden/golden-exact.txt, reduced set (golden --quick), and the
+# golden node set (tests/golden/node-cases-exact.txt) in full.
 # Each script builds its own tree (build/cross-aarch64, build/cross-wasm); --full for every graph.
 step "aarch64 (qemu)"
 tools/cross/aarch64.sh
