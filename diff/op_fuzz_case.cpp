@@ -188,14 +188,6 @@ std::vector<std::int64_t> related_shape(ByteSource& s, const std::vector<std::in
   }
 }
 
-Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& shape) {
-  std::vector<std::byte> bytes;
-  const std::int64_t n = count_of(shape);
-  bytes.reserve(static_cast<std::size_t>(n) * dtype_size(type));
-  const bool special = s.in_range(0, 3) == 3;
-  for (std::int64_t i = 0; i < n; ++i) put_element(bytes, type, s, special);
-  return Tensor::from_bytes(type, Shape(std::span<const std::int64_t>(shape)), bytes);
-}
 
 
 DType pick_type(ByteSource& s, std::uint32_t allowed) {
@@ -297,6 +289,15 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 }
 
 }  // namespace
+
+Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& shape) {
+  std::vector<std::byte> bytes;
+  const std::int64_t n = count_of(shape);
+  bytes.reserve(static_cast<std::size_t>(n) * dtype_size(type));
+  const bool special = s.in_range(0, 3) == 3;
+  for (std::int64_t i = 0; i < n; ++i) put_element(bytes, type, s, special);
+  return Tensor::from_bytes(type, Shape(std::span<const std::int64_t>(shape)), bytes);
+}
 
 const OpSchema* find_schema(std::string_view op, std::int64_t opset) noexcept {
   const OpSchema* best = nullptr;

@@ -34,4 +34,8 @@ OpFuzzCase build_op_case(ByteSource& source);
 // The row `row` of all_ops() (taken modulo the table size).
 OpFuzzCase build_op_case(ByteSource& source, std::size_t row);
 
+// A tensor of `shape` with the builder's values (small multiples of 1/16, one tensor in four of
+// special values only, extreme integers); the caller keeps the element count small.
+Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& shape);
+
 }  // namespace onemodel::diff
