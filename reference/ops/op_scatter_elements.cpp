@@ -56,12 +56,20 @@ class ScatterElements final : public OpKernel {
     bool bad = false;
     for_each_index(index_tensor.shape(), [&](const auto& index, std::int64_t flat) {
       std::int64_t k = indices[static_cast<std::size_t>(flat)];
-      if (k < -n || k >= n) bad = true;
+      // An index outside [-n, n) is refused below; its offset is never formed, since k * stride
+      // overflows for k near INT64_MAX (found by the operator fuzzer, issue 10).
+      if (k < -n || k >= n) {
+        bad = true;
+        return;
+      }
       if (k < 0) k += n;
       std::int64_t at = 0;
       for (int d = 0; d < out.rank(); ++d) {
         const std::int64_t c = d == axis ? k : index[static_cast<std::size_t>(d)];
-        if (d != axis && c >= out.shape()[d]) bad = true;
+        if (d != axis && c >= out.shape()[d]) {
+          bad = true;
+          return;
+        }
         at += c * strides[static_cast<std::size_t>(d)];
       }
       targets[static_cast<std::size_t>(flat)] = at;

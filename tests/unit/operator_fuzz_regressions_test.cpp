@@ -104,5 +104,29 @@ TEST(OperatorFuzzRegressions, EyeLikeOfAnEmptyInputIsEmpty) {
   }
 }
 
+// ScatterElements with an index near INT64_MAX: the offset k * stride was formed before the
+// range check refused k (signed overflow, UBSan; found by the operator fuzzer's fourth long run).
+// An index outside [-n, n) is InvalidInput (spec/errors.md), in both engines and modes.
+TEST(OperatorFuzzRegressions, ScatterElementsIndexNearInt64MaxIsRefusedWithoutOverflow) {
+  for (const std::int64_t k : {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
+    GraphBuilder builder(18);
+    builder.input("data", DType::F32, Shape{3, 3});
+    builder.input("indices", DType::I64, Shape{1, 2});
+    builder.input("updates", DType::F32, Shape{1, 2});
+    builder.node("ScatterElements", {"data", "indices", "updates"}, {"y"});
+    builder.output("y", DType::F32);
+    const IrModel model = builder.build();
+    const std::vector<std::pair<std::string, Tensor>> feeds{
+        {"data", Tensor::zeros(DType::F32, Shape{3, 3})},
+        {"indices", Tensor::from_values<std::int64_t>(DType::I64, Shape{1, 2}, {1, k})},
+        {"updates", Tensor::from_values<float>(DType::F32, Shape{1, 2}, {1.0f, 2.0f})}};
+    for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+      for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+        EXPECT_EQ(refusal(model, engine, mode, feeds), SessionErrorKind::InvalidInput) << k;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onemodel
