@@ -94,7 +94,7 @@ struct ConvCase {
 ConvCase conv_case(int spatial, std::int64_t n, std::int64_t group, std::int64_t c_per_group, std::int64_t m_per_group,
                    std::vector<std::int64_t> in, std::vector<std::int64_t> k, std::vector<std::int64_t> strides,
                    std::vector<std::int64_t> dilations, std::vector<std::int64_t> pads, const std::string& auto_pad,
-                   bool bias, std::int64_t opset, std::uint32_t seed, bool special) {
+                   bool bias, std::int64_t opset, std::uint32_t seed, bool special, bool fed_weights = false) {
   std::mt19937 rng(seed);
   ConvCase cc;
   OpCase& c = cc.op;
@@ -114,7 +114,9 @@ ConvCase conv_case(int spatial, std::int64_t n, std::int64_t group, std::int64_t
   }
   c.inputs = {random_tensor(xs, rng, special), random_tensor(ws, rng, special),
               bias ? random_tensor({group * m_per_group}, rng, special) : Tensor()};
-  c.constant = {false, true, true};
+  // Constant weights take the prepared path (packed once); fed weights the per-run path, which
+  // applies the bias and the activation itself (a skipped bias there survived mutation opconv-06).
+  c.constant = {false, !fed_weights, true};
   cc.terms = static_cast<std::size_t>(c_per_group);
   for (int i = 0; i < spatial; ++i) cc.terms *= static_cast<std::size_t>(k[static_cast<std::size_t>(i)]);
   return cc;
@@ -131,23 +133,26 @@ TEST(DiffConv, FixedCasesExact) {
   std::uint32_t seed = 1;
   CaseTally tally;
   for (bool special : {false, true}) {
-    EXPECT_EQ(exact_difference(conv_case(2, 1, 1, 5, 7, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
-                                         seed++, special).op, &tally), "");
-    EXPECT_EQ(exact_difference(conv_case(2, 2, 3, 2, 2, {8, 7}, {3, 2}, {2, 1}, {1, 2}, {0, 1, 2, 0}, "NOTSET", true, 22,
-                                         seed++, special).op, &tally), "");
-    EXPECT_EQ(exact_difference(conv_case(2, 1, 6, 1, 2, {13, 21}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
-                                         seed++, special).op, &tally), "");
-    EXPECT_EQ(exact_difference(conv_case(2, 2, 1, 6, 4, {5, 9}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, "NOTSET", false, 11,
-                                         seed++, special).op, &tally), "");
-    EXPECT_EQ(exact_difference(conv_case(1, 2, 1, 3, 4, {17}, {4}, {2}, {2}, {1, 2}, "NOTSET", true, 11, seed++, special).op, &tally),
-              "");
-    EXPECT_EQ(exact_difference(conv_case(2, 1, 8, 1, 1, {20, 20}, {5, 5}, {2, 2}, {1, 1}, {0, 0, 0, 0}, "SAME_UPPER", true,
-                                         11, seed++, special).op, &tally), "");
+    for (bool fed : {false, true}) {
+      EXPECT_EQ(exact_difference(conv_case(2, 1, 1, 5, 7, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
+                                           seed++, special, fed).op, &tally), "");
+      EXPECT_EQ(exact_difference(conv_case(2, 2, 3, 2, 2, {8, 7}, {3, 2}, {2, 1}, {1, 2}, {0, 1, 2, 0}, "NOTSET", true, 22,
+                                           seed++, special, fed).op, &tally), "");
+      EXPECT_EQ(exact_difference(conv_case(2, 1, 6, 1, 2, {13, 21}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11,
+                                           seed++, special, fed).op, &tally), "");
+      EXPECT_EQ(exact_difference(conv_case(2, 2, 1, 6, 4, {5, 9}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, "NOTSET", false, 11,
+                                           seed++, special, fed).op, &tally), "");
+      EXPECT_EQ(exact_difference(conv_case(1, 2, 1, 3, 4, {17}, {4}, {2}, {2}, {1, 2}, "NOTSET", true, 11, seed++, special, fed).op, &tally),
+                "");
+      EXPECT_EQ(exact_difference(conv_case(2, 1, 8, 1, 1, {20, 20}, {5, 5}, {2, 2}, {1, 1}, {0, 0, 0, 0}, "SAME_UPPER", true,
+                                           11, seed++, special, fed).op, &tally), "");
+    }
   }
-  // All 12 run the override (1-D as a 2-D plane of height 1); the two depthwise shapes hold their
-  // 6 and 8 planes in one chunk (up to 32 planes a chunk), the other 8 are split between two threads.
-  EXPECT_EQ(tally.override_cases, 12u) << tally.summary();
-  EXPECT_EQ(tally.shared_cases, 8u) << tally.summary();
+  // All 24 (12 with constant weights, 12 with fed ones) run the override (1-D as a 2-D plane of
+  // height 1); the two depthwise shapes hold their 6 and 8 planes in one chunk (up to 32 planes a
+  // chunk), the other 16 are split between two threads.
+  EXPECT_EQ(tally.override_cases, 24u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 16u) << tally.summary();
 }
 
 // A fallback case, labelled as one: three spatial axes are not served, so this compares the
@@ -189,8 +194,9 @@ TEST(DiffConv, GeneratedConvExactAndFast) {
     const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 3);
     const auto seed = *rc::gen::arbitrary<std::uint32_t>();
     const bool special = *rc::gen::arbitrary<bool>();
+    const bool fed = *rc::gen::arbitrary<bool>();
     const ConvCase cc = conv_case(spatial, n, group, c_per_group, m_per_group, in, k, strides, dilations, pads, auto_pad,
-                                  bias, opset, seed, special);
+                                  bias, opset, seed, special, fed);
     RC_ASSERT(exact_difference(cc.op, &tally) == "");
     if (!special) RC_ASSERT(fast_difference(cc.op, cc.terms + (bias ? 1 : 0)) == "");
   });
