@@ -22,6 +22,7 @@
 #include "diff/graph_builder.hpp"
 #include "onemodel/model_format.hpp"
 #include "onemodel/session.hpp"
+#include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
@@ -397,7 +398,7 @@ TEST(AttentionPass, StagesServeWhatTheKernelDoesNot) {
 
 // ---- conv-batchnorm-fold -------------------------------------------------------------------
 
-GraphBuilder conv_bn_graph(bool with_bias, std::int64_t group = 1) {
+GraphBuilder conv_bn_graph(bool with_bias, std::int64_t group = 1, std::vector<IrAttribute> bn_extra = {}) {
   const std::int64_t m = 8, c = 4;
   GraphBuilder b(17);
   b.input("x", DType::F32, Shape{2, c, 11, 13})
@@ -412,7 +413,11 @@ GraphBuilder conv_bn_graph(bool with_bias, std::int64_t group = 1) {
     inputs.push_back("b");
   }
   b.node("Conv", inputs, {"y"}, {ints_attr("pads", {1, 1, 1, 1}), int_attr("group", group)})
-      .node("BatchNormalization", {"y", "scale", "beta", "mean", "var"}, {"out"}, {float_attr("epsilon", 1e-3f)});
+      .node("BatchNormalization", {"y", "scale", "beta", "mean", "var"}, {"out"}, [&] {
+        std::vector<IrAttribute> attributes{float_attr("epsilon", 1e-3f)};
+        attributes.insert(attributes.end(), bn_extra.begin(), bn_extra.end());
+        return attributes;
+      }());
   return b;
 }
 
@@ -439,6 +444,23 @@ TEST(ConvBatchnormFold, NearMissesAreLeftAlone) {
     GraphBuilder b = conv_bn_graph(true);
     b.node("Add", {"y", "out"}, {"out2"}).output("out2", DType::F32);
     EXPECT_EQ(compiled(b.build(), ExecutionMode::Fast)->nodes.size(), 3u);
+  }
+  {  // the convolution's result is also a graph output: folding would change it
+    GraphBuilder b = conv_bn_graph(true);
+    b.output("out", DType::F32).output("y", DType::F32);
+    EXPECT_EQ(compiled(b.build(), ExecutionMode::Fast)->nodes.size(), 2u);
+  }
+  {  // training_mode = 1 normalises with the batch's own statistics, not the stored ones: not
+     // folded, so the session refuses it as the reference engine does (Unsupported)
+    GraphBuilder b = conv_bn_graph(true, 1, {int_attr("training_mode", 1)});
+    b.output("out", DType::F32);
+    const IrModel model = b.build();
+    try {
+      (void)compiled(model, ExecutionMode::Fast);
+      ADD_FAILURE() << "a training-mode BatchNormalization was folded into the convolution";
+    } catch (const SessionError& e) {
+      EXPECT_EQ(e.kind(), SessionErrorKind::Unsupported) << e.what();
+    }
   }
   {  // the statistics are an input
     GraphBuilder b(17);
