@@ -282,6 +282,54 @@ TEST(PlanCache, EvictionAndConcurrentRunsGiveTheReferenceBits) {
   EXPECT_EQ(mismatches.load(), 0);
 }
 
+// Plan rule 3 (graph-runtime.md section 5): an output takes its input's block only when that
+// block dies at this step and nothing else shares it. In each graph below the in-place candidate
+// (Neg of a) runs while a is still needed: read again by a later node, through a Reshape view
+// of its block, or as a graph output. At every optimization level the optimized engine must give
+// the reference's bits (mutants rt-06 and rt-07, which let the candidate overwrite a, survived the
+// earlier tests).
+TEST(InPlace, AValueStillNeededIsNeverOverwritten) {
+  const Shape shape{4, 8};
+  std::vector<std::pair<std::string, IrModel>> models;
+  {
+    GraphBuilder b(17);
+    b.input("x", DType::F32, shape).node("Exp", {"x"}, {"a"}).node("Neg", {"a"}, {"r"});
+    b.node("Add", {"a", "r"}, {"out"}).output("out", DType::F32);
+    models.emplace_back("read again", b.build());
+  }
+  {
+    GraphBuilder b(17);
+    b.input("x", DType::F32, shape)
+        .initializer("flat", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {32}))
+        .node("Exp", {"x"}, {"a"})
+        .node("Reshape", {"a", "flat"}, {"v"})
+        .node("Neg", {"a"}, {"r"})
+        .node("Reshape", {"r", "flat"}, {"rv"})
+        .node("Add", {"v", "rv"}, {"out"})
+        .output("out", DType::F32);
+    models.emplace_back("read through a view", b.build());
+  }
+  {
+    GraphBuilder b(17);
+    b.input("x", DType::F32, shape).node("Exp", {"x"}, {"a"}).node("Neg", {"a"}, {"r"});
+    b.output("a", DType::F32).output("r", DType::F32);
+    models.emplace_back("a graph output", b.build());
+  }
+  // r = -a, so an a overwritten by r changes every output element (a + r = 0 becomes -2a).
+  const Tensor x = ramp(shape);
+  for (const auto& [name, model] : models) {
+    const auto expected = run_model(model, EngineKind::Reference, {{"x", x}});
+    for (OptimizationLevel level : {OptimizationLevel::None, OptimizationLevel::Basic, OptimizationLevel::All}) {
+      SCOPED_TRACE(name + " at level " + std::to_string(static_cast<int>(level)));
+      SessionOptions options;
+      options.mode = ExecutionMode::Exact;
+      options.intra_op_threads = 1;
+      options.optimization_level = level;
+      expect_same_bits(Session::create(model, options).run({{"x", x}}), expected);
+    }
+  }
+}
+
 TEST(PlanCache, ResultsDoNotDependOnThreadsOrOnWhetherThePlanWasNew) {
   // Results equal at 1, 2 and 3 intra-op threads and on a new or cached plan. A session's pool
   // shares by estimate, and on a loaded machine a parked worker may wake after the caller ran
