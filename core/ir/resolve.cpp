@@ -171,6 +171,9 @@ class Resolver {
     }
     for (std::size_t i = 0; i < g.initializers.size(); ++i) {
       const std::string& name = g.initializers[i].name;
+      // "" is ONNX's mark of an omitted optional operand, never the name of a value: an
+      // initializer named "" would shadow every omitted input (issue 11, defect 1).
+      if (name.empty()) fail("initializer " + std::to_string(i) + " has an empty name", field(names_.initializer, i));
       auto it = g.value_index.find(name);
       if (it != g.value_index.end()) {
         // spec/graph-resolution.md section 1: the first initializer of an input is its default.
@@ -185,6 +188,9 @@ class Resolver {
     }
     for (std::size_t i = 0; i < g.sparse_initializers.size(); ++i) {
       const std::string& name = g.sparse_initializers[i].values.name;
+      if (name.empty()) {
+        fail("sparse initializer " + std::to_string(i) + " has an empty name", field(names_.sparse_initializer, i));
+      }
       if (g.value_index.count(name) != 0) {
         fail("sparse initializer " + quoted(name) + " repeats a name already defined",
              field(names_.sparse_initializer, i));
@@ -319,6 +325,7 @@ class Resolver {
     IrGraph& g = *f.graph;
     for (std::size_t i = 0; i < g.outputs.size(); ++i) {
       const std::string& name = g.outputs[i].name;
+      if (name.empty()) fail("graph output " + std::to_string(i) + " has an empty name", field(names_.graph_output, i));
       if (!read(name, -1)) {
         fail("graph output " + quoted(name) + " is not defined", field(names_.graph_output, i));
       }

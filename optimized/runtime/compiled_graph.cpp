@@ -28,26 +28,37 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
       });
 
   auto compiled = std::make_unique<CompiledGraph>();
-  const auto id_of = [&](const std::string& name) -> int {
-    if (name.empty()) return -1;
-    auto it = graph.value_index.find(name);
-    if (it == graph.value_index.end()) {
-      throw SessionError(SessionErrorKind::InvalidModel, "value '" + name + "' is not defined");
+  // The id of a value a name defines or reads; never -1, and always inside values: a name that
+  // resolution did not bind (an in-memory model that skipped it, or "" which names nothing) is
+  // InvalidModel here, not an index of -1 (issue 11, defect 1).
+  const auto defined_id = [&](const std::string& name, const char* what) -> int {
+    auto it = name.empty() ? graph.value_index.end() : graph.value_index.find(name);
+    if (it == graph.value_index.end() || it->second < 0 ||
+        static_cast<std::size_t>(it->second) >= graph.values.size()) {
+      throw SessionError(SessionErrorKind::InvalidModel,
+                         std::string(what) + " '" + name + "' names no value of the graph");
     }
     return it->second;
+  };
+  // A node's input or output: "" is an omitted optional operand, id -1 (graph-resolution.md
+  // section 1); every consumer of node ids tests for it.
+  const auto id_of = [&](const std::string& name) -> int {
+    return name.empty() ? -1 : defined_id(name, "node operand");
   };
   compiled->value_names.reserve(graph.values.size());
   for (const IrValue& value : graph.values) compiled->value_names.push_back(value.name);
   compiled->initializers.resize(graph.values.size());
   for (const IrTensor& initializer : graph.initializers) {
-    compiled->initializers[static_cast<std::size_t>(id_of(initializer.name))] =
+    compiled->initializers[static_cast<std::size_t>(defined_id(initializer.name, "initializer"))] =
         tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
     // The copy is the engine's from now on: let the file's pages go as we go, so the file and
     // the copies are never resident together (peak memory of loading).
     release_file_pages(initializer.data);
   }
-  for (const IrValueInfo& input : graph.inputs) compiled->input_ids.push_back(id_of(input.name));
-  for (const IrValueInfo& output : graph.outputs) compiled->output_ids.push_back(id_of(output.name));
+  for (const IrValueInfo& input : graph.inputs) compiled->input_ids.push_back(defined_id(input.name, "graph input"));
+  for (const IrValueInfo& output : graph.outputs) {
+    compiled->output_ids.push_back(defined_id(output.name, "graph output"));
+  }
 
   // graph-runtime.md section 3 step 3: nodes with no path to an output are dropped.
   std::vector<bool> needed(graph.values.size(), false);

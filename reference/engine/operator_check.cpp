@@ -4,6 +4,7 @@
 #include <string>
 
 #include "onemodel/session_error.hpp"
+#include "reference/engine/input_signatures.hpp"
 
 namespace onemodel {
 namespace {
@@ -45,6 +46,9 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
     for (const auto& m : missing) message += " " + m + (&m == &missing.back() ? "" : ",");
     throw SessionError(SessionErrorKind::UnsupportedOperator, message, {}, missing);
   }
+  // spec/errors.md section 3.1: every required input present and not "", for every node, before
+  // any factory or shaping sees it (issue 11, defect 2).
+  for (const IrNode& node : graph.nodes) check_required_inputs(node);
   std::vector<std::unique_ptr<OpKernel>> kernels;
   kernels.reserve(graph.nodes.size());
   std::vector<std::string> not_exact;

@@ -15,7 +15,9 @@ namespace onemodel {
 
 // One kernel per node of `graph`, in node (file) order. Throws SessionError(UnsupportedOperator)
 // listing every missing `Type (opset N)` of the graph and all its subgraphs, then
-// SessionError(ExactModeUnavailable) listing every operator type without an exact kernel.
+// SessionError(InvalidModel) for the first node that leaves out a required input
+// (check_required_inputs), then SessionError(ExactModeUnavailable) listing every operator type
+// without an exact kernel.
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options);
 
 // The same checks; each kernel comes from `maker` when it returns one (the optimized engine's

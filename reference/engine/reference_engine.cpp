@@ -22,6 +22,11 @@ class ReferenceEngine final : public Engine {
   ReferenceEngine(const IrModel& model, const SessionOptions& options)
       : graph_(model.graph), mode_(options.mode), kernels_(make_kernels(graph_, options)) {
     for (const IrTensor& initializer : graph_.initializers) {
+      // "" marks an omitted operand and names no value (graph-resolution.md section 1): refused
+      // here too for in-memory models that skipped resolution (issue 11, defect 1).
+      if (initializer.name.empty()) {
+        throw SessionError(SessionErrorKind::InvalidModel, "an initializer has an empty name");
+      }
       constants_.emplace(initializer.name, tensor_from_ir(initializer, "initializer '" + initializer.name + "'"));
     }
     if (!graph_.sparse_initializers.empty()) {

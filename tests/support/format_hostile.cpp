@@ -310,6 +310,13 @@ std::vector<HostileFormatFile> make_hostile_format_files() {
   // ---- spec/format.md section 3: resolution ---------------------------------------------------
   manifest("InvalidModel-duplicate-initializer", K::InvalidModel, "manifest.graph.initializers[1]",
            with(R"({"name":"b","dtype":3)", R"({"name":"w","dtype":3)"));
+  // "" names no value (spec/graph-resolution.md section 1; issue 11, defect 1).
+  manifest("InvalidModel-initializer-empty-name", K::InvalidModel, "manifest.graph.initializers[0]",
+           with(R"({"name":"w","dtype":1)", R"({"name":"","dtype":1)"));
+  manifest("InvalidModel-sparse-initializer-empty-name", K::InvalidModel, "manifest.graph.sparse_initializers[0]",
+           with(R"("values":{"name":"sp")", R"("values":{"name":"")"));
+  manifest("InvalidModel-graph-output-empty-name", K::InvalidModel, "manifest.graph.outputs[0]",
+           with(R"("outputs":[{"name":"y"}])", R"("outputs":[{"name":""}])"));
   manifest("InvalidModel-duplicate-node-output", K::InvalidModel, "manifest.graph.nodes[0].outputs[0]",
            with(R"("outputs":["y"])", R"("outputs":["x"])"));
   manifest("InvalidModel-undefined-node-input", K::InvalidModel, "manifest.graph.nodes[0].inputs[1]",

@@ -173,6 +173,15 @@ std::vector<HostileModel> hostile_onnx_models() {
     g.outputs.push_back(onnxb::tensor_value_info("nowhere", 1, {2}));
     add("InvalidModel-undefined-graph-output", K::InvalidModel, onnxb::model_bytes(g));
   }
+  // "" names no value (spec/graph-resolution.md section 1); an initializer named "" crashed the
+  // optimized engine's compile_graph (issue 11, defect 1).
+  add("InvalidModel-initializer-empty-name", K::InvalidModel, with_initializer(onnxb::tensor_floats("", {2}, {1.0f, 2.0f})));
+  {
+    GraphParts g = onnxb::identity_graph();
+    g.initializers.push_back(onnxb::tensor_floats("", {2}, {1.0f, 2.0f}));
+    g.outputs.push_back(onnxb::tensor_value_info("", 1, {2}));
+    add("InvalidModel-graph-output-empty-name", K::InvalidModel, onnxb::model_bytes(g));
+  }
   {
     GraphParts g = onnxb::identity_graph();
     g.inputs.push_back(onnxb::tensor_value_info("X", 1, {2}));
