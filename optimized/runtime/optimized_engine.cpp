@@ -35,7 +35,7 @@ class OptimizedEngine final : public Engine {
         plans_(std::make_shared<const PlanList>()) {}
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-           std::span<const std::string> output_names, std::span<Tensor> outputs) const override {
+           std::span<const std::string> output_names, OutputSink& sink, RunControl& control) const override {
     const auto input_at = [&](std::size_t i) -> const Tensor* {
       const std::string& name = graph_->value_names[static_cast<std::size_t>(graph_->input_ids[i])];
       for (std::size_t j = 0; j < input_names.size(); ++j) {
@@ -45,6 +45,9 @@ class OptimizedEngine final : public Engine {
     };
     std::shared_ptr<const Plan> plan = find_plan(input_at);
     if (!plan) plan = build_plan(input_at);
+    // spec/session.md section 7: the plan's intermediate values count first, before a run state
+    // (and its slab) is made.
+    control.charge(plan->slab_bytes(), "the plan's intermediate values");
 
     // The run state goes back to the plan's pool however the run ends.
     struct StateLease {
@@ -61,13 +64,13 @@ class OptimizedEngine final : public Engine {
       const Tensor* given = input_at(i);
       if (given != nullptr) values[static_cast<std::size_t>(graph_->input_ids[i])] = *given;
     }
-    state.run_steps(*plan);
+    state.run_steps(*plan, control);
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       const int id = output_id(output_names[i]);
       if (id < 0 || !values[static_cast<std::size_t>(id)].defined()) {
         throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
       }
-      deliver_output(values[static_cast<std::size_t>(id)], outputs[i], output_names[i]);
+      sink.deliver(i, values[static_cast<std::size_t>(id)]);
     }
     // Inputs are never kept (graph-runtime.md section 4).
     for (int id : graph_->input_ids) {

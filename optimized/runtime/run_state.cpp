@@ -32,7 +32,18 @@ RunState::RunState(const Plan& plan) {
   }
 }
 
-void RunState::run_steps(const Plan& plan) {
+Tensor RunState::allocate(DType type, const Shape& shape) {
+  control_->charge(type, shape, "a value or scratch shaped while running");
+  return arena_.allocate(type, shape);
+}
+
+void RunState::run_steps(const Plan& plan, RunControl& control) {
+  control_ = &control;
+  // The state outlives the run (the plan keeps it idle): it must not keep the run's control.
+  struct Forget {
+    RunControl*& control;
+    ~Forget() { control = nullptr; }
+  } forget{control_};
   const std::vector<PlanStep>& steps = plan.steps();
   const std::vector<PlanValue>& values = plan.values();
   for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -96,7 +107,7 @@ void RunState::run_dynamic(const PlanStep& step) {
           out[i] = stated[i].value;
         } else {
           all_constant = false;
-          out[i] = arena_.allocate(stated[i].type, stated[i].shape);
+          out[i] = allocate(stated[i].type, stated[i].shape);
         }
       }
       if (all_constant) return;

@@ -29,6 +29,7 @@ struct RunArgs {
   std::vector<std::pair<std::string, std::string>> inputs;  // name, .npy path
   std::string output_dir;
   SessionOptions options;
+  RunOptions run_options;
 };
 
 RunArgs parse_run_args(const Args& args) {
@@ -107,8 +108,6 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   for (std::size_t k = 0; k < names.size(); ++k) tensors[k] = as_declared(tensors[k], session, names[k]);
   std::vector<std::string> output_names;
   for (const TensorInfo& info : session.outputs()) output_names.push_back(info.name);
-  std::vector<Tensor> results(output_names.size());
-  session.run(names, tensors, output_names, results);
 
   std::vector<std::string> files;
   if (!parsed.output_dir.empty()) {
@@ -117,18 +116,19 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
     if (ec) throw ModelError(ModelErrorKind::Io, "cannot create the output folder: " + ec.message(), parsed.output_dir);
     files = output_file_names(output_names);
   }
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    const Tensor result = results[k].contiguous();
+  // Each output is hashed (and written) where the run left it: no copy of it is made, so a
+  // 2 GiB output needs no second 2 GiB (issue 11). Results are contiguous (spec/session.md 4).
+  session.run_visit(names, tensors, output_names, [&](std::size_t k, const Tensor& result) {
     out << output_names[k] << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
         << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
-    if (files.empty()) continue;
+    if (files.empty()) return;
     const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
     try {
       conformance::write_npy(file, result);
     } catch (const conformance::NpyError& e) {
       throw ModelError(ModelErrorKind::Io, e.what(), file.string());
     }
-  }
+  }, parsed.run_options);
   return kExitOk;
 }
 
