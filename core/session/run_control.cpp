@@ -5,9 +5,7 @@
 namespace onemodel {
 
 RunControl::RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept
-    : limit_(memory_limit_bytes) {
-  (void)options;
-}
+    : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline) {}
 
 void RunControl::charge(std::int64_t bytes, const std::string& what) {
   // spec/session.md section 7: refused before anything is allocated. live_ never exceeds
@@ -23,6 +21,19 @@ void RunControl::charge(std::int64_t bytes, const std::string& what) {
 
 void RunControl::charge(DType type, const Shape& shape, const std::string& what) {
   charge(checked_byte_size(shape, type), what);
+}
+
+bool RunControl::stop_requested() const noexcept {
+  if (cancel_ != nullptr && cancel_->cancelled()) return true;
+  // No deadline (the default time_point::max()) costs no clock read.
+  return deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline_;
+}
+
+void RunControl::check_stop() const {
+  if (!stop_requested()) return;
+  const bool cancelled = cancel_ != nullptr && cancel_->cancelled();
+  throw SessionError(SessionErrorKind::Cancelled,
+                     cancelled ? "the run was cancelled" : "the run passed its deadline");
 }
 
 }  // namespace onemodel

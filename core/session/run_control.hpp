@@ -28,9 +28,17 @@ class RunControl {
   std::int64_t live_bytes() const noexcept { return live_; }
   std::int64_t limit_bytes() const noexcept { return limit_; }
 
+  // Section 8: whether the token is cancelled or the deadline has passed. Thread-safe: the
+  // thread pool's workers poll it between chunks.
+  bool stop_requested() const noexcept;
+  // Throws SessionError(Cancelled) when stop_requested().
+  void check_stop() const;
+
  private:
   std::int64_t limit_;
   std::int64_t live_ = 0;
+  const CancelToken* cancel_;
+  std::chrono::steady_clock::time_point deadline_;
 };
 
 }  // namespace onemodel

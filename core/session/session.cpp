@@ -177,6 +177,8 @@ void check_names(const SessionImpl& impl, std::span<const std::string> input_nam
 
 void run_engine(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
                 std::span<const std::string> output_names, OutputSink& sink, RunControl& control) {
+  // spec/session.md section 8: a run cancelled or past its deadline before it starts runs nothing.
+  control.check_stop();
   bool all_contiguous = true;
   for (const Tensor& input : inputs) all_contiguous = all_contiguous && input.is_contiguous();
   if (all_contiguous) {

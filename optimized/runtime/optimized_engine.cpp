@@ -9,6 +9,7 @@
 #include "core/session/engine.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
+#include "optimized/frame/stop_scope.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "optimized/runtime/plan.hpp"
 #include "optimized/runtime/run_state.hpp"
@@ -49,12 +50,20 @@ class OptimizedEngine final : public Engine {
     // (and its slab) is made.
     control.charge(plan->slab_bytes(), "the plan's intermediate values");
 
-    // The run state goes back to the plan's pool however the run ends.
+    // The run state goes back to the plan's pool however the run ends (an error, a cancelled
+    // run: spec/session.md section 8), without the caller's inputs: they are never kept
+    // (graph-runtime.md section 4).
     struct StateLease {
       const Plan& plan;
       std::unique_ptr<opt::RunState> state;
       ~StateLease() {
-        if (state) plan.give_back(std::move(state));
+        if (!state) return;
+        for (int id : plan.graph().input_ids) {
+          if (plan.values()[static_cast<std::size_t>(id)].kind == opt::ValueKind::Input) {
+            state->values()[static_cast<std::size_t>(id)] = Tensor();
+          }
+        }
+        plan.give_back(std::move(state));
       }
     } lease{*plan, plan->take_state()};
     opt::RunState& state = *lease.state;
@@ -64,6 +73,10 @@ class OptimizedEngine final : public Engine {
       const Tensor* given = input_at(i);
       if (given != nullptr) values[static_cast<std::size_t>(graph_->input_ids[i])] = *given;
     }
+    // The pool's chunks poll the run's stop test (spec/session.md section 8).
+    const auto stop = [&control] { return control.stop_requested(); };
+    const opt::FunctionRef<bool()> stop_ref(stop);
+    const opt::StopScope stop_scope(stop_ref);
     state.run_steps(*plan, control);
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       const int id = output_id(output_names[i]);
@@ -71,12 +84,6 @@ class OptimizedEngine final : public Engine {
         throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
       }
       sink.deliver(i, values[static_cast<std::size_t>(id)]);
-    }
-    // Inputs are never kept (graph-runtime.md section 4).
-    for (int id : graph_->input_ids) {
-      if (plan->values()[static_cast<std::size_t>(id)].kind == opt::ValueKind::Input) {
-        values[static_cast<std::size_t>(id)] = Tensor();
-      }
     }
   }
 

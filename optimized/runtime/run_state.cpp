@@ -46,7 +46,10 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
   } forget{control_};
   const std::vector<PlanStep>& steps = plan.steps();
   const std::vector<PlanValue>& values = plan.values();
+  // spec/session.md section 8: checked before every step and after the last, which also catches
+  // a kernel whose chunks the pool skipped once the run was to stop (stop_scope.hpp).
   for (std::size_t s = 0; s < steps.size(); ++s) {
+    control.check_stop();
     const PlanStep& step = steps[s];
     const CompiledNode& node = *step.node;
     if (step.view) {
@@ -74,6 +77,7 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
     });
     poison(step);
   }
+  control.check_stop();
 }
 
 void RunState::run_dynamic(const PlanStep& step) {

@@ -50,7 +50,12 @@ class ReferenceEngine final : public Engine {
     for (const auto& [name, tensor] : constants_) values.emplace(name, tensor);
     // A caller's input overrides an initializer of the same name (an input with a default).
     for (std::size_t i = 0; i < inputs.size(); ++i) values.insert_or_assign(input_names[i], inputs[i]);
-    for (std::int32_t index : graph_.order) run_node(static_cast<std::size_t>(index), values, control);
+    // spec/session.md section 8: checked before every node and after the last.
+    for (std::int32_t index : graph_.order) {
+      control.check_stop();
+      run_node(static_cast<std::size_t>(index), values, control);
+    }
+    control.check_stop();
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       auto it = values.find(output_names[i]);
       if (it == values.end()) {
