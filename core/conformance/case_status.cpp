@@ -29,7 +29,9 @@ CaseStatus status_of_session_error(SessionErrorKind kind, bool exact_mode) noexc
     case SessionErrorKind::ExactModeUnavailable: return exact_mode ? CaseStatus::NotExact : CaseStatus::Fail;
     case SessionErrorKind::InvalidModel:
     case SessionErrorKind::InvalidInput:
-    case SessionErrorKind::Disposed: return CaseStatus::Fail;
+    case SessionErrorKind::Disposed:
+    case SessionErrorKind::ResourceExhausted:
+    case SessionErrorKind::Cancelled: return CaseStatus::Fail;
   }
   return CaseStatus::Fail;
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "core/graph/tensor_bytes.hpp"
 #include "onemodel/tensor_error.hpp"
 
 namespace onemodel::conformance {
@@ -262,7 +263,10 @@ Tensor read_npy(const std::filesystem::path& path) {
   }
 }
 
-std::vector<std::byte> npy_bytes(const Tensor& tensor) {
+namespace {
+
+// Everything before the data: magic, version, header length and the padded header.
+std::string npy_prefix(const Tensor& tensor) {
   std::string header = "{'descr': '" + npy_descr(tensor.dtype()) + "', 'fortran_order': False, 'shape': (";
   // Python's tuple repr: "(2, 3)", "(5,)", "()".
   for (int d = 0; d < tensor.rank(); ++d) header += (d > 0 ? ", " : "") + std::to_string(tensor.shape()[d]);
@@ -274,22 +278,34 @@ std::vector<std::byte> npy_bytes(const Tensor& tensor) {
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
+  std::string prefix(kMagic.begin(), kMagic.end());
+  prefix += '\x01';
+  prefix += '\x00';
+  prefix += static_cast<char>(header.size() & 0xFF);
+  prefix += static_cast<char>(header.size() >> 8);
+  return prefix + header;
+}
+
+}  // namespace
+
+std::vector<std::byte> npy_bytes(const Tensor& tensor) {
+  const std::string prefix = npy_prefix(tensor);
   const std::size_t data_size = static_cast<std::size_t>(tensor.element_count()) * dtype_size(tensor.dtype());
-  std::vector<std::byte> out(10 + header.size() + data_size);
-  for (std::size_t k = 0; k < kMagic.size(); ++k) out[k] = static_cast<std::byte>(kMagic[k]);
-  out[6] = std::byte{1};
-  out[7] = std::byte{0};
-  out[8] = static_cast<std::byte>(header.size() & 0xFF);
-  out[9] = static_cast<std::byte>(header.size() >> 8);
-  for (std::size_t k = 0; k < header.size(); ++k) out[10 + k] = static_cast<std::byte>(header[k]);
-  if (data_size > 0) tensor.copy_to(std::span<std::byte>(out).subspan(10 + header.size()));
+  std::vector<std::byte> out(prefix.size() + data_size);
+  for (std::size_t k = 0; k < prefix.size(); ++k) out[k] = static_cast<std::byte>(prefix[k]);
+  if (data_size > 0) tensor.copy_to(std::span<std::byte>(out).subspan(prefix.size()));
   return out;
 }
 
 void write_npy(const std::filesystem::path& path, const Tensor& tensor) {
-  const std::vector<std::byte> bytes = npy_bytes(tensor);
+  // The data goes from the tensor to the file without a copy of it in memory (issue 11: a 2 GiB
+  // output written by `onemodel run` needs no second 2 GiB); a non-contiguous one is made so first.
+  const Tensor data = tensor.contiguous();
+  const std::string prefix = npy_prefix(data);
+  const std::span<const std::byte> bytes = tensor_bytes(data);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw NpyError(path.string() + ": cannot create the file");
+  out.write(prefix.data(), static_cast<std::streamsize>(prefix.size()));
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) throw NpyError(path.string() + ": cannot write the file");

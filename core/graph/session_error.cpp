@@ -10,6 +10,8 @@ const char* to_string(SessionErrorKind kind) noexcept {
     case SessionErrorKind::Unsupported: return "Unsupported";
     case SessionErrorKind::InvalidInput: return "InvalidInput";
     case SessionErrorKind::Disposed: return "Disposed";
+    case SessionErrorKind::ResourceExhausted: return "ResourceExhausted";
+    case SessionErrorKind::Cancelled: return "Cancelled";
   }
   return "Unknown";
 }

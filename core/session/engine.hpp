@@ -7,27 +7,37 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/session/run_control.hpp"
 #include "onemodel/ir.hpp"
 #include "onemodel/session.hpp"
 #include "onemodel/tensor.hpp"
 
 namespace onemodel {
 
+// Where an engine hands its results, once every node has run: deliver(i, result) once for each
+// output_names[i], in order. `result` may lie in the run's own memory (a slab, an arena): the sink
+// copies what it keeps.
+class OutputSink {
+ public:
+  virtual ~OutputSink() = default;
+  virtual void deliver(std::size_t index, const Tensor& result) = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
   // inputs[i] is the value of input_names[i], already validated against the model's declarations
-  // and contiguous; names are distinct. For each output_names[i]: an undefined outputs[i] gets a
-  // new tensor holding the result; a defined one has the result copied into it (deliver_output).
-  // Thread-safe.
+  // and contiguous; names are distinct. Every allocation of the run is charged to `control`
+  // before it is made (spec/session.md section 7). Thread-safe.
   virtual void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-                   std::span<const std::string> output_names, std::span<Tensor> outputs) const = 0;
+                   std::span<const std::string> output_names, OutputSink& sink, RunControl& control) const = 0;
   virtual std::string kernel_path() const = 0;
 };
 
-// Hands one result to the caller: a new tensor when `out` is undefined, else a copy into `out`
-// after checking its element type, shape and contiguity (SessionError(InvalidInput) naming it).
-void deliver_output(const Tensor& result, Tensor& out, const std::string& name);
+// Hands one result to the caller: a new tensor when `out` is undefined (charged to `control`
+// first), else a copy into `out` after checking its element type, shape and contiguity
+// (SessionError(InvalidInput) naming it).
+void deliver_output(const Tensor& result, Tensor& out, const std::string& name, RunControl& control);
 
 // reference/engine: topological order, a fresh buffer per value, no passes, one thread.
 std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options);

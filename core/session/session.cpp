@@ -8,6 +8,7 @@
 
 #include "core/graph/tensor_bytes.hpp"
 #include "core/session/engine.hpp"
+#include "core/session/run_control.hpp"
 #include "core/session/tensor_info.hpp"
 #include "onemodel/model_format.hpp"
 #include "onemodel/onnx_import.hpp"
@@ -66,6 +67,9 @@ Session Session::create(IrModel model, const SessionOptions& options) {
   if (options.max_cached_plans < 1) {
     throw SessionError(SessionErrorKind::Unsupported, "max_cached_plans must be at least 1");
   }
+  if (options.memory_limit_bytes < 1) {
+    throw SessionError(SessionErrorKind::Unsupported, "memory_limit_bytes must be at least 1");
+  }
   return Session(std::make_shared<SessionImpl>(std::move(model), options));
 }
 
@@ -102,21 +106,53 @@ void Session::dispose() {
   if (impl_) impl_->disposed_.store(true, std::memory_order_release);
 }
 
-void Session::run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-                  std::span<const std::string> output_names, std::span<Tensor> outputs) const {
-  // Keeps the session alive for this run even if it is disposed meanwhile.
-  std::shared_ptr<SessionImpl> impl = impl_;
-  check_alive(impl);
+namespace {
+
+// Hands each result to the caller's tensors (Session::run).
+class CopySink final : public OutputSink {
+ public:
+  CopySink(std::span<const std::string> names, std::span<Tensor> outputs, RunControl& control)
+      : names_(names), outputs_(outputs), control_(control) {}
+  void deliver(std::size_t index, const Tensor& result) override {
+    deliver_output(result, outputs_[index], names_[index], control_);
+  }
+
+ private:
+  std::span<const std::string> names_;
+  std::span<Tensor> outputs_;
+  RunControl& control_;
+};
+
+// Shows each result where it lies (Session::run_visit).
+class VisitSink final : public OutputSink {
+ public:
+  VisitSink(const OutputVisitor& visit, std::span<const std::string> names, RunControl& control)
+      : visit_(visit), names_(names), control_(control) {}
+  void deliver(std::size_t index, const Tensor& result) override {
+    // Engines leave contiguous results; should one not be, the caller still gets row-major bytes.
+    if (result.is_contiguous()) {
+      visit_(index, result);
+      return;
+    }
+    control_.charge(result.dtype(), result.shape(), "output '" + names_[index] + "'");
+    visit_(index, result.contiguous());
+  }
+
+ private:
+  const OutputVisitor& visit_;
+  std::span<const std::string> names_;
+  RunControl& control_;
+};
+
+// spec/session.md section 4: every check happens before anything runs. Nothing here allocates
+// for contiguous inputs, so a warm run can be allocation-free (graph-runtime.md section 4).
+void check_names(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                 std::span<const std::string> output_names) {
   if (input_names.size() != inputs.size()) {
     throw SessionError(SessionErrorKind::InvalidInput, "input names and tensors differ in number");
   }
-  if (output_names.size() != outputs.size()) {
-    throw SessionError(SessionErrorKind::InvalidInput, "output names and tensors differ in number");
-  }
-  // spec/session.md section 4: every check happens before anything runs. Nothing here allocates
-  // for contiguous inputs, so a warm run can be allocation-free (graph-runtime.md section 4).
   for (std::size_t i = 0; i < input_names.size(); ++i) {
-    const TensorInfo* info = find_info(impl->accepted_inputs_, input_names[i]);
+    const TensorInfo* info = find_info(impl.accepted_inputs_, input_names[i]);
     if (info == nullptr) {
       throw SessionError(SessionErrorKind::InvalidInput, "the model has no input named '" + input_names[i] + "'");
     }
@@ -127,15 +163,53 @@ void Session::run(std::span<const std::string> input_names, std::span<const Tens
       }
     }
   }
-  for (const TensorInfo& info : impl->inputs_) {
+  for (const TensorInfo& info : impl.inputs_) {
     bool given = false;
     for (const std::string& name : input_names) given = given || name == info.name;
     if (!given) throw SessionError(SessionErrorKind::InvalidInput, "input '" + info.name + "' is missing");
   }
-  for (std::size_t i = 0; i < output_names.size(); ++i) {
-    if (find_info(impl->outputs_, output_names[i]) == nullptr) {
-      throw SessionError(SessionErrorKind::InvalidInput, "the model has no output named '" + output_names[i] + "'");
+  for (const std::string& name : output_names) {
+    if (find_info(impl.outputs_, name) == nullptr) {
+      throw SessionError(SessionErrorKind::InvalidInput, "the model has no output named '" + name + "'");
     }
+  }
+}
+
+void run_engine(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                std::span<const std::string> output_names, OutputSink& sink, RunControl& control) {
+  // spec/session.md section 8: a run cancelled or past its deadline before it starts runs nothing.
+  control.check_stop();
+  bool all_contiguous = true;
+  for (const Tensor& input : inputs) all_contiguous = all_contiguous && input.is_contiguous();
+  if (all_contiguous) {
+    impl.engine_->run(input_names, inputs, output_names, sink, control);
+    return;
+  }
+  // Non-contiguous inputs are copied first (graph-runtime.md section 4), within the limit.
+  std::vector<Tensor> copies;
+  copies.reserve(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].is_contiguous()) {
+      control.charge(inputs[i].dtype(), inputs[i].shape(), "a contiguous copy of input '" + input_names[i] + "'");
+    }
+    copies.push_back(inputs[i].contiguous());
+  }
+  impl.engine_->run(input_names, copies, output_names, sink, control);
+}
+
+}  // namespace
+
+void Session::run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                  std::span<const std::string> output_names, std::span<Tensor> outputs,
+                  const RunOptions& run_options) const {
+  // Keeps the session alive for this run even if it is disposed meanwhile.
+  std::shared_ptr<SessionImpl> impl = impl_;
+  check_alive(impl);
+  if (output_names.size() != outputs.size()) {
+    throw SessionError(SessionErrorKind::InvalidInput, "output names and tensors differ in number");
+  }
+  check_names(*impl, input_names, inputs, output_names);
+  for (std::size_t i = 0; i < output_names.size(); ++i) {
     if (outputs[i].defined()) {
       outputs[i].check_live();
       if (!outputs[i].is_contiguous()) {
@@ -143,22 +217,28 @@ void Session::run(std::span<const std::string> input_names, std::span<const Tens
       }
     }
   }
-  bool all_contiguous = true;
-  for (const Tensor& input : inputs) all_contiguous = all_contiguous && input.is_contiguous();
-  if (all_contiguous) {
-    impl->engine_->run(input_names, inputs, output_names, outputs);
-    return;
-  }
-  // Non-contiguous inputs are copied first (graph-runtime.md section 4).
-  std::vector<Tensor> copies;
-  copies.reserve(inputs.size());
-  for (const Tensor& input : inputs) copies.push_back(input.contiguous());
-  impl->engine_->run(input_names, copies, output_names, outputs);
+  // One control per run (spec/session.md sections 7 and 8).
+  RunControl control(impl->options_.memory_limit_bytes, run_options);
+  CopySink sink(output_names, outputs, control);
+  run_engine(*impl, input_names, inputs, output_names, sink, control);
 }
 
-void deliver_output(const Tensor& result, Tensor& out, const std::string& name) {
+void Session::run_visit(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                        std::span<const std::string> output_names, const OutputVisitor& visit,
+                        const RunOptions& run_options) const {
+  std::shared_ptr<SessionImpl> impl = impl_;
+  check_alive(impl);
+  check_names(*impl, input_names, inputs, output_names);
+  RunControl control(impl->options_.memory_limit_bytes, run_options);
+  VisitSink sink(visit, output_names, control);
+  run_engine(*impl, input_names, inputs, output_names, sink, control);
+}
+
+void deliver_output(const Tensor& result, Tensor& out, const std::string& name, RunControl& control) {
   if (!out.defined()) {
     // Always a copy: a result may live in a run state's slab or arena, or be a plan constant.
+    // spec/session.md section 7: the new tensor is within the run's memory limit.
+    control.charge(result.dtype(), result.shape(), "output '" + name + "'");
     out = Tensor::empty(result.dtype(), result.shape());
     result.copy_to(mutable_tensor_bytes(out));
     return;
@@ -172,7 +252,8 @@ void deliver_output(const Tensor& result, Tensor& out, const std::string& name) 
   result.copy_to(mutable_tensor_bytes(out));
 }
 
-std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs) const {
+std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                 const RunOptions& run_options) const {
   std::vector<std::string> names;
   std::vector<Tensor> tensors;
   for (const auto& [name, tensor] : inputs) {
@@ -182,7 +263,7 @@ std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor
   std::vector<std::string> output_names;
   for (const auto& info : outputs()) output_names.push_back(info.name);
   std::vector<Tensor> results(output_names.size());
-  run(names, tensors, output_names, results);
+  run(names, tensors, output_names, results, run_options);
   return results;
 }
 

@@ -2,8 +2,11 @@
 // graph-runtime.md sections 1 and 4 and the cookbook pages). Both engines serve this interface.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -23,6 +26,9 @@ enum class EngineKind { Optimized, Reference };
 enum class OptimizationLevel { None, Basic, All };
 enum class WeightStorage { Original, Binary16, BFloat16 };
 
+// The memory limit a session has unless told otherwise: 8 GiB (spec/session.md section 7).
+inline constexpr std::int64_t kDefaultMemoryLimitBytes = std::int64_t{8} << 30;
+
 struct SessionOptions {
   ExecutionMode mode = ExecutionMode::Fast;
   EngineKind engine = EngineKind::Optimized;
@@ -30,7 +36,35 @@ struct SessionOptions {
   OptimizationLevel optimization_level = OptimizationLevel::All;
   WeightStorage weight_storage = WeightStorage::Original;
   int max_cached_plans = 16;
+  // Bytes one run may hold at once in what it allocates: the plan's intermediate values, values
+  // shaped while running, scratch, and the outputs it allocates. A run that would pass it is
+  // refused with SessionError(ResourceExhausted) before allocating (spec/session.md section 7).
+  std::int64_t memory_limit_bytes = kDefaultMemoryLimitBytes;
 };
+
+// Stops runs from another thread (spec/session.md section 8). Share one token between the thread
+// that runs and the one that cancels; cancel() is sticky until reset(). Thread-safe.
+class CancelToken {
+ public:
+  void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
+  void reset() noexcept { cancelled_.store(false, std::memory_order_release); }
+  bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<bool> cancelled_{false};
+};
+
+// What one run may be stopped by (spec/session.md section 8): a run whose token is cancelled, or
+// whose deadline has passed, ends with SessionError(Cancelled) at the next check (before every
+// node, after the last one, and between the chunks of the optimized engine's kernels).
+struct RunOptions {
+  const CancelToken* cancel = nullptr;  // not owned; must outlive the run
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// Sees each output of a run in place: `index` into the output names, and the result, which is
+// valid only until the call returns (copy it to keep it).
+using OutputVisitor = std::function<void(std::size_t index, const Tensor& result)>;
 
 enum class ValueKind { Tensor, Sequence, Optional, Other };
 
@@ -64,9 +98,17 @@ class Session {
   // undefined tensor is replaced by a new one; a defined one must have the right type and shape
   // and is overwritten. Inputs are never modified or kept. Thread-safe.
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-           std::span<const std::string> output_names, std::span<Tensor> outputs) const;
+           std::span<const std::string> output_names, std::span<Tensor> outputs,
+           const RunOptions& run_options = {}) const;
   // Convenience: all outputs, in model order.
-  std::vector<Tensor> run(const std::vector<std::pair<std::string, Tensor>>& inputs) const;
+  std::vector<Tensor> run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                          const RunOptions& run_options = {}) const;
+  // As run(), but each output is handed to `visit` where it lies, without a copy, once every node
+  // has run (spec/session.md section 4): a caller that only reads the outputs (a hash, a file)
+  // needs no memory for them.
+  void run_visit(std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                 std::span<const std::string> output_names, const OutputVisitor& visit,
+                 const RunOptions& run_options = {}) const;
 
   // The span form for one-input, one-output float models; returns the output's shape.
   std::vector<std::int64_t> run_span(std::span<const float> input, std::span<const std::int64_t> shape,

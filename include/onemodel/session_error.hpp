@@ -16,6 +16,8 @@ enum class SessionErrorKind {
   Unsupported,           // a valid case this library does not handle (an element type, an attribute value)
   InvalidInput,          // a wrong input name, element type, rank or extent, or an input value a node refuses
   Disposed,              // the session was disposed
+  ResourceExhausted,     // the run would pass the session's memory limit (spec/session.md section 7)
+  Cancelled,             // the run was cancelled or passed its deadline (spec/session.md section 8)
 };
 
 const char* to_string(SessionErrorKind kind) noexcept;

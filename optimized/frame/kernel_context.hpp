@@ -3,6 +3,7 @@
 #pragma once
 
 #include "optimized/frame/isa.hpp"
+#include "optimized/frame/stop_scope.hpp"
 #include "optimized/frame/thread_pool.hpp"
 
 namespace onemodel::opt {
@@ -17,7 +18,12 @@ struct KernelContext {
     if (pool != nullptr) {
       pool->parallel_for(chunks, estimate_ns, chunk);
     } else {
-      for (std::size_t i = 0; i < chunks; ++i) chunk(i);
+      // As the pool does: a stopped run skips the chunks not yet started (stop_scope.hpp).
+      const FunctionRef<bool()>* stop = StopScope::current();
+      for (std::size_t i = 0; i < chunks; ++i) {
+        if (stop != nullptr && (*stop)()) return;
+        chunk(i);
+      }
     }
   }
 };

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include "optimized/frame/stop_scope.hpp"
+
 namespace onemodel::opt {
 
 namespace {
@@ -55,22 +57,30 @@ std::size_t ThreadPool::helpers_for(std::size_t chunks, double estimate_ns) cons
 
 std::size_t ThreadPool::run_chunks() {
   FunctionRef<void(std::size_t)>& job = *job_;
+  const FunctionRef<bool()>* stop = job_stop_;
   for (std::size_t ran = 0;; ++ran) {
     const std::size_t i = next_chunk_.fetch_add(1, std::memory_order_relaxed);
     if (i >= job_chunks_) return ran;
-    job(i);
+    // A skipped chunk still counts as done: the caller waits for every claimed chunk.
+    if (stop == nullptr || !(*stop)()) job(i);
     done_chunks_.fetch_add(1, std::memory_order_release);
   }
 }
 
 void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRef<void(std::size_t)> chunk) {
   const std::size_t helpers = helpers_for(chunks, estimate_ns);
+  // The calling run's stop test (stop_scope.hpp), polled before every chunk on every thread.
+  const FunctionRef<bool()>* stop = StopScope::current();
   bool expected = false;
   if (helpers == 0 || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
-    for (std::size_t i = 0; i < chunks; ++i) chunk(i);
+    for (std::size_t i = 0; i < chunks; ++i) {
+      if (stop != nullptr && (*stop)()) return;
+      chunk(i);
+    }
     return;
   }
   job_ = &chunk;
+  job_stop_ = stop;
   job_chunks_ = chunks;
   // Sharing::Always: chunk 0 is the caller's, the workers start at 1.
   const bool always = sharing_ == Sharing::Always;
@@ -88,7 +98,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   if (always) {
     // Wait until a worker has claimed a chunk (one is wanted, so one joins), then run chunk 0.
     while (next_chunk_.load(std::memory_order_relaxed) < 2) std::this_thread::yield();
-    chunk(0);
+    if (stop == nullptr || !(*stop)()) chunk(0);
     done_chunks_.fetch_add(1, std::memory_order_release);
     mine = 1;
   }
@@ -112,6 +122,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
     g_shared_calls.fetch_add(1, std::memory_order_relaxed);
   }
   job_ = nullptr;
+  job_stop_ = nullptr;
   busy_.store(false, std::memory_order_release);
 }
 

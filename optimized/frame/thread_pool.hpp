@@ -38,7 +38,9 @@ class ThreadPool {
 
   // Runs chunk(i) once for every i in [0, chunks). `estimate_ns` is the whole call's work on one
   // thread; it sets how many workers are woken. If another caller is using the pool, every chunk
-  // runs on this thread. chunk must not throw. Allocates nothing.
+  // runs on this thread. chunk must not throw. Allocates nothing. When the calling thread has a
+  // stop test installed (StopScope, stop_scope.hpp) and it says stop, the chunks not yet started
+  // are skipped (a cancelled run, spec/session.md section 8).
   void parallel_for(std::size_t chunks, double estimate_ns, FunctionRef<void(std::size_t)> chunk);
 
   // How many workers a call of this estimate would wake (for tests and benchmarks).
@@ -79,6 +81,7 @@ class ThreadPool {
   std::atomic<bool> busy_{false};
   // The current job, valid while busy_.
   FunctionRef<void(std::size_t)>* job_ = nullptr;
+  const FunctionRef<bool()>* job_stop_ = nullptr;  // the caller's stop test, or nullptr
   std::size_t job_chunks_ = 0;
   std::atomic<std::size_t> next_chunk_{0};
   std::atomic<std::size_t> done_chunks_{0};

@@ -9,6 +9,7 @@
 #include "core/session/engine.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
+#include "optimized/frame/stop_scope.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "optimized/runtime/plan.hpp"
 #include "optimized/runtime/run_state.hpp"
@@ -35,7 +36,7 @@ class OptimizedEngine final : public Engine {
         plans_(std::make_shared<const PlanList>()) {}
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-           std::span<const std::string> output_names, std::span<Tensor> outputs) const override {
+           std::span<const std::string> output_names, OutputSink& sink, RunControl& control) const override {
     const auto input_at = [&](std::size_t i) -> const Tensor* {
       const std::string& name = graph_->value_names[static_cast<std::size_t>(graph_->input_ids[i])];
       for (std::size_t j = 0; j < input_names.size(); ++j) {
@@ -45,13 +46,24 @@ class OptimizedEngine final : public Engine {
     };
     std::shared_ptr<const Plan> plan = find_plan(input_at);
     if (!plan) plan = build_plan(input_at);
+    // spec/session.md section 7: the plan's intermediate values count first, before a run state
+    // (and its slab) is made.
+    control.charge(plan->slab_bytes(), "the plan's intermediate values");
 
-    // The run state goes back to the plan's pool however the run ends.
+    // The run state goes back to the plan's pool however the run ends (an error, a cancelled
+    // run: spec/session.md section 8), without the caller's inputs: they are never kept
+    // (graph-runtime.md section 4).
     struct StateLease {
       const Plan& plan;
       std::unique_ptr<opt::RunState> state;
       ~StateLease() {
-        if (state) plan.give_back(std::move(state));
+        if (!state) return;
+        for (int id : plan.graph().input_ids) {
+          if (plan.values()[static_cast<std::size_t>(id)].kind == opt::ValueKind::Input) {
+            state->values()[static_cast<std::size_t>(id)] = Tensor();
+          }
+        }
+        plan.give_back(std::move(state));
       }
     } lease{*plan, plan->take_state()};
     opt::RunState& state = *lease.state;
@@ -61,19 +73,17 @@ class OptimizedEngine final : public Engine {
       const Tensor* given = input_at(i);
       if (given != nullptr) values[static_cast<std::size_t>(graph_->input_ids[i])] = *given;
     }
-    state.run_steps(*plan);
+    // The pool's chunks poll the run's stop test (spec/session.md section 8).
+    const auto stop = [&control] { return control.stop_requested(); };
+    const opt::FunctionRef<bool()> stop_ref(stop);
+    const opt::StopScope stop_scope(stop_ref);
+    state.run_steps(*plan, control);
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       const int id = output_id(output_names[i]);
       if (id < 0 || !values[static_cast<std::size_t>(id)].defined()) {
         throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
       }
-      deliver_output(values[static_cast<std::size_t>(id)], outputs[i], output_names[i]);
-    }
-    // Inputs are never kept (graph-runtime.md section 4).
-    for (int id : graph_->input_ids) {
-      if (plan->values()[static_cast<std::size_t>(id)].kind == opt::ValueKind::Input) {
-        values[static_cast<std::size_t>(id)] = Tensor();
-      }
+      sink.deliver(i, values[static_cast<std::size_t>(id)]);
     }
   }
 

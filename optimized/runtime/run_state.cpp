@@ -32,10 +32,24 @@ RunState::RunState(const Plan& plan) {
   }
 }
 
-void RunState::run_steps(const Plan& plan) {
+Tensor RunState::allocate(DType type, const Shape& shape) {
+  control_->charge(type, shape, "a value or scratch shaped while running");
+  return arena_.allocate(type, shape);
+}
+
+void RunState::run_steps(const Plan& plan, RunControl& control) {
+  control_ = &control;
+  // The state outlives the run (the plan keeps it idle): it must not keep the run's control.
+  struct Forget {
+    RunControl*& control;
+    ~Forget() { control = nullptr; }
+  } forget{control_};
   const std::vector<PlanStep>& steps = plan.steps();
   const std::vector<PlanValue>& values = plan.values();
+  // spec/session.md section 8: checked before every step and after the last, which also catches
+  // a kernel whose chunks the pool skipped once the run was to stop (stop_scope.hpp).
   for (std::size_t s = 0; s < steps.size(); ++s) {
+    control.check_stop();
     const PlanStep& step = steps[s];
     const CompiledNode& node = *step.node;
     if (step.view) {
@@ -63,6 +77,7 @@ void RunState::run_steps(const Plan& plan) {
     });
     poison(step);
   }
+  control.check_stop();
 }
 
 void RunState::run_dynamic(const PlanStep& step) {
@@ -96,7 +111,7 @@ void RunState::run_dynamic(const PlanStep& step) {
           out[i] = stated[i].value;
         } else {
           all_constant = false;
-          out[i] = arena_.allocate(stated[i].type, stated[i].shape);
+          out[i] = allocate(stated[i].type, stated[i].shape);
         }
       }
       if (all_constant) return;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/session/run_control.hpp"
 #include "onemodel/arena.hpp"
 #include "optimized/runtime/plan.hpp"
 
@@ -15,10 +16,13 @@ class RunState final : public RunMemory {
  public:
   explicit RunState(const Plan& plan);
 
-  Tensor allocate(DType type, const Shape& shape) override { return arena_.allocate(type, shape); }
+  // Dynamic values and scratch, from the arena, each charged to the run first (spec/session.md
+  // section 7).
+  Tensor allocate(DType type, const Shape& shape) override;
 
-  // Runs every step of the plan; the caller has set the input values.
-  void run_steps(const Plan& plan);
+  // Runs every step of the plan, charging what it allocates to `control`; the caller has set the
+  // input values.
+  void run_steps(const Plan& plan, RunControl& control);
 
   std::vector<Tensor>& values() noexcept { return values_; }
   void reset_arena() { arena_.reset(); }
@@ -27,6 +31,7 @@ class RunState final : public RunMemory {
   void run_dynamic(const PlanStep& step);
   void poison(const PlanStep& step) noexcept;
 
+  RunControl* control_ = nullptr;  // the run in progress
   std::shared_ptr<Buffer> slab_;
   Arena arena_;
   std::vector<Tensor> values_;

@@ -17,6 +17,21 @@ namespace {
 
 using ValueTable = std::unordered_map<std::string, Tensor>;
 
+// A node's data-dependent outputs and scratch: fresh tensors, each charged to the run first
+// (spec/session.md section 7).
+class ChargedMemory final : public RunMemory {
+ public:
+  ChargedMemory(RunControl& control, const std::string& what) : control_(control), what_(what) {}
+  Tensor allocate(DType type, const Shape& shape) override {
+    control_.charge(type, shape, what_);
+    return Tensor::empty(type, shape);
+  }
+
+ private:
+  RunControl& control_;
+  const std::string& what_;
+};
+
 class ReferenceEngine final : public Engine {
  public:
   ReferenceEngine(const IrModel& model, const SessionOptions& options)
@@ -35,28 +50,35 @@ class ReferenceEngine final : public Engine {
   }
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
-           std::span<const std::string> output_names, std::span<Tensor> outputs) const override {
+           std::span<const std::string> output_names, OutputSink& sink, RunControl& control) const override {
     ValueTable values;
     for (const auto& [name, tensor] : constants_) values.emplace(name, tensor);
     // A caller's input overrides an initializer of the same name (an input with a default).
     for (std::size_t i = 0; i < inputs.size(); ++i) values.insert_or_assign(input_names[i], inputs[i]);
-    for (std::int32_t index : graph_.order) run_node(static_cast<std::size_t>(index), values);
+    // spec/session.md section 8: checked before every node and after the last.
+    for (std::int32_t index : graph_.order) {
+      control.check_stop();
+      run_node(static_cast<std::size_t>(index), values, control);
+    }
+    control.check_stop();
     for (std::size_t i = 0; i < output_names.size(); ++i) {
       auto it = values.find(output_names[i]);
       if (it == values.end()) {
         throw SessionError(SessionErrorKind::InvalidInput, "no value named '" + output_names[i] + "'");
       }
-      deliver_output(it->second, outputs[i], output_names[i]);
+      sink.deliver(i, it->second);
     }
   }
 
   std::string kernel_path() const override { return "Reference"; }
 
  private:
-  void run_node(std::size_t index, ValueTable& values) const {
+  void run_node(std::size_t index, ValueTable& values, RunControl& control) const {
     const IrNode& node = graph_.nodes[index];
     const OpKernel& kernel = *kernels_[index];
     NodeInfo info(node, node.opset, mode_);
+    const std::string what = "a value of " + node.op_type;
+    ChargedMemory memory(control, what);
     try {
       std::vector<Tensor> inputs(node.inputs.size());
       std::vector<InferInput> described(node.inputs.size());
@@ -86,15 +108,15 @@ class ReferenceEngine final : public Engine {
             outputs[i] = stated[i].value;
           } else {
             all_constant = false;
-            outputs[i] = Tensor::empty(stated[i].type, stated[i].shape);
+            outputs[i] = memory.allocate(stated[i].type, stated[i].shape);
           }
         }
         if (!all_constant) {
-          RunContext context(info, inputs, outputs);
+          RunContext context(info, inputs, outputs, &memory);
           kernel.run(context);
         }
       } else {
-        RunContext context(info, inputs, outputs);
+        RunContext context(info, inputs, outputs, &memory);
         kernel.run(context);
       }
       for (std::size_t i = 0; i < node.outputs.size(); ++i) {

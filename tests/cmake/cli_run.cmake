@@ -20,6 +20,35 @@ if(TARGET onemodel_cli)
                     -- ${cli} run ${samples}/classifier.onnx --mode slow)
   onemodel_run_test(bad_threads --status 2 --stderr-line 0 "Usage: run: --threads takes 0 to 256"
                     -- ${cli} run ${samples}/classifier.onnx --threads 999)
+  # The memory limit (spec/session.md section 7): a malformed value is a usage error; a limit the
+  # run passes stops it with ResourceExhausted, status 6, in both engines; a generous one runs.
+  onemodel_run_test(bad_memory_limit --status 2 --stderr-line 0 "Usage: run: --memory-limit takes a byte count"
+                    -- ${cli} run ${samples}/classifier.onnx --memory-limit 12X)
+  onemodel_run_test(zero_memory_limit --status 2 --stderr-line 0 "Usage: run: --memory-limit takes a byte count"
+                    -- ${cli} run ${samples}/classifier.onnx --memory-limit 0)
+  foreach(engine optimized reference)
+    onemodel_run_test(memory_limit_${engine} --status 6 --stderr-line 0 "ResourceExhausted: "
+                      -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier_x.npy
+                      --engine ${engine} --memory-limit 1)
+    onemodel_run_test(memory_limit_generous_${engine} --status 0 --stdout " sha256=[0-9a-f]{64}$"
+                      -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier_x.npy
+                      --engine ${engine} --memory-limit 1G)
+  endforeach()
+  # The deadline (spec/session.md section 8): malformed values are usage errors; a deadline of 0
+  # has passed when the run starts, so it stops with Cancelled, status 7, in both engines; a
+  # generous one runs.
+  foreach(bad 12X 1.5ms 1.2345 -3 ms)
+    onemodel_run_test(bad_deadline_${bad} --status 2 --stderr-line 0 "Usage: run: --deadline takes seconds"
+                      -- ${cli} run ${samples}/classifier.onnx --deadline ${bad})
+  endforeach()
+  foreach(engine optimized reference)
+    onemodel_run_test(deadline_passed_${engine} --status 7 --stderr-line 0 "Cancelled: the run passed its deadline"
+                      -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier_x.npy
+                      --engine ${engine} --deadline 0)
+    onemodel_run_test(deadline_generous_${engine} --status 0 --stdout " sha256=[0-9a-f]{64}$"
+                      -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier_x.npy
+                      --engine ${engine} --deadline 600)
+  endforeach()
   # A missing .npy file and a file that is not .npy: input errors, status 5.
   onemodel_run_test(missing_npy --status 5 --stderr-line 0 "InvalidInput: .*no-such.npy: cannot open"
                     -- ${cli} run ${samples}/classifier.onnx --input x=${run_tmp}/no-such.npy)

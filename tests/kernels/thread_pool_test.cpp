@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/stop_scope.hpp"
 #include "optimized/frame/thread_pool.hpp"
 
 namespace onemodel::opt {
@@ -130,6 +132,48 @@ TEST(ThreadPool, HelpersFollowTheEstimate) {
   EXPECT_EQ(pool.helpers_for(1, 10.0 * unit), 0u);
   ThreadPool alone(1);
   EXPECT_EQ(alone.helpers_for(100, 10.0 * unit), 0u);
+}
+
+// spec/session.md section 8: with a stop test installed on the calling thread, the chunks not yet
+// started when it says stop are skipped, on the caller and on the workers; the pool stays usable.
+TEST(ThreadPool, ChunksAfterTheStopTestSaysStopAreSkipped) {
+  for (int threads : {1, 2, 4}) {
+    for (auto sharing : {ThreadPool::Sharing::ByEstimate, ThreadPool::Sharing::Always}) {
+      ThreadPool pool(threads, sharing);
+      std::atomic<bool> stopped{false};
+      const auto stop = [&] { return stopped.load(std::memory_order_acquire); };
+      const FunctionRef<bool()> stop_ref(stop);
+      std::atomic<std::size_t> ran{0};
+      {
+        const StopScope scope(stop_ref);
+        pool.parallel_for(2000, 1e9, [&](std::size_t i) {
+          ran.fetch_add(1, std::memory_order_relaxed);
+          if (i == 3) stopped.store(true, std::memory_order_release);
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+        });
+      }
+      // Only the chunks already started on some thread when chunk 3 set the flag ran: a handful,
+      // bounded loosely here so that a thread descheduled on a loaded machine cannot fail it.
+      EXPECT_LT(ran.load(), 1000u) << threads << " threads";
+      if (threads == 1) EXPECT_EQ(ran.load(), 4u);
+      // Outside the scope nothing is skipped.
+      std::atomic<std::size_t> all{0};
+      pool.parallel_for(100, 1e9, [&](std::size_t) { all.fetch_add(1, std::memory_order_relaxed); });
+      EXPECT_EQ(all.load(), 100u);
+    }
+  }
+  // The pool-less path of KernelContext skips the same way.
+  KernelContext alone;
+  std::atomic<bool> stopped{false};
+  const auto stop = [&] { return stopped.load(std::memory_order_acquire); };
+  const FunctionRef<bool()> stop_ref(stop);
+  const StopScope scope(stop_ref);
+  std::size_t ran = 0;
+  alone.parallel_for(100, 1e9, [&](std::size_t i) {
+    ++ran;
+    if (i == 3) stopped.store(true);
+  });
+  EXPECT_EQ(ran, 4u);
 }
 
 }  // namespace

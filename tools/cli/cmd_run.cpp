@@ -1,11 +1,14 @@
 // `onemodel run MODEL --input NAME=FILE.npy ... [--mode fast|exact] [--engine optimized|reference]
-// [--threads N] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
+// [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
 // line per output, `<name> <type> [<dims>] sha256=<hex>`, the hash over the output's raw
 // little-endian element bytes in row-major order. With --output-dir each output is also written
 // as DIR/<file name>.npy, the file name being the output name made safe (output_file_names).
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,13 +32,44 @@ struct RunArgs {
   std::vector<std::pair<std::string, std::string>> inputs;  // name, .npy path
   std::string output_dir;
   SessionOptions options;
+  std::optional<std::chrono::milliseconds> deadline;  // from the start of the run
 };
+
+// `--deadline` (docs/command-line.md, run): seconds, whole or decimal ("30", "2.5"), or whole
+// milliseconds with "ms" ("1500ms"); at most about 30 days, so that now + it cannot overflow.
+std::chrono::milliseconds parse_deadline(const std::string& value) {
+  const std::string usage = "run: --deadline takes seconds (30, 2.5) or milliseconds (1500ms), not '" + value + "'";
+  const bool ms = value.size() > 2 && value.compare(value.size() - 2, 2, "ms") == 0;
+  const std::string number = ms ? value.substr(0, value.size() - 2) : value;
+  const std::size_t dot = number.find('.');
+  const std::string whole = number.substr(0, dot);
+  const std::string fraction = dot == std::string::npos ? "" : number.substr(dot + 1);
+  const auto digits_only = [](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos; };
+  if (whole.empty() || whole.size() > 10 || !digits_only(whole) || !digits_only(fraction) ||
+      (dot != std::string::npos && (ms || fraction.empty() || fraction.size() > 3))) {
+    throw UsageError(usage);
+  }
+  std::int64_t millis = std::stoll(whole);
+  if (!ms) {
+    std::string thousandths = fraction;
+    thousandths.resize(3, '0');
+    millis = millis * 1000 + std::stoll(thousandths);
+  }
+  if (millis > std::int64_t{30} * 24 * 3600 * 1000) throw UsageError(usage);
+  return std::chrono::milliseconds(millis);
+}
 
 RunArgs parse_run_args(const Args& args) {
   RunArgs parsed;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& arg = args[k];
     if (parse_session_option("run", args, k, parsed.options)) continue;
+    if (arg == "--deadline") {
+      if (k + 1 >= args.size()) throw UsageError("run: --deadline needs a value");
+      if (parsed.deadline) throw UsageError("run: --deadline is given twice");
+      parsed.deadline = parse_deadline(args[++k]);
+      continue;
+    }
     if (arg == "--input" || arg == "--output-dir") {
       if (k + 1 >= args.size()) throw UsageError("run: " + arg + " needs a value");
       const std::string& value = args[++k];
@@ -107,8 +141,6 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   for (std::size_t k = 0; k < names.size(); ++k) tensors[k] = as_declared(tensors[k], session, names[k]);
   std::vector<std::string> output_names;
   for (const TensorInfo& info : session.outputs()) output_names.push_back(info.name);
-  std::vector<Tensor> results(output_names.size());
-  session.run(names, tensors, output_names, results);
 
   std::vector<std::string> files;
   if (!parsed.output_dir.empty()) {
@@ -117,18 +149,21 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
     if (ec) throw ModelError(ModelErrorKind::Io, "cannot create the output folder: " + ec.message(), parsed.output_dir);
     files = output_file_names(output_names);
   }
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    const Tensor result = results[k].contiguous();
+  RunOptions run_options;
+  if (parsed.deadline) run_options.deadline = std::chrono::steady_clock::now() + *parsed.deadline;
+  // Each output is hashed (and written) where the run left it: no copy of it is made, so a
+  // 2 GiB output needs no second 2 GiB (issue 11). Results are contiguous (spec/session.md 4).
+  session.run_visit(names, tensors, output_names, [&](std::size_t k, const Tensor& result) {
     out << output_names[k] << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
         << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
-    if (files.empty()) continue;
+    if (files.empty()) return;
     const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
     try {
       conformance::write_npy(file, result);
     } catch (const conformance::NpyError& e) {
       throw ModelError(ModelErrorKind::Io, e.what(), file.string());
     }
-  }
+  }, run_options);
   return kExitOk;
 }
 

@@ -21,7 +21,7 @@ constexpr const char* kOverview =
     "  convert --each LIST --output-dir DIR\n"
     "                              convert every model named in LIST to DIR/<k>.onemodel\n"
     "  run MODEL --input NAME=FILE.npy... [--mode fast|exact] [--engine optimized|reference]\n"
-    "      [--threads N] [--output-dir DIR]\n"
+    "      [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]\n"
     "                              run the model; one line per output with its SHA-256\n"
     "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT] [--twin-threads L]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
@@ -57,14 +57,19 @@ constexpr const char* kConvert =
 
 constexpr const char* kRun =
     "usage: onemodel run MODEL --input NAME=FILE.npy... [--mode fast|exact]\n"
-    "                      [--engine optimized|reference] [--threads N] [--output-dir DIR]\n"
+    "                      [--engine optimized|reference] [--threads N]\n"
+    "                      [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]\n"
     "Runs the model once. Every input is given as a .npy file by name. Each output is printed as\n"
     "`<name> <dtype> [<dims>] sha256=<hex of its little-endian element bytes>` and, with\n"
-    "--output-dir, written to DIR/<name>.npy.\n";
+    "--output-dir, written to DIR/<name>.npy. --memory-limit caps what one run may allocate\n"
+    "(bytes, or with a K, M or G suffix; default 8G): over it the run stops with\n"
+    "ResourceExhausted, exit status 6. --deadline stops a run still going after TIME (seconds,\n"
+    "or milliseconds with an ms suffix) with Cancelled, exit status 7.\n";
 
 constexpr const char* kConformance =
     "usage: onemodel conformance DIR [--engine optimized|reference] [--mode fast|exact]\n"
-    "                              [--tsv FILE] [--filter TEXT] [--twin-threads LIST]\n"
+    "                              [--memory-limit BYTES] [--tsv FILE] [--filter TEXT]\n"
+    "                              [--twin-threads LIST]\n"
     "Runs every ONNX backend test case under DIR (the data root, one group such as .../node, or\n"
     "one case) with the method of spec/conformance.md and classifies each as pass, fail,\n"
     "unsupported-op, unsupported-type, not-exact or known-diff, then prints the summary line.\n"

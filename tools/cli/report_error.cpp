@@ -48,7 +48,7 @@ int report_error(std::exception_ptr error, std::ostream& err) {
     err << to_string(e.kind()) << ": " << one_line(e.message()) << "\n";
     if (!e.node_name().empty()) err << "  at node " << one_line(e.node_name()) << "\n";
     for (const std::string& op : e.operators()) err << "  operator " << one_line(op) << "\n";
-    return e.kind() == SessionErrorKind::InvalidInput ? kExitInput : kExitSession;
+    return exit_status_of(e.kind());
   } catch (const std::bad_alloc&) {
     err << "Internal: out of memory\n";
     return kExitInternal;

@@ -16,12 +16,13 @@ int command_conformance(const Args& args, std::ostream& out);
 // `onemodel check`: outputs against ONNX Runtime's reference directories (cmd_check.cpp).
 int command_check(const Args& args, std::ostream& out);
 
-// "--engine optimized|reference", "--mode fast|exact", "--threads N" (0 to 256) into `options`.
+// "--engine optimized|reference", "--mode fast|exact", "--threads N" (0 to 256), "--memory-limit
+// BYTES" (digits with an optional K, M or G suffix, binary) into `options`.
 // Returns false when `arg` is none of them; throws UsageError for a bad or missing value.
 bool parse_session_option(const std::string& command, const Args& args, std::size_t& k, SessionOptions& options);
 
 // spec/errors.md section 4: `<Kind>: <message>`, `  at node <name>`, one `  operator <op>` line
-// per operator. Returns kExitInput for InvalidInput, kExitSession otherwise.
+// per operator. Returns exit_status_of(kind) (exit_status.hpp).
 int report_session_error(const SessionError& error, std::ostream& err);
 
 }  // namespace onemodel::cli

@@ -1,5 +1,7 @@
 // Options shared by the commands that run models (docs/command-line.md, run and conformance).
+#include <cstdint>
 #include <iostream>
+#include <string>
 
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/run_commands.hpp"
@@ -17,12 +19,34 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
+std::int64_t parse_byte_count(const std::string& command, const std::string& value) {
+  // Digits, then K, M or G (binary: 2^10, 2^20, 2^30); at least 1, at most INT64_MAX.
+  const std::string usage = command + ": --memory-limit takes a byte count with an optional K, M or G, not '" +
+                            value + "'";
+  std::size_t digits = value.find_first_not_of("0123456789");
+  if (digits == std::string::npos) digits = value.size();
+  if (digits == 0 || digits > 19 || value.size() - digits > 1) throw UsageError(usage);
+  int shift = 0;
+  if (digits < value.size()) {
+    const char unit = value[digits];
+    if (unit == 'K' || unit == 'k') shift = 10;
+    else if (unit == 'M' || unit == 'm') shift = 20;
+    else if (unit == 'G' || unit == 'g') shift = 30;
+    else throw UsageError(usage);
+  }
+  const unsigned long long count = std::stoull(value.substr(0, digits));
+  if (count == 0 || count > (static_cast<unsigned long long>(INT64_MAX) >> shift)) throw UsageError(usage);
+  return static_cast<std::int64_t>(count << shift);
+}
+
 bool parse_session_option(const std::string& command, const Args& args, std::size_t& k, SessionOptions& options) {
   const std::string& arg = args[k];
-  if (arg != "--engine" && arg != "--mode" && arg != "--threads") return false;
+  if (arg != "--engine" && arg != "--mode" && arg != "--threads" && arg != "--memory-limit") return false;
   if (k + 1 >= args.size()) throw UsageError(command + ": " + arg + " needs a value");
   const std::string& value = args[++k];
-  if (arg == "--engine") {
+  if (arg == "--memory-limit") {
+    options.memory_limit_bytes = parse_byte_count(command, value);
+  } else if (arg == "--engine") {
     if (value == "optimized") options.engine = EngineKind::Optimized;
     else if (value == "reference") options.engine = EngineKind::Reference;
     else throw UsageError(command + ": --engine takes optimized or reference, not '" + value + "'");
@@ -45,7 +69,7 @@ int report_session_error(const SessionError& error, std::ostream& err) {
   err << to_string(error.kind()) << ": " << one_line(error.message()) << "\n";
   if (!error.node_name().empty()) err << "  at node " << one_line(error.node_name()) << "\n";
   for (const std::string& op : error.operators()) err << "  operator " << one_line(op) << "\n";
-  return error.kind() == SessionErrorKind::InvalidInput ? kExitInput : kExitSession;
+  return exit_status_of(error.kind());
 }
 
 }  // namespace onemodel::cli
