@@ -1,0 +1,168 @@
+// Issue 11 (Hardening), defects 3 and 4: operators shaped by an empty axis or by an integer near
+// the ends of int64 (spec/operator-contract.md section 6). Each case ran into a crash, undefined
+// behaviour (UBSan in the Checked build) or a wrapped, wrong result before its fix; now it gives
+// the ONNX result or a typed refusal, the same in both engines and both modes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "diff/graph_builder.hpp"
+#include "onemodel/session.hpp"
+#include "onemodel/session_error.hpp"
+#include "tests/support/ir_builder.hpp"
+
+namespace onemodel {
+namespace {
+
+using graph_builder::GraphBuilder;
+using ir_builder::int_attr;
+using ir_builder::ints_attr;
+using ir_builder::string_attr;
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
+
+using Feeds = std::vector<std::pair<std::string, Tensor>>;
+
+Tensor int64s(std::vector<std::int64_t> values) {
+  return Tensor::from_values<std::int64_t>(DType::I64, Shape{static_cast<std::int64_t>(values.size())},
+                                           std::span<const std::int64_t>(values));
+}
+
+// One node reading graph input "x" (and the given initializers or further graph inputs).
+struct OneNode {
+  std::int64_t opset = 17;
+  std::string op;
+  Tensor x;
+  std::vector<std::pair<std::string, Tensor>> initializers;
+  std::vector<std::pair<std::string, Tensor>> more_inputs;  // fed at run time
+  std::vector<std::string> node_inputs;                    // default: x, then the others in order
+  std::vector<IrAttribute> attributes;
+  DType output_type = DType::F32;
+
+  IrModel model() const {
+    GraphBuilder builder(opset);
+    builder.input("x", x.dtype(), x.shape());
+    for (const auto& [name, value] : more_inputs) builder.input(name, value.dtype(), value.shape());
+    for (const auto& [name, value] : initializers) builder.initializer(name, value);
+    std::vector<std::string> inputs = node_inputs;
+    if (inputs.empty()) {
+      inputs.push_back("x");
+      for (const auto& [name, value] : initializers) inputs.push_back(name);
+      for (const auto& [name, value] : more_inputs) inputs.push_back(name);
+    }
+    builder.node(op, inputs, {"y"}, attributes);
+    builder.output("y", output_type);
+    return builder.build();
+  }
+  Feeds feeds() const {
+    Feeds f = {{"x", x}};
+    for (const auto& input : more_inputs) f.push_back(input);
+    return f;
+  }
+};
+
+std::vector<std::byte> bytes_of(const Tensor& t) {
+  std::vector<std::byte> bytes(static_cast<std::size_t>(t.element_count()) * dtype_size(t.dtype()));
+  t.copy_to(bytes);
+  return bytes;
+}
+
+SessionOptions options_for(EngineKind engine, ExecutionMode mode) {
+  SessionOptions options;
+  options.engine = engine;
+  options.mode = mode;
+  return options;
+}
+
+// Session creation and a run in both engines and modes end in a SessionError of `kind`.
+void expect_refused(const OneNode& c, SessionErrorKind kind) {
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+      SCOPED_TRACE(std::string(engine == EngineKind::Reference ? "reference" : "optimized") +
+                   (mode == ExecutionMode::Exact ? " exact" : " fast"));
+      try {
+        const IrModel model = c.model();
+        (void)Session::create(model, options_for(engine, mode)).run(c.feeds());
+        ADD_FAILURE() << c.op << " ran";
+      } catch (const SessionError& e) {
+        EXPECT_EQ(e.kind(), kind) << e.what();
+      }
+    }
+  }
+}
+
+// The single output in both engines and modes (checked equal to `expected` bit for bit).
+void expect_output(const OneNode& c, const Tensor& expected) {
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+      SCOPED_TRACE(std::string(engine == EngineKind::Reference ? "reference" : "optimized") +
+                   (mode == ExecutionMode::Exact ? " exact" : " fast"));
+      const IrModel model = c.model();
+      const std::vector<Tensor> out = Session::create(model, options_for(engine, mode)).run(c.feeds());
+      ASSERT_EQ(out.size(), 1u);
+      ASSERT_EQ(out[0].dtype(), expected.dtype());
+      ASSERT_EQ(out[0].shape(), expected.shape());
+      EXPECT_EQ(bytes_of(out[0]), bytes_of(expected));
+    }
+  }
+}
+
+
+// Defect 3: Resize with sizes on an input with an empty axis. The scale out / 0 was infinite and
+// every tap read index -1: a segmentation fault in both engines. An empty axis has nothing to
+// interpolate from (spec/ops/products-conv.md section 10.1): InvalidInput, whether sizes is a
+// constant or fed, in every mode of interpolation.
+TEST(HostileExtents, ResizeOfAnEmptyAxisToANonEmptyOneIsRefused) {
+  for (const char* mode : {"linear", "nearest", "cubic"}) {
+    for (bool fed : {false, true}) {
+      SCOPED_TRACE(std::string(mode) + (fed ? " fed sizes" : " constant sizes"));
+      OneNode c;
+      c.opset = 13;
+      c.op = "Resize";
+      c.x = Tensor::zeros(DType::F32, Shape{1, 1, 0, 2});
+      (fed ? c.more_inputs : c.initializers).push_back({"sizes", int64s({1, 1, 2, 2})});
+      c.node_inputs = {"x", "", "", "sizes"};
+      c.attributes = {string_attr("mode", mode)};
+      expect_refused(c, SessionErrorKind::InvalidInput);
+    }
+  }
+}
+
+// The same under keep_aspect_ratio_policy (opset 18): the ratio size / 0 of an empty axis means
+// nothing, whatever size it asks for.
+TEST(HostileExtents, ResizeKeepingTheAspectRatioOfAnEmptyAxisIsRefused) {
+  for (const char* policy : {"not_larger", "not_smaller"}) {
+    for (std::int64_t size : {0, 2}) {
+      SCOPED_TRACE(std::string(policy) + " size " + std::to_string(size));
+      OneNode c;
+      c.opset = 18;
+      c.op = "Resize";
+      c.x = Tensor::zeros(DType::F32, Shape{1, 1, 0, 2});
+      c.initializers = {{"sizes", int64s({size, 4})}};
+      c.node_inputs = {"x", "", "", "sizes"};
+      c.attributes = {string_attr("mode", "linear"), ints_attr("axes", {2, 3}),
+                      string_attr("keep_aspect_ratio_policy", policy)};
+      expect_refused(c, SessionErrorKind::InvalidInput);
+    }
+  }
+}
+
+// An empty axis resized to an empty axis is the empty tensor (ONNX Resize: output extent = sizes).
+TEST(HostileExtents, ResizeOfAnEmptyAxisToAnEmptyOneIsEmpty) {
+  OneNode c;
+  c.opset = 13;
+  c.op = "Resize";
+  c.x = Tensor::zeros(DType::F32, Shape{1, 1, 0, 2});
+  c.initializers = {{"sizes", int64s({1, 1, 0, 3})}};
+  c.node_inputs = {"x", "", "", "sizes"};
+  c.attributes = {string_attr("mode", "linear")};
+  expect_output(c, Tensor::zeros(DType::F32, Shape{1, 1, 0, 3}));
+}
+
+}  // namespace
+}  // namespace onemodel
