@@ -164,5 +164,40 @@ TEST(HostileExtents, ResizeOfAnEmptyAxisToAnEmptyOneIsEmpty) {
   expect_output(c, Tensor::zeros(DType::F32, Shape{1, 1, 0, 3}));
 }
 
+// Defect 4, the case: pads [0, INT64_MAX, 0, INT64_MAX] on x[2, 4] (the Release build
+// wrapped the extent to 2 and returned a wrong [2, 2]). Unsupported: beyond every limit.
+TEST(HostileExtents, PadWithInt64MaxOnBothEndsIsRefused) {
+  OneNode c;
+  c.opset = 11;
+  c.op = "Pad";
+  c.x = Tensor::zeros(DType::F32, Shape{2, 4});
+  c.initializers = {{"pads", int64s({0, kInt64Max, 0, kInt64Max})}};
+  expect_refused(c, SessionErrorKind::Unsupported);
+}
+
+// A begin pad near INT64_MIN with an end pad near INT64_MAX sums to a small extent (4 + MIN + MAX
+// = 3), so the extent check passed, and run() read output i at i - begin, which wrapped (UBSan).
+// Refused in the input form (constant and fed pads, every mode) and the attribute form (Pad-2).
+TEST(HostileExtents, PadWithInt64MinBeginAndInt64MaxEndIsRefused) {
+  for (const char* mode : {"constant", "reflect", "edge"}) {
+    for (bool fed : {false, true}) {
+      SCOPED_TRACE(std::string(mode) + (fed ? " fed pads" : " constant pads"));
+      OneNode c;
+      c.opset = 11;
+      c.op = "Pad";
+      c.x = Tensor::zeros(DType::F32, Shape{2, 4});
+      (fed ? c.more_inputs : c.initializers).push_back({"pads", int64s({0, kInt64Min, 0, kInt64Max})});
+      c.attributes = {string_attr("mode", mode)};
+      expect_refused(c, SessionErrorKind::Unsupported);
+    }
+  }
+  OneNode c;
+  c.opset = 2;
+  c.op = "Pad";
+  c.x = Tensor::zeros(DType::F32, Shape{2, 4});
+  c.attributes = {ints_attr("pads", {0, kInt64Min + 1, 0, kInt64Max})};
+  expect_refused(c, SessionErrorKind::Unsupported);
+}
+
 }  // namespace
 }  // namespace onemodel
