@@ -199,5 +199,44 @@ TEST(HostileExtents, PadWithInt64MinBeginAndInt64MaxEndIsRefused) {
   expect_refused(c, SessionErrorKind::Unsupported);
 }
 
+// DepthToSpace with blocksize 2^32: b * b wrapped to 0 and C % 0 trapped (SIGFPE); INT64_MAX
+// overflowed b * b (UBSan). Unsupported.
+TEST(HostileExtents, DepthToSpaceWithAHugeBlocksizeIsRefused) {
+  for (std::int64_t block : {std::int64_t{1} << 32, kInt64Max}) {
+    SCOPED_TRACE(block);
+    OneNode c;
+    c.opset = 13;
+    c.op = "DepthToSpace";
+    c.x = Tensor::zeros(DType::F32, Shape{1, 4, 2, 2});
+    c.attributes = {int_attr("blocksize", block)};
+    expect_refused(c, SessionErrorKind::Unsupported);
+  }
+}
+
+// DepthToSpace of an input with no channels: 0 divides by any b * b, and H * b overflowed for a
+// huge b. Unsupported.
+TEST(HostileExtents, DepthToSpaceOfNoChannelsWithAHugeBlocksizeIsRefused) {
+  OneNode c;
+  c.opset = 13;
+  c.op = "DepthToSpace";
+  c.x = Tensor::zeros(DType::F32, Shape{1, 0, 2, 2});
+  c.attributes = {int_attr("blocksize", std::int64_t{1} << 62)};
+  expect_refused(c, SessionErrorKind::Unsupported);
+}
+
+// SpaceToDepth of an empty spatial input (0 divides by any blocksize) with blocksize 2^32 or
+// INT64_MAX: C * b * b overflowed. Unsupported.
+TEST(HostileExtents, SpaceToDepthWithAHugeBlocksizeIsRefused) {
+  for (std::int64_t block : {std::int64_t{1} << 32, kInt64Max}) {
+    SCOPED_TRACE(block);
+    OneNode c;
+    c.opset = 13;
+    c.op = "SpaceToDepth";
+    c.x = Tensor::zeros(DType::F32, Shape{1, 4, 0, 0});
+    c.attributes = {int_attr("blocksize", block)};
+    expect_refused(c, SessionErrorKind::Unsupported);
+  }
+}
+
 }  // namespace
 }  // namespace onemodel
