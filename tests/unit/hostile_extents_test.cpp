@@ -238,5 +238,27 @@ TEST(HostileExtents, SpaceToDepthWithAHugeBlocksizeIsRefused) {
   }
 }
 
+// Split sizes [1, INT64_MAX] on an extent of 4: the running sum overflowed (UBSan). The sizes do
+// not add up to the extent: InvalidModel (spec/ops/shape-indexing.md section 2, Split).
+TEST(HostileExtents, SplitSizesThatOverflowTheirSumAreRefused) {
+  GraphBuilder builder(13);
+  builder.input("x", DType::F32, Shape{2, 4});
+  builder.initializer("split", int64s({1, kInt64Max}));
+  builder.node("Split", {"x", "split"}, {"a", "b"}, {int_attr("axis", 1)});
+  builder.output("a", DType::F32);
+  builder.output("b", DType::F32);
+  const IrModel model = builder.build();
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+      try {
+        (void)Session::create(model, options_for(engine, mode)).run({{"x", Tensor::zeros(DType::F32, Shape{2, 4})}});
+        ADD_FAILURE() << "Split ran";
+      } catch (const SessionError& e) {
+        EXPECT_EQ(e.kind(), SessionErrorKind::InvalidModel) << e.what();
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onemodel
