@@ -260,5 +260,17 @@ TEST(HostileExtents, SplitSizesThatOverflowTheirSumAreRefused) {
   }
 }
 
+// GroupNormalization with num_groups = INT64_MAX on an input with no channels (0 divides by it):
+// N * num_groups overflowed. Unsupported.
+TEST(HostileExtents, GroupNormalizationWithHugeNumGroupsIsRefused) {
+  OneNode c;
+  c.opset = 21;
+  c.op = "GroupNormalization";
+  c.x = Tensor::zeros(DType::F32, Shape{2, 0, 3});
+  c.initializers = {{"scale", Tensor::zeros(DType::F32, Shape{0})}, {"bias", Tensor::zeros(DType::F32, Shape{0})}};
+  c.attributes = {int_attr("num_groups", kInt64Max)};
+  expect_refused(c, SessionErrorKind::Unsupported);
+}
+
 }  // namespace
 }  // namespace onemodel
