@@ -272,5 +272,50 @@ TEST(HostileExtents, GroupNormalizationWithHugeNumGroupsIsRefused) {
   expect_refused(c, SessionErrorKind::Unsupported);
 }
 
+// Range on int64 operands near the ends: the count from the double quotient was one too many
+// (the second element start + delta lies past INT64_MAX: a wrong result and a signed overflow),
+// and i * delta overflowed for elements that fit (start INT64_MIN, delta 2^62, i = 3). The exact
+// elements (ONNX Range: start + i * delta while before limit).
+TEST(HostileExtents, Int64RangeNearTheEndsIsExact) {
+  struct Case {
+    std::int64_t start, limit, delta;
+    std::vector<std::int64_t> expected;
+  };
+  const std::int64_t quarter = std::int64_t{1} << 62;
+  const std::vector<Case> cases = {
+      {7580426294882326802, 9223372036854775575, 1642945741972449151, {7580426294882326802}},
+      {kInt64Min, kInt64Max, quarter, {kInt64Min, -quarter, 0, quarter}},
+      {kInt64Max, kInt64Min, -quarter, {kInt64Max, kInt64Max - quarter, -1, -1 - quarter}},
+  };
+  for (const Case& k : cases) {
+    for (bool fed : {false, true}) {
+      SCOPED_TRACE(std::to_string(k.start) + " " + std::to_string(k.limit) + " " + std::to_string(k.delta));
+      OneNode c;
+      c.opset = 11;
+      c.op = "Range";
+      c.x = Tensor::from_values<std::int64_t>(DType::I64, Shape{}, {k.start});
+      auto& others = fed ? c.more_inputs : c.initializers;
+      others.push_back({"limit", Tensor::from_values<std::int64_t>(DType::I64, Shape{}, {k.limit})});
+      others.push_back({"delta", Tensor::from_values<std::int64_t>(DType::I64, Shape{}, {k.delta})});
+      c.output_type = DType::I64;
+      expect_output(c, int64s(k.expected));
+    }
+  }
+}
+
+// The same in int32: i * delta was computed in int and overflowed (start INT32_MIN, delta 2^30).
+TEST(HostileExtents, Int32RangeNearTheEndsIsExact) {
+  const std::int32_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+  const std::int32_t step = std::int32_t{1} << 30;
+  OneNode c;
+  c.opset = 11;
+  c.op = "Range";
+  c.x = Tensor::from_values<std::int32_t>(DType::I32, Shape{}, {lo});
+  c.initializers = {{"limit", Tensor::from_values<std::int32_t>(DType::I32, Shape{}, {hi})},
+                    {"delta", Tensor::from_values<std::int32_t>(DType::I32, Shape{}, {step})}};
+  c.output_type = DType::I32;
+  expect_output(c, Tensor::from_values<std::int32_t>(DType::I32, Shape{4}, {lo, -step, 0, step}));
+}
+
 }  // namespace
 }  // namespace onemodel
