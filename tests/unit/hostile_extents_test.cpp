@@ -317,5 +317,18 @@ TEST(HostileExtents, Int32RangeNearTheEndsIsExact) {
   expect_output(c, Tensor::from_values<std::int32_t>(DType::I32, Shape{4}, {lo, -step, 0, step}));
 }
 
+// Blocked DequantizeLinear (opset 21) with block_size = INT64_MAX: ceil(extent / block) was
+// computed as (extent + block - 1) / block, which overflowed (UBSan). One block covers the axis,
+// so each row uses its one scale (ONNX DequantizeLinear, blocked quantization).
+TEST(HostileExtents, BlockedDequantizeWithAHugeBlockSizeIsOneBlock) {
+  OneNode c;
+  c.opset = 21;
+  c.op = "DequantizeLinear";
+  c.x = Tensor::from_values<std::int8_t>(DType::I8, Shape{2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  c.initializers = {{"scale", Tensor::from_values<float>(DType::F32, Shape{2, 1}, {0.5f, 2.0f})}};
+  c.attributes = {int_attr("axis", 1), int_attr("block_size", kInt64Max)};
+  expect_output(c, Tensor::from_values<float>(DType::F32, Shape{2, 4}, {0.5f, 1.0f, 1.5f, 2.0f, 10.0f, 12.0f, 14.0f, 16.0f}));
+}
+
 }  // namespace
 }  // namespace onemodel
