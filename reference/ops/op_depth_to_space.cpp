@@ -1,6 +1,7 @@
 // DepthToSpace (opset 1+; `mode` from 11): [N, C, H, W] -> [N, C/(b*b), H*b, W*b]. DCR (default)
 // reads channel (i * b + j) * C' + c for output (c, h*b+i, w*b+j); CRD reads c * b*b + i * b + j
 // (spec/ops/shape-indexing.md section 2, DepthToSpace).
+#include "core/graph/node_math.hpp"
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/strided_copy.hpp"
@@ -17,8 +18,14 @@ class DepthToSpace final : public OpKernel {
     const NodeInfo& node = context.node();
     const Shape& in = context.input_shape(0);
     if (in.rank() != 4) node.fail_invalid("input must have rank 4");
-    if (block_ < 1 || in[1] % (block_ * block_) != 0) node.fail_invalid("channels do not divide by blocksize squared");
-    context.set_output(0, context.input_type(0), make_shape(node, {in[0], in[1] / (block_ * block_), in[2] * block_, in[3] * block_}));
+    if (block_ < 1) node.fail_invalid("blocksize must be positive");
+    // blocksize is any int64 from the file: b*b and the grown extents are checked products
+    // (spec/operator-contract.md section 6), never wrapped (b = 2^32 made b*b = 0 and C % 0).
+    const std::int64_t square = node_math::mul(node, block_, block_, "blocksize squared");
+    if (in[1] % square != 0) node.fail_invalid("channels do not divide by blocksize squared");
+    context.set_output(0, context.input_type(0),
+                       make_shape(node, {in[0], in[1] / square, node_math::mul(node, in[2], block_, "height * blocksize"),
+                                         node_math::mul(node, in[3], block_, "width * blocksize")}));
   }
   void run(RunContext& context) const override {
     const Tensor in = context.input(0).contiguous();

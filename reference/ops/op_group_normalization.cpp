@@ -62,6 +62,9 @@ std::unique_ptr<OpKernel> make(const NodeInfo& node, bool per_channel) {
   (void)node.get_int("stash_type", 1);  // read and ignored: spec/ops/norms.md section 1
   const std::int64_t groups = node.required_int("num_groups");
   if (groups <= 0) node.fail_invalid("num_groups must be positive, not " + std::to_string(groups));
+  // num_groups divides the channel extent (at most 2^31 - 1) or the extent is 0; a larger value
+  // would enter N * num_groups and the scale's shape unchecked (spec/operator-contract.md section 6).
+  if (groups > kMaxElements) node.fail_unsupported("num_groups " + std::to_string(groups) + " beyond the library's limits");
   return std::make_unique<GroupNormalization>(node.get_float("epsilon", 1e-5f), groups, per_channel);
 }
 

@@ -124,6 +124,13 @@ class Pad final : public OpKernel {
       if (!total) node.fail_unsupported("pads on axis " + std::to_string(d) + " beyond the library's limits");
       const std::int64_t e = *total;
       if (e < 0) node.fail_invalid("pads crop axis " + std::to_string(d) + " below zero");
+      // run() reads output coordinate i at i - begin for i in [0, e): both ends must be int64 too.
+      // A begin pad near INT64_MIN with an end pad near INT64_MAX sums to a small extent, yet
+      // i - begin wrapped (spec/operator-contract.md section 6).
+      if (e > 0 && (!detail::checked_sub(0, spec.begin[static_cast<std::size_t>(d)]) ||
+                    !detail::checked_sub(e - 1, spec.begin[static_cast<std::size_t>(d)]))) {
+        node.fail_unsupported("pads on axis " + std::to_string(d) + " beyond the library's limits");
+      }
       if (in[d] == 0 && e > 0 && mode_ != PadMode::Constant) node.fail_invalid("non-constant mode on an empty axis");
       if (mode_ == PadMode::Wrap && e > 0 &&
           wrap_kept(in[d], spec.begin[static_cast<std::size_t>(d)], spec.end[static_cast<std::size_t>(d)]) <= 0) {

@@ -1,9 +1,12 @@
 // Range (opset 11+): start, limit, delta scalars of one type (float32, float64, int16, int32,
-// int64, float16, bfloat16). Count = max(ceil((limit - start) / delta), 0) with the quotient taken
-// in double precision from the values; element i = start + i * delta in the element type (16-bit
-// floats computed in float32 and rounded to nearest even once). Delta 0 and a non-finite count are
+// int64, float16, bfloat16). Count = max(ceil((limit - start) / delta), 0): exact for the integer
+// types, with the quotient taken in double precision from the values for the float types; element
+// i = start + i * delta in the element type (integers computed modulo 2^64, exact for every element
+// before limit; 16-bit floats computed in float32 and rounded to nearest even once). Delta 0 and a non-finite count are
 // InvalidModel (spec/ops/shape-indexing.md section 2, Range).
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
@@ -18,6 +21,20 @@ using RangeTypes = ew::Types<ew::F32, ew::F64, ew::I16, ew::I32, ew::I64, ew::F1
 template <class E>
 typename E::value scalar_of(const Tensor& t) {
   return E::load(t.contiguous().template data<typename E::storage>()[0]);
+}
+
+// The number of elements start + i * delta before limit, exactly, for any int64 values (delta
+// nonzero): ceil((limit - start) / delta) when positive, with the difference taken in uint64,
+// where it always fits.
+std::uint64_t exact_count(std::int64_t start, std::int64_t limit, std::int64_t delta) {
+  const std::uint64_t us = static_cast<std::uint64_t>(start), ul = static_cast<std::uint64_t>(limit);
+  if (delta > 0) {
+    if (limit <= start) return 0;
+    return (ul - us - 1) / static_cast<std::uint64_t>(delta) + 1;
+  }
+  if (limit >= start) return 0;
+  const std::uint64_t step = std::uint64_t{0} - static_cast<std::uint64_t>(delta);  // |delta|, even for INT64_MIN
+  return (us - ul - 1) / step + 1;
 }
 
 class Range final : public OpKernel {
@@ -37,6 +54,21 @@ class Range final : public OpKernel {
     std::int64_t count = 0;
     ew::dispatch(type, RangeTypes{}, [&](auto tag) {
       using E = decltype(tag);
+      using V = typename E::value;
+      if constexpr (std::is_integral_v<V>) {
+        // Integers: the exact count (spec/operator-contract.md section 6). The quotient in double
+        // rounds int64 values, and could count one element past limit (start 7580426294882326802,
+        // limit 9223372036854775575, delta 1642945741972449151 gave 2 elements, the second past
+        // INT64_MAX).
+        const std::int64_t s = static_cast<std::int64_t>(scalar_of<E>(*start));
+        const std::int64_t l = static_cast<std::int64_t>(scalar_of<E>(*limit));
+        const std::int64_t d = static_cast<std::int64_t>(scalar_of<E>(*delta));
+        if (d == 0) node.fail_invalid("delta 0");
+        const std::uint64_t n = exact_count(s, l, d);
+        if (n > static_cast<std::uint64_t>(kMaxElements)) node.fail_unsupported("element count beyond the library's limits");
+        count = static_cast<std::int64_t>(n);
+        return;
+      }
       const double s = static_cast<double>(scalar_of<E>(*start));
       const double l = static_cast<double>(scalar_of<E>(*limit));
       const double d = static_cast<double>(scalar_of<E>(*delta));
@@ -56,6 +88,16 @@ class Range final : public OpKernel {
       const V start = scalar_of<E>(context.input(0));
       const V delta = scalar_of<E>(context.input(2));
       std::span<typename E::storage> o = out.mutable_data<typename E::storage>();
+      if constexpr (std::is_integral_v<V>) {
+        // start + i * delta lies in [start, limit) for every i < count, but i * delta alone may
+        // not fit (start INT64_MIN, delta 2^62, i = 3): computed modulo 2^64, exact once added.
+        const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(start));
+        const std::uint64_t d = static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          o[i] = E::store(static_cast<V>(static_cast<std::int64_t>(s + static_cast<std::uint64_t>(i) * d)));
+        }
+        return;
+      }
       for (std::size_t i = 0; i < o.size(); ++i) {
         o[i] = E::store(static_cast<V>(start + static_cast<V>(static_cast<V>(i) * delta)));
       }

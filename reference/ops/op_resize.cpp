@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/graph/op_kernel.hpp"
+#include "onemodel/session_error.hpp"
 #include "reference/ops/resize_core.hpp"
 
 namespace onemodel {
@@ -160,6 +161,21 @@ class Resize final : public OpKernel {
     if (sizes.size() != k) node.fail_invalid("sizes must have one entry per listed axis");
     for (std::int64_t s : sizes) {
       if (s < 0 || s > kMaxElements) node.fail_invalid("sizes entries must be non-negative");
+    }
+    // Section 10.1: an empty input axis has no sample to interpolate from, so it can only give an
+    // empty output axis; sizes asking for more (the scale out / 0 is infinite, and every tap
+    // index was -1: a crash in both engines) is refused, as is an empty axis under a
+    // keep_aspect_ratio_policy (its ratio size / 0 means nothing). The input's extents and sizes are
+    // run-time values: InvalidInput (spec/operator-contract.md section 5).
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::int64_t in = plans[static_cast<std::size_t>(axes[i])].in;
+      if (in == 0 && (sizes[i] > 0 || policy_ != "stretch")) {
+        throw SessionError(SessionErrorKind::InvalidInput,
+                           "Resize: axis " + std::to_string(axes[i]) + " of X is empty and cannot be resized to " +
+                               std::to_string(sizes[i]) +
+                               (policy_ != "stretch" ? " under keep_aspect_ratio_policy " + policy_ : std::string()),
+                           node.name());
+      }
     }
     if (policy_ == "stretch") {
       for (std::size_t i = 0; i < k; ++i) {

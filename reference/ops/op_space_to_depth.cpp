@@ -1,5 +1,6 @@
 // SpaceToDepth (opset 1+): [N, C, H, W] -> [N, C*b*b, H/b, W/b]; output channel (i * b + j) * C + c
 // at (h, w) reads input (c, h*b+i, w*b+j) (spec/ops/shape-indexing.md section 2, SpaceToDepth).
+#include "core/graph/node_math.hpp"
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/strided_copy.hpp"
@@ -17,7 +18,12 @@ class SpaceToDepth final : public OpKernel {
     const Shape& in = context.input_shape(0);
     if (in.rank() != 4) node.fail_invalid("input must have rank 4");
     if (block_ < 1 || in[2] % block_ != 0 || in[3] % block_ != 0) node.fail_invalid("spatial extents do not divide by blocksize");
-    context.set_output(0, context.input_type(0), make_shape(node, {in[0], in[1] * block_ * block_, in[2] / block_, in[3] / block_}));
+    // blocksize is any int64 from the file: C*b*b is a checked product (spec/operator-contract.md
+    // section 6); an empty input with a huge blocksize made it wrap.
+    const std::int64_t square = node_math::mul(node, block_, block_, "blocksize squared");
+    context.set_output(0, context.input_type(0),
+                       make_shape(node, {in[0], node_math::mul(node, in[1], square, "channels * blocksize squared"),
+                                         in[2] / block_, in[3] / block_}));
   }
   void run(RunContext& context) const override {
     const Tensor in = context.input(0).contiguous();

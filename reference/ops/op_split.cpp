@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/graph/op_kernel.hpp"
+#include "core/tensor/checked_math.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/strided_copy.hpp"
 
@@ -78,8 +79,14 @@ class Split final : public OpKernel {
       std::int64_t total = 0;
       for (std::int64_t s : *given) {
         if (s < 0) node.fail_invalid("negative split size");
-        total += s;
-        if (total > extent) break;
+        // Sizes are any int64 from the file: the running sum is checked (spec/operator-contract.md
+        // section 6); [1, INT64_MAX] overflowed it.
+        const auto next = detail::checked_add(total, s);
+        if (!next || *next > extent) {
+          total = -1;
+          break;
+        }
+        total = *next;
       }
       if (total != extent) node.fail_invalid("split sizes do not add up to the extent " + std::to_string(extent));
       return *given;

@@ -173,6 +173,12 @@ struct ScaleLayout {
   }
 };
 
+// ceil(extent / block) for extent >= 0 and block >= 1, without forming extent + block - 1 (block_size
+// is any int64 from the file: INT64_MAX overflowed it; spec/operator-contract.md section 6).
+inline std::int64_t block_count(std::int64_t extent, std::int64_t block) noexcept {
+  return extent == 0 ? 0 : (extent - 1) / block + 1;
+}
+
 // Section 2. Per tensor: the scale has one element and rank 0 or 1 (axis ignored). Per axis: the
 // scale is 1-D with the axis's extent. Blocked (block_size > 0, opset 21+): the scale has x's rank
 // and extents, except ceil(D_axis / block_size) on the axis. `allow_per_axis` is false for
@@ -196,7 +202,7 @@ inline ScaleLayout resolve_layout(const NodeInfo& node, const Shape& x, const Sh
     const std::int64_t a = normalized_axis();
     if (scale.rank() != r) node.fail_invalid("blocked scale must have the rank of x");
     for (int i = 0; i < r; ++i) {
-      const std::int64_t want = i == a ? (x[i] + block_size - 1) / block_size : x[i];
+      const std::int64_t want = i == a ? block_count(x[i], block_size) : x[i];
       if (scale[i] != want) node.fail_invalid("blocked scale shape " + scale.to_string() + " does not fit x " + x.to_string());
     }
     l.kind = ScaleLayout::Kind::Blocked;
@@ -206,7 +212,7 @@ inline ScaleLayout resolve_layout(const NodeInfo& node, const Shape& x, const Sh
   for (int i = 0; i < a; ++i) l.outer *= x[i];
   l.extent = x[a];
   for (int i = a + 1; i < r; ++i) l.inner *= x[i];
-  if (l.kind == ScaleLayout::Kind::Blocked) l.blocks = (l.extent + l.block - 1) / l.block;
+  if (l.kind == ScaleLayout::Kind::Blocked) l.blocks = block_count(l.extent, l.block);
   return l;
 }
 
