@@ -1,6 +1,6 @@
 // `onemodel run MODEL --input NAME=FILE.npy ... [--mode fast|exact] [--engine optimized|reference]
 // [--threads N] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
-// line per output, `<name> <type> [<dims>] sha256=<hex>`, the hash over the output's raw
+// line per output, `<name> <type> [<dims>] sha256=<hex>` (the name escaped: escaped_name.hpp), the hash over the output's raw
 // little-endian element bytes in row-major order. With --output-dir each output is also written
 // as DIR/<file name>.npy, the file name being the output name made safe (output_file_names).
 #include <filesystem>
@@ -15,6 +15,7 @@
 #include "core/util/sha256.hpp"
 #include "onemodel/error.hpp"
 #include "tools/cli/element_type_names.hpp"
+#include "tools/cli/escaped_name.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/run_commands.hpp"
 #include "tools/cli/usage_error.hpp"
@@ -119,7 +120,7 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   }
   for (std::size_t k = 0; k < results.size(); ++k) {
     const Tensor result = results[k].contiguous();
-    out << output_names[k] << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
+    out << escaped_name(output_names[k]) << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
         << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
     if (files.empty()) continue;
     const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
