@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/io/file_bytes.hpp"
+#include "onemodel/error.hpp"
 #include "onemodel/tensor_error.hpp"
 
 namespace onemodel::conformance {
@@ -244,20 +246,21 @@ Tensor parse_npy(std::span<const std::byte> bytes) {
 }
 
 Tensor read_npy(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw NpyError(path.string() + ": cannot open the file");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw NpyError(path.string() + ": cannot read the file");
+  // load_file_bytes refuses a directory or a FIFO without blocking (a FIFO given as an input would
+  // otherwise wait for a writer) and maps a large file instead of copying it.
+  ByteView bytes;
+  try {
+    bytes = load_file_bytes(path);
+  } catch (const ModelError& e) {
+    throw NpyError(path.string() + ": " + e.message());
+  }
   // A .npy file beyond the tensor limit plus a large header cannot be valid: refuse before
   // allocating (spec/conformance.md section 5).
-  if (size > kMaxBufferBytes + (std::int64_t{1} << 20)) throw NpyError(path.string() + ": the file is too large");
-  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (!in) throw NpyError(path.string() + ": cannot read the file");
+  if (bytes.size > static_cast<std::uint64_t>(kMaxBufferBytes + (std::int64_t{1} << 20))) {
+    throw NpyError(path.string() + ": the file is too large");
+  }
   try {
-    return parse_npy(bytes);
+    return parse_npy(bytes.span());
   } catch (const NpyError& e) {
     throw NpyError(path.string() + ": " + e.what());
   }

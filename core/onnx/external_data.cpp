@@ -105,7 +105,8 @@ const ByteView& ExternalDataStore::load(pb::ParseContext& ctx, std::uint64_t off
   if (found != files_.end()) return found->second;
   ByteView bytes;
   try {
-    bytes = load_file_bytes(target);  // mapped from 1 MiB on (spec/onnx-import.md section 6)
+    // Mapped from 1 MiB on (spec/onnx-import.md section 6); one hard link only (section 5 rule 3).
+    bytes = load_file_bytes(target, kMapThresholdBytes, true);
   } catch (const ModelError& e) {
     ctx.fail(ModelErrorKind::ExternalData, "external file '" + key + "': " + e.message(), offset);
   }

@@ -360,11 +360,11 @@ bool fuse_at(PassGraph& graph, std::size_t pv_index) {
   last.info = nodes[pv_index].info;
   last.ir = nodes[pv_index].ir;
   last.kernel = std::make_unique<AttentionFusedOp>(std::move(stages), spec, graph.config());
-  last.inputs = fused_inputs;
-  last.outputs = {out};
+  graph.set_inputs(static_cast<std::size_t>(order.back()), fused_inputs);
+  graph.set_outputs(static_cast<std::size_t>(order.back()), {out});
   for (std::size_t s = 0; s + 1 < order.size(); ++s) {
-    CompiledNode& node = nodes[static_cast<std::size_t>(order[s])];
-    node.inputs.clear();  // unread and reading nothing: remove_unread() drops it
+    // Unread and reading nothing: remove_unread() drops it.
+    graph.set_inputs(static_cast<std::size_t>(order[s]), {});
   }
   return true;
 }
@@ -372,7 +372,10 @@ bool fuse_at(PassGraph& graph, std::size_t pv_index) {
 }  // namespace
 
 void run_attention_fuse(PassGraph& graph) {
-  for (std::size_t i = 0; i < graph.nodes().size(); ++i) fuse_at(graph, i);
+  for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
+    graph.add_work(1);
+    fuse_at(graph, i);
+  }
 }
 
 }  // namespace onemodel::opt

@@ -11,6 +11,7 @@ namespace onemodel::opt {
 void run_conv_activation(PassGraph& graph) {
   std::vector<CompiledNode>& nodes = graph.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
+    graph.add_work(1);
     CompiledNode& conv = nodes[i];
     const IrNode& ir = *conv.ir;
     if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Conv") continue;
@@ -29,8 +30,9 @@ void run_conv_activation(PassGraph& graph) {
     }
     conv.kernel = make_optimized_conv_with_activation(conv.info, graph.config(),
                                                       FusedActivation{std::move(act.kernel), act.info, args, std::move(extra)});
-    conv.outputs = {act.outputs[0]};
-    nodes.erase(nodes.begin() + reader);
+    const int out = act.outputs[0];
+    graph.remove_node(static_cast<std::size_t>(reader));
+    graph.set_outputs(i, {out});
   }
 }
 

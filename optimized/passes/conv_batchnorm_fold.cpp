@@ -77,11 +77,13 @@ bool fold_at(PassGraph& graph, std::size_t index) {
   const std::vector<int> old_inputs(conv.inputs.begin() + 1, conv.inputs.end());
   const std::vector<int> old_stats(bn.inputs.begin() + 1, bn.inputs.end());
   const int out = bn.outputs[0];
-  conv.inputs.resize(3);
-  conv.inputs[1] = w_id;
-  conv.inputs[2] = b_id;
-  conv.outputs = {out};
-  nodes.erase(nodes.begin() + reader);
+  std::vector<int> inputs = conv.inputs;
+  inputs.resize(3);
+  inputs[1] = w_id;
+  inputs[2] = b_id;
+  graph.set_inputs(index, std::move(inputs));
+  graph.remove_node(static_cast<std::size_t>(reader));
+  graph.set_outputs(index, {out});
   for (int id : old_inputs) graph.release_if_unread(id);
   for (int id : old_stats) graph.release_if_unread(id);
   return true;
@@ -90,7 +92,10 @@ bool fold_at(PassGraph& graph, std::size_t index) {
 }  // namespace
 
 void run_conv_batchnorm_fold(PassGraph& graph) {
-  for (std::size_t i = 0; i < graph.nodes().size(); ++i) fold_at(graph, i);
+  for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
+    graph.add_work(1);
+    fold_at(graph, i);
+  }
 }
 
 }  // namespace onemodel::opt

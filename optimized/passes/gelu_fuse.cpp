@@ -102,13 +102,14 @@ int match(PassGraph& graph, const CompiledNode& top) {
 
 void run_gelu_fuse(PassGraph& graph) {
   std::vector<CompiledNode>& nodes = graph.nodes();
-  for (CompiledNode& top : nodes) {
-    const int x = match(graph, top);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    graph.add_work(1);
+    const int x = match(graph, nodes[i]);
     if (x < 0) continue;
     // The fused node takes the last Mul's place (after x's producer) and NodeInfo; the chain's
     // other nodes are now unread and go with remove_unread().
-    top.kernel = std::make_unique<GeluOp>(graph.config());
-    top.inputs = {x};
+    nodes[i].kernel = std::make_unique<GeluOp>(graph.config());
+    graph.set_inputs(i, {x});
   }
 }
 

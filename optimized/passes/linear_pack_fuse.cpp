@@ -130,11 +130,11 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
   const int b_id = fused_inputs[1];
   head.kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), *graph.constant(b_id), graph.config());
   fused_inputs[1] = -1;  // the node reads the packed copy only
-  head.inputs = std::move(fused_inputs);
-  head.outputs = {current};
   // The absorbed nodes go; the fused node keeps the product's place (and NodeInfo), which is
   // after everything it reads: the absorbed nodes' other inputs are constants.
-  for (std::size_t s = chain.size(); s-- > 1;) nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(chain[s]));
+  for (std::size_t s = 1; s < chain.size(); ++s) graph.remove_node(chain[s]);
+  graph.set_inputs(index, std::move(fused_inputs));
+  graph.set_outputs(index, {current});
   // graph-passes.md "Memory": the packed copy replaces B once nothing else reads it.
   graph.release_if_unread(b_id);
   return true;
@@ -143,7 +143,10 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
 }  // namespace
 
 void run_linear_pack_fuse(PassGraph& graph) {
-  for (std::size_t i = 0; i < graph.nodes().size(); ++i) fuse_at(graph, i);
+  for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
+    graph.add_work(1);
+    fuse_at(graph, i);
+  }
 }
 
 }  // namespace onemodel::opt

@@ -26,68 +26,141 @@ bool keeps_first_input_type(const IrNode& node) {
 
 }  // namespace
 
-int PassGraph::readers(int id) const {
-  int count = 0;
-  for (const CompiledNode& node : graph_.nodes) count += static_cast<int>(std::count(node.inputs.begin(), node.inputs.end(), id));
-  return count;
+void PassGraph::grow_indexes(std::size_t values) {
+  reads_.resize(values, 0);
+  reader_sum_.resize(values, 0);
+  producer_.resize(values, -1);
+  is_output_.resize(values, false);
+  is_input_.resize(values, false);
+  known_f32_.resize(values, -1);
 }
 
-bool PassGraph::is_output(int id) const {
-  return std::find(graph_.output_ids.begin(), graph_.output_ids.end(), id) != graph_.output_ids.end();
+void PassGraph::index_all() {
+  const std::size_t values = graph_.value_names.size();
+  reads_.assign(values, 0);
+  reader_sum_.assign(values, 0);
+  producer_.assign(values, -1);
+  is_output_.assign(values, false);
+  is_input_.assign(values, false);
+  known_f32_.assign(values, -1);
+  for (int id : graph_.output_ids) is_output_[static_cast<std::size_t>(id)] = true;
+  for (int id : graph_.input_ids) is_input_[static_cast<std::size_t>(id)] = true;
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    count_reads(i, 1);
+    for (int id : graph_.nodes[i].outputs) {
+      // The first node writing a value is its producer (the importer allows one).
+      if (id >= 0 && producer_[static_cast<std::size_t>(id)] < 0) producer_[static_cast<std::size_t>(id)] = static_cast<int>(i);
+    }
+  }
+  add_work(values + graph_.nodes.size());
 }
+
+void PassGraph::count_reads(std::size_t index, int sign) {
+  for (int id : graph_.nodes[index].inputs) {
+    if (id < 0) continue;
+    reads_[static_cast<std::size_t>(id)] += sign;
+    reader_sum_[static_cast<std::size_t>(id)] += sign * static_cast<std::int64_t>(index);
+  }
+  add_work(graph_.nodes[index].inputs.size() + 1);
+}
+
+void PassGraph::set_inputs(std::size_t index, std::vector<int> inputs) {
+  count_reads(index, -1);
+  graph_.nodes[index].inputs = std::move(inputs);
+  count_reads(index, 1);
+}
+
+void PassGraph::set_outputs(std::size_t index, std::vector<int> outputs) {
+  for (int id : graph_.nodes[index].outputs) {
+    if (id >= 0 && producer_[static_cast<std::size_t>(id)] == static_cast<int>(index)) producer_[static_cast<std::size_t>(id)] = -1;
+  }
+  graph_.nodes[index].outputs = std::move(outputs);
+  for (int id : graph_.nodes[index].outputs) {
+    if (id >= 0) producer_[static_cast<std::size_t>(id)] = static_cast<int>(index);
+  }
+  add_work(graph_.nodes[index].outputs.size() + 1);
+}
+
+void PassGraph::remove_node(std::size_t index) {
+  set_inputs(index, {});
+  set_outputs(index, {});
+}
+
+int PassGraph::readers(int id) const {
+  if (id < 0) return 0;
+  return reads_[static_cast<std::size_t>(id)];
+}
+
+bool PassGraph::is_output(int id) const { return id >= 0 && is_output_[static_cast<std::size_t>(id)]; }
 
 const Tensor* PassGraph::constant(int id) const {
   if (id < 0 || static_cast<std::size_t>(id) >= graph_.initializers.size()) return nullptr;
   const Tensor& t = graph_.initializers[static_cast<std::size_t>(id)];
   if (!t.defined()) return nullptr;
   // An initializer that is also a graph input is only a default: the caller may replace it.
-  if (std::find(graph_.input_ids.begin(), graph_.input_ids.end(), id) != graph_.input_ids.end()) return nullptr;
+  if (is_input_[static_cast<std::size_t>(id)]) return nullptr;
   return &t;
 }
 
+// Iterative (a chain of 10^5 nodes must not recurse 10^5 deep): walks from `id` through the value
+// each answer depends on (the first input of an operator keeping its first input's type, or
+// Where's input 1) until a value whose own facts, or the memo, decide it.
 bool PassGraph::known_f32(int id) const {
-  if (id < 0) return false;
-  if (const Tensor* t = constant(id)) return t->dtype() == DType::F32;
-  const std::size_t index = static_cast<std::size_t>(id);
-  if (index < ir_.values.size() && ir_.values[index].type.kind == IrType::Kind::Tensor &&
-      ir_.values[index].type.elem_type != 0) {
-    return ir_.values[index].type.elem_type == kOnnxFloat;
-  }
-  for (const CompiledNode& node : graph_.nodes) {
-    if (node.outputs.empty() || node.outputs[0] != id) continue;
+  std::vector<int> chain;
+  std::int8_t answer = 0;
+  for (int at = id; at >= 0;) {
+    add_work(1);
+    const std::size_t index = static_cast<std::size_t>(at);
+    if (known_f32_[index] >= 0) {
+      answer = known_f32_[index];
+      break;
+    }
+    chain.push_back(at);
+    // A graph is acyclic, so a walk longer than the value count cannot happen; stop anyway.
+    if (chain.size() > known_f32_.size()) break;
+    if (const Tensor* t = constant(at)) {
+      answer = t->dtype() == DType::F32 ? 1 : 0;
+      break;
+    }
+    if (index < ir_.values.size() && ir_.values[index].type.kind == IrType::Kind::Tensor &&
+        ir_.values[index].type.elem_type != 0) {
+      answer = ir_.values[index].type.elem_type == kOnnxFloat ? 1 : 0;
+      break;
+    }
+    const int p = producer_[index];
+    if (p < 0) break;
+    const CompiledNode& node = graph_.nodes[static_cast<std::size_t>(p)];
+    if (node.outputs.empty() || node.outputs[0] != at) break;
     const IrNode& ir = *node.ir;
     const bool onnx = ir.domain.empty() || ir.domain == "ai.onnx";
     // A Constant node's value, and Where, whose result has the type of its inputs 1 and 2 (an
     // exported attention mask is Where(cond, 0, -FLT_MAX) of Constant nodes).
     if (onnx && ir.op_type == "Constant") {
-      const Tensor* value = constant_value(id);
-      return value != nullptr && value->dtype() == DType::F32;
+      const Tensor* value = constant_value(at);
+      answer = value != nullptr && value->dtype() == DType::F32 ? 1 : 0;
+      break;
     }
-    if (onnx && ir.op_type == "Where") return node.inputs.size() == 3 && node.inputs[1] != id && known_f32(node.inputs[1]);
-    return keeps_first_input_type(ir) && !node.inputs.empty() && node.inputs[0] != id && known_f32(node.inputs[0]);
+    if (onnx && ir.op_type == "Where") {
+      if (node.inputs.size() != 3 || node.inputs[1] == at) break;
+      at = node.inputs[1];
+      continue;
+    }
+    if (!keeps_first_input_type(ir) || node.inputs.empty() || node.inputs[0] == at) break;
+    at = node.inputs[0];
   }
-  return false;
+  // Every value on the walk has the answer of the value that ended it.
+  for (int walked : chain) known_f32_[static_cast<std::size_t>(walked)] = answer;
+  return answer == 1;
 }
 
 int PassGraph::only_reader(int id) const {
-  int found = -1;
-  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
-    const auto& inputs = graph_.nodes[i].inputs;
-    const auto n = std::count(inputs.begin(), inputs.end(), id);
-    if (n == 0) continue;
-    if (n > 1 || found >= 0) return -1;
-    found = static_cast<int>(i);
-  }
-  return found;
+  if (id < 0 || reads_[static_cast<std::size_t>(id)] != 1) return -1;
+  return static_cast<int>(reader_sum_[static_cast<std::size_t>(id)]);
 }
 
 int PassGraph::producer(int id) const {
   if (id < 0) return -1;
-  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
-    const auto& outputs = graph_.nodes[i].outputs;
-    if (std::find(outputs.begin(), outputs.end(), id) != outputs.end()) return static_cast<int>(i);
-  }
-  return -1;
+  return producer_[static_cast<std::size_t>(id)];
 }
 
 const Tensor* PassGraph::constant_value(int id) const {
@@ -114,37 +187,41 @@ const Tensor* PassGraph::constant_value(int id) const {
 void PassGraph::release_if_unread(int id) {
   if (id < 0 || static_cast<std::size_t>(id) >= graph_.initializers.size()) return;
   if (!graph_.initializers[static_cast<std::size_t>(id)].defined() || readers(id) > 0 || is_output(id)) return;
-  if (std::find(graph_.input_ids.begin(), graph_.input_ids.end(), id) != graph_.input_ids.end()) return;
+  if (is_input_[static_cast<std::size_t>(id)]) return;
   graph_.initializers[static_cast<std::size_t>(id)] = Tensor();
 }
 
 int PassGraph::add_value(const std::string& name) {
   graph_.value_names.push_back(name);
   graph_.initializers.emplace_back();
+  grow_indexes(graph_.value_names.size());
   return static_cast<int>(graph_.value_names.size() - 1);
 }
 
 void PassGraph::set_constant(int id, Tensor value) { graph_.initializers[static_cast<std::size_t>(id)] = std::move(value); }
 
 void PassGraph::remove_unread() {
-  // One backward walk: a node's readers all come after it, so counting once and discounting the
-  // inputs of each dropped node finds every node that becomes unread.
-  std::vector<int> reads(graph_.value_names.size(), 0);
-  for (const CompiledNode& node : graph_.nodes) {
-    for (int id : node.inputs) {
-      if (id >= 0) ++reads[static_cast<std::size_t>(id)];
-    }
-  }
+  // One backward walk: a node's readers all come after it, so discounting the inputs of each
+  // dropped node finds every node that becomes unread. Then one compaction (no erase per node).
+  std::vector<int> reads = reads_;
   for (int id : graph_.output_ids) ++reads[static_cast<std::size_t>(id)];
+  std::vector<bool> keep(graph_.nodes.size(), false);
   for (std::size_t i = graph_.nodes.size(); i-- > 0;) {
     bool used = false;
     for (int id : graph_.nodes[i].outputs) used = used || (id >= 0 && reads[static_cast<std::size_t>(id)] > 0);
+    keep[i] = used;
     if (used) continue;
     for (int id : graph_.nodes[i].inputs) {
       if (id >= 0) --reads[static_cast<std::size_t>(id)];
     }
-    graph_.nodes.erase(graph_.nodes.begin() + static_cast<std::ptrdiff_t>(i));
   }
+  std::vector<CompiledNode> kept;
+  kept.reserve(graph_.nodes.size());
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    if (keep[i]) kept.push_back(std::move(graph_.nodes[i]));
+  }
+  graph_.nodes = std::move(kept);
+  index_all();
 }
 
 }  // namespace onemodel::opt

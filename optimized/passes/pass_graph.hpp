@@ -1,8 +1,16 @@
 // The graph the passes edit (graph-runtime.md section 6): the compiled graph before any plan -
 // nodes in dependency order with their kernels, value ids with names and constants, the graph's
 // outputs - plus what a pass may ask of it. Shape-free: nothing here looks at input shapes.
+//
+// Cost (spec/optimized-engine.md "Load time"; issue 11 defect 5): every query is O(1) (amortized)
+// from indexes kept here - readers per value, producer per value, graph outputs and inputs as
+// flags, a memo of known_f32 - so a pass that asks a bounded number of questions per node is
+// linear in the graph. A pass changes node inputs and outputs only through set_inputs(),
+// set_outputs() and remove_node(), which keep the indexes current; a removed node stays in
+// nodes() (indices stay stable during a pass) until remove_unread() compacts the list.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -13,7 +21,9 @@ namespace onemodel::opt {
 class PassGraph {
  public:
   PassGraph(CompiledGraph& graph, const IrGraph& ir, const SessionOptions& options, const OptimizedConfig& config)
-      : graph_(graph), ir_(ir), options_(options), config_(config) {}
+      : graph_(graph), ir_(ir), options_(options), config_(config) {
+    index_all();
+  }
 
   std::vector<CompiledNode>& nodes() noexcept { return graph_.nodes; }
   const SessionOptions& options() const noexcept { return options_; }
@@ -49,15 +59,47 @@ class PassGraph {
   int add_value(const std::string& name);
   void set_constant(int id, Tensor value);
 
-  // Drops nodes none of whose outputs is read or a graph output (after each pass).
+  // Edits of node `index` (an index into nodes()); they keep the indexes current.
+  void set_inputs(std::size_t index, std::vector<int> inputs);
+  void set_outputs(std::size_t index, std::vector<int> outputs);
+  // The node reads and writes nothing from now on; remove_unread() drops it.
+  void remove_node(std::size_t index);
+
+  // Drops nodes none of whose outputs is read or a graph output (after each pass), and rebuilds
+  // the indexes for the compacted node list.
   void remove_unread();
 
+  // Work done so far (node and value visits of the queries, the index upkeep and the passes that
+  // report theirs): a count tests compare across graph sizes to check that it grows linearly.
+  // Counts, never times, so it is the same on every machine.
+  std::uint64_t work() const noexcept { return work_; }
+  void add_work(std::uint64_t steps) const noexcept { work_ += steps; }
+
  private:
+  void index_all();
+  void grow_indexes(std::size_t values);
+  void count_reads(std::size_t index, int sign);
+  bool compute_known_f32(int id) const;
+
   CompiledGraph& graph_;
   const IrGraph& ir_;
   const SessionOptions& options_;
   const OptimizedConfig& config_;
   mutable std::map<int, Tensor> constant_nodes_;  // constant_value() of Constant-node outputs
+  // By value id: input slots reading it, the sum of those slots' node indices (the reader itself
+  // when there is one slot), the node writing it (-1 none), graph output, graph input.
+  std::vector<int> reads_;
+  std::vector<std::int64_t> reader_sum_;
+  std::vector<int> producer_;
+  std::vector<bool> is_output_;
+  std::vector<bool> is_input_;
+  // known_f32 memo: -1 not asked yet, 0 false, 1 true. Cleared by remove_unread(), so it lives
+  // one pass. Within a pass an edit can only turn a later value's answer from false to true (a
+  // fused node reads a value already known to be float32), and the passes walk the nodes in
+  // order asking only about values made before the node they look at, so no memoized answer
+  // they read differs from a fresh one.
+  mutable std::vector<std::int8_t> known_f32_;
+  mutable std::uint64_t work_ = 0;
 };
 
 }  // namespace onemodel::opt

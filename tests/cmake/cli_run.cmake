@@ -55,6 +55,11 @@ if(TARGET onemodel_cli)
   onemodel_run_test(not_npy --status 5 --stderr-line 0 "InvalidInput: .*classifier.onnx: not a .npy file"
                     -- ${cli} run ${samples}/classifier.onnx --input x=${samples}/classifier.onnx)
   onemodel_run_test(missing_model --status 3 --stderr-line 0 "Io: " -- ${cli} run ${run_tmp}/no-such-model.onnx)
+  # Output names that would forge lines are printed escaped; a FIFO or a directory as the model or
+  # an input is refused at once (the script limits each run to 20 s).
+  add_test(NAME cli_run_names_and_file_types
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/run_names_check.py ${cli} ${run_tmp}/names)
+  set_tests_properties(cli_run_names_and_file_types PROPERTIES LABELS unit TIMEOUT 120)
   onemodel_run_test(conformance_no_dir --status 2 --stderr-line 0 "Usage: conformance needs" -- ${cli} conformance)
 
   # Missing data: a warning here, a configure error under ONEMODEL_REQUIRE_TEST_DATA (CI).

@@ -123,6 +123,21 @@ TEST_F(ExternalData, SymlinkEscapingTheDirectoryIsRefused) {
   EXPECT_EQ(refused({{"location", "linkdir/secret.bin"}}).kind(), ModelErrorKind::ExternalData);
 }
 
+// spec/onnx-import.md section 5 rule 3, the fourth layer of the onnx external-data fixes
+// (CVE-2026-27489/34447): a file inside the directory that is a hard link to a file outside it
+// passes every path check, so a file with more than one link is refused; with the second link
+// gone it is read.
+TEST_F(ExternalData, AFileWithASecondHardLinkIsRefused) {
+  write(root_ / "outside" / "secret.bin", kData);
+  fs::create_hard_link(root_ / "outside" / "secret.bin", root_ / "model" / "w.bin");
+  const ModelError e = refused({{"location", "w.bin"}});
+  EXPECT_EQ(e.kind(), ModelErrorKind::ExternalData);
+  EXPECT_NE(e.message().find("hard links"), std::string::npos) << e.describe();
+  fs::remove(root_ / "outside" / "secret.bin");
+  const IrModel m = import_onnx_file(model({{{"location", "w.bin"}, {"length", "8"}}}));
+  EXPECT_EQ(m.graph.initializers.size(), 1u);
+}
+
 TEST_F(ExternalData, SymlinkStayingInsideIsAccepted) {
   write(root_ / "model" / "real" / "w.bin", kData);
   fs::create_symlink(root_ / "model" / "real" / "w.bin", root_ / "model" / "alias.bin");

@@ -10,7 +10,18 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <future>
+
+#include "core/conformance/npy.hpp"
 #include "core/io/file_bytes.hpp"
+#include "onemodel/error.hpp"
+#include "onemodel/session.hpp"
 
 namespace onemodel {
 namespace {
@@ -63,6 +74,64 @@ TEST(FileBytes, AViewOutlivingItsMappingRegistrationIsNotAdvised) {
   release_file_pages(past);  // must not touch anything (no crash, bytes intact)
   expect_pattern(whole, 0);
   std::filesystem::remove(path);
+}
+
+// A FIFO or a directory given as a model or an input file is refused at once (spec/onnx-import.md
+// section 1): opening a FIFO for reading used to wait for a writer for ever. The call runs on
+// another thread; if it has not returned within 10 s the test opens the FIFO's write end (which
+// wakes a blocked reader with end of file), so a regression fails instead of hanging.
+class NotARegularFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("onemodel_not_regular_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / "a-directory.onnx");
+    ASSERT_EQ(::mkfifo((dir_ / "fifo.onnx").c_str(), 0600), 0);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // The message of the error `call` throws, "" when it returns; fails when it blocks.
+  std::string refusal(const std::function<void()>& call) {
+    auto result = std::async(std::launch::async, [call]() -> std::string {
+      try {
+        call();
+      } catch (const ModelError& e) {
+        return std::string(to_string(e.kind())) + ": " + e.message();
+      } catch (const conformance::NpyError& e) {
+        return std::string("Npy: ") + e.what();
+      }
+      return "";
+    });
+    if (result.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      ADD_FAILURE() << "blocked on the FIFO";
+      const int fd = ::open((dir_ / "fifo.onnx").c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd >= 0) ::close(fd);
+    }
+    return result.get();
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(NotARegularFile, AFifoIsRefusedWithoutBlocking) {
+  const auto fifo = dir_ / "fifo.onnx";
+  std::string message = refusal([&] { (void)load_file_bytes(fifo); });
+  EXPECT_EQ(message, "Io: not a regular file (a FIFO)");
+  message = refusal([&] { (void)read_file_prefix(fifo, 8); });
+  EXPECT_EQ(message, "Io: not a regular file (a FIFO)");
+  message = refusal([&] { (void)Session::load(fifo); });
+  EXPECT_EQ(message, "Io: not a regular file (a FIFO)");
+  message = refusal([&] { (void)conformance::read_npy(fifo); });
+  EXPECT_NE(message.find("not a regular file (a FIFO)"), std::string::npos) << message;
+}
+
+TEST_F(NotARegularFile, ADirectoryIsRefused) {
+  const auto dir = dir_ / "a-directory.onnx";
+  EXPECT_EQ(refusal([&] { (void)load_file_bytes(dir); }), "Io: not a regular file (a directory)");
+  EXPECT_EQ(refusal([&] { (void)read_file_prefix(dir, 8); }), "Io: not a regular file (a directory)");
+  EXPECT_EQ(refusal([&] { (void)Session::load(dir); }), "Io: not a regular file (a directory)");
+  const std::string npy = refusal([&] { (void)conformance::read_npy(dir); });
+  EXPECT_NE(npy.find("not a regular file (a directory)"), std::string::npos) << npy;
 }
 
 }  // namespace

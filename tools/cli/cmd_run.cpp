@@ -1,6 +1,6 @@
 // `onemodel run MODEL --input NAME=FILE.npy ... [--mode fast|exact] [--engine optimized|reference]
 // [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
-// line per output, `<name> <type> [<dims>] sha256=<hex>`, the hash over the output's raw
+// line per output, `<name> <type> [<dims>] sha256=<hex>` (the name escaped: escaped_name.hpp), the hash over the output's raw
 // little-endian element bytes in row-major order. With --output-dir each output is also written
 // as DIR/<file name>.npy, the file name being the output name made safe (output_file_names).
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "core/util/sha256.hpp"
 #include "onemodel/error.hpp"
 #include "tools/cli/element_type_names.hpp"
+#include "tools/cli/escaped_name.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/run_commands.hpp"
 #include "tools/cli/usage_error.hpp"
@@ -154,7 +155,7 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   // Each output is hashed (and written) where the run left it: no copy of it is made, so a
   // 2 GiB output needs no second 2 GiB (issue 11). Results are contiguous (spec/session.md 4).
   session.run_visit(names, tensors, output_names, [&](std::size_t k, const Tensor& result) {
-    out << output_names[k] << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
+    out << escaped_name(output_names[k]) << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
         << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
     if (files.empty()) return;
     const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
