@@ -155,7 +155,9 @@ TEST(ThreadPool, ChunksAfterTheStopTestSaysStopAreSkipped) {
       // Only the chunks already started on some thread when chunk 3 set the flag ran: a handful,
       // bounded loosely here so that a thread descheduled on a loaded machine cannot fail it.
       EXPECT_LT(ran.load(), 1000u) << threads << " threads";
-      if (threads == 1) EXPECT_EQ(ran.load(), 4u);
+      if (threads == 1) {
+        EXPECT_EQ(ran.load(), 4u);
+      }
       // Outside the scope nothing is skipped.
       std::atomic<std::size_t> all{0};
       pool.parallel_for(100, 1e9, [&](std::size_t) { all.fetch_add(1, std::memory_order_relaxed); });
