@@ -7,19 +7,19 @@ namespace onemodel {
 RunControl::RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept
     : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline) {}
 
-void RunControl::charge(std::int64_t bytes, const std::string& what) {
+void RunControl::charge(std::int64_t bytes, std::string_view what) {
   // spec/session.md section 7: refused before anything is allocated. live_ never exceeds
   // limit_, so limit_ - live_ cannot overflow and bytes is compared without a sum.
   if (bytes < 0 || bytes > limit_ - live_) {
     throw SessionError(SessionErrorKind::ResourceExhausted,
-                       what + " needs " + std::to_string(bytes) + " bytes, and the run holds " +
+                       std::string(what) + " needs " + std::to_string(bytes) + " bytes, and the run holds " +
                            std::to_string(live_) + " of the session's memory limit of " + std::to_string(limit_) +
                            " bytes");
   }
   live_ += bytes;
 }
 
-void RunControl::charge(DType type, const Shape& shape, const std::string& what) {
+void RunControl::charge(DType type, const Shape& shape, std::string_view what) {
   charge(checked_byte_size(shape, type), what);
 }
 

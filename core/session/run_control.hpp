@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "onemodel/session.hpp"
 
@@ -21,10 +22,12 @@ class RunControl {
   // Section 7: `bytes` are about to be allocated for `what`. Counts them, or throws
   // SessionError(ResourceExhausted) naming `what`, counting nothing, when the bytes live in this
   // run would pass the limit. Called on the run's thread only.
-  void charge(std::int64_t bytes, const std::string& what);
+  // `what` is a view so that a run under its limit builds no string: a warm run allocates nothing
+  // (graph-runtime.md section 4).
+  void charge(std::int64_t bytes, std::string_view what);
   // The same for a tensor of this type and shape; a size past the tensor limit throws TensorError
   // (spec/tensors.md section 3) as allocating it would.
-  void charge(DType type, const Shape& shape, const std::string& what);
+  void charge(DType type, const Shape& shape, std::string_view what);
   std::int64_t live_bytes() const noexcept { return live_; }
   std::int64_t limit_bytes() const noexcept { return limit_; }
 
