@@ -26,8 +26,26 @@ const Shape& InferContext::input_shape(std::size_t i) const {
 }
 
 const Tensor* InferContext::input_value(std::size_t i) const {
+  const Tensor* value = known_value(i);
+  if (value != nullptr && i < from_caller_.size() && from_caller_[i] != 0) read_caller_value_ = true;
+  return value;
+}
+
+const Tensor* InferContext::known_value(std::size_t i) const {
   if (!has_input(i)) contract_violation(node_, "input " + std::to_string(i) + " is required");
   return inputs_[i].value;
+}
+
+void infer_node(const OpKernel& kernel, InferContext& context) {
+  try {
+    kernel.infer(context);
+  } catch (const SessionError& e) {
+    // spec/errors.md section 3.2: the value was the caller's, so the refusal is of the input,
+    // as Gather's out-of-range indices are (issue 11, defect 8).
+    if (e.kind() != SessionErrorKind::InvalidModel || !context.read_caller_value()) throw;
+    throw SessionError(SessionErrorKind::InvalidInput, e.message() + " (a value computed from the graph inputs)",
+                       e.node_name(), e.operators());
+  }
 }
 
 void InferContext::set_output(std::size_t i, DType type, const Shape& shape) {

@@ -35,16 +35,26 @@ struct InferOutput {
 
 class InferContext {
  public:
-  InferContext(const NodeInfo& node, std::span<const InferInput> inputs, std::span<InferOutput> outputs) noexcept
-      : node_(node), inputs_(inputs), outputs_(outputs) {}
+  // `from_caller[i]` is 1 when input i's value derives from a graph input (the caller's data),
+  // 0 or absent when it comes from initializers and constants alone (spec/errors.md section 3.2).
+  InferContext(const NodeInfo& node, std::span<const InferInput> inputs, std::span<InferOutput> outputs,
+               std::span<const std::uint8_t> from_caller = {}) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs), from_caller_(from_caller) {}
 
   const NodeInfo& node() const noexcept { return node_; }
   std::size_t input_count() const noexcept { return inputs_.size(); }
   bool has_input(std::size_t i) const noexcept { return i < inputs_.size() && inputs_[i].present; }
   DType input_type(std::size_t i) const;
   const Shape& input_shape(std::size_t i) const;
-  // The input's value when known at this point, else nullptr.
+  // The input's value when known at this point, else nullptr. A value read here is one the
+  // kernel decides with (a shape, k, pads, scales...): if infer() then refuses the node with
+  // InvalidModel and a value read came from the caller, infer_node() makes it InvalidInput.
   const Tensor* input_value(std::size_t i) const;
+  // The same value, read only for a faster or equivalent form (a stand-in of the data, packed
+  // weights): never a reason for a refusal to be the caller's.
+  const Tensor* known_value(std::size_t i) const;
+  // True once input_value() has returned a value that derives from a graph input.
+  bool read_caller_value() const noexcept { return read_caller_value_; }
   std::size_t output_count() const noexcept { return outputs_.size(); }
   bool output_wanted(std::size_t i) const noexcept { return i < outputs_.size() && outputs_[i].wanted; }
 
@@ -63,7 +73,9 @@ class InferContext {
   const NodeInfo& node_;
   std::span<const InferInput> inputs_;
   std::span<InferOutput> outputs_;
+  std::span<const std::uint8_t> from_caller_;
   bool needs_runtime_values_ = false;
+  mutable bool read_caller_value_ = false;
 };
 
 // Where a run's temporaries and data-dependent outputs come from. The reference engine has none
@@ -128,6 +140,12 @@ class OpKernel {
   bool view_of_input = false;          // output 0 is input 0 reinterpreted (run() still correct)
   bool outputs_data_dependent = false;
 };
+
+// Both engines shape nodes through this (spec/errors.md section 3.2): kernel.infer(context), and
+// an InvalidModel it raises after reading a value that derives from a graph input is rethrown as
+// InvalidInput with the same message and node. A refused value from initializers or constants
+// stays InvalidModel; other kinds are unchanged.
+void infer_node(const OpKernel& kernel, InferContext& context);
 
 using OpFactory = std::unique_ptr<OpKernel> (*)(const NodeInfo& node);
 

@@ -69,7 +69,7 @@ class AttentionFusedOp final : public OpKernel {
         const Ref& r = stage.inputs[i];
         if (r.kind == Ref::Kind::Fused && context.has_input(static_cast<std::size_t>(r.index))) {
           const auto k = static_cast<std::size_t>(r.index);
-          described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.input_value(k)};
+          described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.known_value(k)};
         } else if (r.kind == Ref::Kind::Stage) {
           const InferOutput& o = results[static_cast<std::size_t>(r.index)];
           described[i] = InferInput{true, o.type, o.shape, o.constant ? &o.value : nullptr};

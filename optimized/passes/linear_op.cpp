@@ -74,7 +74,7 @@ void LinearOp::infer(InferContext& context) const {
         described[i] = InferInput{true, DType::F32, b_shape_, nullptr};
       } else if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) {
         const std::size_t k = static_cast<std::size_t>(from);
-        described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.input_value(k)};
+        described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.known_value(k)};
       }
     }
     std::vector<InferOutput> stated(1);

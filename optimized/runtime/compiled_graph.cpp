@@ -14,6 +14,15 @@ int CompiledGraph::value_id(const std::string& name) const {
   return -1;
 }
 
+std::vector<std::uint8_t> CompiledGraph::inputs_from_caller(const CompiledNode& node) const {
+  std::vector<std::uint8_t> marks(node.inputs.size(), 0);
+  for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+    const int id = node.inputs[i];
+    if (id >= 0 && static_cast<std::size_t>(id) < from_caller.size()) marks[i] = from_caller[static_cast<std::size_t>(id)];
+  }
+  return marks;
+}
+
 std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
                                              const OptimizedConfig& config) {
   const IrGraph& graph = model.graph;
@@ -88,6 +97,19 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
   // graph-runtime.md section 6: the graph passes run between operator lookup and the first plan.
   PassGraph pass_graph(*compiled, graph, options, config);
   run_graph_passes(pass_graph);
+
+  // spec/errors.md section 3.2: which values the caller's inputs reach, over the nodes as the
+  // passes left them (in dependency order).
+  compiled->from_caller.assign(compiled->value_names.size(), 0);
+  for (int id : compiled->input_ids) compiled->from_caller[static_cast<std::size_t>(id)] = 1;
+  for (const CompiledNode& node : compiled->nodes) {
+    bool any = false;
+    for (int id : node.inputs) any = any || (id >= 0 && compiled->from_caller[static_cast<std::size_t>(id)] != 0);
+    if (!any) continue;
+    for (int id : node.outputs) {
+      if (id >= 0) compiled->from_caller[static_cast<std::size_t>(id)] = 1;
+    }
+  }
   return compiled;
 }
 

@@ -3,6 +3,7 @@
 // model, nodes with no path to an output dropped. Independent of input shapes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,12 @@ struct CompiledGraph {
   std::vector<int> input_ids;        // graph inputs, declaration order
   std::vector<int> output_ids;       // graph outputs, declaration order
   std::vector<CompiledNode> nodes;   // live nodes, dependency order
+  // By value id: 1 when the value derives from a graph input (the caller's data), after the
+  // passes (spec/errors.md section 3.2).
+  std::vector<std::uint8_t> from_caller;
+
+  // For each input of `node`, whether its value derives from a graph input.
+  std::vector<std::uint8_t> inputs_from_caller(const CompiledNode& node) const;
 
   int value_id(const std::string& name) const;  // -1 when absent
 };

@@ -1,9 +1,11 @@
 // The reference engine (spec/session.md section 2): walks the nodes in dependency order, gives
 // every value a fresh buffer, runs each node's reference kernel on one thread. No plans, no
 // passes, no reuse: it is the definition the optimized engine is checked against.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
@@ -47,6 +49,7 @@ class ReferenceEngine final : public Engine {
     if (!graph_.sparse_initializers.empty()) {
       throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
     }
+    mark_caller_values();
   }
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
@@ -95,8 +98,8 @@ class ReferenceEngine final : public Engine {
       if (!kernel.outputs_data_dependent) {
         std::vector<InferOutput> stated(node.outputs.size());
         for (std::size_t i = 0; i < node.outputs.size(); ++i) stated[i].wanted = !node.outputs[i].empty();
-        InferContext infer(info, described, stated);
-        kernel.infer(infer);
+        InferContext infer(info, described, stated, from_caller_[index]);
+        infer_node(kernel, infer);
         bool all_constant = true;
         for (std::size_t i = 0; i < stated.size(); ++i) {
           if (!stated[i].wanted) continue;
@@ -137,10 +140,33 @@ class ReferenceEngine final : public Engine {
     }
   }
 
+  // spec/errors.md section 3.2: for each node input, 1 when its value derives from a graph input
+  // (an input, or an output of a node reading one), in execution order.
+  void mark_caller_values() {
+    std::unordered_set<std::string> derived;
+    for (const IrValueInfo& input : graph_.inputs) derived.insert(input.name);
+    from_caller_.resize(graph_.nodes.size());
+    for (std::int32_t index : graph_.order) {
+      const IrNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+      std::vector<std::uint8_t>& marks = from_caller_[static_cast<std::size_t>(index)];
+      marks.assign(node.inputs.size(), 0);
+      bool any = false;
+      for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        if (!node.inputs[i].empty() && derived.count(node.inputs[i]) != 0) marks[i] = 1;
+        any = any || marks[i] != 0;
+      }
+      if (!any) continue;
+      for (const std::string& output : node.outputs) {
+        if (!output.empty()) derived.insert(output);
+      }
+    }
+  }
+
   const IrGraph& graph_;
   ExecutionMode mode_;
   std::vector<std::unique_ptr<OpKernel>> kernels_;
   std::unordered_map<std::string, Tensor> constants_;
+  std::vector<std::vector<std::uint8_t>> from_caller_;  // by node index, then input position
 };
 
 }  // namespace

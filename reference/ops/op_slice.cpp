@@ -104,7 +104,8 @@ class Slice final : public OpKernel {
     }
     // The view's shape is the output shape; an empty stand-in tensor of the input's shape suffices
     // to compute it (the reference engine always has the value; otherwise build one).
-    const Tensor* data = context.input_value(0);
+    // Only a stand-in for the shape: the data never decides a refusal (spec/errors.md 3.2).
+    const Tensor* data = context.known_value(0);
     Tensor stand_in;
     if (data == nullptr) {
       stand_in = Tensor::empty(context.input_type(0), context.input_shape(0));

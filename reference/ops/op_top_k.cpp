@@ -40,6 +40,9 @@ class TopK final : public OpKernel {
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     ew::require(context, 0, TopKTypes{});
+    // The axis attribute first: a bad axis is the model's fault whatever k is (spec/errors.md 3.2).
+    const Shape& in = context.input_shape(0);
+    const int axis = normalize_axis(node, axis_, in.rank());
     std::int64_t k = 0;
     if (attribute_k_) {
       k = *attribute_k_;
@@ -48,8 +51,6 @@ class TopK final : public OpKernel {
       if (kv == nullptr) return;
       k = k_of(node, *kv);
     }
-    const Shape& in = context.input_shape(0);
-    const int axis = normalize_axis(node, axis_, in.rank());
     if (k < 0 || k > in[axis]) node.fail_invalid("k " + std::to_string(k) + " outside [0, " + std::to_string(in[axis]) + "]");
     std::vector<std::int64_t> out = extents_of(in);
     out[static_cast<std::size_t>(axis)] = k;
