@@ -14,15 +14,6 @@ int CompiledGraph::value_id(const std::string& name) const {
   return -1;
 }
 
-std::vector<std::uint8_t> CompiledGraph::inputs_from_caller(const CompiledNode& node) const {
-  std::vector<std::uint8_t> marks(node.inputs.size(), 0);
-  for (std::size_t i = 0; i < node.inputs.size(); ++i) {
-    const int id = node.inputs[i];
-    if (id >= 0 && static_cast<std::size_t>(id) < from_caller.size()) marks[i] = from_caller[static_cast<std::size_t>(id)];
-  }
-  return marks;
-}
-
 std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
                                              const OptimizedConfig& config) {
   const IrGraph& graph = model.graph;
@@ -89,7 +80,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
     if (!live[static_cast<std::size_t>(index)]) continue;
     const IrNode& node = graph.nodes[static_cast<std::size_t>(index)];
     CompiledNode compiled_node{&node, NodeInfo(node, node.opset, options.mode),
-                               std::move(kernels[static_cast<std::size_t>(index)]), {}, {}};
+                               std::move(kernels[static_cast<std::size_t>(index)]), {}, {}, {}};
     for (const std::string& input : node.inputs) compiled_node.inputs.push_back(id_of(input));
     for (const std::string& output : node.outputs) compiled_node.outputs.push_back(id_of(output));
     compiled->nodes.push_back(std::move(compiled_node));
@@ -102,9 +93,14 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
   // passes left them (in dependency order).
   compiled->from_caller.assign(compiled->value_names.size(), 0);
   for (int id : compiled->input_ids) compiled->from_caller[static_cast<std::size_t>(id)] = 1;
-  for (const CompiledNode& node : compiled->nodes) {
+  for (CompiledNode& node : compiled->nodes) {
+    node.input_from_caller.assign(node.inputs.size(), 0);
     bool any = false;
-    for (int id : node.inputs) any = any || (id >= 0 && compiled->from_caller[static_cast<std::size_t>(id)] != 0);
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+      const int id = node.inputs[i];
+      if (id >= 0 && compiled->from_caller[static_cast<std::size_t>(id)] != 0) node.input_from_caller[i] = 1;
+      any = any || node.input_from_caller[i] != 0;
+    }
     if (!any) continue;
     for (int id : node.outputs) {
       if (id >= 0) compiled->from_caller[static_cast<std::size_t>(id)] = 1;

@@ -21,6 +21,9 @@ struct CompiledNode {
   std::unique_ptr<OpKernel> kernel;
   std::vector<int> inputs;   // value ids, -1 for an omitted input
   std::vector<int> outputs;  // value ids, -1 for an omitted output
+  // By input position: 1 when that input's value derives from a graph input (spec/errors.md
+  // section 3.2). Set once at compile time so shaping in a run allocates nothing.
+  std::vector<std::uint8_t> input_from_caller;
 };
 
 struct CompiledGraph {
@@ -33,9 +36,6 @@ struct CompiledGraph {
   // By value id: 1 when the value derives from a graph input (the caller's data), after the
   // passes (spec/errors.md section 3.2).
   std::vector<std::uint8_t> from_caller;
-
-  // For each input of `node`, whether its value derives from a graph input.
-  std::vector<std::uint8_t> inputs_from_caller(const CompiledNode& node) const;
 
   int value_id(const std::string& name) const;  // -1 when absent
 };

@@ -70,9 +70,8 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
         described[i] = InferInput{true, value.type, value.shape, constant ? &value.constant : nullptr};
       }
       for (std::size_t i = 0; i < node.outputs.size(); ++i) stated[i].wanted = node.outputs[i] >= 0;
-      const std::vector<std::uint8_t> from_caller = graph_.inputs_from_caller(node);
       with_node(node, [&] {
-        InferContext infer(node.info, described, stated, from_caller);
+        InferContext infer(node.info, described, stated, node.input_from_caller);
         infer_node(kernel, infer);
         needs_values = infer.needs_runtime_values();
         for (std::size_t i = 0; i < stated.size() && !needs_values; ++i) {

@@ -63,7 +63,7 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
       continue;
     }
     if (step.dynamic) {
-      run_dynamic(plan, step);
+      run_dynamic(step);
       continue;
     }
     std::vector<Tensor>& in = step_inputs_[s];
@@ -80,7 +80,7 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
   control.check_stop();
 }
 
-void RunState::run_dynamic(const Plan& plan, const PlanStep& step) {
+void RunState::run_dynamic(const PlanStep& step) {
   // Section 3 step 4: shaped again from the actual tensors; outputs from the arena.
   const CompiledNode& node = *step.node;
   const OpKernel& kernel = *node.kernel;
@@ -98,8 +98,7 @@ void RunState::run_dynamic(const Plan& plan, const PlanStep& step) {
     if (!kernel.outputs_data_dependent) {
       std::vector<InferOutput> stated(node.outputs.size());
       for (std::size_t i = 0; i < stated.size(); ++i) stated[i].wanted = node.outputs[i] >= 0;
-      const std::vector<std::uint8_t> from_caller = plan.graph().inputs_from_caller(node);
-      InferContext infer(node.info, described, stated, from_caller);
+      InferContext infer(node.info, described, stated, node.input_from_caller);
       infer_node(kernel, infer);
       bool all_constant = true;
       for (std::size_t i = 0; i < stated.size(); ++i) {

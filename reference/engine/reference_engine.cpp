@@ -50,6 +50,7 @@ class ReferenceEngine final : public Engine {
       throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
     }
     mark_caller_values();
+    mark_live_nodes();
   }
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
@@ -60,6 +61,7 @@ class ReferenceEngine final : public Engine {
     for (std::size_t i = 0; i < inputs.size(); ++i) values.insert_or_assign(input_names[i], inputs[i]);
     // spec/session.md section 8: checked before every node and after the last.
     for (std::int32_t index : graph_.order) {
+      if (!live_[static_cast<std::size_t>(index)]) continue;
       control.check_stop();
       run_node(static_cast<std::size_t>(index), values, control);
     }
@@ -162,11 +164,32 @@ class ReferenceEngine final : public Engine {
     }
   }
 
+  // graph-runtime.md section 3 step 3: a node with no path to a graph output is dropped when the
+  // session is made, in this engine as in the optimized one (optimized/runtime/compiled_graph.cpp),
+  // so a refusal in a node that cannot change an output is no refusal in either engine. Kernels
+  // are still made for every node (an unknown operator anywhere is refused at load by both).
+  void mark_live_nodes() {
+    std::unordered_set<std::string> needed;
+    for (const IrValueInfo& output : graph_.outputs) needed.insert(output.name);
+    live_.assign(graph_.nodes.size(), false);
+    for (auto it = graph_.order.rbegin(); it != graph_.order.rend(); ++it) {
+      const IrNode& node = graph_.nodes[static_cast<std::size_t>(*it)];
+      bool used = false;
+      for (const std::string& output : node.outputs) used = used || (!output.empty() && needed.count(output) != 0);
+      if (!used) continue;
+      live_[static_cast<std::size_t>(*it)] = true;
+      for (const std::string& input : node.inputs) {
+        if (!input.empty()) needed.insert(input);
+      }
+    }
+  }
+
   const IrGraph& graph_;
   ExecutionMode mode_;
   std::vector<std::unique_ptr<OpKernel>> kernels_;
   std::unordered_map<std::string, Tensor> constants_;
   std::vector<std::vector<std::uint8_t>> from_caller_;  // by node index, then input position
+  std::vector<bool> live_;                                // by node index
 };
 
 }  // namespace
