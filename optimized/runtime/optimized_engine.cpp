@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/session/engine.hpp"
+#include "core/session/name_index.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/stop_scope.hpp"
@@ -33,14 +34,28 @@ class OptimizedEngine final : public Engine {
         pool_(std::make_unique<opt::ThreadPool>(thread_count(options), opt::ThreadPool::session_sharing())),
         graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()})),
         max_plans_(static_cast<std::size_t>(std::max(1, options.max_cached_plans))),
-        plans_(std::make_shared<const PlanList>()) {}
+        plans_(std::make_shared<const PlanList>()) {
+    std::vector<std::string> outputs;
+    outputs.reserve(graph_->output_ids.size());
+    for (int id : graph_->output_ids) outputs.push_back(graph_->value_names[static_cast<std::size_t>(id)]);
+    output_index_ = NameIndex(outputs);
+  }
 
   void run(std::span<const std::string> input_names, std::span<const Tensor> inputs,
            std::span<const std::string> output_names, OutputSink& sink, RunControl& control) const override {
+    // The search for input i starts after the last match and wraps: O(1) a lookup when the
+    // caller gives the inputs in declaration order (the usual case), allocation-free always
+    // (issue 11, defect 5).
+    std::size_t next = 0;
     const auto input_at = [&](std::size_t i) -> const Tensor* {
       const std::string& name = graph_->value_names[static_cast<std::size_t>(graph_->input_ids[i])];
-      for (std::size_t j = 0; j < input_names.size(); ++j) {
-        if (input_names[j] == name) return &inputs[j];
+      const std::size_t n = input_names.size();
+      for (std::size_t step = 0; step < n; ++step) {
+        const std::size_t j = next + step < n ? next + step : next + step - n;
+        if (input_names[j] == name) {
+          next = j + 1 < n ? j + 1 : 0;
+          return &inputs[j];
+        }
       }
       return nullptr;
     };
@@ -91,10 +106,8 @@ class OptimizedEngine final : public Engine {
 
  private:
   int output_id(const std::string& name) const {
-    for (int id : graph_->output_ids) {
-      if (graph_->value_names[static_cast<std::size_t>(id)] == name) return id;
-    }
-    return -1;
+    const std::ptrdiff_t k = output_index_.find(name);
+    return k < 0 ? -1 : graph_->output_ids[static_cast<std::size_t>(k)];
   }
 
   template <typename InputAt>
@@ -129,6 +142,7 @@ class OptimizedEngine final : public Engine {
   std::unique_ptr<opt::CompiledGraph> graph_;
   std::size_t max_plans_;
   mutable std::shared_ptr<const PlanList> plans_;
+  NameIndex output_index_;  // over the graph outputs, in output_ids order
   mutable std::mutex build_mutex_;
 };
 
