@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/fuzz_support.hpp"
+#include "diff/owned_bytes.hpp"
 #include "onemodel/dtype.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/model_format.hpp"
@@ -67,7 +67,7 @@ std::string input_shape(const IrValueInfo& input, ByteSource& s, std::map<std::s
 
 OpFuzzCase build_session_case(std::span<const std::uint8_t> file) {
   OpFuzzCase c;
-  const ByteView bytes = fuzz::owned_view(file.data(), file.size());
+  const ByteView bytes = diff::owned_bytes(file.data(), file.size());
   const bool onemodel_file = is_onemodel_bytes(bytes.span());
   try {
     c.model = onemodel_file ? read_onemodel_bytes(bytes, "fuzz.onemodel") : import_onnx_bytes(bytes, "fuzz.onnx");

@@ -11,16 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "diff/owned_bytes.hpp"
 #include "onemodel/bytes.hpp"
 
 namespace onemodel::fuzz {
 
 // The reader may keep views into the bytes, so they are owned by the ByteView's owner.
-inline ByteView owned_view(const std::uint8_t* data, std::size_t size) {
-  auto owner = std::make_shared<std::vector<std::byte>>(size);
-  if (size != 0) std::memcpy(owner->data(), data, size);
-  return ByteView{owner->data(), owner->size(), owner};
-}
+inline ByteView owned_view(const std::uint8_t* data, std::size_t size) { return diff::owned_bytes(data, size); }
 
 [[noreturn]] inline void finding(const char* what, const std::string& detail = {}) {
   std::fprintf(stderr, "FINDING: %s\n%s\n", what, detail.c_str());

@@ -13,18 +13,22 @@
 
 namespace onemodel::detail {
 
-inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) noexcept {
-  std::int64_t out = 0;
+// One form for each type: the builtins report the overflow of the exact result in T.
+template <typename T>
+std::optional<T> mul_or_none(T a, T b) noexcept {
+  T out{};
   if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
   return out;
 }
-
-inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) noexcept {
-  std::int64_t out = 0;
+template <typename T>
+std::optional<T> add_or_none(T a, T b) noexcept {
+  T out{};
   if (__builtin_add_overflow(a, b, &out)) return std::nullopt;
   return out;
 }
 
+inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) noexcept { return mul_or_none(a, b); }
+inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) noexcept { return add_or_none(a, b); }
 inline std::optional<std::int64_t> checked_sub(std::int64_t a, std::int64_t b) noexcept {
   std::int64_t out = 0;
   if (__builtin_sub_overflow(a, b, &out)) return std::nullopt;
@@ -53,17 +57,8 @@ inline std::optional<std::int64_t> checked_product(std::span<const std::int64_t>
   return product;
 }
 
-inline std::optional<std::size_t> checked_mul_size(std::size_t a, std::size_t b) noexcept {
-  std::size_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
-  return out;
-}
-
-inline std::optional<std::size_t> checked_add_size(std::size_t a, std::size_t b) noexcept {
-  std::size_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) return std::nullopt;
-  return out;
-}
+inline std::optional<std::size_t> checked_mul_size(std::size_t a, std::size_t b) noexcept { return mul_or_none(a, b); }
+inline std::optional<std::size_t> checked_add_size(std::size_t a, std::size_t b) noexcept { return add_or_none(a, b); }
 
 // A non-negative int64 as a size_t; nullopt for a negative value (never a wrapped huge size).
 inline std::optional<std::size_t> to_size(std::int64_t v) noexcept {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <utility>
 
 #include "core/ir/resolve.hpp"
 
@@ -139,5 +140,17 @@ SessionErrorKind session_error_kind_of(const std::function<void()>& f) {
 }
 
 std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+IrModel expanded_input_model(std::int64_t x_extent, std::vector<std::int64_t> shape, const std::string& expanded) {
+  IrModel m;
+  m.ir_version = 8;
+  m.opset_imports = {{"", 13}};
+  m.graph.inputs = {tensor_value_info("x", 1, {fixed_dim(x_extent)})};
+  m.graph.nodes = {node("Constant", {}, {"shape"}), node("Expand", {"x", "shape"}, {expanded})};
+  m.graph.nodes[0].attributes = {ints_attr("value_ints", std::move(shape))};
+  m.graph.nodes[0].name = "shape_node";
+  m.graph.nodes[1].name = "expand_node";
+  return m;
+}
 
 }  // namespace onemodel::ir_builder

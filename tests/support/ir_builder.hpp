@@ -65,6 +65,11 @@ std::vector<Tensor> run_one_node(const std::string& op, std::int64_t opset, cons
 // The kind of the SessionError `f` throws; a test failure (and Disposed) when it throws none.
 SessionErrorKind session_error_kind_of(const std::function<void()>& f);
 
+// A small file with a large value (opset 13): graph input x float[x_extent], a Constant node
+// "shape_node" holding `shape` and an Expand node "expand_node" of x to it, named `expanded`.
+// Callers add the nodes that read it and the graph outputs.
+IrModel expanded_input_model(std::int64_t x_extent, std::vector<std::int64_t> shape, const std::string& expanded);
+
 // The bit pattern of a float, to compare results bit for bit.
 std::uint32_t float_bits(float f);
 

@@ -96,6 +96,17 @@ void expect_refused(const OneNode& c, SessionErrorKind kind) {
   }
 }
 
+// A one-node model of `op` on x with these attributes, refused with `kind` in every engine and mode.
+void expect_one_node_refused(std::int64_t opset, const std::string& op, Tensor x, std::vector<IrAttribute> attributes,
+                             SessionErrorKind kind) {
+  OneNode c;
+  c.opset = opset;
+  c.op = op;
+  c.x = std::move(x);
+  c.attributes = std::move(attributes);
+  expect_refused(c, kind);
+}
+
 // The single output in both engines and modes (checked equal to `expected` bit for bit).
 void expect_output(const OneNode& c, const Tensor& expected) {
   for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
@@ -191,12 +202,8 @@ TEST(HostileExtents, PadWithInt64MinBeginAndInt64MaxEndIsRefused) {
       expect_refused(c, SessionErrorKind::Unsupported);
     }
   }
-  OneNode c;
-  c.opset = 2;
-  c.op = "Pad";
-  c.x = Tensor::zeros(DType::F32, Shape{2, 4});
-  c.attributes = {ints_attr("pads", {0, kInt64Min + 1, 0, kInt64Max})};
-  expect_refused(c, SessionErrorKind::Unsupported);
+  expect_one_node_refused(2, "Pad", Tensor::zeros(DType::F32, Shape{2, 4}),
+      {ints_attr("pads", {0, kInt64Min + 1, 0, kInt64Max})}, SessionErrorKind::Unsupported);
 }
 
 // DepthToSpace with blocksize 2^32: b * b wrapped to 0 and C % 0 trapped (SIGFPE); INT64_MAX
@@ -204,24 +211,16 @@ TEST(HostileExtents, PadWithInt64MinBeginAndInt64MaxEndIsRefused) {
 TEST(HostileExtents, DepthToSpaceWithAHugeBlocksizeIsRefused) {
   for (std::int64_t block : {std::int64_t{1} << 32, kInt64Max}) {
     SCOPED_TRACE(block);
-    OneNode c;
-    c.opset = 13;
-    c.op = "DepthToSpace";
-    c.x = Tensor::zeros(DType::F32, Shape{1, 4, 2, 2});
-    c.attributes = {int_attr("blocksize", block)};
-    expect_refused(c, SessionErrorKind::Unsupported);
+    expect_one_node_refused(13, "DepthToSpace", Tensor::zeros(DType::F32, Shape{1, 4, 2, 2}),
+        {int_attr("blocksize", block)}, SessionErrorKind::Unsupported);
   }
 }
 
 // DepthToSpace of an input with no channels: 0 divides by any b * b, and H * b overflowed for a
 // huge b. Unsupported.
 TEST(HostileExtents, DepthToSpaceOfNoChannelsWithAHugeBlocksizeIsRefused) {
-  OneNode c;
-  c.opset = 13;
-  c.op = "DepthToSpace";
-  c.x = Tensor::zeros(DType::F32, Shape{1, 0, 2, 2});
-  c.attributes = {int_attr("blocksize", std::int64_t{1} << 62)};
-  expect_refused(c, SessionErrorKind::Unsupported);
+  expect_one_node_refused(13, "DepthToSpace", Tensor::zeros(DType::F32, Shape{1, 0, 2, 2}),
+      {int_attr("blocksize", std::int64_t{1} << 62)}, SessionErrorKind::Unsupported);
 }
 
 // SpaceToDepth of an empty spatial input (0 divides by any blocksize) with blocksize 2^32 or
@@ -229,12 +228,8 @@ TEST(HostileExtents, DepthToSpaceOfNoChannelsWithAHugeBlocksizeIsRefused) {
 TEST(HostileExtents, SpaceToDepthWithAHugeBlocksizeIsRefused) {
   for (std::int64_t block : {std::int64_t{1} << 32, kInt64Max}) {
     SCOPED_TRACE(block);
-    OneNode c;
-    c.opset = 13;
-    c.op = "SpaceToDepth";
-    c.x = Tensor::zeros(DType::F32, Shape{1, 4, 0, 0});
-    c.attributes = {int_attr("blocksize", block)};
-    expect_refused(c, SessionErrorKind::Unsupported);
+    expect_one_node_refused(13, "SpaceToDepth", Tensor::zeros(DType::F32, Shape{1, 4, 0, 0}),
+        {int_attr("blocksize", block)}, SessionErrorKind::Unsupported);
   }
 }
 

@@ -24,14 +24,7 @@ constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 // outputs y0..: the shape of the defect's report (one large value returned through 16 Identity
 // outputs), small enough for a test.
 IrModel fan_out_model(std::int64_t rows, int fan) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", 13}};
-  m.graph.inputs = {tensor_value_info("x", 1, {fixed_dim(1024)})};
-  m.graph.nodes = {node("Constant", {}, {"shape"}), node("Expand", {"x", "shape"}, {"e"})};
-  m.graph.nodes[0].attributes = {ints_attr("value_ints", {rows, 1024})};
-  m.graph.nodes[0].name = "shape_node";
-  m.graph.nodes[1].name = "expand_node";
+  IrModel m = expanded_input_model(1024, {rows, 1024}, "e");
   for (int i = 0; i < fan; ++i) {
     const std::string y = "y" + std::to_string(i);
     IrNode identity = node("Identity", {"e"}, {y});

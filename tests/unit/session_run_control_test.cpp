@@ -24,14 +24,7 @@ using Clock = std::chrono::steady_clock;
 // x float[1] -> Expand to [n, n] (a small file, a large product) -> a chain of `k` MatMuls,
 // m1 = A A, m2 = m1 A, ... With x = 1/n every product is A again, so the output is finite.
 IrModel matmul_chain_model(std::int64_t n, int k) {
-  IrModel m;
-  m.ir_version = 8;
-  m.opset_imports = {{"", 13}};
-  m.graph.inputs = {tensor_value_info("x", 1, {fixed_dim(1)})};
-  m.graph.nodes = {node("Constant", {}, {"shape"}), node("Expand", {"x", "shape"}, {"a"})};
-  m.graph.nodes[0].attributes = {ints_attr("value_ints", {n, n})};
-  m.graph.nodes[0].name = "shape_node";
-  m.graph.nodes[1].name = "expand_node";
+  IrModel m = expanded_input_model(1, {n, n}, "a");
   std::string previous = "a";
   for (int i = 0; i < k; ++i) {
     const std::string out = i + 1 == k ? "y" : "m" + std::to_string(i);
