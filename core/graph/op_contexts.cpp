@@ -43,7 +43,7 @@ void infer_node(const OpKernel& kernel, InferContext& context) {
     // spec/errors.md section 3.2: the value was the caller's, so the refusal is of the input,
     // as Gather's out-of-range indices are (issue 11, defect 8).
     if (e.kind() != SessionErrorKind::InvalidModel || !context.read_caller_value()) throw;
-    throw SessionError(SessionErrorKind::InvalidInput, e.message() + " (a value computed from the graph inputs)",
+    throw SessionError(SessionErrorKind::InvalidInput, e.message() + " (the value comes from the graph inputs)",
                        e.node_name(), e.operators());
   }
 }
