@@ -139,6 +139,10 @@ class OpKernel {
   int in_place_input = -1;             // output 0 may reuse this input's storage
   bool view_of_input = false;          // output 0 is input 0 reinterpreted (run() still correct)
   bool outputs_data_dependent = false;
+  // Input 1 may be a compact weight (IrTensor::compact: float16 or bfloat16 beside binary32
+  // activations), widened by the kernel itself inside its packing; otherwise the half-precision
+  // adapter widens it into run scratch before the kernel sees it (spec/half-precision.md).
+  bool accepts_compact_weights = false;
 };
 
 // Both engines shape nodes through this (spec/errors.md section 3.2): kernel.infer(context), and

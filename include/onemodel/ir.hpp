@@ -31,6 +31,11 @@ struct IrTensor {
   std::string doc_string;
   ByteView data;                     // raw layout; empty for strings and for empty tensors
   std::vector<std::string> strings;  // data_type 8 only: one entry per element, raw bytes
+  // A compact weight (spec-source fp16.md, "Keeping binary32 weights compact"): a binary32
+  // weight of MatMul, Gemm or Conv stored as float16 or bfloat16 (data_type 10 or 16). Its node
+  // computes in binary32: the weight is widened where it is used and never sets the node's
+  // storage type. Set by the session's WeightStorage option or by a converted OneModel file.
+  bool compact = false;
 };
 
 struct IrSparseTensor {
