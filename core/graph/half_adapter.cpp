@@ -68,8 +68,8 @@ struct AdapterState {
 
 class HalfAdapterKernel final : public OpKernel {
  public:
-  HalfAdapterKernel(std::unique_ptr<OpKernel> inner, std::vector<bool> compact)
-      : inner_(std::move(inner)), compact_(std::move(compact)) {
+  HalfAdapterKernel(std::unique_ptr<OpKernel> inner, std::vector<bool> compact, const HalfAdapterOptions& options)
+      : inner_(std::move(inner)), compact_(std::move(compact)), options_(options) {
     supports_exact = inner_->supports_exact;
     accepts_compact_weights = inner_->accepts_compact_weights;
     // The wrapped node writes a fresh binary32 output and rounds it into its own: it never
@@ -150,7 +150,7 @@ class HalfAdapterKernel final : public OpKernel {
         inputs[i] = state->widened[i];
       } else {
         inputs[i] = context.scratch(DType::F32, given.shape());
-        widen_into(given, inputs[i]);
+        widen(given, inputs[i]);
       }
     }
     std::vector<Tensor> outputs(context.output_count());
@@ -168,7 +168,7 @@ class HalfAdapterKernel final : public OpKernel {
     RunContext inner = context.with(inputs, outputs, state != nullptr ? state->inner.get() : nullptr);
     inner_->run(inner);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
-      if (round[i]) narrow_into(outputs[i], context.output(i));
+      if (round[i]) narrow(outputs[i], context.output(i));
     }
   }
 
@@ -201,7 +201,10 @@ class HalfAdapterKernel final : public OpKernel {
     }
     // fp16.md: element-wise Add, Sub, Mul, Div with every input binary16 compute in binary16
     // themselves (one correctly rounded operation, so the same bits either way).
-    if (all_binary16 && is_binary16_arithmetic(node.ir().op_type) && default_domain(node.ir())) roles.adapt = false;
+    if (options_.binary16_arithmetic_native && all_binary16 && is_binary16_arithmetic(node.ir().op_type) &&
+        default_domain(node.ir())) {
+      roles.adapt = false;
+    }
     // A compact weight the kernel widens in its own packing is passed as it is.
     if (roles.adapt && inner_->accepts_compact_weights && !storage_set) roles.adapt = false;
     return roles;
@@ -232,6 +235,24 @@ class HalfAdapterKernel final : public OpKernel {
     return inputs;
   }
 
+  // Run-time conversions through the engine's bulk functions when it gave them.
+  void widen(const Tensor& half, const Tensor& out) const {
+    if (!options_.widen || !half.is_contiguous() || half.shape() != out.shape()) {
+      widen_into(half, out);
+      return;
+    }
+    const auto in = half.data<std::uint16_t>();
+    options_.widen(in.data(), out.mutable_data<float>().data(), in.size(), half.dtype() == DType::BF16);
+  }
+  void narrow(const Tensor& f32, const Tensor& out) const {
+    if (!options_.narrow || !f32.is_contiguous() || f32.shape() != out.shape()) {
+      narrow_into(f32, out);
+      return;
+    }
+    const auto in = f32.data<float>();
+    options_.narrow(in.data(), out.mutable_data<std::uint16_t>().data(), in.size(), out.dtype() == DType::BF16);
+  }
+
   static std::vector<std::uint8_t> caller_marks(const InferContext& context) {
     std::vector<std::uint8_t> marks(context.input_count(), 0);
     for (std::size_t i = 0; i < marks.size(); ++i) marks[i] = context.input_from_caller(i) ? 1 : 0;
@@ -240,6 +261,7 @@ class HalfAdapterKernel final : public OpKernel {
 
   std::unique_ptr<OpKernel> inner_;
   std::vector<bool> compact_;  // by input position: a compact weight
+  HalfAdapterOptions options_;
 };
 
 bool node_reads_compact(const IrGraph& graph, const IrNode& node, std::vector<bool>& compact) {
@@ -298,14 +320,14 @@ bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* 
 
 std::unique_ptr<OpKernel> adapt_for_half_precision(std::unique_ptr<OpKernel> kernel, const IrGraph& graph,
                                                    const IrNode& node, const HalfScan& scan,
-                                                   const char* element_types) {
+                                                   const char* element_types, const HalfAdapterOptions& options) {
   if (!scan.half_values && !scan.compact_weights) return kernel;
   if (never_half_wrapped(node, *kernel, element_types)) return kernel;
   std::vector<bool> compact;
   const bool reads_compact = node_reads_compact(graph, node, compact);
   // Section 8.5: in a binary32 model with compact weights only their readers change.
   if (!scan.half_values && (!reads_compact || kernel->accepts_compact_weights)) return kernel;
-  return std::make_unique<HalfAdapterKernel>(std::move(kernel), std::move(compact));
+  return std::make_unique<HalfAdapterKernel>(std::move(kernel), std::move(compact), options);
 }
 
 }  // namespace onemodel

@@ -4,6 +4,9 @@
 // get it from make_kernels(), so a half model means the same in both.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -22,6 +25,17 @@ struct HalfScan {
 };
 HalfScan scan_half_precision(const IrGraph& graph);
 
+// How an engine runs the adapter (section 8.2 and 8.7). The reference engine: the literal rules,
+// binary16 Add/Sub/Mul/Div by their own kernel, scalar conversions. The optimized engine may widen
+// those four too (the same bits: one binary32 operation on binary16 operands, rounded once to
+// binary16, is the correctly rounded binary16 result) and convert with its vector paths.
+struct HalfAdapterOptions {
+  bool binary16_arithmetic_native = true;
+  // Bulk conversions with exactly the bits of onemodel/half.hpp; empty: the scalar ones.
+  std::function<void(const std::uint16_t*, float*, std::size_t, bool bfloat16)> widen;
+  std::function<void(const float*, std::uint16_t*, std::size_t, bool bfloat16)> narrow;
+};
+
 // True for operators the adapter never wraps (section 8.3): they see the real element types.
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types);
 
@@ -30,6 +44,6 @@ bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* 
 // reading one whose kernel does not widen it itself. Otherwise `kernel` unchanged.
 std::unique_ptr<OpKernel> adapt_for_half_precision(std::unique_ptr<OpKernel> kernel, const IrGraph& graph,
                                                    const IrNode& node, const HalfScan& scan,
-                                                   const char* element_types);
+                                                   const char* element_types, const HalfAdapterOptions& options);
 
 }  // namespace onemodel

@@ -1,7 +1,11 @@
 #include "optimized/runtime/compiled_graph.hpp"
 
+#include <algorithm>
+
 #include "core/graph/half_adapter.hpp"
 #include "core/io/file_bytes.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/runtime/half_conversions.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "reference/engine/operator_check.hpp"
@@ -15,18 +19,60 @@ int CompiledGraph::value_id(const std::string& name) const {
   return -1;
 }
 
+namespace {
+
+// spec/half-precision.md section 8.7: the adapter converts with the session's vector path, in
+// fixed chunks over the engine's pool (each chunk is the same integer arithmetic, so the bits do
+// not depend on the path or the thread count), and widens binary16 Add/Sub/Mul/Div too, so that
+// they run the binary32 vector kernels instead of the scalar binary16 ones (the same bits).
+constexpr std::size_t kChunk = std::size_t{1} << 15;
+
+HalfAdapterOptions half_adapter_options(const OptimizedConfig& config) {
+  HalfAdapterOptions half;
+  half.binary16_arithmetic_native = false;
+  const Isa isa = config.isa;
+  ThreadPool* pool = config.pool;
+  half.widen = [isa, pool](const std::uint16_t* in, float* out, std::size_t n, bool bfloat16) {
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    if (pool == nullptr || chunks < 2) {
+      widen_16_to_f32(isa, in, out, n, bfloat16);
+      return;
+    }
+    pool->parallel_for(chunks, static_cast<double>(n) * 0.3, [&](std::size_t c) {
+      const std::size_t begin = c * kChunk;
+      widen_16_to_f32(isa, in + begin, out + begin, std::min(kChunk, n - begin), bfloat16);
+    });
+  };
+  half.narrow = [isa, pool](const float* in, std::uint16_t* out, std::size_t n, bool bfloat16) {
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    if (pool == nullptr || chunks < 2) {
+      narrow_f32_to_16(isa, in, out, n, bfloat16);
+      return;
+    }
+    pool->parallel_for(chunks, static_cast<double>(n) * 0.5, [&](std::size_t c) {
+      const std::size_t begin = c * kChunk;
+      narrow_f32_to_16(isa, in + begin, out + begin, std::min(kChunk, n - begin), bfloat16);
+    });
+  };
+  return half;
+}
+
+}  // namespace
+
 std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
                                              const OptimizedConfig& config) {
   const IrGraph& graph = model.graph;
   if (!graph.sparse_initializers.empty()) {
     throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
   }
-  std::vector<std::unique_ptr<OpKernel>> kernels =
-      make_kernels(graph, options, [&](const NodeInfo& info) -> std::unique_ptr<OpKernel> {
+  std::vector<std::unique_ptr<OpKernel>> kernels = make_kernels(
+      graph, options,
+      [&](const NodeInfo& info) -> std::unique_ptr<OpKernel> {
         const IrNode& node = info.ir();
         const OptimizedOpDef* def = find_optimized_op(node.domain, node.op_type, node.opset);
         return def != nullptr ? def->factory(info, config) : nullptr;
-      });
+      },
+      half_adapter_options(config));
 
   auto compiled = std::make_unique<CompiledGraph>();
   // The id of a value a name defines or reads; never -1, and always inside values: a name that

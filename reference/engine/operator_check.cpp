@@ -38,7 +38,7 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
 }
 
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
-                                                    const KernelMaker& maker) {
+                                                    const KernelMaker& maker, const HalfAdapterOptions& half_options) {
   std::vector<std::string> missing;
   collect_missing(graph, missing);
   if (!missing.empty()) {
@@ -61,7 +61,7 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
     NodeInfo info(node, node.opset, options.mode);
     std::unique_ptr<OpKernel> kernel = maker ? maker(info) : nullptr;
     if (!kernel) kernel = def->factory(info);
-    kernels.push_back(adapt_for_half_precision(std::move(kernel), graph, node, half, def->element_types));
+    kernels.push_back(adapt_for_half_precision(std::move(kernel), graph, node, half, def->element_types, half_options));
     if (options.mode == ExecutionMode::Exact && !kernels.back()->supports_exact) {
       add_unique(not_exact, operator_display_name(node));
     }

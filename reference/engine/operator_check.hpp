@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/graph/half_adapter.hpp"
 #include "core/graph/op_kernel.hpp"
 #include "onemodel/ir.hpp"
 #include "onemodel/session.hpp"
@@ -23,8 +24,10 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
 // The same checks; each kernel comes from `maker` when it returns one (the optimized engine's
 // overrides), else from the reference table.
 using KernelMaker = std::function<std::unique_ptr<OpKernel>(const NodeInfo&)>;
+// `half` says how the half-precision adapter runs (core/graph/half_adapter.hpp).
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
-                                                    const KernelMaker& maker);
+                                                    const KernelMaker& maker,
+                                                    const HalfAdapterOptions& half = HalfAdapterOptions());
 
 // The operator's display name: `Type`, or `domain.Type` outside the default domain.
 std::string operator_display_name(const IrNode& node);

@@ -1,0 +1,16 @@
+// The optimized engine's bulk half-precision conversions (spec/half-precision.md sections 6 and
+// 8.7): the session's vector path where one exists, the scalar functions of onemodel/half.hpp
+// otherwise; the same bits either way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "optimized/frame/isa.hpp"
+
+namespace onemodel::opt {
+
+void widen_16_to_f32(Isa isa, const std::uint16_t* in, float* out, std::size_t n, bool bfloat16);
+void narrow_f32_to_16(Isa isa, const float* in, std::uint16_t* out, std::size_t n, bool bfloat16);
+
+}  // namespace onemodel::opt
