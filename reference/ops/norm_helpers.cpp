@@ -20,23 +20,36 @@ std::int64_t extent_product(const Shape& shape, int from, int to) noexcept {
   return p;
 }
 
-RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept {
-  const float n = static_cast<float>(cols);
-  RowMoments m;
+namespace {
+
+// One definition for both widths: every operation is rounded to T (spec/ops/norms.md section 3).
+template <class T>
+RowMomentsOf<T> moments_of(const T* x, std::int64_t cols, T epsilon, bool rms) noexcept {
+  const T n = static_cast<T>(cols);
+  RowMomentsOf<T> m;
   if (!rms) {
-    CanonicalSum16<float> sum;
+    CanonicalSum16<T> sum;
     for (std::int64_t j = 0; j < cols; ++j) sum.add(x[j]);
     m.mean = sum.result() / n;
   }
-  CanonicalSum16<float> squares;
+  CanonicalSum16<T> squares;
   for (std::int64_t j = 0; j < cols; ++j) {
-    const float d = x[j] - m.mean;
-    const float sq = d * d;
+    const T d = x[j] - m.mean;
+    const T sq = d * d;
     squares.add(sq);
   }
-  const float v = squares.result() / n;
-  m.inv = 1.0f / std::sqrt(v + epsilon);
+  const T v = squares.result() / n;
+  m.inv = T{1} / std::sqrt(v + epsilon);
   return m;
+}
+
+}  // namespace
+
+RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept {
+  return moments_of(x, cols, epsilon, rms);
+}
+RowMomentsOf<double> row_moments(const double* x, std::int64_t cols, double epsilon, bool rms) noexcept {
+  return moments_of(x, cols, epsilon, rms);
 }
 
 }  // namespace onemodel::norms

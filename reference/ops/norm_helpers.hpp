@@ -31,24 +31,30 @@ inline double store(double v) noexcept {
   return out;
 }
 
-// spec/ops/norms.md section 3, steps 1-3, for one row of `cols` float32 values:
+// spec/ops/norms.md section 3, steps 1-3, for one row of `cols` values of type T (float32, or
+// float64 for InstanceNormalization, section 4: the same steps in binary64):
 //   mean = Sum16(x) / n            (rms: mean = +0)
 //   v    = Sum16((x - mean)^2) / n (difference and square rounded separately)
 //   inv  = 1 / sqrt(v + epsilon)
-struct RowMoments {
-  float mean = 0.0f;
-  float inv = 0.0f;
+template <class T>
+struct RowMomentsOf {
+  T mean = T{0};
+  T inv = T{0};
 };
+using RowMoments = RowMomentsOf<float>;
 RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept;
+RowMomentsOf<double> row_moments(const double* x, std::int64_t cols, double epsilon, bool rms) noexcept;
 
 // Step 4 for one element: (((x - mean) * inv) * scale) + bias, four rounded operations; without
 // a bias the addition is skipped.
-inline float normalize_element(float x, const RowMoments& m, float scale) noexcept {
-  const float centred = x - m.mean;
-  const float scaled = centred * m.inv;
+template <class T>
+T normalize_element(T x, const RowMomentsOf<T>& m, T scale) noexcept {
+  const T centred = x - m.mean;
+  const T scaled = centred * m.inv;
   return scaled * scale;
 }
-inline float normalize_element(float x, const RowMoments& m, float scale, float bias) noexcept {
+template <class T>
+T normalize_element(T x, const RowMomentsOf<T>& m, T scale, T bias) noexcept {
   return normalize_element(x, m, scale) + bias;
 }
 

@@ -1,7 +1,10 @@
 // GroupNormalization: spec/ops/norms.md section 4. A row is one (sample, group) block of
 // C / num_groups channels times the spatial positions; steps 1-4 of section 3. Opsets 18-20
 // (GroupNormalization_18) index scale and bias by group, one scalar for the whole row; opset 21+
-// (GroupNormalization_21) has per-channel parameters spread across the block. float32 only.
+// (GroupNormalization_21) has per-channel parameters spread across the block. float32; float64
+// only for opsets 18-20, by the same steps in binary64 (exact): from opset 21 `stash_type` sets the
+// precision of steps 1-3 (float32 by default), which this library does not follow yet, so
+// GroupNormalization_21 keeps to float32 (spec/ops/norms.md section 4).
 #include "reference/ops/norm_helpers.hpp"
 
 namespace onemodel {
@@ -13,7 +16,18 @@ class GroupNormalization final : public OpKernel {
       : epsilon_(epsilon), groups_(groups), per_channel_(per_channel) {}
 
   void infer(InferContext& context) const override {
-    for (std::size_t i = 0; i < 3; ++i) context.require_type(i, {DType::F32});
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (per_channel_) {
+        context.require_type(i, {DType::F32});
+      } else {
+        context.require_type(i, {DType::F32, DType::F64});
+      }
+      if (context.input_type(i) != context.input_type(0)) {
+        context.node().fail_invalid("input " + std::to_string(i) + " has element type " +
+                                    std::string(dtype_name(context.input_type(i))) + ", input 0 " +
+                                    std::string(dtype_name(context.input_type(0))));
+      }
+    }
     const Shape& x = context.input_shape(0);
     if (x.rank() < 2) context.node().fail_invalid("input must have rank 2 or more, not " + x.to_string());
     if (x[1] % groups_ != 0) {
@@ -24,10 +38,17 @@ class GroupNormalization final : public OpKernel {
     if (!(context.input_shape(1) == expected) || !(context.input_shape(2) == expected)) {
       context.node().fail_invalid("scale and bias must have shape " + expected.to_string());
     }
-    context.set_output(0, DType::F32, x);
+    context.set_output(0, context.input_type(0), x);
   }
 
   void run(RunContext& context) const override {
+    if (context.input(0).dtype() == DType::F64) return run_typed<double>(context);
+    run_typed<float>(context);
+  }
+
+ private:
+  template <class T>
+  void run_typed(const RunContext& context) const {
     const Tensor x = context.input(0).contiguous();
     const Tensor scale = context.input(1).contiguous();
     const Tensor bias = context.input(2).contiguous();
@@ -37,14 +58,14 @@ class GroupNormalization final : public OpKernel {
     const std::int64_t spatial = norms::extent_product(shape, 2, shape.rank());
     const std::int64_t rows = static_cast<std::int64_t>(shape[0]) * groups_;
     const std::int64_t cols = per_group * spatial;
-    const float* in = x.data<float>().data();
-    const float* s = scale.data<float>().data();
-    const float* b = bias.data<float>().data();
-    float* out = context.output(0).mutable_data<float>().data();
+    const T* in = x.data<T>().data();
+    const T* s = scale.data<T>().data();
+    const T* b = bias.data<T>().data();
+    T* out = context.output(0).mutable_data<T>().data();
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t g = r % groups_;
-      const float* row = in + r * cols;
-      const norms::RowMoments m = norms::row_moments(row, cols, epsilon_, /*rms=*/false);
+      const T* row = in + r * cols;
+      const norms::RowMomentsOf<T> m = norms::row_moments(row, cols, static_cast<T>(epsilon_), /*rms=*/false);
       for (std::int64_t j = 0; j < cols; ++j) {
         const std::int64_t p = per_channel_ ? g * per_group + j / spatial : g;
         out[r * cols + j] = norms::store(norms::normalize_element(row[j], m, s[p], b[p]));
@@ -52,7 +73,6 @@ class GroupNormalization final : public OpKernel {
     }
   }
 
- private:
   float epsilon_;
   std::int64_t groups_;
   bool per_channel_;
