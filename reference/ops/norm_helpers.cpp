@@ -78,11 +78,12 @@ bool varies_across_rows(const Shape& param, const Shape& x, int axis) noexcept {
   return false;
 }
 
-ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis) {
+template <class T>
+ExpandedParameterOf<T> expand_parameter_of(const Tensor& param, const Shape& x, int axis) {
   const Tensor values = param.contiguous();
-  const std::span<const float> p = values.data<float>();
+  const std::span<const T> p = values.data<T>();
   const Shape& ps = values.shape();
-  ExpandedParameter out;
+  ExpandedParameterOf<T> out;
   // Expand over x's dimensions [from, rank): all of them when the value depends on the row, else
   // only the normalized ones (one row serves every row).
   const int from = varies_across_rows(ps, x, axis) ? 0 : axis;
@@ -107,6 +108,30 @@ ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis
     }
   }
   return out;
+}
+
+template ExpandedParameterOf<float> expand_parameter_of<float>(const Tensor&, const Shape&, int);
+template ExpandedParameterOf<double> expand_parameter_of<double>(const Tensor&, const Shape&, int);
+
+RowMoments stage_one_in_float32(const double* x, std::int64_t cols, float epsilon, bool rms, std::vector<float>& row,
+                                std::vector<float>& n) {
+  row.resize(static_cast<std::size_t>(cols));
+  n.resize(static_cast<std::size_t>(cols));
+  // Cast(X, to = FLOAT): round to nearest even, one correctly rounded conversion per element.
+  for (std::int64_t j = 0; j < cols; ++j) row[static_cast<std::size_t>(j)] = static_cast<float>(x[j]);
+  const RowMoments m = row_moments(row.data(), cols, epsilon, rms);
+  for (std::int64_t j = 0; j < cols; ++j) {
+    const float centred = row[static_cast<std::size_t>(j)] - m.mean;
+    n[static_cast<std::size_t>(j)] = centred * m.inv;
+  }
+  return m;
+}
+
+void check_f64_stash_type(const NodeInfo& node, std::int64_t stash_type) {
+  if (stash_type != 1) {
+    node.fail_unsupported("stash_type " + std::to_string(stash_type) +
+                          " with a float64 input (only 1, float32, is served; spec/ops/norms.md section 9)");
+  }
 }
 
 }  // namespace onemodel::norms

@@ -1,10 +1,13 @@
 // GroupNormalization: spec/ops/norms.md section 4. A row is one (sample, group) block of
 // C / num_groups channels times the spatial positions; steps 1-4 of section 3. Opsets 18-20
 // (GroupNormalization_18) index scale and bias by group, one scalar for the whole row; opset 21+
-// (GroupNormalization_21) has per-channel parameters spread across the block. float32; float64
-// only for opsets 18-20, by the same steps in binary64 (exact): from opset 21 `stash_type` sets the
-// precision of steps 1-3 (float32 by default), which this library does not follow yet, so
-// GroupNormalization_21 keeps to float32 (spec/ops/norms.md section 4).
+// (GroupNormalization_21) has per-channel parameters spread across the block. float64
+// (spec/ops/norms.md section 9), exact: opsets 18-20 run steps 1-4 in binary64 (their ONNX function
+// computes in T); opset 21 has stash_type, 1 only: stage one in float32 as its function body casts
+// it, then y = n * scale + bias in binary64. float32 reads and ignores stash_type.
+#include <type_traits>
+#include <vector>
+
 #include "reference/ops/norm_helpers.hpp"
 
 namespace onemodel {
@@ -12,22 +15,19 @@ namespace {
 
 class GroupNormalization final : public OpKernel {
  public:
-  GroupNormalization(float epsilon, std::int64_t groups, bool per_channel)
-      : epsilon_(epsilon), groups_(groups), per_channel_(per_channel) {}
+  GroupNormalization(float epsilon, std::int64_t groups, bool per_channel, std::int64_t stash_type)
+      : epsilon_(epsilon), groups_(groups), per_channel_(per_channel), stash_type_(stash_type) {}
 
   void infer(InferContext& context) const override {
     for (std::size_t i = 0; i < 3; ++i) {
-      if (per_channel_) {
-        context.require_type(i, {DType::F32});
-      } else {
-        context.require_type(i, {DType::F32, DType::F64});
-      }
+      context.require_type(i, {DType::F32, DType::F64});
       if (context.input_type(i) != context.input_type(0)) {
         context.node().fail_invalid("input " + std::to_string(i) + " has element type " +
                                     std::string(dtype_name(context.input_type(i))) + ", input 0 " +
                                     std::string(dtype_name(context.input_type(0))));
       }
     }
+    if (per_channel_ && context.input_type(0) == DType::F64) norms::check_f64_stash_type(context.node(), stash_type_);
     const Shape& x = context.input_shape(0);
     if (x.rank() < 2) context.node().fail_invalid("input must have rank 2 or more, not " + x.to_string());
     if (x[1] % groups_ != 0) {
@@ -62,6 +62,22 @@ class GroupNormalization final : public OpKernel {
     const T* s = scale.data<T>().data();
     const T* b = bias.data<T>().data();
     T* out = context.output(0).mutable_data<T>().data();
+    if constexpr (std::is_same_v<T, double>) {
+      if (per_channel_) {
+        // Opset 21, float64: stage one in float32 (NormalizedU), cast to T, then scale * n + bias.
+        std::vector<float> row32, n;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t g = r % groups_;
+          (void)norms::stage_one_in_float32(in + r * cols, cols, epsilon_, /*rms=*/false, row32, n);
+          for (std::int64_t j = 0; j < cols; ++j) {
+            const std::int64_t p = g * per_group + j / spatial;
+            const double scaled = s[p] * static_cast<double>(n[static_cast<std::size_t>(j)]);
+            out[r * cols + j] = norms::store(scaled + b[p]);
+          }
+        }
+        return;
+      }
+    }
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t g = r % groups_;
       const T* row = in + r * cols;
@@ -76,16 +92,18 @@ class GroupNormalization final : public OpKernel {
   float epsilon_;
   std::int64_t groups_;
   bool per_channel_;
+  std::int64_t stash_type_;
 };
 
 std::unique_ptr<OpKernel> make(const NodeInfo& node, bool per_channel) {
-  (void)node.get_int("stash_type", 1);  // read and ignored: spec/ops/norms.md section 1
+  // float32 ignores stash_type (spec/ops/norms.md section 1); opset 21 float64 checks it (section 9).
+  const std::int64_t stash_type = node.get_int("stash_type", 1);
   const std::int64_t groups = node.required_int("num_groups");
   if (groups <= 0) node.fail_invalid("num_groups must be positive, not " + std::to_string(groups));
   // num_groups divides the channel extent (at most 2^31 - 1) or the extent is 0; a larger value
   // would enter N * num_groups and the scale's shape unchecked (spec/operator-contract.md section 6).
   if (groups > kMaxElements) node.fail_unsupported("num_groups " + std::to_string(groups) + " beyond the library's limits");
-  return std::make_unique<GroupNormalization>(node.get_float("epsilon", 1e-5f), groups, per_channel);
+  return std::make_unique<GroupNormalization>(node.get_float("epsilon", 1e-5f), groups, per_channel, stash_type);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ std::span<const OpDef> conv_ops() {
       {"", "Conv", 1, 27, make_conv, "F32"},
       {"", "ConvTranspose", 1, 27, make_conv_transpose, "F32"},
       {"", "MaxPool", 1, 27, make_max_pool, "F32 F64 F16 I8 U8"},
-      {"", "AveragePool", 1, 27, make_average_pool, "F32"},
+      {"", "AveragePool", 1, 27, make_average_pool, "F32 F64"},
       {"", "GlobalAveragePool", 1, 27, make_global_average_pool, "F32 F64"},
       {"", "GlobalMaxPool", 1, 27, make_global_max_pool, "F32 F64"},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},

@@ -120,7 +120,12 @@ TEST(Float64Ops, ExactFormsAgreeAcrossModesAndEngines) {
       {{"InstanceNormalization", 6, {}}, {{"x", x}, {"s", c2}, {"b", c2b}}},
       {{"GroupNormalization", 18, {int_attr("num_groups", 2)}}, {{"x", x}, {"s", c2}, {"b", c2b}}},
       {{"BatchNormalization", 15, {}}, {{"x", x}, {"s", c2}, {"b", c2b}, {"m", c2b}, {"v", var}}},
+      {{"GroupNormalization", 21, {int_attr("num_groups", 1)}}, {{"x", x}, {"s", c2}, {"b", c2b}}},
+      {{"LayerNormalization", 17, {}}, {{"x", x}, {"s", f64({3}, {1.5, -0.5, 2.0})}, {"b", f64({3}, {0.25, 2.0, -1.0})}}},
+      {{"RMSNormalization", 23, {}}, {{"x", x}, {"s", f64({3}, {1.5, -0.5, 2.0})}}},
       {{"GlobalAveragePool", 1, {}}, {{"x", x}}},
+      {{"AveragePool", 19, {ints_attr("kernel_shape", {2}), ints_attr("pads", {1, 0}), int_attr("count_include_pad", 1)}},
+       {{"x", x}}},
       {{"GlobalMaxPool", 1, {}}, {{"x", x}}},
   };
   for (const Case& c : cases) {
@@ -165,6 +170,40 @@ TEST(Float64Ops, WorkedValues) {
   // A float64 NaN is stored as 0x7FF8000000000000 (spec/ops/elementwise.md section 3).
   y = run({"Softsign", 1, {}}, {{"x", f64({1}, {-NAN})}}, kOnnxDouble, ExecutionMode::Exact, EngineKind::Reference);
   EXPECT_EQ(bits_of(y.at(0)), (std::vector<std::uint64_t>{0x7FF8000000000000ull}));
+}
+
+// spec/ops/norms.md section 9: LayerNormalization, RMSNormalization and GroupNormalization 21 on
+// float64 run stage one in float32, as their ONNX function bodies cast X to stash_type (1). Rows
+// that differ only below float32's precision are then all equal to the mean: n = 0 and y = bias
+// (in binary64 the deviations, about 5e-13, would give y = bias +- 1.6e-10 * scale). Another
+// stash_type is Unsupported for float64 and ignored for float32.
+TEST(Float64Ops, StashTypeOneRunsStageOneInFloat32) {
+  const Tensor x = f64({1, 2}, {1.0 + 1e-12, 1.0});
+  const Tensor scale = f64({2}, {3.0, 5.0});
+  const Tensor bias = f64({2}, {0.125, -7.5});
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    auto y = run({"LayerNormalization", 17, {}}, {{"x", x}, {"s", scale}, {"b", bias}}, kOnnxDouble,
+                 ExecutionMode::Exact, engine);
+    EXPECT_EQ(y.at(0).to_vector<double>(), (std::vector<double>{0.125, -7.5}));
+    y = run({"GroupNormalization", 21, {int_attr("num_groups", 1)}},
+            {{"x", f64({1, 2, 1}, {1.0 + 1e-12, 1.0})}, {"s", scale}, {"b", bias}}, kOnnxDouble,
+            ExecutionMode::Exact, engine);
+    EXPECT_EQ(y.at(0).to_vector<double>(), (std::vector<double>{0.125, -7.5}));
+    // RMSNormalization: x rounded to 1.0f twice, v = 1, inv = 1 / sqrt(1 + 1e-5f) in float32.
+    y = run({"RMSNormalization", 23, {}}, {{"x", x}, {"s", scale}}, kOnnxDouble, ExecutionMode::Exact, engine);
+    const float inv = 1.0f / std::sqrt(1.0f + 1e-5f);
+    EXPECT_EQ(y.at(0).to_vector<double>(), (std::vector<double>{static_cast<double>(inv) * 3.0,
+                                                                 static_cast<double>(inv) * 5.0}));
+    EXPECT_EQ(session_error_kind_of([&] {
+                run({"LayerNormalization", 17, {int_attr("stash_type", 11)}}, {{"x", x}, {"s", scale}, {"b", bias}},
+                    kOnnxDouble, ExecutionMode::Fast, engine);
+              }),
+              SessionErrorKind::Unsupported);
+    const Tensor x32 = Tensor::from_values<float>(DType::F32, Shape{1, 2}, {1.0f, 2.0f});
+    const Tensor s32 = Tensor::from_values<float>(DType::F32, Shape{2}, {1.0f, 1.0f});
+    EXPECT_NO_THROW(run({"LayerNormalization", 17, {int_attr("stash_type", 11)}}, {{"x", x32}, {"s", s32}}, 1,
+                        ExecutionMode::Fast, engine));
+  }
 }
 
 // spec/ops/norms.md section 6, "bool": from opset 20 ReduceMax is "any" and ReduceMin "all"

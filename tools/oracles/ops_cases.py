@@ -919,6 +919,28 @@ def gen_float64(f):
         shape = (int(f.rng.integers(1, 3)), c) + f.shape(int(f.rng.integers(1, 3)), 2, 4)
         f.add("GroupNormalization", [("x", data(shape)), ("scale", data((g,), 1.0)), ("bias", data((g,), 1.0))],
               attrs=dict(num_groups=g, epsilon=1e-5), opset=18, tol=SCALED)
+    for i in range(3):
+        f.add("AveragePool", [("x", data((1, 2, 5, 6), 3.0))],
+              attrs=dict(kernel_shape=[2, 3], strides=[1, 2], pads=[1, 1, 0, 1] if i else [0, 0, 0, 0],
+                         count_include_pad=i % 2, ceil_mode=int(i == 2)), opset=19, tol=SCALED)
+    # Stage one in float32 (stash_type 1), scale and bias in float64.
+    for i in range(4):
+        r = int(f.rng.integers(2, 4))
+        shape = f.shape(r, 2, 5)
+        axis = int(f.rng.integers(-r + 1, r))
+        norm_shape = shape[axis if axis >= 0 else axis + r:]
+        outs = ["y", "mean", "inv"] if i == 0 else ["y"]
+        f.add("LayerNormalization", [("x", data(shape) + 1.0), ("scale", data(norm_shape, 1.0)),
+                                     ("bias", data(norm_shape, 1.0) if i % 2 else None)],
+              attrs=dict(axis=axis), opset=17, outputs=outs, tol=SCALED)
+        f.add("RMSNormalization", [("x", data(shape) + 1.0), ("scale", data(norm_shape, 1.0))], attrs=dict(axis=axis),
+              opset=23, tol=SCALED)
+    for i in range(2):
+        g = int(f.rng.integers(1, 4))
+        c = g * int(f.rng.integers(1, 3))
+        shape = (int(f.rng.integers(1, 3)), c) + f.shape(int(f.rng.integers(1, 3)), 2, 4)
+        f.add("GroupNormalization", [("x", data(shape)), ("scale", data((c,), 1.0)), ("bias", data((c,), 1.0))],
+              attrs=dict(num_groups=g, epsilon=1e-5), opset=21, tol=SCALED)
     # bool ReduceMax / ReduceMin (opset 20).
     for op in ("ReduceMax", "ReduceMin"):
         for i in range(4):
