@@ -46,6 +46,18 @@ void infer_node(const OpKernel& kernel, InferContext& context) {
     throw SessionError(SessionErrorKind::InvalidInput, e.message() + " (the value comes from the graph inputs)",
                        e.node_name(), e.operators());
   }
+  // spec/exact-mode.md section 4: the types are known only now, so this refusal comes when the
+  // node is shaped (at plan creation in the optimized engine, at the run in the reference engine),
+  // not with the whole-model list of session creation.
+  const NodeInfo& node = context.node();
+  if (!kernel.float64_exact && node.exact() && context.has_input(0) && context.input_type(0) == DType::F64) {
+    const IrNode& ir = node.ir();
+    const std::string op = ir.domain.empty() || ir.domain == "ai.onnx" ? ir.op_type : ir.domain + "." + ir.op_type;
+    throw SessionError(SessionErrorKind::ExactModeUnavailable,
+                       "exact mode is not available for: " + op +
+                           " (float64: the library's exact transcendental functions are binary32 only)",
+                       {}, {op});
+  }
 }
 
 void InferContext::set_output(std::size_t i, DType type, const Shape& shape) {

@@ -150,12 +150,18 @@ class OpKernel {
   // activations), widened by the kernel itself inside its packing; otherwise the half-precision
   // adapter widens it into run scratch before the kernel sees it (spec/half-precision.md).
   bool accepts_compact_weights = false;
+  // False when the float64 form of an otherwise exact operator needs a transcendental function
+  // (exp, log, tanh, erf): the library has exact ones for binary32 only, so in exact mode a node
+  // whose input 0 is float64 is refused with ExactModeUnavailable when it is shaped (infer_node;
+  // spec/exact-mode.md section 4). Fast mode runs it with the platform's double functions.
+  bool float64_exact = true;
 };
 
 // Both engines shape nodes through this (spec/errors.md section 3.2): kernel.infer(context), and
 // an InvalidModel it raises after reading a value that derives from a graph input is rethrown as
 // InvalidInput with the same message and node. A refused value from initializers or constants
-// stays InvalidModel; other kinds are unchanged.
+// stays InvalidModel; other kinds are unchanged. Then, in exact mode, a kernel without
+// float64_exact whose input 0 is float64 is refused with ExactModeUnavailable naming the operator.
 void infer_node(const OpKernel& kernel, InferContext& context);
 
 using OpFactory = std::unique_ptr<OpKernel> (*)(const NodeInfo& node);

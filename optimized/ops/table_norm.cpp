@@ -38,11 +38,15 @@ std::span<const OptimizedOpDef> norm_optimized_ops() {
       {"", "ReduceLogSum", 1, 17, make_optimized_reduce_log_sum_1},
       {"", "ReduceLogSum", 18, 27, make_optimized_reduce_log_sum_18},
       {"", "ReduceMax", 1, 17, make_optimized_reduce_max_1},
-      {"", "ReduceMax", 18, 27, make_optimized_reduce_max_18},
+      {"", "ReduceMax", 18, 19, make_optimized_reduce_max_18},
+      // The reference row of 20-27 adds bool, which the override hands to the reference kernel.
+      {"", "ReduceMax", 20, 27, make_optimized_reduce_max_18},
       {"", "ReduceMean", 1, 17, make_optimized_reduce_mean_1},
       {"", "ReduceMean", 18, 27, make_optimized_reduce_mean_18},
       {"", "ReduceMin", 1, 17, make_optimized_reduce_min_1},
-      {"", "ReduceMin", 18, 27, make_optimized_reduce_min_18},
+      {"", "ReduceMin", 18, 19, make_optimized_reduce_min_18},
+      // The reference row of 20-27 adds bool, which the override hands to the reference kernel.
+      {"", "ReduceMin", 20, 27, make_optimized_reduce_min_18},
       {"", "ReduceSum", 1, 12, make_optimized_reduce_sum_1},
       {"", "ReduceSum", 13, 27, make_optimized_reduce_sum_13},
       {"", "ReduceSumSquare", 1, 17, make_optimized_reduce_sum_square_1},

@@ -109,6 +109,7 @@ using SignedNumericTypes = Types<F32, F64, F16, I8, I16, I32, I64>;
 using NumericAndBoolTypes = Types<F32, F64, F16, I8, I16, I32, I64, U8, U16, U32, U64, Bool>;
 using BoolTypes = Types<Bool>;
 using F32Types = Types<F32>;
+using F32F64Types = Types<F32, F64>;
 using StoredTypes = Types<F32, F64, F16, BF16, I8, I16, I32, I64, U8, U16, U32, U64, Bool>;
 
 // Unsupported naming the node, input and type unless input i has one of the list's types.

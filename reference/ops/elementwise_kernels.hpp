@@ -25,8 +25,9 @@ inline void require_same_type(const InferContext& context, std::size_t a, std::s
 template <class List, class Fn, bool ToBool = false>
 class UnaryKernel final : public OpKernel {
  public:
-  explicit UnaryKernel(Fn fn, bool exact_defined) : fn_(fn) {
+  UnaryKernel(Fn fn, bool exact_defined, bool float64_exact_defined = true) : fn_(fn) {
     supports_exact = exact_defined;
+    float64_exact = float64_exact_defined;
     if (!ToBool) in_place_input = 0;  // run() copies the input out before writing
   }
   void infer(InferContext& context) const override {
@@ -127,6 +128,12 @@ class VariadicKernel final : public OpKernel {
 template <class List, class Fn>
 std::unique_ptr<OpKernel> make_unary(Fn fn, bool exact_defined = true) {
   return std::make_unique<UnaryKernel<List, Fn>>(fn, exact_defined);
+}
+// A unary function exact in binary32 whose float64 form uses the platform's double functions
+// (std::exp, ...): float64 nodes are refused in exact mode (OpKernel::float64_exact).
+template <class List, class Fn>
+std::unique_ptr<OpKernel> make_unary_f64_inexact(Fn fn) {
+  return std::make_unique<UnaryKernel<List, Fn>>(fn, true, false);
 }
 template <class List, class Fn>
 std::unique_ptr<OpKernel> make_predicate(Fn fn) {

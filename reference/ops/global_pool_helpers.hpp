@@ -20,15 +20,15 @@ inline Shape global_output_shape(const NodeInfo& node, const Shape& x) {
 }
 
 // Both operators reduce each [N, C] plane of X (all spatial elements, in row-major order) to one
-// value: writes reduce(plane) to Y's element of that plane.
-template <class Reduce>
+// value: writes reduce(plane) to Y's element of that plane. T is float or double (the element type).
+template <class T, class Reduce>
 void reduce_planes(const Tensor& x_tensor, const Tensor& y_tensor, Reduce reduce) {
-  const auto x = x_tensor.to_vector<float>();
-  auto y = y_tensor.mutable_data<float>();
+  const auto x = x_tensor.to_vector<T>();
+  auto y = y_tensor.mutable_data<T>();
   const std::int64_t planes = static_cast<std::int64_t>(x_tensor.shape()[0]) * x_tensor.shape()[1];
   const std::int64_t size = planes == 0 ? 0 : x_tensor.element_count() / planes;
   for (std::int64_t p = 0; p < planes; ++p) {
-    const std::span<const float> plane(x.data() + p * size, static_cast<std::size_t>(size));
+    const std::span<const T> plane(x.data() + p * size, static_cast<std::size_t>(size));
     y[static_cast<std::size_t>(p)] = reduce(plane);
   }
 }

@@ -20,23 +20,36 @@ std::int64_t extent_product(const Shape& shape, int from, int to) noexcept {
   return p;
 }
 
-RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept {
-  const float n = static_cast<float>(cols);
-  RowMoments m;
+namespace {
+
+// One definition for both widths: every operation is rounded to T (spec/ops/norms.md section 3).
+template <class T>
+RowMomentsOf<T> moments_of(const T* x, std::int64_t cols, T epsilon, bool rms) noexcept {
+  const T n = static_cast<T>(cols);
+  RowMomentsOf<T> m;
   if (!rms) {
-    CanonicalSum16<float> sum;
+    CanonicalSum16<T> sum;
     for (std::int64_t j = 0; j < cols; ++j) sum.add(x[j]);
     m.mean = sum.result() / n;
   }
-  CanonicalSum16<float> squares;
+  CanonicalSum16<T> squares;
   for (std::int64_t j = 0; j < cols; ++j) {
-    const float d = x[j] - m.mean;
-    const float sq = d * d;
+    const T d = x[j] - m.mean;
+    const T sq = d * d;
     squares.add(sq);
   }
-  const float v = squares.result() / n;
-  m.inv = 1.0f / std::sqrt(v + epsilon);
+  const T v = squares.result() / n;
+  m.inv = T{1} / std::sqrt(v + epsilon);
   return m;
+}
+
+}  // namespace
+
+RowMoments row_moments(const float* x, std::int64_t cols, float epsilon, bool rms) noexcept {
+  return moments_of(x, cols, epsilon, rms);
+}
+RowMomentsOf<double> row_moments(const double* x, std::int64_t cols, double epsilon, bool rms) noexcept {
+  return moments_of(x, cols, epsilon, rms);
 }
 
 }  // namespace onemodel::norms
@@ -65,11 +78,12 @@ bool varies_across_rows(const Shape& param, const Shape& x, int axis) noexcept {
   return false;
 }
 
-ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis) {
+template <class T>
+ExpandedParameterOf<T> expand_parameter_of(const Tensor& param, const Shape& x, int axis) {
   const Tensor values = param.contiguous();
-  const std::span<const float> p = values.data<float>();
+  const std::span<const T> p = values.data<T>();
   const Shape& ps = values.shape();
-  ExpandedParameter out;
+  ExpandedParameterOf<T> out;
   // Expand over x's dimensions [from, rank): all of them when the value depends on the row, else
   // only the normalized ones (one row serves every row).
   const int from = varies_across_rows(ps, x, axis) ? 0 : axis;
@@ -94,6 +108,30 @@ ExpandedParameter expand_parameter(const Tensor& param, const Shape& x, int axis
     }
   }
   return out;
+}
+
+template ExpandedParameterOf<float> expand_parameter_of<float>(const Tensor&, const Shape&, int);
+template ExpandedParameterOf<double> expand_parameter_of<double>(const Tensor&, const Shape&, int);
+
+RowMoments stage_one_in_float32(const double* x, std::int64_t cols, float epsilon, bool rms, std::vector<float>& row,
+                                std::vector<float>& n) {
+  row.resize(static_cast<std::size_t>(cols));
+  n.resize(static_cast<std::size_t>(cols));
+  // Cast(X, to = FLOAT): round to nearest even, one correctly rounded conversion per element.
+  for (std::int64_t j = 0; j < cols; ++j) row[static_cast<std::size_t>(j)] = static_cast<float>(x[j]);
+  const RowMoments m = row_moments(row.data(), cols, epsilon, rms);
+  for (std::int64_t j = 0; j < cols; ++j) {
+    const float centred = row[static_cast<std::size_t>(j)] - m.mean;
+    n[static_cast<std::size_t>(j)] = centred * m.inv;
+  }
+  return m;
+}
+
+void check_f64_stash_type(const NodeInfo& node, std::int64_t stash_type) {
+  if (stash_type != 1) {
+    node.fail_unsupported("stash_type " + std::to_string(stash_type) +
+                          " with a float64 input (only 1, float32, is served; spec/ops/norms.md section 9)");
+  }
 }
 
 }  // namespace onemodel::norms

@@ -1,12 +1,15 @@
-// BatchNormalization, inference only, float32 (spec/ops/products-conv.md section 9, from
+// BatchNormalization, inference only, float32 or float64 (spec/ops/products-conv.md section 9, from
 // ops-conv.md "BatchNormalization"). Per channel a = scale / sqrt(var + epsilon) and
 // b = bias - mean * a, then y = x * a + b; each operation rounded on its own (no fused
 // multiply-add); NaN stored canonical. BatchNormalization_7 (opsets 7, 8) refuses spatial = 0;
 // BatchNormalization_9 (9 and later) refuses training_mode = 1 (opset 14 and later). The
-// running-statistics outputs are not produced.
+// running-statistics outputs are not produced. float64 (all five inputs float64; ONNX 15 allows
+// mixed types, which are Unsupported here) follows the same steps in binary64, exact.
 #include <cmath>
+#include <string>
 
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/norm_helpers.hpp"
 
 namespace onemodel {
 namespace {
@@ -19,7 +22,14 @@ class BatchNormalization final : public OpKernel {
     in_place_input = 0;
   }
   void infer(InferContext& context) const override {
-    for (std::size_t i = 0; i < 5; ++i) context.require_type(i, {DType::F32});
+    for (std::size_t i = 0; i < 5; ++i) context.require_type(i, {DType::F32, DType::F64});
+    for (std::size_t i = 1; i < 5; ++i) {
+      if (context.input_type(i) != context.input_type(0)) {
+        context.node().fail_unsupported("input " + std::to_string(i) + " of element type " +
+                                        std::string(dtype_name(context.input_type(i))) + " beside X of type " +
+                                        std::string(dtype_name(context.input_type(0))));
+      }
+    }
     for (std::size_t i = 1; i < context.output_count(); ++i) {
       if (context.output_wanted(i)) context.node().fail_unsupported("the running-statistics outputs (training)");
     }
@@ -29,35 +39,42 @@ class BatchNormalization final : public OpKernel {
       const Shape& s = context.input_shape(i);
       if (s.rank() != 1 || s[0] != x[1]) context.node().fail_invalid("input " + std::to_string(i) + " must be 1-D with C elements");
     }
-    context.set_output(0, DType::F32, x);
+    context.set_output(0, context.input_type(0), x);
   }
   void run(RunContext& context) const override {
+    if (context.input(0).dtype() == DType::F64) return run_typed<double>(context);
+    run_typed<float>(context);
+  }
+
+ private:
+  template <class T>
+  void run_typed(const RunContext& context) const {
     const Tensor& x_t = context.input(0);
-    const auto x = x_t.to_vector<float>();
-    const auto scale = context.input(1).to_vector<float>();
-    const auto bias = context.input(2).to_vector<float>();
-    const auto mean = context.input(3).to_vector<float>();
-    const auto var = context.input(4).to_vector<float>();
-    auto y = context.output(0).mutable_data<float>();
+    const auto x = x_t.to_vector<T>();
+    const auto scale = context.input(1).to_vector<T>();
+    const auto bias = context.input(2).to_vector<T>();
+    const auto mean = context.input(3).to_vector<T>();
+    const auto var = context.input(4).to_vector<T>();
+    auto y = context.output(0).mutable_data<T>();
+    const T epsilon = static_cast<T>(epsilon_);
     const std::int64_t n = x_t.shape()[0], c = x_t.shape()[1];
     const std::int64_t plane = (n * c) == 0 ? 0 : x_t.element_count() / (n * c);
     std::size_t i = 0;
     for (std::int64_t b = 0; b < n; ++b) {
       for (std::int64_t ch = 0; ch < c; ++ch) {
         const std::size_t k = static_cast<std::size_t>(ch);
-        const float denom = std::sqrt(var[k] + epsilon_);
-        const float a = scale[k] / denom;
-        const float mean_a = mean[k] * a;
-        const float shift = bias[k] - mean_a;
+        const T denom = std::sqrt(var[k] + epsilon);
+        const T a = scale[k] / denom;
+        const T mean_a = mean[k] * a;
+        const T shift = bias[k] - mean_a;
         for (std::int64_t p = 0; p < plane; ++p, ++i) {
-          const float xa = x[i] * a;
-          y[i] = canonical_nan_f32(xa + shift);
+          const T xa = x[i] * a;
+          y[i] = norms::store(xa + shift);
         }
       }
     }
   }
 
- private:
   float epsilon_;
 };
 

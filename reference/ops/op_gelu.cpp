@@ -1,6 +1,8 @@
 // Gelu (opset 20): x * Phi(x), erf form (approximate = "none") or tanh form (approximate =
-// "tanh"), both the exact functions (spec/ops/elementwise.md section 8; f32 only). Gelu(-inf) is
-// -0, the limit.
+// "tanh"), both the exact functions (spec/ops/elementwise.md section 8). Gelu(-inf) is -0, the
+// limit. float64 (section 10): (0.5 x) (1 + std::erf(x / sqrt 2)) or 0.5 x (1 + std::tanh(u)),
+// fast mode only.
+#include <cmath>
 #include <string>
 
 #include "reference/math/exact_math.hpp"
@@ -12,6 +14,18 @@ namespace {
 struct GeluFn {
   bool tanh_form;
   float operator()(float x) const noexcept { return tanh_form ? exact::gelu_tanh(x) : exact::gelu_erf(x); }
+  double operator()(double x) const noexcept {
+    double value;
+    if (tanh_form) {
+      // u = sqrt(2 / pi) * (x + 0.044715 x^3), the schema's constants in double.
+      const double u = 0.7978845608028654 * (x + 0.044715 * ((x * x) * x));
+      value = (0.5 * x) * (1.0 + std::tanh(u));
+    } else {
+      value = (0.5 * x) * (1.0 + std::erf(x * 0.7071067811865476));
+    }
+    // The limit at -inf is -0, as in binary32 (the formulas give -inf * 0 = NaN there).
+    return x == -HUGE_VAL ? -0.0 : value;
+  }
 };
 
 }  // namespace
@@ -21,7 +35,7 @@ std::unique_ptr<OpKernel> make_gelu(const NodeInfo& node) {
   if (approximate != "none" && approximate != "tanh") {
     node.fail_invalid("approximate must be \"none\" or \"tanh\", not \"" + approximate + "\"");
   }
-  return ew::make_unary<ew::F32Types>(GeluFn{approximate == "tanh"});
+  return ew::make_unary_f64_inexact<ew::F32F64Types>(GeluFn{approximate == "tanh"});
 }
 
 }  // namespace onemodel

@@ -1,6 +1,8 @@
-// GlobalAveragePool (opsets 1, 22), float32 (spec/ops/products-conv.md section 8.4): each plane's
-// sum in index order from +0, divided by the plane size; NaN stored canonical.
+// GlobalAveragePool (opsets 1, 22), float32 and float64 (spec/ops/products-conv.md section 8.4):
+// each plane's sum in index order from +0, divided by the plane size, in the element type; NaN
+// stored canonical. Exact for both types.
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/norm_helpers.hpp"
 #include "reference/ops/global_pool_helpers.hpp"
 
 namespace onemodel {
@@ -9,14 +11,21 @@ namespace {
 class GlobalAveragePool final : public OpKernel {
  public:
   void infer(InferContext& context) const override {
-    context.require_type(0, {DType::F32});
-    context.set_output(0, DType::F32, pooling::global_output_shape(context.node(), context.input_shape(0)));
+    context.require_type(0, {DType::F32, DType::F64});
+    context.set_output(0, context.input_type(0), pooling::global_output_shape(context.node(), context.input_shape(0)));
   }
   void run(RunContext& context) const override {
-    pooling::reduce_planes(context.input(0), context.output(0), [](std::span<const float> plane) {
-      float sum = 0.0f;
-      for (const float v : plane) sum = sum + v;
-      return canonical_nan_f32(sum / static_cast<float>(plane.size()));
+    if (context.input(0).dtype() == DType::F64) return run_typed<double>(context);
+    run_typed<float>(context);
+  }
+
+ private:
+  template <class T>
+  static void run_typed(const RunContext& context) {
+    pooling::reduce_planes<T>(context.input(0), context.output(0), [](std::span<const T> plane) {
+      T sum = T{0};
+      for (const T v : plane) sum = sum + v;
+      return norms::store(sum / static_cast<T>(plane.size()));
     });
   }
 };

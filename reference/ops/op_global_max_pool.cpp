@@ -1,6 +1,7 @@
-// GlobalMaxPool (opsets 1, 22), float32 (spec/ops/products-conv.md section 8.4, ops-conv.md
-// "GlobalMaxPool"): the maximum starting from the lowest finite float, replaced only by strictly
-// greater values, so NaNs are ignored and a plane of NaN or -inf gives -3.4028235e38.
+// GlobalMaxPool (opsets 1, 22), float32 and float64 (spec/ops/products-conv.md section 8.4,
+// ops-conv.md "GlobalMaxPool"): the maximum starting from the lowest finite value of the type,
+// replaced only by strictly greater values, so NaNs are ignored and a plane of NaN or -inf gives
+// -3.4028235e38 (float64: -1.7976931348623157e308). Exact for both types.
 #include <limits>
 
 #include "core/graph/op_kernel.hpp"
@@ -12,13 +13,20 @@ namespace {
 class GlobalMaxPool final : public OpKernel {
  public:
   void infer(InferContext& context) const override {
-    context.require_type(0, {DType::F32});
-    context.set_output(0, DType::F32, pooling::global_output_shape(context.node(), context.input_shape(0)));
+    context.require_type(0, {DType::F32, DType::F64});
+    context.set_output(0, context.input_type(0), pooling::global_output_shape(context.node(), context.input_shape(0)));
   }
   void run(RunContext& context) const override {
-    pooling::reduce_planes(context.input(0), context.output(0), [](std::span<const float> plane) {
-      float best = std::numeric_limits<float>::lowest();
-      for (const float v : plane) {
+    if (context.input(0).dtype() == DType::F64) return run_typed<double>(context);
+    run_typed<float>(context);
+  }
+
+ private:
+  template <class T>
+  static void run_typed(const RunContext& context) {
+    pooling::reduce_planes<T>(context.input(0), context.output(0), [](std::span<const T> plane) {
+      T best = std::numeric_limits<T>::lowest();
+      for (const T v : plane) {
         if (v > best) best = v;
       }
       return best;

@@ -1,5 +1,6 @@
 // HardSigmoid: clamp(alpha * x + beta, 0, 1), the product rounded and then the sum (defaults
-// alpha 0.2, beta 0.5); NaN passes through (spec/ops/elementwise.md section 8; f32 only).
+// alpha 0.2, beta 0.5); NaN passes through (spec/ops/elementwise.md section 8). float64: the same steps in double with
+// the attributes widened exactly, so exact too (section 10).
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -8,11 +9,12 @@ namespace {
 struct HardSigmoidFn {
   float alpha;
   float beta;
-  float operator()(float x) const noexcept {
-    const float product = alpha * x;
-    float v = product + beta;
-    if (v < 0.0f) v = 0.0f;
-    if (v > 1.0f) v = 1.0f;
+  template <class V>
+  V operator()(V x) const noexcept {
+    const V product = static_cast<V>(alpha) * x;
+    V v = product + static_cast<V>(beta);
+    if (v < V{0}) v = V{0};
+    if (v > V{1}) v = V{1};
     return v;
   }
 };
@@ -20,7 +22,7 @@ struct HardSigmoidFn {
 }  // namespace
 
 std::unique_ptr<OpKernel> make_hard_sigmoid(const NodeInfo& node) {
-  return ew::make_unary<ew::F32Types>(HardSigmoidFn{node.get_float("alpha", 0.2f), node.get_float("beta", 0.5f)});
+  return ew::make_unary<ew::F32F64Types>(HardSigmoidFn{node.get_float("alpha", 0.2f), node.get_float("beta", 0.5f)});
 }
 
 }  // namespace onemodel

@@ -1,7 +1,10 @@
 // LogSoftmax: spec/ops/norms.md section 5: d[j] = x[j] - max (NaN ignored), l = Sum16(exp(d[j]))
 // with the exponential for non-positive arguments, y[j] = d[j] - log(l) with the library's log.
 // NaN rows as Softmax; a -inf element of an otherwise normal row stays -inf. LogSoftmax_1
-// (opsets 1-12) coerces to 2-D; LogSoftmax_13 works on one axis.
+// (opsets 1-12) coerces to 2-D; LogSoftmax_13 works on one axis. float64: the same steps with
+// std::exp and std::log, fast mode only (no exact float64 exponential or logarithm).
+#include <cmath>
+
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/canonical_sum.hpp"
 #include "reference/ops/softmax_helpers.hpp"
@@ -20,13 +23,24 @@ void log_softmax_row(const float* x, float* y, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) y[j] = y[j] - log_l;
 }
 
+void log_softmax_row64(const double* x, double* y, std::int64_t n) {
+  const double m = norms::row_max_ignoring_nan(x, n);
+  CanonicalSum16<double> sum;
+  for (std::int64_t j = 0; j < n; ++j) {
+    y[j] = x[j] - m;
+    sum.add(std::exp(y[j]));
+  }
+  const double log_l = std::log(sum.result());
+  for (std::int64_t j = 0; j < n; ++j) y[j] = y[j] - log_l;
+}
+
 }  // namespace
 
 std::unique_ptr<OpKernel> make_log_softmax_1(const NodeInfo& node) {
-  return norms::make_softmax_family(node, log_softmax_row, /*coerce_2d=*/true);
+  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/true, false);
 }
 std::unique_ptr<OpKernel> make_log_softmax_13(const NodeInfo& node) {
-  return norms::make_softmax_family(node, log_softmax_row, /*coerce_2d=*/false);
+  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/false, false);
 }
 
 }  // namespace onemodel

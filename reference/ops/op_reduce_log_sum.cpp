@@ -1,6 +1,10 @@
-// ReduceLogSum: spec/ops/norms.md section 6: the library's log (exact_math) of the sum; float32
-// only (float64 is not served, section 1). An empty reduction gives log(+0) = -inf.
-// Opsets: ReduceLogSum_1 reads the axes attribute (opsets 1-17), ReduceLogSum_18 the axes input.
+// ReduceLogSum: spec/ops/norms.md section 6: the log of the sum; float32 through the library's
+// log (exact_math), float64 through std::log in fast mode only (no exact float64 log: the kernel
+// clears float64_exact, so exact mode refuses a float64 node). An empty reduction gives
+// log(+0) = -inf. Opsets: ReduceLogSum_1 reads the axes attribute (opsets 1-17), ReduceLogSum_18
+// the axes input.
+#include <cmath>
+
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/reduce_helpers.hpp"
 
@@ -10,21 +14,33 @@ namespace {
 struct Terms {
   static float term(float x) noexcept { return x; }
   static float finish(float sum, std::int64_t) noexcept { return exact::log(sum); }
-  // Only float32 reaches this kernel (infer refuses other types); the generic kernel still
-  // instantiates the other element types, which are never called.
+  static double term(double x) noexcept { return x; }
+  static double finish(double sum, std::int64_t) noexcept { return std::log(sum); }
+  // Only float32 and float64 reach this kernel (infer refuses other types); the generic kernel
+  // still instantiates the integer types, which are never called.
   template <class T>
-  static T term(T x) noexcept { return x; }
+  static T term(T x) noexcept {
+    return x;
+  }
   template <class T>
-  static T finish(T sum, std::int64_t) noexcept { return sum; }
+  static T finish(T sum, std::int64_t) noexcept {
+    return sum;
+  }
 };
+
+std::unique_ptr<OpKernel> make_log_sum_kernel(const NodeInfo& node, reduce::AxesFrom from) {
+  auto kernel = reduce::make_kernel<reduce::SumKernel<Terms>>(node, from, reduce::float_types());
+  kernel->float64_exact = false;
+  return kernel;
+}
 
 }  // namespace
 
 std::unique_ptr<OpKernel> make_reduce_log_sum_1(const NodeInfo& node) {
-  return reduce::make_kernel<reduce::SumKernel<Terms>>(node, reduce::AxesFrom::Attribute, reduce::f32_only());
+  return make_log_sum_kernel(node, reduce::AxesFrom::Attribute);
 }
 std::unique_ptr<OpKernel> make_reduce_log_sum_18(const NodeInfo& node) {
-  return reduce::make_kernel<reduce::SumKernel<Terms>>(node, reduce::AxesFrom::Input, reduce::f32_only());
+  return make_log_sum_kernel(node, reduce::AxesFrom::Input);
 }
 
 }  // namespace onemodel

@@ -2,7 +2,9 @@
 // sequence (NaN when any element is NaN; -inf when empty); an infinite m is the result as it is;
 // otherwise m + log(s) with s = (((+0 + exp(x0 - m)) + exp(x1 - m)) + ...) added sequentially in
 // sequence order (this sum is not the canonical one: ops-norms.md lists log-sum, not
-// log-sum-exp, among the canonical sums). exp and log are the library's (exact_math). float32 only.
+// log-sum-exp, among the canonical sums). float32: exp and log are the library's (exact_math).
+// float64: the same steps with std::exp and std::log, fast mode only (float64_exact cleared: the
+// source refuses float64 log reductions in exact mode, ops-coverage.md "Exactness").
 // Opsets: ReduceLogSumExp_1 reads the axes attribute (opsets 1-17), ReduceLogSumExp_18 the input.
 #include <cmath>
 #include <limits>
@@ -13,43 +15,61 @@
 namespace onemodel {
 namespace {
 
+float lse_exp(float x) noexcept { return exact::exp(x); }
+float lse_log(float x) noexcept { return exact::log(x); }
+double lse_exp(double x) noexcept { return std::exp(x); }
+double lse_log(double x) noexcept { return std::log(x); }
+
 class ReduceLogSumExp final : public reduce::ReduceKernelBase {
  public:
   using ReduceKernelBase::ReduceKernelBase;
   void run(RunContext& context) const override {
-    const reduce::Plan plan = plan_for(context);
     const Tensor x = context.input(0).contiguous();
-    const float* in = x.data<float>().data();
-    float* out = context.output(0).mutable_data<float>().data();
+    if (x.dtype() == DType::F64) return run_typed<double>(context, x);
+    run_typed<float>(context, x);
+  }
+
+ private:
+  template <class T>
+  void run_typed(const RunContext& context, const Tensor& x) const {
+    const reduce::Plan plan = plan_for(context);
+    const T* in = x.data<T>().data();
+    T* out = context.output(0).mutable_data<T>().data();
     reduce::for_each_output(plan, [&](std::int64_t o, std::int64_t base) {
-      float m = -std::numeric_limits<float>::infinity();
+      T m = -std::numeric_limits<T>::infinity();
       bool has_nan = false;
       reduce::for_each_term(plan, base, [&](std::int64_t i) {
         if (std::isnan(in[i])) has_nan = true;
         if (in[i] > m) m = in[i];
       });
       if (has_nan) {
-        out[o] = norms::store(std::numeric_limits<float>::quiet_NaN());
+        out[o] = norms::store(std::numeric_limits<T>::quiet_NaN());
         return;
       }
       if (std::isinf(m)) {
         out[o] = m;
         return;
       }
-      float s = 0.0f;
-      reduce::for_each_term(plan, base, [&](std::int64_t i) { s = s + exact::exp(in[i] - m); });
-      out[o] = norms::store(m + exact::log(s));
+      T s = T{0};
+      reduce::for_each_term(plan, base, [&](std::int64_t i) { s = s + lse_exp(in[i] - m); });
+      out[o] = norms::store(m + lse_log(s));
     });
   }
 };
 
+std::unique_ptr<OpKernel> make_log_sum_exp_kernel(const NodeInfo& node, reduce::AxesFrom from) {
+  auto kernel = reduce::make_kernel<ReduceLogSumExp>(node, from, reduce::float_types());
+  kernel->float64_exact = false;
+  return kernel;
+}
+
 }  // namespace
 
 std::unique_ptr<OpKernel> make_reduce_log_sum_exp_1(const NodeInfo& node) {
-  return reduce::make_kernel<ReduceLogSumExp>(node, reduce::AxesFrom::Attribute, reduce::f32_only());
+  return make_log_sum_exp_kernel(node, reduce::AxesFrom::Attribute);
 }
 std::unique_ptr<OpKernel> make_reduce_log_sum_exp_18(const NodeInfo& node) {
-  return reduce::make_kernel<ReduceLogSumExp>(node, reduce::AxesFrom::Input, reduce::f32_only());
+  return make_log_sum_exp_kernel(node, reduce::AxesFrom::Input);
 }
 
 }  // namespace onemodel

@@ -2,6 +2,9 @@
 // with NaN ignored, e[j] = expNonPositive(x[j] - m), l = Sum16(e), y[j] = e[j] / l. A row holding
 // NaN or +inf, or only -inf, gives NaN throughout by this arithmetic. Fast mode in the reference
 // engine uses the same code. Softmax_1 (opsets 1-12) coerces to 2-D; Softmax_13 works on one axis.
+// float64: the same steps with std::exp, fast mode only (no exact float64 exponential).
+#include <cmath>
+
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/canonical_sum.hpp"
 #include "reference/ops/softmax_helpers.hpp"
@@ -20,13 +23,24 @@ void softmax_row(const float* x, float* y, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) y[j] = y[j] / l;
 }
 
+void softmax_row64(const double* x, double* y, std::int64_t n) {
+  const double m = norms::row_max_ignoring_nan(x, n);
+  CanonicalSum16<double> sum;
+  for (std::int64_t j = 0; j < n; ++j) {
+    y[j] = std::exp(x[j] - m);
+    sum.add(y[j]);
+  }
+  const double l = sum.result();
+  for (std::int64_t j = 0; j < n; ++j) y[j] = y[j] / l;
+}
+
 }  // namespace
 
 std::unique_ptr<OpKernel> make_softmax_1(const NodeInfo& node) {
-  return norms::make_softmax_family(node, softmax_row, /*coerce_2d=*/true);
+  return norms::make_softmax_family(node, softmax_row, softmax_row64, /*coerce_2d=*/true, false);
 }
 std::unique_ptr<OpKernel> make_softmax_13(const NodeInfo& node) {
-  return norms::make_softmax_family(node, softmax_row, /*coerce_2d=*/false);
+  return norms::make_softmax_family(node, softmax_row, softmax_row64, /*coerce_2d=*/false, false);
 }
 
 }  // namespace onemodel

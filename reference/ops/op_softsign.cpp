@@ -1,4 +1,5 @@
-// Softsign: x / (1 + |x|), each operation rounded (spec/ops/elementwise.md section 9; f32 only).
+// Softsign: x / (1 + |x|), each operation rounded (spec/ops/elementwise.md section 9); float64 the same
+// in double arithmetic, exact (section 10).
 #include <cmath>
 #include <type_traits>
 
@@ -10,12 +11,12 @@ namespace {
 struct SoftsignFn {
   template <class V>
   V operator()(V x) const noexcept {
-    return x / (1.0f + std::fabs(x));
+    return x / (V{1} + std::fabs(x));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_softsign(const NodeInfo&) { return ew::make_unary<ew::F32Types>(SoftsignFn{}); }
+std::unique_ptr<OpKernel> make_softsign(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(SoftsignFn{}); }
 
 }  // namespace onemodel

@@ -1,4 +1,5 @@
-// Tanh: the exact hyperbolic tangent (spec/ops/elementwise.md section 8; f32 only).
+// Tanh: the exact hyperbolic tangent (spec/ops/elementwise.md section 8; float64:
+// section 10, the platform's std::tanh in fast mode, refused in exact mode).
 #include <cmath>
 #include <type_traits>
 #include "reference/math/exact_math.hpp"
@@ -8,14 +9,12 @@ namespace onemodel {
 namespace {
 
 struct TanhFn {
-  template <class V>
-  V operator()(V x) const noexcept {
-    return exact::tanh(x);
-  }
+  float operator()(float x) const noexcept { return exact::tanh(x); }
+  double operator()(double x) const noexcept { return std::tanh(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_tanh(const NodeInfo&) { return ew::make_unary<ew::F32Types>(TanhFn{}); }
+std::unique_ptr<OpKernel> make_tanh(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(TanhFn{}); }
 
 }  // namespace onemodel

@@ -15,7 +15,8 @@ std::string operators_tsv() {
     std::string exact;
     try {
       const auto kernel = def.factory(NodeInfo(node, def.min_opset, ExecutionMode::Exact));
-      exact = kernel->supports_exact ? "yes" : "no";
+      // except-F64: exact for every listed type but float64 (OpKernel::float64_exact).
+      exact = !kernel->supports_exact ? "no" : kernel->float64_exact ? "yes" : "except-F64";
     } catch (const std::exception&) {
       exact = "attribute-dependent";
     }

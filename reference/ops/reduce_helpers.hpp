@@ -127,6 +127,12 @@ inline std::vector<DType> all_types() {
 }
 inline std::vector<DType> float_types() { return {DType::F32, DType::F64}; }
 inline std::vector<DType> f32_only() { return {DType::F32}; }
+// ReduceMax and ReduceMin from opset 20 also take bool (spec/ops/norms.md section 6).
+inline std::vector<DType> all_types_and_bool() {
+  std::vector<DType> types = all_types();
+  types.push_back(DType::Bool);
+  return types;
+}
 
 // Calls f(T{}) with T the storage type of `type` (one of all_types()).
 template <class F>
@@ -222,7 +228,8 @@ class ProdKernel final : public ReduceKernelBase {
 
 // Maxima and minima: a sequential scan; the running value starts as the first element and is
 // replaced only by a strictly better one (NaN is ignored unless first). Empty: -inf / +inf
-// (integers: the lowest / highest value).
+// (integers: the lowest / highest value). bool is scanned as the bytes 0 and 1 (any nonzero byte
+// read as 1): the maximum is "any", the minimum "all"; empty gives false / true.
 template <bool IsMax>
 class ExtremeKernel final : public ReduceKernelBase {
  public:
@@ -230,6 +237,19 @@ class ExtremeKernel final : public ReduceKernelBase {
   void run(RunContext& context) const override {
     const Plan plan = plan_for(context);
     const Tensor x = context.input(0).contiguous();
+    if (x.dtype() == DType::Bool) {
+      const std::uint8_t* in = x.data<std::uint8_t>().data();
+      std::uint8_t* out = context.output(0).mutable_data<std::uint8_t>().data();
+      for_each_output(plan, [&](std::int64_t o, std::int64_t base) {
+        std::uint8_t best = IsMax ? 0 : 1;
+        for_each_term(plan, base, [&](std::int64_t i) {
+          const std::uint8_t v = in[i] != 0 ? 1 : 0;
+          if (IsMax ? v > best : v < best) best = v;
+        });
+        out[o] = best;
+      });
+      return;
+    }
     dispatch(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* in = x.data<T>().data();

@@ -213,8 +213,12 @@ TEST(OpsElementwise, WhereBroadcasts) {
 TEST(OpsElementwise, RefusalsAreReported) {
   EXPECT_EQ(session_error_kind_of([&] { one_node("Sin", {{"x", f32({1}, {2.0f})}}, 1, {}, ExecutionMode::Exact, 7); }),
             SessionErrorKind::ExactModeUnavailable);
+  // Exp takes float32 and float64 (section 10); an integer type is Unsupported, and float64 has no
+  // exact exponential, so exact mode refuses it when the node is shaped (spec/exact-mode.md section 4).
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", i32({1}, {1})}}, 6); }), SessionErrorKind::Unsupported);
   Tensor d = Tensor::from_values<double>(DType::F64, Shape{1}, {1.0});
-  EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", d}}, 11); }), SessionErrorKind::Unsupported);
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", d}}, 11, {}, ExecutionMode::Exact); }),
+            SessionErrorKind::ExactModeUnavailable);
 }
 
 // Section 3, Pow (spec/exact-transcendentals.md section 10): exact in both modes, special cases as

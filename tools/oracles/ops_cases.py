@@ -24,6 +24,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper
+from onnx.reference import ReferenceEvaluator
 
 FORMAT_VERSION = 1
 EXACT = "exact"
@@ -80,16 +81,19 @@ def archive_bytes(family, cases):
 
 
 class Family:
-    def __init__(self, name, seed):
+    def __init__(self, name, seed, reference_fallback=False):
         self.name = name
+        self.reference_fallback = reference_fallback
         self.rng = np.random.default_rng(seed)
         self.cases = []
         self.dropped = []
         self.counter = {}
 
-    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag=""):
+    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag="", onnxref=False):
         """inputs: list of (name, array or None); None leaves an optional input out. Names in
-        `const` become initializers. outputs: a count or a list of names ("" skips an output)."""
+        `const` become initializers. outputs: a count or a list of names ("" skips an output).
+        onnxref (families with reference_fallback only): skip ONNX Runtime and take the onnx
+        reference evaluator, for a case where ONNX Runtime departs from the operator text."""
         attrs = attrs or {}
         inputs = [(n, None if a is None else np.asarray(a)) for n, a in inputs]
         k = self.counter.get(op, 0)
@@ -126,8 +130,19 @@ class Family:
             so.intra_op_num_threads = 1
             so.inter_op_num_threads = 1
             so.log_severity_level = 4
-            sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-            results = sess.run(used_outs, {n: a for n, a in feeds})
+            try:
+                if onnxref:
+                    raise RuntimeError("the onnx reference evaluator is asked for")
+                sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+                results = sess.run(used_outs, {n: a for n, a in feeds})
+            except Exception:
+                # ONNX Runtime has no double kernel for several activations (Elu, Erf, Hardmax,
+                # ...): families that allow it take the onnx package's reference evaluator (numpy
+                # code written from the operator text) instead, and the case name says so.
+                if not self.reference_fallback:
+                    raise
+                results = ReferenceEvaluator(model).run(used_outs, {n: a for n, a in feeds})
+                name += ".onnxref"
         except Exception as e:  # ONNX Runtime (or the checker) refuses the case: not generated
             msg = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
             self.dropped.append((name, msg))
@@ -822,6 +837,122 @@ def gen_recurrent(f):
             f.add(op, inputs, attrs=attrs, opset=22, outputs=outs, tol=SCALED, const=("W", "R", "B") if i % 2 == 0 else ())
 
 
+# =============================================================================================
+# float64 and bool (issue 12): the element types ONNX defines for these operators beyond float32.
+
+
+def gen_float64(f):
+    d = np.float64
+    def data(shape, scale=2.0):
+        return f.normal(shape, scale, d)
+    def special64(shape):
+        # The float32 special values widened, plus double-only magnitudes.
+        a = f.special(shape, nan=True, inf=True).astype(d)
+        mask = f.rng.random(a.shape) < 0.15
+        pool = np.array([1e-300, -5e-324, 1e200, -1e200, 0.1, -0.1], d)
+        a[mask] = pool[f.rng.integers(0, len(pool), a.shape)][mask]
+        return a
+    # Transcendental unary operators (fast mode only in float64): moderate ranges, then specials.
+    unary = [("Exp", 13, 3.0), ("Log", 13, None), ("Tanh", 13, 3.0), ("Sigmoid", 13, 4.0), ("Erf", 13, 2.0),
+             ("Sin", 7, 4.0), ("Cos", 7, 4.0), ("Elu", 6, 3.0), ("Selu", 6, 3.0), ("Softplus", 1, 5.0),
+             ("Mish", 18, 3.0), ("Gelu", 20, 3.0)]
+    for op, opset, scale in unary:
+        for i in range(2):
+            shape = f.shape(int(f.rng.integers(1, 4)), 1, 6)
+            x = np.abs(data(shape)) + 1e-3 if scale is None else data(shape, scale)
+            f.add(op, [("x", x)], opset=opset, tol=SCALED)
+        if op not in ("Sin", "Cos"):
+            x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, -1e-300, 20.0, -20.0, 0.5], d)
+            if op == "Log":
+                x = np.array([0.0, -0.0, np.inf, np.nan, 1e-300, 5e-324, 1e300, 1.0, 2.0, -1.0], d)
+            f.add(op, [("x", x)], opset=opset, tol=SCALED, tag="special")
+    f.add("Elu", [("x", data((3, 4)))], attrs=dict(alpha=0.3), opset=6, tol=SCALED, tag="alpha")
+    f.add("Selu", [("x", data((3, 4)))], attrs=dict(alpha=1.5, gamma=0.75), opset=6, tol=SCALED, tag="attrs")
+    f.add("Gelu", [("x", data((4, 5), 3.0))], attrs=dict(approximate="tanh"), opset=20, tol=SCALED, tag="tanh")
+    # Exact in float64: comparisons and single correctly rounded operations.
+    exact_unary = [("LeakyRelu", 16, dict(alpha=0.1), EXACT), ("ThresholdedRelu", 10, dict(alpha=0.3), EXACT),
+                   ("Shrink", 9, dict(bias=0.25, lambd=0.75), EXACT), ("HardSigmoid", 6, dict(alpha=0.3, beta=0.4), SCALED),
+                   ("HardSwish", 14, {}, SCALED), ("Softsign", 1, {}, SCALED)]
+    for op, opset, attrs, tol in exact_unary:
+        # ONNX Runtime 1.31.1's double Shrink rounds x to float32 before adding the bias
+        # (Shrink(3.3, bias 0.25, lambd 0.75) = 3.04999995), against the operator text (y = x - bias
+        # in T): its oracle is the onnx reference evaluator.
+        ref = op == "Shrink"
+        f.add(op, [("x", data((3, 5), 4.0))], attrs=attrs, opset=opset, tol=tol, onnxref=ref)
+        f.add(op, [("x", special64((4, 4)))], opset=opset, tol=tol, tag="special", onnxref=ref)
+    # Softmax family.
+    for op in ("Softmax", "LogSoftmax", "Hardmax"):
+        tol = EXACT if op == "Hardmax" else SCALED
+        for i in range(3):
+            r = int(f.rng.integers(1, 4))
+            shape = f.shape(r, 1, 6)
+            f.add(op, [("x", data(shape, 3.0))], attrs=dict(axis=int(f.rng.integers(-r, r))), opset=13, tol=tol)
+        if op != "Hardmax":  # the onnx reference evaluator's Hardmax does not coerce to 2-D before opset 13
+            f.add(op, [("x", data((2, 3, 4), 3.0))], attrs=dict(axis=1), opset=11, tol=tol, tag="coerce2d")
+        f.add(op, [("x", data((3, 37), 3.0))], attrs=dict(axis=-1), opset=13, tol=tol, tag="wide")
+    # Log reductions.
+    for op in ("ReduceLogSum", "ReduceLogSumExp"):
+        for i in range(4):
+            r = int(f.rng.integers(1, 4))
+            shape = f.shape(r, 1, 5)
+            k = int(f.rng.integers(0, r + 1))
+            axes = sorted(f.rng.choice(r, k, replace=False).tolist())
+            x = np.abs(data(shape)) + 0.05 if op == "ReduceLogSum" else data(shape, 3.0)
+            inputs = [("x", x), ("axes", np.array(axes, np.int64) if k > 0 else None)]
+            f.add(op, inputs, attrs=dict(keepdims=i % 2), opset=18, tol=SCALED, const=("axes",))
+        f.add(op, [("x", np.abs(data((2, 3))) + 0.1)], attrs=dict(axes=[1]), opset=13, tol=SCALED, tag="attribute")
+    # Normalisations and global pooling, exact in float64.
+    for i in range(3):
+        shape = (int(f.rng.integers(1, 3)), int(f.rng.integers(1, 4))) + f.shape(int(f.rng.integers(1, 3)), 2, 5)
+        c = shape[1]
+        f.add("InstanceNormalization", [("x", data(shape, 3.0) + 2.0), ("scale", data((c,), 1.0)), ("bias", data((c,), 1.0))],
+              attrs=dict(epsilon=float(1e-5 * (i + 1))), opset=6, tol=SCALED)
+        f.add("BatchNormalization", [("x", data(shape)), ("scale", data((c,), 1.0)), ("bias", data((c,), 1.0)),
+                                     ("mean", data((c,), 1.0)), ("var", np.abs(data((c,), 1.0)) + 0.1)],
+              attrs=dict(epsilon=1e-5), opset=15, tol=SCALED, const=("mean", "var") if i % 2 else ())
+        f.add("GlobalAveragePool", [("x", data(shape, 3.0))], opset=1, tol=SCALED)
+        # Rank 4: the onnx reference evaluator's GlobalMaxPool drops the channel axis at rank 3.
+        f.add("GlobalMaxPool", [("x", data(shape[:2] + (2, 3), 3.0))], opset=1)
+    for i in range(3):
+        g = int(f.rng.integers(1, 4))
+        c = g * int(f.rng.integers(1, 3))
+        shape = (int(f.rng.integers(1, 3)), c) + f.shape(int(f.rng.integers(1, 3)), 2, 4)
+        f.add("GroupNormalization", [("x", data(shape)), ("scale", data((g,), 1.0)), ("bias", data((g,), 1.0))],
+              attrs=dict(num_groups=g, epsilon=1e-5), opset=18, tol=SCALED)
+    for i in range(3):
+        f.add("AveragePool", [("x", data((1, 2, 5, 6), 3.0))],
+              attrs=dict(kernel_shape=[2, 3], strides=[1, 2], pads=[1, 1, 0, 1] if i else [0, 0, 0, 0],
+                         count_include_pad=i % 2, ceil_mode=int(i == 2)), opset=19, tol=SCALED)
+    # Stage one in float32 (stash_type 1), scale and bias in float64.
+    for i in range(4):
+        r = int(f.rng.integers(2, 4))
+        shape = f.shape(r, 2, 5)
+        axis = int(f.rng.integers(-r + 1, r))
+        norm_shape = shape[axis if axis >= 0 else axis + r:]
+        outs = ["y", "mean", "inv"] if i == 0 else ["y"]
+        f.add("LayerNormalization", [("x", data(shape) + 1.0), ("scale", data(norm_shape, 1.0)),
+                                     ("bias", data(norm_shape, 1.0) if i % 2 else None)],
+              attrs=dict(axis=axis), opset=17, outputs=outs, tol=SCALED)
+        f.add("RMSNormalization", [("x", data(shape) + 1.0), ("scale", data(norm_shape, 1.0))], attrs=dict(axis=axis),
+              opset=23, tol=SCALED)
+    for i in range(2):
+        g = int(f.rng.integers(1, 4))
+        c = g * int(f.rng.integers(1, 3))
+        shape = (int(f.rng.integers(1, 3)), c) + f.shape(int(f.rng.integers(1, 3)), 2, 4)
+        f.add("GroupNormalization", [("x", data(shape)), ("scale", data((c,), 1.0)), ("bias", data((c,), 1.0))],
+              attrs=dict(num_groups=g, epsilon=1e-5), opset=21, tol=SCALED)
+    # bool ReduceMax / ReduceMin (opset 20).
+    for op in ("ReduceMax", "ReduceMin"):
+        for i in range(4):
+            r = int(f.rng.integers(1, 4))
+            shape = f.shape(r, 1, 4)
+            k = int(f.rng.integers(0, r + 1))
+            axes = sorted(f.rng.choice(r, k, replace=False).tolist())
+            x = f.rng.random(shape) < (0.8 if (op == "ReduceMin") else 0.2)
+            inputs = [("x", x), ("axes", np.array(axes, np.int64) if k > 0 else None)]
+            f.add(op, inputs, attrs=dict(keepdims=i % 2), opset=20, const=("axes",), tag="bool")
+
+
 FAMILIES = [
     ("elementwise", 101, gen_elementwise),
     ("norms", 102, gen_norms),
@@ -831,6 +962,7 @@ FAMILIES = [
     ("pool", 106, gen_pool),
     ("resize", 107, gen_resize),
     ("recurrent", 108, gen_recurrent),
+    ("float64", 109, gen_float64),
 ]
 
 
@@ -848,7 +980,7 @@ def main():
     for name, seed, gen in FAMILIES:
         if args.family and name not in args.family:
             continue
-        f = Family(name, seed)
+        f = Family(name, seed, reference_fallback=(name == "float64"))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
