@@ -72,6 +72,7 @@ class HalfAdapterKernel final : public OpKernel {
       : inner_(std::move(inner)), compact_(std::move(compact)), options_(options) {
     supports_exact = inner_->supports_exact;
     accepts_compact_weights = inner_->accepts_compact_weights;
+    float64_exact = inner_->float64_exact;
     // The wrapped node writes a fresh binary32 output and rounds it into its own: it never
     // shares a buffer with an input.
     in_place_input = -1;
