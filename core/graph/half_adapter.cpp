@@ -150,7 +150,7 @@ class HalfAdapterKernel final : public OpKernel {
       } else if (state != nullptr && i < state->widened.size() && state->widened[i].defined()) {
         inputs[i] = state->widened[i];
       } else {
-        inputs[i] = context.scratch(DType::F32, given.shape());
+        inputs[i] = conversion_buffer(given.shape());
         widen(given, inputs[i]);
       }
     }
@@ -160,7 +160,7 @@ class HalfAdapterKernel final : public OpKernel {
       if (!context.output_wanted(i)) continue;
       const Tensor& given = context.output(i);
       if (roles.storage != DType::F32 && given.dtype() == roles.storage) {
-        outputs[i] = context.scratch(DType::F32, given.shape());
+        outputs[i] = conversion_buffer(given.shape());
         round[i] = true;
       } else {
         outputs[i] = given;
@@ -235,6 +235,12 @@ class HalfAdapterKernel final : public OpKernel {
     }
     return inputs;
   }
+
+  // Section 8.4: the binary32 copies of a node's 16-bit inputs and outputs are working memory of
+  // the node, from the buffer pool and returned to it when the node ends, so that the next node
+  // reuses them. From the run's memory (the optimized engine's arena) they would stay until the
+  // run ends and add up over the nodes: 8 GiB for the Whisper encoder.
+  static Tensor conversion_buffer(const Shape& shape) { return Tensor::empty(DType::F32, shape); }
 
   // Run-time conversions through the engine's bulk functions when it gave them.
   void widen(const Tensor& half, const Tensor& out) const {
