@@ -9,6 +9,7 @@
 // minima scan sequentially.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -81,8 +82,10 @@ void for_each_output(const Plan& plan, F&& f) {
 // Calls g(offset) for every term of the output at `base`, reduced tuples in row-major order.
 template <class G>
 void for_each_term(const Plan& plan, std::int64_t base, G&& g) {
+  // A fixed array, not a vector: a plan has at most kMaxRank reduced dimensions, and GCC 12 at -O3
+  // reported a false -Wfree-nonheap-object on the vector once the float64 instantiations came in.
   const std::size_t r = plan.reduced_extents.size();
-  std::vector<std::int64_t> index(r, 0);
+  std::array<std::int64_t, kMaxRank> index{};
   std::int64_t offset = base;
   for (std::int64_t q = 0; q < plan.terms; ++q) {
     g(offset);
