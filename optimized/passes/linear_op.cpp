@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
 
 namespace onemodel::opt {
@@ -53,6 +54,12 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
     : stages_(std::move(stages)), spec_(std::move(spec)), b_shape_(b.shape()), config_(config) {
   const std::int64_t k = spec_.trans_b ? b.shape()[1] : b.shape()[0];
   const std::int64_t n = spec_.trans_b ? b.shape()[0] : b.shape()[1];
+  k_ = static_cast<std::size_t>(k);
+  n_ = static_cast<std::size_t>(n);
+  if (b.dtype() == DType::F16 || b.dtype() == DType::BF16) {
+    half_ = b.contiguous();  // the same buffer when contiguous (initializers are)
+    return;
+  }
   const Tensor dense = b.contiguous();
   const float* data = dense.data<float>().data();
   // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
@@ -96,7 +103,7 @@ void LinearOp::infer(InferContext& context) const {
 
 void LinearOp::run(RunContext& context) const {
   const Tensor& a_t = context.input(0);
-  const std::size_t k = packed_.k(), n = packed_.n();
+  const std::size_t k = k_, n = n_;
   if (a_t.dtype() != DType::F32 || a_t.rank() == 0 || a_t.shape()[a_t.rank() - 1] != static_cast<std::int64_t>(k)) {
     run_stages(context);
     return;
@@ -108,6 +115,18 @@ void LinearOp::run(RunContext& context) const {
   const EpilogueState state{&spec_, config_.isa, context.exact()};
   const GemmEpilogue epilogue{finish_tile, &state};
   const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
+  if (half_.defined()) {
+    const std::uint16_t* bits = half_.data<std::uint16_t>().data();
+    const HalfFormat format = half_.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
+    // Element (p, j) of B' as the float32 view above reads it.
+    const HalfMatrixView view = spec_.trans_b ? HalfMatrixView{bits, 1, static_cast<std::ptrdiff_t>(k), format, config_.isa}
+                                              : HalfMatrixView{bits, static_cast<std::ptrdiff_t>(n), 1, format, config_.isa};
+    const BStripSource source = half_b_source(view);
+    gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, nullptr, a_view, &source,
+                     MatrixView{}, context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
+                     any_epilogue ? &epilogue : nullptr);
+    return;
+  }
   gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_,
                   context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
                   any_epilogue ? &epilogue : nullptr);

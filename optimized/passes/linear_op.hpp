@@ -44,7 +44,10 @@ struct LinearSpec {
 
 class LinearOp final : public OpKernel {
  public:
-  // `b` is the constant B (2-D float32); the fused node's input 1 is omitted (the pass passes -1).
+  // `b` is the constant B (2-D float32, or a compact weight: float16 or bfloat16 standing for
+  // binary32, spec/session.md section 9); the fused node's input 1 is omitted (the pass passes -1).
+  // A float32 B is packed here; a compact B is kept as it is (sharing its bytes) and widened strip
+  // by strip inside each run's product (gemm_half.hpp), so no binary32 copy of it exists.
   LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config);
 
   void infer(InferContext& context) const override;
@@ -59,6 +62,8 @@ class LinearOp final : public OpKernel {
   LinearSpec spec_;
   Shape b_shape_;
   PackedB packed_;
+  Tensor half_;  // a compact B, or undefined
+  std::size_t k_ = 0, n_ = 0;
   OptimizedConfig config_;
 };
 
