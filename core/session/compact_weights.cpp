@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/io/file_bytes.hpp"
@@ -13,6 +15,28 @@
 
 namespace onemodel {
 namespace {
+
+// The tensors compact_weights made, by the address of their bytes, so tensor_from_ir can hand an
+// engine the same buffer instead of a copy (shared_compact_tensor). Entries leave with their owner.
+struct CompactRegistry {
+  std::mutex mutex;
+  std::unordered_map<const std::byte*, std::weak_ptr<const CompactBytes>> by_data;
+};
+
+CompactRegistry& registry() {
+  static CompactRegistry* r = new CompactRegistry;  // never destroyed: owners may outlive statics
+  return *r;
+}
+
+const std::byte* bytes_of(const CompactBytes& owner) noexcept {
+  return reinterpret_cast<const std::byte*>(owner.tensor.data<std::uint16_t>().data());
+}
+
+void register_compact_bytes(const std::shared_ptr<const CompactBytes>& owner) {
+  CompactRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  r.by_data[bytes_of(*owner)] = owner;
+}
 
 constexpr std::int32_t kFloat = 1;
 constexpr std::int32_t kFloat16 = 10;
@@ -112,12 +136,16 @@ CompactionReport compact_weights(IrModel& model, WeightStorage storage) {
         continue;
       }
     }
-    auto bits = std::make_shared<std::vector<std::uint16_t>>(count);
+    // The 16-bit copy is a tensor the engines share instead of copying (shared_compact_tensor),
+    // so a compact weight exists once in memory even while the session is being made.
+    const DType type = storage == WeightStorage::Binary16 ? DType::F16 : DType::BF16;
+    auto owner = std::make_shared<CompactBytes>(Tensor::empty(type, Shape{std::span<const std::int64_t>(initializer.dims)}));
+    std::uint16_t* bits = owner->tensor.mutable_data<std::uint16_t>().data();
     for (std::size_t i = 0; i < count; i += kBlock) {
       const std::size_t n = std::min(kBlock, count - i);
       std::memcpy(block.data(), initializer.data.data + i * sizeof(float), n * sizeof(float));
       const std::span<const float> in(block.data(), n);
-      const std::span<std::uint16_t> out(bits->data() + i, n);
+      const std::span<std::uint16_t> out(bits + i, n);
       // tensors.md section 10: round to nearest even (spec/half-precision.md sections 2 and 4).
       if (storage == WeightStorage::Binary16) {
         floats_to_half_bits(in, out);
@@ -129,8 +157,9 @@ CompactionReport compact_weights(IrModel& model, WeightStorage storage) {
     // (release_file_pages leaves heap bytes alone), and the view itself is dropped below.
     release_file_pages(initializer.data);
     // Little-endian raw layout (spec/onnx-import.md section 3), as the host stores uint16.
-    const std::byte* data = reinterpret_cast<const std::byte*>(bits->data());
-    initializer.data = ByteView{data, count * sizeof(std::uint16_t), std::shared_ptr<const void>(bits, bits.get())};
+    const std::byte* data = reinterpret_cast<const std::byte*>(bits);
+    register_compact_bytes(owner);
+    initializer.data = ByteView{data, count * sizeof(std::uint16_t), owner};
     initializer.data_type = storage == WeightStorage::Binary16 ? kFloat16 : kBFloat16;
     initializer.compact = true;
     ++report.compacted;
@@ -138,6 +167,28 @@ CompactionReport compact_weights(IrModel& model, WeightStorage storage) {
     report.bytes_after += count * sizeof(std::uint16_t);
   }
   return report;
+}
+
+CompactBytes::~CompactBytes() {
+  if (!tensor.defined() || tensor.element_count() == 0) return;
+  CompactRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const auto it = r.by_data.find(bytes_of(*this));
+  if (it != r.by_data.end() && it->second.expired()) r.by_data.erase(it);
+}
+
+std::optional<Tensor> shared_compact_tensor(const IrTensor& tensor) {
+  if (!tensor.compact || tensor.data.empty()) return std::nullopt;
+  CompactRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const auto it = r.by_data.find(tensor.data.data);
+  if (it == r.by_data.end()) return std::nullopt;
+  const std::shared_ptr<const CompactBytes> owner = it->second.lock();
+  if (!owner || static_cast<std::int32_t>(owner->tensor.dtype()) != tensor.data_type ||
+      static_cast<std::size_t>(owner->tensor.element_count()) * sizeof(std::uint16_t) != tensor.data.size) {
+    return std::nullopt;
+  }
+  return owner->tensor;
 }
 
 std::string check_compact_marks(const IrModel& model, std::ptrdiff_t& index) {

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "onemodel/ir.hpp"
 #include "onemodel/session.hpp"
+#include "onemodel/tensor.hpp"
 
 namespace onemodel {
 
@@ -34,6 +36,20 @@ bool is_compactable_weight(const IrGraph& graph, const IrTensor& initializer);
 // infinity or any |x| > 65504 stays binary32 (fp16.md). Original: nothing changes. The graph must
 // be resolved (IrValue::consumers).
 CompactionReport compact_weights(IrModel& model, WeightStorage storage);
+
+// The owner of a compact weight's bytes in the IR: the 16-bit tensor itself.
+struct CompactBytes {
+  explicit CompactBytes(Tensor t) : tensor(std::move(t)) {}
+  ~CompactBytes();
+  CompactBytes(const CompactBytes&) = delete;
+  CompactBytes& operator=(const CompactBytes&) = delete;
+  Tensor tensor;
+};
+
+// The tensor compact_weights made for `tensor` (sharing its buffer), when its bytes are still
+// those; nullopt otherwise (a compact weight read from a file is copied as any initializer).
+// tensor_from_ir uses it so the engines do not hold a second 16-bit copy.
+std::optional<Tensor> shared_compact_tensor(const IrTensor& tensor);
 
 // Checks the compact marks of a model read from a file (untrusted input, spec/format.md section
 // 2.5): a tensor marked compact must be a float16 or bfloat16 initializer of the top-level graph

@@ -57,7 +57,15 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
   k_ = static_cast<std::size_t>(k);
   n_ = static_cast<std::size_t>(n);
   if (b.dtype() == DType::F16 || b.dtype() == DType::BF16) {
-    half_ = b.contiguous();  // the same buffer when contiguous (initializers are)
+    const Tensor dense = b.contiguous();
+    half_format_ = b.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
+    const auto bits = dense.data<std::uint16_t>().data();
+    // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
+    const HalfMatrixView view = spec_.trans_b ? HalfMatrixView{bits, 1, static_cast<std::ptrdiff_t>(k), half_format_}
+                                              : HalfMatrixView{bits, static_cast<std::ptrdiff_t>(n), 1, half_format_};
+    const std::size_t size = packed_half_b_size(config_.isa, k_, n_);
+    half_ = Tensor::empty(DType::U16, Shape{static_cast<std::int64_t>(size)});
+    pack_half_b(config_.isa, k_, n_, view, half_.mutable_data<std::uint16_t>().data());
     return;
   }
   const Tensor dense = b.contiguous();
@@ -116,12 +124,8 @@ void LinearOp::run(RunContext& context) const {
   const GemmEpilogue epilogue{finish_tile, &state};
   const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
   if (half_.defined()) {
-    const std::uint16_t* bits = half_.data<std::uint16_t>().data();
-    const HalfFormat format = half_.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
-    // Element (p, j) of B' as the float32 view above reads it.
-    const HalfMatrixView view = spec_.trans_b ? HalfMatrixView{bits, 1, static_cast<std::ptrdiff_t>(k), format, config_.isa}
-                                              : HalfMatrixView{bits, static_cast<std::ptrdiff_t>(n), 1, format, config_.isa};
-    const BStripSource source = half_b_source(view);
+    const PackedHalfB packed{half_.data<std::uint16_t>().data(), k, n, half_format_, config_.isa};
+    const BStripSource source = packed_half_b_source(packed);
     gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, nullptr, a_view, &source,
                      MatrixView{}, context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
                      any_epilogue ? &epilogue : nullptr);

@@ -18,6 +18,7 @@
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 
 namespace onemodel::opt {
@@ -46,8 +47,9 @@ class LinearOp final : public OpKernel {
  public:
   // `b` is the constant B (2-D float32, or a compact weight: float16 or bfloat16 standing for
   // binary32, spec/session.md section 9); the fused node's input 1 is omitted (the pass passes -1).
-  // A float32 B is packed here; a compact B is kept as it is (sharing its bytes) and widened strip
-  // by strip inside each run's product (gemm_half.hpp), so no binary32 copy of it exists.
+  // A float32 B is packed here; a compact B is packed too but kept 16 bits wide (pack_half_b, in
+  // a tensor from the shared pool, which gets the block of the previous weight the pass released)
+  // and widened strip by strip inside each run's product (gemm_half.hpp): no binary32 copy exists.
   LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config);
 
   void infer(InferContext& context) const override;
@@ -62,7 +64,8 @@ class LinearOp final : public OpKernel {
   LinearSpec spec_;
   Shape b_shape_;
   PackedB packed_;
-  Tensor half_;  // a compact B, or undefined
+  Tensor half_;  // a compact B packed 16 bits wide (pack_half_b, U16 values), or undefined
+  HalfFormat half_format_ = HalfFormat::Binary16;
   std::size_t k_ = 0, n_ = 0;
   OptimizedConfig config_;
 };

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/graph/node_info.hpp"
 #include "core/session/compact_weights.hpp"
 #include "diff/graph_builder.hpp"
 #include "onemodel/buffer.hpp"
@@ -306,6 +307,10 @@ TEST(CompactWeights, AWeightOf1024ValuesIsCompactedAndOneOf1023IsNot) {
   EXPECT_TRUE(w.compact);
   EXPECT_EQ(w.data_type, 10);
   EXPECT_EQ(w.data.size, 2048u);
+  // The engines take the compact tensor as it is (tensor_from_ir shares its buffer): one copy.
+  const Tensor shared = tensor_from_ir(w, "w");
+  EXPECT_EQ(shared.dtype(), DType::F16);
+  EXPECT_EQ(reinterpret_cast<const std::byte*>(shared.data<std::uint16_t>().data()), w.data.data);
 
   IrModel small = matmul_model(random_tensor(Shape{31, 33}, 1), 31);  // 1023 values
   EXPECT_EQ(compact_weights(small, WeightStorage::BFloat16).compacted, 0u);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "optimized/kernels/gemm/gemm_path.hpp"
+
 namespace onemodel::opt {
 namespace gemm {
 namespace {
@@ -107,7 +109,38 @@ void pack_a_block_half(const HalfMatrixView& a, std::size_t row0, std::size_t ro
 
 }  // namespace gemm
 
+std::size_t packed_half_b_size(Isa isa, std::size_t k, std::size_t n) noexcept {
+  return gemm::packed_b_size(k, n, gemm::path_for(isa).nr);
+}
+
+void pack_half_b(Isa isa, std::size_t k, std::size_t n, const HalfMatrixView& b, std::uint16_t* out) noexcept {
+  const std::size_t nr = gemm::path_for(isa).nr;
+  const std::size_t strips = gemm::strip_count(n, nr);
+  for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
+    const std::size_t kc = std::min(gemm::kKc, k - p0);
+    // Row by row (B's rows are contiguous in the usual layout), each row's values dealt to the
+    // strips: the same places pack_b_strip gives them, only the bits copied.
+    for (std::size_t p = 0; p < kc; ++p) {
+      for (std::size_t s = 0; s < strips; ++s) {
+        std::uint16_t* dst = out + gemm::packed_b_offset(k, n, nr, p0, s) + p * nr;
+        const std::size_t j0 = s * nr, valid = std::min(nr, n - j0);
+        for (std::size_t j = 0; j < valid; ++j) {
+          dst[j] = b.data[static_cast<std::ptrdiff_t>(p0 + p) * b.row_stride +
+                          static_cast<std::ptrdiff_t>(j0 + j) * b.col_stride];
+        }
+        for (std::size_t j = valid; j < nr; ++j) dst[j] = 0;  // +0, as pack_b_strip pads
+      }
+    }
+  }
+}
+
 namespace {
+
+void fill_packed_half_b(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t, std::size_t nr,
+                        float* out) {
+  const PackedHalfB& b = *static_cast<const PackedHalfB*>(state);
+  gemm::widen_row(b.isa, b.format, b.data + gemm::packed_b_offset(b.k, b.n, nr, p0, col / nr), out, kc * nr);
+}
 
 void fill_half_b(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid, std::size_t nr,
                  float* out) {
@@ -122,6 +155,7 @@ void pack_half_a(const void* state, std::size_t row0, std::size_t rows, std::siz
 }  // namespace
 
 BStripSource half_b_source(const HalfMatrixView& view) noexcept { return BStripSource{fill_half_b, &view}; }
+BStripSource packed_half_b_source(const PackedHalfB& b) noexcept { return BStripSource{fill_packed_half_b, &b}; }
 AStripSource half_a_source(const HalfMatrixView& view) noexcept { return AStripSource{pack_half_a, &view}; }
 
 }  // namespace onemodel::opt

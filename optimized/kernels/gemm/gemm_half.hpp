@@ -77,6 +77,25 @@ void pack_a_block_half(const HalfMatrixView& a, std::size_t row0, std::size_t ro
 
 }  // namespace gemm
 
+// A constant 16-bit B packed once in the layout of PackedB (gemm_pack.hpp, packed_b_offset: per
+// k-block, strips of the path's NR columns, element (p, j) at p * NR + j, a ragged last strip padded
+// with +0), still 16 bits wide: a strip is then kc * NR contiguous values, widened in one sequential
+// pass when a tile needs it. Reading the unpacked B strip by strip touches a new row (and often a
+// new page) every NR values, which made the products of BERT-base three times slower.
+struct PackedHalfB {
+  const std::uint16_t* data = nullptr;  // packed_half_b_size(isa, k, n) values
+  std::size_t k = 0, n = 0;
+  HalfFormat format = HalfFormat::Binary16;
+  Isa isa = Isa::Scalar;  // the path whose NR the layout uses, and whose loop widens it
+};
+// 16-bit values of the packed layout (packed_b_size with the path's NR).
+std::size_t packed_half_b_size(Isa isa, std::size_t k, std::size_t n) noexcept;
+// Copies the bits of `b` (k x n) into the packed layout at `out` (padding +0, bits 0x0000).
+void pack_half_b(Isa isa, std::size_t k, std::size_t n, const HalfMatrixView& b, std::uint16_t* out) noexcept;
+// The strip source of a packed 16-bit B (state is `b`, which must outlive the call). Asked for the
+// strip at column `col`, a multiple of NR (as the product asks), it widens that whole strip.
+BStripSource packed_half_b_source(const PackedHalfB& b) noexcept;
+
 // The strip source of a 16-bit B (BStripSource::state is `view`, which must outlive the call).
 BStripSource half_b_source(const HalfMatrixView& view) noexcept;
 // The block source of a 16-bit A (AStripSource::state is `view`, which must outlive the call).
