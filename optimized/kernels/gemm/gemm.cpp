@@ -419,8 +419,9 @@ void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n
   gemm::CallB call_b;
   const BStripSource* per_tile = nullptr;
   if (b_source != nullptr) {
-    // As gemm_f32_packed_a_sourced: one tile row fills strips per tile, else B is filled whole.
-    if (k > 0 && m <= path.mc) {
+    // As gemm_f32_packed_a_sourced: one tile row fills strips per tile, else B is filled whole
+    // (unless a strip is as cheap to fill as to read, BStripSource::per_tile).
+    if (k > 0 && (m <= path.mc || b_source->per_tile)) {
       per_tile = b_source;
     } else {
       call_b.packed = gemm::fill_b_for_call(context, n, k, *b_source);

@@ -110,6 +110,11 @@ struct BStripSource {
   void (*fill)(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid, std::size_t nr,
                float* out) = nullptr;
   const void* state = nullptr;
+  // Filling a strip costs about what reading a packed one does (a contiguous widening,
+  // packed_half_b_source): gemm_f32_sourced then fills strips per tile even with several tile
+  // rows, into a strip the tile reads from L1, rather than B whole into a buffer written to memory
+  // and read back. Which strips hold which values does not change, so neither do the results.
+  bool per_tile = false;
 };
 
 // A given as a function packing blocks of it, for an A that is never stored in binary32 (a compact

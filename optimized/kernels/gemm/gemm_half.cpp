@@ -155,7 +155,7 @@ void pack_half_a(const void* state, std::size_t row0, std::size_t rows, std::siz
 }  // namespace
 
 BStripSource half_b_source(const HalfMatrixView& view) noexcept { return BStripSource{fill_half_b, &view}; }
-BStripSource packed_half_b_source(const PackedHalfB& b) noexcept { return BStripSource{fill_packed_half_b, &b}; }
+BStripSource packed_half_b_source(const PackedHalfB& b) noexcept { return BStripSource{fill_packed_half_b, &b, true}; }
 AStripSource half_a_source(const HalfMatrixView& view) noexcept { return AStripSource{pack_half_a, &view}; }
 
 }  // namespace onemodel::opt
