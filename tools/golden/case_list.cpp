@@ -14,6 +14,7 @@ CaseList all_cases() {
   add_elementwise_cases(cases);
   add_transcendental_cases(cases);
   add_more_cases(cases);
+  add_half_cases(cases);
   return cases;
 }
 
