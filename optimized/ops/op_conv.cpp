@@ -7,9 +7,9 @@
 // activation (conv_activation.hpp) the kernels apply it to the finished outputs.
 #include <memory>
 
+#include "onemodel/half.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
-#include "onemodel/half.hpp"
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
