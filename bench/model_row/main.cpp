@@ -3,7 +3,11 @@
 // the peak RSS):
 //
 //   bench_model_row REFDIR [--model PATH] --mode fast|exact --threads N
-//                   [--engine optimized|reference] [--reps 3] [--target-seconds 1.0] [--max-calls 1000]
+//                   [--engine optimized|reference] [--weights float32|binary16|bfloat16]
+//                   [--reps 3] [--target-seconds 1.0] [--max-calls 1000]
+//
+// --weights sets SessionOptions::weight_storage (compact weights, spec/session.md section 9); the
+// row then carries "weights" so its peak RSS and time can be set beside the float32 row.
 //
 // Procedure (bench-method.md, "Procedure"): load (timed, load_ms), one cold call (first_run_ms),
 // 3 untimed warm-up calls, then `reps` repetitions of as many back-to-back calls as fit in about
@@ -138,6 +142,11 @@ RowArgs parse_args(int argc, char** argv) {
         if (value == "optimized") args.options.engine = onemodel::EngineKind::Optimized;
         else if (value == "reference") args.options.engine = onemodel::EngineKind::Reference;
         else throw UsageError("--engine takes optimized or reference, not '" + value + "'");
+      } else if (arg == "--weights") {
+        if (value == "float32") args.options.weight_storage = onemodel::WeightStorage::Original;
+        else if (value == "binary16") args.options.weight_storage = onemodel::WeightStorage::Binary16;
+        else if (value == "bfloat16") args.options.weight_storage = onemodel::WeightStorage::BFloat16;
+        else throw UsageError("--weights takes float32, binary16 or bfloat16, not '" + value + "'");
       } else if (arg == "--reps") {
         args.reps = static_cast<int>(whole_number(arg, value, 1, 1000));
       } else if (arg == "--max-calls") {
@@ -278,6 +287,10 @@ int run_row(const RowArgs& args) {
                                                                                         : "onemodel-reference"));
   row.add("mode", json_string(args.options.mode == onemodel::ExecutionMode::Fast ? "fast" : "exact"));
   row.add("threads", std::to_string(args.options.intra_op_threads));
+  const onemodel::WeightStorage storage = args.options.weight_storage;
+  row.add("weights", json_string(storage == onemodel::WeightStorage::Binary16   ? "binary16"
+                                 : storage == onemodel::WeightStorage::BFloat16 ? "bfloat16"
+                                                                                : "float32"));
   row.add("model", json_string(data.index.model));
   row.add("variant", json_string(data.index.variant));
   row.add("batch", std::to_string(data.index.batch));
@@ -308,7 +321,8 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "bench_model_row: " << e.what() << "\n"
               << "usage: bench_model_row REFDIR [--model PATH] --mode fast|exact --threads N\n"
-              << "       [--engine optimized|reference] [--reps 3] [--target-seconds 1.0] [--max-calls 1000]\n";
+              << "       [--engine optimized|reference] [--weights float32|binary16|bfloat16]\n"
+              << "       [--reps 3] [--target-seconds 1.0] [--max-calls 1000]\n";
     return 2;
   } catch (const onemodel::ModelError& e) {
     std::cerr << "bench_model_row: " << e.describe() << "\n";

@@ -197,7 +197,8 @@ class ManifestReader {
     typed_names("outputs", graph.outputs);
     typed_names("value_info", graph.value_info);
     for_each_item(v, "initializers", path, [&](const JsonValue& item, const std::string& item_path) {
-      graph.initializers.push_back(read_tensor(item, item_path));
+      // spec/format.md section 2.5: `compact` only on the top-level graph's initializers.
+      graph.initializers.push_back(read_tensor(item, item_path, depth == 1));
     });
     for_each_item(v, "sparse_initializers", path, [&](const JsonValue& item, const std::string& item_path) {
       graph.sparse_initializers.push_back(read_sparse(item, item_path));
@@ -335,10 +336,20 @@ class ManifestReader {
   }
 
   // spec/format.md section 2.5: every size is checked from dims and dtype before any slice.
-  IrTensor read_tensor(const JsonValue& v, const std::string& path) const {
+  IrTensor read_tensor(const JsonValue& v, const std::string& path, bool may_be_compact = false) const {
     expect_kind(v, JK::Object, path);
     IrTensor tensor;
     tensor.name = read_string(v, "name", path, false);
+    // spec/format.md section 2.5, `compact`: 0 or 1; 1 only on a top-level initializer (what it
+    // may mark there is checked after resolution, check_compact_marks).
+    if (const JsonValue* compact = v.find("compact")) {
+      const std::int64_t mark = as_int(*compact, path + ".compact");
+      if (mark != 0 && mark != 1) fail(K::InvalidModel, "compact must be 0 or 1", path + ".compact", compact);
+      if (mark == 1 && !may_be_compact) {
+        fail(K::InvalidModel, "only an initializer of the main graph can be marked compact", path + ".compact", compact);
+      }
+      tensor.compact = mark == 1;
+    }
     const JsonValue& dtype_value = require(v, "dtype", path);
     tensor.data_type = as_int32(dtype_value, path + ".dtype", K::Unsupported);
     const std::optional<int> bits = dtype_bits(tensor.data_type);

@@ -282,6 +282,12 @@ class ManifestWriter {
     w_.key("dims");
     int_array(t.dims);
     doc(t.doc_string);
+    // spec/format.md section 2.5: written only when set (a compact weight, spec/session.md
+    // section 9), so files without compact weights are byte for byte what they were.
+    if (t.compact) {
+      w_.key("compact");
+      w_.integer(1);
+    }
     if (t.data_type == onnx_type::kString) {
       w_.key("strings");
       w_.begin_array();

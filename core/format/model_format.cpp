@@ -10,6 +10,7 @@
 #include "core/format/manifest_writer.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/ir/resolve.hpp"
+#include "core/session/compact_weights.hpp"
 #include "core/json/json_reader.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/onnx_import.hpp"
@@ -45,6 +46,14 @@ IrModel read_onemodel_bytes(const ByteView& bytes, const std::string& input_name
   IrModel model = read_manifest(root, context);
   // spec/format.md section 3: names resolve exactly as for an ONNX file.
   resolve_model(model, FieldPathStyle::Manifest);
+  // spec/format.md section 2.5: a compact mark is untrusted input like any other field; one on a
+  // tensor that cannot be a compact weight is InvalidModel.
+  std::ptrdiff_t bad = -1;
+  const std::string reason = check_compact_marks(model, bad);
+  if (!reason.empty()) {
+    throw ModelError(ModelErrorKind::InvalidModel, reason, input_name, std::nullopt,
+                     "manifest.graph.initializers[" + std::to_string(bad) + "].compact");
+  }
   return model;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/session/compact_weights.hpp"
 #include "onemodel/dtype.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor_error.hpp"
@@ -82,6 +83,10 @@ std::optional<Tensor> NodeInfo::get_tensor(std::string_view name) const {
 }
 
 Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
+  // spec/session.md section 9: a weight the session compacted is already a tensor; share it.
+  if (tensor.compact) {
+    if (std::optional<Tensor> shared = shared_compact_tensor(tensor)) return *shared;
+  }
   if (!dtype_is_stored(tensor.data_type)) {
     throw SessionError(SessionErrorKind::Unsupported,
                        what + " has element type " + std::string(onnx_type_name(tensor.data_type)));

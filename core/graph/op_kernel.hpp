@@ -22,6 +22,10 @@ struct InferInput {
   DType type = DType::F32;
   Shape shape;
   const Tensor* value = nullptr;
+  // A compact weight (IrTensor::compact): a float16 or bfloat16 constant standing for binary32
+  // values (spec/session.md section 9). Set by the optimized engine; a kernel with
+  // accepts_compact_weights then shapes the input as the binary32 tensor it stands for.
+  bool compact = false;
 };
 
 struct InferOutput {
@@ -46,6 +50,8 @@ class InferContext {
   bool has_input(std::size_t i) const noexcept { return i < inputs_.size() && inputs_[i].present; }
   DType input_type(std::size_t i) const;
   const Shape& input_shape(std::size_t i) const;
+  // True when input i is a compact weight (InferInput::compact).
+  bool input_compact(std::size_t i) const noexcept { return has_input(i) && inputs_[i].compact; }
   // The input's value when known at this point, else nullptr. A value read here is one the
   // kernel decides with (a shape, k, pads, scales...): if infer() then refuses the node with
   // InvalidModel and a value read came from the caller, infer_node() makes it InvalidInput.
@@ -70,6 +76,19 @@ class InferContext {
   // Throws SessionError(Unsupported) naming the node, input and type unless the input's type is
   // one of `allowed`.
   void require_type(std::size_t i, std::initializer_list<DType> allowed) const;
+
+  // The input descriptions as given.
+  std::span<const InferInput> inputs() const noexcept { return inputs_; }
+  // Runs `infer` on a context with the same node, outputs and caller marks but other input
+  // descriptions (a compact weight shown as the binary32 tensor it stands for), and keeps what
+  // it noted (runtime values needed, caller values read).
+  template <class F>
+  void infer_as(std::span<const InferInput> inputs, F&& infer) {
+    InferContext inner(node_, inputs, outputs_, from_caller_);
+    infer(inner);
+    needs_runtime_values_ = needs_runtime_values_ || inner.needs_runtime_values_;
+    read_caller_value_ = read_caller_value_ || inner.read_caller_value_;
+  }
 
  private:
   const NodeInfo& node_;
@@ -115,6 +134,11 @@ class RunContext {
   // half-precision adapter) runs the kernel it wraps.
   RunContext with(std::span<const Tensor> inputs, std::span<Tensor> outputs, const void* state) const noexcept {
     return RunContext(node_, inputs, outputs, memory_, state);
+  }
+  // The same node, outputs, memory and state with other inputs (a compact weight widened for a
+  // kernel that reads binary32, OptimizedKernel::run_reference).
+  RunContext with_inputs(std::span<const Tensor> inputs) const noexcept {
+    return RunContext(node_, inputs, outputs_, memory_, state_);
   }
 
  private:

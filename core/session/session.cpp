@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/session/compact_weights.hpp"
 #include "core/session/engine.hpp"
 #include "core/session/name_index.hpp"
 #include "core/session/run_control.hpp"
@@ -20,7 +21,7 @@ namespace onemodel {
 class SessionImpl {
  public:
   SessionImpl(IrModel model, const SessionOptions& options)
-      : model_(std::move(model)),
+      : model_(compacted(std::move(model), options.weight_storage)),
         options_(options),
         inputs_(required_inputs(model_.graph)),
         outputs_(declared_outputs(model_.graph)) {
@@ -28,6 +29,12 @@ class SessionImpl {
     // (DESIGN.md section 1), so both choices serve the same models.
     engine_ = options_.engine == EngineKind::Reference ? make_reference_engine(model_, options_)
                                                          : make_optimized_engine(model_, options_);
+    // spec/session.md section 9: both engines copied the compact weights into their own tensors;
+    // the model's 16-bit bytes were only their source and would be a second copy for the
+    // session's life. No one reads an initializer's bytes after the engine is made.
+    for (IrTensor& initializer : model_.graph.initializers) {
+      if (initializer.compact) initializer.data = ByteView{};
+    }
     for (const IrValueInfo& input : model_.graph.inputs) accepted_inputs_.push_back(tensor_info_from(input));
     accepted_index_ = NameIndex(names_of(accepted_inputs_));
     output_index_ = NameIndex(names_of(outputs_));
@@ -38,6 +45,13 @@ class SessionImpl {
     }
   }
 
+  // spec/session.md section 9: WeightStorage rounds the compactable weights before any engine
+  // sees the model.
+  static IrModel compacted(IrModel model, WeightStorage storage) {
+    compact_weights(model, storage);
+    return model;
+  }
+
   static std::vector<std::string> names_of(const std::vector<TensorInfo>& infos) {
     std::vector<std::string> names;
     names.reserve(infos.size());
@@ -45,7 +59,9 @@ class SessionImpl {
     return names;
   }
 
-  const IrModel model_;
+  // The model the engine was made from: nodes and declarations (the engines keep pointers into
+  // it). Not const only so the constructor can drop the compact weights' bytes.
+  IrModel model_;
   const SessionOptions options_;
   const std::vector<TensorInfo> inputs_;
   const std::vector<TensorInfo> outputs_;

@@ -7,6 +7,7 @@
 // activation (conv_activation.hpp) the kernels apply it to the finished outputs.
 #include <memory>
 
+#include "onemodel/half.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/ops/conv_activation.hpp"
@@ -25,7 +26,9 @@ class ConvOverride final : public OptimizedKernel {
   ConvOverride(const NodeInfo& node, const OptimizedConfig& config)
       : OptimizedKernel(node, config),
         window_(cg::read_window_attributes(node, false)),
-        group_(node.get_int("group", 1)) {}
+        group_(node.get_int("group", 1)) {
+    accepts_compact_weights = true;
+  }
   ConvOverride(const NodeInfo& node, const OptimizedConfig& config, FusedActivation activation)
       : ConvOverride(node, config) {
     activation_ = std::make_unique<FusedActivation>(std::move(activation));
@@ -54,7 +57,8 @@ class ConvOverride final : public OptimizedKernel {
     const Plan& plan = conv_override::plan_for(context, local, [&](const Shape& x, const Shape& w, Conv2dShape& s) {
       return resolve(context.node(), x, w, s);
     });
-    if (!plan.served || context.input(0).dtype() != DType::F32) {
+    const bool compact_w = has_compact_weight(context);
+    if (!plan.served || context.input(0).dtype() != DType::F32 || (context.input(1).dtype() != DType::F32 && !compact_w)) {
       run_reference(context);
       if (activation_ != nullptr) run_activation(context);
       return;
@@ -67,8 +71,19 @@ class ConvOverride final : public OptimizedKernel {
     const float* bias = b.defined() ? b.data<float>().data() : nullptr;
     float* y = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
-    if (s.groups == s.in_channels) {
+    if (compact_w && s.groups != s.in_channels) {
+      // A compact weight (spec/session.md section 9): widened block by block inside the product's
+      // packing of A (conv2d_f32_half_weights), never as a whole binary32 copy.
       const Tensor w = context.input(1).contiguous();
+      const HalfMatrixView half{w.data<std::uint16_t>().data(), 0, 1,
+                                w.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16, kc.isa};
+      conv2d_f32_half_weights(kc, s, x.data<float>().data(), half, bias, y, activation);
+      return;
+    }
+    if (s.groups == s.in_channels) {
+      // Depthwise filters are read in place by the direct kernel, which has no packing: a compact
+      // one (C x KH x KW values, small beside its maps) is widened into run scratch.
+      const Tensor w = compact_w ? widened(context) : context.input(1).contiguous();
       depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, activation);
       return;
     }
@@ -93,6 +108,19 @@ class ConvOverride final : public OptimizedKernel {
     const std::vector<cg::Axis> axes = cg::resolve_axes(node, window_, x.extents().subspan(2), kernel);
     s = conv_override::shape_from_axes(x, static_cast<std::size_t>(w[0]), group_, axes[1], axes[2]);
     return true;
+  }
+
+  // Input 1 (a compact weight) widened into run scratch (spec/half-precision.md sections 3, 5).
+  static Tensor widened(RunContext& context) {
+    const Tensor& w = context.input(1);
+    const Tensor dense = w.contiguous();
+    Tensor out = context.scratch(DType::F32, w.shape());
+    if (w.dtype() == DType::F16) {
+      half_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
+    } else {
+      bfloat16_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
+    }
+    return out;
   }
 
   // The activation node's own kernel on the finished output, in place (as the unfused graph

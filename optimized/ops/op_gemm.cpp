@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 
 namespace onemodel::opt {
@@ -73,10 +74,14 @@ class GemmOptimized final : public OptimizedKernel {
         alpha_(node.get_float("alpha", 1.0f)),
         beta_(node.get_float("beta", 1.0f)),
         trans_a_(node.get_int("transA", 0) != 0),
-        trans_b_(node.get_int("transB", 0) != 0) {}
+        trans_b_(node.get_int("transB", 0) != 0) {
+    accepts_compact_weights = true;
+  }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     const Tensor* b = context.input_value(1);
+    // A compact B (spec/session.md section 9) is never packed whole in binary32: run() widens it
+    // strip by strip inside the product's packing.
     if (b == nullptr || context.input_type(0) != DType::F32 || b->dtype() != DType::F32 || b->rank() != 2) {
       return nullptr;
     }
@@ -93,7 +98,9 @@ class GemmOptimized final : public OptimizedKernel {
     const Tensor& a_t = context.input(0);
     const Tensor& b_t = context.input(1);
     const bool has_c = context.has_input(2);
-    if (a_t.dtype() != DType::F32 || b_t.dtype() != DType::F32 || (has_c && context.input(2).dtype() != DType::F32)) {
+    const bool compact_b = has_compact_weight(context);
+    if (a_t.dtype() != DType::F32 || (b_t.dtype() != DType::F32 && !compact_b) ||
+        (has_c && context.input(2).dtype() != DType::F32)) {
       run_reference(context);
       return;
     }
@@ -122,6 +129,18 @@ class GemmOptimized final : public OptimizedKernel {
     const auto* packed = static_cast<const PackedB*>(context.state());
     if (packed != nullptr && packed->k() == static_cast<std::size_t>(k) && packed->n() == static_cast<std::size_t>(n)) {
       gemm_f32_packed(kc, static_cast<std::size_t>(m), a_view, *packed, y, static_cast<std::ptrdiff_t>(n), &epilogue);
+      return;
+    }
+    if (compact_b) {
+      const Tensor dense = b_t.contiguous();
+      const std::uint16_t* bits = dense.data<std::uint16_t>().data();
+      const HalfFormat format = b_t.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
+      // Element (p, j) of B' as b_view reads it, from the 16-bit elements.
+      const HalfMatrixView half = trans_b_ ? HalfMatrixView{bits, 1, static_cast<std::ptrdiff_t>(k), format, kc.isa}
+                                           : HalfMatrixView{bits, static_cast<std::ptrdiff_t>(n), 1, format, kc.isa};
+      const BStripSource source = half_b_source(half);
+      gemm_f32_sourced(kc, static_cast<std::size_t>(m), static_cast<std::size_t>(n), static_cast<std::size_t>(k),
+                       nullptr, a_view, &source, MatrixView{}, y, static_cast<std::ptrdiff_t>(n), &epilogue);
       return;
     }
     const float* b = contiguous_f32(b_t, b_holder);

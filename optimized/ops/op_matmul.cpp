@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/matmul_helpers.hpp"
 
@@ -15,7 +16,8 @@ namespace {
 
 // What prepare() works out once per plan: the shape rules' result for the plan's input shapes
 // (so run() allocates nothing for them, graph-runtime.md section 4) and, when B is constant,
-// B packed, one PackedB per matrix of B's batch.
+// B packed, one PackedB per matrix of B's batch. A compact B (spec/session.md section 9) is not
+// packed here: a binary32 copy is what compaction saves; the product widens it as it packs.
 struct MatMulPlan {
   Shape a_shape, b_shape;
   products::MatMulShape shape;
@@ -31,19 +33,30 @@ const float* contiguous_f32(const Tensor& t, Tensor& holder) {
   return holder.data<float>().data();
 }
 
+// The 16-bit elements of a compact weight in row-major order (initializers are contiguous).
+const std::uint16_t* contiguous_u16(const Tensor& t, Tensor& holder) {
+  if (t.element_count() == 0) return nullptr;
+  if (t.is_contiguous()) return t.data<std::uint16_t>().data();
+  holder = t.contiguous();
+  return holder.data<std::uint16_t>().data();
+}
+
 class MatMulOptimized final : public OptimizedKernel {
  public:
-  using OptimizedKernel::OptimizedKernel;
+  MatMulOptimized(const NodeInfo& node, const OptimizedConfig& config) : OptimizedKernel(node, config) {
+    accepts_compact_weights = true;
+  }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
-    if (context.input_type(0) != DType::F32 || context.input_type(1) != DType::F32) return nullptr;
+    const bool compact_b = context.input_compact(1);
+    if (context.input_type(0) != DType::F32 || (context.input_type(1) != DType::F32 && !compact_b)) return nullptr;
     auto plan = std::make_shared<MatMulPlan>();
     plan->a_shape = context.input_shape(0);
     plan->b_shape = context.input_shape(1);
     plan->shape = products::matmul_shape(context.node(), plan->a_shape, plan->b_shape);
     const products::MatMulShape& s = plan->shape;
     const Tensor* b = context.input_value(1);
-    if (b != nullptr && s.k > 0 && s.n > 0) {
+    if (b != nullptr && !compact_b && s.k > 0 && s.n > 0) {
       Tensor holder;
       const float* data = contiguous_f32(*b, holder);
       const std::int64_t count = b->element_count() / (s.k * s.n);
@@ -60,7 +73,8 @@ class MatMulOptimized final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& a_t = context.input(0);
     const Tensor& b_t = context.input(1);
-    if (a_t.dtype() != DType::F32 || b_t.dtype() != DType::F32) {
+    const bool compact_b = has_compact_weight(context);
+    if (a_t.dtype() != DType::F32 || (b_t.dtype() != DType::F32 && !compact_b)) {
       run_reference(context);
       return;
     }
@@ -78,7 +92,9 @@ class MatMulOptimized final : public OptimizedKernel {
     if (batches == 0 || m == 0 || n == 0) return;
     Tensor a_holder, b_holder;
     const float* a = contiguous_f32(a_t, a_holder);
-    const float* b = contiguous_f32(b_t, b_holder);
+    const float* b = compact_b ? nullptr : contiguous_f32(b_t, b_holder);
+    const std::uint16_t* b_half = compact_b ? contiguous_u16(b_t, b_holder) : nullptr;
+    const HalfFormat format = b_t.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
     float* c = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
 
@@ -91,6 +107,11 @@ class MatMulOptimized final : public OptimizedKernel {
       if (packed != nullptr) {
         gemm_f32_packed(on, rows, a_view, (*packed)[static_cast<std::size_t>(b_off)], c_batch,
                         static_cast<std::ptrdiff_t>(n));
+      } else if (b_half != nullptr) {
+        // A compact B, widened strip by strip as the product packs it (gemm_half.hpp).
+        const HalfMatrixView b_view{b_half + b_off * s.k * s.n, static_cast<std::ptrdiff_t>(n), 1, format, on.isa};
+        const BStripSource source = half_b_source(b_view);
+        gemm_f32_sourced(on, rows, n, k, nullptr, a_view, &source, MatrixView{}, c_batch, static_cast<std::ptrdiff_t>(n));
       } else {
         const MatrixView b_view{b == nullptr ? nullptr : b + b_off * s.k * s.n, static_cast<std::ptrdiff_t>(n), 1};
         gemm_f32(on, rows, n, k, a_view, b_view, c_batch, static_cast<std::ptrdiff_t>(n));

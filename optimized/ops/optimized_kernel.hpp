@@ -24,7 +24,10 @@ class OptimizedKernel : public OpKernel {
   // flags. Throws what the reference factory throws.
   OptimizedKernel(const NodeInfo& node, const OptimizedConfig& config);
 
-  void infer(InferContext& context) const override { reference_->infer(context); }
+  // The reference's infer(). A kernel with accepts_compact_weights shows a compact input 1 to it
+  // as the binary32 tensor it stands for (type F32, shape kept, no value), so a compact weight is
+  // shaped exactly as its binary32 original (spec/session.md section 9).
+  void infer(InferContext& context) const override;
 
   // The counting hook of the differential tests: how many times an override on this thread has
   // fallen back to its reference kernel (run_reference). A test reads it around one run to tell a
@@ -34,7 +37,13 @@ class OptimizedKernel : public OpKernel {
 
  protected:
   const OpKernel& reference() const noexcept { return *reference_; }
+  // The reference's run(); a compact input 1 (float16 or bfloat16 beside a binary32 input 0) is
+  // first widened into run scratch, since reference kernels read binary32 (spec/half-precision.md
+  // sections 3 and 5: exact, so the results are the binary32 model's).
   void run_reference(RunContext& context) const;
+  // True when input 1 is a compact weight as run() sees it: float16 or bfloat16 beside binary32
+  // input 0 in a kernel with accepts_compact_weights (infer() accepted only a compact one there).
+  bool has_compact_weight(const RunContext& context) const;
   KernelContext kernel_context(const RunContext& context) const noexcept {
     return KernelContext{config_.isa, context.exact(), config_.pool};
   }

@@ -9,6 +9,7 @@
 // The replaced weights are released when nothing else reads them (graph-passes.md "Memory").
 #include <cmath>
 
+#include "onemodel/half.hpp"
 #include "optimized/passes/graph_pass.hpp"
 
 namespace onemodel::opt {
@@ -22,6 +23,18 @@ const Tensor* f32_vector(const PassGraph& graph, int id, std::int64_t n) {
   const Tensor* t = id >= 0 ? graph.constant_value(id) : nullptr;
   if (t == nullptr || t->dtype() != DType::F32 || t->rank() != 1 || t->shape()[0] != n) return nullptr;
   return t;
+}
+
+// A compact weight's binary32 values (spec/half-precision.md sections 3 and 5, exact).
+Tensor widened(const Tensor& w) {
+  const Tensor dense = w.contiguous();
+  Tensor out = Tensor::empty(DType::F32, w.shape());
+  if (w.dtype() == DType::F16) {
+    half_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
+  } else {
+    bfloat16_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
+  }
+  return out;
 }
 
 bool fold_at(PassGraph& graph, std::size_t index) {
@@ -40,7 +53,13 @@ bool fold_at(PassGraph& graph, std::size_t index) {
   }
   if (bn.info.get_int("training_mode", 0) != 0) return false;
   const Tensor* w = graph.constant_value(conv.inputs[1]);
-  if (w == nullptr || w->dtype() != DType::F32 || w->rank() < 3 || !graph.known_f32(conv.inputs[0])) return false;
+  // A compact W (spec/session.md section 9) folds as the binary32 weights it stands for, so the
+  // result is the fold of the model whose weights were rounded beforehand; W' is binary32.
+  const bool compact = w != nullptr && graph.is_compact(conv.inputs[1]) &&
+                       (w->dtype() == DType::F16 || w->dtype() == DType::BF16);
+  if (w == nullptr || (w->dtype() != DType::F32 && !compact) || w->rank() < 3 || !graph.known_f32(conv.inputs[0])) {
+    return false;
+  }
   const std::int64_t m = w->shape()[0];
   const Tensor* b = conv.inputs.size() > 2 && conv.inputs[2] >= 0 ? f32_vector(graph, conv.inputs[2], m) : nullptr;
   if (conv.inputs.size() > 2 && conv.inputs[2] >= 0 && b == nullptr) return false;
@@ -51,7 +70,7 @@ bool fold_at(PassGraph& graph, std::size_t index) {
   if (scale == nullptr || beta == nullptr || mean == nullptr || var == nullptr || m == 0) return false;
 
   const double epsilon = bn.info.get_float("epsilon", 1e-5f);
-  const Tensor wd = w->contiguous();
+  const Tensor wd = compact ? widened(*w) : w->contiguous();
   const auto sc = scale->contiguous(), be = beta->contiguous(), me = mean->contiguous(), va = var->contiguous();
   const std::size_t per_channel = static_cast<std::size_t>(w->element_count() / m);
   std::vector<float> w2(static_cast<std::size_t>(w->element_count()));

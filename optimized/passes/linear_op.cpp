@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
 
 namespace onemodel::opt {
@@ -53,12 +54,34 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
     : stages_(std::move(stages)), spec_(std::move(spec)), b_shape_(b.shape()), config_(config) {
   const std::int64_t k = spec_.trans_b ? b.shape()[1] : b.shape()[0];
   const std::int64_t n = spec_.trans_b ? b.shape()[0] : b.shape()[1];
+  k_ = static_cast<std::size_t>(k);
+  n_ = static_cast<std::size_t>(n);
+  if (b.dtype() == DType::F16 || b.dtype() == DType::BF16) {
+    compact_ = true;
+    half_format_ = b.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
+    half_original_ = b.contiguous();  // the same buffer (initializers are contiguous)
+    return;
+  }
   const Tensor dense = b.contiguous();
   const float* data = dense.data<float>().data();
   // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
   const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
                                         : MatrixView{data, static_cast<std::ptrdiff_t>(n), 1};
   packed_ = pack_b_f32(config_.isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), view);
+}
+
+const std::uint16_t* LinearOp::packed_half() const {
+  std::call_once(half_once_, [this] {
+    const auto bits = half_original_.data<std::uint16_t>().data();
+    // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
+    const HalfMatrixView view = spec_.trans_b ? HalfMatrixView{bits, 1, static_cast<std::ptrdiff_t>(k_), half_format_}
+                                              : HalfMatrixView{bits, static_cast<std::ptrdiff_t>(n_), 1, half_format_};
+    Tensor packed = Tensor::empty(DType::U16, Shape{static_cast<std::int64_t>(packed_half_b_size(config_.isa, k_, n_))});
+    pack_half_b(config_.isa, k_, n_, view, packed.mutable_data<std::uint16_t>().data());
+    half_ = std::move(packed);
+    half_original_ = Tensor();
+  });
+  return half_.data<std::uint16_t>().data();
 }
 
 void LinearOp::infer(InferContext& context) const {
@@ -96,7 +119,7 @@ void LinearOp::infer(InferContext& context) const {
 
 void LinearOp::run(RunContext& context) const {
   const Tensor& a_t = context.input(0);
-  const std::size_t k = packed_.k(), n = packed_.n();
+  const std::size_t k = k_, n = n_;
   if (a_t.dtype() != DType::F32 || a_t.rank() == 0 || a_t.shape()[a_t.rank() - 1] != static_cast<std::int64_t>(k)) {
     run_stages(context);
     return;
@@ -108,6 +131,14 @@ void LinearOp::run(RunContext& context) const {
   const EpilogueState state{&spec_, config_.isa, context.exact()};
   const GemmEpilogue epilogue{finish_tile, &state};
   const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
+  if (compact_) {
+    const PackedHalfB packed{packed_half(), k, n, half_format_, config_.isa};
+    const BStripSource source = packed_half_b_source(packed);
+    gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, nullptr, a_view, &source,
+                     MatrixView{}, context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
+                     any_epilogue ? &epilogue : nullptr);
+    return;
+  }
   gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_,
                   context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
                   any_epilogue ? &epilogue : nullptr);

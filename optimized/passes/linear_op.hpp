@@ -14,10 +14,12 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 
 namespace onemodel::opt {
@@ -44,7 +46,10 @@ struct LinearSpec {
 
 class LinearOp final : public OpKernel {
  public:
-  // `b` is the constant B (2-D float32); the fused node's input 1 is omitted (the pass passes -1).
+  // `b` is the constant B (2-D float32, or a compact weight: float16 or bfloat16 standing for
+  // binary32, spec/session.md section 9); the fused node's input 1 is omitted (the pass passes -1).
+  // A float32 B is packed here; a compact B is packed too but kept 16 bits wide (pack_half_b) and
+  // widened strip by strip inside each run's product (gemm_half.hpp): no binary32 copy exists.
   LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config);
 
   void infer(InferContext& context) const override;
@@ -59,6 +64,17 @@ class LinearOp final : public OpKernel {
   LinearSpec spec_;
   Shape b_shape_;
   PackedB packed_;
+  // A compact B: packed 16 bits wide (pack_half_b, U16 values) at the first run that needs it,
+  // not when the pass runs: the session's model still holds every compact weight then, so packing
+  // at pass time would hold each weight twice; packed at run time, each packing gets from the pool
+  // the block the previous weight's original gave back (same size), and the originals go.
+  const std::uint16_t* packed_half() const;
+  mutable std::once_flag half_once_;
+  mutable Tensor half_original_;  // until packed
+  mutable Tensor half_;           // packed
+  bool compact_ = false;
+  HalfFormat half_format_ = HalfFormat::Binary16;
+  std::size_t k_ = 0, n_ = 0;
   OptimizedConfig config_;
 };
 

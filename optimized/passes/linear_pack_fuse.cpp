@@ -1,5 +1,5 @@
 // `linear-pack-fuse` (graph-passes.md, bit-preserving): MatMul, or Gemm with alpha = 1 and no
-// transA, with a constant 2-D float32 B, then optionally an Add of a constant bias along the last
+// transA, with a constant 2-D float32 (or compact) B, then optionally an Add of a constant bias along the last
 // axis, then optionally one activation, becomes one LinearOp. A step is absorbed only when the
 // value between the two nodes is read by nothing else and is not a graph output, and only when A
 // is known to be float32 (else the graph is left as it is). Nothing here reads input shapes.
@@ -38,7 +38,10 @@ bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::in
   if (!gemm && !is_onnx(ir, "MatMul")) return false;
   if (node.inputs.size() < 2 || node.outputs.size() != 1 || node.outputs[0] < 0) return false;
   const Tensor* b = graph.constant(node.inputs[1]);
-  if (b == nullptr || b->dtype() != DType::F32 || b->rank() != 2 || b->element_count() == 0 ||
+  // A compact weight (spec/session.md section 9) qualifies too: LinearOp keeps it 16-bit.
+  const bool compact = b != nullptr && graph.is_compact(node.inputs[1]) &&
+                       (b->dtype() == DType::F16 || b->dtype() == DType::BF16);
+  if (b == nullptr || (b->dtype() != DType::F32 && !compact) || b->rank() != 2 || b->element_count() == 0 ||
       !graph.known_f32(node.inputs[0])) {
     return false;
   }

@@ -194,11 +194,17 @@ void PassGraph::release_if_unread(int id) {
 int PassGraph::add_value(const std::string& name) {
   graph_.value_names.push_back(name);
   graph_.initializers.emplace_back();
+  if (graph_.compact.size() + 1 == graph_.initializers.size()) graph_.compact.push_back(0);
   grow_indexes(graph_.value_names.size());
   return static_cast<int>(graph_.value_names.size() - 1);
 }
 
-void PassGraph::set_constant(int id, Tensor value) { graph_.initializers[static_cast<std::size_t>(id)] = std::move(value); }
+void PassGraph::set_constant(int id, Tensor value) {
+  graph_.initializers[static_cast<std::size_t>(id)] = std::move(value);
+  if (static_cast<std::size_t>(id) < graph_.compact.size()) graph_.compact[static_cast<std::size_t>(id)] = 0;
+}
+
+bool PassGraph::is_compact(int id) const { return graph_.is_compact(id); }
 
 void PassGraph::remove_unread() {
   // One backward walk: a node's readers all come after it, so discounting the inputs of each

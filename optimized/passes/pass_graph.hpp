@@ -35,6 +35,9 @@ class PassGraph {
   // The value's tensor when it is a true constant: an initializer the caller cannot replace
   // (not also a graph input). Else nullptr.
   const Tensor* constant(int id) const;
+  // True when the value is a compact weight (CompiledGraph::compact): its constant() is float16
+  // or bfloat16 standing for binary32 values.
+  bool is_compact(int id) const;
   // Whether the value is known to be float32 without looking at input shapes: a declared type
   // (graph input, output or value_info), a constant, or the output of an operator whose result
   // has its first input's type. False when unsure.

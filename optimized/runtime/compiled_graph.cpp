@@ -95,9 +95,11 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
   compiled->value_names.reserve(graph.values.size());
   for (const IrValue& value : graph.values) compiled->value_names.push_back(value.name);
   compiled->initializers.resize(graph.values.size());
+  compiled->compact.assign(graph.values.size(), 0);
   for (const IrTensor& initializer : graph.initializers) {
-    compiled->initializers[static_cast<std::size_t>(defined_id(initializer.name, "initializer"))] =
-        tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
+    const auto id = static_cast<std::size_t>(defined_id(initializer.name, "initializer"));
+    compiled->initializers[id] = tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
+    compiled->compact[id] = initializer.compact ? 1 : 0;
     // The copy is the engine's from now on: let the file's pages go as we go, so the file and
     // the copies are never resident together (peak memory of loading).
     release_file_pages(initializer.data);

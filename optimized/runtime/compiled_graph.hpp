@@ -30,6 +30,9 @@ struct CompiledGraph {
   // Value ids index graph.values.
   std::vector<std::string> value_names;
   std::vector<Tensor> initializers;  // by value id; undefined where the value is not one
+  // By value id: 1 for a compact weight (IrTensor::compact, spec/session.md section 9), shown to
+  // infer() as InferInput::compact.
+  std::vector<std::uint8_t> compact;
   std::vector<int> input_ids;        // graph inputs, declaration order
   std::vector<int> output_ids;       // graph outputs, declaration order
   std::vector<CompiledNode> nodes;   // live nodes, dependency order
@@ -38,6 +41,9 @@ struct CompiledGraph {
   std::vector<std::uint8_t> from_caller;
 
   int value_id(const std::string& name) const;  // -1 when absent
+  bool is_compact(int id) const noexcept {
+    return id >= 0 && static_cast<std::size_t>(id) < compact.size() && compact[static_cast<std::size_t>(id)] != 0;
+  }
 };
 
 // Throws SessionError as the reference engine does for missing operators and exact mode.

@@ -68,6 +68,7 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
         const bool constant = value.kind == ValueKind::Constant;
         all_inputs_constant = all_inputs_constant && constant;
         described[i] = InferInput{true, value.type, value.shape, constant ? &value.constant : nullptr};
+        described[i].compact = graph_.is_compact(id);
       }
       for (std::size_t i = 0; i < node.outputs.size(); ++i) stated[i].wanted = node.outputs[i] >= 0;
       with_node(node, [&] {

@@ -63,7 +63,7 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
       continue;
     }
     if (step.dynamic) {
-      run_dynamic(step);
+      run_dynamic(step, plan.graph());
       continue;
     }
     std::vector<Tensor>& in = step_inputs_[s];
@@ -80,7 +80,7 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
   control.check_stop();
 }
 
-void RunState::run_dynamic(const PlanStep& step) {
+void RunState::run_dynamic(const PlanStep& step, const CompiledGraph& graph) {
   // Section 3 step 4: shaped again from the actual tensors; outputs from the arena.
   const CompiledNode& node = *step.node;
   const OpKernel& kernel = *node.kernel;
@@ -91,6 +91,7 @@ void RunState::run_dynamic(const PlanStep& step) {
     if (id < 0) continue;
     in[i] = values_[static_cast<std::size_t>(id)];
     described[i] = InferInput{true, in[i].dtype(), in[i].shape(), &in[i]};
+    described[i].compact = graph.is_compact(id);
   }
   std::vector<Tensor> out(node.outputs.size());
   with_node(node, [&] {

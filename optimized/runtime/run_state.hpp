@@ -28,7 +28,7 @@ class RunState final : public RunMemory {
   void reset_arena() { arena_.reset(); }
 
  private:
-  void run_dynamic(const PlanStep& step);
+  void run_dynamic(const PlanStep& step, const CompiledGraph& graph);
   void poison(const PlanStep& step) noexcept;
 
   RunControl* control_ = nullptr;  // the run in progress

@@ -60,6 +60,12 @@ if(TARGET onemodel_cli)
   add_test(NAME cli_run_names_and_file_types
            COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/run_names_check.py ${cli} ${run_tmp}/names)
   set_tests_properties(cli_run_names_and_file_types PROPERTIES LABELS unit TIMEOUT 120)
+  # Compact weights (spec/session.md section 9): run --weights against a model rounded beforehand
+  # by NumPy, convert --weights (half the size, compact marks, the same hashes), usage errors.
+  add_test(NAME cli_run_compact_weights
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/compact_weights_check.py ${cli}
+                   ${samples}/wide.onnx ${run_tmp}/compact)
+  set_tests_properties(cli_run_compact_weights PROPERTIES LABELS unit TIMEOUT 300)
   onemodel_run_test(conformance_no_dir --status 2 --stderr-line 0 "Usage: conformance needs" -- ${cli} conformance)
 
   # Missing data: a warning here, a configure error under ONEMODEL_REQUIRE_TEST_DATA (CI).

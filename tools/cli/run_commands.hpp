@@ -17,9 +17,14 @@ int command_conformance(const Args& args, std::ostream& out);
 int command_check(const Args& args, std::ostream& out);
 
 // "--engine optimized|reference", "--mode fast|exact", "--threads N" (0 to 256), "--memory-limit
-// BYTES" (digits with an optional K, M or G suffix, binary) into `options`.
+// BYTES" (digits with an optional K, M or G suffix, binary), "--weights float32|binary16|bfloat16"
+// (WeightStorage, spec/session.md section 9) into `options`.
 // Returns false when `arg` is none of them; throws UsageError for a bad or missing value.
 bool parse_session_option(const std::string& command, const Args& args, std::size_t& k, SessionOptions& options);
+
+// "binary16" or "bfloat16" (and "float32", WeightStorage::Original, when allowed); UsageError
+// naming `command` otherwise.
+WeightStorage parse_weight_storage(const std::string& command, const std::string& value, bool allow_float32);
 
 // spec/errors.md section 4: `<Kind>: <message>`, `  at node <name>`, one `  operator <op>` line
 // per operator. Returns exit_status_of(kind) (exit_status.hpp).

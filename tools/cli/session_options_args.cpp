@@ -39,12 +39,25 @@ std::int64_t parse_byte_count(const std::string& command, const std::string& val
   return static_cast<std::int64_t>(count << shift);
 }
 
+WeightStorage parse_weight_storage(const std::string& command, const std::string& value, bool allow_float32) {
+  if (value == "binary16") return WeightStorage::Binary16;
+  if (value == "bfloat16") return WeightStorage::BFloat16;
+  if (allow_float32 && value == "float32") return WeightStorage::Original;
+  throw UsageError(command + ": --weights takes " + (allow_float32 ? "float32, " : "") + "binary16 or bfloat16, not '" +
+                   value + "'");
+}
+
 bool parse_session_option(const std::string& command, const Args& args, std::size_t& k, SessionOptions& options) {
   const std::string& arg = args[k];
-  if (arg != "--engine" && arg != "--mode" && arg != "--threads" && arg != "--memory-limit") return false;
+  if (arg != "--engine" && arg != "--mode" && arg != "--threads" && arg != "--memory-limit" && arg != "--weights") {
+    return false;
+  }
   if (k + 1 >= args.size()) throw UsageError(command + ": " + arg + " needs a value");
   const std::string& value = args[++k];
-  if (arg == "--memory-limit") {
+  if (arg == "--weights") {
+    // spec/session.md section 9: compact weights.
+    options.weight_storage = parse_weight_storage(command, value, true);
+  } else if (arg == "--memory-limit") {
     options.memory_limit_bytes = parse_byte_count(command, value);
   } else if (arg == "--engine") {
     if (value == "optimized") options.engine = EngineKind::Optimized;

@@ -122,6 +122,34 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
   }
 }
 
+void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s, const float* x, const HalfMatrixView& w,
+                             const float* bias, float* y, const ew::UnaryArgs* activation) {
+  const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
+  if (s.batch == 0 || m == 0 || n == 0) return;
+  const bool direct = input_is_matrix(s);
+  for (std::size_t image = 0; image < s.batch; ++image) {
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
+      float* c = y + (image * s.out_channels + g * m) * n;
+      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const GemmEpilogue epilogue{add_bias, &state};
+      const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
+      // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.
+      const HalfMatrixView a_view{w.data + g * m * k, static_cast<std::ptrdiff_t>(k), 1, w.format, context.isa};
+      const AStripSource a = half_a_source(a_view);
+      if (direct) {
+        gemm_f32_sourced(context, m, n, k, &a, MatrixView{}, nullptr,
+                         MatrixView{x_group, static_cast<std::ptrdiff_t>(n), 1}, c, static_cast<std::ptrdiff_t>(n), apply);
+        continue;
+      }
+      // As with packed weights: the im2col matrix is filled strip by strip, never stored whole.
+      const Im2colSource source{&s, x_group};
+      const BStripSource b{fill_im2col_strip, &source};
+      gemm_f32_sourced(context, m, n, k, &a, MatrixView{}, &b, MatrixView{}, c, static_cast<std::ptrdiff_t>(n), apply);
+    }
+  }
+}
+
 std::size_t conv_transpose2d_workspace_floats(const Conv2dShape& s) noexcept {
   return s.out_per_group() * s.taps() * s.in_plane();
 }

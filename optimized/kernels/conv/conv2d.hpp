@@ -12,6 +12,7 @@
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_half.hpp"
 
 namespace onemodel::opt {
 
@@ -30,6 +31,14 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weight
 void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
                 const float* bias, float* y, float* workspace, const ew::UnaryArgs* activation = nullptr,
                 const PackedA* packed_weights = nullptr);
+
+// conv2d_f32 with 16-bit weights (a compact weight, spec/session.md section 9): each group's A is
+// widened block by block as the product packs it (gemm_half.hpp) and the im2col matrix is filled
+// strip by strip from the image, so neither is stored whole; no workspace is needed. The results
+// are conv2d_f32's bits on weights holding the widened values.
+void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                             const HalfMatrixView& w, const float* bias, float* y,
+                             const ew::UnaryArgs* activation = nullptr);
 
 // Constant weights w: [Cout, Cin/G, KH, KW] packed once as the A operand of each group's product
 // (Cout/G x Cin/G*KH*KW, rows ordered like the im2col rows), so a call does not re-pack them per

@@ -41,6 +41,7 @@ struct Problem {
   const float* packed_b;  // B packed whole, or nullptr: B is read in place (b_in_place) or filled
   MatrixView b_in_place;
   const BStripSource* b_source;  // per strip when not packed whole (gemm_f32_packed_a_sourced)
+  const AStripSource* a_source;  // packs A's blocks when A is not a view (gemm_f32_sourced)
   float* c;
   std::ptrdiff_t ldc;
   const GemmEpilogue* epilogue;
@@ -269,7 +270,11 @@ void run_tile(const Problem& pr, std::size_t tile) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
       float* a_block = panel + p0 * path.mc;
       if (block == cache.blocks_packed) {
-        path.pack_a(pr.a, row0, rows, p0, kc, a_block);
+        if (pr.a_source != nullptr) {
+          pr.a_source->pack(pr.a_source->state, row0, rows, p0, kc, path.mr, a_block);
+        } else {
+          path.pack_a(pr.a, row0, rows, p0, kc, a_block);
+        }
         ++cache.blocks_packed;
       }
       run_block(pr, a_block, p0, kc, rows, cols, col0, c_tile, scratch, edge_strip);
@@ -291,7 +296,7 @@ Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n,
                      const float* packed_a, const float* packed_b, MatrixView b_in_place, float* c,
                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const BStripSource* b_source = nullptr) {
   const Path& path = path_for(context.isa);
-  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, b_source, c, ldc, epilogue,
+  return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, b_source, nullptr, c, ldc, epilogue,
                  next_call_id.fetch_add(1, std::memory_order_relaxed), tile_width(path, m, n)};
 }
 
@@ -404,6 +409,30 @@ void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t 
   const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
   gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), call_b.packed,
                                               call_b.in_place, c, ldc, epilogue));
+}
+
+void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
+                      const AStripSource* a_source, MatrixView a, const BStripSource* b_source, MatrixView b, float* c,
+                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  const gemm::Path& path = gemm::path_for(context.isa);
+  gemm::CallB call_b;
+  const BStripSource* per_tile = nullptr;
+  if (b_source != nullptr) {
+    // As gemm_f32_packed_a_sourced: one tile row fills strips per tile, else B is filled whole
+    // (unless a strip is as cheap to fill as to read, BStripSource::per_tile).
+    if (k > 0 && (m <= path.mc || b_source->per_tile)) {
+      per_tile = b_source;
+    } else {
+      call_b.packed = gemm::fill_b_for_call(context, n, k, *b_source);
+    }
+  } else {
+    call_b = gemm::prepare_b(context, m, n, k, b);
+  }
+  gemm::Problem problem =
+      gemm::make_problem(context, m, n, k, a, nullptr, call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile);
+  problem.a_source = a_source;
+  gemm::run_tiles(context, problem);
 }
 
 void gemm_f32_packed_a_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,

@@ -110,7 +110,31 @@ struct BStripSource {
   void (*fill)(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid, std::size_t nr,
                float* out) = nullptr;
   const void* state = nullptr;
+  // Filling a strip costs about what reading a packed one does (a contiguous widening,
+  // packed_half_b_source): gemm_f32_sourced then fills strips per tile even with several tile
+  // rows, into a strip the tile reads from L1, rather than B whole into a buffer written to memory
+  // and read back. Which strips hold which values does not change, so neither do the results.
+  bool per_tile = false;
 };
+
+// A given as a function packing blocks of it, for an A that is never stored in binary32 (a compact
+// weight, gemm_half.hpp): pack(state, row0, rows, p0, kc, mr, out) writes rows [row0, row0 + rows)
+// and k [p0, p0 + kc) of A in pack_a_block's layout (strips of mr rows, element (p, r) of a strip
+// at p * mr + r, strips kc * mr apart, rows past `rows` +0). Called from the tiles' threads.
+struct AStripSource {
+  void (*pack)(const void* state, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, std::size_t mr,
+               float* out) = nullptr;
+  const void* state = nullptr;
+};
+
+// gemm_f32 with either operand from a source: A packed by `a_source` instead of read from `a`
+// when a_source is given, B filled by `b_source` instead of read from `b` when b_source is given
+// (with one tile row, m <= MC, each tile fills each strip it uses; otherwise B is filled whole
+// into the packing buffer, strip by strip, as gemm_f32 packs it). The microkernels see the same
+// floats in the same order as from stored operands holding those values: gemm_f32's bits.
+void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
+                      const AStripSource* a_source, MatrixView a, const BStripSource* b_source, MatrixView b, float* c,
+                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
 // gemm_f32_packed_a with B from a strip source: with one tile row (m <= MC) each tile fills each
 // strip it uses once per k-block (nothing of B is stored beyond one strip per thread); otherwise
