@@ -78,7 +78,7 @@ def write_dir(out: Path, model_path: Path, variant: str, batch: int, x: np.ndarr
         record["ort_noise_scaled"] = make_reference.scaled_difference(value, other)
         index["outputs"].append(record)
     (out / "index.json").write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
-    return {"index": index, "results": dict(zip(names, results))}
+    return {"index": index, "results": dict(zip(names, results)), "disabled": dict(zip(names, plain))}
 
 
 def main() -> int:
@@ -103,7 +103,7 @@ def main() -> int:
         fp16_dir = machine / "tiny-fp16" / "fp16" / f"b{batch}"
         write_dir(fp32_dir, fp32_path, "fp32", batch, x)
         made = write_dir(fp16_dir, fp16_path, "fp16", batch, x)
-        make_reference.write_fp16_record(fp16_dir, fp32_dir, made["index"], made["results"])
+        make_reference.write_fp16_record(fp16_dir, fp32_dir, made["index"], made["results"], made["disabled"])
     print(f"make_tiny_fp16_reference: {machine}/tiny-fp16/{{fp32,fp16}}/b{{1,4}}")
     return 0
 
