@@ -53,6 +53,8 @@ class InferContext {
   // The same value, read only for a faster or equivalent form (a stand-in of the data, packed
   // weights): never a reason for a refusal to be the caller's.
   const Tensor* known_value(std::size_t i) const;
+  // True when input i's value derives from a graph input (spec/errors.md section 3.2).
+  bool input_from_caller(std::size_t i) const noexcept { return i < from_caller_.size() && from_caller_[i] != 0; }
   // True once input_value() has returned a value that derives from a graph input.
   bool read_caller_value() const noexcept { return read_caller_value_; }
   std::size_t output_count() const noexcept { return outputs_.size(); }
@@ -109,6 +111,11 @@ class RunContext {
   Tensor scratch(DType type, const Shape& shape) const;
   // What prepare() returned for this node in this plan (nullptr when it returned nothing).
   const void* state() const noexcept { return state_; }
+  // The same node and run memory over other tensors and state: how a wrapping kernel (the
+  // half-precision adapter) runs the kernel it wraps.
+  RunContext with(std::span<const Tensor> inputs, std::span<Tensor> outputs, const void* state) const noexcept {
+    return RunContext(node_, inputs, outputs, memory_, state);
+  }
 
  private:
   const NodeInfo& node_;

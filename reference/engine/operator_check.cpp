@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/graph/half_adapter.hpp"
 #include "onemodel/session_error.hpp"
 #include "reference/engine/input_signatures.hpp"
 
@@ -52,11 +53,15 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
   std::vector<std::unique_ptr<OpKernel>> kernels;
   kernels.reserve(graph.nodes.size());
   std::vector<std::string> not_exact;
+  // spec/half-precision.md section 8: the scan for 16-bit floating types, then the adapter
+  // around each kernel that needs one.
+  const HalfScan half = scan_half_precision(graph);
   for (const IrNode& node : graph.nodes) {
     const OpDef* def = find_op(node.domain, node.op_type, node.opset);
     NodeInfo info(node, node.opset, options.mode);
     std::unique_ptr<OpKernel> kernel = maker ? maker(info) : nullptr;
-    kernels.push_back(kernel ? std::move(kernel) : def->factory(info));
+    if (!kernel) kernel = def->factory(info);
+    kernels.push_back(adapt_for_half_precision(std::move(kernel), graph, node, half, def->element_types));
     if (options.mode == ExecutionMode::Exact && !kernels.back()->supports_exact) {
       add_unique(not_exact, operator_display_name(node));
     }

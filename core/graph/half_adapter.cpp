@@ -1,0 +1,311 @@
+#include "core/graph/half_adapter.hpp"
+
+#include <array>
+#include <cstring>
+#include <string_view>
+
+#include "core/graph/half_convert.hpp"
+
+namespace onemodel {
+namespace {
+
+bool is_half(DType type) noexcept { return type == DType::F16 || type == DType::BF16; }
+bool is_half_code(std::int32_t code) noexcept { return code == 10 || code == 16; }
+
+bool type_is_half(const IrType& type) {
+  if (type.kind == IrType::Kind::Tensor || type.kind == IrType::Kind::SparseTensor) return is_half_code(type.elem_type);
+  for (const IrType& inner : type.inner) {
+    if (type_is_half(inner)) return true;
+  }
+  return false;
+}
+
+bool attributes_make_half(const IrNode& node) {
+  for (const IrAttribute& attribute : node.attributes) {
+    // Cast's `to`; EyeLike, RandomNormal... `dtype`; DequantizeLinear's `output_dtype`.
+    if (attribute.type == AttrType::Int && (attribute.name == "to" || attribute.name == "dtype" ||
+                                            attribute.name == "output_dtype") &&
+        is_half_code(static_cast<std::int32_t>(attribute.i))) {
+      return true;
+    }
+    for (const IrTensor& tensor : attribute.tensors) {
+      if (is_half_code(tensor.data_type)) return true;
+    }
+    for (const IrGraph& sub : attribute.graphs) {
+      if (scan_half_precision(sub).half_values) return true;
+    }
+  }
+  return false;
+}
+
+// Section 8.3: operators that never get the adapter. The first six are fp16.md's list. Views and
+// data-dependent outputs come from the kernel's flags, and rows whose types are `any` only move
+// or read bytes (Concat, Gather, Transpose, Pad...): widening and rounding back would give the
+// same bits but for a signalling NaN's quiet bit, at the cost of two passes over the data. The
+// rest read or select values without arithmetic and serve 16-bit types themselves (a comparison
+// of widened values is the comparison of the values), or have value-dependent output shapes.
+bool never_wrapped_name(std::string_view op) {
+  static constexpr std::array<std::string_view, 18> kNames = {
+      "Cast",  "CastLike",   "Constant", "ConstantOfShape", "Shape",   "Size",
+      "Equal", "Greater",    "Less",     "GreaterOrEqual",  "LessOrEqual", "Where",
+      "IsInf", "IsNaN",      "NonZero",  "OneHot",          "TopK",    "Range"};
+  for (std::string_view name : kNames) {
+    if (name == op) return true;
+  }
+  return false;
+}
+
+bool default_domain(const IrNode& node) { return node.domain.empty() || node.domain == "ai.onnx"; }
+
+bool is_binary16_arithmetic(std::string_view op) { return op == "Add" || op == "Sub" || op == "Mul" || op == "Div"; }
+
+// The adapter's state for one plan (section 8.4): the constant half inputs widened once, and what
+// the wrapped kernel's own prepare() returned for the widened inputs.
+struct AdapterState {
+  std::vector<Tensor> widened;  // by input position; undefined where not widened at plan time
+  std::shared_ptr<const void> inner;
+};
+
+class HalfAdapterKernel final : public OpKernel {
+ public:
+  HalfAdapterKernel(std::unique_ptr<OpKernel> inner, std::vector<bool> compact)
+      : inner_(std::move(inner)), compact_(std::move(compact)) {
+    supports_exact = inner_->supports_exact;
+    accepts_compact_weights = inner_->accepts_compact_weights;
+    // The wrapped node writes a fresh binary32 output and rounds it into its own: it never
+    // shares a buffer with an input.
+    in_place_input = -1;
+  }
+
+  void infer(InferContext& context) const override {
+    std::vector<DType> types(context.input_count(), DType::F32);
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      if (context.has_input(i)) types[i] = context.input_type(i);
+    }
+    const Roles roles = roles_for(context.node(), types);
+    if (!roles.adapt) {
+      inner_->infer(context);
+      return;
+    }
+    std::vector<Tensor> widened(context.input_count());
+    std::vector<InferInput> inputs = widened_inputs(context, roles, widened, /*constants_only=*/false);
+    std::vector<InferOutput> outputs(context.output_count());
+    for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i].wanted = context.output_wanted(i);
+    std::vector<std::uint8_t> from_caller = caller_marks(context);
+    InferContext inner(context.node(), inputs, outputs, from_caller);
+    infer_node(*inner_, inner);
+    if (inner.needs_runtime_values()) {
+      context.require_runtime_values();
+      return;
+    }
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const InferOutput& out = outputs[i];
+      if (!out.wanted || !out.set) continue;
+      const DType type = out.type == DType::F32 ? roles.storage : out.type;
+      if (out.constant) {
+        context.set_constant_output(i, type == out.type ? out.value : narrow_tensor(out.value, type));
+      } else {
+        context.set_output(i, type, out.shape);
+      }
+    }
+  }
+
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    std::vector<DType> types(context.input_count(), DType::F32);
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      if (context.has_input(i)) types[i] = context.input_type(i);
+    }
+    const Roles roles = roles_for(context.node(), types);
+    if (!roles.adapt) return inner_->prepare(context);
+    auto state = std::make_shared<AdapterState>();
+    state->widened.resize(context.input_count());
+    std::vector<InferInput> inputs = widened_inputs(context, roles, state->widened, /*constants_only=*/true);
+    std::vector<InferOutput> outputs(context.output_count());
+    for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i].wanted = context.output_wanted(i);
+    std::vector<std::uint8_t> from_caller = caller_marks(context);
+    InferContext inner(context.node(), inputs, outputs, from_caller);
+    infer_node(*inner_, inner);
+    state->inner = inner_->prepare(inner);
+    return state;
+  }
+
+  void run(RunContext& context) const override {
+    std::vector<DType> types(context.input_count(), DType::F32);
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      if (context.has_input(i)) types[i] = context.input(i).dtype();
+    }
+    const Roles roles = roles_for(context.node(), types);
+    if (!roles.adapt) {
+      inner_->run(context);
+      return;
+    }
+    const auto* state = static_cast<const AdapterState*>(context.state());
+    std::vector<Tensor> inputs(context.input_count());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (!context.has_input(i)) continue;
+      const Tensor& given = context.input(i);
+      if (!roles.widen[i]) {
+        inputs[i] = given;
+      } else if (state != nullptr && i < state->widened.size() && state->widened[i].defined()) {
+        inputs[i] = state->widened[i];
+      } else {
+        inputs[i] = context.scratch(DType::F32, given.shape());
+        widen_into(given, inputs[i]);
+      }
+    }
+    std::vector<Tensor> outputs(context.output_count());
+    std::vector<bool> round(outputs.size(), false);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (!context.output_wanted(i)) continue;
+      const Tensor& given = context.output(i);
+      if (roles.storage != DType::F32 && given.dtype() == roles.storage) {
+        outputs[i] = context.scratch(DType::F32, given.shape());
+        round[i] = true;
+      } else {
+        outputs[i] = given;
+      }
+    }
+    RunContext inner = context.with(inputs, outputs, state != nullptr ? state->inner.get() : nullptr);
+    inner_->run(inner);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (round[i]) narrow_into(outputs[i], context.output(i));
+    }
+  }
+
+ private:
+  struct Roles {
+    bool adapt = false;
+    DType storage = DType::F32;  // the outputs' type where the kernel makes binary32
+    std::vector<bool> widen;     // by input position
+  };
+
+  // Section 8.2: which inputs are widened and which type the binary32 outputs are rounded to,
+  // from the input types alone (so infer, prepare and run decide the same).
+  Roles roles_for(const NodeInfo& node, const std::vector<DType>& types) const {
+    Roles roles;
+    roles.widen.assign(types.size(), false);
+    bool storage_set = false;
+    bool all_binary16 = !types.empty();
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      const bool present = i < node.ir().inputs.size() && !node.ir().inputs[i].empty();
+      if (!present) continue;
+      all_binary16 = all_binary16 && types[i] == DType::F16;
+      if (!is_half(types[i])) continue;
+      roles.widen[i] = true;
+      roles.adapt = true;
+      const bool compact = i < compact_.size() && compact_[i];
+      if (!compact && !storage_set) {
+        roles.storage = types[i];
+        storage_set = true;
+      }
+    }
+    // fp16.md: element-wise Add, Sub, Mul, Div with every input binary16 compute in binary16
+    // themselves (one correctly rounded operation, so the same bits either way).
+    if (all_binary16 && is_binary16_arithmetic(node.ir().op_type) && default_domain(node.ir())) roles.adapt = false;
+    // A compact weight the kernel widens in its own packing is passed as it is.
+    if (roles.adapt && inner_->accepts_compact_weights && !storage_set) roles.adapt = false;
+    return roles;
+  }
+
+  // The inputs as the wrapped kernel sees them: binary32 where widened, with the value widened
+  // when known (all of them in infer; at plan time only constants, and never a compact weight,
+  // which must stay 16-bit in the plan and is widened per run).
+  std::vector<InferInput> widened_inputs(const InferContext& context, const Roles& roles, std::vector<Tensor>& widened,
+                                         bool constants_only) const {
+    std::vector<InferInput> inputs(context.input_count());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (!context.has_input(i)) continue;
+      inputs[i].present = true;
+      inputs[i].type = context.input_type(i);
+      inputs[i].shape = context.input_shape(i);
+      inputs[i].value = context.known_value(i);
+      if (!roles.widen[i]) continue;
+      inputs[i].type = DType::F32;
+      const bool compact = i < compact_.size() && compact_[i];
+      if (inputs[i].value == nullptr || (constants_only && compact)) {
+        inputs[i].value = nullptr;
+        continue;
+      }
+      widened[i] = widen_tensor(*inputs[i].value);
+      inputs[i].value = &widened[i];
+    }
+    return inputs;
+  }
+
+  static std::vector<std::uint8_t> caller_marks(const InferContext& context) {
+    std::vector<std::uint8_t> marks(context.input_count(), 0);
+    for (std::size_t i = 0; i < marks.size(); ++i) marks[i] = context.input_from_caller(i) ? 1 : 0;
+    return marks;
+  }
+
+  std::unique_ptr<OpKernel> inner_;
+  std::vector<bool> compact_;  // by input position: a compact weight
+};
+
+bool node_reads_compact(const IrGraph& graph, const IrNode& node, std::vector<bool>& compact) {
+  compact.assign(node.inputs.size(), false);
+  bool any = false;
+  for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+    const std::string& name = node.inputs[i];
+    if (name.empty()) continue;
+    auto it = graph.value_index.find(name);
+    if (it == graph.value_index.end() || it->second < 0 || static_cast<std::size_t>(it->second) >= graph.values.size()) {
+      continue;
+    }
+    const IrValue& value = graph.values[static_cast<std::size_t>(it->second)];
+    if (value.source != IrValue::Source::Initializer || value.index < 0 ||
+        static_cast<std::size_t>(value.index) >= graph.initializers.size()) {
+      continue;
+    }
+    if (graph.initializers[static_cast<std::size_t>(value.index)].compact) {
+      compact[i] = true;
+      any = true;
+    }
+  }
+  return any;
+}
+
+}  // namespace
+
+HalfScan scan_half_precision(const IrGraph& graph) {
+  HalfScan scan;
+  for (const IrTensor& initializer : graph.initializers) {
+    if (!is_half_code(initializer.data_type)) continue;
+    if (initializer.compact) {
+      scan.compact_weights = true;
+    } else {
+      scan.half_values = true;
+    }
+  }
+  for (const auto* list : {&graph.inputs, &graph.outputs, &graph.value_info}) {
+    for (const IrValueInfo& info : *list) scan.half_values = scan.half_values || type_is_half(info.type);
+  }
+  for (const IrSparseTensor& sparse : graph.sparse_initializers) {
+    scan.half_values = scan.half_values || is_half_code(sparse.values.data_type);
+  }
+  for (const IrNode& node : graph.nodes) {
+    if (scan.half_values) break;
+    scan.half_values = attributes_make_half(node);
+  }
+  return scan;
+}
+
+bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types) {
+  if (kernel.view_of_input || kernel.outputs_data_dependent) return true;
+  if (element_types != nullptr && std::string_view(element_types) == "any") return true;
+  return default_domain(node) && never_wrapped_name(node.op_type);
+}
+
+std::unique_ptr<OpKernel> adapt_for_half_precision(std::unique_ptr<OpKernel> kernel, const IrGraph& graph,
+                                                   const IrNode& node, const HalfScan& scan,
+                                                   const char* element_types) {
+  if (!scan.half_values && !scan.compact_weights) return kernel;
+  if (never_half_wrapped(node, *kernel, element_types)) return kernel;
+  std::vector<bool> compact;
+  const bool reads_compact = node_reads_compact(graph, node, compact);
+  // Section 8.5: in a binary32 model with compact weights only their readers change.
+  if (!scan.half_values && (!reads_compact || kernel->accepts_compact_weights)) return kernel;
+  return std::make_unique<HalfAdapterKernel>(std::move(kernel), std::move(compact));
+}
+
+}  // namespace onemodel

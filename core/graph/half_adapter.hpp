@@ -1,0 +1,35 @@
+// The half-precision adapter (spec/half-precision.md section 8, from spec-source fp16.md "Models
+// stored in half precision"): a node with float16 or bfloat16 inputs runs its binary32 kernel on
+// widened inputs and rounds the binary32 outputs back to the node's storage type. Both engines
+// get it from make_kernels(), so a half model means the same in both.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "onemodel/ir.hpp"
+
+namespace onemodel {
+
+// What the scan at session creation found (section 8.1).
+struct HalfScan {
+  // A float16 or bfloat16 value other than a compact weight: an initializer, a declared graph
+  // input, output or value_info, a Cast to either type, a Constant or ConstantOfShape holding one.
+  bool half_values = false;
+  // An initializer marked compact (IrTensor::compact).
+  bool compact_weights = false;
+};
+HalfScan scan_half_precision(const IrGraph& graph);
+
+// True for operators the adapter never wraps (section 8.3): they see the real element types.
+bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types);
+
+// `kernel` for `node`, wrapped when the scan asks for it (section 8.2): every wrappable node of a
+// model with half values; in a model whose only 16-bit tensors are compact weights, the nodes
+// reading one whose kernel does not widen it itself. Otherwise `kernel` unchanged.
+std::unique_ptr<OpKernel> adapt_for_half_precision(std::unique_ptr<OpKernel> kernel, const IrGraph& graph,
+                                                   const IrNode& node, const HalfScan& scan,
+                                                   const char* element_types);
+
+}  // namespace onemodel
