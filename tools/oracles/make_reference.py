@@ -3,6 +3,7 @@
 
 Run with the oracle environment:
     ~/onemodel/venvs/oracles/bin/python tools/oracles/make_reference.py [--models a,b] [--batches 1,8]
+        [--variant fp32|fp16]
 
 For every model of tools/models.json and each of its batch sizes it writes
 $ONEMODEL_HOME/reference/<os>-<arch>/<model>/fp32/b<batch>/ with inputs/*.npy, outputs/*.npy
@@ -12,6 +13,14 @@ the model's SHA-256, ONNX Runtime's version and session options).
 Outputs are ONNX Runtime with ORT_ENABLE_ALL, sequential execution, one intra-op thread. Each
 output also records ONNX Runtime's own noise: the scaled difference between its ORT_ENABLE_ALL and
 ORT_DISABLE_ALL results (oracles.md "ONNX Runtime's own noise"), to put our errors in context.
+
+--variant fp16 (oracles.md "float16 files") runs the model's float16 file (tools/models.json
+variants.fp16, made by export_models.py --fp16) on the same inputs as the fp32 variant and writes
+<model>/fp16/b<batch>/ in the same layout. The fp32 directory is made first (or reused when current):
+the float16 gate compares against it (fp16.md "Accuracy against ONNX Runtime"), so fp16.json beside
+index.json records the fp32 directory, that its inputs are byte-identical, and ONNX Runtime's own
+float16-versus-float32 scaled error per output. (A separate file because the C++ index reader,
+tools/refdata/ref_index.cpp, accepts only the keys listed in the index format.)
 
 Inputs are seeded per sample from the SHA-256 of "<model>:<kind>:<sample index>" through PCG64, so
 batch 1 is sample 0 of batch N on every machine:
@@ -164,16 +173,30 @@ def is_current(index_path: Path, model_hash: str) -> bool:
         return False
 
 
-def make_one(name: str, entry: dict, batch: int, force: bool = False) -> Path:
-    model_path = paths.models_dir() / entry["file"]
+def variant_pin(name: str, entry: dict, variant: str) -> dict:
+    """The manifest record of one file of a model: the entry itself for fp32, else variants.<v>."""
+    if variant == "fp32":
+        return entry
+    pin = entry.get("variants", {}).get(variant)
+    if pin is None:
+        raise SystemExit(f"make_reference: {name} has no {variant} variant in tools/models.json "
+                         f"(export_models.py --{variant} --update-pins makes it)")
+    return pin
+
+
+def make_one(name: str, entry: dict, batch: int, force: bool = False, variant: str = "fp32") -> Path:
+    pin = variant_pin(name, entry, variant)
+    model_path = paths.models_dir() / pin["file"]
     if not model_path.exists():
         raise SystemExit(f"make_reference: {model_path} is missing; run export_models.py first")
     model_hash = paths.sha256_file(model_path)
-    if entry.get("sha256") and model_hash != entry["sha256"]:
-        print(f"make_reference: note: {name}: the cached model differs from its pin", file=sys.stderr)
-    out = paths.reference_dir() / name / "fp32" / f"b{batch}"
-    if not force and is_current(out / "index.json", model_hash):
-        print(f"make_reference: {name} b{batch}: cached {out} is current")
+    if pin.get("sha256") and model_hash != pin["sha256"]:
+        print(f"make_reference: note: {name} {variant}: the cached model differs from its pin", file=sys.stderr)
+    fp32_dir = make_one(name, entry, batch, False, "fp32") if variant == "fp16" else None
+    out = paths.reference_dir() / name / variant / f"b{batch}"
+    if not force and is_current(out / "index.json", model_hash) and (
+            fp32_dir is None or fp16_record_current(out, fp32_dir)):
+        print(f"make_reference: {name} {variant} b{batch}: cached {out} is current")
         return out
     inputs = make_inputs(name, entry["kind"], batch)
     enabled = session(model_path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
@@ -184,7 +207,7 @@ def make_one(name: str, entry: dict, batch: int, force: bool = False) -> Path:
     results = enabled.run(output_names, inputs)
     disabled = session(model_path, ort.GraphOptimizationLevel.ORT_DISABLE_ALL).run(output_names, inputs)
     index = {
-        "format": "onemodel-reference-1", "inputs_version": INPUTS_VERSION, "model": name, "variant": "fp32", "batch": batch,
+        "format": "onemodel-reference-1", "inputs_version": INPUTS_VERSION, "model": name, "variant": variant, "batch": batch,
         "model_file": str(model_path), "model_sha256": model_hash,
         "onnxruntime": {"version": ort.__version__, "graph_optimization_level": "ORT_ENABLE_ALL",
                         "execution_mode": "ORT_SEQUENTIAL", "intra_op_num_threads": 1,
@@ -198,8 +221,45 @@ def make_one(name: str, entry: dict, batch: int, force: bool = False) -> Path:
         index["outputs"].append(record)
     (out / "index.json").write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
     noise = ", ".join(f"{o['name']} {o['ort_noise_scaled']:.2e}" for o in index["outputs"])
-    print(f"make_reference: {name} b{batch} -> {out} (ORT enabled vs disabled, scaled: {noise})", flush=True)
+    print(f"make_reference: {name} {variant} b{batch} -> {out} (ORT enabled vs disabled, scaled: {noise})", flush=True)
+    if fp32_dir is not None:
+        write_fp16_record(out, fp32_dir, index, dict(zip(output_names, results)), dict(zip(output_names, disabled)))
     return out
+
+
+def write_fp16_record(out: Path, fp32_dir: Path, index: dict, results: dict, disabled: dict | None = None) -> None:
+    """fp16.json: ONNX Runtime's float16-versus-float32 scaled error per output, the baseline of the
+    second half of the gate (fp16.md: ours against the float32 output no worse than 1.5 times it).
+    The same for ORT_DISABLE_ALL on the float16 file is recorded for context, not gated: ONNX
+    Runtime's fusions change where it rounds to float16, so its two levels differ by as much as a
+    second engine may."""
+    fp32_index = json.loads((fp32_dir / "index.json").read_text(encoding="utf-8"))
+    if [(i["name"], i["sha256"]) for i in fp32_index["inputs"]] != [(i["name"], i["sha256"]) for i in index["inputs"]]:
+        raise SystemExit(f"make_reference: {out}: inputs differ from {fp32_dir}; the float32 comparison needs the same inputs")
+    record = {"format": "onemodel-fp16-record-1", "fp32_reference": str(fp32_dir),
+              "fp32_index_sha256": paths.sha256_file(fp32_dir / "index.json"),
+              "inputs_equal_to_fp32": True, "outputs": {}}
+    fp32_outputs = {o["name"]: o for o in fp32_index["outputs"]}
+    for o in index["outputs"]:
+        reference = np.load(fp32_dir / fp32_outputs[o["name"]]["file"], allow_pickle=False)
+        record["outputs"][o["name"]] = {"ort_fp16_vs_fp32_scaled": scaled_difference(results[o["name"]], reference)}
+        if disabled is not None:
+            record["outputs"][o["name"]]["ort_fp16_disabled_vs_fp32_scaled"] = scaled_difference(
+                disabled[o["name"]], reference)
+    (out / "fp16.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    errors = ", ".join(f"{k} {v['ort_fp16_vs_fp32_scaled']:.2e} (ORT_DISABLE_ALL: "
+                       f"{v.get('ort_fp16_disabled_vs_fp32_scaled', float('nan')):.2e})"
+                       for k, v in record["outputs"].items())
+    print(f"make_reference: {index['model']} fp16 b{index['batch']}: ORT fp16 vs ORT fp32, scaled: {errors}", flush=True)
+
+
+def fp16_record_current(out: Path, fp32_dir: Path) -> bool:
+    try:
+        record = json.loads((out / "fp16.json").read_text(encoding="utf-8"))
+        return (record["fp32_reference"] == str(fp32_dir)
+                and record["fp32_index_sha256"] == paths.sha256_file(fp32_dir / "index.json"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def main():
@@ -207,15 +267,18 @@ def main():
     parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
     parser.add_argument("--batches", default="", help="comma-separated batch sizes (default: the model's)")
     parser.add_argument("--force", action="store_true", help="rewrite directories that are current")
+    parser.add_argument("--variant", default="fp32", choices=["fp32", "fp16"],
+                        help="which file of each model: fp32 (default) or its float16 variant")
     args = parser.parse_args()
     manifest = paths.load_manifest()["models"]
-    wanted = [m for m in args.models.split(",") if m] or list(manifest)
+    wanted = [m for m in args.models.split(",") if m] or [
+        m for m in manifest if args.variant == "fp32" or args.variant in manifest[m].get("variants", {})]
     for name in wanted:
         if name not in manifest:
             raise SystemExit(f"make_reference: unknown model {name!r}")
         batches = [int(b) for b in args.batches.split(",") if b] or manifest[name]["batches"]
         for batch in batches:
-            make_one(name, manifest[name], batch, args.force)
+            make_one(name, manifest[name], batch, args.force, args.variant)
 
 
 if __name__ == "__main__":

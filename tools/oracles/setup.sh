@@ -5,7 +5,8 @@
 # test set-up stays light (this one downloads several GB).
 # Idempotent: when the venv already holds exactly the pinned versions nothing is installed.
 #   tools/oracles/setup.sh            create or repair the venv, write its pip freeze beside it
-#   tools/oracles/setup.sh --models   also export the models and write the reference outputs
+#   tools/oracles/setup.sh --models   also export the models (and their float16 variants, oracles.md
+#                                     "float16 files") and write the reference outputs of both
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 home="${ONEMODEL_HOME:-$HOME/onemodel}"
@@ -40,6 +41,8 @@ echo "oracles: environment ok ($venv; pip freeze in $venv.freeze.txt)"
 if [ "${1:-}" = "--models" ]; then
   cd "$here"
   "$venv/bin/python" export_models.py
+  "$venv/bin/python" export_models.py --fp16
   "$venv/bin/python" verify_models.py || echo "oracles: note: some files differ from their pins (see above)"
   "$venv/bin/python" make_reference.py
+  "$venv/bin/python" make_reference.py --variant fp16
 fi

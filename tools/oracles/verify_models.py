@@ -3,13 +3,32 @@
 
     python3 tools/oracles/verify_models.py [--models a,b]
 
-Needs only the standard library. For every pinned model: the file exists in $ONEMODEL_HOME/models,
-its size and SHA-256 equal the pins. Exit status 0 when all do, 1 otherwise (each problem printed).
+Needs only the standard library. For every pinned model and each of its pinned variants (the
+float16 files of oracles.md "float16 files", under "variants"): the file exists in
+$ONEMODEL_HOME/models, its size and SHA-256 equal the pins. Exit status 0 when all do, 1 otherwise (each problem printed).
 """
 import argparse
 import sys
 
 import oracle_paths as paths
+
+
+def check_file(label: str, pin: dict) -> int:
+    """1 when the cached file of one pin is missing or differs, else 0 (each problem printed)."""
+    path = paths.models_dir() / pin["file"]
+    if not path.exists():
+        print(f"verify: {label}: missing {path} (run tools/oracles/export_models.py)")
+        return 1
+    size = path.stat().st_size
+    if size != pin["size"]:
+        print(f"verify: {label}: size {size} is not the pinned {pin['size']}")
+        return 1
+    digest = paths.sha256_file(path)
+    if digest != pin["sha256"]:
+        print(f"verify: {label}: SHA-256 {digest} is not the pinned {pin['sha256']}")
+        return 1
+    print(f"verify: {label}: ok ({size} bytes)")
+    return 0
 
 
 def main() -> int:
@@ -25,22 +44,8 @@ def main() -> int:
             print(f"verify: {name}: not in tools/models.json")
             problems += 1
             continue
-        path = paths.models_dir() / entry["file"]
-        if not path.exists():
-            print(f"verify: {name}: missing {path} (run tools/oracles/export_models.py)")
-            problems += 1
-            continue
-        size = path.stat().st_size
-        if size != entry["size"]:
-            print(f"verify: {name}: size {size} is not the pinned {entry['size']}")
-            problems += 1
-            continue
-        digest = paths.sha256_file(path)
-        if digest != entry["sha256"]:
-            print(f"verify: {name}: SHA-256 {digest} is not the pinned {entry['sha256']}")
-            problems += 1
-            continue
-        print(f"verify: {name}: ok ({size} bytes)")
+        for label, pin in [(name, entry)] + [(f"{name} {v}", p) for v, p in entry.get("variants", {}).items()]:
+            problems += check_file(label, pin)
     return 1 if problems else 0
 
 
