@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "diff/op_harness.hpp"
@@ -42,6 +43,17 @@ Tensor f64_random(std::mt19937& rng, const Shape& shape, bool positive = false) 
   return Tensor::from_values<double>(DType::F64, shape, std::span<const double>(v));
 }
 
+// Every input after the first is constant (OpCase::constant left empty); one output.
+OpCase one_case(const std::string& op, std::int64_t opset, std::vector<IrAttribute> attributes,
+                std::vector<Tensor> inputs) {
+  OpCase c;
+  c.op = op;
+  c.opset = opset;
+  c.attributes = std::move(attributes);
+  c.inputs = std::move(inputs);
+  return c;
+}
+
 TEST(DiffFloat64, OverridesHandFloat64AndBoolToTheReference) {
   std::mt19937 rng(1201);
   const Shape x_shape{2, 3, 4, 5};
@@ -49,33 +61,33 @@ TEST(DiffFloat64, OverridesHandFloat64AndBoolToTheReference) {
   auto c = [&] { return f64_random(rng, Shape{3}); };
   std::vector<OpCase> cases;
   for (const char* op : {"Exp", "Tanh", "Sigmoid", "Erf", "LeakyRelu", "HardSigmoid", "Relu", "Neg", "Abs", "Sqrt"}) {
-    cases.push_back(OpCase{op, 13, {}, {x()}});
+    cases.push_back(one_case(op, 13, {}, {x()}));
   }
-  cases.push_back(OpCase{"Log", 13, {}, {f64_random(rng, x_shape, true)}});
-  cases.push_back(OpCase{"Gelu", 20, {}, {x()}});
-  cases.push_back(OpCase{"HardSwish", 14, {}, {x()}});
+  cases.push_back(one_case("Log", 13, {}, {f64_random(rng, x_shape, true)}));
+  cases.push_back(one_case("Gelu", 20, {}, {x()}));
+  cases.push_back(one_case("HardSwish", 14, {}, {x()}));
   for (const char* op : {"Softmax", "LogSoftmax"}) {
-    cases.push_back(OpCase{op, 13, {int_attr("axis", 1)}, {x()}});
-    cases.push_back(OpCase{op, 11, {}, {x()}});
+    cases.push_back(one_case(op, 13, {int_attr("axis", 1)}, {x()}));
+    cases.push_back(one_case(op, 11, {}, {x()}));
   }
-  cases.push_back(OpCase{"LayerNormalization", 17, {int_attr("axis", -2)},
-                         {x(), f64_random(rng, Shape{4, 5}), f64_random(rng, Shape{5})}});
-  cases.push_back(OpCase{"RMSNormalization", 23, {}, {x(), f64_random(rng, Shape{5})}});
-  cases.push_back(OpCase{"BatchNormalization", 15, {}, {x(), c(), c(), c(), f64_random(rng, Shape{3}, true)}});
-  cases.push_back(OpCase{"GlobalAveragePool", 1, {}, {x()}});
-  cases.push_back(OpCase{"GlobalMaxPool", 1, {}, {x()}});
+  cases.push_back(one_case("LayerNormalization", 17, {int_attr("axis", -2)},
+                         {x(), f64_random(rng, Shape{4, 5}), f64_random(rng, Shape{5})}));
+  cases.push_back(one_case("RMSNormalization", 23, {}, {x(), f64_random(rng, Shape{5})}));
+  cases.push_back(one_case("BatchNormalization", 15, {}, {x(), c(), c(), c(), f64_random(rng, Shape{3}, true)}));
+  cases.push_back(one_case("GlobalAveragePool", 1, {}, {x()}));
+  cases.push_back(one_case("GlobalMaxPool", 1, {}, {x()}));
   cases.push_back(
-      OpCase{"AveragePool", 19, {ints_attr("kernel_shape", {2, 3}), ints_attr("pads", {1, 0, 0, 1})}, {x()}});
+      one_case("AveragePool", 19, {ints_attr("kernel_shape", {2, 3}), ints_attr("pads", {1, 0, 0, 1})}, {x()}));
   const Tensor axes = Tensor::from_values<std::int64_t>(DType::I64, Shape{2}, {1, -1});
   for (const char* op : {"ReduceMax", "ReduceMin", "ReduceLogSum", "ReduceSum", "ReduceMean", "ReduceL2"}) {
     const bool positive = std::string(op) == "ReduceLogSum";
-    cases.push_back(OpCase{op, 18, {}, {positive ? f64_random(rng, x_shape, true) : x(), axes}});
+    cases.push_back(one_case(op, 18, {}, {positive ? f64_random(rng, x_shape, true) : x(), axes}));
   }
   std::vector<std::uint8_t> bits(static_cast<std::size_t>(x_shape.element_count()));
   for (std::uint8_t& b : bits) b = static_cast<std::uint8_t>(rng() % 2);
   const Tensor b = Tensor::from_values<std::uint8_t>(DType::Bool, x_shape, std::span<const std::uint8_t>(bits));
-  cases.push_back(OpCase{"ReduceMax", 20, {}, {b, axes}});
-  cases.push_back(OpCase{"ReduceMin", 20, {int_attr("keepdims", 0)}, {b, axes}});
+  cases.push_back(one_case("ReduceMax", 20, {}, {b, axes}));
+  cases.push_back(one_case("ReduceMin", 20, {int_attr("keepdims", 0)}, {b, axes}));
 
   CaseTally tally;
   for (const OpCase& one : cases) {
