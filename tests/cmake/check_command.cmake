@@ -63,7 +63,7 @@ if(TARGET onemodel_cli)
   # bench_model_row: one JSON line with the method's keys, within the gate.
   if(TARGET bench_model_row)
     onemodel_check_test(bench_row --status 0
-                        --stdout "^\\{\"engine\":\"onemodel-optimized\",\"mode\":\"fast\",\"threads\":2,\"model\":\"tiny\",\"variant\":\"fp32\",\"batch\":2,\"load_ms\":"
+                        --stdout "^\\{\"engine\":\"onemodel-optimized\",\"mode\":\"fast\",\"threads\":2,\"weights\":\"float32\",\"model\":\"tiny\",\"variant\":\"fp32\",\"batch\":2,\"load_ms\":"
                         --stdout "\"reps\":2,\"calls_per_rep\":[0-9]+,\"alloc_bytes_per_iter\":[0-9.e+-]+,\"allocs_per_iter\":[0-9.e+-]+,\"max_scaled_err\":[0-9.e+-]+,\"scaled_err\":\\{\"y\":[0-9.e+-]+,\"cls\":0\\},\"kernel_path\":\"[^\"]+\",\"version\":\"[0-9.]+\"\\}\\n$"
                         -- $<TARGET_FILE:bench_model_row> ${refdata_dir}/good --mode fast --threads 2 --reps 2
                            --target-seconds 0.02 --max-calls 50)
