@@ -6,8 +6,8 @@ section 9; spec/format.md section 2.5):
 
 For binary16 and bfloat16:
 1. `run --weights F` prints the same output hashes as `run` on a copy of the model whose product
-   weights were rounded beforehand. The rounding here is independent of the library: binary16 by
-   NumPy's float16 cast (IEEE round to nearest even), bfloat16 by choosing the nearer of the two
+   weights were rounded beforehand, in both engines. The rounding here is independent of the
+   library: binary16 by NumPy's float16 cast (IEEE round to nearest even), bfloat16 by choosing the nearer of the two
    neighbouring bfloat16 values in float64 (ties to the even one). Fast and exact mode.
 2. `convert --weights F` writes a file about half the size of the plain conversion, whose
    manifest marks the rounded tensors compact, and which runs with the same hashes as
@@ -109,10 +109,11 @@ def main():
         converted = os.path.join(work, f"{fmt}.onemodel")
         subprocess.run([tool, "convert", "--weights", fmt, model_path, converted], check=True, capture_output=True)
         for mode in ("fast", "exact"):
-            compact = run(tool, model_path, x_npy, "--weights", fmt, "--mode", mode)
-            want = run(tool, rounded, x_npy, "--mode", mode)
-            if compact != want:
-                failures.append(f"{fmt} {mode}: run --weights gives\n{compact} the rounded model gives\n{want}")
+            for engine in ("reference", "optimized"):
+                compact = run(tool, model_path, x_npy, "--weights", fmt, "--mode", mode, "--engine", engine)
+                want = run(tool, rounded, x_npy, "--mode", mode, "--engine", engine)
+                if compact != want:
+                    failures.append(f"{fmt} {mode} {engine}: run --weights gives\n{compact} the rounded model gives\n{want}")
             if run(tool, model_path, x_npy, "--mode", mode) == compact:
                 failures.append(f"{fmt} {mode}: the unrounded model gives the same hashes (nothing was rounded?)")
             from_file = run(tool, converted, x_npy, "--mode", mode)
