@@ -17,7 +17,8 @@ per model, batch, engine, mode, thread count and output, as scaled errors max|a 
   ours16_vs_ort32 ours on the float16 file against ONNX Runtime on the float32 file; gate <= 1.5 x
                   ort16_vs_ort32
 
-and, per model, batch, engine, mode and output, whether the output hashes are equal over the thread
+then the first run's 16-digit output hash (exact mode should give the same in both engines) and,
+per model, batch, engine, mode and output, whether the output hashes are equal over the thread
 counts and repeats (`onemodel check` hashes every run). Both engines and both modes at 1 and 2
 threads by default, as the issue asks. Without --full only batch 1 runs (as check_models.sh).
 
@@ -152,7 +153,7 @@ def check_dir(binary: str, refdir: Path, args, dump_root: Path) -> dict:
 
 
 def fmt(value: float) -> str:
-    return "inf" if value == float("inf") else f"{value:.2e}"
+    return "inf" if value == float("inf") else f"{value:.3e}"
 
 
 def main() -> int:
@@ -184,7 +185,7 @@ def main() -> int:
     dump_root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="onemodel-fp16-"))
     results = []
     header = ["model", "batch", "engine", "mode", "threads", "output", "ours_vs_ort16", "ort16_vs_ort32",
-              "ours16_vs_ort32", "ratio", "hashes", "status"]
+              "ours16_vs_ort32", "ratio", "hash", "hashes", "status"]
     print("\t".join(header), flush=True)
     try:
         for refdir in dirs:
@@ -193,7 +194,8 @@ def main() -> int:
             for row in result["rows"]:
                 print("\t".join([result["model"], str(result["batch"]), row["engine"], row["mode"], str(row["threads"]),
                                  row["output"], fmt(row["ours_vs_ort16"]), fmt(row["ort16_vs_ort32"]),
-                                 fmt(row["ours16_vs_ort32"]), f"{row['ratio']:.2f}", row["hashes"], row["status"]]),
+                                 fmt(row["ours16_vs_ort32"]), f"{row['ratio']:.2f}", row["hash"], row["hashes"],
+                                 row["status"]]),
                       flush=True)
             for line in result["blocked"]:
                 print(f"blocked\t{result['model']}\t{result['batch']}\t{line}", flush=True)
