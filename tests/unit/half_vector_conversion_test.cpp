@@ -7,50 +7,42 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "onemodel/half.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/runtime/half_conversions.hpp"
+#include "tests/kernels/float_bits.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-std::uint32_t bits_of(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-float float_of(std::uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
+using test::bits;
+using test::from_bits;
 
 std::vector<float> narrowing_patterns() {
   std::vector<float> out;
   // Every binary16 and bfloat16 value's binary32 form, the ties just above it and their
   // neighbours (the rounding boundaries of both formats).
   for (std::uint32_t h = 0; h < 65536; ++h) {
-    const std::uint32_t b16 = bits_of(half_bits_to_float(static_cast<std::uint16_t>(h)));
+    const std::uint32_t b16 = bits(half_bits_to_float(static_cast<std::uint16_t>(h)));
     const std::uint32_t bf = h << 16;
     for (std::uint32_t base : {b16, bf}) {
       for (std::uint32_t tie : {0u, 0x1000u, 0x8000u}) {
-        for (int d = -1; d <= 1; ++d) out.push_back(float_of(base + tie + static_cast<std::uint32_t>(d)));
+        for (int d = -1; d <= 1; ++d) out.push_back(from_bits(base + tie + static_cast<std::uint32_t>(d)));
       }
     }
   }
   // Subnormal binary16 results: every tie below 2^-14.
   for (std::uint32_t e = 102; e <= 113; ++e) {
-    for (std::uint32_t m = 0; m < 4096; ++m) out.push_back(float_of((e << 23) | (m << 11)));
+    for (std::uint32_t m = 0; m < 4096; ++m) out.push_back(from_bits((e << 23) | (m << 11)));
   }
   std::uint64_t s = 0x9E3779B97F4A7C15ull;
   for (int i = 0; i < 2000000; ++i) {
     s ^= s << 13;
     s ^= s >> 7;
     s ^= s << 17;
-    out.push_back(float_of(static_cast<std::uint32_t>(s)));
+    out.push_back(from_bits(static_cast<std::uint32_t>(s)));
   }
   return out;
 }
@@ -64,7 +56,7 @@ TEST(HalfVectorConversion, WideningEqualsTheScalarRulesForEveryPattern) {
       widen_16_to_f32(isa, all.data(), got.data(), all.size(), bf);
       for (std::size_t i = 0; i < all.size(); ++i) {
         const float want = bf ? bfloat16_bits_to_float(all[i]) : half_bits_to_float(all[i]);
-        ASSERT_EQ(bits_of(got[i]), bits_of(want)) << isa_name(isa) << (bf ? " bf16 " : " f16 ") << std::hex << all[i];
+        ASSERT_EQ(bits(got[i]), bits(want)) << isa_name(isa) << (bf ? " bf16 " : " f16 ") << std::hex << all[i];
       }
     }
   }
@@ -79,7 +71,7 @@ TEST(HalfVectorConversion, NarrowingEqualsTheScalarRulesOnMillionsOfPatterns) {
       narrow_f32_to_16(isa, in.data(), got.data(), in.size(), bf);
       for (std::size_t i = 0; i < in.size(); ++i) {
         const std::uint16_t want = bf ? float_to_bfloat16_bits(in[i]) : float_to_half_bits(in[i]);
-        ASSERT_EQ(got[i], want) << isa_name(isa) << (bf ? " bf16 " : " f16 ") << std::hex << bits_of(in[i]);
+        ASSERT_EQ(got[i], want) << isa_name(isa) << (bf ? " bf16 " : " f16 ") << std::hex << bits(in[i]);
       }
     }
   }
@@ -98,7 +90,7 @@ TEST(HalfVectorConversion, EveryTailLengthAndNothingPastTheEnd) {
       std::vector<float> back(n + 1, 9.0f);
       widen_16_to_f32(isa, h.data(), back.data(), n, false);
       EXPECT_EQ(back[n], 9.0f) << isa_name(isa) << " n " << n;
-      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(bits_of(back[i]), bits_of(half_bits_to_float(h[i])));
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(bits(back[i]), bits(half_bits_to_float(h[i])));
     }
   }
 }
