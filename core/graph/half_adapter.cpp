@@ -78,6 +78,8 @@ class HalfAdapterKernel final : public OpKernel {
     in_place_input = -1;
   }
 
+  const OpKernel& inner() const noexcept { return *inner_; }
+
   void infer(InferContext& context) const override {
     std::vector<DType> types(context.input_count(), DType::F32);
     for (std::size_t i = 0; i < types.size(); ++i) {
@@ -317,6 +319,11 @@ HalfScan scan_half_precision(const IrGraph& graph) {
     scan.half_values = attributes_make_half(node);
   }
   return scan;
+}
+
+const OpKernel& unwrap_half_adapter(const OpKernel& kernel) noexcept {
+  const auto* adapter = dynamic_cast<const HalfAdapterKernel*>(&kernel);
+  return adapter != nullptr ? adapter->inner() : kernel;
 }
 
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types) {

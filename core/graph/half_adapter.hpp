@@ -36,6 +36,10 @@ struct HalfAdapterOptions {
   std::function<void(const float*, std::uint16_t*, std::size_t, bool bfloat16)> narrow;
 };
 
+// The kernel the adapter wraps when `kernel` is an adapter, else `kernel` itself: the optimized
+// engine's passes recognise a node by its binary32 kernel (spec/half-precision.md section 8.6).
+const OpKernel& unwrap_half_adapter(const OpKernel& kernel) noexcept;
+
 // True for operators the adapter never wraps (section 8.3): they see the real element types.
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types);
 

@@ -17,9 +17,12 @@
 // can only add leading axes of extent 1, which the fused node states too).
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "core/graph/half_adapter.hpp"
+#include "onemodel/half.hpp"
 #include "optimized/ops/elementwise_override.hpp"
 #include "optimized/passes/elementwise_program.hpp"
 #include "optimized/passes/graph_pass.hpp"
@@ -28,18 +31,34 @@ namespace onemodel::opt {
 namespace {
 
 // A node the chain may absorb: its step with operands still as value ids (a, b), which operands
-// are constants, and the highest constant rank.
+// are constants, the highest constant rank and the constants' element type (a chain takes only
+// nodes whose constants have its own type: spec/half-precision.md section 8.6).
 struct Candidate {
   EwStep step;
   int operand[2] = {-1, -1};  // value ids of the tensor operands (-1: none / constant)
   int constant_rank = 0;
+  DType constant_type = DType::F32;
+  bool has_constant = false;
 };
 
-// A one-element float32 constant: its value and rank.
-bool scalar_constant(const PassGraph& graph, int id, float& value, int& rank) {
+// A one-element float32, float16 or bfloat16 constant: its value (widened, which is exact) and
+// rank; the type is noted in the candidate, which takes constants of one type only.
+bool scalar_constant(const PassGraph& graph, int id, float& value, int& rank, Candidate& into) {
   const Tensor* t = graph.constant_value(id);
-  if (t == nullptr || t->dtype() != DType::F32 || t->element_count() != 1) return false;
-  value = t->contiguous().data<float>()[0];
+  if (t == nullptr || t->element_count() != 1) return false;
+  const Tensor dense = t->contiguous();
+  if (t->dtype() == DType::F32) {
+    value = dense.data<float>()[0];
+  } else if (t->dtype() == DType::F16) {
+    value = half_bits_to_float(dense.data<std::uint16_t>()[0]);
+  } else if (t->dtype() == DType::BF16) {
+    value = bfloat16_bits_to_float(dense.data<std::uint16_t>()[0]);
+  } else {
+    return false;
+  }
+  if (into.has_constant && into.constant_type != t->dtype()) return false;
+  into.has_constant = true;
+  into.constant_type = t->dtype();
   rank = t->rank();
   return true;
 }
@@ -47,7 +66,9 @@ bool scalar_constant(const PassGraph& graph, int id, float& value, int& rank) {
 bool candidate(const PassGraph& graph, const CompiledNode& node, Candidate& out) {
   if (node.outputs.size() != 1 || node.outputs[0] < 0 || node.inputs.empty() || node.inputs[0] < 0) return false;
   out = Candidate{};
-  if (const auto* binary = dynamic_cast<const BinaryF32Override*>(node.kernel.get())) {
+  // In a model with half values the node's kernel is the adapter around the override.
+  const OpKernel& kernel = unwrap_half_adapter(*node.kernel);
+  if (const auto* binary = dynamic_cast<const BinaryF32Override*>(&kernel)) {
     if (node.inputs.size() != 2 || node.inputs[1] < 0) return false;
     out.step.binary = true;
     out.step.op = binary->op();
@@ -56,7 +77,7 @@ bool candidate(const PassGraph& graph, const CompiledNode& node, Candidate& out)
       const int id = node.inputs[static_cast<std::size_t>(side)];
       float value = 0.0f;
       int rank = 0;
-      if (scalar_constant(graph, id, value, rank)) {
+      if (scalar_constant(graph, id, value, rank, out)) {
         (side == 0 ? out.step.a_const : out.step.b_const) = true;
         out.step.value = value;
         out.constant_rank = std::max(out.constant_rank, rank);
@@ -67,7 +88,7 @@ bool candidate(const PassGraph& graph, const CompiledNode& node, Candidate& out)
     }
     return tensors > 0;  // both constant: a constant's business, not a chain's
   }
-  const auto* unary = dynamic_cast<const UnaryF32Override*>(node.kernel.get());
+  const auto* unary = dynamic_cast<const UnaryF32Override*>(&kernel);
   if (unary == nullptr) return false;
   const IrNode& ir = *node.ir;
   out.operand[0] = node.inputs[0];
@@ -81,7 +102,7 @@ bool candidate(const PassGraph& graph, const CompiledNode& node, Candidate& out)
       if (node.inputs[i] < 0) continue;
       float value = 0.0f;
       int rank = 0;
-      if (!scalar_constant(graph, node.inputs[i], value, rank)) return false;
+      if (!scalar_constant(graph, node.inputs[i], value, rank, out)) return false;
       (i == 1 ? out.step.unary.alpha : out.step.unary.beta) = value;
     }
     return true;
@@ -119,7 +140,7 @@ struct Growth {
 
 Growth grow(PassGraph& graph, const std::vector<CompiledNode>& nodes, const std::vector<Candidate>& cand,
             const std::vector<bool>& is_cand, const std::vector<std::vector<int>>& cand_readers,
-            std::vector<int>& made_by, std::vector<int>& seen, std::size_t s, int x) {
+            std::vector<int>& made_by, std::vector<int>& seen, std::size_t s, int x, DType type) {
   Growth g;
   const int start = static_cast<int>(s);
   // Min-heap of (next node index, stream).
@@ -167,7 +188,7 @@ Growth grow(PassGraph& graph, const std::vector<CompiledNode>& nodes, const std:
     seen[t] = start;
     bool reads_member = false;
     for (int id : nodes[t].inputs) reads_member = reads_member || (id >= 0 && made_by[static_cast<std::size_t>(id)] == start);
-    bool joins = is_cand[t];
+    bool joins = is_cand[t] && (!cand[t].has_constant || cand[t].constant_type == type);
     for (int id : cand[t].operand) joins = joins && (id < 0 || id == x || made_by[static_cast<std::size_t>(id)] == start);
     if (!joins) {
       // A member's result read outside the group: no longer prefix can be sealed.
@@ -182,7 +203,7 @@ Growth grow(PassGraph& graph, const std::vector<CompiledNode>& nodes, const std:
 // Replaces the sealed prefix of `g` by one ElementwiseProgramOp on its last node, reading X.
 // `value_of` is -1 everywhere on entry and on return.
 void fuse(PassGraph& graph, const std::vector<Candidate>& cand, std::vector<bool>& is_cand, const Growth& g, int x,
-          std::vector<int>& value_of) {
+          std::vector<int>& value_of, DType type) {
   std::vector<CompiledNode>& nodes = graph.nodes();
   const std::size_t len = g.sealed_length;
   // Build the program: value 0 is X, value k + 1 the k-th member's result.
@@ -205,7 +226,7 @@ void fuse(PassGraph& graph, const std::vector<Candidate>& cand, std::vector<bool
   }
   graph.add_work(2 * len);
   const std::size_t sink = static_cast<std::size_t>(g.members[len - 1]);
-  nodes[sink].kernel = std::make_unique<ElementwiseProgramOp>(graph.config(), std::move(steps), constant_rank);
+  nodes[sink].kernel = std::make_unique<ElementwiseProgramOp>(graph.config(), std::move(steps), constant_rank, type);
   graph.set_inputs(sink, {x});
   // The other members are read by members only: they go (remove_unread() drops them after the pass).
   for (std::size_t k = 0; k + 1 < len; ++k) graph.remove_node(static_cast<std::size_t>(g.members[k]));
@@ -244,9 +265,13 @@ void run_elementwise_chain_fuse(PassGraph& graph) {
     const Candidate& c = cand[s];
     const int x = c.operand[0] >= 0 ? c.operand[0] : c.operand[1];
     if (c.operand[0] >= 0 && c.operand[1] >= 0 && c.operand[0] != c.operand[1]) continue;
-    if (!graph.known_f32(x)) continue;
-    const Growth g = grow(graph, nodes, cand, is_cand, cand_readers, made_by, seen, s, x);
-    if (g.sealed_length >= 2) fuse(graph, cand, is_cand, g, x, value_of);
+    // X's type is the chain's: float32, or in a model with half values float16 or bfloat16
+    // (spec/half-precision.md section 8.6); every member's constants must have it.
+    const std::optional<DType> type = graph.known_type(x);
+    if (!type || (*type != DType::F32 && !graph.half_model())) continue;
+    if (c.has_constant && c.constant_type != *type) continue;
+    const Growth g = grow(graph, nodes, cand, is_cand, cand_readers, made_by, seen, s, x, *type);
+    if (g.sealed_length >= 2) fuse(graph, cand, is_cand, g, x, value_of, *type);
   }
 }
 

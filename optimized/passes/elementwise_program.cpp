@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "optimized/runtime/half_conversions.hpp"
+
 namespace onemodel::opt {
 namespace {
 
@@ -21,9 +23,12 @@ double step_ns_per_element(const EwStep& step) {
 }  // namespace
 
 ElementwiseProgramOp::ElementwiseProgramOp(const OptimizedConfig& config, std::vector<EwStep> steps,
-                                           int constant_rank)
-    : config_(config), steps_(std::move(steps)), constant_rank_(constant_rank) {
+                                           int constant_rank, DType storage)
+    : config_(config), steps_(std::move(steps)), constant_rank_(constant_rank), storage_(storage) {
   if (steps_.empty()) throw std::invalid_argument("ElementwiseProgramOp: no steps");
+  if (storage_ != DType::F32 && storage_ != DType::F16 && storage_ != DType::BF16) {
+    throw std::invalid_argument("ElementwiseProgramOp: storage type");
+  }
   const int values = static_cast<int>(steps_.size()) + 1;  // value 0 is the input
   std::vector<int> last_use(static_cast<std::size_t>(values), -1);
   for (std::size_t i = 0; i < steps_.size(); ++i) {
@@ -71,32 +76,71 @@ ElementwiseProgramOp::ElementwiseProgramOp(const OptimizedConfig& config, std::v
 }
 
 void ElementwiseProgramOp::infer(InferContext& context) const {
-  context.require_type(0, {DType::F32});
+  context.require_type(0, {storage_});
   Shape shape = context.input_shape(0);
   if (constant_rank_ > shape.rank()) {
     // A one-element constant of higher rank only adds leading axes of extent 1 (numpy broadcasting).
     std::vector<std::int64_t> ones(static_cast<std::size_t>(constant_rank_), 1);
     shape = Shape::broadcast(shape, Shape(std::span<const std::int64_t>(ones)));
   }
-  context.set_output(0, DType::F32, shape);
+  context.set_output(0, storage_, shape);
 }
 
-void ElementwiseProgramOp::run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch) const {
+void ElementwiseProgramOp::run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch,
+                                     bool round_steps) const {
   auto source = [&](int slot) -> const float* { return slot < 0 ? x : scratch + static_cast<std::size_t>(slot) * kBlock; };
   for (const Resolved& r : program_) {
     float* out = r.out_slot == -2 ? y : scratch + static_cast<std::size_t>(r.out_slot) * kBlock;
     const EwStep& s = r.step;
     if (!s.binary) {
       ew::unary_f32_run(isa, s.unary, source(r.a_slot), out, count);
+      if (round_steps && r.out_slot != -2) round_through_16(isa, out, count, storage_ == DType::BF16);
       continue;
     }
     const float* a = s.a_const ? &s.value : source(r.a_slot);
     const float* b = s.b_const ? &s.value : source(r.b_slot);
     ew::binary_f32_run(isa, s.op, a, s.a_const ? 0 : 1, b, s.b_const ? 0 : 1, out, count);
+    if (round_steps && r.out_slot != -2) round_through_16(isa, out, count, storage_ == DType::BF16);
   }
 }
 
+// A 16-bit chain (spec/half-precision.md section 8.6): per block, X widened (exact), each step's
+// binary32 kernel as above with its result rounded to the storage format where the adapter would
+// store it (the last one by the narrowing into Y). The same fixed chunks as binary32.
+void ElementwiseProgramOp::run_half(RunContext& context) const {
+  const Tensor x = context.input(0).contiguous();
+  const Tensor& y = context.output(0);
+  const std::size_t n = static_cast<std::size_t>(x.element_count());
+  if (n == 0) return;
+  const bool bfloat16 = storage_ == DType::BF16;
+  const std::uint16_t* xp = x.data<std::uint16_t>().data();
+  std::uint16_t* yp = y.mutable_data<std::uint16_t>().data();
+  const KernelContext kernel{config_.isa, context.exact(), config_.pool};
+  const std::size_t chunks = (n + ew::kChunkElements - 1) / ew::kChunkElements;
+  // The slots, then the widened X block and the binary32 Y block.
+  const std::size_t slots = static_cast<std::size_t>(std::max(slots_, 1));
+  const std::size_t scratch_floats = (slots + 2) * kBlock;
+  kernel.parallel_for(chunks, static_cast<double>(n) * (ns_per_element_ + 1.0), [&](std::size_t chunk) {
+    thread_local std::vector<float> scratch;
+    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
+    float* xf = scratch.data() + slots * kBlock;
+    float* yf = xf + kBlock;
+    const std::size_t begin = chunk * ew::kChunkElements;
+    const std::size_t end = std::min(n, begin + ew::kChunkElements);
+    for (std::size_t i = begin; i < end; i += kBlock) {
+      const std::size_t count = std::min(kBlock, end - i);
+      widen_16_to_f32(kernel.isa, xp + i, xf, count, bfloat16);
+      run_block(kernel.isa, xf, yf, count, scratch.data(), true);
+      narrow_f32_to_16(kernel.isa, yf, yp + i, count, bfloat16);
+    }
+  });
+}
+
 void ElementwiseProgramOp::run(RunContext& context) const {
+  if (storage_ != DType::F32) {
+    run_half(context);
+    return;
+  }
   const Tensor x = context.input(0).contiguous();
   const Tensor& y = context.output(0);
   const std::size_t n = static_cast<std::size_t>(x.element_count());
@@ -113,7 +157,7 @@ void ElementwiseProgramOp::run(RunContext& context) const {
     const std::size_t begin = chunk * ew::kChunkElements;
     const std::size_t end = std::min(n, begin + ew::kChunkElements);
     for (std::size_t i = begin; i < end; i += kBlock) {
-      run_block(kernel.isa, xp + i, yp + i, std::min(kBlock, end - i), scratch.data());
+      run_block(kernel.isa, xp + i, yp + i, std::min(kBlock, end - i), scratch.data(), false);
     }
   });
 }

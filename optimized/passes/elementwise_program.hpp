@@ -32,7 +32,12 @@ class ElementwiseProgramOp final : public OpKernel {
  public:
   // `steps` in dependency order; the last step's result is the output. `constant_rank`: the highest
   // rank among the constants (all extents 1), which the output shape is broadcast with.
-  ElementwiseProgramOp(const OptimizedConfig& config, std::vector<EwStep> steps, int constant_rank);
+  // `storage`: F32, or F16 / BF16 for a chain of a model with half values (spec/half-precision.md
+  // section 8.6), whose input and output are then 16-bit and every step's result is rounded to
+  // the format as the adapter stores it between the replaced nodes (the constants are given
+  // widened).
+  ElementwiseProgramOp(const OptimizedConfig& config, std::vector<EwStep> steps, int constant_rank,
+                       DType storage = DType::F32);
 
   void infer(InferContext& context) const override;
   void run(RunContext& context) const override;
@@ -46,13 +51,16 @@ class ElementwiseProgramOp final : public OpKernel {
     EwStep step;
     int a_slot = -1, b_slot = -1, out_slot = -2;
   };
-  void run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch) const;
+  // `round_steps`: every result but the last rounded through the storage format (a 16-bit chain).
+  void run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch, bool round_steps) const;
+  void run_half(RunContext& context) const;
 
   OptimizedConfig config_;
   std::vector<Resolved> program_;
   std::vector<EwStep> steps_;
   int slots_ = 0;
   int constant_rank_ = 0;
+  DType storage_ = DType::F32;
   double ns_per_element_ = 0.0;
 };
 

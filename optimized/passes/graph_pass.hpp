@@ -15,6 +15,9 @@ struct GraphPass {
   // Results identical with and without the pass, in both modes (only these run in exact mode).
   bool preserves_bits;
   void (*run)(PassGraph& graph);
+  // Runs in a model with half values too (spec/half-precision.md section 8.6): its fused kernels
+  // round to the storage type after every replaced node, as the adapter does between them.
+  bool serves_half_models = false;
 };
 
 // The passes in table order.

@@ -9,16 +9,17 @@ namespace {
 // graph-passes.md "Passes, in order": only the passes written so far, in the table's order
 // (qdq, matmul-integer-fusion and constant-fold are not written yet). gelu runs before
 // linear-pack-fuse so that MatMul + bias + Gelu becomes one packed product with the Gelu in its
-// epilogue. The three "no" rows run in fast mode only.
+// epilogue. The three "no" rows run in fast mode only. The last field: the pass serves models with
+// half values (spec/half-precision.md section 8.6).
 constexpr GraphPass kPasses[] = {
     {"conv-batchnorm-fold", OptimizationLevel::All, false, run_conv_batchnorm_fold},
     {"gelu", OptimizationLevel::All, false, run_gelu_fuse},
     {"attention", OptimizationLevel::All, false, run_attention_fuse},
-    {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse},
+    {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse, true},
     {"conv-activation", OptimizationLevel::All, true, run_conv_activation},
     // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single
     // activations above are absorbed by their product first.
-    {"elementwise-chain", OptimizationLevel::All, true, run_elementwise_chain_fuse},
+    {"elementwise-chain", OptimizationLevel::All, true, run_elementwise_chain_fuse, true},
 };
 
 int rank_of(OptimizationLevel level) {
@@ -40,6 +41,9 @@ void run_graph_passes(PassGraph& graph) {
     if (rank_of(options.optimization_level) < rank_of(pass.min_level)) continue;
     // graph-passes.md: in exact mode only the passes that preserve bits run.
     if (options.mode == ExecutionMode::Exact && !pass.preserves_bits) continue;
+    // spec/half-precision.md section 8.6: in a model with half values only the passes whose fused
+    // kernels keep the adapter's roundings.
+    if (graph.half_model() && !pass.serves_half_models) continue;
     pass.run(graph);
     graph.remove_unread();
   }

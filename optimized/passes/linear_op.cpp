@@ -7,6 +7,7 @@
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
+#include "optimized/runtime/half_conversions.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -15,6 +16,9 @@ struct EpilogueState {
   const LinearSpec* spec = nullptr;
   Isa isa = Isa::Scalar;
   bool exact = false;
+  // A 16-bit result (LinearSpec::storage): the output, n values per row.
+  std::uint16_t* out16 = nullptr;
+  std::size_t n = 0;
 };
 
 float canonical(float v) noexcept {
@@ -27,24 +31,33 @@ float canonical(float v) noexcept {
 // Runs on each finished tile of C, after the product's exact-mode NaN rewrite: the bias as the
 // separate operator adds it (one rounded addition per element), then the activation through the
 // override's own element-wise kernel, row by row of the tile.
-void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t, std::size_t col, std::size_t rows,
+// A 16-bit result (spec/half-precision.md section 8.6) rounds the product's result (Gemm's with
+// its C) and the Add's where a later stage reads them, and narrows the last stage's into the output.
+void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col, std::size_t rows,
                  std::size_t cols) {
   const EpilogueState& s = *static_cast<const EpilogueState*>(state);
   const LinearSpec& spec = *s.spec;
   const float* bias = spec.bias.data() + col;
+  const bool half = s.out16 != nullptr;
+  const bool bfloat16 = spec.storage == DType::BF16;
+  const bool add_node = spec.bias_kind == LinearSpec::Bias::AddNode;
   for (std::size_t r = 0; r < rows; ++r) {
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
-    if (spec.bias_kind == LinearSpec::Bias::AddNode) {
-      // The Add override's kernel: canonical NaN as it stores it (elementwise.hpp).
-      ew::binary_f32_run(s.isa, ew::BinaryOp::Add, line, 1, bias, 1, line, cols);
-    } else if (spec.bias_kind == LinearSpec::Bias::GemmC) {
+    if (spec.bias_kind == LinearSpec::Bias::GemmC) {
       // Gemm's epilogue with alpha = 1 (op_gemm.cpp): alpha * acc is acc itself, then + beta*C.
       for (std::size_t j = 0; j < cols; ++j) {
         const float y = line[j] + bias[j];
         line[j] = s.exact ? canonical(y) : y;
       }
     }
+    if (half && (add_node || spec.has_activation)) round_through_16(s.isa, line, cols, bfloat16);
+    if (add_node) {
+      // The Add override's kernel: canonical NaN as it stores it (elementwise.hpp).
+      ew::binary_f32_run(s.isa, ew::BinaryOp::Add, line, 1, bias, 1, line, cols);
+      if (half && spec.has_activation) round_through_16(s.isa, line, cols, bfloat16);
+    }
     if (spec.has_activation) ew::unary_f32_run(s.isa, spec.activation, line, line, cols);
+    if (half) narrow_f32_to_16(s.isa, line, s.out16 + (row + r) * s.n + col, cols, bfloat16);
   }
 }
 
@@ -58,6 +71,8 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
   n_ = static_cast<std::size_t>(n);
   if (b.dtype() == DType::F16 || b.dtype() == DType::BF16) {
     compact_ = true;
+    // A half model's weight is 16-bit to stage 0's infer; a compact weight stands for binary32.
+    if (spec_.storage != DType::F32) b_type_ = b.dtype();
     half_format_ = b.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
     half_original_ = b.contiguous();  // the same buffer (initializers are contiguous)
     return;
@@ -94,7 +109,7 @@ void LinearOp::infer(InferContext& context) const {
         described[i] = InferInput{true, previous.type, previous.shape, previous.constant ? &previous.value : nullptr};
       } else if (from == 1 && &stage == &stages_.front()) {
         // B, released after packing: its type and shape are all the product's infer reads.
-        described[i] = InferInput{true, DType::F32, b_shape_, nullptr};
+        described[i] = InferInput{true, b_type_, b_shape_, nullptr};
       } else if (from >= 0 && context.has_input(static_cast<std::size_t>(from))) {
         const std::size_t k = static_cast<std::size_t>(from);
         described[i] = InferInput{true, context.input_type(k), context.input_shape(k), context.known_value(k)};
@@ -118,6 +133,10 @@ void LinearOp::infer(InferContext& context) const {
 }
 
 void LinearOp::run(RunContext& context) const {
+  if (spec_.storage != DType::F32) {
+    run_half_storage(context);
+    return;
+  }
   const Tensor& a_t = context.input(0);
   const std::size_t k = k_, n = n_;
   if (a_t.dtype() != DType::F32 || a_t.rank() == 0 || a_t.shape()[a_t.rank() - 1] != static_cast<std::int64_t>(k)) {
@@ -144,10 +163,36 @@ void LinearOp::run(RunContext& context) const {
                   any_epilogue ? &epilogue : nullptr);
 }
 
+// A 16-bit product (spec/half-precision.md section 8.6): A widened block by block as the product
+// packs it and B strip by strip from its 16-bit packing (gemm_half.hpp: the floats of the widened
+// operands, in the same order, so the bits of the adapter's binary32 product), into a binary32
+// scratch C whose tiles the epilogue finishes and narrows into the output.
+void LinearOp::run_half_storage(RunContext& context) const {
+  const Tensor& a_t = context.input(0);
+  const std::size_t k = k_, n = n_;
+  if (a_t.dtype() != spec_.storage || a_t.rank() == 0 || a_t.shape()[a_t.rank() - 1] != static_cast<std::int64_t>(k)) {
+    run_stages(context);
+    return;
+  }
+  const std::size_t rows = static_cast<std::size_t>(a_t.element_count()) / k;
+  if (rows == 0) return;
+  const Tensor a = a_t.contiguous();
+  const HalfMatrixView a_view{a.data<std::uint16_t>().data(), static_cast<std::ptrdiff_t>(k), 1, half_format_, config_.isa};
+  const AStripSource a_source = half_a_source(a_view);
+  const PackedHalfB packed{packed_half(), k, n, half_format_, config_.isa};
+  const BStripSource b_source = packed_half_b_source(packed);
+  // Working memory of the node, from the buffer pool (as the adapter's conversion buffers).
+  const Tensor c = Tensor::empty(DType::F32, Shape{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(n)});
+  const EpilogueState state{&spec_, config_.isa, context.exact(), context.output(0).mutable_data<std::uint16_t>().data(), n};
+  const GemmEpilogue epilogue{finish_tile, &state};
+  gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, &a_source, MatrixView{},
+                   &b_source, MatrixView{}, c.mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n), &epilogue);
+}
+
 // The replaced nodes one after the other, each on the previous one's result, exactly as the
 // unfused graph runs them.
 void LinearOp::run_stages(RunContext& context) const {
-  if (!context.has_input(1)) context.node().fail_unsupported("a fused product whose A is not float32 with k columns");
+  if (!context.has_input(1)) context.node().fail_unsupported(std::string("a fused product whose A is not float32 with k columns: ") + std::string(dtype_name(context.input(0).dtype())) + " " + context.input(0).shape().to_string());
   Tensor previous;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     const LinearStage& stage = stages_[s];

@@ -2,7 +2,12 @@
 // transA, with a constant 2-D float32 (or compact) B, then optionally an Add of a constant bias along the last
 // axis, then optionally one activation, becomes one LinearOp. A step is absorbed only when the
 // value between the two nodes is read by nothing else and is not a graph output, and only when A
-// is known to be float32 (else the graph is left as it is). Nothing here reads input shapes.
+// is known to be float32 (else the graph is left as it is). In a model with half values, also A
+// and B of one 16-bit type with a bias of that type: a LinearOp whose epilogue keeps the adapter's
+// roundings (spec/half-precision.md section 8.6). Nothing here reads input shapes.
+#include <optional>
+
+#include "onemodel/half.hpp"
 #include "optimized/passes/activation_args.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "optimized/passes/linear_op.hpp"
@@ -14,15 +19,28 @@ bool is_onnx(const IrNode& node, const char* op) {
   return (node.domain.empty() || node.domain == "ai.onnx") && node.op_type == op;
 }
 
-// The constant along the last axis of an n-wide product: float32, extents all 1 but the last,
-// which is n (so the broadcast adds leading 1-axes at most and never repeats the product).
-const Tensor* bias_vector(const PassGraph& graph, int id, std::int64_t n) {
+// The constant along the last axis of an n-wide product: of the product's type (float32, or the
+// storage type of a half model's product), extents all 1 but the last, which is n (so the
+// broadcast adds leading 1-axes at most and never repeats the product).
+const Tensor* bias_vector(const PassGraph& graph, int id, std::int64_t n, DType type) {
   const Tensor* t = graph.constant(id);
-  if (t == nullptr || t->dtype() != DType::F32 || t->rank() == 0 || t->shape()[t->rank() - 1] != n) return nullptr;
+  if (t == nullptr || t->dtype() != type || t->rank() == 0 || t->shape()[t->rank() - 1] != n) return nullptr;
   for (int i = 0; i + 1 < t->rank(); ++i) {
     if (t->shape()[i] != 1) return nullptr;
   }
   return t;
+}
+
+// The bias's values as binary32 (a 16-bit one widened, which is exact: the adapter's view of it).
+std::vector<float> bias_floats(const Tensor& bias) {
+  const Tensor dense = bias.contiguous();
+  if (dense.dtype() == DType::F32) return std::vector<float>(dense.data<float>().begin(), dense.data<float>().end());
+  const auto bits = dense.data<std::uint16_t>();
+  std::vector<float> out(bits.size());
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    out[i] = dense.dtype() == DType::F16 ? half_bits_to_float(bits[i]) : bfloat16_bits_to_float(bits[i]);
+  }
+  return out;
 }
 
 // The value after `node` may be absorbed by its reader: one reader, not a graph output.
@@ -38,11 +56,17 @@ bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::in
   if (!gemm && !is_onnx(ir, "MatMul")) return false;
   if (node.inputs.size() < 2 || node.outputs.size() != 1 || node.outputs[0] < 0) return false;
   const Tensor* b = graph.constant(node.inputs[1]);
+  if (b == nullptr || b->rank() != 2 || b->element_count() == 0) return false;
   // A compact weight (spec/session.md section 9) qualifies too: LinearOp keeps it 16-bit.
-  const bool compact = b != nullptr && graph.is_compact(node.inputs[1]) &&
-                       (b->dtype() == DType::F16 || b->dtype() == DType::BF16);
-  if (b == nullptr || (b->dtype() != DType::F32 && !compact) || b->rank() != 2 || b->element_count() == 0 ||
-      !graph.known_f32(node.inputs[0])) {
+  const bool compact = graph.is_compact(node.inputs[1]) && (b->dtype() == DType::F16 || b->dtype() == DType::BF16);
+  const std::optional<DType> a_type = graph.known_type(node.inputs[0]);
+  if (!a_type) return false;
+  if (*a_type == DType::F32) {
+    if (b->dtype() != DType::F32 && !compact) return false;
+  } else if (graph.half_model() && !compact && b->dtype() == *a_type) {
+    // A half model's product (spec/half-precision.md section 8.6): A and B of one 16-bit type.
+    spec.storage = *a_type;
+  } else {
     return false;
   }
   spec.trans_b = false;
@@ -56,13 +80,12 @@ bool product_qualifies(const PassGraph& graph, const CompiledNode& node, std::in
   // (0 * inf would be NaN); C stays an input of the stage, whose infer checks its shape.
   const float beta = gemm ? node.info.get_float("beta", 1.0f) : 1.0f;
   if (gemm && node.inputs.size() > 2 && node.inputs[2] >= 0 && beta != 0.0f) {
-    const Tensor* c = bias_vector(graph, node.inputs[2], n);
+    const Tensor* c = bias_vector(graph, node.inputs[2], n, spec.storage);
     if (c == nullptr || c->rank() > 2) return false;
     // beta * C formed once, with the multiply Gemm's epilogue does per element (op_gemm.cpp).
-    const Tensor dense = c->contiguous();
     spec.bias_kind = LinearSpec::Bias::GemmC;
-    spec.bias.resize(static_cast<std::size_t>(n));
-    for (std::size_t j = 0; j < spec.bias.size(); ++j) spec.bias[j] = beta * dense.data<float>()[j];
+    spec.bias = bias_floats(*c);
+    for (float& value : spec.bias) value = beta * value;
   }
   return true;
 }
@@ -106,10 +129,9 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
     const CompiledNode& add = nodes[static_cast<std::size_t>(reader)];
     if (add.inputs.size() == 2 && add.outputs.size() == 1 && add.outputs[0] >= 0) {
       const int other = add.inputs[0] == current ? add.inputs[1] : add.inputs[0];
-      if (const Tensor* bias = bias_vector(graph, other, n)) {
-        const Tensor dense = bias->contiguous();
+      if (const Tensor* bias = bias_vector(graph, other, n, spec.storage)) {
         spec.bias_kind = LinearSpec::Bias::AddNode;
-        spec.bias.assign(dense.data<float>().begin(), dense.data<float>().end());
+        spec.bias = bias_floats(*bias);
         absorb(static_cast<std::size_t>(reader));
         reader = absorbable_reader(graph, current);
       }

@@ -8,8 +8,6 @@
 namespace onemodel::opt {
 namespace {
 
-constexpr std::int32_t kOnnxFloat = 1;
-
 // Operators whose output 0 has the element type of input 0 (spec/ops: the T of each signature).
 bool keeps_first_input_type(const IrNode& node) {
   // LayerNormalization onwards: added so that the products of an exported transformer (whose A is
@@ -32,7 +30,7 @@ void PassGraph::grow_indexes(std::size_t values) {
   producer_.resize(values, -1);
   is_output_.resize(values, false);
   is_input_.resize(values, false);
-  known_f32_.resize(values, -1);
+  known_type_.resize(values, -1);
 }
 
 void PassGraph::index_all() {
@@ -42,7 +40,7 @@ void PassGraph::index_all() {
   producer_.assign(values, -1);
   is_output_.assign(values, false);
   is_input_.assign(values, false);
-  known_f32_.assign(values, -1);
+  known_type_.assign(values, -1);
   for (int id : graph_.output_ids) is_output_[static_cast<std::size_t>(id)] = true;
   for (int id : graph_.input_ids) is_input_[static_cast<std::size_t>(id)] = true;
   for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
@@ -104,27 +102,36 @@ const Tensor* PassGraph::constant(int id) const {
 
 // Iterative (a chain of 10^5 nodes must not recurse 10^5 deep): walks from `id` through the value
 // each answer depends on (the first input of an operator keeping its first input's type, or
-// Where's input 1) until a value whose own facts, or the memo, decide it.
-bool PassGraph::known_f32(int id) const {
+// Where's input 1) until a value whose own facts, or the memo, decide it. The memo holds the
+// ONNX element type code (DType's values are those codes), 0 for "not known".
+std::optional<DType> PassGraph::known_type(int id) const {
   std::vector<int> chain;
   std::int8_t answer = 0;
+  auto float_code = [&](std::int64_t code) -> std::int8_t {
+    // Only the float types the passes act on are remembered; any other is "not known".
+    const bool wanted = code == static_cast<std::int64_t>(DType::F32) || code == static_cast<std::int64_t>(DType::F16) ||
+                        code == static_cast<std::int64_t>(DType::BF16);
+    return wanted ? static_cast<std::int8_t>(code) : std::int8_t{0};
+  };
   for (int at = id; at >= 0;) {
     add_work(1);
     const std::size_t index = static_cast<std::size_t>(at);
-    if (known_f32_[index] >= 0) {
-      answer = known_f32_[index];
+    if (known_type_[index] >= 0) {
+      answer = known_type_[index];
       break;
     }
     chain.push_back(at);
     // A graph is acyclic, so a walk longer than the value count cannot happen; stop anyway.
-    if (chain.size() > known_f32_.size()) break;
+    if (chain.size() > known_type_.size()) break;
     if (const Tensor* t = constant(at)) {
-      answer = t->dtype() == DType::F32 ? 1 : 0;
+      // A compact weight stands for binary32 values but is 16 bits wide (spec/session.md section
+      // 9): neither answer fits, and only the product reading it (input 1) ever sees one.
+      answer = is_compact(at) ? std::int8_t{0} : float_code(static_cast<std::int32_t>(t->dtype()));
       break;
     }
     if (index < ir_.values.size() && ir_.values[index].type.kind == IrType::Kind::Tensor &&
         ir_.values[index].type.elem_type != 0) {
-      answer = ir_.values[index].type.elem_type == kOnnxFloat ? 1 : 0;
+      answer = float_code(ir_.values[index].type.elem_type);
       break;
     }
     const int p = producer_[index];
@@ -137,7 +144,12 @@ bool PassGraph::known_f32(int id) const {
     // exported attention mask is Where(cond, 0, -FLT_MAX) of Constant nodes).
     if (onnx && ir.op_type == "Constant") {
       const Tensor* value = constant_value(at);
-      answer = value != nullptr && value->dtype() == DType::F32 ? 1 : 0;
+      answer = value != nullptr ? float_code(static_cast<std::int32_t>(value->dtype())) : std::int8_t{0};
+      break;
+    }
+    // Cast states its result's type (a float16 file converts its float32 inputs with one).
+    if (onnx && ir.op_type == "Cast") {
+      answer = float_code(node.info.get_int("to", 0));
       break;
     }
     if (onnx && ir.op_type == "Where") {
@@ -149,9 +161,12 @@ bool PassGraph::known_f32(int id) const {
     at = node.inputs[0];
   }
   // Every value on the walk has the answer of the value that ended it.
-  for (int walked : chain) known_f32_[static_cast<std::size_t>(walked)] = answer;
-  return answer == 1;
+  for (int walked : chain) known_type_[static_cast<std::size_t>(walked)] = answer;
+  if (answer <= 0) return std::nullopt;
+  return static_cast<DType>(static_cast<std::int32_t>(answer));
 }
+
+bool PassGraph::known_f32(int id) const { return known_type(id) == DType::F32; }
 
 int PassGraph::only_reader(int id) const {
   if (id < 0 || reads_[static_cast<std::size_t>(id)] != 1) return -1;

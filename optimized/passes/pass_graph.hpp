@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "optimized/runtime/compiled_graph.hpp"
@@ -42,6 +43,15 @@ class PassGraph {
   // (graph input, output or value_info), a constant, or the output of an operator whose result
   // has its first input's type. False when unsure.
   bool known_f32(int id) const;
+  // The same walk for the float types the passes act on: F32, F16 or BF16 when known (a Cast's
+  // `to` decides too), nullopt otherwise. In a model with half values it is the type the
+  // adapter gives the value (spec/half-precision.md section 8.2: the storage type of a wrapped
+  // node is its first 16-bit input's, which for these operators is their input 0's).
+  std::optional<DType> known_type(int id) const;
+  // True when the model has half values (spec/half-precision.md section 8.1): every kernel is
+  // wrapped by the adapter, and only the passes that serve half models run (section 8.6).
+  bool half_model() const noexcept { return half_model_; }
+  void set_half_model(bool half) noexcept { half_model_ = half; }
   // The index in nodes() of the one node reading the value, or -1 when there is not exactly one.
   int only_reader(int id) const;
   // The index in nodes() of the node whose outputs include the value, or -1 (an input or a
@@ -101,8 +111,9 @@ class PassGraph {
   // fused node reads a value already known to be float32), and the passes walk the nodes in
   // order asking only about values made before the node they look at, so no memoized answer
   // they read differs from a fresh one.
-  mutable std::vector<std::int8_t> known_f32_;
+  mutable std::vector<std::int8_t> known_type_;
   mutable std::uint64_t work_ = 0;
+  bool half_model_ = false;
 };
 
 }  // namespace onemodel::opt

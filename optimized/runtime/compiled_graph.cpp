@@ -135,11 +135,11 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
     compiled->nodes.push_back(std::move(compiled_node));
   }
   // graph-runtime.md section 6: the graph passes run between operator lookup and the first plan.
-  // spec/half-precision.md section 8.6: the passes fuse nodes whose kernels are binary32, and a
-  // fusion across a 16-bit value would skip a rounding the adapter makes; a model with half
-  // values runs node by node, each through its adapter.
-  if (!scan_half_precision(graph).half_values) {
+  // spec/half-precision.md section 8.6: in a model with half values a fusion must keep every
+  // rounding the adapter makes between the nodes it replaces; only the passes that do run.
+  {
     PassGraph pass_graph(*compiled, graph, options, config);
+    pass_graph.set_half_model(scan_half_precision(graph).half_values);
     run_graph_passes(pass_graph);
   }
 

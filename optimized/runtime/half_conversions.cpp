@@ -39,4 +39,14 @@ void narrow_f32_to_16(Isa isa, const float* in, std::uint16_t* out, std::size_t 
   }
 }
 
+void round_through_16(Isa isa, float* values, std::size_t n, bool bfloat16) {
+  constexpr std::size_t kChunk = 256;
+  std::uint16_t bits[kChunk];
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t count = n - i < kChunk ? n - i : kChunk;
+    narrow_f32_to_16(isa, values + i, bits, count, bfloat16);
+    widen_16_to_f32(isa, bits, values + i, count, bfloat16);
+  }
+}
+
 }  // namespace onemodel::opt
