@@ -38,7 +38,10 @@ X86Features detect_x86() noexcept {
   const bool fma = (ecx & (1u << 12)) != 0;
   const bool osxsave = (ecx & (1u << 27)) != 0;
   const bool avx = (ecx & (1u << 28)) != 0;
-  if (!(fma && osxsave && avx)) return features;
+  // F16C (leaf 1 ECX bit 29): the AVX2 level converts binary16 with it (halfconv_avx2.cpp); every
+  // AVX2 processor has it, and the _avx2 files are compiled with -mf16c.
+  const bool f16c = (ecx & (1u << 29)) != 0;
+  if (!(fma && osxsave && avx && f16c)) return features;
   if ((read_xcr0() & 0x6) != 0x6) return features;  // xmm and ymm state saved by the OS
   unsigned eax7 = 0, ebx7 = 0, ecx7 = 0, edx7 = 0;
   if (!__get_cpuid_count(7, 0, &eax7, &ebx7, &ecx7, &edx7)) return features;

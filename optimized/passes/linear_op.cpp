@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "onemodel/half.hpp"
+
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
@@ -61,6 +63,18 @@ void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t ro
   }
 }
 
+// A 16-bit tensor widened to binary32 (exact), contiguous.
+Tensor widened_copy(const Tensor& half) {
+  const Tensor dense = half.contiguous();
+  const auto bits = dense.data<std::uint16_t>();
+  Tensor out = Tensor::empty(DType::F32, dense.shape());
+  const auto values = out.mutable_data<float>();
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    values[i] = dense.dtype() == DType::F16 ? half_bits_to_float(bits[i]) : bfloat16_bits_to_float(bits[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config)
@@ -69,15 +83,18 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
   const std::int64_t n = spec_.trans_b ? b.shape()[0] : b.shape()[1];
   k_ = static_cast<std::size_t>(k);
   n_ = static_cast<std::size_t>(n);
-  if (b.dtype() == DType::F16 || b.dtype() == DType::BF16) {
+  const bool sixteen_bit = b.dtype() == DType::F16 || b.dtype() == DType::BF16;
+  if (sixteen_bit) half_format_ = b.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
+  if (sixteen_bit && spec_.storage == DType::F32) {
     compact_ = true;
-    // A half model's weight is 16-bit to stage 0's infer; a compact weight stands for binary32.
-    if (spec_.storage != DType::F32) b_type_ = b.dtype();
-    half_format_ = b.dtype() == DType::F16 ? HalfFormat::Binary16 : HalfFormat::BFloat16;
     half_original_ = b.contiguous();  // the same buffer (initializers are contiguous)
     return;
   }
-  const Tensor dense = b.contiguous();
+  // A half model's weight (spec/half-precision.md section 8.6) is widened as it is packed (exact:
+  // the floats the adapter's product reads), once, into the binary32 layout of a float32 model;
+  // the 16-bit original is then released by the pass. It is 16-bit to stage 0's infer.
+  if (sixteen_bit) b_type_ = b.dtype();
+  const Tensor dense = sixteen_bit ? widened_copy(b) : b.contiguous();
   const float* data = dense.data<float>().data();
   // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
   const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
@@ -164,9 +181,9 @@ void LinearOp::run(RunContext& context) const {
 }
 
 // A 16-bit product (spec/half-precision.md section 8.6): A widened block by block as the product
-// packs it and B strip by strip from its 16-bit packing (gemm_half.hpp: the floats of the widened
-// operands, in the same order, so the bits of the adapter's binary32 product), into a binary32
-// scratch C whose tiles the epilogue finishes and narrows into the output.
+// packs it (gemm_half.hpp) and B from its widened packing (the floats of the widened operands, in
+// the same order, so the bits of the adapter's binary32 product), into a binary32 scratch C whose
+// tiles the epilogue finishes and narrows into the output.
 void LinearOp::run_half_storage(RunContext& context) const {
   const Tensor& a_t = context.input(0);
   const std::size_t k = k_, n = n_;
@@ -179,14 +196,12 @@ void LinearOp::run_half_storage(RunContext& context) const {
   const Tensor a = a_t.contiguous();
   const HalfMatrixView a_view{a.data<std::uint16_t>().data(), static_cast<std::ptrdiff_t>(k), 1, half_format_, config_.isa};
   const AStripSource a_source = half_a_source(a_view);
-  const PackedHalfB packed{packed_half(), k, n, half_format_, config_.isa};
-  const BStripSource b_source = packed_half_b_source(packed);
   // Working memory of the node, from the buffer pool (as the adapter's conversion buffers).
   const Tensor c = Tensor::empty(DType::F32, Shape{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(n)});
   const EpilogueState state{&spec_, config_.isa, context.exact(), context.output(0).mutable_data<std::uint16_t>().data(), n};
   const GemmEpilogue epilogue{finish_tile, &state};
-  gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, &a_source, MatrixView{},
-                   &b_source, MatrixView{}, c.mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n), &epilogue);
+  gemm_f32_packed_b_sourced_a(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_source, packed_,
+                              c.mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n), &epilogue);
 }
 
 // The replaced nodes one after the other, each on the previous one's result, exactly as the

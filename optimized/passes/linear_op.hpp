@@ -43,9 +43,10 @@ struct LinearSpec {
   bool has_activation = false;
   ew::UnaryArgs activation;
   // F32; or F16 / BF16 in a model with half values (spec/half-precision.md section 8.6): A, B and
-  // the result are 16-bit of this type, A is widened while it is packed, B is packed 16 bits wide,
-  // and the tile epilogue rounds each replaced node's result to the type, as the adapter stores
-  // it between them, narrowing the last one into the output (the bias is given widened).
+  // the result are 16-bit of this type, A is widened while it is packed, B widened as it is packed
+  // (once, when the pass makes the node), and the tile epilogue rounds each replaced node's result to
+  // the type, as the adapter stores it between them, narrowing the last one into the output (the bias
+  // is given widened).
   DType storage = DType::F32;
 };
 
@@ -78,7 +79,7 @@ class LinearOp final : public OpKernel {
   mutable std::once_flag half_once_;
   mutable Tensor half_original_;  // until packed
   mutable Tensor half_;           // packed
-  bool compact_ = false;  // B is packed 16 bits wide (a compact weight or a half model's weight)
+  bool compact_ = false;  // B is a compact weight, packed 16 bits wide
   DType b_type_ = DType::F32;  // B's type as stage 0's infer sees it
   HalfFormat half_format_ = HalfFormat::Binary16;
   std::size_t k_ = 0, n_ = 0;

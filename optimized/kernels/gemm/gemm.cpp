@@ -380,6 +380,18 @@ void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, 
                   gemm::make_problem(context, m, b.n(), b.k(), a, nullptr, b.data(), MatrixView{}, c, ldc, epilogue));
 }
 
+void gemm_f32_packed_b_sourced_a(const KernelContext& context, std::size_t m, const AStripSource& a, const PackedB& b,
+                                 float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
+  if (b.isa() != gemm::path_for(context.isa).isa) {
+    throw std::invalid_argument("gemm_f32_packed_b_sourced_a: B was packed for another instruction-set path");
+  }
+  if (m == 0 || b.n() == 0) return;
+  gemm::Problem problem =
+      gemm::make_problem(context, m, b.n(), b.k(), MatrixView{}, nullptr, b.data(), MatrixView{}, c, ldc, epilogue);
+  problem.a_source = &a;
+  gemm::run_tiles(context, problem);
+}
+
 PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
   const gemm::Path& path = gemm::path_for(isa);
   PackedA packed;

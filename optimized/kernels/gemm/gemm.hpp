@@ -94,6 +94,13 @@ PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b);
 void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, const PackedB& b, float* c,
                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
+struct AStripSource;
+// gemm_f32_packed with A packed block by block by `a` (a 16-bit activation widened as it is
+// packed, gemm_half.hpp): the microkernels see the same floats in the same order, so the bits of
+// gemm_f32_packed on an A holding those values.
+void gemm_f32_packed_b_sourced_a(const KernelContext& context, std::size_t m, const AStripSource& a, const PackedB& b,
+                                 float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
+
 PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
 
 // gemm_f32 with A given packed: B is packed per call as in gemm_f32, the tiles read their A

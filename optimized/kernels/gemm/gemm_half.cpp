@@ -59,6 +59,14 @@ void pack_a_block_of(const HalfMatrixView& a, std::size_t row0, std::size_t rows
     const std::size_t valid = std::min(mr, rows - s * mr);
     for (std::size_t r = 0; r < valid; ++r) {
       const std::uint16_t* src = a.data + static_cast<std::ptrdiff_t>(r0 + r) * a.row_stride;
+      if (a.col_stride == 1 && kc <= kKc) {
+        // A row contiguous in k (activations, a Conv's filters): widened by the path's vector
+        // loop (the same floats), then dealt to the strip.
+        float row[kKc];
+        widen_row(a.isa, F, src + p0, row, kc);
+        for (std::size_t p = 0; p < kc; ++p) dst[p * mr + r] = row[p];
+        continue;
+      }
       for (std::size_t p = 0; p < kc; ++p) dst[p * mr + r] = widen<F>(src[static_cast<std::ptrdiff_t>(p0 + p) * a.col_stride]);
     }
     for (std::size_t r = valid; r < mr; ++r) {
