@@ -3,7 +3,7 @@
 
     $ONEMODEL_HOME/venvs/oracles/bin/python tools/bench/report.py \
         [--csv ~/onemodel/bench/bar.csv] [--run-id latest|ID[,ID...]] \
-        [--out-md docs/performance.md] [--out-png docs/performance.png] [--note TEXT]
+        [--out-md docs/performance.md] [--out-png docs/performance.png] [--note TEXT] [--see-also TEXT ...]
 
 Takes the rows of one bar.py run (the latest by default, the run of the CSV's last line; several
 ids separated by commas combine runs, the later row winning for the same row/threads/engine) and
@@ -132,7 +132,7 @@ def threads_label(threads_arg, threads):
     return f"{threads_arg} ({threads})" if threads_arg != str(threads) else str(threads)
 
 
-def write_md(path, csv_path, ids, chosen, groups, png_path, note, command):
+def write_md(path, csv_path, ids, chosen, groups, png_path, note, command, see_also=()):
     lines = []
     add = lines.append
     title_note = f" ({note})" if note else ""
@@ -148,6 +148,9 @@ def write_md(path, csv_path, ids, chosen, groups, png_path, note, command):
     add(f"Run id(s): {', '.join(ids)}; source CSV: `{display_path(csv_path)}`; rows finished "
         f"{min(r['finished'] for r in chosen)} to {max(r['finished'] for r in chosen)}.")
     add("")
+    for line in see_also:
+        add(f"See also: {line}")
+        add("")
     busy = [r for r in chosen if loaded(r, start_load(chosen, r))]
     if busy:
         add(f"**Not publishable:** {len(busy)} of {len(chosen)} processes ran with `--ignore-load` or a "
@@ -339,6 +342,8 @@ def main() -> int:
     parser.add_argument("--out-md", type=Path, default=benchlib.REPO / "docs" / "performance.md")
     parser.add_argument("--out-png", type=Path, default=benchlib.REPO / "docs" / "performance.png")
     parser.add_argument("--note", default="", help='marks the page and chart, e.g. "smoke data, not a measurement"')
+    parser.add_argument("--see-also", action="append", default=[],
+                        help="a line pointing to another page (repeatable), e.g. rows of another run")
     args = parser.parse_args()
 
     with open(args.csv, newline="", encoding="utf-8") as f:
@@ -357,8 +362,15 @@ def main() -> int:
         note = f"{note}; {'; '.join(auto)}"
     command = ("$ONEMODEL_HOME/venvs/oracles/bin/python tools/bench/report.py "
                f"--csv {display_path(args.csv)} --run-id {','.join(ids)}" + (f" --note '{args.note}'" if args.note else ""))
+    # The page and chart paths when not the defaults, so the printed command remakes this page.
+    if args.out_md != parser.get_default("out_md"):
+        command += f" --out-md {display_path(args.out_md)}"
+    if args.out_png != parser.get_default("out_png"):
+        command += f" --out-png {display_path(args.out_png)}"
+    for line in args.see_also:
+        command += f" --see-also '{line}'"
     write_png(args.out_png, chosen, groups, note)
-    write_md(args.out_md, args.csv, ids, chosen, groups, args.out_png, note, command)
+    write_md(args.out_md, args.csv, ids, chosen, groups, args.out_png, note, command, args.see_also)
     print(f"report.py: {len(chosen)} records of run {','.join(ids)} -> {args.out_md}, {args.out_png}", file=sys.stderr)
     return 0
 
