@@ -26,6 +26,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/session_runs.hpp"
 
@@ -102,15 +103,7 @@ IrModel half_network(DType type, const Shape& x_shape) {
   return b.build();
 }
 
-std::size_t count_kernels(const opt::CompiledGraph& graph, const char* kind) {
-  std::size_t n = 0;
-  for (const auto& node : graph.nodes) {
-    if (node.kernel == nullptr) continue;
-    const OpKernel& kernel = *node.kernel;
-    if (std::string(typeid(kernel).name()).find(kind) != std::string::npos) ++n;
-  }
-  return n;
-}
+using test::count_kernels;
 
 // The first difference in type, shape or bytes, or "".
 std::string difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {

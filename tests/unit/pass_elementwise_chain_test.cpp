@@ -25,6 +25,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/session_runs.hpp"
 
@@ -69,15 +70,7 @@ Tensor input_values(const Shape& shape, std::uint32_t seed, int special_every = 
 
 Tensor constant(float v, const Shape& shape = Shape{}) { return Tensor::from_values<float>(DType::F32, shape, {v}); }
 
-std::size_t count_kernels(const opt::CompiledGraph& graph, const char* kind) {
-  std::size_t n = 0;
-  for (const auto& node : graph.nodes) {
-    if (node.kernel == nullptr) continue;
-    const OpKernel& kernel = *node.kernel;
-    if (std::string(typeid(kernel).name()).find(kind) != std::string::npos) ++n;
-  }
-  return n;
-}
+using test::count_kernels;
 
 std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode mode) {
   SessionOptions options;

@@ -26,6 +26,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/session_runs.hpp"
 #include "core/conformance/npy.hpp"
@@ -63,15 +64,7 @@ std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode
 
 // Nodes of the compiled graph whose kernel's class name contains `kind` ("GeluOp",
 // "AttentionFusedOp", "LinearOp"); and all nodes.
-std::size_t count_kernels(const opt::CompiledGraph& graph, const char* kind) {
-  std::size_t n = 0;
-  for (const auto& node : graph.nodes) {
-    if (node.kernel == nullptr) continue;
-    const OpKernel& kernel = *node.kernel;  // typeid of a plain reference: no side effect to evaluate
-    if (std::string(typeid(kernel).name()).find(kind) != std::string::npos) ++n;
-  }
-  return n;
-}
+using test::count_kernels;
 
 // Runs at two threads are counted for the RequireSplit of each test (tests/support/session_runs.hpp).
 std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
