@@ -1,6 +1,7 @@
 #include "core/graph/half_adapter.hpp"
 
 #include <array>
+#include <span>
 #include <cstring>
 #include <string_view>
 
@@ -59,6 +60,27 @@ bool default_domain(const IrNode& node) { return node.domain.empty() || node.dom
 
 bool is_binary16_arithmetic(std::string_view op) { return op == "Add" || op == "Sub" || op == "Mul" || op == "Div"; }
 
+// A few values kept in place (a node has a handful of inputs and outputs), more on the heap: the
+// bookkeeping of a wrapped node's warm run then allocates nothing. T must be default-constructible.
+template <typename T, std::size_t N>
+class InlineList {
+ public:
+  explicit InlineList(std::size_t n) : size_(n) {
+    if (n > N) heap_.resize(n);
+  }
+  T* data() noexcept { return size_ > N ? heap_.data() : inline_.data(); }
+  const T* data() const noexcept { return size_ > N ? heap_.data() : inline_.data(); }
+  T& operator[](std::size_t i) noexcept { return data()[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data()[i]; }
+  std::size_t size() const noexcept { return size_; }
+  std::span<T> span() noexcept { return {data(), size_}; }
+
+ private:
+  std::array<T, N> inline_{};
+  std::vector<T> heap_;
+  std::size_t size_;
+};
+
 // The adapter's state for one plan (section 8.4): the constant half inputs widened once, and what
 // the wrapped kernel's own prepare() returned for the widened inputs.
 struct AdapterState {
@@ -81,11 +103,8 @@ class HalfAdapterKernel final : public OpKernel {
   const OpKernel& inner() const noexcept { return *inner_; }
 
   void infer(InferContext& context) const override {
-    std::vector<DType> types(context.input_count(), DType::F32);
-    for (std::size_t i = 0; i < types.size(); ++i) {
-      if (context.has_input(i)) types[i] = context.input_type(i);
-    }
-    const Roles roles = roles_for(context.node(), types);
+    const Roles roles = roles_for(context.node(), context.input_count(),
+                                  [&](std::size_t i) { return context.has_input(i) ? context.input_type(i) : DType::F32; });
     if (!roles.adapt) {
       inner_->infer(context);
       return;
@@ -114,11 +133,8 @@ class HalfAdapterKernel final : public OpKernel {
   }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
-    std::vector<DType> types(context.input_count(), DType::F32);
-    for (std::size_t i = 0; i < types.size(); ++i) {
-      if (context.has_input(i)) types[i] = context.input_type(i);
-    }
-    const Roles roles = roles_for(context.node(), types);
+    const Roles roles = roles_for(context.node(), context.input_count(),
+                                  [&](std::size_t i) { return context.has_input(i) ? context.input_type(i) : DType::F32; });
     if (!roles.adapt) return inner_->prepare(context);
     auto state = std::make_shared<AdapterState>();
     state->widened.resize(context.input_count());
@@ -133,17 +149,14 @@ class HalfAdapterKernel final : public OpKernel {
   }
 
   void run(RunContext& context) const override {
-    std::vector<DType> types(context.input_count(), DType::F32);
-    for (std::size_t i = 0; i < types.size(); ++i) {
-      if (context.has_input(i)) types[i] = context.input(i).dtype();
-    }
-    const Roles roles = roles_for(context.node(), types);
+    const Roles roles = roles_for(context.node(), context.input_count(),
+                                  [&](std::size_t i) { return context.has_input(i) ? context.input(i).dtype() : DType::F32; });
     if (!roles.adapt) {
       inner_->run(context);
       return;
     }
     const auto* state = static_cast<const AdapterState*>(context.state());
-    std::vector<Tensor> inputs(context.input_count());
+    InlineList<Tensor, 8> inputs(context.input_count());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (!context.has_input(i)) continue;
       const Tensor& given = context.input(i);
@@ -156,8 +169,8 @@ class HalfAdapterKernel final : public OpKernel {
         widen(given, inputs[i]);
       }
     }
-    std::vector<Tensor> outputs(context.output_count());
-    std::vector<bool> round(outputs.size(), false);
+    InlineList<Tensor, 8> outputs(context.output_count());
+    InlineList<std::uint8_t, 8> round(outputs.size());
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (!context.output_wanted(i)) continue;
       const Tensor& given = context.output(i);
@@ -168,7 +181,7 @@ class HalfAdapterKernel final : public OpKernel {
         outputs[i] = given;
       }
     }
-    RunContext inner = context.with(inputs, outputs, state != nullptr ? state->inner.get() : nullptr);
+    RunContext inner = context.with(inputs.span(), outputs.span(), state != nullptr ? state->inner.get() : nullptr);
     inner_->run(inner);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (round[i]) narrow(outputs[i], context.output(i));
@@ -177,28 +190,30 @@ class HalfAdapterKernel final : public OpKernel {
 
  private:
   struct Roles {
+    explicit Roles(std::size_t inputs) : widen(inputs) {}
     bool adapt = false;
-    DType storage = DType::F32;  // the outputs' type where the kernel makes binary32
-    std::vector<bool> widen;     // by input position
+    DType storage = DType::F32;           // the outputs' type where the kernel makes binary32
+    InlineList<std::uint8_t, 16> widen;  // by input position
   };
 
   // Section 8.2: which inputs are widened and which type the binary32 outputs are rounded to,
   // from the input types alone (so infer, prepare and run decide the same).
-  Roles roles_for(const NodeInfo& node, const std::vector<DType>& types) const {
-    Roles roles;
-    roles.widen.assign(types.size(), false);
+  template <typename TypeOf>
+  Roles roles_for(const NodeInfo& node, std::size_t count, TypeOf type_of) const {
+    Roles roles(count);
     bool storage_set = false;
-    bool all_binary16 = !types.empty();
-    for (std::size_t i = 0; i < types.size(); ++i) {
+    bool all_binary16 = count != 0;
+    for (std::size_t i = 0; i < count; ++i) {
       const bool present = i < node.ir().inputs.size() && !node.ir().inputs[i].empty();
       if (!present) continue;
-      all_binary16 = all_binary16 && types[i] == DType::F16;
-      if (!is_half(types[i])) continue;
-      roles.widen[i] = true;
+      const DType type = type_of(i);
+      all_binary16 = all_binary16 && type == DType::F16;
+      if (!is_half(type)) continue;
+      roles.widen[i] = 1;
       roles.adapt = true;
       const bool compact = i < compact_.size() && compact_[i];
       if (!compact && !storage_set) {
-        roles.storage = types[i];
+        roles.storage = type;
         storage_set = true;
       }
     }
