@@ -15,6 +15,7 @@
 #include "diff/graph_builder.hpp"
 #include "onemodel/half.hpp"
 #include "onemodel/session.hpp"
+#include "tests/kernels/two_threads.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
@@ -254,6 +255,42 @@ TEST(HalfAdapterRules, ByteMoversKeepTheBitsAndArithmeticQuietsNaN) {
     // exact-mode.md rule 4: the canonical NaN, rounded to binary16 (0x7E00); Relu(1) = 1, Relu(-2) = 0.
     EXPECT_EQ(std::vector<std::uint16_t>(relu.begin(), relu.end()),
               (std::vector<std::uint16_t>{0x7E00, 0x3C00, 0x7E00, 0x0000}));
+  }
+}
+
+// spec/half-precision.md section 8.7: the optimized engine converts in fixed chunks of 32768 values
+// over its pool. Softsign has no optimized kernel (its reference kernel runs on the calling thread),
+// so in a two-thread run of a float16 Softsign over more than three chunks the only calls two
+// threads can share are the adapter's widening and narrowing: the test fails unless one was shared,
+// and the bits must equal the one-thread run and the reference engine's.
+TEST(HalfAdapterRules, ConversionsRunOnTwoThreadsWithTheSameBits) {
+  const Shape shape{3 * 32768 + 77};
+  GraphBuilder b(20);
+  b.input("x", DType::F16, shape).node("Softsign", {"x"}, {"y"}).output("y", DType::F16);
+  const IrModel model = b.build();
+  Tensor x = Tensor::empty(DType::F16, shape);
+  const std::vector<float> values = pattern(static_cast<std::size_t>(shape.element_count()), 99, 40.0f);
+  auto bits = x.mutable_data<std::uint16_t>();
+  for (std::size_t i = 0; i < values.size(); ++i) bits[i] = float_to_half_bits(values[i]);
+  auto run = [&](EngineKind engine, ExecutionMode mode, int threads) {
+    SessionOptions options;
+    options.engine = engine;
+    options.mode = mode;
+    options.intra_op_threads = threads;
+    const Tensor y = Session::create(model, options).run({{"x", x}}).at(0).contiguous();
+    const auto out = y.data<std::uint16_t>();
+    return std::vector<std::uint16_t>(out.begin(), out.end());
+  };
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    SCOPED_TRACE(mode == ExecutionMode::Exact ? "exact" : "fast");
+    const auto one = run(EngineKind::Optimized, mode, 1);
+    const opt::two_threads::SessionsAlwaysShare sharing;
+    const auto two = run(EngineKind::Optimized, mode, 2);
+    sharing.require("float16 Softsign's conversions");
+    EXPECT_EQ(two, one);
+    if (mode == ExecutionMode::Exact) {
+      EXPECT_EQ(one, run(EngineKind::Reference, mode, 1));
+    }
   }
 }
 
