@@ -27,31 +27,34 @@ namespace {
 // they run the binary32 vector kernels instead of the scalar binary16 ones (the same bits).
 constexpr std::size_t kChunk = std::size_t{1} << 15;
 
+// `convert(begin, count)` over [0, n) in the fixed chunks, shared over the pool when there are two or
+// more (the chunks, not the thread count, decide where each value is converted).
+template <typename Convert>
+void in_chunks(ThreadPool* pool, std::size_t n, double ns_per_value, const Convert& convert) {
+  const std::size_t chunks = (n + kChunk - 1) / kChunk;
+  if (pool == nullptr || chunks < 2) {
+    convert(std::size_t{0}, n);
+    return;
+  }
+  pool->parallel_for(chunks, static_cast<double>(n) * ns_per_value, [&](std::size_t c) {
+    const std::size_t begin = c * kChunk;
+    convert(begin, std::min(kChunk, n - begin));
+  });
+}
+
 HalfAdapterOptions half_adapter_options(const OptimizedConfig& config) {
   HalfAdapterOptions half;
   half.binary16_arithmetic_native = false;
   const Isa isa = config.isa;
   ThreadPool* pool = config.pool;
   half.widen = [isa, pool](const std::uint16_t* in, float* out, std::size_t n, bool bfloat16) {
-    const std::size_t chunks = (n + kChunk - 1) / kChunk;
-    if (pool == nullptr || chunks < 2) {
-      widen_16_to_f32(isa, in, out, n, bfloat16);
-      return;
-    }
-    pool->parallel_for(chunks, static_cast<double>(n) * 0.3, [&](std::size_t c) {
-      const std::size_t begin = c * kChunk;
-      widen_16_to_f32(isa, in + begin, out + begin, std::min(kChunk, n - begin), bfloat16);
+    in_chunks(pool, n, 0.3, [&](std::size_t begin, std::size_t count) {
+      widen_16_to_f32(isa, in + begin, out + begin, count, bfloat16);
     });
   };
   half.narrow = [isa, pool](const float* in, std::uint16_t* out, std::size_t n, bool bfloat16) {
-    const std::size_t chunks = (n + kChunk - 1) / kChunk;
-    if (pool == nullptr || chunks < 2) {
-      narrow_f32_to_16(isa, in, out, n, bfloat16);
-      return;
-    }
-    pool->parallel_for(chunks, static_cast<double>(n) * 0.5, [&](std::size_t c) {
-      const std::size_t begin = c * kChunk;
-      narrow_f32_to_16(isa, in + begin, out + begin, std::min(kChunk, n - begin), bfloat16);
+    in_chunks(pool, n, 0.5, [&](std::size_t begin, std::size_t count) {
+      narrow_f32_to_16(isa, in + begin, out + begin, count, bfloat16);
     });
   };
   return half;
