@@ -2,6 +2,7 @@
 
 #include <array>
 #include <span>
+#include <stdexcept>
 #include <cstring>
 #include <string_view>
 
@@ -101,6 +102,9 @@ class HalfAdapterKernel final : public OpKernel {
   }
 
   const OpKernel& inner() const noexcept { return *inner_; }
+  std::unique_ptr<OpKernel> with_inner(std::unique_ptr<OpKernel> inner) const {
+    return std::make_unique<HalfAdapterKernel>(std::move(inner), compact_, options_);
+  }
 
   void infer(InferContext& context) const override {
     const Roles roles = roles_for(context.node(), context.input_count(),
@@ -339,6 +343,12 @@ HalfScan scan_half_precision(const IrGraph& graph) {
 const OpKernel& unwrap_half_adapter(const OpKernel& kernel) noexcept {
   const auto* adapter = dynamic_cast<const HalfAdapterKernel*>(&kernel);
   return adapter != nullptr ? adapter->inner() : kernel;
+}
+
+std::unique_ptr<OpKernel> rewrap_half_adapter(const OpKernel& adapter, std::unique_ptr<OpKernel> inner) {
+  const auto* wrapped = dynamic_cast<const HalfAdapterKernel*>(&adapter);
+  if (wrapped == nullptr) throw std::invalid_argument("rewrap_half_adapter: not a half-precision adapter");
+  return wrapped->with_inner(std::move(inner));
 }
 
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types) {

@@ -40,6 +40,11 @@ struct HalfAdapterOptions {
 // engine's passes recognise a node by its binary32 kernel (spec/half-precision.md section 8.6).
 const OpKernel& unwrap_half_adapter(const OpKernel& kernel) noexcept;
 
+// A new adapter around `inner` with the compact-weight marks and options of `adapter`, which must
+// be an adapter (else std::invalid_argument): a pass that fuses a wrapped node with its reader
+// wraps the fused kernel the same way (spec/half-precision.md section 8.6).
+std::unique_ptr<OpKernel> rewrap_half_adapter(const OpKernel& adapter, std::unique_ptr<OpKernel> inner);
+
 // True for operators the adapter never wraps (section 8.3): they see the real element types.
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types);
 

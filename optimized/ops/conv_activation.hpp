@@ -17,6 +17,10 @@ struct FusedActivation {
   NodeInfo info;                     // the activation node
   ew::UnaryArgs args;                // what its override computes
   std::vector<Tensor> extra_inputs;  // its inputs after the first (Clip's constant bounds)
+  // F16 or BF16 in a model with half values (spec/half-precision.md section 8.6): the Conv's
+  // binary32 result is rounded through this type before the activation, as the adapter stores it
+  // between the two nodes; the fused node is then wrapped by the adapter itself.
+  DType round_first = DType::F32;
 };
 
 // A Conv override for `conv` whose output is the activation's output.

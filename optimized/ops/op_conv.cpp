@@ -13,6 +13,7 @@
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "optimized/runtime/half_conversions.hpp"
 #include "reference/ops/conv_geometry.hpp"
 
 namespace onemodel::opt {
@@ -63,7 +64,15 @@ class ConvOverride final : public OptimizedKernel {
       if (activation_ != nullptr) run_activation(context);
       return;
     }
-    const ew::UnaryArgs* activation = activation_ != nullptr ? &activation_->args : nullptr;
+    ConvActivation fused;
+    if (activation_ != nullptr) {
+      fused.args = activation_->args;
+      if (activation_->round_first != DType::F32) {
+        fused.round_first = round_through_16;
+        fused.bfloat16 = activation_->round_first == DType::BF16;
+      }
+    }
+    const ConvActivation* activation = activation_ != nullptr ? &fused : nullptr;
     const Conv2dShape& s = plan.shape;
     const Tensor x = context.input(0).contiguous();
     Tensor b;
@@ -126,6 +135,12 @@ class ConvOverride final : public OptimizedKernel {
   // The activation node's own kernel on the finished output, in place (as the unfused graph
   // would run it on the Conv's result; its in_place_input is 0).
   void run_activation(RunContext& context) const {
+    if (activation_->round_first != DType::F32) {
+      // Section 8.6: the Conv's result as the adapter would have stored it.
+      const Tensor& y = context.output(0);
+      round_through_16(kernel_context(context).isa, y.mutable_data<float>().data(),
+                       static_cast<std::size_t>(y.element_count()), activation_->round_first == DType::BF16);
+    }
     std::vector<Tensor> inputs{context.output(0)};
     inputs.insert(inputs.end(), activation_->extra_inputs.begin(), activation_->extra_inputs.end());
     std::vector<Tensor> outputs{context.output(0)};

@@ -16,7 +16,7 @@ constexpr GraphPass kPasses[] = {
     {"gelu", OptimizationLevel::All, false, run_gelu_fuse},
     {"attention", OptimizationLevel::All, false, run_attention_fuse},
     {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse, true},
-    {"conv-activation", OptimizationLevel::All, true, run_conv_activation},
+    {"conv-activation", OptimizationLevel::All, true, run_conv_activation, true},
     // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single
     // activations above are absorbed by their product first.
     {"elementwise-chain", OptimizationLevel::All, true, run_elementwise_chain_fuse, true},

@@ -174,6 +174,49 @@ TEST_P(HalfFusion, FusesWithTheAdaptersRoundings) {
   }
 }
 
+// x (float32) -> Cast -> Conv 3x3 (bias) -> Relu -> depthwise Conv 3x3 (group 8, bias) ->
+// HardSigmoid -> Conv 1x1 -> LeakyRelu -> Cast -> y: `conv-activation` fuses each Conv with its
+// activation, rounding through the storage type between them (im2col tiles, depthwise planes).
+IrModel half_conv_network(DType type, const Shape& x_shape) {
+  GraphBuilder b(13);
+  b.input("x", DType::F32, x_shape)
+      .initializer("w1", half_weight(Shape{8, 3, 3, 3}, 21, 0.4f, type))
+      .initializer("b1", half_weight(Shape{8}, 22, 0.5f, type))
+      .initializer("w2", half_weight(Shape{8, 1, 3, 3}, 23, 0.6f, type))
+      .initializer("b2", half_weight(Shape{8}, 24, 0.5f, type))
+      .initializer("w3", half_weight(Shape{5, 8, 1, 1}, 25, 0.5f, type))
+      .node("Cast", {"x"}, {"h"}, {int_attr("to", static_cast<std::int64_t>(type))})
+      .node("Conv", {"h", "w1", "b1"}, {"c1"}, {ir_builder::ints_attr("pads", {1, 1, 1, 1})})
+      .node("Relu", {"c1"}, {"r1"})
+      .node("Conv", {"r1", "w2", "b2"}, {"c2"}, {int_attr("group", 8), ir_builder::ints_attr("pads", {1, 1, 1, 1})})
+      .node("HardSigmoid", {"c2"}, {"s2"})
+      .node("Conv", {"s2", "w3"}, {"c3"})
+      .node("LeakyRelu", {"c3"}, {"l3"})
+      .node("Cast", {"l3"}, {"y"}, {int_attr("to", 1)});
+  b.output("y", DType::F32);
+  return b.build();
+}
+
+TEST_P(HalfFusion, ConvolutionsFuseWithTheirActivationsAndRoundBetween) {
+  const DType type = GetParam();
+  const Shape x_shape{2, 3, 17, 23};
+  const IrModel model = half_conv_network(type, x_shape);
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    SessionOptions options;
+    options.mode = mode;
+    opt::ThreadPool pool(1);
+    const auto graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+    // Cast, three fused Convs, Cast: the activations are gone.
+    EXPECT_EQ(graph->nodes.size(), 5u) << "mode " << static_cast<int>(mode);
+  }
+  const test::RequireSplit two_thread_runs_split;
+  const std::size_t n = static_cast<std::size_t>(x_shape.element_count());
+  for (std::uint32_t seed : {3u, 4u}) {
+    const Tensor x = Tensor::from_values<float>(DType::F32, x_shape, pattern(n, seed, 3.0f, seed == 3 ? 0 : 31));
+    EXPECT_EQ(bits_everywhere(model, {{"x", x}}), "") << "seed " << seed;
+  }
+}
+
 // A float32 operand in a model with half values is not a 16-bit chain: a product whose weight has
 // another 16-bit type than its A, and a chain whose constant has another type than X, stay apart.
 TEST(HalfFusionLimits, MixedTypesAreNotFused) {

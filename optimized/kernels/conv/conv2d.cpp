@@ -28,7 +28,7 @@ bool input_is_matrix(const Conv2dShape& s) noexcept {
 struct BiasState {
   const float* bias = nullptr;  // the group's first channel, or nullptr
   bool exact = false;
-  const ew::UnaryArgs* activation = nullptr;
+  const ConvActivation* activation = nullptr;
   Isa isa = Isa::Scalar;
 };
 
@@ -45,7 +45,7 @@ void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, 
         for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
       }
     }
-    if (b.activation != nullptr) ew::unary_f32_run(b.isa, *b.activation, line, line, cols);
+    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, line, cols);
   }
 }
 
@@ -78,7 +78,7 @@ std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& s, const fl
 }
 
 void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w, const float* bias,
-                float* y, float* workspace, const ew::UnaryArgs* activation, const PackedA* packed_weights) {
+                float* y, float* workspace, const ConvActivation* activation, const PackedA* packed_weights) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   if (s.batch == 0 || m == 0 || n == 0) return;
   const bool direct = input_is_matrix(s);
@@ -123,7 +123,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
 }
 
 void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s, const float* x, const HalfMatrixView& w,
-                             const float* bias, float* y, const ew::UnaryArgs* activation) {
+                             const float* bias, float* y, const ConvActivation* activation) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   if (s.batch == 0 || m == 0 || n == 0) return;
   const bool direct = input_is_matrix(s);

@@ -11,6 +11,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 
@@ -29,7 +30,7 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weight
 // `packed_weights`, when given, is conv2d_pack_weights(context.isa, shape, w): one PackedA per
 // group, and w is then not read (it may be nullptr). The results are the same bits either way.
 void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
-                const float* bias, float* y, float* workspace, const ew::UnaryArgs* activation = nullptr,
+                const float* bias, float* y, float* workspace, const ConvActivation* activation = nullptr,
                 const PackedA* packed_weights = nullptr);
 
 // conv2d_f32 with 16-bit weights (a compact weight, spec/session.md section 9): each group's A is
@@ -38,7 +39,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const fl
 // are conv2d_f32's bits on weights holding the widened values.
 void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& shape, const float* x,
                              const HalfMatrixView& w, const float* bias, float* y,
-                             const ew::UnaryArgs* activation = nullptr);
+                             const ConvActivation* activation = nullptr);
 
 // Constant weights w: [Cout, Cin/G, KH, KW] packed once as the A operand of each group's product
 // (Cout/G x Cin/G*KH*KW, rows ordered like the im2col rows), so a call does not re-pack them per

@@ -160,7 +160,7 @@ bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept {
 }
 
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
-                          const float* bias, float* y, const ew::UnaryArgs* activation) {
+                          const float* bias, float* y, const ConvActivation* activation) {
   const std::size_t planes = s.batch * s.out_channels;
   if (planes == 0 || s.out_plane() == 0) return;
   const std::size_t multiplier = s.out_channels / s.in_channels;
@@ -183,7 +183,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
         fallback_plane(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, y + q * s.out_plane(), exact,
                        fused);
         float* plane = y + q * s.out_plane();
-        if (activation != nullptr) ew::unary_f32_run(context.isa, *activation, plane, plane, s.out_plane());
+        if (activation != nullptr) apply_conv_activation(context.isa, *activation, plane, s.out_plane());
       }
     });
     return;
@@ -235,7 +235,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
       job.bias = bias != nullptr ? bias + oc : nullptr;
       job.exact = exact;
       walk(job);
-      if (activation != nullptr) ew::unary_f32_run(context.isa, *activation, job.out, job.out, s.out_plane());
+      if (activation != nullptr) apply_conv_activation(context.isa, *activation, job.out, s.out_plane());
     }
   });
 }

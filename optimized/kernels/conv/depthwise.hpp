@@ -9,6 +9,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
 
 namespace onemodel::opt {
 
@@ -17,7 +18,7 @@ namespace onemodel::opt {
 // given, is applied to each finished output plane through the element-wise kernel
 // (graph-passes.md `conv-activation`: after the direct depthwise kernel, per plane).
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
-                          const float* bias, float* y, const ew::UnaryArgs* activation = nullptr);
+                          const float* bias, float* y, const ConvActivation* activation = nullptr);
 
 // The number of planes in one chunk: clamp(4096 / (OutH * OutW), 1, 32) (kernels-depthwise.md
 // "Chunks"), a constant of the shape.
