@@ -1,9 +1,11 @@
 // The optimized engine's fusions in a model with half values (spec/half-precision.md section 8.6):
-// `linear-pack-fuse` and `elementwise-chain` fuse float16 and bfloat16 nodes too, with the
-// adapter's roundings kept in the fused kernels (the tile epilogue of a product rounds its result,
-// the bias sum and the activation to the storage type; a chain rounds after every step). So:
+// `linear-pack-fuse`, `elementwise-chain` and `conv-activation` fuse float16 and bfloat16 nodes too,
+// with the adapter's roundings kept in the fused kernels (the tile epilogue of a product rounds its
+// result, the bias sum and the activation to the storage type; a chain rounds after every step; a
+// Conv rounds its result before its activation). So:
 //  - a float16 (and a bfloat16) network of products with bias and activations, an exported GELU
 //    chain, a Gemm with C and a bare product fuses into three LinearOps and one ElementwiseProgramOp;
+//    likewise a network of 3x3, depthwise and 1x1 Convs with Relu, HardSigmoid and LeakyRelu;
 //  - its outputs equal, bit for bit, the reference engine's in exact mode (the adapter node by
 //    node, with binary16 Add/Sub/Mul/Div in binary16), and the unfused optimized graph's (level
 //    None: the adapter node by node) in both modes, on every kernel path at 1 and 2 threads, with
