@@ -154,6 +154,14 @@ std::string bits_everywhere(const IrModel& model, const test::Feeds& feeds) {
   return found;
 }
 
+// The optimized engine's graph after its passes, on the scalar path (the pool outlives it).
+std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode mode) {
+  SessionOptions options;
+  options.mode = mode;
+  static opt::ThreadPool pool(1);
+  return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+}
+
 class HalfFusion : public ::testing::TestWithParam<DType> {};
 
 TEST_P(HalfFusion, FusesWithTheAdaptersRoundings) {
@@ -161,10 +169,7 @@ TEST_P(HalfFusion, FusesWithTheAdaptersRoundings) {
   const Shape x_shape{45, 70};
   const IrModel model = half_network(type, x_shape);
   for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
-    SessionOptions options;
-    options.mode = mode;
-    opt::ThreadPool pool(1);
-    const auto graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+    const auto graph = compiled(model, mode);
     EXPECT_EQ(count_kernels(*graph, "LinearOp"), 3u) << "mode " << static_cast<int>(mode);
     EXPECT_EQ(count_kernels(*graph, "ElementwiseProgramOp"), 1u) << "mode " << static_cast<int>(mode);
   }
@@ -204,10 +209,7 @@ TEST_P(HalfFusion, ConvolutionsFuseWithTheirActivationsAndRoundBetween) {
   const Shape x_shape{2, 3, 17, 23};
   const IrModel model = half_conv_network(type, x_shape);
   for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
-    SessionOptions options;
-    options.mode = mode;
-    opt::ThreadPool pool(1);
-    const auto graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+    const auto graph = compiled(model, mode);
     // Cast, three fused Convs, Cast: the activations are gone.
     EXPECT_EQ(graph->nodes.size(), 5u) << "mode " << static_cast<int>(mode);
   }
