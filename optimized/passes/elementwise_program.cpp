@@ -104,23 +104,29 @@ void ElementwiseProgramOp::run_block(Isa isa, const float* x, float* y, std::siz
   }
 }
 
-// A 16-bit chain (spec/half-precision.md section 8.6): per block, X widened (exact), each step's
-// binary32 kernel as above with its result rounded to the storage format where the adapter would
-// store it (the last one by the narrowing into Y). The same fixed chunks as binary32.
-void ElementwiseProgramOp::run_half(RunContext& context) const {
+// Fixed chunks of ew::kChunkElements over the pool (so threads never change a result), each walked
+// in blocks of kBlock. A 16-bit chain (spec/half-precision.md section 8.6) widens each block of X
+// (exact) into a binary32 block, runs the steps with every result but the last rounded through the
+// storage format where the adapter would store it, and narrows the last into Y.
+void ElementwiseProgramOp::run(RunContext& context) const {
   const Tensor x = context.input(0).contiguous();
   const Tensor& y = context.output(0);
   const std::size_t n = static_cast<std::size_t>(x.element_count());
   if (n == 0) return;
+  const bool half = storage_ != DType::F32;
   const bool bfloat16 = storage_ == DType::BF16;
-  const std::uint16_t* xp = x.data<std::uint16_t>().data();
-  std::uint16_t* yp = y.mutable_data<std::uint16_t>().data();
+  const float* x32 = half ? nullptr : x.data<float>().data();
+  float* y32 = half ? nullptr : y.mutable_data<float>().data();
+  const std::uint16_t* x16 = half ? x.data<std::uint16_t>().data() : nullptr;
+  std::uint16_t* y16 = half ? y.mutable_data<std::uint16_t>().data() : nullptr;
   const KernelContext kernel{config_.isa, context.exact(), config_.pool};
   const std::size_t chunks = (n + ew::kChunkElements - 1) / ew::kChunkElements;
-  // The slots, then the widened X block and the binary32 Y block.
+  // The slots, then (16-bit only) the widened X block and the binary32 Y block.
   const std::size_t slots = static_cast<std::size_t>(std::max(slots_, 1));
-  const std::size_t scratch_floats = (slots + 2) * kBlock;
-  kernel.parallel_for(chunks, static_cast<double>(n) * (ns_per_element_ + 1.0), [&](std::size_t chunk) {
+  const std::size_t scratch_floats = (slots + (half ? 2 : 0)) * kBlock;
+  const double ns = static_cast<double>(n) * (ns_per_element_ + (half ? 1.0 : 0.0));
+  kernel.parallel_for(chunks, ns, [&](std::size_t chunk) {
+    // Per thread, grown once: steady-state calls allocate nothing.
     thread_local std::vector<float> scratch;
     if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
     float* xf = scratch.data() + slots * kBlock;
@@ -129,35 +135,13 @@ void ElementwiseProgramOp::run_half(RunContext& context) const {
     const std::size_t end = std::min(n, begin + ew::kChunkElements);
     for (std::size_t i = begin; i < end; i += kBlock) {
       const std::size_t count = std::min(kBlock, end - i);
-      widen_16_to_f32(kernel.isa, xp + i, xf, count, bfloat16);
+      if (!half) {
+        run_block(kernel.isa, x32 + i, y32 + i, count, scratch.data(), false);
+        continue;
+      }
+      widen_16_to_f32(kernel.isa, x16 + i, xf, count, bfloat16);
       run_block(kernel.isa, xf, yf, count, scratch.data(), true);
-      narrow_f32_to_16(kernel.isa, yf, yp + i, count, bfloat16);
-    }
-  });
-}
-
-void ElementwiseProgramOp::run(RunContext& context) const {
-  if (storage_ != DType::F32) {
-    run_half(context);
-    return;
-  }
-  const Tensor x = context.input(0).contiguous();
-  const Tensor& y = context.output(0);
-  const std::size_t n = static_cast<std::size_t>(x.element_count());
-  if (n == 0) return;
-  const float* xp = x.data<float>().data();
-  float* yp = y.mutable_data<float>().data();
-  const KernelContext kernel{config_.isa, context.exact(), config_.pool};
-  const std::size_t chunks = (n + ew::kChunkElements - 1) / ew::kChunkElements;
-  const std::size_t scratch_floats = static_cast<std::size_t>(std::max(slots_, 1)) * kBlock;
-  kernel.parallel_for(chunks, static_cast<double>(n) * ns_per_element_, [&](std::size_t chunk) {
-    // Per thread, grown once: steady-state calls allocate nothing.
-    thread_local std::vector<float> scratch;
-    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
-    const std::size_t begin = chunk * ew::kChunkElements;
-    const std::size_t end = std::min(n, begin + ew::kChunkElements);
-    for (std::size_t i = begin; i < end; i += kBlock) {
-      run_block(kernel.isa, xp + i, yp + i, std::min(kBlock, end - i), scratch.data(), false);
+      narrow_f32_to_16(kernel.isa, yf, y16 + i, count, bfloat16);
     }
   });
 }

@@ -53,7 +53,6 @@ class ElementwiseProgramOp final : public OpKernel {
   };
   // `round_steps`: every result but the last rounded through the storage format (a 16-bit chain).
   void run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch, bool round_steps) const;
-  void run_half(RunContext& context) const;
 
   OptimizedConfig config_;
   std::vector<Resolved> program_;

@@ -4,8 +4,7 @@
 
 #include <cstring>
 
-#include "onemodel/half.hpp"
-
+#include "core/graph/half_convert.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
@@ -63,18 +62,6 @@ void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t ro
   }
 }
 
-// A 16-bit tensor widened to binary32 (exact), contiguous.
-Tensor widened_copy(const Tensor& half) {
-  const Tensor dense = half.contiguous();
-  const auto bits = dense.data<std::uint16_t>();
-  Tensor out = Tensor::empty(DType::F32, dense.shape());
-  const auto values = out.mutable_data<float>();
-  for (std::size_t i = 0; i < bits.size(); ++i) {
-    values[i] = dense.dtype() == DType::F16 ? half_bits_to_float(bits[i]) : bfloat16_bits_to_float(bits[i]);
-  }
-  return out;
-}
-
 }  // namespace
 
 LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tensor& b, const OptimizedConfig& config)
@@ -94,7 +81,7 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
   // the floats the adapter's product reads), once, into the binary32 layout of a float32 model;
   // the 16-bit original is then released by the pass. It is 16-bit to stage 0's infer.
   if (sixteen_bit) b_type_ = b.dtype();
-  const Tensor dense = sixteen_bit ? widened_copy(b) : b.contiguous();
+  const Tensor dense = sixteen_bit ? widen_tensor(b) : b.contiguous();
   const float* data = dense.data<float>().data();
   // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
   const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}

@@ -7,7 +7,7 @@
 // roundings (spec/half-precision.md section 8.6). Nothing here reads input shapes.
 #include <optional>
 
-#include "onemodel/half.hpp"
+#include "core/graph/half_convert.hpp"
 #include "optimized/passes/activation_args.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "optimized/passes/linear_op.hpp"
@@ -33,14 +33,8 @@ const Tensor* bias_vector(const PassGraph& graph, int id, std::int64_t n, DType 
 
 // The bias's values as binary32 (a 16-bit one widened, which is exact: the adapter's view of it).
 std::vector<float> bias_floats(const Tensor& bias) {
-  const Tensor dense = bias.contiguous();
-  if (dense.dtype() == DType::F32) return std::vector<float>(dense.data<float>().begin(), dense.data<float>().end());
-  const auto bits = dense.data<std::uint16_t>();
-  std::vector<float> out(bits.size());
-  for (std::size_t i = 0; i < bits.size(); ++i) {
-    out[i] = dense.dtype() == DType::F16 ? half_bits_to_float(bits[i]) : bfloat16_bits_to_float(bits[i]);
-  }
-  return out;
+  const Tensor dense = bias.dtype() == DType::F32 ? bias.contiguous() : widen_tensor(bias);
+  return std::vector<float>(dense.data<float>().begin(), dense.data<float>().end());
 }
 
 // The value after `node` may be absorbed by its reader: one reader, not a graph output.
