@@ -2,7 +2,9 @@
 // exact mode): a run of float32 element-wise operators served by the element-wise overrides
 // (optimized/ops/elementwise_override.hpp: Add, Sub, Mul, Div, Relu, Clip, HardSwish, Sigmoid, Exp,
 // ...) that together read one tensor X plus one-element float32 constants becomes one
-// ElementwiseProgramOp. Exported activations written out as operators are the case it is for:
+// ElementwiseProgramOp. In a model with half values X and the constants may also be float16 or
+// bfloat16, all of one type (the program then rounds after every step, spec/half-precision.md
+// section 8.6). Exported activations written out as operators are the case it is for:
 // the PP-OCRv4 detector's HardSwish is Add(3), Clip(0, 6), Mul, Div(6) between a scale-and-shift
 // Mul/Add pair, eight passes over each large map where one suffices.
 //
