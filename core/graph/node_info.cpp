@@ -106,4 +106,9 @@ Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
   }
 }
 
+const SubgraphCompiler& NodeInfo::subgraphs() const {
+  if (subgraphs_ == nullptr) fail_unsupported(ir().op_type + " holds subgraphs, and its kernel is made outside a session");
+  return *subgraphs_;
+}
+
 }  // namespace onemodel

@@ -15,6 +15,8 @@
 
 namespace onemodel {
 
+class SubgraphCompiler;
+
 class NodeInfo {
  public:
   NodeInfo(const IrNode& node, std::int64_t opset, ExecutionMode mode) noexcept
@@ -46,6 +48,11 @@ class NodeInfo {
   // not store throw SessionError(Unsupported).
   std::optional<Tensor> get_tensor(std::string_view name) const;
 
+  // What compiles the node's subgraph bodies (core/graph/subgraph.hpp), set by make_kernels.
+  // Throws SessionError(Unsupported) when the node is being made without one.
+  const SubgraphCompiler& subgraphs() const;
+  void set_subgraphs(const SubgraphCompiler* subgraphs) noexcept { subgraphs_ = subgraphs; }
+
   [[noreturn]] void fail_invalid(const std::string& message) const;
   [[noreturn]] void fail_unsupported(const std::string& message) const;
 
@@ -54,6 +61,7 @@ class NodeInfo {
   const IrNode* node_;
   std::int64_t opset_;
   ExecutionMode mode_;
+  const SubgraphCompiler* subgraphs_ = nullptr;
 };
 
 // Copies an IR tensor (raw little-endian layout) into a Tensor owning its bytes. Throws

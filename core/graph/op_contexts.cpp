@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "core/graph/op_kernel.hpp"
+#include "core/session/run_control.hpp"
 #include "onemodel/session_error.hpp"
 
 namespace onemodel {
@@ -108,6 +109,12 @@ const Tensor& RunContext::allocate_output(std::size_t i, DType type, const Shape
   if (i >= outputs_.size()) contract_violation(node_, "output " + std::to_string(i) + " does not exist");
   outputs_[i] = memory_ != nullptr ? memory_->allocate(type, shape) : Tensor::empty(type, shape);
   return outputs_[i];
+}
+
+void RunContext::adopt_output(std::size_t i, Tensor tensor) {
+  if (i >= outputs_.size()) contract_violation(node_, "output " + std::to_string(i) + " does not exist");
+  if (RunControl* control = run_control()) control->charge(tensor.dtype(), tensor.shape(), "a value of a subgraph's node");
+  outputs_[i] = std::move(tensor);
 }
 
 Tensor RunContext::scratch(DType type, const Shape& shape) const {

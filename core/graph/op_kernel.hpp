@@ -15,6 +15,8 @@
 
 namespace onemodel {
 
+class RunControl;
+
 // One input as infer() sees it: its type and shape always, its value when known now (a
 // constant, or always in the reference engine).
 struct InferInput {
@@ -106,6 +108,9 @@ class RunMemory {
  public:
   virtual ~RunMemory() = default;
   virtual Tensor allocate(DType type, const Shape& shape) = 0;
+  // The run these allocations are charged to (spec/session.md sections 7 and 8): a subgraph body
+  // run within the node takes its stop test and what is left of its limit. nullptr outside a run.
+  virtual RunControl* run_control() noexcept { return nullptr; }
 };
 
 class RunContext {
@@ -126,6 +131,11 @@ class RunContext {
   bool output_wanted(std::size_t i) const noexcept;
   // For kernels with outputs_data_dependent: allocates output i now.
   const Tensor& allocate_output(std::size_t i, DType type, const Shape& shape);
+  // For kernels with outputs_data_dependent: output i is `tensor`, made by the kernel itself (a
+  // subgraph body's result); its bytes are charged to the run first, as an allocation would be.
+  void adopt_output(std::size_t i, Tensor tensor);
+  // The run's control (RunMemory::run_control), or nullptr.
+  RunControl* run_control() const noexcept { return memory_ != nullptr ? memory_->run_control() : nullptr; }
   // A temporary that lives until the node finishes.
   Tensor scratch(DType type, const Shape& shape) const;
   // What prepare() returned for this node in this plan (nullptr when it returned nothing).

@@ -39,10 +39,19 @@ class Engine {
 // (SessionError(InvalidInput) naming it).
 void deliver_output(const Tensor& result, Tensor& out, const std::string& name, RunControl& control);
 
+// What the engine of a subgraph body inherits from the engine of the graph holding it
+// (spec/values.md section 3).
+struct EngineParent {
+  int depth = 0;                      // how deep the graph is nested: 0 for the main graph
+  std::shared_ptr<void> thread_pool;  // the optimized engine's pool (opt::ThreadPool), shared by its bodies
+};
+
 // reference/engine: topological order, a fresh buffer per value, no passes, one thread.
-std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options);
+std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options,
+                                              const EngineParent& parent = {});
 
 // optimized/runtime: plans, slab memory, run-state pools, threads, the optimized kernels.
-std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options);
+std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options,
+                                              const EngineParent& parent = {});
 
 }  // namespace onemodel

@@ -7,6 +7,9 @@ namespace onemodel {
 RunControl::RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept
     : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline) {}
 
+RunControl::RunControl(const RunControl& parent, Nested) noexcept
+    : limit_(parent.limit_ - parent.live_), cancel_(parent.cancel_), deadline_(parent.deadline_) {}
+
 void RunControl::charge(std::int64_t bytes, std::string_view what) {
   // spec/session.md section 7: refused before anything is allocated. live_ never exceeds
   // limit_, so limit_ - live_ cannot overflow and bytes is compared without a sum.

@@ -16,6 +16,10 @@ namespace onemodel {
 class RunControl {
  public:
   RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept;
+  // A subgraph body's run within this one (spec/values.md section 5): the same stop test, and as
+  // its limit what this run has left; what the body allocates is released when its run ends.
+  struct Nested {};
+  RunControl(const RunControl& parent, Nested) noexcept;
   RunControl(const RunControl&) = delete;
   RunControl& operator=(const RunControl&) = delete;
 

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "core/graph/packed_value.hpp"
 #include "core/graph/tensor_bytes.hpp"
+#include "core/session/body_compiler.hpp"
 #include "core/session/compact_weights.hpp"
 #include "core/session/engine.hpp"
 #include "core/session/name_index.hpp"
@@ -25,6 +27,10 @@ class SessionImpl {
         options_(options),
         inputs_(required_inputs(model_.graph)),
         outputs_(declared_outputs(model_.graph)) {
+    // spec/values.md sections 3 and 5: the subgraph limits before anything is made, then each node
+    // holding subgraphs reads the outer values they capture as inputs of its own.
+    check_subgraph_limits(model_.graph);
+    append_capture_inputs(model_.graph);
     // The optimized engine runs the reference kernel for every operator it does not override
     // (DESIGN.md section 1), so both choices serve the same models.
     engine_ = options_.engine == EngineKind::Reference ? make_reference_engine(model_, options_)
@@ -182,9 +188,12 @@ class VisitSink final : public OutputSink {
 
 // spec/session.md section 4: every check happens before anything runs. Nothing here allocates
 // for contiguous inputs, so a warm run can be allocation-free (graph-runtime.md section 4).
-void check_names(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
-                 std::span<const std::string> output_names) {
-  if (input_names.size() != inputs.size()) {
+// check_input(k, i) checks given input i against accepted input k. `tensors_only`: the tensor
+// API, which cannot return a sequence or an optional (spec/values.md section 4).
+template <class CheckInput>
+void check_names(const SessionImpl& impl, std::span<const std::string> input_names, std::size_t input_count,
+                 std::span<const std::string> output_names, bool tensors_only, const CheckInput& check_input) {
+  if (input_names.size() != input_count) {
     throw SessionError(SessionErrorKind::InvalidInput, "input names and tensors differ in number");
   }
   // O(k log n) in the names given and declared (issue 11, defect 5), allocation-free when warm.
@@ -198,7 +207,7 @@ void check_names(const SessionImpl& impl, std::span<const std::string> input_nam
       throw SessionError(SessionErrorKind::InvalidInput, "the model has no input named '" + input_names[i] + "'");
     }
     const auto k = static_cast<std::size_t>(found);
-    check_input_against(impl.accepted_inputs_[k], inputs[i]);
+    check_input(k, i);
     if (marks.stamp[k] == run) {
       throw SessionError(SessionErrorKind::InvalidInput, "input '" + input_names[i] + "' is given twice");
     }
@@ -214,10 +223,21 @@ void check_names(const SessionImpl& impl, std::span<const std::string> input_nam
     }
   }
   for (const std::string& name : output_names) {
-    if (impl.output_index_.find(name) < 0) {
+    const std::ptrdiff_t k = impl.output_index_.find(name);
+    if (k < 0) {
       throw SessionError(SessionErrorKind::InvalidInput, "the model has no output named '" + name + "'");
     }
+    if (tensors_only && impl.outputs_[static_cast<std::size_t>(k)].kind != ValueKind::Tensor) {
+      throw SessionError(SessionErrorKind::InvalidInput,
+                         "output '" + name + "' is a sequence or an optional; ask for it through run_values");
+    }
   }
+}
+
+void check_names(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
+                 std::span<const std::string> output_names) {
+  check_names(impl, input_names, inputs.size(), output_names, true,
+              [&](std::size_t k, std::size_t i) { check_input_against(impl.accepted_inputs_[k], inputs[i]); });
 }
 
 void run_engine(const SessionImpl& impl, std::span<const std::string> input_names, std::span<const Tensor> inputs,
@@ -295,6 +315,80 @@ void deliver_output(const Tensor& result, Tensor& out, const std::string& name, 
                            " " + result.shape().to_string());
   }
   result.copy_to(mutable_tensor_bytes(out));
+}
+
+namespace {
+
+// Hands each result to the caller's values (Session::run_values): a declared sequence or optional,
+// or an undeclared output holding a packed form, is unpacked; a tensor is delivered as run()
+// delivers it.
+class ValueSink final : public OutputSink {
+ public:
+  ValueSink(const SessionImpl& impl, std::span<const std::string> names, std::span<Value> outputs, RunControl& control)
+      : impl_(impl), names_(names), outputs_(outputs), control_(control) {}
+  void deliver(std::size_t index, const Tensor& result) override {
+    const std::string& name = names_[index];
+    const TensorInfo& info = impl_.outputs_[static_cast<std::size_t>(impl_.output_index_.find(name))];
+    const bool undeclared = info.kind == ValueKind::Tensor && info.element_type == 0 && !info.has_rank;
+    if (info.kind == ValueKind::Sequence || info.kind == ValueKind::Optional ||
+        (undeclared && is_packed_value(result))) {
+      control_.charge(result.dtype(), result.shape(), "output '" + name + "'");
+      outputs_[index] = unpack_value(result, "output '" + name + "'");
+      return;
+    }
+    Tensor out = outputs_[index].kind() == Value::Kind::Tensor ? outputs_[index].tensor() : Tensor();
+    deliver_output(result, out, name, control_);
+    outputs_[index] = Value(std::move(out));
+  }
+
+ private:
+  const SessionImpl& impl_;
+  std::span<const std::string> names_;
+  std::span<Value> outputs_;
+  RunControl& control_;
+};
+
+}  // namespace
+
+void Session::run_values(std::span<const std::string> input_names, std::span<const Value> inputs,
+                         std::span<const std::string> output_names, std::span<Value> outputs,
+                         const RunOptions& run_options) const {
+  std::shared_ptr<SessionImpl> impl = impl_;
+  check_alive(impl);
+  if (output_names.size() != outputs.size()) {
+    throw SessionError(SessionErrorKind::InvalidInput, "output names and values differ in number");
+  }
+  // Sequences and optionals go to the engine in their packed form (spec/values.md section 2).
+  std::vector<Tensor> tensors(inputs.size());
+  check_names(*impl, input_names, inputs.size(), output_names, false, [&](std::size_t k, std::size_t i) {
+    tensors[i] = checked_input_value(impl->accepted_inputs_[k], inputs[i]).tensor();
+  });
+  for (std::size_t i = 0; i < output_names.size(); ++i) {
+    if (outputs[i].kind() == Value::Kind::Tensor && outputs[i].defined()) {
+      outputs[i].tensor().check_live();
+      if (!outputs[i].tensor().is_contiguous()) {
+        throw SessionError(SessionErrorKind::InvalidInput, "output '" + output_names[i] + "' is not contiguous");
+      }
+    }
+  }
+  RunControl control(impl->options_.memory_limit_bytes, run_options);
+  ValueSink sink(*impl, output_names, outputs, control);
+  run_engine(*impl, input_names, tensors, output_names, sink, control);
+}
+
+std::vector<Value> Session::run_values(const std::vector<std::pair<std::string, Value>>& inputs,
+                                       const RunOptions& run_options) const {
+  std::vector<std::string> names;
+  std::vector<Value> values;
+  for (const auto& [name, value] : inputs) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  std::vector<std::string> output_names;
+  for (const auto& info : outputs()) output_names.push_back(info.name);
+  std::vector<Value> results(output_names.size());
+  run_values(names, values, output_names, results, run_options);
+  return results;
 }
 
 std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs,

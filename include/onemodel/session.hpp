@@ -18,6 +18,7 @@
 #include "onemodel/ir.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor.hpp"
+#include "onemodel/value.hpp"
 
 namespace onemodel {
 
@@ -40,6 +41,10 @@ struct SessionOptions {
   // shaped while running, scratch, and the outputs it allocates. A run that would pass it is
   // refused with SessionError(ResourceExhausted) before allocating (spec/session.md section 7).
   std::int64_t memory_limit_bytes = kDefaultMemoryLimitBytes;
+  // Iterations one Loop or Scan node may run in one call (spec/values.md section 5): a trip count
+  // or a condition that would pass it is refused with SessionError(ResourceExhausted) naming the
+  // node, before the iteration past the limit runs. Bounds a loop that never ends.
+  std::int64_t max_loop_iterations = std::int64_t{1} << 24;
 };
 
 // Stops runs from another thread (spec/session.md section 8). Share one token between the thread
@@ -68,10 +73,12 @@ using OutputVisitor = std::function<void(std::size_t index, const Tensor& result
 
 enum class ValueKind { Tensor, Sequence, Optional, Other };
 
-// A graph input or output as the model declares it.
+// A graph input or output as the model declares it. For a sequence, and for an optional, the
+// element type and shape are those of the tensors it holds (spec/values.md section 4).
 struct TensorInfo {
   std::string name;
   ValueKind kind = ValueKind::Tensor;
+  ValueKind optional_of = ValueKind::Tensor;  // Optional: what it holds (Tensor or Sequence)
   std::int32_t element_type = 0;  // ONNX code; 0 when undeclared
   bool has_rank = false;
   std::vector<IrDim> dims;        // fixed extents, symbolic names, unknowns
@@ -109,6 +116,16 @@ class Session {
   void run_visit(std::span<const std::string> input_names, std::span<const Tensor> inputs,
                  std::span<const std::string> output_names, const OutputVisitor& visit,
                  const RunOptions& run_options = {}) const;
+
+  // The same with values (spec/values.md): what a model declares as a sequence or an optional is
+  // given and returned as one; tensors as in run(). outputs[i] receives output_names[i]; a tensor
+  // output given as a defined tensor is overwritten as in run(), every other slot is replaced.
+  void run_values(std::span<const std::string> input_names, std::span<const Value> inputs,
+                  std::span<const std::string> output_names, std::span<Value> outputs,
+                  const RunOptions& run_options = {}) const;
+  // Convenience: all outputs, in model order.
+  std::vector<Value> run_values(const std::vector<std::pair<std::string, Value>>& inputs,
+                                const RunOptions& run_options = {}) const;
 
   // The span form for one-input, one-output float models; returns the output's shape.
   std::vector<std::int64_t> run_span(std::span<const float> input, std::span<const std::int64_t> shape,

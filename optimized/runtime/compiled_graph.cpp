@@ -63,7 +63,7 @@ HalfAdapterOptions half_adapter_options(const OptimizedConfig& config) {
 }  // namespace
 
 std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
-                                             const OptimizedConfig& config) {
+                                             const OptimizedConfig& config, const SubgraphCompiler* subgraphs) {
   const IrGraph& graph = model.graph;
   if (!graph.sparse_initializers.empty()) {
     throw SessionError(SessionErrorKind::Unsupported, "sparse initializers are not supported yet");
@@ -75,7 +75,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
         const OptimizedOpDef* def = find_optimized_op(node.domain, node.op_type, node.opset);
         return def != nullptr ? def->factory(info, config) : nullptr;
       },
-      half_adapter_options(config));
+      half_adapter_options(config), subgraphs);
 
   auto compiled = std::make_unique<CompiledGraph>();
   // The id of a value a name defines or reads; never -1, and always inside values: a name that

@@ -3,6 +3,7 @@
 // model, nodes with no path to an output dropped. Independent of input shapes.
 #pragma once
 
+#include "core/graph/subgraph.hpp"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,7 +48,9 @@ struct CompiledGraph {
 };
 
 // Throws SessionError as the reference engine does for missing operators and exact mode.
+// `subgraphs` compiles the bodies of If, Loop, Scan and SequenceMap (spec/values.md section 3).
 std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const SessionOptions& options,
-                                             const OptimizedConfig& config);
+                                             const OptimizedConfig& config,
+                                             const SubgraphCompiler* subgraphs = nullptr);
 
 }  // namespace onemodel::opt

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/session/body_compiler.hpp"
 #include "core/session/engine.hpp"
 #include "core/session/name_index.hpp"
 #include "onemodel/session_error.hpp"
@@ -29,10 +30,18 @@ int thread_count(const SessionOptions& options) {
 
 class OptimizedEngine final : public Engine {
  public:
-  OptimizedEngine(const IrModel& model, const SessionOptions& options)
+  OptimizedEngine(const IrModel& model, const SessionOptions& options, const EngineParent& parent)
       : isa_(opt::select_isa()),
-        pool_(std::make_unique<opt::ThreadPool>(thread_count(options), opt::ThreadPool::session_sharing())),
-        graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()})),
+        // A body's engine runs on the thread pool of the engine holding it (spec/values.md
+        // section 3): one pool per session, however many bodies.
+        pool_(parent.thread_pool != nullptr
+                  ? std::static_pointer_cast<opt::ThreadPool>(parent.thread_pool)
+                  : std::make_shared<opt::ThreadPool>(thread_count(options), opt::ThreadPool::session_sharing())),
+        subgraphs_(make_body_compiler(model, options, EngineParent{parent.depth, pool_},
+                                      [](const IrModel& m, const SessionOptions& o, const EngineParent& p) {
+                                        return make_optimized_engine(m, o, p);
+                                      })),
+        graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()}, subgraphs_.get())),
         max_plans_(static_cast<std::size_t>(std::max(1, options.max_cached_plans))),
         plans_(std::make_shared<const PlanList>()) {
     std::vector<std::string> outputs;
@@ -138,7 +147,8 @@ class OptimizedEngine final : public Engine {
   }
 
   opt::Isa isa_;
-  std::unique_ptr<opt::ThreadPool> pool_;  // before graph_: kernels hold a pointer to it
+  std::shared_ptr<opt::ThreadPool> pool_;  // before graph_: kernels hold a pointer to it
+  std::unique_ptr<SubgraphCompiler> subgraphs_;  // before graph_: the kernel factories use it
   std::unique_ptr<opt::CompiledGraph> graph_;
   std::size_t max_plans_;
   mutable std::shared_ptr<const PlanList> plans_;
@@ -148,8 +158,9 @@ class OptimizedEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options) {
-  return std::make_unique<OptimizedEngine>(model, options);
+std::unique_ptr<Engine> make_optimized_engine(const IrModel& model, const SessionOptions& options,
+                                              const EngineParent& parent) {
+  return std::make_unique<OptimizedEngine>(model, options, parent);
 }
 
 }  // namespace onemodel

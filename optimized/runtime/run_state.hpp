@@ -19,6 +19,7 @@ class RunState final : public RunMemory {
   // Dynamic values and scratch, from the arena, each charged to the run first (spec/session.md
   // section 7).
   Tensor allocate(DType type, const Shape& shape) override;
+  RunControl* run_control() noexcept override { return control_; }
 
   // Runs every step of the plan, charging what it allocates to `control`; the caller has set the
   // input values.

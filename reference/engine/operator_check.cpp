@@ -33,12 +33,14 @@ std::string operator_display_name(const IrNode& node) {
   return node.domain + "." + node.op_type;
 }
 
-std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options) {
-  return make_kernels(graph, options, KernelMaker());
+std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
+                                                    const SubgraphCompiler* subgraphs) {
+  return make_kernels(graph, options, KernelMaker(), HalfAdapterOptions(), subgraphs);
 }
 
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
-                                                    const KernelMaker& maker, const HalfAdapterOptions& half_options) {
+                                                    const KernelMaker& maker, const HalfAdapterOptions& half_options,
+                                                    const SubgraphCompiler* subgraphs) {
   std::vector<std::string> missing;
   collect_missing(graph, missing);
   if (!missing.empty()) {
@@ -59,6 +61,7 @@ std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const 
   for (const IrNode& node : graph.nodes) {
     const OpDef* def = find_op(node.domain, node.op_type, node.opset);
     NodeInfo info(node, node.opset, options.mode);
+    info.set_subgraphs(subgraphs);
     std::unique_ptr<OpKernel> kernel = maker ? maker(info) : nullptr;
     if (!kernel) kernel = def->factory(info);
     kernels.push_back(adapt_for_half_precision(std::move(kernel), graph, node, half, def->element_types, half_options));

@@ -9,6 +9,7 @@
 
 #include "core/graph/half_adapter.hpp"
 #include "core/graph/op_kernel.hpp"
+#include "core/graph/subgraph.hpp"
 #include "onemodel/ir.hpp"
 #include "onemodel/session.hpp"
 
@@ -19,7 +20,9 @@ namespace onemodel {
 // SessionError(InvalidModel) for the first node that leaves out a required input
 // (check_required_inputs), then SessionError(ExactModeUnavailable) listing every operator type
 // without an exact kernel.
-std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options);
+// `subgraphs` compiles the bodies of If, Loop, Scan and SequenceMap (NodeInfo::subgraphs()).
+std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
+                                                    const SubgraphCompiler* subgraphs = nullptr);
 
 // The same checks; each kernel comes from `maker` when it returns one (the optimized engine's
 // overrides), else from the reference table.
@@ -27,7 +30,8 @@ using KernelMaker = std::function<std::unique_ptr<OpKernel>(const NodeInfo&)>;
 // `half` says how the half-precision adapter runs (core/graph/half_adapter.hpp).
 std::vector<std::unique_ptr<OpKernel>> make_kernels(const IrGraph& graph, const SessionOptions& options,
                                                     const KernelMaker& maker,
-                                                    const HalfAdapterOptions& half = HalfAdapterOptions());
+                                                    const HalfAdapterOptions& half = HalfAdapterOptions(),
+                                                    const SubgraphCompiler* subgraphs = nullptr);
 
 // The operator's display name: `Type`, or `domain.Type` outside the default domain.
 std::string operator_display_name(const IrNode& node);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
+#include "core/session/body_compiler.hpp"
 #include "core/session/engine.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor_error.hpp"
@@ -28,6 +29,7 @@ class ChargedMemory final : public RunMemory {
     control_.charge(type, shape, what_);
     return Tensor::empty(type, shape);
   }
+  RunControl* run_control() noexcept override { return &control_; }
 
  private:
   RunControl& control_;
@@ -36,8 +38,14 @@ class ChargedMemory final : public RunMemory {
 
 class ReferenceEngine final : public Engine {
  public:
-  ReferenceEngine(const IrModel& model, const SessionOptions& options)
-      : graph_(model.graph), mode_(options.mode), kernels_(make_kernels(graph_, options)) {
+  ReferenceEngine(const IrModel& model, const SessionOptions& options, const EngineParent& parent)
+      : graph_(model.graph),
+        mode_(options.mode),
+        subgraphs_(make_body_compiler(model, options, parent,
+                                      [](const IrModel& m, const SessionOptions& o, const EngineParent& p) {
+                                        return make_reference_engine(m, o, p);
+                                      })),
+        kernels_(make_kernels(graph_, options, subgraphs_.get())) {
     for (const IrTensor& initializer : graph_.initializers) {
       // "" marks an omitted operand and names no value (graph-resolution.md section 1): refused
       // here too for in-memory models that skipped resolution (issue 11, defect 1).
@@ -186,6 +194,7 @@ class ReferenceEngine final : public Engine {
 
   const IrGraph& graph_;
   ExecutionMode mode_;
+  std::unique_ptr<SubgraphCompiler> subgraphs_;  // before kernels_: their factories use it
   std::vector<std::unique_ptr<OpKernel>> kernels_;
   std::unordered_map<std::string, Tensor> constants_;
   std::vector<std::vector<std::uint8_t>> from_caller_;  // by node index, then input position
@@ -194,8 +203,9 @@ class ReferenceEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options) {
-  return std::make_unique<ReferenceEngine>(model, options);
+std::unique_ptr<Engine> make_reference_engine(const IrModel& model, const SessionOptions& options,
+                                              const EngineParent& parent) {
+  return std::make_unique<ReferenceEngine>(model, options, parent);
 }
 
 }  // namespace onemodel

@@ -15,5 +15,6 @@ std::span<const OpDef> recurrent_ops();    // spec/ops/recurrent.md
 std::span<const OpDef> attention_ops();    // spec/ops/attention.md
 std::span<const OpDef> loss_ops();         // spec/ops/losses.md
 std::span<const OpDef> quant_ops();        // spec/ops/quantization.md
+std::span<const OpDef> control_ops();      // spec/ops/control-flow.md
 
 }  // namespace onemodel
