@@ -15,6 +15,7 @@ CaseList all_cases() {
   add_transcendental_cases(cases);
   add_more_cases(cases);
   add_half_cases(cases);
+  add_control_cases(cases);
   return cases;
 }
 

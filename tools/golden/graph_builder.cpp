@@ -53,6 +53,12 @@ IrAttribute attr_string(const std::string& name, const std::string& value) {
   return a;
 }
 
+IrAttribute attr_graph(const std::string& name, IrGraph graph) {
+  IrAttribute a = attribute(name, AttrType::Graph);
+  a.graphs.push_back(std::move(graph));
+  return a;
+}
+
 Tensor float_tensor(const Shape& shape, const std::vector<float>& values) {
   return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(values));
 }
@@ -65,7 +71,7 @@ Tensor bool_tensor(const Shape& shape, const std::vector<std::uint8_t>& values) 
   return Tensor::from_values<std::uint8_t>(DType::Bool, shape, std::span<const std::uint8_t>(values));
 }
 
-GraphBuilder::GraphBuilder(std::int64_t opset) {
+GraphBuilder::GraphBuilder(std::int64_t opset, std::string prefix) : prefix_(std::move(prefix)) {
   graph_.model.ir_version = 10;
   graph_.model.producer_name = "onemodel-golden";
   graph_.model.opset_imports = {{"", opset}};
@@ -74,7 +80,7 @@ GraphBuilder::GraphBuilder(std::int64_t opset) {
 
 std::string GraphBuilder::fresh_name() {
   // Appended, not `"t" + std::to_string(...)`: GCC 12 at -O3 reports a false -Wrestrict on that.
-  std::string name = "t";
+  std::string name = prefix_;
   name += std::to_string(counter_++);
   return name;
 }
@@ -108,6 +114,28 @@ std::string GraphBuilder::node(const std::string& op, std::vector<std::string> i
   n.attributes = std::move(attributes);
   graph_.model.graph.nodes.push_back(n);
   return n.outputs[0];
+}
+
+void GraphBuilder::node_outputs(const std::string& op, std::vector<std::string> inputs,
+                                std::vector<IrAttribute> attributes, std::vector<std::string> outputs) {
+  IrNode n;
+  n.op_type = op;
+  n.name = op + "_" + std::to_string(graph_.model.graph.nodes.size());
+  n.inputs = std::move(inputs);
+  n.outputs = std::move(outputs);
+  n.attributes = std::move(attributes);
+  graph_.model.graph.nodes.push_back(std::move(n));
+}
+
+std::string GraphBuilder::body_input(const std::string& name, std::int32_t elem_type, int rank) {
+  IrValueInfo info;
+  info.name = name;
+  info.type.kind = IrType::Kind::Tensor;
+  info.type.elem_type = elem_type;
+  info.type.has_shape = rank >= 0;
+  for (int d = 0; d < rank; ++d) info.type.shape.push_back(IrDim{});
+  graph_.model.graph.inputs.push_back(info);
+  return name;
 }
 
 void GraphBuilder::output(const std::string& value, std::int32_t elem_type) {
