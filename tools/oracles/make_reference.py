@@ -8,7 +8,11 @@ Run with the oracle environment:
 For every model of tools/models.json and each of its batch sizes it writes
 $ONEMODEL_HOME/reference/<os>-<arch>/<model>/fp32/b<batch>/ with inputs/*.npy, outputs/*.npy
 (NumPy format 1.0, little-endian, C order) and index.json (dtypes, shapes, SHA-256 of each file,
-the model's SHA-256, ONNX Runtime's version and session options).
+the model's SHA-256, ONNX Runtime's version and session options). A model with a "reference_group"
+in tools/models.json goes one level down, in <os>-<arch>/<group>/<model>/...: the control-flow
+models (group "control-flow", issue 13) stay out of the */fp32/b* glob of check_models.sh (which
+checks the optimized engine only) and are gated on their own by tools/oracles/check_control_flow.sh
+(both engines).
 
 Outputs are ONNX Runtime with ORT_ENABLE_ALL, sequential execution, one intra-op thread. Each
 output also records ONNX Runtime's own noise: the scaled difference between its ORT_ENABLE_ALL and
@@ -30,7 +34,15 @@ batch 1 is sample 0 of batch N on every machine:
   * Whisper encoder: normal mel [80, 3000] scaled by 0.5; decoder: 16 random token ids in
     [0, 50000) and a standard normal hidden state [1500, 768];
   * OCR detector: a synthetic page [3, 640, 640] (light noisy background, dark word-like blocks
-    in rows) normalised as PP-OCR does ((x / 255 - 0.5) / 0.5); recogniser: the same for [3, 48, 320].
+    in rows) normalised as PP-OCR does ((x / 255 - 0.5) / 0.5); recogniser: the same for [3, 48, 320];
+  * the control-flow models (tools/oracles/control_flow_models.py), batch 1 unless said:
+    gpt2-loop ("prompt"): 12 token ids in [0, 512) as input_ids [1, 12];
+    jit-if ("branch-image"): standard normal [4, 16, 16] plus 0.5 for even samples and minus 1.5 for
+    odd ones, so batch 1 takes the If's then-branch (sum > 0) and batch 2 its else-branch;
+    scan-rnn ("sequence"): per sample x [10, 8] standard normal (stacked on axis 1: [10, B, 8]) and
+    h0 [16] standard normal scaled by 0.5;
+    detect-loop ("boxes"): 48 boxes in clusters of 8 and uniform scores (control_flow_models.py
+    detection_sample), so the Loop both suppresses boxes and stops early on the score threshold.
 """
 import argparse
 import hashlib
@@ -124,6 +136,22 @@ def make_inputs(name: str, kind: str, batch: int) -> dict:
         return {"x": np.stack([ocr_sample(name, i, (3, 640, 640)) for i in range(batch)])}
     if kind == "ocr-recognizer":
         return {"x": np.stack([ocr_sample(name, i, (3, 48, 320)) for i in range(batch)])}
+    if kind == "branch-image":
+        return {"input": np.stack([sample_rng(name, kind, i).standard_normal((4, 16, 16), dtype=np.float32)
+                                   + np.float32(0.5 if i % 2 == 0 else -1.5) for i in range(batch)])}
+    if kind == "sequence":
+        rngs = [sample_rng(name, kind, i) for i in range(batch)]
+        x = np.stack([r.standard_normal((10, 8), dtype=np.float32) for r in rngs], axis=1)
+        return {"x": x, "h0": np.stack([r.standard_normal(16, dtype=np.float32) * np.float32(0.5) for r in rngs])}
+    if kind in ("prompt", "boxes"):
+        if batch != 1:
+            raise SystemExit(f"make_reference: {name}: kind {kind!r} has batch 1 only")
+        rng = sample_rng(name, kind, 0)
+        if kind == "prompt":
+            return {"input_ids": rng.integers(0, 512, size=(1, 12), dtype=np.int64)}
+        import control_flow_models
+        boxes, scores = control_flow_models.detection_sample(rng, 48)
+        return {"boxes": boxes, "scores": scores}
     raise SystemExit(f"make_reference: unknown model kind {kind!r}")
 
 
@@ -193,7 +221,7 @@ def make_one(name: str, entry: dict, batch: int, force: bool = False, variant: s
     if pin.get("sha256") and model_hash != pin["sha256"]:
         print(f"make_reference: note: {name} {variant}: the cached model differs from its pin", file=sys.stderr)
     fp32_dir = make_one(name, entry, batch, False, "fp32") if variant == "fp16" else None
-    out = paths.reference_dir() / name / variant / f"b{batch}"
+    out = paths.reference_dir() / entry.get("reference_group", "") / name / variant / f"b{batch}"
     if not force and is_current(out / "index.json", model_hash) and (
             fp32_dir is None or fp16_record_current(out, fp32_dir)):
         print(f"make_reference: {name} {variant} b{batch}: cached {out} is current")
