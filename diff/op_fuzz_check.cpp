@@ -35,6 +35,7 @@ Outcome run_once(const OpFuzzCase& c, EngineKind engine, ExecutionMode mode, int
     options.mode = mode;
     options.engine = engine;
     options.intra_op_threads = threads;
+    options.max_loop_iterations = 1000;  // a fuzzed loop that never ends stops quickly (spec/values.md 5)
     Session session = Session::create(c.model, options);
     if (session.kernel_path() != path) {
       untyped = "the session runs on " + session.kernel_path() + ", not on " + std::string(path);

@@ -35,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SessionOptions options;
     options.engine = EngineKind::Reference;
     options.intra_op_threads = 1;
+    options.max_loop_iterations = 1000;  // a fuzzed loop that never ends stops quickly (spec/values.md 5)
     (void)Session::load_bytes(fuzz::owned_view(data, size), "fuzz.model", options);
   } catch (const ModelError&) {
   } catch (const SessionError&) {

@@ -10,7 +10,7 @@
 #include "core/graph/node_info.hpp"
 #include "core/graph/tensor_bytes.hpp"
 #include "core/io/file_bytes.hpp"
-#include "core/onnx/tensor_entry.hpp"
+#include "core/onnx/value_entry.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/onnx_import.hpp"
 #include "onemodel/tensor_error.hpp"
@@ -47,18 +47,42 @@ const char* kind_text(IrType::Kind kind) {
   }
 }
 
+[[noreturn]] void unsupported_declaration(const IrValueInfo& value, const std::string& what) {
+  throw CaseEnd{CaseStatus::UnsupportedType,
+                "value '" + value.name + "' is " + what +
+                    "; values hold tensors, sequences of tensors and optionals of either (include/onemodel/value.hpp)"};
+}
+
 // spec/conformance.md section 4: a graph input or output whose value the library cannot hold
-// makes the case unsupported-type before anything is created.
+// makes the case unsupported-type before anything is created. Values (include/onemodel/value.hpp)
+// hold a tensor, a sequence of tensors, or an optional of a tensor or of a sequence of tensors;
+// maps, sparse tensors, opaque values, nested sequences and optionals of optionals remain gaps, as
+// do element types the tensor library does not store. Undeclared parts (kind None) are left to
+// the data and the session.
 void check_declared_value(const IrValueInfo& value) {
-  const IrType& type = value.type;
-  if (type.kind == IrType::Kind::None) return;
-  if (type.kind != IrType::Kind::Tensor) {
-    throw CaseEnd{CaseStatus::UnsupportedType, "value '" + value.name + "' is " + kind_text(type.kind) +
-                                                   "; sessions take tensor values only (so far)"};
+  const IrType* type = &value.type;
+  std::string container;
+  if (type->kind == IrType::Kind::Optional) {
+    if (type->inner.empty()) return;
+    type = &type->inner[0];
+    container = "an optional of ";
+    if (type->kind != IrType::Kind::Tensor && type->kind != IrType::Kind::Sequence && type->kind != IrType::Kind::None) {
+      unsupported_declaration(value, container + kind_text(type->kind));
+    }
   }
-  if (type.elem_type != 0 && !dtype_is_stored(type.elem_type)) {
+  if (type->kind == IrType::Kind::Sequence) {
+    if (type->inner.empty()) return;
+    type = &type->inner[0];
+    container += "a sequence of ";
+    if (type->kind != IrType::Kind::Tensor && type->kind != IrType::Kind::None) {
+      unsupported_declaration(value, container + kind_text(type->kind));
+    }
+  }
+  if (type->kind == IrType::Kind::None) return;
+  if (type->kind != IrType::Kind::Tensor) unsupported_declaration(value, kind_text(type->kind));
+  if (type->elem_type != 0 && !dtype_is_stored(type->elem_type)) {
     throw CaseEnd{CaseStatus::UnsupportedType, "value '" + value.name + "' has element type " +
-                                                   std::string(onnx_type_name(type.elem_type))};
+                                                   std::string(onnx_type_name(type->elem_type))};
   }
 }
 
@@ -92,40 +116,137 @@ std::vector<fs::path> data_set_folders(const fs::path& folder) {
   return folders;
 }
 
-struct NamedValue {
-  std::string name;  // TensorProto.name, may be empty
-  Tensor tensor;
+// A graph input or output as the model declares it: the declared kind says which message its
+// data files hold (spec/conformance.md section 1), the element type fills in what an empty
+// sequence or optional file does not say.
+struct Slot {
+  std::string name;
+  ValueKind kind = ValueKind::Tensor;
+  ValueKind optional_of = ValueKind::Tensor;
+  std::int32_t element_type = 0;
 };
 
-NamedValue read_value(const fs::path& file) {
-  const ByteView bytes = load_file_bytes(file);
-  const IrTensor ir = onnx::parse_tensor_bytes(bytes, file.string());
-  if (!dtype_is_stored(ir.data_type)) {
-    throw CaseEnd{CaseStatus::UnsupportedType, file.filename().string() + " has element type " +
-                                                   std::string(onnx_type_name(ir.data_type))};
+Slot slot_of(const TensorInfo& info) { return Slot{info.name, info.kind, info.optional_of, info.element_type}; }
+
+onnx::ValueMessage message_of(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::Sequence: return onnx::ValueMessage::Sequence;
+    case ValueKind::Optional: return onnx::ValueMessage::Optional;
+    default: return onnx::ValueMessage::Tensor;
   }
-  return NamedValue{ir.name, tensor_from_ir(ir, file.filename().string())};
 }
 
-// spec/conformance.md section 2: a file is matched by its TensorProto name when that names one
-// of `names`, else by position.
-std::vector<std::size_t> match_files(const std::vector<NamedValue>& values, const std::vector<std::string>& names,
+struct DataFile {
+  fs::path path;
+  ByteView bytes;
+};
+
+// One data file read as the value of its slot.
+struct FileValue {
+  Value value;
+  // False for an empty sequence (also inside an optional) when neither the file nor the
+  // declaration says its element type: compare_values must not judge the placeholder type.
+  bool element_type_known = true;
+};
+
+Tensor stored_tensor(const IrTensor& ir, const std::string& what) {
+  if (!dtype_is_stored(ir.data_type)) {
+    throw CaseEnd{CaseStatus::UnsupportedType, what + " has element type " + std::string(onnx_type_name(ir.data_type))};
+  }
+  return tensor_from_ir(ir, what);
+}
+
+// The declared element type when the library stores it, else float32 as a placeholder.
+DType declared_dtype(const Slot& slot, bool& known) {
+  known = slot.element_type != 0 && dtype_is_stored(slot.element_type);
+  return known ? static_cast<DType>(slot.element_type) : DType::F32;
+}
+
+Value sequence_value(const onnx::IrValue& ir, const Slot& slot, const std::string& what, bool& known) {
+  std::vector<Tensor> elements;
+  for (std::size_t k = 0; k < ir.elements.size(); ++k) {
+    elements.push_back(stored_tensor(ir.elements[k], what + " element " + std::to_string(k)));
+  }
+  // An empty SequenceProto names no tensor type: the declaration gives it, if anything does.
+  DType type = declared_dtype(slot, known);
+  if (!elements.empty()) {
+    type = elements.front().dtype();
+    known = true;
+  }
+  return Value::sequence(type, std::move(elements));
+}
+
+FileValue read_value(const DataFile& file, const Slot& slot) {
+  const std::string what = file.path.filename().string();
+  onnx::IrValue ir;
+  try {
+    ir = onnx::parse_value_bytes(file.bytes, file.path.string(), message_of(slot.kind));
+  } catch (const ModelError& e) {
+    // spec/conformance.md section 4: a data file holding a value the library does not hold (a
+    // sequence of maps, an optional of a sparse tensor, ...) is a gap, not a failure.
+    if (e.kind() == ModelErrorKind::Unsupported) throw CaseEnd{CaseStatus::UnsupportedType, what + ": " + e.describe()};
+    throw;
+  }
+  FileValue result;
+  switch (ir.kind) {
+    case onnx::ValueMessage::Tensor:
+      result.value = Value(stored_tensor(ir.tensor, what));
+      return result;
+    case onnx::ValueMessage::Sequence:
+      result.value = sequence_value(ir, slot, what, result.element_type_known);
+      return result;
+    case onnx::ValueMessage::Optional: break;
+  }
+  if (ir.content.empty()) {
+    // OptionalProto elem_type 0 does not say what an empty optional would hold; the declaration does.
+    const Value::Kind of = ir.optional_of == onnx::kValueElemSequence ? Value::Kind::Sequence
+                           : ir.optional_of == onnx::kValueElemTensor  ? Value::Kind::Tensor
+                           : slot.optional_of == ValueKind::Sequence   ? Value::Kind::Sequence
+                                                                       : Value::Kind::Tensor;
+    bool known = false;
+    result.value = Value::empty_optional(of, declared_dtype(slot, known));
+    return result;
+  }
+  const onnx::IrValue& content = ir.content.front();
+  if (content.kind == onnx::ValueMessage::Sequence) {
+    result.value = Value::optional(sequence_value(content, slot, what, result.element_type_known));
+  } else {
+    result.value = Value::optional(Value(stored_tensor(content.tensor, what)));
+  }
+  return result;
+}
+
+// spec/conformance.md section 2: a file is matched by its name when that names one of `slots`,
+// else by position. The name is read as the message the slot's declared kind says the file is
+// (TensorProto.name, SequenceProto.name or OptionalProto.name, different field numbers), so a file
+// is compared with each slot under that slot's reading.
+std::vector<std::size_t> match_files(const std::vector<DataFile>& files, const std::vector<Slot>& slots,
                                      const std::string& what) {
-  std::vector<std::size_t> slots;
-  std::vector<bool> taken(names.size(), false);
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    std::size_t slot = names.size();
-    for (std::size_t n = 0; n < names.size(); ++n) {
-      if (!values[k].name.empty() && names[n] == values[k].name) slot = n;
+  std::vector<std::size_t> matched;
+  std::vector<bool> taken(slots.size(), false);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    std::size_t slot = slots.size();
+    for (std::size_t n = 0; n < slots.size(); ++n) {
+      const std::string name = onnx::peek_value_name(files[k].bytes, files[k].path.string(), message_of(slots[n].kind));
+      if (!name.empty() && slots[n].name == name) slot = n;
     }
-    if (slot == names.size()) slot = k;
-    if (slot >= names.size() || taken[slot]) {
+    if (slot == slots.size()) slot = k;
+    if (slot >= slots.size() || taken[slot]) {
       throw CaseEnd{CaseStatus::Fail, what + " file " + std::to_string(k) + " matches no " + what + " of the model"};
     }
     taken[slot] = true;
-    slots.push_back(slot);
+    matched.push_back(slot);
   }
-  return slots;
+  return matched;
+}
+
+std::vector<DataFile> load_files(const fs::path& folder, const std::string& prefix) {
+  std::vector<DataFile> files;
+  for (fs::path& file : numbered_files(folder, prefix)) {
+    ByteView bytes = load_file_bytes(file);
+    files.push_back(DataFile{std::move(file), std::move(bytes)});
+  }
+  return files;
 }
 
 std::string twin_name(const SessionOptions& options) {
@@ -148,6 +269,34 @@ std::string bit_difference(const Tensor& a, const Tensor& b) {
   return {};
 }
 
+// The same for values (spec/conformance.md section 2, the twin gate): kinds, then a sequence's
+// element type, length and each element, an optional's presence and content.
+std::string bit_difference(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return "kinds differ";
+  switch (a.kind()) {
+    case Value::Kind::Tensor:
+      if (a.defined() != b.defined()) return "one tensor is undefined";
+      return a.defined() ? bit_difference(a.tensor(), b.tensor()) : std::string();
+    case Value::Kind::Sequence: {
+      if (a.element_type() != b.element_type()) return "sequence element types differ";
+      if (a.elements().size() != b.elements().size()) {
+        return "sequences of " + std::to_string(a.elements().size()) + " and " + std::to_string(b.elements().size()) +
+               " elements";
+      }
+      for (std::size_t k = 0; k < a.elements().size(); ++k) {
+        const std::string d = bit_difference(a.elements()[k], b.elements()[k]);
+        if (!d.empty()) return "sequence element " + std::to_string(k) + ": " + d;
+      }
+      return {};
+    }
+    case Value::Kind::Optional:
+      if (a.has_value() != b.has_value()) return "one optional is empty, the other is not";
+      if (!a.has_value()) return a.optional_of() == b.optional_of() ? std::string() : "empty optionals of different kinds";
+      return bit_difference(a.value(), b.value());
+  }
+  return {};
+}
+
 const KnownDifference* known_for(std::span<const KnownDifference> known, const std::string& output) {
   for (const KnownDifference& entry : known) {
     if (entry.output == output) return &entry;
@@ -160,47 +309,58 @@ const KnownDifference* known_for(std::span<const KnownDifference> known, const s
 void run_data_set(const Session& session, const std::vector<std::string>& defaulted_inputs, const fs::path& folder,
                   std::span<const Session> twins, std::span<const SessionOptions> twin_options,
                   std::span<const KnownDifference> known, std::vector<std::string>& covered) {
-  std::vector<NamedValue> inputs;
-  for (const fs::path& file : numbered_files(folder, "input_")) inputs.push_back(read_value(file));
-  std::vector<NamedValue> expected;
-  for (const fs::path& file : numbered_files(folder, "output_")) expected.push_back(read_value(file));
+  const std::vector<DataFile> input_files = load_files(folder, "input_");
+  const std::vector<DataFile> output_files = load_files(folder, "output_");
 
-  std::vector<std::string> input_names;
-  for (const TensorInfo& info : session.inputs()) input_names.push_back(info.name);
-  input_names.insert(input_names.end(), defaulted_inputs.begin(), defaulted_inputs.end());
+  std::vector<Slot> input_slots;
+  for (const TensorInfo& info : session.inputs()) input_slots.push_back(slot_of(info));
+  // Inputs with an initializer of the same name: the initializer is a tensor, so is the input.
+  for (const std::string& name : defaulted_inputs) input_slots.push_back(Slot{name});
+  std::vector<Slot> output_slots;
+  for (const TensorInfo& info : session.outputs()) output_slots.push_back(slot_of(info));
   std::vector<std::string> output_names;
-  for (const TensorInfo& info : session.outputs()) output_names.push_back(info.name);
-  if (expected.size() != output_names.size()) {
-    throw CaseEnd{CaseStatus::Fail, "the model has " + std::to_string(output_names.size()) + " outputs, the data set " +
-                                        std::to_string(expected.size())};
+  for (const Slot& slot : output_slots) output_names.push_back(slot.name);
+  if (output_files.size() != output_slots.size()) {
+    throw CaseEnd{CaseStatus::Fail, "the model has " + std::to_string(output_slots.size()) + " outputs, the data set " +
+                                        std::to_string(output_files.size())};
   }
   // Positions count the required inputs (those without an initializer of the same name), as the
-  // ONNX backend runner does; inputs with a default follow and can be matched by name.
-  const std::vector<std::size_t> input_slots = match_files(inputs, input_names, "input");
+  // ONNX backend runner does; inputs with a default follow and can be matched by name. Each file
+  // is then read as the message its slot's declared kind names (spec/conformance.md section 1).
+  const std::vector<std::size_t> input_match = match_files(input_files, input_slots, "input");
+  const std::vector<std::size_t> output_match = match_files(output_files, output_slots, "output");
   std::vector<std::string> names;
-  std::vector<Tensor> tensors;
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    names.push_back(input_names[input_slots[k]]);
-    tensors.push_back(inputs[k].tensor);
+  std::vector<Value> values;
+  for (std::size_t k = 0; k < input_files.size(); ++k) {
+    const Slot& slot = input_slots[input_match[k]];
+    names.push_back(slot.name);
+    values.push_back(read_value(input_files[k], slot).value);
   }
-  std::vector<Tensor> results(output_names.size());
-  session.run(names, tensors, output_names, results);
-  const std::vector<std::size_t> output_slots = match_files(expected, output_names, "output");
+  std::vector<FileValue> expected;
+  for (std::size_t k = 0; k < output_files.size(); ++k) expected.push_back(read_value(output_files[k], output_slots[output_match[k]]));
+
+  std::vector<Value> results(output_names.size());
+  session.run_values(names, values, output_names, results);
   // The recorded data first, remembering the first miss instead of ending the case: the twins
   // below must run on every data set that produced outputs (a wrong kernel that is also
   // thread-dependent would otherwise hide its second defect behind the first).
   std::string miss;
   for (std::size_t k = 0; k < expected.size() && miss.empty(); ++k) {
-    const std::size_t slot = output_slots[k];
+    const std::size_t slot = output_match[k];
     const std::string what = "output '" + output_names[slot] + "'";
-    const Comparison c = compare_tensors(results[slot], expected[k].tensor, what);
+    const Value& want = expected[k].value;
+    const Comparison c = compare_values(results[slot], want, what, expected[k].element_type_known);
     if (c.equal) continue;
+    // Known differences bound tensors (spec/conformance.md section 4); none is listed for a
+    // sequence or an optional, so a miss there is a miss.
     const KnownDifference* entry = known_for(known, output_names[slot]);
-    if (entry == nullptr) {
+    const bool tensors = want.kind() == Value::Kind::Tensor && results[slot].kind() == Value::Kind::Tensor &&
+                         results[slot].defined();
+    if (entry == nullptr || !tensors) {
       miss = c.reason;
       continue;
     }
-    const std::string beyond = check_known_difference(results[slot], expected[k].tensor, *entry);
+    const std::string beyond = check_known_difference(results[slot].tensor(), want.tensor(), *entry);
     if (!beyond.empty()) {
       miss = c.reason + "; outside its known difference (" + describe_bound(*entry) + "): " + beyond;
       continue;
@@ -209,9 +369,9 @@ void run_data_set(const Session& session, const std::vector<std::string>& defaul
                       std::string(entry->reason) + "; " + c.reason);
   }
   for (std::size_t t = 0; t < twins.size(); ++t) {
-    std::vector<Tensor> twin_results(output_names.size());
+    std::vector<Value> twin_results(output_names.size());
     try {
-      twins[t].run(names, tensors, output_names, twin_results);
+      twins[t].run_values(names, values, output_names, twin_results);
     } catch (const std::exception& e) {
       throw CaseEnd{CaseStatus::Fail, "the " + twin_name(twin_options[t]) + " threw where this run gave outputs: " +
                                           e.what()};

@@ -1,9 +1,12 @@
 #include "core/conformance/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "core/graph/tensor_bytes.hpp"
 #include "onemodel/half.hpp"
@@ -133,6 +136,76 @@ Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::str
                   ", expected " + want_text;
   if (is_float_dtype(type)) result.reason += "; largest |got - expected| " + float_text(largest, DType::F64);
   return result;
+}
+
+namespace {
+
+const char* value_kind_text(Value::Kind kind) {
+  switch (kind) {
+    case Value::Kind::Sequence: return "a sequence";
+    case Value::Kind::Optional: return "an optional";
+    default: return "a tensor";
+  }
+}
+
+Comparison differs(std::string reason) {
+  Comparison c;
+  c.equal = false;
+  c.mismatches = 1;
+  c.reason = std::move(reason);
+  return c;
+}
+
+}  // namespace
+
+Comparison compare_values(const Value& got, const Value& want, const std::string& what, bool want_element_type_known) {
+  if (got.kind() != want.kind()) {
+    return differs(what + ": " + value_kind_text(got.kind()) + ", expected " + value_kind_text(want.kind()));
+  }
+  switch (want.kind()) {
+    case Value::Kind::Tensor:
+      if (!got.defined()) return differs(what + ": no tensor returned");
+      return compare_tensors(got.tensor(), want.tensor(), what);
+    case Value::Kind::Sequence: {
+      const std::vector<Tensor>& a = got.elements();
+      const std::vector<Tensor>& b = want.elements();
+      if (want_element_type_known && got.element_type() != want.element_type()) {
+        return differs(what + ": a sequence of " + std::string(dtype_name(got.element_type())) + ", expected " +
+                       std::string(dtype_name(want.element_type())));
+      }
+      if (a.size() != b.size()) {
+        return differs(what + ": " + std::to_string(a.size()) + " elements in the sequence, expected " +
+                       std::to_string(b.size()));
+      }
+      // Every element is compared so that the counts are right; the reason is the first's.
+      Comparison result;
+      std::size_t differing = 0;
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        const Comparison c = compare_tensors(a[k], b[k], what + " element " + std::to_string(k));
+        if (c.equal) continue;
+        if (differing++ == 0) result.reason = c.reason;
+        result.equal = false;
+        result.mismatches += std::max<std::int64_t>(1, c.mismatches);  // a type or shape difference counts once
+      }
+      if (differing > 1) {
+        result.reason += "; " + std::to_string(differing) + " of " + std::to_string(a.size()) +
+                         " elements of the sequence differ";
+      }
+      return result;
+    }
+    case Value::Kind::Optional:
+      if (got.has_value() != want.has_value()) {
+        const auto text = [](const Value& v) {
+          return v.has_value() ? std::string("holding ") + value_kind_text(v.value().kind()) : std::string("empty");
+        };
+        return differs(what + ": an optional " + text(got) + ", expected one " + text(want));
+      }
+      // Two empty optionals are equal: the data file need not say what an empty one would hold
+      // (OptionalProto elem_type 0), and the backend runner compares None with None.
+      if (!want.has_value()) return {};
+      return compare_values(got.value(), want.value(), what, want_element_type_known);
+  }
+  return {};
 }
 
 }  // namespace onemodel::conformance

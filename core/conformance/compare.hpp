@@ -10,6 +10,7 @@
 #include <string>
 
 #include "onemodel/tensor.hpp"
+#include "onemodel/value.hpp"
 
 namespace onemodel::conformance {
 
@@ -33,5 +34,14 @@ struct Comparison {
 
 // `what` names the output in the reason ("output 'y'").
 Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::string& what);
+
+// Session values (spec/conformance.md section 3): the kinds must be equal; tensors as
+// compare_tensors; sequences by element type, length, then element by element with compare_tensors
+// (the reason names the first differing element, `mismatches` counts differing elements); optionals
+// by presence, then their contents. `want_element_type_known` false skips the element-type check
+// of an empty recorded sequence whose file and declaration do not say it (SequenceProto carries no
+// type for an empty list of tensors).
+Comparison compare_values(const Value& got, const Value& want, const std::string& what,
+                          bool want_element_type_known = true);
 
 }  // namespace onemodel::conformance

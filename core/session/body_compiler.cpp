@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/graph/packed_value.hpp"
 #include "core/graph/tensor_bytes.hpp"
 #include "core/ir/resolve.hpp"
 #include "core/session/run_control.hpp"
@@ -44,7 +45,10 @@ class EngineBody final : public Body {
  public:
   EngineBody(const IrGraph& graph, std::unique_ptr<IrModel> model, std::unique_ptr<Engine> engine)
       : Body(graph), model_(std::move(model)), engine_(std::move(engine)) {
-    for (const IrValueInfo& input : model_->graph.inputs) input_names_.push_back(input.name);
+    for (const IrValueInfo& input : model_->graph.inputs) {
+      input_names_.push_back(input.name);
+      wants_optional_.push_back(input.type.kind == IrType::Kind::Optional ? 1 : 0);
+    }
     for (const IrValueInfo& output : model_->graph.outputs) output_names_.push_back(output.name);
   }
 
@@ -58,14 +62,30 @@ class EngineBody final : public Body {
     const RunControl* outer = parent.run_control();
     RunControl control(outer != nullptr ? *outer : detached, RunControl::Nested{});
     BodySink sink(outputs, control);
-    engine_->run(input_names_, inputs, output_names_, sink, control);
+    // spec/values.md section 3: a tensor or a sequence arriving where the body declares an
+    // optional (a loop-carried value the body returns unwrapped) is an optional holding it.
+    std::vector<Tensor> wrapped;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (wants_optional_[i] == 0 || is_optional(inputs[i])) continue;
+      if (wrapped.empty()) wrapped.assign(inputs.begin(), inputs.end());
+      const Value held = is_packed_value(inputs[i]) ? unpack_value(inputs[i], "input '" + input_names_[i] + "'")
+                                                    : Value(inputs[i]);
+      wrapped[i] = pack_value(Value::optional(held), "input '" + input_names_[i] + "'");
+    }
+    engine_->run(input_names_, wrapped.empty() ? inputs : std::span<const Tensor>(wrapped), output_names_, sink, control);
   }
 
  private:
+  // The kind byte of the packed form (spec/values.md section 2): 2 to 4 are optionals.
+  static bool is_optional(const Tensor& t) {
+    return is_packed_value(t) && static_cast<std::uint8_t>(tensor_bytes(t)[4]) >= 2;
+  }
+
   std::unique_ptr<IrModel> model_;  // the engine keeps pointers into it
   std::unique_ptr<Engine> engine_;
   std::vector<std::string> input_names_;
   std::vector<std::string> output_names_;
+  std::vector<std::uint8_t> wants_optional_;  // by input: 1 when the body declares an optional
 };
 
 class BodyCompiler final : public SubgraphCompiler {
