@@ -1,6 +1,7 @@
 // Compiling subgraph bodies into engines of the session's kind (spec/values.md section 3).
 #include "core/session/body_compiler.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -114,7 +115,7 @@ class BodyCompiler final : public SubgraphCompiler {
     EngineParent child{parent_.depth + 1, parent_.thread_pool};
     std::unique_ptr<Engine> engine;
     try {
-      engine = factory_(*model, options_, child);
+      engine = factory_(*model, body_options(), child);
     } catch (const SessionError& e) {
       if (!e.node_name().empty()) throw;
       throw SessionError(e.kind(), "subgraph '" + body.name + "': " + e.message(), node.name(), e.operators());
@@ -123,6 +124,16 @@ class BodyCompiler final : public SubgraphCompiler {
   }
 
   std::int64_t max_loop_iterations() const noexcept override { return options_.max_loop_iterations; }
+
+  // spec/values.md section 3: a body's input shapes often change from one iteration to the next
+  // (a growing key/value cache, a kept set that grows); its engine keeps at least
+  // kMinBodyCachedPlans plans so that a loop of that many distinct shapes plans each once per
+  // session instead of evicting and re-planning on every call.
+  SessionOptions body_options() const {
+    SessionOptions o = options_;
+    o.max_cached_plans = std::max(o.max_cached_plans, kMinBodyCachedPlans);
+    return o;
+  }
 
   const IrType* declared_type(const std::string& name) const noexcept override {
     const auto it = model_.graph.value_index.find(name);

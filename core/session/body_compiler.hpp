@@ -14,6 +14,8 @@ namespace onemodel {
 // Limits checked when a session is made, before any engine (spec/values.md section 5).
 inline constexpr int kMaxSubgraphDepth = 32;
 inline constexpr std::int64_t kMaxSubgraphCount = 4096;
+// The plans a body's engine keeps at least (SessionOptions::max_cached_plans otherwise).
+inline constexpr int kMinBodyCachedPlans = 64;
 
 // Throws SessionError(Unsupported) when the model's subgraphs nest deeper than kMaxSubgraphDepth
 // or number more than kMaxSubgraphCount. Walks without recursion.
