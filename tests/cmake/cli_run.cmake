@@ -82,3 +82,20 @@ if(TARGET onemodel_cli)
                       -- ${cli} conformance ${ONEMODEL_BACKEND_TEST_DIR}/node/test_identity --engine reference --mode exact)
   endif()
 endif()
+
+# A sequence output (spec/values.md, docs/command-line.md "run"): SplitToSequence of a [3, 6]
+# arange into pieces of 2 along axis 1; each element's hash is numpy's
+# sha256(arange(18).reshape(3, 6)[:, 2k:2k+2].tobytes()), computed apart from the library.
+if(TARGET onemodel_cli AND EXISTS ${ONEMODEL_BACKEND_TEST_DIR}/node/test_split_to_sequence_1/model.onnx)
+  foreach(engine optimized reference)
+    add_test(NAME cli_run_sequence_output_${engine}
+             COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/support/cli_expect.py --status 0
+                     --stdout "^seq sequence of 3 float$"
+                     --stdout "^seq\\[0\\] float \\[3, 2\\] sha256=356746c98766446c5cb2eacd343fda2945621da25547cd80ff8f1cb9d0a7befb$"
+                     --stdout "^seq\\[2\\] float \\[3, 2\\] sha256=7504c3a3702dd9f176e24c386e2dcb55b8e13413498b43779fd6a72a194f42a7$"
+                     -- $<TARGET_FILE:onemodel_cli> run ${ONEMODEL_BACKEND_TEST_DIR}/node/test_split_to_sequence_1/model.onnx
+                     --input data=${CMAKE_SOURCE_DIR}/tests/data/cli/seq_data_3x6.npy
+                     --input split=${CMAKE_SOURCE_DIR}/tests/data/cli/seq_split_2.npy --engine ${engine})
+    set_tests_properties(cli_run_sequence_output_${engine} PROPERTIES LABELS unit TIMEOUT 120)
+  endforeach()
+endif()

@@ -182,6 +182,8 @@ TEST_P(ControlFlowTest, LoopPastTheIterationLimitIsRefusedNamingTheNode) {
   o.max_loop_iterations = 5;
   const Session bounded = Session::create(model_of(doubling_loop(true, false)), o);
   EXPECT_NO_THROW(bounded.run(loop_feeds(5)));
+  // One past the limit is refused (the boundary).
+  EXPECT_EQ(session_error_kind_of([&] { bounded.run(loop_feeds(6)); }), SessionErrorKind::ResourceExhausted);
   try {
     bounded.run(loop_feeds(10));
     FAIL() << "10 iterations ran under a limit of 5";

@@ -152,19 +152,53 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   }
   RunOptions run_options;
   if (parsed.deadline) run_options.deadline = std::chrono::steady_clock::now() + *parsed.deadline;
-  // Each output is hashed (and written) where the run left it: no copy of it is made, so a
-  // 2 GiB output needs no second 2 GiB (issue 11). Results are contiguous (spec/session.md 4).
-  session.run_visit(names, tensors, output_names, [&](std::size_t k, const Tensor& result) {
-    out << escaped_name(output_names[k]) << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
+  // One line per tensor; a sequence prints one per element (`name[k]`), an optional its content
+  // or `name optional empty` (spec/values.md, docs/command-line.md). Files: `name_k.npy` per element.
+  const auto print = [&](const std::string& label, const Tensor& result, const std::string& file) {
+    out << label << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
         << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
     if (files.empty()) return;
-    const fs::path file = fs::path(parsed.output_dir) / (files[k] + ".npy");
+    const fs::path path = fs::path(parsed.output_dir) / (file + ".npy");
     try {
-      conformance::write_npy(file, result);
+      conformance::write_npy(path, result);
     } catch (const conformance::NpyError& e) {
-      throw ModelError(ModelErrorKind::Io, e.what(), file.string());
+      throw ModelError(ModelErrorKind::Io, e.what(), path.string());
     }
-  }, run_options);
+  };
+  bool tensors_only = true;
+  for (const TensorInfo& info : session.outputs()) tensors_only = tensors_only && info.kind == ValueKind::Tensor;
+  if (tensors_only) {
+    // Each output is hashed (and written) where the run left it: no copy of it is made, so a
+    // 2 GiB output needs no second 2 GiB (issue 11). Results are contiguous (spec/session.md 4).
+    session.run_visit(names, tensors, output_names, [&](std::size_t k, const Tensor& result) {
+      print(escaped_name(output_names[k]), result, files.empty() ? std::string() : files[k]);
+    }, run_options);
+    return kExitOk;
+  }
+  std::vector<Value> inputs(tensors.begin(), tensors.end());
+  std::vector<Value> results(output_names.size());
+  session.run_values(names, inputs, output_names, results, run_options);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const std::string label = escaped_name(output_names[k]);
+    const std::string file = files.empty() ? std::string() : files[k];
+    Value value = results[k];
+    if (value.kind() == Value::Kind::Optional) {
+      if (!value.has_value()) {
+        out << label << " optional empty\n";
+        continue;
+      }
+      value = value.value();
+    }
+    if (value.kind() == Value::Kind::Tensor) {
+      print(label, value.tensor(), file);
+      continue;
+    }
+    out << label << " sequence of " << value.elements().size() << " "
+        << element_type_name(static_cast<std::int32_t>(value.element_type())) << "\n";
+    for (std::size_t e = 0; e < value.elements().size(); ++e) {
+      print(label + "[" + std::to_string(e) + "]", value.elements()[e], file + "_" + std::to_string(e));
+    }
+  }
   return kExitOk;
 }
 
