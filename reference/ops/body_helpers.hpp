@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/graph/packed_value.hpp"
@@ -105,6 +106,30 @@ inline void check_declared(const NodeInfo& node, const IrType* declared, const T
       break;
     default: break;
   }
+}
+
+// A scan output no iteration produced (spec/ops/control-flow.md sections 4 and 5): empty along
+// the stacked axis, of the body output's declared element type (float when undeclared), and with
+// the declared extents of a slice when the body fixes them all (as ONNX Runtime gives it), else
+// `[0]` (graph-runtime.md section 8). `axis` is where the stacked axis goes (0 for Loop).
+inline std::pair<DType, Shape> empty_scan_output(const IrType& declared, std::int64_t axis) {
+  const DType type = declared.kind == IrType::Kind::Tensor && dtype_is_stored(declared.elem_type)
+                         ? static_cast<DType>(declared.elem_type)
+                         : DType::F32;
+  bool fixed = declared.kind == IrType::Kind::Tensor && declared.has_shape;
+  std::vector<std::int64_t> extents;
+  if (fixed) {
+    for (const IrDim& d : declared.shape) {
+      fixed = fixed && d.kind == IrDim::Kind::Value && d.value >= 0 && d.value <= kMaxElements;
+      extents.push_back(d.value);
+    }
+  }
+  const auto rank = static_cast<std::int64_t>(extents.size());
+  if (!fixed || rank + 1 > kMaxRank) return {type, Shape{0}};
+  const std::int64_t at = axis < 0 ? axis + rank + 1 : axis;
+  if (at < 0 || at > rank) return {type, Shape{0}};
+  extents.insert(extents.begin() + at, 0);
+  return {type, Shape(std::span<const std::int64_t>(extents))};
 }
 
 // Two declarations of the same value that cannot both hold (kind, element type or rank differ).

@@ -131,16 +131,12 @@ class Loop final : public OpKernel {
     parts[k].push_back(result);
   }
 
-  // The kept scan outputs stacked on a new first axis; none: an empty [0] tensor of the declared
-  // type (float when undeclared).
+  // The kept scan outputs stacked on a new first axis; none: empty_scan_output.
   void stack_parts(RunContext& context, std::size_t out, std::size_t k, const std::vector<Tensor>& parts) const {
     const NodeInfo& node = context.node();
     if (parts.empty()) {
-      const IrType& declared = body_.body->graph().outputs[1 + carried_ + k].type;
-      const DType type = declared.kind == IrType::Kind::Tensor && dtype_is_stored(declared.elem_type)
-                             ? static_cast<DType>(declared.elem_type)
-                             : DType::F32;
-      context.allocate_output(out, type, Shape{0});
+      const auto [type, shape] = empty_scan_output(body_.body->graph().outputs[1 + carried_ + k].type, 0);
+      context.allocate_output(out, type, shape);
       return;
     }
     std::vector<std::int64_t> extents{static_cast<std::int64_t>(parts.size())};

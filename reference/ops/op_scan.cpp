@@ -176,7 +176,8 @@ class Scan final : public OpKernel {
       const std::size_t out = states_ + k;
       if (!context.output_wanted(out)) continue;
       if (!result.stacked[k].defined()) {
-        context.allocate_output(out, declared_type(states_ + k), Shape{0});
+        const auto [type, shape] = empty_scan_output(body_.body->graph().outputs[states_ + k].type, out_axes_[k]);
+        context.allocate_output(out, type, shape);
         continue;
       }
       const Tensor& stacked = result.stacked[k];
