@@ -177,6 +177,25 @@ TEST_P(ControlFlowTest, LoopRunsItsTripCountAndReadsCapturedInputs) {
   EXPECT_EQ(s.run(loop_feeds(0))[0].to_vector<float>(), (std::vector<float>{0.5f, -3.0f}));
 }
 
+// A scan output of a loop that ran no iteration: empty along the new axis with the slice extents
+// the body declares ([0, 2]; what ONNX Runtime 1.31.1 gives for this graph), and [0] when the
+// body leaves them open.
+TEST_P(ControlFlowTest, ZeroIterationScanOutputTakesTheDeclaredSliceShape) {
+  for (const bool declared : {true, false}) {
+    IrGraph g = doubling_loop(true, false);
+    IrGraph& body = g.nodes[0].attributes[0].graphs[0];
+    body.nodes.push_back(node("Identity", {"h"}, {"h_scan"}));
+    body.outputs.push_back(declared ? tensor_value_info("h_scan", kFloat, {fixed_dim(2)})
+                                    : unshaped_tensor_value_info("h_scan", kFloat));
+    g.nodes[0].outputs.push_back("all");
+    g.outputs.push_back(unshaped_tensor_value_info("all", kFloat));
+    const Session s = Session::create(model_of(g), options_for(GetParam()));
+    const std::vector<Tensor> out = s.run(loop_feeds(0));
+    EXPECT_EQ(out[1].shape(), declared ? (Shape{0, 2}) : (Shape{0}));
+    EXPECT_EQ(s.run(loop_feeds(3))[1].shape(), (Shape{3, 2}));
+  }
+}
+
 TEST_P(ControlFlowTest, LoopPastTheIterationLimitIsRefusedNamingTheNode) {
   SessionOptions o = options_for(GetParam());
   o.max_loop_iterations = 5;
