@@ -14,6 +14,7 @@
 #include "core/conformance/case_runner.hpp"
 #include "core/conformance/compare.hpp"
 #include "onemodel/half.hpp"
+#include "tests/support/case_folder_test.hpp"
 #include "tests/support/onnx_builder.hpp"
 
 namespace onemodel::conformance {
@@ -119,20 +120,9 @@ TEST(ConformanceStatus, NamesAndErrorKinds) {
 
 // ---- whole cases ----
 
-class ConformanceCase : public ::testing::Test {
+class ConformanceCase : public testing::CaseFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("onemodel_conformance_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  void write(const fs::path& relative, const std::string& bytes) {
-    fs::create_directories((dir_ / relative).parent_path());
-    std::ofstream(dir_ / relative, std::ios::binary) << bytes;
-  }
+  ConformanceCase() : CaseFolderTest("onemodel_conformance_") {}
   static std::string floats_tensor(const std::string& name, const std::vector<float>& values) {
     return onnxb::tensor_floats(name, {static_cast<std::int64_t>(values.size())}, values).bytes();
   }
@@ -144,7 +134,6 @@ class ConformanceCase : public ::testing::Test {
     return run_case(dir_, options);
   }
 
-  fs::path dir_;
 };
 
 TEST_F(ConformanceCase, IdentityPassesEveryDataSetInBothModes) {

@@ -22,6 +22,7 @@
 #include "core/conformance/compare.hpp"
 #include "core/onnx/value_entry.hpp"
 #include "onemodel/error.hpp"
+#include "tests/support/case_folder_test.hpp"
 #include "tests/support/onnx_builder.hpp"
 
 namespace onemodel::conformance {
@@ -241,20 +242,9 @@ TEST(ConformanceValueCompare, OptionalsByPresenceThenContent) {
 
 // ---- whole cases ----
 
-class ConformanceValueCase : public ::testing::Test {
+class ConformanceValueCase : public testing::CaseFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("onemodel_conformance_values_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  void write(const fs::path& relative, const std::string& bytes) {
-    fs::create_directories((dir_ / relative).parent_path());
-    std::ofstream(dir_ / relative, std::ios::binary) << bytes;
-  }
+  ConformanceValueCase() : CaseFolderTest("onemodel_conformance_values_") {}
   // A model: S (sequence of float) and T (float[1]) -> SequenceInsert -> Y (sequence of float).
   void write_insert_model() {
     // TypeProto.sequence_type (4) holding TypeProto.Sequence.elem_type (1): a TypeProto whose
@@ -280,7 +270,6 @@ class ConformanceValueCase : public ::testing::Test {
     return run_case(dir_, options, twins);
   }
 
-  fs::path dir_;
 };
 
 TEST_F(ConformanceValueCase, ASequenceCaseMatchedByNamesPassesAndAWrongElementFails) {
