@@ -376,34 +376,39 @@ void Session::run_values(std::span<const std::string> input_names, std::span<con
   run_engine(*impl, input_names, tensors, output_names, sink, control);
 }
 
-std::vector<Value> Session::run_values(const std::vector<std::pair<std::string, Value>>& inputs,
-                                       const RunOptions& run_options) const {
+namespace {
+
+// The convenience forms: every output in model order, by the span form `run_span`.
+template <class V, class RunSpan>
+std::vector<V> run_all_outputs(const Session& session, const std::vector<std::pair<std::string, V>>& inputs,
+                               const RunSpan& run_span) {
   std::vector<std::string> names;
-  std::vector<Value> values;
+  std::vector<V> given;
   for (const auto& [name, value] : inputs) {
     names.push_back(name);
-    values.push_back(value);
+    given.push_back(value);
   }
   std::vector<std::string> output_names;
-  for (const auto& info : outputs()) output_names.push_back(info.name);
-  std::vector<Value> results(output_names.size());
-  run_values(names, values, output_names, results, run_options);
+  for (const auto& info : session.outputs()) output_names.push_back(info.name);
+  std::vector<V> results(output_names.size());
+  run_span(names, given, output_names, results);
   return results;
+}
+
+}  // namespace
+
+std::vector<Value> Session::run_values(const std::vector<std::pair<std::string, Value>>& inputs,
+                                       const RunOptions& run_options) const {
+  return run_all_outputs<Value>(*this, inputs, [&](const auto& names, const auto& given, const auto& outs, auto& results) {
+    run_values(names, given, outs, results, run_options);
+  });
 }
 
 std::vector<Tensor> Session::run(const std::vector<std::pair<std::string, Tensor>>& inputs,
                                  const RunOptions& run_options) const {
-  std::vector<std::string> names;
-  std::vector<Tensor> tensors;
-  for (const auto& [name, tensor] : inputs) {
-    names.push_back(name);
-    tensors.push_back(tensor);
-  }
-  std::vector<std::string> output_names;
-  for (const auto& info : outputs()) output_names.push_back(info.name);
-  std::vector<Tensor> results(output_names.size());
-  run(names, tensors, output_names, results, run_options);
-  return results;
+  return run_all_outputs<Tensor>(*this, inputs, [&](const auto& names, const auto& given, const auto& outs, auto& results) {
+    run(names, given, outs, results, run_options);
+  });
 }
 
 }  // namespace onemodel
