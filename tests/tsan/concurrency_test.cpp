@@ -14,6 +14,7 @@
 // ONEMODEL_TSAN_RUNS sets the runs per thread (default 200).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/ir/resolve.hpp"
 #include "diff/graph_builder.hpp"
 #include "onemodel/session.hpp"
 #include "onemodel/session_error.hpp"
@@ -87,23 +89,70 @@ IrModel conv_matmul_softmax() {
   return b.build();
 }
 
+// Control flow (spec/values.md section 3): x[1,4,24,24] -> the network above, then a Loop of 5
+// iterations carrying h[16,48]: h' = Tanh(h * k + y) (k captured from the outer initializers, y
+// the network's output), each h' also a scan output -> h_final, h_all[5,16,48]. The body runs on
+// its own engine, sharing the session's pool and plan caches with every concurrent caller.
+IrModel network_in_a_loop() {
+  IrModel model = conv_matmul_softmax();
+  IrGraph body;
+  body.name = "step";
+  const auto info = [](const std::string& name, std::int32_t type) {
+    IrValueInfo v;
+    v.name = name;
+    v.type.kind = IrType::Kind::Tensor;
+    v.type.elem_type = type;
+    return v;
+  };
+  const auto node = [](const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+    IrNode n;
+    n.op_type = op;
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    return n;
+  };
+  body.inputs = {info("i", 7), info("c", 9), info("h", 1)};
+  body.nodes = {node("Mul", {"h", "k"}, {"hk"}), node("Add", {"hk", "y"}, {"pre"}), node("Tanh", {"pre"}, {"h_next"}),
+                node("Identity", {"c"}, {"c_next"}), node("Identity", {"h_next"}, {"h_scan"})};
+  body.outputs = {info("c_next", 9), info("h_next", 1), info("h_scan", 1)};
+  IrGraph& g = model.graph;
+  g.initializers.push_back(graph_builder::ir_tensor_of("k", Tensor::from_values<float>(DType::F32, Shape{}, {0.75f})));
+  g.initializers.push_back(graph_builder::ir_tensor_of("trip", Tensor::from_values<std::int64_t>(DType::I64, Shape{}, {5})));
+  g.initializers.push_back(graph_builder::ir_tensor_of("h0", Tensor::zeros(DType::F32, Shape{16, 48})));
+  IrNode loop = node("Loop", {"trip", "", "h0"}, {"h_final", "h_all"});
+  IrAttribute attribute;
+  attribute.name = "body";
+  attribute.type = AttrType::Graph;
+  attribute.graphs.push_back(body);
+  loop.attributes.push_back(attribute);
+  g.nodes.push_back(loop);
+  g.outputs = {info("h_final", 1), info("h_all", 1)};
+  resolve_model(model, FieldPathStyle::Onnx);
+  return model;
+}
+
 std::vector<std::byte> bytes_of(const Tensor& t) {
   std::vector<std::byte> out(static_cast<std::size_t>(t.element_count()) * dtype_size(t.dtype()));
   t.copy_to(out);
   return out;
 }
 
+// Every output's bytes, one after the other.
 std::vector<std::byte> run_once(const Session& session, const Tensor& x) {
-  const std::vector<Tensor> y = session.run({{"x", x}});
-  return bytes_of(y.at(0));
+  std::vector<std::byte> all;
+  for (const Tensor& y : session.run({{"x", x}})) {
+    const std::vector<std::byte> b = bytes_of(y);
+    all.insert(all.end(), b.begin(), b.end());
+  }
+  return all;
 }
 
 struct Fixture {
-  IrModel model = conv_matmul_softmax();
+  IrModel model;
   std::vector<Tensor> inputs;
   std::vector<std::vector<std::byte>> expected;  // one thread, one run at a time
 
-  explicit Fixture(ExecutionMode mode) {
+  explicit Fixture(ExecutionMode mode, IrModel graph = conv_matmul_softmax()) : model(std::move(graph)) {
     SessionOptions alone;
     alone.mode = mode;
     alone.intra_op_threads = 1;
@@ -122,11 +171,17 @@ struct Fixture {
   }
 };
 
-class Concurrency : public ::testing::TestWithParam<ExecutionMode> {};
+struct Case {
+  ExecutionMode mode;
+  bool loop;  // the network inside a Loop's input (network_in_a_loop)
+};
+
+class Concurrency : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Concurrency, EightCallersGetTheSingleThreadedBytes) {
-  const Fixture f(GetParam());
-  if (GetParam() == ExecutionMode::Exact) {
+  const ExecutionMode mode = GetParam().mode;
+  const Fixture f(mode, GetParam().loop ? network_in_a_loop() : conv_matmul_softmax());
+  if (mode == ExecutionMode::Exact) {
     // Exact mode: the single-threaded optimized bytes are the reference engine's (exact-mode.md).
     SessionOptions reference;
     reference.mode = ExecutionMode::Exact;
@@ -134,8 +189,8 @@ TEST_P(Concurrency, EightCallersGetTheSingleThreadedBytes) {
     const Session r = Session::create(f.model, reference);
     for (int i = 0; i < kInputs; ++i) ASSERT_EQ(run_once(r, f.inputs[i]), f.expected[i]) << "input " << i;
   }
-  const Session session = Session::create(f.model, f.shared_options(GetParam()));
-  const int runs = runs_per_thread();
+  const Session session = Session::create(f.model, f.shared_options(mode));
+  const int runs = GetParam().loop ? std::max(1, runs_per_thread() / 4) : runs_per_thread();
   std::atomic<int> wrong{0};
   std::atomic<int> errors{0};
   std::atomic<int> done{0};
@@ -161,8 +216,13 @@ TEST_P(Concurrency, EightCallersGetTheSingleThreadedBytes) {
               runs, done.load() - wrong.load());
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, Concurrency, ::testing::Values(ExecutionMode::Fast, ExecutionMode::Exact),
-                         [](const auto& info) { return info.param == ExecutionMode::Fast ? "Fast" : "Exact"; });
+INSTANTIATE_TEST_SUITE_P(Modes, Concurrency,
+                         ::testing::Values(Case{ExecutionMode::Fast, false}, Case{ExecutionMode::Exact, false},
+                                           Case{ExecutionMode::Fast, true}, Case{ExecutionMode::Exact, true}),
+                         [](const auto& info) {
+                           return std::string(info.param.mode == ExecutionMode::Fast ? "Fast" : "Exact") +
+                                  (info.param.loop ? "Loop" : "");
+                         });
 
 // Callers run in a loop while the session is disposed under them. Every run either returns the
 // single-threaded bytes or throws SessionError(Disposed); nothing else. A run that was in progress
