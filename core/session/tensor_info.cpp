@@ -122,6 +122,10 @@ Value checked_input_value(const TensorInfo& info, const Value& value) {
   const auto given_name = [&] {
     return given == Value::Kind::Tensor ? "a tensor" : given == Value::Kind::Sequence ? "a sequence" : "an optional";
   };
+  // An input declared without a type (element type 0, no shape) takes any value (graph-runtime.md
+  // section 8: "whatever arrives is accepted").
+  const bool undeclared = info.kind == ValueKind::Tensor && info.element_type == 0 && !info.has_rank;
+  if (undeclared && given != Value::Kind::Tensor) return Value(pack_value(value, "input '" + info.name + "'"));
   switch (info.kind) {
     case ValueKind::Tensor:
       if (given != Value::Kind::Tensor) refuse(info, std::string(given_name()) + " given, the model declares a tensor");

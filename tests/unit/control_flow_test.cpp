@@ -131,6 +131,19 @@ TEST_P(ControlFlowTest, ValueChecksRefuseTheWrongKindAndType) {
   EXPECT_THROW(Value::sequence(DType::F32, {ints}), SessionError);
 }
 
+// An input declared without a type takes a sequence as well as a tensor (spec/values.md section 4).
+TEST_P(ControlFlowTest, AnUntypedInputTakesASequence) {
+  IrGraph g;
+  IrValueInfo untyped;
+  untyped.name = "any";
+  g.inputs = {untyped};
+  g.nodes = {node("SequenceLength", {"any"}, {"n"})};
+  g.outputs = {unshaped_tensor_value_info("n", kInt64)};
+  const Session s = Session::create(model_of(g), options_for(GetParam()));
+  const Value seq = Value::sequence(DType::F32, {floats(Shape{1}, {1}), floats(Shape{1}, {2}), floats(Shape{1}, {3})});
+  EXPECT_EQ(s.run_values({{"any", seq}})[0].tensor().to_vector<std::int64_t>(), std::vector<std::int64_t>{3});
+}
+
 TEST_P(ControlFlowTest, OptionalsHoldOrNot) {
   IrGraph g;
   g.inputs = {optional_tensor_info("o", kFloat)};
