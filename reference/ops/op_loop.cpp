@@ -65,8 +65,14 @@ class Loop final : public OpKernel {
     std::vector<Tensor> spare(carried_);  // buffers the body writes next (never the caller's inputs)
     std::vector<std::vector<Tensor>> parts(scans_);
     std::vector<Tensor> stacked(scans_);  // for-loops: the stacked outputs, filled in place
-    Tensor iteration = Tensor::empty(DType::I64, Shape{});
+    // The body's inputs and the condition's slot are made once and refilled every iteration, so
+    // an iteration whose shapes repeat allocates nothing here (spec/values.md section 3).
+    const Tensor iteration = Tensor::empty(DType::I64, Shape{});
     const Tensor cond_in = Tensor::empty(DType::Bool, Shape{});
+    const Tensor cond_out = Tensor::empty(DType::Bool, Shape{});
+    std::vector<Tensor> inputs = body_inputs(context, body_, std::vector<Tensor>(2 + carried_));
+    inputs[0] = iteration;
+    inputs[1] = cond_in;
     std::vector<Tensor> outputs(1 + carried_ + scans_);
     std::int64_t i = 0;
     for (; i < trip && condition; ++i) {
@@ -74,10 +80,8 @@ class Loop final : public OpKernel {
       check_stop(context);
       iteration.mutable_data<std::int64_t>()[0] = i;
       cond_in.mutable_data<std::uint8_t>()[0] = 1;  // the loop runs only while cond holds
-      std::vector<Tensor> formal{iteration, cond_in};
-      formal.insert(formal.end(), current.begin(), current.end());
-      const std::vector<Tensor> inputs = body_inputs(context, body_, std::move(formal));
-      outputs[0] = Tensor();
+      for (std::size_t v = 0; v < carried_; ++v) inputs[2 + v] = current[v];
+      outputs[0] = cond_out;
       for (std::size_t v = 0; v < carried_; ++v) outputs[1 + v] = spare[v];
       for (std::size_t k = 0; k < scans_; ++k) outputs[1 + carried_ + k] = stacked[k].defined() ? stacked[k].select(0, i) : Tensor();
       body_.body->run(context, inputs, outputs);

@@ -98,14 +98,15 @@ class Scan final : public OpKernel {
     ScanResult result{std::move(states), std::vector<Tensor>(scan_outputs_)};
     std::vector<Tensor> spare(states_);
     std::vector<Tensor> outputs(states_ + scan_outputs_);
+    // Made once, refilled every position (the captures stay).
+    std::vector<Tensor> body_in = body_inputs(context, body_, std::vector<Tensor>(states_ + scan_inputs_));
     for (std::int64_t t = 0; t < length; ++t) {
       check_stop(context);
-      std::vector<Tensor> formal = result.states;
+      for (std::size_t v = 0; v < states_; ++v) body_in[v] = result.states[v];
       for (std::size_t j = 0; j < scan_inputs_; ++j) {
         const std::int64_t position = in_directions_[j] != 0 ? length - 1 - t : t;
-        formal.push_back(inputs[j].select(axes[j], position).contiguous());
+        body_in[states_ + j] = inputs[j].select(axes[j], position).contiguous();
       }
-      const std::vector<Tensor> body_in = body_inputs(context, body_, std::move(formal));
       for (std::size_t v = 0; v < states_; ++v) outputs[v] = spare[v];
       for (std::size_t k = 0; k < scan_outputs_; ++k) {
         const std::int64_t row = out_directions_[k] != 0 ? length - 1 - t : t;
