@@ -1,0 +1,125 @@
+// The integer product driver (int8_gemm.hpp): B packing with column sums, A packed per block of
+// kMc rows inside the chunk that uses it, the micro kernel per mr x nr tile, and the zero-point
+// correction, written once for every path so that it is the same arithmetic everywhere.
+#include "optimized/kernels/int8gemm/int8_gemm.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace onemodel::opt::int8 {
+namespace {
+
+// A value of the operand in the shifted domain: int8 as it is, uint8 minus 128 (int8.md).
+inline std::int32_t shifted(const Operand& x, std::size_t row, std::size_t col) {
+  const std::uint8_t byte = x.data[row * x.ld + col];
+  return x.is_signed ? static_cast<std::int32_t>(static_cast<std::int8_t>(byte)) : static_cast<std::int32_t>(byte) - 128;
+}
+
+inline std::int32_t shifted_zero(std::int32_t z, bool is_signed) { return is_signed ? z : z - 128; }
+
+constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16};
+#if defined(__x86_64__)
+constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16};
+#endif
+
+// Roughly the work of one pair of k of one tile (the pool's estimate only decides how many
+// helpers are woken; it never changes a result).
+constexpr double kNanosecondsPerPairTile = 2.0;
+
+}  // namespace
+
+const Path& path_for(Isa isa) noexcept {
+#if defined(__x86_64__)
+  if (isa == Isa::Avx2 || isa == Isa::Avx512) return kAvx2;
+#endif
+  (void)isa;
+  return kScalar;
+}
+
+PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa) {
+  if (k > kMaxK) throw std::length_error("int8 product: K above the int32 accumulation bound");
+  const Path& path = path_for(isa);
+  PackedB packed;
+  packed.k = k;
+  packed.n = n;
+  packed.nr = path.nr;
+  packed.pairs = (k + 1) / 2;
+  packed.is_signed = b.is_signed;
+  const std::size_t panels = (n + path.nr - 1) / path.nr;
+  packed.panels.assign(panels * packed.pairs * path.nr * 2, 0);
+  packed.col_sums.assign(n, 0);
+  for (std::size_t panel = 0; panel < panels; ++panel) {
+    std::int8_t* out = packed.panels.data() + panel * packed.pairs * path.nr * 2;
+    for (std::size_t c = 0; c < path.nr; ++c) {
+      const std::size_t col = panel * path.nr + c;
+      if (col >= n) break;  // padding columns stay zero
+      std::int32_t sum = 0;
+      for (std::size_t kk = 0; kk < k; ++kk) {
+        const std::int32_t v = shifted(b, kk, col);
+        out[(kk / 2) * path.nr * 2 + c * 2 + kk % 2] = static_cast<std::int8_t>(v);
+        sum += v;  // |sum| <= kMaxK * 128 < 2^31
+      }
+      packed.col_sums[col] = sum;
+    }
+  }
+  return packed;
+}
+
+void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
+          std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool, Isa isa) {
+  const Path& path = path_for(isa);
+  if (b.nr != path.nr) throw std::invalid_argument("int8 product: B was packed for another path");
+  if ((za.size() != 1 && za.size() != m) || (zb.size() != 1 && zb.size() != b.n)) {
+    throw std::invalid_argument("int8 product: a zero point per row of A or per column of B, or one");
+  }
+  const std::size_t n = b.n, k = b.k, pairs = b.pairs, mr = path.mr, nr = path.nr;
+  if (m == 0 || n == 0) return;
+  const std::size_t blocks = (m + kMc - 1) / kMc;
+  const auto block = [&](std::size_t index) {
+    const std::size_t row0 = index * kMc;
+    const std::size_t rows = std::min(kMc, m - row0);
+    const std::size_t a_panels = (rows + mr - 1) / mr;
+    // A' of this block: panels of mr rows, k in pairs, int16; rows past m and the odd k are zero.
+    std::vector<std::int16_t> packed_a(a_panels * pairs * mr * 2, 0);
+    std::vector<std::int32_t> row_sums(rows, 0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::int16_t* panel = packed_a.data() + (r / mr) * pairs * mr * 2;
+      std::int32_t sum = 0;
+      for (std::size_t kk = 0; kk < k; ++kk) {
+        const std::int32_t v = shifted(a, row0 + r, kk);
+        panel[(kk / 2) * mr * 2 + (r % mr) * 2 + kk % 2] = static_cast<std::int16_t>(v);
+        sum += v;
+      }
+      row_sums[r] = sum;
+    }
+    std::vector<std::int32_t> tile(mr * nr);
+    for (std::size_t ap = 0; ap < a_panels; ++ap) {
+      for (std::size_t bp = 0; bp * nr < n; ++bp) {
+        path.micro(pairs, packed_a.data() + ap * pairs * mr * 2, b.panels.data() + bp * pairs * nr * 2, tile.data());
+        // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32.
+        for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
+          const std::size_t row = row0 + ap * mr + r;
+          const auto zar = static_cast<std::uint32_t>(shifted_zero(za[za.size() == 1 ? 0 : row], a.is_signed));
+          const auto rsum = static_cast<std::uint32_t>(row_sums[ap * mr + r]);
+          for (std::size_t col_in = 0; col_in < nr && bp * nr + col_in < n; ++col_in) {
+            const std::size_t col = bp * nr + col_in;
+            const auto zbc = static_cast<std::uint32_t>(shifted_zero(zb[zb.size() == 1 ? 0 : col], b.is_signed));
+            const std::uint32_t s = static_cast<std::uint32_t>(tile[r * nr + col_in]) -
+                                    zar * static_cast<std::uint32_t>(b.col_sums[col]) - zbc * rsum +
+                                    static_cast<std::uint32_t>(k) * zar * zbc;
+            c[row * ldc + col] = static_cast<std::int32_t>(s);
+          }
+        }
+      }
+    }
+  };
+  const double estimate = kNanosecondsPerPairTile * static_cast<double>(pairs) *
+                          static_cast<double>(((m + mr - 1) / mr) * ((n + nr - 1) / nr));
+  if (pool == nullptr || blocks == 1) {
+    for (std::size_t i = 0; i < blocks; ++i) block(i);
+    return;
+  }
+  pool->parallel_for(blocks, estimate, [&](std::size_t i) { block(i); });
+}
+
+}  // namespace onemodel::opt::int8

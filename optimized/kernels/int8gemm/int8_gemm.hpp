@@ -1,0 +1,74 @@
+// The integer product kernel (spec-source int8.md, "Product kernel"): C = (A - zA)(B - zB) on 8-bit
+// operands with int32 results, computed as S = sum_k A'B' on the raw integers in the shifted
+// (int8) domain and corrected afterwards:
+//   A' = A - 128 for uint8 A, A for int8 A (the same for B); zA' and zB' likewise;
+//   C[m,n] = S[m,n] - zA'[m] colSum[n] - zB'[n] rowSum[m] + K zA'[m] zB'[n]
+// with colSum[n] = sum_k B'[k,n] and rowSum[m] = sum_k A'[m,k]. Every sum and the correction are
+// taken modulo 2^32; the result fits int32 while K * 128 * 128 < 2^31 (proofs/int8_accumulation),
+// so it is exact, and every path and thread count gives the same bits.
+//
+// Layout (G = 2, the x86 pair layout, which the scalar and 128-bit paths share): B is packed once
+// into panels of nr columns, k in pairs ([pair][column][2] int8, k padded with zeros to even);
+// A is packed per block of rows into panels of mr rows ([pair][row][2] int16). Work is cut into
+// blocks of kMc rows, a constant, so what a chunk computes never depends on the thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+
+namespace onemodel::opt::int8 {
+
+// Rows of A per chunk of work (int8.md: Mc = 48, a multiple of every path's mr).
+inline constexpr std::size_t kMc = 48;
+// The largest K accepted: K * 128 * 128 < 2^31 keeps S in int32 (proofs/int8_accumulation).
+inline constexpr std::size_t kMaxK = 131071;
+
+// S[mr x nr] (row-major, leading dimension nr) from `pairs` pairs of k of one A panel and one B
+// panel.
+using MicroKernel = void (*)(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel,
+                             std::int32_t* tile);
+
+struct Path {
+  Isa isa;
+  std::size_t mr, nr;
+  MicroKernel micro;
+};
+
+// The path of `isa`: AVX2 and AVX-512 run the AVX2 pair kernel (vpmaddwd, never saturating);
+// every other path the scalar loops over the same layout.
+const Path& path_for(Isa isa) noexcept;
+
+// An 8-bit operand: row-major with leading dimension `ld` (elements), uint8 or int8.
+struct Operand {
+  const std::uint8_t* data = nullptr;  // the bytes; int8 values are read as their two's complement
+  bool is_signed = false;
+  std::size_t ld = 0;
+};
+
+// B packed for one path (`nr` of that path) with its column sums; made once per constant weight.
+struct PackedB {
+  std::size_t k = 0, n = 0, nr = 0, pairs = 0;
+  bool is_signed = false;
+  std::vector<std::int8_t> panels;      // ceil(n / nr) panels of pairs * nr * 2
+  std::vector<std::int32_t> col_sums;   // colSum[n] of B' (exact: |sum| <= K * 128)
+};
+
+// Packs B [k x n] for `isa`'s path. Throws std::length_error when k > kMaxK.
+PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa);
+
+// C [m x n] (row-major, leading dimension ldc) = (A - za)(B - zb). `za` holds one zero point or
+// m (one per row), `zb` one or n (one per column), in the operands' own domains (uint8 or int8
+// values). `b` must have been packed for `isa`'s path (std::invalid_argument otherwise).
+void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
+          std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool, Isa isa);
+
+// Per-path micro kernels (int8_micro_<path>.cpp).
+void micro_scalar_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_avx2_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+
+}  // namespace onemodel::opt::int8

@@ -1,0 +1,123 @@
+// The integer product kernel (optimized/kernels/int8gemm, spec-source int8.md "Product kernel")
+// against a 64-bit naive loop of the definition, C = sum_k (A - zA)(B - zB): every available path,
+// 1 and 2 threads, random shapes with each dimension 0..70 (and a few larger, several row blocks),
+// uint8 and int8 operands in every mix, zero points per tensor, per row and per column, extreme
+// operands (all 0, all 255, all -128) where the shifted-domain correction is largest. Integer
+// arithmetic is exact, so every path and thread count must give exactly the naive result.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/int8gemm/int8_gemm.hpp"
+#include "tests/kernels/two_threads.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+struct Case {
+  std::size_t m, n, k;
+  bool a_signed, b_signed;
+  std::vector<std::uint8_t> a, b;  // row-major, ld k and n
+  std::vector<std::int32_t> za, zb;
+};
+
+std::int64_t value(std::uint8_t byte, bool is_signed) {
+  return is_signed ? static_cast<std::int64_t>(static_cast<std::int8_t>(byte)) : static_cast<std::int64_t>(byte);
+}
+
+std::vector<std::int32_t> naive(const Case& c) {
+  std::vector<std::int32_t> out(c.m * c.n);
+  for (std::size_t i = 0; i < c.m; ++i) {
+    for (std::size_t j = 0; j < c.n; ++j) {
+      std::int64_t sum = 0;
+      const std::int64_t za = c.za[c.za.size() == 1 ? 0 : i], zb = c.zb[c.zb.size() == 1 ? 0 : j];
+      for (std::size_t kk = 0; kk < c.k; ++kk) {
+        sum += (value(c.a[i * c.k + kk], c.a_signed) - za) * (value(c.b[kk * c.n + j], c.b_signed) - zb);
+      }
+      out[i * c.n + j] = static_cast<std::int32_t>(sum);
+    }
+  }
+  return out;
+}
+
+// fill: 0 random, 1 every byte 0x00, 2 every byte 0xFF, 3 every byte 0x80.
+Case make_case(std::mt19937& rng, std::size_t m, std::size_t n, std::size_t k, int fill) {
+  Case c{m, n, k, (rng() & 1) != 0, (rng() & 1) != 0, {}, {}, {}, {}};
+  const auto byte = [&]() -> std::uint8_t {
+    switch (fill) {
+      case 1: return 0x00;
+      case 2: return 0xFF;
+      case 3: return 0x80;
+      default: return static_cast<std::uint8_t>(rng());
+    }
+  };
+  c.a.resize(m * k);
+  c.b.resize(k * n);
+  for (auto& v : c.a) v = byte();
+  for (auto& v : c.b) v = byte();
+  const auto zero = [&](bool is_signed) {
+    const std::int32_t r = static_cast<std::int32_t>(rng() % 256);
+    return is_signed ? r - 128 : r;
+  };
+  c.za.resize((rng() % 2 == 0 || m == 0) ? 1 : m);
+  c.zb.resize((rng() % 2 == 0 || n == 0) ? 1 : n);
+  for (auto& z : c.za) z = fill == 0 ? zero(c.a_signed) : (c.a_signed ? -128 : 255);
+  for (auto& z : c.zb) z = fill == 0 ? zero(c.b_signed) : (c.b_signed ? 127 : 0);
+  return c;
+}
+
+std::vector<std::int32_t> run(const Case& c, Isa isa, ThreadPool* pool) {
+  const int8::Operand a{c.a.data(), c.a_signed, c.k};
+  const int8::Operand b{c.b.data(), c.b_signed, c.n};
+  const int8::PackedB packed = int8::pack_b(b, c.k, c.n, isa);
+  std::vector<std::int32_t> out(c.m * c.n, 0x5A5A5A5A);
+  int8::gemm(c.m, a, c.za, packed, c.zb, out.data(), c.n, pool, isa);
+  return out;
+}
+
+std::string describe(const Case& c) {
+  return std::to_string(c.m) + "x" + std::to_string(c.k) + "x" + std::to_string(c.n) + (c.a_signed ? " s8" : " u8") +
+         (c.b_signed ? "*s8" : "*u8") + " za" + std::to_string(c.za.size()) + " zb" + std::to_string(c.zb.size());
+}
+
+TEST(Int8Gemm, EveryPathAndThreadCountGivesTheNaiveResult) {
+  two_threads::RequireSharedCalls shared("int8 product");
+  ThreadPool two(2, two_threads::kAlways);
+  std::mt19937 rng(20261202);
+  std::vector<Case> cases;
+  for (int i = 0; i < 120; ++i) cases.push_back(make_case(rng, rng() % 71, rng() % 71, rng() % 71, 0));
+  for (std::size_t d = 0; d <= 70; d += 7) {  // each dimension swept alone
+    cases.push_back(make_case(rng, d, 17, 33, 0));
+    cases.push_back(make_case(rng, 29, d, 33, 0));
+    cases.push_back(make_case(rng, 29, 17, d, 0));
+  }
+  for (int fill = 1; fill <= 3; ++fill) cases.push_back(make_case(rng, 53, 37, 70, fill));
+  cases.push_back(make_case(rng, 150, 70, 300, 0));  // several row blocks of 48 and a long K
+  for (const Case& c : cases) {
+    const std::vector<std::int32_t> want = naive(c);
+    for (Isa isa : available_isas()) {
+      EXPECT_EQ(run(c, isa, nullptr), want) << describe(c) << " on " << isa_name(isa) << ", one thread";
+      EXPECT_EQ(run(c, isa, &two), want) << describe(c) << " on " << isa_name(isa) << ", two threads";
+    }
+  }
+}
+
+TEST(Int8Gemm, RefusesBPackedForAnotherPathAndKPastTheBound) {
+  const std::vector<std::uint8_t> bytes(16 * 16, 1);
+  const int8::Operand b{bytes.data(), false, 16};
+  int8::PackedB packed = int8::pack_b(b, 16, 16, Isa::Scalar);
+  packed.nr = 8;  // as if another path had packed it
+  std::vector<std::int32_t> out(16 * 16);
+  const std::int32_t zero = 0;
+  EXPECT_THROW(int8::gemm(16, b, {&zero, 1}, packed, {&zero, 1}, out.data(), 16, nullptr, Isa::Scalar),
+               std::invalid_argument);
+  EXPECT_THROW(int8::pack_b(b, int8::kMaxK + 1, 16, Isa::Scalar), std::length_error);
+}
+
+}  // namespace
+}  // namespace onemodel::opt
