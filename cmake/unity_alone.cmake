@@ -20,6 +20,7 @@ set(ONEMODEL_UNITY_ALONE
     # op_families.hpp declares shape_ops(), which a batch-mate's using-directive for the
     # namespace shape_ops makes ambiguous.
     reference/ops/table_attention.cpp
+    reference/ops/table_control.cpp
     reference/ops/table_conv.cpp
     reference/ops/table_elementwise.cpp
     reference/ops/table_loss.cpp

@@ -1,5 +1,5 @@
 // Optimized overrides of the matmul family: MatMul and Gemm on the blocked float32 matrix
-// product (kernels-gemm.md). Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
+// product (kernels-gemm.md); MatMulInteger on the integer product kernel (int8.md). Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
 // MatMul 1..27, Gemm 7..10 and 11..27); Gemm's opset 7 rule that C is required is checked by the
 // reference kernel each override holds.
 #include "optimized/ops/op_families.hpp"
@@ -8,12 +8,14 @@ namespace onemodel::opt {
 
 std::unique_ptr<OpKernel> make_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config);
 std::unique_ptr<OpKernel> make_gemm_optimized(const NodeInfo& node, const OptimizedConfig& config);
+std::unique_ptr<OpKernel> make_matmul_integer_optimized(const NodeInfo& node, const OptimizedConfig& config);
 
 std::span<const OptimizedOpDef> matmul_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
       {"", "MatMul", 1, 27, make_matmul_optimized},
       {"", "Gemm", 7, 10, make_gemm_optimized},
       {"", "Gemm", 11, 27, make_gemm_optimized},
+      {"", "MatMulInteger", 10, 27, make_matmul_integer_optimized},
   };
   return kOps;
 }

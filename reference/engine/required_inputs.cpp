@@ -56,9 +56,11 @@ void check_required_inputs(const IrNode& node) {
       ++position;
       continue;
     }
-    if (mark == '*') {
+    if (mark == '*' || mark == '#') {
       formal.remove_suffix(1);
-      if (position >= node.inputs.size()) refuse(node, position, formal, "needs at least one operand and has none");
+      if (mark == '*' && position >= node.inputs.size()) {
+        refuse(node, position, formal, "needs at least one operand and has none");
+      }
       for (std::size_t k = position; k < node.inputs.size(); ++k) {
         if (node.inputs[k].empty()) refuse(node, k, formal, "is a variadic operand given as \"\"");
       }

@@ -27,7 +27,7 @@ using namespace ir_builder;
 
 struct Formal {
   std::string name;
-  char mark;  // ' ' required, '?' optional, '*' variadic
+  char mark;  // ' ' required, '?' optional, '*' variadic (at least one), '#' variadic (any number)
 };
 
 std::vector<Formal> formals_of(const InputSignature& s) {
@@ -38,7 +38,7 @@ std::vector<Formal> formals_of(const InputSignature& s) {
     std::string_view f = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const char last = f.back();
-    if (last == '?' || last == '*') {
+    if (last == '?' || last == '*' || last == '#') {
       out.push_back({std::string(f.substr(0, f.size() - 1)), last});
     } else {
       out.push_back({std::string(f), ' '});
@@ -142,6 +142,17 @@ TEST(RequiredInputs, EachRequiredInputOmittedIsInvalidModelInBothEngines) {
     const std::string op = v.signature->op;
     for (std::size_t p = 0; p < formals.size(); ++p) {
       if (formals[p].mark == '?') continue;
+      if (formals[p].mark == '#') {
+        // May be left out, but an operand given must not be "".
+        std::vector<std::string> blank = all;
+        blank[p] = "";
+        for (EngineKind engine : kEngines) {
+          expect_refused(node_model(op, v.opset, blank), engine, p, op + "-" + std::to_string(v.signature->since) +
+                                                                        " variadic operand " + std::to_string(p) + " as \"\"");
+          ++cases;
+        }
+        continue;
+      }
       const std::string what = op + "-" + std::to_string(v.signature->since) + " input " + std::to_string(p);
       std::vector<std::string> blank = all;
       blank[p] = "";

@@ -1,0 +1,76 @@
+// Differential tests of the MatMulInteger override (optimized/ops/op_matmul_integer.cpp, the
+// integer product kernel of int8.md) against the reference kernel through diff/op_harness.hpp:
+// the reference's bits in both modes on every path of this machine at 1 and 2 threads, with B
+// constant (packed at plan time) and not, uint8 and int8 operands in every mix, zero points absent,
+// per tensor, per row of A and per column of B, 1-D operands, batch broadcasting both ways and
+// empty axes. Integer results are exact, so fast mode must give the same bits too.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "diff/op_harness.hpp"
+#include "tests/support/diff_test_helpers.hpp"
+
+namespace onemodel::diff {
+namespace {
+
+Tensor bytes_tensor(DType type, const Shape& shape, std::mt19937& rng) {
+  std::vector<std::uint8_t> v(static_cast<std::size_t>(shape.element_count()));
+  for (auto& x : v) x = static_cast<std::uint8_t>(rng());
+  return Tensor::from_bytes(type, shape, std::as_bytes(std::span<const std::uint8_t>(v)));
+}
+
+OpCase integer_case(const Shape& a, const Shape& b, DType ta, DType tb, int zero_points, std::mt19937& rng) {
+  OpCase c;
+  c.op = "MatMulInteger";
+  c.opset = 10;
+  c.inputs = {bytes_tensor(ta, a, rng), bytes_tensor(tb, b, rng)};
+  const std::int64_t m = a.rank() >= 2 ? a[a.rank() - 2] : 1;
+  const std::int64_t n = b.rank() >= 2 ? b[b.rank() - 1] : 1;
+  if (zero_points >= 1) {
+    // 1: one per operand; 2: per row of A and per column of B (2-D A and B only).
+    c.inputs.push_back(bytes_tensor(ta, zero_points == 2 ? Shape{m} : Shape{}, rng));
+    c.inputs.push_back(bytes_tensor(tb, zero_points == 2 ? Shape{n} : Shape{}, rng));
+  }
+  return c;
+}
+
+TEST(DiffMatMulInteger, ReferenceBitsEverywhere) {
+  CaseTally tally;
+  std::mt19937 rng(13);
+  const DType types[] = {DType::U8, DType::I8};
+  std::vector<OpCase> cases;
+  for (DType ta : types) {
+    for (DType tb : types) {
+      for (int zp = 0; zp <= 2; ++zp) {
+        cases.push_back(integer_case(Shape{7, 13}, Shape{13, 19}, ta, tb, zp, rng));
+        cases.push_back(integer_case(Shape{61, 70}, Shape{70, 33}, ta, tb, zp, rng));  // two row blocks
+      }
+      cases.push_back(integer_case(Shape{2, 3, 5, 9}, Shape{9, 4}, ta, tb, 1, rng));     // B broadcast
+      cases.push_back(integer_case(Shape{5, 9}, Shape{3, 9, 4}, ta, tb, 1, rng));        // A broadcast
+      cases.push_back(integer_case(Shape{9}, Shape{9, 4}, ta, tb, 0, rng));              // 1-D A
+      cases.push_back(integer_case(Shape{5, 9}, Shape{9}, ta, tb, 0, rng));              // 1-D B
+      cases.push_back(integer_case(Shape{0, 9}, Shape{9, 4}, ta, tb, 1, rng));           // no rows
+      cases.push_back(integer_case(Shape{5, 0}, Shape{0, 4}, ta, tb, 1, rng));           // K = 0
+    }
+  }
+  for (const OpCase& c : cases) {
+    std::string shapes;
+    for (const Tensor& t : c.inputs) shapes += " " + t.shape().to_string() + std::string(dtype_name(t.dtype()));
+    for (const bool b_constant : {true, false}) {
+      OpCase run = c;
+      run.constant.assign(run.inputs.size(), b_constant);
+      run.constant[0] = false;
+      const std::string d = test_helpers::compare_everywhere(run, &tally);
+      EXPECT_TRUE(d.empty()) << d << " for" << shapes << (b_constant ? " (B constant)" : "");
+    }
+  }
+  EXPECT_EQ(tally.fallback_cases, 0u) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+}
+
+}  // namespace
+}  // namespace onemodel::diff
