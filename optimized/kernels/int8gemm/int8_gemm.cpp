@@ -75,15 +75,22 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
   const std::size_t n = b.n, k = b.k, pairs = b.pairs, mr = path.mr, nr = path.nr;
   if (m == 0 || n == 0) return;
   const std::size_t blocks = (m + kMc - 1) / kMc;
+  // Every chunk's buffers are made before the pool runs (a chunk must not throw, thread_pool.hpp):
+  // A' of each block in panels of mr rows, k in pairs, int16 (rows past m and the odd k zero),
+  // its row sums, and one mr x nr tile per block.
+  const std::size_t panels_per_block = kMc / mr;
+  const std::size_t panel_elems = pairs * mr * 2;
+  std::vector<std::int16_t> packed_all(blocks * panels_per_block * panel_elems, 0);
+  std::vector<std::int32_t> row_sums_all(blocks * kMc, 0);
+  std::vector<std::int32_t> tiles(blocks * mr * nr);
   const auto block = [&](std::size_t index) {
     const std::size_t row0 = index * kMc;
     const std::size_t rows = std::min(kMc, m - row0);
     const std::size_t a_panels = (rows + mr - 1) / mr;
-    // A' of this block: panels of mr rows, k in pairs, int16; rows past m and the odd k are zero.
-    std::vector<std::int16_t> packed_a(a_panels * pairs * mr * 2, 0);
-    std::vector<std::int32_t> row_sums(rows, 0);
+    std::int16_t* packed_a = packed_all.data() + index * panels_per_block * panel_elems;
+    std::int32_t* row_sums = row_sums_all.data() + index * kMc;
     for (std::size_t r = 0; r < rows; ++r) {
-      std::int16_t* panel = packed_a.data() + (r / mr) * pairs * mr * 2;
+      std::int16_t* panel = packed_a + (r / mr) * panel_elems;
       std::int32_t sum = 0;
       for (std::size_t kk = 0; kk < k; ++kk) {
         const std::int32_t v = shifted(a, row0 + r, kk);
@@ -92,10 +99,10 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
       }
       row_sums[r] = sum;
     }
-    std::vector<std::int32_t> tile(mr * nr);
+    std::int32_t* tile = tiles.data() + index * mr * nr;
     for (std::size_t ap = 0; ap < a_panels; ++ap) {
       for (std::size_t bp = 0; bp * nr < n; ++bp) {
-        path.micro(pairs, packed_a.data() + ap * pairs * mr * 2, b.panels.data() + bp * pairs * nr * 2, tile.data());
+        path.micro(pairs, packed_a + ap * panel_elems, b.panels.data() + bp * pairs * nr * 2, tile);
         // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32.
         for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
           const std::size_t row = row0 + ap * mr + r;
