@@ -9,6 +9,7 @@ namespace onemodel::opt {
 std::unique_ptr<OpKernel> make_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config);
 std::unique_ptr<OpKernel> make_gemm_optimized(const NodeInfo& node, const OptimizedConfig& config);
 std::unique_ptr<OpKernel> make_matmul_integer_optimized(const NodeInfo& node, const OptimizedConfig& config);
+std::unique_ptr<OpKernel> make_qlinear_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config);
 
 std::span<const OptimizedOpDef> matmul_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
@@ -16,6 +17,7 @@ std::span<const OptimizedOpDef> matmul_optimized_ops() {
       {"", "Gemm", 7, 10, make_gemm_optimized},
       {"", "Gemm", 11, 27, make_gemm_optimized},
       {"", "MatMulInteger", 10, 27, make_matmul_integer_optimized},
+      {"", "QLinearMatMul", 10, 27, make_qlinear_matmul_optimized},
   };
   return kOps;
 }

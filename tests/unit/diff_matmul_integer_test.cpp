@@ -1,5 +1,6 @@
-// Differential tests of the MatMulInteger override (optimized/ops/op_matmul_integer.cpp, the
-// integer product kernel of int8.md) against the reference kernel through diff/op_harness.hpp:
+// Differential tests of the MatMulInteger and QLinearMatMul overrides (optimized/ops/
+// op_matmul_integer.cpp, op_qlinear_matmul.cpp, the integer product kernel of int8.md) against the
+// reference kernels through diff/op_harness.hpp:
 // the reference's bits in both modes on every path of this machine at 1 and 2 threads, with B
 // constant (packed at plan time) and not, uint8 and int8 operands in every mix, zero points absent,
 // per tensor, per row of A and per column of B, 1-D operands, batch broadcasting both ways and
@@ -70,6 +71,55 @@ TEST(DiffMatMulInteger, ReferenceBitsEverywhere) {
   }
   EXPECT_EQ(tally.fallback_cases, 0u) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+}
+
+Tensor scales(const Shape& shape, std::mt19937& rng) {
+  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
+  for (float& x : v) x = static_cast<float>(rng() % 1000 + 1) / 65536.0f;
+  return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v));
+}
+
+// QLinearMatMul: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point and the
+// optional int32 bias per column; scales and zero points per tensor, or per row of A and column
+// of B; uint8 and int8 output. Requantization rounds ties to even and clamps: extreme scales
+// reach both ends of the output range.
+TEST(DiffQLinearMatMul, ReferenceBitsEverywhere) {
+  CaseTally tally;
+  std::mt19937 rng(29);
+  const DType types[] = {DType::U8, DType::I8};
+  for (DType ta : types) {
+    for (DType tb : types) {
+      for (DType ty : types) {
+        for (const bool per_index : {false, true}) {
+          for (const bool with_bias : {false, true}) {
+            const std::int64_t m = 37, k = 53, n = 29;
+            OpCase c;
+            c.op = "QLinearMatMul";
+            c.opset = 10;
+            c.inputs = {bytes_tensor(ta, Shape{m, k}, rng), scales(per_index ? Shape{m} : Shape{}, rng),
+                        bytes_tensor(ta, per_index ? Shape{m} : Shape{}, rng), bytes_tensor(tb, Shape{k, n}, rng),
+                        scales(per_index ? Shape{n} : Shape{}, rng), bytes_tensor(tb, per_index ? Shape{n} : Shape{}, rng),
+                        scales(Shape{}, rng), bytes_tensor(ty, Shape{}, rng)};
+            if (with_bias) {
+              std::vector<std::int32_t> bias(static_cast<std::size_t>(n));
+              for (auto& x : bias) x = static_cast<std::int32_t>(rng() % 20001) - 10000;
+              c.inputs.push_back(Tensor::from_values<std::int32_t>(DType::I32, Shape{n}, std::span<const std::int32_t>(bias)));
+            }
+            for (const bool b_constant : {true, false}) {
+              OpCase run = c;
+              run.constant.assign(run.inputs.size(), true);
+              run.constant[0] = false;
+              run.constant[3] = b_constant;
+              const std::string d = test_helpers::compare_everywhere(run, &tally);
+              EXPECT_TRUE(d.empty()) << d << " for " << dtype_name(ta) << "x" << dtype_name(tb) << "->" << dtype_name(ty)
+                                     << (per_index ? " per index" : "") << (with_bias ? " bias" : "");
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(tally.fallback_cases, 0u) << tally.summary();
 }
 
 }  // namespace
