@@ -20,6 +20,7 @@ inline std::int32_t shifted_zero(std::int32_t z, bool is_signed) { return is_sig
 constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16};
 #if defined(__x86_64__)
 constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16};
+constexpr Path kAvx512{Isa::Avx512, 12, 32, micro_avx512_12x32};
 #endif
 
 // Roughly the work of one pair of k of one tile (the pool's estimate only decides how many
@@ -30,7 +31,8 @@ constexpr double kNanosecondsPerPairTile = 2.0;
 
 const Path& path_for(Isa isa) noexcept {
 #if defined(__x86_64__)
-  if (isa == Isa::Avx2 || isa == Isa::Avx512) return kAvx2;
+  if (isa == Isa::Avx512) return kAvx512;
+  if (isa == Isa::Avx2) return kAvx2;
 #endif
   (void)isa;
   return kScalar;

@@ -23,7 +23,7 @@
 
 namespace onemodel::opt::int8 {
 
-// Rows of A per chunk of work (int8.md: Mc = 48, a multiple of every path's mr).
+// Rows of A per chunk of work (int8.md: Mc = 48, a multiple of every path's mr: 6 and 12).
 inline constexpr std::size_t kMc = 48;
 // The largest K accepted: K * 128 * 128 < 2^31 keeps S in int32 (proofs/int8_accumulation).
 inline constexpr std::size_t kMaxK = 131071;
@@ -39,8 +39,9 @@ struct Path {
   MicroKernel micro;
 };
 
-// The path of `isa`: AVX2 and AVX-512 run the AVX2 pair kernel (vpmaddwd, never saturating);
-// every other path the scalar loops over the same layout.
+// The path of `isa`: AVX2 the 6x16 pair kernel and AVX-512 the 12x32 one (vpmaddwd, never
+// saturating); every other path the scalar loops over the AVX2 layout. A B packed for one path is
+// refused by another (its nr differs or the path is named in it).
 const Path& path_for(Isa isa) noexcept;
 
 // An 8-bit operand: row-major with leading dimension `ld` (elements), uint8 or int8.
@@ -70,5 +71,6 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
 // Per-path micro kernels (int8_micro_<path>.cpp).
 void micro_scalar_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
 void micro_avx2_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_avx512_12x32(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
 
 }  // namespace onemodel::opt::int8
