@@ -1,0 +1,88 @@
+// Integer product throughput (spec-source int8.md "Product kernel"; optimized/kernels/int8gemm):
+// uint8 x int8 products of the shapes the dynamically quantized transformers run (M tokens x K
+// hidden x N outputs) on every path this machine has, 1 and 2 threads, as giga multiply-adds per
+// second, with B prepacked (a constant weight) and the float32 product of the same shape
+// (exact-mode GEMM) beside it. A measurement is bench/support/timing.hpp's (the median of three
+// repetitions of calls run for at least 80 ms after warm-up); A's packing is inside the timing.
+//
+// Usage: bench_int8_gemm [--shapes 128x768x768,...] [--threads 1,2]
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/support/timing.hpp"
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/int8gemm/int8_gemm.hpp"
+
+namespace {
+
+using namespace onemodel;
+using onemodel::opt::Isa;
+
+struct ShapeMKN {
+  std::size_t m, k, n;
+};
+
+std::vector<ShapeMKN> parse_shapes(const std::string& text) {
+  std::vector<ShapeMKN> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    ShapeMKN s{};
+    if (std::sscanf(item.c_str(), "%zux%zux%zu", &s.m, &s.k, &s.n) == 3) out.push_back(s);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<ShapeMKN> shapes = {{128, 768, 768}, {128, 768, 3072}, {128, 3072, 768}, {512, 768, 768}};
+  std::vector<int> threads = {1, 2};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--shapes") shapes = parse_shapes(argv[i + 1]);
+    if (flag == "--threads") {
+      threads.clear();
+      for (char c : std::string(argv[i + 1])) {
+        if (c >= '1' && c <= '9') threads.push_back(c - '0');
+      }
+    }
+  }
+  std::mt19937 rng(5);
+  std::printf("shape(MxKxN)\tpath\tthreads\tint8 ms\tint8 GMAC/s\tfloat32 exact ms\tratio\n");
+  for (const ShapeMKN& s : shapes) {
+    std::vector<std::uint8_t> a(s.m * s.k), b(s.k * s.n);
+    for (auto& v : a) v = static_cast<std::uint8_t>(rng());
+    for (auto& v : b) v = static_cast<std::uint8_t>(rng());
+    std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end()), cf(s.m * s.n);
+    std::vector<std::int32_t> c(s.m * s.n);
+    const std::int32_t za = 131, zb = 3;
+    for (Isa isa : opt::available_isas()) {
+      const opt::int8::PackedB packed = opt::int8::pack_b(opt::int8::Operand{b.data(), true, s.n}, s.k, s.n, isa);
+      const opt::PackedB packed_f = opt::pack_b_f32(isa, s.k, s.n, opt::MatrixView{bf.data(), static_cast<std::ptrdiff_t>(s.n), 1});
+      for (int t : threads) {
+        opt::ThreadPool pool(t);
+        const bench::Timing ti = bench::measure([&] {
+          opt::int8::gemm(s.m, opt::int8::Operand{a.data(), false, s.k}, {&za, 1}, packed, {&zb, 1}, c.data(), s.n, &pool, isa);
+        });
+        const opt::KernelContext kc{isa, true, &pool};
+        const bench::Timing tf = bench::measure([&] {
+          opt::gemm_f32_packed(kc, s.m, opt::MatrixView{af.data(), static_cast<std::ptrdiff_t>(s.k), 1}, packed_f, cf.data(),
+                               static_cast<std::ptrdiff_t>(s.n));
+        });
+        const double macs = static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
+        std::printf("%zux%zux%zu\t%s\t%d\t%.3f\t%.1f\t%.3f\t%.2f\n", s.m, s.k, s.n, std::string(opt::isa_name(isa)).c_str(), t,
+                    ti.wall * 1e3, macs / ti.wall * 1e-9, tf.wall * 1e3, ti.wall / tf.wall);
+      }
+    }
+  }
+  return 0;
+}
