@@ -1,5 +1,6 @@
 // Optimized overrides of the matmul family: MatMul and Gemm on the blocked float32 matrix
-// product (kernels-gemm.md); MatMulInteger on the integer product kernel (int8.md). Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
+// product (kernels-gemm.md); MatMulInteger and QLinearMatMul on the integer product kernel
+// (int8.md), and DequantizeLinear beside them. Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
 // MatMul 1..27, Gemm 7..10 and 11..27); Gemm's opset 7 rule that C is required is checked by the
 // reference kernel each override holds.
 #include "optimized/ops/op_families.hpp"
@@ -10,6 +11,7 @@ std::unique_ptr<OpKernel> make_matmul_optimized(const NodeInfo& node, const Opti
 std::unique_ptr<OpKernel> make_gemm_optimized(const NodeInfo& node, const OptimizedConfig& config);
 std::unique_ptr<OpKernel> make_matmul_integer_optimized(const NodeInfo& node, const OptimizedConfig& config);
 std::unique_ptr<OpKernel> make_qlinear_matmul_optimized(const NodeInfo& node, const OptimizedConfig& config);
+std::unique_ptr<OpKernel> make_dequantize_linear_optimized(const NodeInfo& node, const OptimizedConfig& config);
 
 std::span<const OptimizedOpDef> matmul_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
@@ -18,6 +20,7 @@ std::span<const OptimizedOpDef> matmul_optimized_ops() {
       {"", "Gemm", 11, 27, make_gemm_optimized},
       {"", "MatMulInteger", 10, 27, make_matmul_integer_optimized},
       {"", "QLinearMatMul", 10, 27, make_qlinear_matmul_optimized},
+      {"", "DequantizeLinear", 10, 27, make_dequantize_linear_optimized},
   };
   return kOps;
 }
