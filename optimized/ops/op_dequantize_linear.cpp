@@ -73,7 +73,9 @@ class DequantizeLinearOptimized final : public OptimizedKernel {
       for (std::size_t i = c * kChunk; i < end; ++i) {
         const auto k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
         const float d = static_cast<float>(integer_at(in, type, i) - zp[k]);
-        y[i] = d * scale[k];
+        // The reference's store: one rounding to binary32 (exact here), a NaN made the canonical
+        // 0x7FC00000 in both modes (quant::round_to, spec/exact-mode.md rule 4).
+        y[i] = quant::round_to(DType::F32, d * scale[k]);
       }
     });
   }

@@ -23,9 +23,16 @@ Tensor integers(DType type, const Shape& shape, std::mt19937& rng) {
   return Tensor::from_bytes(type, shape, std::as_bytes(std::span<const std::uint8_t>(v)));
 }
 
+// Scales with specials among them: a NaN with a payload (a product the store must make the
+// canonical NaN), infinities (0 * inf is NaN), a negative zero.
 Tensor scales(const Shape& shape, std::mt19937& rng) {
   std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
   for (float& x : v) x = static_cast<float>(rng() % 100000 + 1) / 3.0e5f;
+  const float specials[] = {__builtin_bit_cast(float, 0x7FFFFFFFu), __builtin_bit_cast(float, 0x7F800000u),
+                            __builtin_bit_cast(float, 0xFF800000u), -0.0f};
+  if (v.size() > 1) {
+    for (std::size_t i = 0; i < v.size() && i < 4; i += 2) v[i] = specials[rng() % 4];  // per-axis scales only
+  }
   return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v));
 }
 
