@@ -126,6 +126,10 @@ bool is_packed_value(const Tensor& tensor) noexcept {
   return kind >= kSequence && kind <= kOptionalSequence;
 }
 
+bool is_packed_optional(const Tensor& tensor) noexcept {
+  return is_packed_value(tensor) && static_cast<std::uint8_t>(tensor_bytes(tensor)[4]) != kSequence;
+}
+
 std::int64_t packed_size(const Value& value, const std::string& what) {
   std::optional<std::int64_t> total = kHeaderBytes;
   const auto add = [&](std::optional<std::int64_t> n) {

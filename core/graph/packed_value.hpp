@@ -19,6 +19,9 @@ inline constexpr std::uint8_t kPackedTag[4] = {0x4F, 0x4D, 0x50, 0x56};
 // structure after it is checked by unpack_value).
 bool is_packed_value(const Tensor& tensor) noexcept;
 
+// True when `tensor` is the packed form of an optional (empty or holding a value).
+bool is_packed_optional(const Tensor& tensor) noexcept;
+
 // The packed form's size in bytes, and the form itself written into `out` (exactly that size).
 // `value` is a sequence or an optional. Throws SessionError(ResourceExhausted) naming `what` when
 // the form would pass the tensor byte limit (2^31 - 1).

@@ -67,7 +67,7 @@ class EngineBody final : public Body {
     // optional (a loop-carried value the body returns unwrapped) is an optional holding it.
     std::vector<Tensor> wrapped;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (wants_optional_[i] == 0 || is_optional(inputs[i])) continue;
+      if (wants_optional_[i] == 0 || is_packed_optional(inputs[i])) continue;
       if (wrapped.empty()) wrapped.assign(inputs.begin(), inputs.end());
       const Value held = is_packed_value(inputs[i]) ? unpack_value(inputs[i], "input '" + input_names_[i] + "'")
                                                     : Value(inputs[i]);
@@ -77,11 +77,6 @@ class EngineBody final : public Body {
   }
 
  private:
-  // The kind byte of the packed form (spec/values.md section 2): 2 to 4 are optionals.
-  static bool is_optional(const Tensor& t) {
-    return is_packed_value(t) && static_cast<std::uint8_t>(tensor_bytes(t)[4]) >= 2;
-  }
-
   std::unique_ptr<IrModel> model_;  // the engine keeps pointers into it
   std::unique_ptr<Engine> engine_;
   std::vector<std::string> input_names_;
