@@ -39,32 +39,7 @@ const Path& path_for(Isa isa) noexcept {
 }
 
 PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa) {
-  if (k > kMaxK) throw std::length_error("int8 product: K above the int32 accumulation bound");
-  const Path& path = path_for(isa);
-  PackedB packed;
-  packed.k = k;
-  packed.n = n;
-  packed.nr = path.nr;
-  packed.pairs = (k + 1) / 2;
-  packed.is_signed = b.is_signed;
-  const std::size_t panels = (n + path.nr - 1) / path.nr;
-  packed.panels.assign(panels * packed.pairs * path.nr * 2, 0);
-  packed.col_sums.assign(n, 0);
-  for (std::size_t panel = 0; panel < panels; ++panel) {
-    std::int8_t* out = packed.panels.data() + panel * packed.pairs * path.nr * 2;
-    for (std::size_t c = 0; c < path.nr; ++c) {
-      const std::size_t col = panel * path.nr + c;
-      if (col >= n) break;  // padding columns stay zero
-      std::int32_t sum = 0;
-      for (std::size_t kk = 0; kk < k; ++kk) {
-        const std::int32_t v = shifted(b, kk, col);
-        out[(kk / 2) * path.nr * 2 + c * 2 + kk % 2] = static_cast<std::int8_t>(v);
-        sum += v;  // |sum| <= kMaxK * 128 < 2^31
-      }
-      packed.col_sums[col] = sum;
-    }
-  }
-  return packed;
+  return pack_b_with(k, n, b.is_signed, isa, [&](std::size_t kk, std::size_t col) { return shifted(b, kk, col); });
 }
 
 void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "optimized/frame/isa.hpp"
@@ -62,11 +63,49 @@ struct PackedB {
 // Packs B [k x n] for `isa`'s path. Throws std::length_error when k > kMaxK.
 PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa);
 
+// Packs a B [k x n] that is not laid out in memory (the windows of a convolution: int8.md
+// "Convolution", im2col fused into the packing): `value(kk, col)` returns B'[kk, col], the element
+// already in the shifted domain (int8 as it is, uint8 minus 128; -128..127). `is_signed` records
+// B's own type for the zero-point correction. The one place besides pack_b that knows the panel
+// layout; pack_b is this with the operand's bytes. Throws std::length_error when k > kMaxK.
+template <class Value>
+PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value);
+
 // C [m x n] (row-major, leading dimension ldc) = (A - za)(B - zb). `za` holds one zero point or
 // m (one per row), `zb` one or n (one per column), in the operands' own domains (uint8 or int8
 // values). `b` must have been packed for `isa`'s path (std::invalid_argument otherwise).
 void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
           std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool, Isa isa);
+
+template <class Value>
+PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value) {
+  if (k > kMaxK) throw std::length_error("int8 product: K above the int32 accumulation bound");
+  const Path& path = path_for(isa);
+  PackedB packed;
+  packed.k = k;
+  packed.n = n;
+  packed.nr = path.nr;
+  packed.pairs = (k + 1) / 2;
+  packed.is_signed = is_signed;
+  const std::size_t panels = (n + path.nr - 1) / path.nr;
+  packed.panels.assign(panels * packed.pairs * path.nr * 2, 0);
+  packed.col_sums.assign(n, 0);
+  for (std::size_t panel = 0; panel < panels; ++panel) {
+    std::int8_t* out = packed.panels.data() + panel * packed.pairs * path.nr * 2;
+    for (std::size_t c = 0; c < path.nr; ++c) {
+      const std::size_t col = panel * path.nr + c;
+      if (col >= n) break;  // padding columns stay zero
+      std::int32_t sum = 0;
+      for (std::size_t kk = 0; kk < k; ++kk) {
+        const std::int32_t v = value(kk, col);
+        out[(kk / 2) * path.nr * 2 + c * 2 + kk % 2] = static_cast<std::int8_t>(v);
+        sum += v;  // |sum| <= kMaxK * 128 < 2^31
+      }
+      packed.col_sums[col] = sum;
+    }
+  }
+  return packed;
+}
 
 // Per-path micro kernels (int8_micro_<path>.cpp).
 void micro_scalar_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
