@@ -3,9 +3,11 @@ set(ONEMODEL_UNITY_ALONE
     core/ir/resolve.cpp
     core/onnx/parse_model.cpp
     optimized/ops/op_matmul.cpp
+    optimized/passes/constant_fold.cpp
     optimized/passes/conv_batchnorm_fold.cpp
     optimized/passes/gelu_fuse.cpp
     optimized/passes/linear_pack_fuse.cpp
+    optimized/passes/qdq.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp
