@@ -1,8 +1,9 @@
 // Optimized overrides of the matmul family: MatMul and Gemm on the blocked float32 matrix
 // product (kernels-gemm.md); MatMulInteger and QLinearMatMul on the integer product kernel
-// (int8.md), and DequantizeLinear, QuantizeLinear and DynamicQuantizeLinear beside them. Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
+// (int8.md), and DequantizeLinear beside them. Ranges lie inside the reference rows (reference/ops/table_conv.cpp:
 // MatMul 1..27, Gemm 7..10 and 11..27); Gemm's opset 7 rule that C is required is checked by the
-// reference kernel each override holds.
+// reference kernel each override holds. QuantizeLinear (10..27) and DynamicQuantizeLinear (11..27)
+// sit beside DequantizeLinear, inside reference/ops/table_quant.cpp's rows.
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
