@@ -14,7 +14,7 @@
 namespace onemodel::opt::int8 {
 namespace {
 
-__attribute__((target("+dotprod"))) inline void quad_step(int32x4_t (&acc)[4][4], int8x16_t p0_lo, int8x16_t p0_hi,
+__attribute__((target("arch=armv8.2-a+dotprod"))) inline void quad_step(int32x4_t (&acc)[4][4], int8x16_t p0_lo, int8x16_t p0_hi,
                                                           int8x16_t p1_lo, int8x16_t p1_hi, int8x16_t a) {
   // Columns 0..3, 4..7 from the first 16 bytes of each pair (8 columns of [k0 k1] / [k2 k3]).
   const int16x8_t s0_lo = vreinterpretq_s16_s8(p0_lo), s1_lo = vreinterpretq_s16_s8(p1_lo);
@@ -31,7 +31,7 @@ __attribute__((target("+dotprod"))) inline void quad_step(int32x4_t (&acc)[4][4]
 
 }  // namespace
 
-__attribute__((target("+dotprod"))) void micro_neon_sdot_4x16(std::size_t pairs, const std::int8_t* a_panel,
+__attribute__((target("arch=armv8.2-a+dotprod"))) void micro_neon_sdot_4x16(std::size_t pairs, const std::int8_t* a_panel,
                                                               const std::int8_t* b_panel, std::int32_t* tile) {
   int32x4_t acc[4][4];
   for (auto& row : acc) {
