@@ -2,7 +2,8 @@
 // uint8 x int8 products of the shapes the dynamically quantized transformers run (M tokens x K
 // hidden x N outputs) on every path this machine has, 1 and 2 threads, as giga multiply-adds per
 // second, with B prepacked (a constant weight) and the float32 product of the same shape
-// (exact-mode GEMM) beside it. A measurement is bench/support/timing.hpp's (the median of three
+// (exact-mode GEMM) beside it. Every micro kernel of each level is measured (AVX-512 with and
+// without VNNI, NEON with and without SDOT), named in the path column. A measurement is bench/support/timing.hpp's (the median of three
 // repetitions of calls run for at least 80 ms after warm-up); A's packing is inside the timing.
 //
 // Usage: bench_int8_gemm [--shapes 128x768x768,...] [--threads 1,2]
@@ -57,7 +58,9 @@ int main(int argc, char** argv) {
     }
   }
   std::mt19937 rng(5);
-  std::printf("shape(MxKxN)\tpath\tthreads\tint8 ms\tint8 GMAC/s\tfloat32 exact ms\tratio\n");
+  // cpu ms: process CPU time per call (all threads), which other programs loading the machine
+  // disturb less than the wall clock; GMAC/cpu-s: multiply-adds per CPU second.
+  std::printf("shape(MxKxN)\tpath\tthreads\tint8 ms\tint8 GMAC/s\tint8 cpu ms\tGMAC/cpu-s\tfloat32 exact ms\tratio\n");
   for (const ShapeMKN& s : shapes) {
     std::vector<std::uint8_t> a(s.m * s.k), b(s.k * s.n);
     for (auto& v : a) v = static_cast<std::uint8_t>(rng());
@@ -70,17 +73,20 @@ int main(int argc, char** argv) {
       const opt::PackedB packed_f = opt::pack_b_f32(isa, s.k, s.n, opt::MatrixView{bf.data(), static_cast<std::ptrdiff_t>(s.n), 1});
       for (int t : threads) {
         opt::ThreadPool pool(t);
-        const bench::Timing ti = bench::measure([&] {
-          opt::int8::gemm(s.m, opt::int8::Operand{a.data(), false, s.k}, {&za, 1}, packed, {&zb, 1}, c.data(), s.n, &pool, isa);
-        });
         const opt::KernelContext kc{isa, true, &pool};
         const bench::Timing tf = bench::measure([&] {
           opt::gemm_f32_packed(kc, s.m, opt::MatrixView{af.data(), static_cast<std::ptrdiff_t>(s.k), 1}, packed_f, cf.data(),
                                static_cast<std::ptrdiff_t>(s.n));
         });
-        const double macs = static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
-        std::printf("%zux%zux%zu\t%s\t%d\t%.3f\t%.1f\t%.3f\t%.2f\n", s.m, s.k, s.n, std::string(opt::isa_name(isa)).c_str(), t,
-                    ti.wall * 1e3, macs / ti.wall * 1e-9, tf.wall * 1e3, ti.wall / tf.wall);
+        for (const opt::int8::Path* path : opt::int8::variants_for(isa)) {
+          const bench::Timing ti = bench::measure([&] {
+            opt::int8::gemm_on(*path, s.m, opt::int8::Operand{a.data(), false, s.k}, {&za, 1}, packed, {&zb, 1}, c.data(), s.n,
+                               &pool);
+          });
+          const double macs = static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
+          std::printf("%zux%zux%zu\t%s\t%d\t%.3f\t%.1f\t%.3f\t%.1f\t%.3f\t%.2f\n", s.m, s.k, s.n, path->name, t,
+                      ti.wall * 1e3, macs / ti.wall * 1e-9, ti.cpu * 1e3, macs / ti.cpu * 1e-9, tf.wall * 1e3, ti.wall / tf.wall);
+        }
       }
     }
   }

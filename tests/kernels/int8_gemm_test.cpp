@@ -1,12 +1,14 @@
 // The integer product kernel (optimized/kernels/int8gemm, spec-source int8.md "Product kernel")
-// against a 64-bit naive loop of the definition, C = sum_k (A - zA)(B - zB): every available path,
-// 1 and 2 threads, random shapes with each dimension 0..70 (and a few larger, several row blocks),
-// uint8 and int8 operands in every mix, zero points per tensor, per row and per column, extreme
+// against a 64-bit naive loop of the definition, C = sum_k (A - zA)(B - zB): every micro kernel the
+// build and CPU can run (each Isa level's variants: AVX-512 with and without VNNI, NEON with and
+// without SDOT), 1 and 2 threads, random shapes with each dimension 0..70 (and a few larger:
+// several row blocks, long and odd K), uint8 and int8 operands in every mix, zero points per tensor, per row and per column, extreme
 // operands (all 0, all 255, all -128) where the shifted-domain correction is largest. Integer
 // arithmetic is exact, so every path and thread count must give exactly the naive result.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -71,12 +73,27 @@ Case make_case(std::mt19937& rng, std::size_t m, std::size_t n, std::size_t k, i
   return c;
 }
 
-std::vector<std::int32_t> run(const Case& c, Isa isa, ThreadPool* pool) {
+// B packed for the path's Isa level (as a caller packs it), the product on that one micro kernel.
+std::vector<std::int32_t> run(const Case& c, const int8::Path& path, ThreadPool* pool) {
   const int8::Operand a{c.a.data(), c.a_signed, c.k};
   const int8::Operand b{c.b.data(), c.b_signed, c.n};
-  const int8::PackedB packed = int8::pack_b(b, c.k, c.n, isa);
+  const int8::PackedB packed = int8::pack_b(b, c.k, c.n, path.isa);
   std::vector<std::int32_t> out(c.m * c.n, 0x5A5A5A5A);
-  int8::gemm(c.m, a, c.za, packed, c.zb, out.data(), c.n, pool, isa);
+  if (&path == &int8::path_for(path.isa)) {
+    int8::gemm(c.m, a, c.za, packed, c.zb, out.data(), c.n, pool, path.isa);  // the public entry
+  } else {
+    int8::gemm_on(path, c.m, a, c.za, packed, c.zb, out.data(), c.n, pool);
+  }
+  return out;
+}
+
+// Every micro kernel this build and CPU can run: each Isa level's variants (VNNI and plain
+// AVX-512, SDOT and widening NEON), the scalar loops included.
+std::vector<const int8::Path*> every_kernel() {
+  std::vector<const int8::Path*> out;
+  for (Isa isa : available_isas()) {
+    for (const int8::Path* p : int8::variants_for(isa)) out.push_back(p);
+  }
   return out;
 }
 
@@ -98,11 +115,15 @@ TEST(Int8Gemm, EveryPathAndThreadCountGivesTheNaiveResult) {
   }
   for (int fill = 1; fill <= 3; ++fill) cases.push_back(make_case(rng, 53, 37, 70, fill));
   cases.push_back(make_case(rng, 150, 70, 300, 0));  // several row blocks of 48 and a long K
+  cases.push_back(make_case(rng, 97, 45, 1027, 0));  // an odd number of pairs (SDOT's lone last pair)
+  cases.push_back(make_case(rng, 100, 200, 2050, 2));  // every byte 0xFF over a long K
+  const std::vector<const int8::Path*> kernels = every_kernel();
+  for (const int8::Path* path : kernels) std::printf("micro kernel: %s\n", path->name);
   for (const Case& c : cases) {
     const std::vector<std::int32_t> want = naive(c);
-    for (Isa isa : available_isas()) {
-      EXPECT_EQ(run(c, isa, nullptr), want) << describe(c) << " on " << isa_name(isa) << ", one thread";
-      EXPECT_EQ(run(c, isa, &two), want) << describe(c) << " on " << isa_name(isa) << ", two threads";
+    for (const int8::Path* path : kernels) {
+      EXPECT_EQ(run(c, *path, nullptr), want) << describe(c) << " on " << path->name << ", one thread";
+      EXPECT_EQ(run(c, *path, &two), want) << describe(c) << " on " << path->name << ", two threads";
     }
   }
 }

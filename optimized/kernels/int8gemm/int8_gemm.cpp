@@ -4,6 +4,7 @@
 #include "optimized/kernels/int8gemm/int8_gemm.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace onemodel::opt::int8 {
@@ -17,11 +18,58 @@ inline std::int32_t shifted(const Operand& x, std::size_t row, std::size_t col) 
 
 inline std::int32_t shifted_zero(std::int32_t z, bool is_signed) { return is_signed ? z : z - 128; }
 
-constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16};
+constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16, "scalar 6x16"};
 #if defined(__x86_64__)
-constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16};
-constexpr Path kAvx512{Isa::Avx512, 12, 32, micro_avx512_12x32};
+constexpr Path kSse{Isa::Sse, 3, 16, micro_sse_3x16, "sse4.1 pmaddwd 3x16"};
+constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16, "avx2 vpmaddwd 6x16"};
+constexpr Path kAvx512{Isa::Avx512, 12, 32, micro_avx512_12x32, "avx512 vpmaddwd 12x32"};
+constexpr Path kAvx512Vnni{Isa::Avx512, 12, 32, micro_avx512_vnni_12x32, "avx512-vnni vpdpwssd 12x32"};
+#elif defined(__aarch64__)
+constexpr Path kNeon{Isa::Neon, 4, 16, micro_neon_4x16, "neon smlal 4x16"};
+constexpr Path kNeonSdot{Isa::Neon, 4, 16, nullptr, "neon sdot 4x16", micro_neon_sdot_4x16};
+#elif defined(__wasm_simd128__)
+constexpr Path kWasm{Isa::Wasm, 4, 16, micro_wasm_4x16, "wasm i32x4.dot_i16x8_s 4x16"};
 #endif
+
+// The variants of one Isa level, best first (path_for is the first).
+struct Variants {
+  std::array<const Path*, 2> items{};
+  std::size_t count = 0;
+};
+
+Variants make_variants(Isa isa) noexcept {
+  Variants v;
+  const auto add = [&](const Path& p) { v.items[v.count++] = &p; };
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::Sse: add(kSse); break;
+    case Isa::Avx2: add(kAvx2); break;
+    case Isa::Avx512:
+      if (cpu_has_avx512_vnni()) add(kAvx512Vnni);
+      add(kAvx512);
+      break;
+#elif defined(__aarch64__)
+    case Isa::Neon:
+      if (cpu_has_arm_dotprod()) add(kNeonSdot);
+      add(kNeon);
+      break;
+#elif defined(__wasm_simd128__)
+    case Isa::Wasm: add(kWasm); break;
+#endif
+    default: add(kScalar); break;
+  }
+  return v;
+}
+
+const Variants& variants(Isa isa) noexcept {
+  static const std::array<Variants, 6> all = [] {
+    std::array<Variants, 6> out{};
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = make_variants(static_cast<Isa>(i));
+    return out;
+  }();
+  const auto index = static_cast<std::size_t>(isa);
+  return all[index < all.size() ? index : 0];
+}
 
 // Roughly the work of one pair of k of one tile (the pool's estimate only decides how many
 // helpers are woken; it never changes a result).
@@ -29,13 +77,11 @@ constexpr double kNanosecondsPerPairTile = 2.0;
 
 }  // namespace
 
-const Path& path_for(Isa isa) noexcept {
-#if defined(__x86_64__)
-  if (isa == Isa::Avx512) return kAvx512;
-  if (isa == Isa::Avx2) return kAvx2;
-#endif
-  (void)isa;
-  return kScalar;
+const Path& path_for(Isa isa) noexcept { return *variants(isa).items[0]; }
+
+std::span<const Path* const> variants_for(Isa isa) noexcept {
+  const Variants& v = variants(isa);
+  return {v.items.data(), v.count};
 }
 
 PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa) {
@@ -44,7 +90,11 @@ PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa) {
 
 void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
           std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool, Isa isa) {
-  const Path& path = path_for(isa);
+  gemm_on(path_for(isa), m, a, za, b, zb, c, ldc, pool);
+}
+
+void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
+             std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool) {
   if (b.nr != path.nr) throw std::invalid_argument("int8 product: B was packed for another path");
   if ((za.size() != 1 && za.size() != m) || (zb.size() != 1 && zb.size() != b.n)) {
     throw std::invalid_argument("int8 product: a zero point per row of A or per column of B, or one");
@@ -53,10 +103,12 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
   if (m == 0 || n == 0) return;
   const std::size_t blocks = (m + kMc - 1) / kMc;
   // Every chunk's buffers are made before the pool runs (a chunk must not throw, thread_pool.hpp):
-  // A' of each block in panels of mr rows, k in pairs, int16 (rows past m and the odd k zero),
-  // its row sums, and one mr x nr tile per block.
+  // A' of each block in panels of mr rows, k in pairs, int16 (rows past m and the odd k zero), or
+  // for a quad kernel k in quads, int8 (the same number of bytes per two pairs, half per pair), its
+  // row sums, and one mr x nr tile per block.
+  const bool quads = path.quad_micro != nullptr;
   const std::size_t panels_per_block = kMc / mr;
-  const std::size_t panel_elems = pairs * mr * 2;
+  const std::size_t panel_elems = quads ? (pairs + 1) / 2 * mr * 2 : pairs * mr * 2;  // int16 units
   std::vector<std::int16_t> packed_all(blocks * panels_per_block * panel_elems, 0);
   std::vector<std::int32_t> row_sums_all(blocks * kMc, 0);
   std::vector<std::int32_t> tiles(blocks * mr * nr);
@@ -68,10 +120,15 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
     std::int32_t* row_sums = row_sums_all.data() + index * kMc;
     for (std::size_t r = 0; r < rows; ++r) {
       std::int16_t* panel = packed_a + (r / mr) * panel_elems;
+      auto* panel8 = reinterpret_cast<std::int8_t*>(panel);  // a character type: may alias the int16 storage
       std::int32_t sum = 0;
       for (std::size_t kk = 0; kk < k; ++kk) {
         const std::int32_t v = shifted(a, row0 + r, kk);
-        panel[(kk / 2) * mr * 2 + (r % mr) * 2 + kk % 2] = static_cast<std::int16_t>(v);
+        if (quads) {
+          panel8[(kk / 4) * mr * 4 + (r % mr) * 4 + kk % 4] = static_cast<std::int8_t>(v);
+        } else {
+          panel[(kk / 2) * mr * 2 + (r % mr) * 2 + kk % 2] = static_cast<std::int16_t>(v);
+        }
         sum += v;
       }
       row_sums[r] = sum;
@@ -79,7 +136,12 @@ void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, con
     std::int32_t* tile = tiles.data() + index * mr * nr;
     for (std::size_t ap = 0; ap < a_panels; ++ap) {
       for (std::size_t bp = 0; bp * nr < n; ++bp) {
-        path.micro(pairs, packed_a + ap * panel_elems, b.panels.data() + bp * pairs * nr * 2, tile);
+        const std::int8_t* b_panel = b.panels.data() + bp * pairs * nr * 2;
+        if (quads) {
+          path.quad_micro(pairs, reinterpret_cast<const std::int8_t*>(packed_a + ap * panel_elems), b_panel, tile);
+        } else {
+          path.micro(pairs, packed_a + ap * panel_elems, b_panel, tile);
+        }
         // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32.
         for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
           const std::size_t row = row0 + ap * mr + r;

@@ -7,9 +7,10 @@
 // taken modulo 2^32; the result fits int32 while K * 128 * 128 < 2^31 (proofs/int8_accumulation),
 // so it is exact, and every path and thread count gives the same bits.
 //
-// Layout (G = 2, the x86 pair layout, which the scalar and 128-bit paths share): B is packed once
-// into panels of nr columns, k in pairs ([pair][column][2] int8, k padded with zeros to even);
-// A is packed per block of rows into panels of mr rows ([pair][row][2] int16). Work is cut into
+// Layout (G = 2, the x86 pair layout, which every path shares for B): B is packed once into panels
+// of nr columns, k in pairs ([pair][column][2] int8, k padded with zeros to even); A is packed per
+// block of rows into panels of mr rows ([pair][row][2] int16), or for the SDOT kernel in quads of k
+// ([quad][row][4] int8; B's pairs are regrouped into quads in registers). Work is cut into
 // blocks of kMc rows, a constant, so what a chunk computes never depends on the thread count.
 #pragma once
 
@@ -24,26 +25,38 @@
 
 namespace onemodel::opt::int8 {
 
-// Rows of A per chunk of work (int8.md: Mc = 48, a multiple of every path's mr: 6 and 12).
+// Rows of A per chunk of work (int8.md: Mc = 48, a multiple of every path's mr: 3, 4, 6 and 12).
 inline constexpr std::size_t kMc = 48;
 // The largest K accepted: K * 128 * 128 < 2^31 keeps S in int32 (proofs/int8_accumulation).
 inline constexpr std::size_t kMaxK = 131071;
 
 // S[mr x nr] (row-major, leading dimension nr) from `pairs` pairs of k of one A panel and one B
-// panel.
+// panel (A panel: [pair][row][2] int16).
 using MicroKernel = void (*)(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel,
                              std::int32_t* tile);
+// The same for a kernel that reads A as groups of four k (int8.md, "Arm with dot product": G = 4):
+// A panel [quad][row][4] int8 (quad q holds pairs 2q and 2q + 1; the second is zero past `pairs`),
+// B panel the pair layout above, regrouped in registers, so that B is packed the same way for it.
+using QuadMicroKernel = void (*)(std::size_t pairs, const std::int8_t* a_panel, const std::int8_t* b_panel,
+                                 std::int32_t* tile);
 
 struct Path {
   Isa isa;
   std::size_t mr, nr;
-  MicroKernel micro;
+  MicroKernel micro;          // nullptr when the kernel reads A in quads (then `quad_micro`)
+  const char* name = "";      // the micro kernel, for tests and the benchmark ("avx512-vnni 12x32", ...)
+  QuadMicroKernel quad_micro = nullptr;
 };
 
-// The path of `isa`: AVX2 the 6x16 pair kernel and AVX-512 the 12x32 one (vpmaddwd, never
-// saturating); every other path the scalar loops over the AVX2 layout. A B packed for one path is
-// refused by another (its nr differs or the path is named in it).
+// The path of `isa`: the best micro kernel of that instruction-set level this CPU runs (AVX-512
+// with VNNI when the CPU reports AVX512_VNNI, NEON with SDOT when it reports the dot product).
+// Every variant of one Isa has the same nr and the same B layout, so a B packed for `isa` serves
+// each of them; a B packed for another nr is refused.
 const Path& path_for(Isa isa) noexcept;
+
+// Every micro kernel of `isa` that this build and CPU can run, path_for(isa) first (the tests run
+// each; the benchmark measures each). Empty never: at least path_for(isa).
+std::span<const Path* const> variants_for(Isa isa) noexcept;
 
 // An 8-bit operand: row-major with leading dimension `ld` (elements), uint8 or int8.
 struct Operand {
@@ -76,6 +89,10 @@ PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value
 // values). `b` must have been packed for `isa`'s path (std::invalid_argument otherwise).
 void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
           std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool, Isa isa);
+
+// gemm on one given micro kernel (one of variants_for(path.isa)); `b` packed for path.isa.
+void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,
+             std::span<const std::int32_t> zb, std::int32_t* c, std::size_t ldc, ThreadPool* pool);
 
 template <class Value>
 PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value) {
@@ -111,5 +128,14 @@ PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value
 void micro_scalar_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
 void micro_avx2_6x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
 void micro_avx512_12x32(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_avx512_vnni_12x32(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_sse_3x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_neon_4x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_neon_sdot_4x16(std::size_t pairs, const std::int8_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+void micro_wasm_4x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile);
+// CPU features beyond the Isa level (int8_cpu.cpp): AVX512_VNNI (CPUID leaf 7 ECX bit 11) and the
+// Arm dot product (HWCAP_ASIMDDP).
+bool cpu_has_avx512_vnni() noexcept;
+bool cpu_has_arm_dotprod() noexcept;
 
 }  // namespace onemodel::opt::int8
