@@ -62,8 +62,9 @@ Tensor floats(const Shape& shape, float base, std::mt19937& rng) {
   return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v));
 }
 
-// Seconds per call of the override on `l` (the minimum over `repeat` measurements).
-double run_layer(const Layer& l, Isa isa, int threads, ExecutionMode mode, int repeat) {
+// Seconds per call of the override on `l`: wall and process CPU time, each the minimum over
+// `repeat` measurements (at 1 thread the CPU time is the least disturbed by other programs).
+bench::Timing run_layer(const Layer& l, Isa isa, int threads, ExecutionMode mode, int repeat) {
   std::mt19937 rng(11);
   const std::int64_t pad = l.k / 2;
   IrNode node;
@@ -95,7 +96,7 @@ double run_layer(const Layer& l, Isa isa, int threads, ExecutionMode mode, int r
   opt::ThreadPool pool(threads);
   const opt::OptimizedConfig config{isa, &pool};
   const opt::OptimizedOpDef* def = opt::find_optimized_op("", node.op_type, 10);
-  if (def == nullptr) return 0.0;
+  if (def == nullptr) return {};
   std::unique_ptr<OpKernel> kernel = def->factory(info, config);
   std::vector<InferInput> described;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -108,13 +109,14 @@ double run_layer(const Layer& l, Isa isa, int threads, ExecutionMode mode, int r
   kernel->infer(infer);
   const std::shared_ptr<const void> state = kernel->prepare(infer);
   std::vector<Tensor> outputs{Tensor::empty(stated[0].type, stated[0].shape)};
-  double best = 0.0;
+  bench::Timing best;
   for (int r = 0; r < repeat; ++r) {
-    const double t = bench::measure([&] {
+    const bench::Timing t = bench::measure([&] {
       RunContext context(info, inputs, outputs, nullptr, state.get());
       kernel->run(context);
-    }).wall;
-    best = r == 0 ? t : std::min(best, t);
+    });
+    best.wall = r == 0 ? t.wall : std::min(best.wall, t.wall);
+    best.cpu = r == 0 ? t.cpu : std::min(best.cpu, t.cpu);
   }
   return best;
 }
@@ -153,7 +155,7 @@ int main(int argc, char** argv) {
       only = value;
     }
   }
-  std::printf("%-30s %-7s %-5s %7s %10s %9s\n", "layer", "path", "mode", "threads", "ms", "GMAC/s");
+  std::printf("%-30s %-7s %-5s %7s %10s %9s %10s\n", "layer", "path", "mode", "threads", "ms", "GMAC/s", "cpu ms");
   for (const Layer& l : all) {
     if (!only.empty() && std::string(l.name).find(only) == std::string::npos) continue;
     const std::int64_t out = (l.size + 2 * (l.k / 2) - l.k) / l.stride + 1;
@@ -161,9 +163,9 @@ int main(int argc, char** argv) {
     for (Isa isa : isas) {
       for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
         for (int t : threads) {
-          const double s = run_layer(l, isa, t, mode, repeat);
-          std::printf("%-30s %-7s %-5s %7d %10.3f %9.1f\n", l.name, std::string(opt::isa_name(isa)).c_str(),
-                      mode == ExecutionMode::Fast ? "fast" : "exact", t, s * 1e3, macs / s * 1e-9);
+          const bench::Timing s = run_layer(l, isa, t, mode, repeat);
+          std::printf("%-30s %-7s %-5s %7d %10.3f %9.1f %10.3f\n", l.name, std::string(opt::isa_name(isa)).c_str(),
+                      mode == ExecutionMode::Fast ? "fast" : "exact", t, s.wall * 1e3, macs / s.wall * 1e-9, s.cpu * 1e3);
           std::fflush(stdout);
         }
       }

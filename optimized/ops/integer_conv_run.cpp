@@ -24,6 +24,7 @@ inline std::int32_t conv_shifted(std::uint8_t byte, bool is_signed) {
 // the tap's dilated offsets on each axis.
 struct ConvTapOffset {
   std::int64_t plane, d, y, x;
+  std::int64_t linear;  // plane + (d * in_h + y) * in_w + x: the offset from the window's first tap
 };
 
 std::vector<ConvTapOffset> conv_tap_offsets(const quant::IntegerConvGeometry& g, std::int64_t c_per_group) {
@@ -37,7 +38,8 @@ std::vector<ConvTapOffset> conv_tap_offsets(const quant::IntegerConvGeometry& g,
     for (std::int64_t kd = 0; kd < ad.kernel; ++kd) {
       for (std::int64_t ky = 0; ky < ah.kernel; ++ky) {
         for (std::int64_t kx = 0; kx < aw.kernel; ++kx) {
-          taps.push_back({c * plane_in, kd * ad.dilation, ky * ah.dilation, kx * aw.dilation});
+          const std::int64_t d = kd * ad.dilation, y = ky * ah.dilation, x = kx * aw.dilation;
+          taps.push_back({c * plane_in, d, y, x, c * plane_in + (d * ah.in + y) * aw.in + x});
         }
       }
     }
@@ -52,6 +54,42 @@ bool conv_is_pointwise(const quant::IntegerConvGeometry& g) {
     if (a.kernel != 1 || a.stride != 1 || a.pad_before != 0 || a.pad_after != 0 || a.out != a.in) return false;
   }
   return true;
+}
+
+// B [k x cols] of the output positions col0.. packed straight from the input (int8.md
+// "Convolution": im2col fused into the packing). B'[kk, col] is the window of position col0 + col
+// at tap kk; the position's first tap, and whether its whole window lies inside the input (then
+// no tap needs a bounds test), are worked out once per column.
+template <bool Signed>
+int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vector<ConvTapOffset>& offsets,
+                           const std::uint8_t* planes, std::int64_t col0, std::int64_t k, std::size_t cols,
+                           std::int32_t pad, Isa isa) {
+  const conv_geometry::Axis& ad = g.axes[0];
+  const conv_geometry::Axis& ah = g.axes[1];
+  const conv_geometry::Axis& aw = g.axes[2];
+  const std::int64_t span_d = (ad.kernel - 1) * ad.dilation, span_y = (ah.kernel - 1) * ah.dilation,
+                     span_x = (aw.kernel - 1) * aw.dilation;
+  std::size_t cached = static_cast<std::size_t>(-1);
+  std::int64_t base_d = 0, base_y = 0, base_x = 0, base = 0;
+  bool interior = false;
+  return int8::pack_b_with(static_cast<std::size_t>(k), cols, Signed, isa, [&](std::size_t kk, std::size_t col) -> std::int32_t {
+    if (col != cached) {
+      const std::int64_t p = col0 + static_cast<std::int64_t>(col);
+      const std::int64_t ox = p % aw.out, oy = p / aw.out % ah.out, od = p / aw.out / ah.out;
+      base_d = od * ad.stride - ad.pad_before;
+      base_y = oy * ah.stride - ah.pad_before;
+      base_x = ox * aw.stride - aw.pad_before;
+      interior = base_d >= 0 && base_d + span_d < ad.in && base_y >= 0 && base_y + span_y < ah.in && base_x >= 0 &&
+                 base_x + span_x < aw.in;
+      base = (base_d * ah.in + base_y) * aw.in + base_x;
+      cached = col;
+    }
+    const ConvTapOffset& t = offsets[kk];
+    if (interior) return conv_shifted(planes[base + t.linear], Signed);
+    const std::int64_t id = base_d + t.d, iy = base_y + t.y, ix = base_x + t.x;
+    if (id < 0 || id >= ad.in || iy < 0 || iy >= ah.in || ix < 0 || ix >= aw.in) return pad;
+    return conv_shifted(planes[t.plane + (id * ah.in + iy) * aw.in + ix], Signed);
+  });
 }
 
 }  // namespace
@@ -124,25 +162,8 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
       const int8::Operand b{planes + col0, x_signed, static_cast<std::size_t>(plane_in)};
       packed = int8::pack_b(b, static_cast<std::size_t>(k), cols, config.isa);
     } else {
-      // im2col fused into the packing (int8.md "Convolution"): B'[kk, col] read from the window of
-      // output position col0 + col; the position's first tap is worked out once per column.
-      std::size_t cached = static_cast<std::size_t>(-1);
-      std::int64_t base_d = 0, base_y = 0, base_x = 0;
-      packed = int8::pack_b_with(static_cast<std::size_t>(k), cols, x_signed, config.isa,
-                                 [&](std::size_t kk, std::size_t col) -> std::int32_t {
-                                   if (col != cached) {
-                                     const std::int64_t p = col0 + static_cast<std::int64_t>(col);
-                                     const std::int64_t ox = p % aw.out, oy = p / aw.out % ah.out, od = p / aw.out / ah.out;
-                                     base_d = od * ad.stride - ad.pad_before;
-                                     base_y = oy * ah.stride - ah.pad_before;
-                                     base_x = ox * aw.stride - aw.pad_before;
-                                     cached = col;
-                                   }
-                                   const ConvTapOffset& t = offsets[kk];
-                                   const std::int64_t id = base_d + t.d, iy = base_y + t.y, ix = base_x + t.x;
-                                   if (id < 0 || id >= ad.in || iy < 0 || iy >= ah.in || ix < 0 || ix >= aw.in) return pad;
-                                   return conv_shifted(planes[t.plane + (id * ah.in + iy) * aw.in + ix], x_signed);
-                                 });
+      packed = x_signed ? pack_windows<true>(g, offsets, planes, col0, k, cols, pad, config.isa)
+                        : pack_windows<false>(g, offsets, planes, col0, k, cols, pad, config.isa);
     }
     const int8::Operand a{wb + grp * m_per_group * k, weights.is_signed, static_cast<std::size_t>(k)};
     int8::gemm(static_cast<std::size_t>(m_per_group), a, weights.za[static_cast<std::size_t>(grp)], packed, zb,

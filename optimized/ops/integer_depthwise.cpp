@@ -1,5 +1,6 @@
 #include "optimized/ops/integer_depthwise.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "optimized/ops/integer_chunks.hpp"
@@ -137,15 +138,22 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
     // The channel's rows, widened, shifted by the zero point, padded with zeros and phase-split.
     thread_local std::vector<std::int16_t> buffer;
     buffer.assign(static_cast<std::size_t>(rows.count * rows.stride * rows.len), 0);
-    for (std::int64_t r = 0; r < rows.count; ++r) {
-      const std::uint8_t* in = plane + r * aw.in;
-      for (std::int64_t p = 0; p < rows.stride; ++p) {
-        std::int16_t* out = buffer.data() + (r * rows.stride + p) * rows.len;
-        for (std::int64_t j = 0; j < rows.len; ++j) {
-          const std::int64_t ix = j * rows.stride + p - aw.pad_before;
-          if (ix < 0 || ix >= aw.in) continue;
-          const std::int32_t v = x_signed ? static_cast<std::int32_t>(static_cast<std::int8_t>(in[ix])) : in[ix];
-          out[j] = static_cast<std::int16_t>(v - zx);
+    std::int16_t* const rows_out = buffer.data();
+    for (std::int64_t p = 0; p < rows.stride; ++p) {
+      // Phase p's element j is input column j * stride + p - pad_before: inside for j in [lo, hi).
+      const std::int64_t first = aw.pad_before - p, end = aw.in + aw.pad_before - p;
+      const std::int64_t lo = first <= 0 ? 0 : (first + rows.stride - 1) / rows.stride;
+      const std::int64_t hi = end <= 0 ? 0 : std::min(rows.len, (end + rows.stride - 1) / rows.stride);
+      for (std::int64_t r = 0; r < rows.count; ++r) {
+        const std::uint8_t* in = plane + r * aw.in;
+        const std::int64_t shift = p - aw.pad_before;
+        std::int16_t* out = rows_out + (r * rows.stride + p) * rows.len;
+        if (x_signed) {
+          for (std::int64_t j = lo; j < hi; ++j) {
+            out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(in[j * rows.stride + shift]) - zx);
+          }
+        } else {
+          for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(in[j * rows.stride + shift] - zx);
         }
       }
     }
