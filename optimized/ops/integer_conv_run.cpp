@@ -67,29 +67,35 @@ int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vecto
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
   const conv_geometry::Axis& aw = g.axes[2];
+  // Everything the element function reads is a value of its own (no reference to the caller's
+  // frame), so that once inlined into pack_b_with it stays in registers.
   const std::int64_t span_d = (ad.kernel - 1) * ad.dilation, span_y = (ah.kernel - 1) * ah.dilation,
                      span_x = (aw.kernel - 1) * aw.dilation;
-  std::size_t cached = static_cast<std::size_t>(-1);
-  std::int64_t base_d = 0, base_y = 0, base_x = 0, base = 0;
-  bool interior = false;
-  return int8::pack_b_with(static_cast<std::size_t>(k), cols, Signed, isa, [&](std::size_t kk, std::size_t col) -> std::int32_t {
+  const std::int64_t in_d = ad.in, in_h = ah.in, in_w = aw.in, out_h = ah.out, out_w = aw.out;
+  const std::int64_t stride_d = ad.stride, stride_y = ah.stride, stride_x = aw.stride;
+  const std::int64_t pad_d = ad.pad_before, pad_y = ah.pad_before, pad_x = aw.pad_before;
+  const ConvTapOffset* taps = offsets.data();
+  auto value = [=, cached = static_cast<std::size_t>(-1), base_d = std::int64_t{0}, base_y = std::int64_t{0},
+                base_x = std::int64_t{0}, base = std::int64_t{0},
+                interior = false](std::size_t kk, std::size_t col) mutable -> std::int32_t {
     if (col != cached) {
       const std::int64_t p = col0 + static_cast<std::int64_t>(col);
-      const std::int64_t ox = p % aw.out, oy = p / aw.out % ah.out, od = p / aw.out / ah.out;
-      base_d = od * ad.stride - ad.pad_before;
-      base_y = oy * ah.stride - ah.pad_before;
-      base_x = ox * aw.stride - aw.pad_before;
-      interior = base_d >= 0 && base_d + span_d < ad.in && base_y >= 0 && base_y + span_y < ah.in && base_x >= 0 &&
-                 base_x + span_x < aw.in;
-      base = (base_d * ah.in + base_y) * aw.in + base_x;
+      const std::int64_t ox = p % out_w, oy = p / out_w % out_h, od = p / out_w / out_h;
+      base_d = od * stride_d - pad_d;
+      base_y = oy * stride_y - pad_y;
+      base_x = ox * stride_x - pad_x;
+      interior = base_d >= 0 && base_d + span_d < in_d && base_y >= 0 && base_y + span_y < in_h && base_x >= 0 &&
+                 base_x + span_x < in_w;
+      base = (base_d * in_h + base_y) * in_w + base_x;
       cached = col;
     }
-    const ConvTapOffset& t = offsets[kk];
+    const ConvTapOffset& t = taps[kk];
     if (interior) return conv_shifted(planes[base + t.linear], Signed);
     const std::int64_t id = base_d + t.d, iy = base_y + t.y, ix = base_x + t.x;
-    if (id < 0 || id >= ad.in || iy < 0 || iy >= ah.in || ix < 0 || ix >= aw.in) return pad;
-    return conv_shifted(planes[t.plane + (id * ah.in + iy) * aw.in + ix], Signed);
-  });
+    if (id < 0 || id >= in_d || iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) return pad;
+    return conv_shifted(planes[t.plane + (id * in_h + iy) * in_w + ix], Signed);
+  };
+  return int8::pack_b_with(static_cast<std::size_t>(k), cols, Signed, isa, value);
 }
 
 }  // namespace

@@ -12,6 +12,9 @@
 namespace onemodel::opt {
 namespace {
 
+// Elements past the last row that the vector paths' last step may read (its values unused).
+constexpr std::int64_t kRowSlack = 8;
+
 // The largest row buffer of one channel (int16 elements) the direct kernel makes.
 constexpr std::int64_t kMaxRowElements = std::int64_t{1} << 26;
 
@@ -52,7 +55,20 @@ __attribute__((target("sse4.1"))) void row_sse(const std::int16_t* const* rows, 
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + ox), a0);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + ox + 4), a1);
   }
-  row_from(rows, weights, count, ox, width, y);
+  if (ox < width) {
+    // Reads up to 7 elements past the row: the buffer has kRowSlack of them.
+    __m128i a0 = _mm_setzero_si128(), a1 = _mm_setzero_si128();
+    for (std::size_t t = 0; t < count; ++t) {
+      const __m128i w = _mm_set1_epi32(weights[t]);
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[t] + ox));
+      a0 = _mm_add_epi32(a0, _mm_mullo_epi32(_mm_cvtepi16_epi32(v), w));
+      a1 = _mm_add_epi32(a1, _mm_mullo_epi32(_mm_cvtepi16_epi32(_mm_srli_si128(v, 8)), w));
+    }
+    alignas(16) std::int32_t tail[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(tail), a0);
+    _mm_store_si128(reinterpret_cast<__m128i*>(tail + 4), a1);
+    for (std::int64_t i = 0; ox + i < width; ++i) y[ox + i] = tail[i];
+  }
 }
 
 // AVX2: 16 outputs per step in two accumulators, vpmovsxwd then vpmulld.
@@ -70,15 +86,21 @@ __attribute__((target("avx2"))) void row_avx2(const std::int16_t* const* rows, c
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + ox), a0);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + ox + 8), a1);
   }
-  for (; ox + 8 <= width; ox += 8) {
+  for (; ox < width; ox += 8) {
+    // The last step may read up to 7 elements past the row: the buffer has kRowSlack of them.
     __m256i a0 = _mm256_setzero_si256();
     for (std::size_t t = 0; t < count; ++t) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[t] + ox));
       a0 = _mm256_add_epi32(a0, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(v), _mm256_set1_epi32(weights[t])));
     }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + ox), a0);
+    if (ox + 8 <= width) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + ox), a0);
+    } else {
+      alignas(32) std::int32_t tail[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(tail), a0);
+      for (std::int64_t i = 0; ox + i < width; ++i) y[ox + i] = tail[i];
+    }
   }
-  row_from(rows, weights, count, ox, width, y);
 }
 #endif
 
@@ -137,7 +159,7 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
     const std::uint8_t* plane = x + (n * g.c + ch) * plane_in;
     // The channel's rows, widened, shifted by the zero point, padded with zeros and phase-split.
     thread_local std::vector<std::int16_t> buffer;
-    buffer.assign(static_cast<std::size_t>(rows.count * rows.stride * rows.len), 0);
+    buffer.assign(static_cast<std::size_t>(rows.count * rows.stride * rows.len + kRowSlack), 0);
     std::int16_t* const rows_out = buffer.data();
     for (std::int64_t p = 0; p < rows.stride; ++p) {
       // Phase p's element j is input column j * stride + p - pad_before: inside for j in [lo, hi).
@@ -148,7 +170,15 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
         const std::uint8_t* in = plane + r * aw.in;
         const std::int64_t shift = p - aw.pad_before;
         std::int16_t* out = rows_out + (r * rows.stride + p) * rows.len;
-        if (x_signed) {
+        if (rows.stride == 1) {
+          // Contiguous: a loop the compiler vectorizes.
+          const std::uint8_t* src = in + shift;
+          if (x_signed) {
+            for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(src[j]) - zx);
+          } else {
+            for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(src[j] - zx);
+          }
+        } else if (x_signed) {
           for (std::int64_t j = lo; j < hi; ++j) {
             out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(in[j * rows.stride + shift]) - zx);
           }
@@ -159,14 +189,22 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
     }
     thread_local std::vector<const std::int16_t*> row_ptrs;
     thread_local std::vector<std::int32_t> weights;
+    thread_local std::vector<std::int64_t> column_offset;
+    row_ptrs.resize(static_cast<std::size_t>(ntaps));
+    weights.resize(static_cast<std::size_t>(ntaps));
+    // Where tap kx of output 0 lies within a row's phases (padded position kx * dilation).
+    column_offset.resize(static_cast<std::size_t>(aw.kernel));
+    for (std::int64_t kx = 0; kx < aw.kernel; ++kx) {
+      const std::int64_t q = kx * aw.dilation;
+      column_offset[static_cast<std::size_t>(kx)] = (q % rows.stride) * rows.len + q / rows.stride;
+    }
     for (std::int64_t j = 0; j < mult; ++j) {
       const std::int64_t oc = ch * mult + j;
       const std::int32_t* w = taps + oc * ntaps;
       std::int32_t* out_plane = y + (n * g.m + oc) * plane_out;
       for (std::int64_t od = 0; od < ad.out; ++od) {
         for (std::int64_t oy = 0; oy < ah.out; ++oy) {
-          row_ptrs.clear();
-          weights.clear();
+          std::size_t used = 0;
           for (std::int64_t kd = 0; kd < ad.kernel; ++kd) {
             const std::int64_t id = od * ad.stride - ad.pad_before + kd * ad.dilation;
             if (id < 0 || id >= ad.in) continue;
@@ -175,17 +213,16 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
               if (iy < 0 || iy >= ah.in) continue;
               const std::int64_t r = id * ah.in + iy;
               for (std::int64_t kx = 0; kx < aw.kernel; ++kx) {
-                const std::int64_t q = kx * aw.dilation;  // padded position of output 0's tap
-                row_ptrs.push_back(buffer.data() + (r * rows.stride + q % rows.stride) * rows.len + q / rows.stride);
-                weights.push_back(w[(kd * ah.kernel + ky) * aw.kernel + kx]);
+                row_ptrs[used] = rows_out + r * rows.stride * rows.len + column_offset[static_cast<std::size_t>(kx)];
+                weights[used++] = w[(kd * ah.kernel + ky) * aw.kernel + kx];
               }
             }
           }
           std::int32_t* out = out_plane + (od * ah.out + oy) * aw.out;
-          if (row_ptrs.empty()) {
+          if (used == 0) {
             for (std::int64_t ox = 0; ox < aw.out; ++ox) out[ox] = 0;
           } else {
-            kernel(row_ptrs.data(), weights.data(), row_ptrs.size(), aw.out, out);
+            kernel(row_ptrs.data(), weights.data(), used, aw.out, out);
           }
         }
       }
