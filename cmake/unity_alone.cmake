@@ -2,6 +2,8 @@
 set(ONEMODEL_UNITY_ALONE
     core/ir/resolve.cpp
     core/onnx/parse_model.cpp
+    optimized/ops/integer_depthwise.cpp
+    optimized/ops/integer_requantize.cpp
     optimized/ops/op_matmul.cpp
     optimized/passes/constant_fold.cpp
     optimized/passes/conv_batchnorm_fold.cpp
