@@ -7,11 +7,12 @@ namespace onemodel::opt {
 namespace {
 
 // graph-passes.md "Passes, in order": only the passes written so far, in the table's order
-// (qdq, matmul-integer-fusion and constant-fold are not written yet). gelu runs before
+// (qdq and constant-fold are not written yet). gelu runs before
 // linear-pack-fuse so that MatMul + bias + Gelu becomes one packed product with the Gelu in its
 // epilogue. The three "no" rows run in fast mode only. The last field: the pass serves models with
 // half values (spec/half-precision.md section 8.6).
 constexpr GraphPass kPasses[] = {
+    {"matmul-integer-fusion", OptimizationLevel::All, true, run_matmul_integer_fusion},
     {"conv-batchnorm-fold", OptimizationLevel::All, false, run_conv_batchnorm_fold},
     {"gelu", OptimizationLevel::All, false, run_gelu_fuse},
     {"attention", OptimizationLevel::All, false, run_attention_fuse},
