@@ -82,7 +82,7 @@ struct Pattern {
   bool bias_runtime = false;
   bool bias_first = false;
   bool specials = false;  // NaN and infinities in the scale and the bias
-  int a_lo = -1000, a_hi = 1000;  // A's value range (default: the type's)
+  int lo = -1000, hi = 1000;  // A's and B's value range (default: the type's)
 };
 
 struct Case {
@@ -98,12 +98,12 @@ Case make_case(const Pattern& p) {
   const std::int64_t m = p.a_shape[p.a_shape.rank() - 2];
   const std::int64_t n = p.b_shape[p.b_shape.rank() - 1];
   g.input("a", p.a_type, p.a_shape);
-  feeds.emplace_back("a", bytes(p.a_type, p.a_shape, 3, p.a_lo, p.a_hi));
+  feeds.emplace_back("a", bytes(p.a_type, p.a_shape, 3, p.lo, p.hi));
   if (p.b_runtime) {
     g.input("b", p.b_type, p.b_shape);
-    feeds.emplace_back("b", bytes(p.b_type, p.b_shape, 5));
+    feeds.emplace_back("b", bytes(p.b_type, p.b_shape, 5, p.lo, p.hi));
   } else {
-    g.initializer("b", bytes(p.b_type, p.b_shape, 5));
+    g.initializer("b", bytes(p.b_type, p.b_shape, 5, p.lo, p.hi));
   }
   std::vector<std::string> product{"a", "b"};
   if (p.za != Pattern::Zero::None) {
@@ -321,8 +321,9 @@ TEST(MatMulIntegerFusion, SpecialScalesAndBiases) {
   check_case(make_case(nan_scalar), "NaN scalar scale and bias");
 }
 
-// Sums above 2^24 (uint8 operands near 255, K = 511, zero points 0), so float(acc) rounds: the
-// cast's rounding must come before the scale's.
+// Sums above 2^24 (uint8 operands in 200..255, K = 511, zero points 0: 511 * 200 * 200 > 2^24),
+// so float(acc) rounds: the cast's rounding must come before the scale's. (Below 2^24 float(acc)
+// is exact and rounding acc * scale once gives the same bits, so only this case can tell.)
 TEST(MatMulIntegerFusion, SumsThatRoundInTheCast) {
   const test::RequireSplit two_thread_runs_split;
   Pattern p;
@@ -330,8 +331,8 @@ TEST(MatMulIntegerFusion, SumsThatRoundInTheCast) {
   p.b_type = DType::U8;
   p.a_shape = Shape{kM, 511};
   p.b_shape = Shape{511, kN};
-  p.a_lo = 200;
-  p.a_hi = 255;
+  p.lo = 200;
+  p.hi = 255;
   p.za = Pattern::Zero::None;
   p.zb = Pattern::Zero::None;
   p.scale_shape = Shape{kN};
