@@ -119,7 +119,8 @@ TEST(QuantizeKernels, EveryPathGivesTheOracleBytes) {
           std::vector<float> scale(per_lane ? n + 1 : 1, base), zero(per_lane ? n + 1 : 1);
           for (std::size_t k = 0; k < scale.size(); ++k) {
             if (per_lane && rng() % 4 == 0) scale[k] = scales[rng() % (sizeof(scales) / sizeof(scales[0]))];
-            zero[k] = static_cast<float>(t.lo + static_cast<std::int64_t>(rng() % static_cast<std::uint32_t>(t.hi - t.lo + 1)));
+            const auto span = static_cast<std::uint32_t>(t.hi - t.lo + 1);
+            zero[k] = static_cast<float>(t.lo + static_cast<std::int64_t>(rng() % span));
           }
           std::vector<std::uint8_t> y(n * t.bytes + 1, 0xA5);  // one guard byte past the run
           q::Run r;
@@ -176,8 +177,10 @@ TEST(QuantizeKernels, MinMaxSkipsNaNAndNeverGivesNegativeZero) {
         const float want_lo = lo == 0.0 ? 0.0f : static_cast<float>(lo);
         const float want_hi = hi == 0.0 ? 0.0f : static_cast<float>(hi);
         const q::MinMax m = q::min_max(isa, x.data(), n);
-        EXPECT_EQ(bits_of(m.lo), bits_of(want_lo)) << onemodel::opt::isa_name(isa) << " n " << n << " variant " << variant;
-        EXPECT_EQ(bits_of(m.hi), bits_of(want_hi)) << onemodel::opt::isa_name(isa) << " n " << n << " variant " << variant;
+        const std::string label = std::string(onemodel::opt::isa_name(isa)) + " n " + std::to_string(n) + " variant " +
+                                  std::to_string(variant);
+        EXPECT_EQ(bits_of(m.lo), bits_of(want_lo)) << label;
+        EXPECT_EQ(bits_of(m.hi), bits_of(want_hi)) << label;
       }
     }
   }
