@@ -36,7 +36,7 @@ struct MinMax {
   float hi = 0.0f;
 };
 
-// Quantizes one run on `isa`'s path (paths this build lacks run the scalar loop).
+// Quantizes one run on `isa`'s path (a path this build lacks runs the scalar loop).
 void quantize_run(Isa isa, const Run& run) noexcept;
 // MinMax of n elements on `isa`'s path.
 MinMax min_max(Isa isa, const float* x, std::size_t n) noexcept;
@@ -51,6 +51,14 @@ void quantize_run__avx2(const Run& run) noexcept;
 MinMax min_max__avx2(const float* x, std::size_t n) noexcept;
 void quantize_run__avx512(const Run& run) noexcept;
 MinMax min_max__avx512(const float* x, std::size_t n) noexcept;
+#endif
+#if defined(__aarch64__)
+void quantize_run__neon(const Run& run) noexcept;
+MinMax min_max__neon(const float* x, std::size_t n) noexcept;
+#endif
+#if defined(__wasm_simd128__)
+void quantize_run__wasm(const Run& run) noexcept;
+MinMax min_max__wasm(const float* x, std::size_t n) noexcept;
 #endif
 // (No inline function here: this header is included by files compiled with AVX flags, whose copy
 // of an inline function the linker could pick for every caller.)

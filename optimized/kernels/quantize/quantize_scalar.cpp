@@ -57,6 +57,12 @@ void quantize_run(Isa isa, const Run& run) noexcept {
   if (isa == Isa::Avx2) return quantize_run__avx2(run);
   if (isa == Isa::Sse) return quantize_run__sse(run);
 #endif
+#if defined(__aarch64__)
+  if (isa == Isa::Neon) return quantize_run__neon(run);
+#endif
+#if defined(__wasm_simd128__)
+  if (isa == Isa::Wasm) return quantize_run__wasm(run);
+#endif
   (void)isa;
   quantize_run__scalar(run);
 }
@@ -66,6 +72,12 @@ MinMax min_max(Isa isa, const float* x, std::size_t n) noexcept {
   if (isa == Isa::Avx512) return min_max__avx512(x, n);
   if (isa == Isa::Avx2) return min_max__avx2(x, n);
   if (isa == Isa::Sse) return min_max__sse(x, n);
+#endif
+#if defined(__aarch64__)
+  if (isa == Isa::Neon) return min_max__neon(x, n);
+#endif
+#if defined(__wasm_simd128__)
+  if (isa == Isa::Wasm) return min_max__wasm(x, n);
 #endif
   (void)isa;
   return min_max__scalar(x, n);
