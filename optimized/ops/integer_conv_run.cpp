@@ -134,7 +134,8 @@ IntegerConvWeights prepare_integer_conv_weights(const quant::IntegerConvGeometry
 }
 
 void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, std::int32_t zx,
-                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config) {
+                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config,
+                      const IntegerConvEpilogue* epilogue) {
   const Tensor x = x_in.contiguous();
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
@@ -148,7 +149,7 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
   const std::uint8_t* xb = conv_bytes_of(x);
   const bool x_signed = x.dtype() == DType::I8;
   if (weights.depthwise) {
-    integer_depthwise(g, xb, x_signed, zx, weights.taps.data(), y, config.pool, config.isa);
+    integer_depthwise(g, xb, x_signed, zx, weights.taps.data(), y, config.pool, config.isa, epilogue);
     return;
   }
   const std::uint8_t* wb = conv_bytes_of(weights.w);
@@ -180,6 +181,7 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
     int8::gemm(static_cast<std::size_t>(m_per_group), a, weights.za[static_cast<std::size_t>(grp)], packed, zb,
                y + (n * g.m + grp * m_per_group) * plane_out + col0, static_cast<std::size_t>(plane_out), nullptr,
                config.isa);
+    if (epilogue != nullptr) (*epilogue)(n, grp * m_per_group, m_per_group, col0, static_cast<std::int64_t>(cols));
   };
   // The pool's estimate (it decides only how many helpers wake): about 0.05 ns per multiply-add.
   const double estimate = 0.05 * static_cast<double>(g.n * g.m * plane_out * k);

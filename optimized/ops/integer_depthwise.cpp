@@ -143,7 +143,8 @@ bool integer_depthwise_fits(const quant::IntegerConvGeometry& g) {
 }
 
 void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* x, bool x_signed, std::int32_t zx,
-                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa) {
+                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa,
+                       const IntegerConvEpilogue* epilogue) {
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
   const conv_geometry::Axis& aw = g.axes[2];
@@ -227,6 +228,7 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
         }
       }
     }
+    if (epilogue != nullptr) (*epilogue)(n, ch * mult, mult, 0, plane_out);
   };
   const double estimate = 1.0 * static_cast<double>(g.n * g.m * plane_out * ntaps);
   run_integer_chunks(pool, static_cast<std::size_t>(g.n * g.c), estimate, chunk);
