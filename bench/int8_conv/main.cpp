@@ -142,7 +142,12 @@ int main(int argc, char** argv) {
     if (flag == "--isas") {
       isas.clear();
       for (Isa isa : opt::available_isas()) {
-        if (("," + value + ",").find("," + std::string(opt::isa_name(isa)) + ",") != std::string::npos) isas.push_back(isa);
+        // (Built with append(), not "," + value: GCC 12 warns falsely about operator+ on a
+        // literal and a string at -O2, -Wrestrict.)
+        std::string list(","), name(",");
+        list.append(value).append(",");
+        name.append(opt::isa_name(isa)).append(",");
+        if (list.find(name) != std::string::npos) isas.push_back(isa);
       }
     } else if (flag == "--threads") {
       threads.clear();

@@ -62,6 +62,7 @@ bool conv_is_pointwise(const quant::IntegerConvGeometry& g) {
 // no tap needs a bounds test), are worked out once per column.
 template <bool Signed>
 int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vector<ConvTapOffset>& offsets,
+                           const std::vector<std::int64_t>& linear_offsets,
                            const std::uint8_t* planes, std::int64_t col0, std::int64_t k, std::size_t cols,
                            std::int32_t pad, Isa isa) {
   const conv_geometry::Axis& ad = g.axes[0];
@@ -75,6 +76,7 @@ int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vecto
   const std::int64_t stride_d = ad.stride, stride_y = ah.stride, stride_x = aw.stride;
   const std::int64_t pad_d = ad.pad_before, pad_y = ah.pad_before, pad_x = aw.pad_before;
   const ConvTapOffset* taps = offsets.data();
+  const std::int64_t* linear = linear_offsets.data();  // compact: the interior path's only table
   auto value = [=, cached = static_cast<std::size_t>(-1), base_d = std::int64_t{0}, base_y = std::int64_t{0},
                 base_x = std::int64_t{0}, base = std::int64_t{0},
                 interior = false](std::size_t kk, std::size_t col) mutable -> std::int32_t {
@@ -89,8 +91,8 @@ int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vecto
       base = (base_d * in_h + base_y) * in_w + base_x;
       cached = col;
     }
+    if (interior) return conv_shifted(planes[base + linear[kk]], Signed);
     const ConvTapOffset& t = taps[kk];
-    if (interior) return conv_shifted(planes[base + t.linear], Signed);
     const std::int64_t id = base_d + t.d, iy = base_y + t.y, ix = base_x + t.x;
     if (id < 0 || id >= in_d || iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) return pad;
     return conv_shifted(planes[t.plane + (id * in_h + iy) * in_w + ix], Signed);
@@ -132,7 +134,8 @@ IntegerConvWeights prepare_integer_conv_weights(const quant::IntegerConvGeometry
 }
 
 void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, std::int32_t zx,
-                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config) {
+                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config,
+                      const IntegerConvEpilogue* epilogue) {
   const Tensor x = x_in.contiguous();
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
@@ -146,13 +149,16 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
   const std::uint8_t* xb = conv_bytes_of(x);
   const bool x_signed = x.dtype() == DType::I8;
   if (weights.depthwise) {
-    integer_depthwise(g, xb, x_signed, zx, weights.taps.data(), y, config.pool, config.isa);
+    integer_depthwise(g, xb, x_signed, zx, weights.taps.data(), y, config.pool, config.isa, epilogue);
     return;
   }
   const std::uint8_t* wb = conv_bytes_of(weights.w);
   // A padding tap holds the input's zero point, so it contributes (zx - zx) = 0 (section 7).
   const std::int32_t pad = conv_shifted(static_cast<std::uint8_t>(zx), x_signed);
   const std::vector<ConvTapOffset> offsets = conv_tap_offsets(g, c_per_group);
+  std::vector<std::int64_t> linear;
+  linear.reserve(offsets.size());
+  for (const ConvTapOffset& t : offsets) linear.push_back(t.linear);
   const bool pointwise = conv_is_pointwise(g);
   const std::vector<std::int32_t> zb{zx};
   const std::int64_t blocks = (plane_out + kColumnBlock - 1) / kColumnBlock;
@@ -168,13 +174,14 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
       const int8::Operand b{planes + col0, x_signed, static_cast<std::size_t>(plane_in)};
       packed = int8::pack_b(b, static_cast<std::size_t>(k), cols, config.isa);
     } else {
-      packed = x_signed ? pack_windows<true>(g, offsets, planes, col0, k, cols, pad, config.isa)
-                        : pack_windows<false>(g, offsets, planes, col0, k, cols, pad, config.isa);
+      packed = x_signed ? pack_windows<true>(g, offsets, linear, planes, col0, k, cols, pad, config.isa)
+                        : pack_windows<false>(g, offsets, linear, planes, col0, k, cols, pad, config.isa);
     }
     const int8::Operand a{wb + grp * m_per_group * k, weights.is_signed, static_cast<std::size_t>(k)};
     int8::gemm(static_cast<std::size_t>(m_per_group), a, weights.za[static_cast<std::size_t>(grp)], packed, zb,
                y + (n * g.m + grp * m_per_group) * plane_out + col0, static_cast<std::size_t>(plane_out), nullptr,
                config.isa);
+    if (epilogue != nullptr) (*epilogue)(n, grp * m_per_group, m_per_group, col0, static_cast<std::int64_t>(cols));
   };
   // The pool's estimate (it decides only how many helpers wake): about 0.05 ns per multiply-add.
   const double estimate = 0.05 * static_cast<double>(g.n * g.m * plane_out * k);

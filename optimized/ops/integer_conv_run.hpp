@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
+#include "optimized/frame/function_ref.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/integer_products.hpp"
 
@@ -44,9 +45,15 @@ inline bool integer_conv_is_depthwise(const quant::IntegerConvGeometry& g) {
 IntegerConvWeights prepare_integer_conv_weights(const quant::IntegerConvGeometry& g, const Tensor& w,
                                                 const std::vector<std::int32_t>& zw);
 
+// What a chunk has just written: output channels [oc0, oc0 + channels) of image n, positions
+// [col0, col0 + cols) of their planes. QLinearConv requantizes them there, while they are in cache.
+using IntegerConvEpilogue = FunctionRef<void(std::int64_t n, std::int64_t oc0, std::int64_t channels,
+                                             std::int64_t col0, std::int64_t cols)>;
+
 // y [n, m, spatial...] (int32) from the input `x` (uint8 or int8, zero point zx) and prepared
-// weights.
+// weights; `epilogue` (when given) is called by each chunk on the part of y it wrote.
 void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x, std::int32_t zx,
-                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config);
+                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config,
+                      const IntegerConvEpilogue* epilogue = nullptr);
 
 }  // namespace onemodel::opt

@@ -104,6 +104,52 @@ __attribute__((target("avx2"))) void row_avx2(const std::int16_t* const* rows, c
 }
 #endif
 
+// out[j] = x(in[j * stride + shift]) - zx for j in [lo, hi), every index read inside the row of
+// in_w bytes; x is int8 when x_signed, else uint8. The difference fits int16 (|.| <= 255).
+using WidenKernel = void (*)(const std::uint8_t* in, std::int64_t shift, std::int64_t stride, std::int64_t lo,
+                             std::int64_t hi, std::int64_t in_w, std::int32_t zx, bool x_signed, std::int16_t* out);
+
+void widen_scalar(const std::uint8_t* in, std::int64_t shift, std::int64_t stride, std::int64_t lo, std::int64_t hi,
+                  std::int64_t, std::int32_t zx, bool x_signed, std::int16_t* out) {
+  if (x_signed) {
+    for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(in[j * stride + shift]) - zx);
+  } else {
+    for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(in[j * stride + shift] - zx);
+  }
+}
+
+#if defined(__x86_64__)
+// Strides 1 and 2 eight outputs at a time: 8 (or 16) bytes loaded, for stride 2 the even ones
+// picked by pshufb, widened (pmovzxbw / pmovsxbw) and shifted by the zero point, exactly as the
+// scalar loop. A step is taken only while its load stays inside the row.
+__attribute__((target("sse4.1"))) void widen_sse(const std::uint8_t* in, std::int64_t shift, std::int64_t stride,
+                                                  std::int64_t lo, std::int64_t hi, std::int64_t in_w, std::int32_t zx,
+                                                  bool x_signed, std::int16_t* out) {
+  std::int64_t j = lo;
+  if (stride <= 2) {
+    const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zx));
+    const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+    const std::int64_t load = stride == 1 ? 8 : 16;
+    for (; j + 8 <= hi && j * stride + shift + load <= in_w; j += 8) {
+      const std::uint8_t* src = in + (j * stride + shift);
+      __m128i v = stride == 1 ? _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src))
+                              : _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)), even);
+      v = x_signed ? _mm_cvtepi8_epi16(v) : _mm_cvtepu8_epi16(v);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), _mm_sub_epi16(v, z));
+    }
+  }
+  widen_scalar(in, shift, stride, j, hi, in_w, zx, x_signed, out);
+}
+#endif
+
+WidenKernel widen_kernel(Isa isa) {
+#if defined(__x86_64__)
+  if (isa != Isa::Scalar) return widen_sse;
+#endif
+  (void)isa;
+  return widen_scalar;
+}
+
 RowKernel row_kernel(Isa isa) {
 #if defined(__x86_64__)
   if (isa == Isa::Avx2 || isa == Isa::Avx512) return row_avx2;
@@ -143,7 +189,8 @@ bool integer_depthwise_fits(const quant::IntegerConvGeometry& g) {
 }
 
 void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* x, bool x_signed, std::int32_t zx,
-                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa) {
+                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa,
+                       const IntegerConvEpilogue* epilogue) {
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
   const conv_geometry::Axis& aw = g.axes[2];
@@ -161,6 +208,7 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
     thread_local std::vector<std::int16_t> buffer;
     buffer.assign(static_cast<std::size_t>(rows.count * rows.stride * rows.len + kRowSlack), 0);
     std::int16_t* const rows_out = buffer.data();
+    const WidenKernel widen = widen_kernel(isa);
     for (std::int64_t p = 0; p < rows.stride; ++p) {
       // Phase p's element j is input column j * stride + p - pad_before: inside for j in [lo, hi).
       const std::int64_t first = aw.pad_before - p, end = aw.in + aw.pad_before - p;
@@ -170,21 +218,7 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
         const std::uint8_t* in = plane + r * aw.in;
         const std::int64_t shift = p - aw.pad_before;
         std::int16_t* out = rows_out + (r * rows.stride + p) * rows.len;
-        if (rows.stride == 1) {
-          // Contiguous: a loop the compiler vectorizes.
-          const std::uint8_t* src = in + shift;
-          if (x_signed) {
-            for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(src[j]) - zx);
-          } else {
-            for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(src[j] - zx);
-          }
-        } else if (x_signed) {
-          for (std::int64_t j = lo; j < hi; ++j) {
-            out[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(in[j * rows.stride + shift]) - zx);
-          }
-        } else {
-          for (std::int64_t j = lo; j < hi; ++j) out[j] = static_cast<std::int16_t>(in[j * rows.stride + shift] - zx);
-        }
+        widen(in, shift, rows.stride, lo, hi, aw.in, zx, x_signed, out);
       }
     }
     thread_local std::vector<const std::int16_t*> row_ptrs;
@@ -227,6 +261,7 @@ void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* 
         }
       }
     }
+    if (epilogue != nullptr) (*epilogue)(n, ch * mult, mult, 0, plane_out);
   };
   const double estimate = 1.0 * static_cast<double>(g.n * g.m * plane_out * ntaps);
   run_integer_chunks(pool, static_cast<std::size_t>(g.n * g.c), estimate, chunk);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "optimized/frame/isa.hpp"
+#include "optimized/ops/integer_conv_run.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "reference/ops/integer_products.hpp"
 
@@ -21,8 +22,10 @@ namespace onemodel::opt {
 bool integer_depthwise_fits(const quant::IntegerConvGeometry& g);
 
 // y [n, m, spatial...] from x [n, c, spatial...] (bytes, int8 when x_signed) and `taps`, the
-// (w - zw) values per output channel and tap. Chunks: one per (image, input channel).
+// (w - zw) values per output channel and tap. Chunks: one per (image, input channel), each
+// calling `epilogue` (when given) on the planes it wrote.
 void integer_depthwise(const quant::IntegerConvGeometry& g, const std::uint8_t* x, bool x_signed, std::int32_t zx,
-                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa);
+                       const std::int32_t* taps, std::int32_t* y, ThreadPool* pool, Isa isa,
+                       const IntegerConvEpilogue* epilogue);
 
 }  // namespace onemodel::opt

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "optimized/kernels/int8gemm/int8_gemm.hpp"
-#include "optimized/ops/integer_chunks.hpp"
 #include "optimized/ops/integer_conv_run.hpp"
 #include "optimized/ops/integer_product_plan.hpp"
 #include "optimized/ops/integer_requantize.hpp"
@@ -94,14 +93,7 @@ class IntegerConvOptimized final : public OptimizedKernel {
     const std::int64_t total = out.element_count();
     Tensor acc = context.scratch(DType::I32, Shape{total});
     std::int32_t* c = acc.mutable_data<std::int32_t>().data();
-    run_integer_conv(g, x, zx, plan->weights, c, config());
-    requantize(context, g, c, out);
-  }
-
- private:
-  // QLinearConv's epilogue, one chunk per (image, output channel) plane.
-  void requantize(const RunContext& context, const quant::IntegerConvGeometry& g, const std::int32_t* c,
-                  const Tensor& out) const {
+    // QLinearConv's epilogue, run by each chunk on the part it wrote (integer_conv_run.hpp).
     const float sx = quant::floats_of(context.input(1))[0];
     const std::vector<float> sw = quant::floats_of(context.input(4));
     const float sy = quant::floats_of(context.input(6))[0];
@@ -118,15 +110,21 @@ class IntegerConvOptimized final : public OptimizedKernel {
     const std::int64_t plane = g.axes[0].out * g.axes[1].out * g.axes[2].out;
     auto* y = reinterpret_cast<std::uint8_t*>(out.dtype() == DType::U8 ? static_cast<void*>(out.mutable_data<std::uint8_t>().data())
                                                                         : static_cast<void*>(out.mutable_data<std::int8_t>().data()));
-    const auto rows = static_cast<std::size_t>(g.n * g.m);
-    run_integer_chunks(config().pool, rows, 1.0 * static_cast<double>(rows * plane), [&](std::size_t row) {
-      const std::size_t oc = row % static_cast<std::size_t>(g.m);
-      const std::int32_t* b = bias.empty() ? nullptr : bias.data() + (bias.size() == 1 ? 0 : oc);
-      requantize_bytes(c + row * plane, static_cast<std::size_t>(plane), &mult[oc], 0, b, 0, zy, range,
-                       y + row * plane, config().isa);
-    });
+    const Isa isa = config().isa;
+    const auto requantize = [&](std::int64_t n, std::int64_t oc0, std::int64_t channels, std::int64_t col0,
+                                std::int64_t cols) {
+      for (std::int64_t oc = oc0; oc < oc0 + channels; ++oc) {
+        const std::int64_t at = (n * g.m + oc) * plane + col0;
+        const std::int32_t* b = bias.empty() ? nullptr : bias.data() + (bias.size() == 1 ? 0 : oc);
+        requantize_bytes(c + at, static_cast<std::size_t>(cols), &mult[static_cast<std::size_t>(oc)], 0, b, 0, zy, range,
+                         y + at, isa);
+      }
+    };
+    const IntegerConvEpilogue epilogue(requantize);
+    run_integer_conv(g, x, zx, plan->weights, c, config(), &epilogue);
   }
 
+ private:
   conv_geometry::WindowAttributes window_;
   std::int64_t group_;
   bool qlinear_;

@@ -46,12 +46,15 @@ class QLinearMatMulOptimized final : public OptimizedKernel {
     if (context.has_input(8)) {
       for (std::int64_t v : quant::integers_of(context.input(8))) bias.push_back(static_cast<std::int32_t>(v));
     }
-    // The multiplier once per (row scale, column scale) pair: requant_multiplier on the very
+    // The multiplier once per row scale or per column scale: requant_multiplier on the very
     // values the reference's per-element call uses, so the same float32 bits. sa holds 1 or m
-    // values, sb 1 or n (the reference's infer()), so the table holds at most m * n.
-    std::vector<float> mult(sa.size() * sb.size());
-    for (std::size_t i = 0; i < sa.size(); ++i) {
-      for (std::size_t j = 0; j < sb.size(); ++j) mult[i * sb.size() + j] = quant::requant_multiplier(sa[i], sb[j], sy);
+    // values, sb 1 or n (the reference's infer()); when both are vectors a chunk works out its
+    // row's n multipliers (a table of m * n would be as large as the output).
+    const bool per_pair = sa.size() > 1 && sb.size() > 1;
+    std::vector<float> mult;
+    if (!per_pair) {
+      const std::vector<float>& vec = sb.size() > 1 ? sb : sa;
+      for (float v : vec) mult.push_back(sb.size() > 1 ? quant::requant_multiplier(sa[0], v, sy) : quant::requant_multiplier(v, sb[0], sy));
     }
     const quant::Range range = quant::range_of(out.dtype());
     auto* y = reinterpret_cast<std::uint8_t*>(out.dtype() == DType::U8 ? static_cast<void*>(out.mutable_data<std::uint8_t>().data())
@@ -60,10 +63,22 @@ class QLinearMatMulOptimized final : public OptimizedKernel {
     const auto n = static_cast<std::size_t>(s.n);
     run_integer_chunks(config().pool, rows, 1.0 * static_cast<double>(total), [&](std::size_t row) {
       const std::size_t i = row % static_cast<std::size_t>(s.m);
-      const float* m = mult.data() + (sa.size() == 1 ? 0 : i) * sb.size();
+      const float* m = nullptr;
+      std::size_t step = 0;
+      thread_local std::vector<float> row_mult;
+      if (per_pair) {
+        row_mult.resize(n);
+        for (std::size_t j = 0; j < n; ++j) row_mult[j] = quant::requant_multiplier(sa[i], sb[j], sy);
+        m = row_mult.data();
+        step = 1;
+      } else if (sb.size() > 1) {
+        m = mult.data();
+        step = 1;
+      } else {
+        m = mult.data() + (sa.size() == 1 ? 0 : i);
+      }
       const std::int32_t* b = bias.empty() ? nullptr : bias.data();
-      requantize_bytes(c + row * n, n, m, sb.size() == 1 ? 0 : 1, b, bias.size() == 1 ? 0 : 1, zy, range, y + row * n,
-                       config().isa);
+      requantize_bytes(c + row * n, n, m, step, b, bias.size() == 1 ? 0 : 1, zy, range, y + row * n, config().isa);
     });
   }
 };
