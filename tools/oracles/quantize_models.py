@@ -15,6 +15,7 @@ matches its pin is left alone, so a second run costs only the hashing (idempoten
 --update-pins writes what was produced into tools/models.json.
 """
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,19 @@ def quantize(name: str, source: Path, out_path: Path) -> str:
     return DYNAMIC_CALL
 
 
+def stamp_record(source_digest: str, out_path: Path, out_digest: str | None = None) -> dict:
+    import onnxruntime
+    return {"source_sha256": source_digest, "onnxruntime": onnxruntime.__version__,
+            "sha256": out_digest or paths.sha256_file(out_path)}
+
+
+def read_stamp(stamp: Path) -> dict | None:
+    try:
+        return json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def make_int8(name: str, entry: dict, update_pins: bool, force: bool) -> bool:
     """Makes <file>_int8.onnx from the cached float32 file; True when it matches its pin."""
     source = paths.models_dir() / entry["file"]
@@ -92,6 +106,14 @@ def make_int8(name: str, entry: dict, update_pins: bool, force: bool) -> bool:
         print(f"quantize: {name} int8: cached {out_path} matches its pin")
         return True
     source_digest = paths.sha256_file(source)
+    # A file made here from another float32 file than the pin's (oracles.md "Reproducibility across
+    # machines": ResNet-50 and MobileNetV3) is not remade on every run: its stamp records what it
+    # was made from.
+    stamp = out_path.with_name(out_path.name + ".made.json")
+    if out_path.exists() and not force and read_stamp(stamp) == stamp_record(source_digest, out_path):
+        print(f"quantize: note: {name} int8: cached {out_path} differs from its pin but was made here from the "
+              f"current float32 file (stamp {stamp.name})")
+        return False
     if variant.get("source_sha256") and variant["source_sha256"] != source_digest:
         print(f"quantize: note: {name} int8: the float32 file {source.name} is not the one the pin was made "
               f"from ({variant['source_sha256'][:16]}...); the result will differ from the pin")
@@ -99,6 +121,7 @@ def make_int8(name: str, entry: dict, update_pins: bool, force: bool) -> bool:
     started = time.monotonic()
     call = quantize(name, source, out_path)
     digest, size = paths.sha256_file(out_path), out_path.stat().st_size
+    stamp.write_text(json.dumps(stamp_record(source_digest, out_path, digest)) + "\n", encoding="utf-8")
     print(f"quantize: {name} int8: {size} bytes in {time.monotonic() - started:.0f} s", flush=True)
     matches = digest == variant.get("sha256")
     if not matches:
