@@ -79,3 +79,10 @@ if(TARGET onemodel_cli)
     set_tests_properties(model_check_int8 PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 endif()
+
+# The int8 metric and floor tools themselves (tools/oracles/testing/test_int8_metric.py): hand-worked
+# statistics and verdicts, and the floor's three sets on a tiny dynamically quantized graph (seconds;
+# needs onnx and onnxruntime from build/venv).
+add_test(NAME int8_metric_tools
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_metric.py)
+set_tests_properties(int8_metric_tools PROPERTIES LABELS models TIMEOUT 120)

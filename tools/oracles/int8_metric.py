@@ -28,8 +28,8 @@ def row_cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     some = (na > 0) & (nb > 0)
     out[both_zero] = 1.0
     out[some] = dot[some] / (na[some] * nb[some])
-    # NaN or infinity anywhere in a row makes it a non-match (never silently a pass).
-    bad = ~np.isfinite(out)
+    # NaN or infinity anywhere in a row makes it the worst match, -1 (never silently a pass).
+    bad = ~np.isfinite(out) | ~np.all(np.isfinite(a), axis=1) | ~np.all(np.isfinite(b), axis=1)
     out[bad] = -1.0
     return out
 
