@@ -215,17 +215,30 @@ def main() -> int:
 
 
 def write_markdown(path: Path, results: list) -> None:
-    """One line per model, batch, engine, mode and thread count."""
+    """One line per model, batch, engine and mode: the worst value of each statistic over the
+    thread counts (they are equal when the hashes are), and the first failing reason if any."""
     lines = ["| Row | Engine | Mode | Threads | Row cos (ours) | Row floor | Pooled (ours) | Pooled floor | "
              "Decisions (ours; floor) | Scaled (ours; floor's worst) | Result |",
              "|---|---|---|---|---:|---:|---:|---:|---|---|---|"]
+
+    def worst(rows, key):
+        values = [r["ours"][key] for r in rows if r["ours"][key] is not None]
+        return min(values) if values else None
+
     for result in results:
+        groups = {}
         for row in result["rows"]:
-            o, f = row["ours"], row["floor"]
-            lines.append(f"| {result['model']} b{result['batch']} | {row['engine']} | {row['mode']} | {row['threads']} | "
-                         f"{fmt(o['row'])} | {fmt(f['row'])} | {fmt(o['pooled'])} | {fmt(f['pooled'])} | "
-                         f"{decisions_text(o)}; {fmt(f['agree'])} | {o['scaled']:.3g}; {f['scaled']:.3g} | "
-                         f"{row['status']} |")
+            groups.setdefault((row["engine"], row["mode"]), []).append(row)
+        for (engine, mode), rows in groups.items():
+            f = rows[0]["floor"]
+            o = {"row": worst(rows, "row"), "pooled": worst(rows, "pooled"), "agree": worst(rows, "agree"),
+                 "positions": rows[0]["ours"]["positions"]}
+            scaled = max(r["ours"]["scaled"] for r in rows)
+            status = next((r["status"] for r in rows if r["status"] != "pass"), "pass")
+            lines.append(f"| {result['model']} b{result['batch']} | {engine} | {mode} | "
+                         f"{','.join(str(r['threads']) for r in rows)} | {fmt(o['row'])} | {fmt(f['row'])} | "
+                         f"{fmt(o['pooled'])} | {fmt(f['pooled'])} | {decisions_text(o)}; {fmt(f['agree'])} | "
+                         f"{scaled:.3g}; {f['scaled']:.3g} | {status} |")
         for line in result["blocked"]:
             lines.append(f"| {result['model']} b{result['batch']} | - | - | - | - | - | - | - | - | - | blocked: {line} |")
         for line in result["errors"]:
