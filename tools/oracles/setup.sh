@@ -44,8 +44,8 @@ if [ "${1:-}" = "--models" ]; then
   cd "$here"
   "$venv/bin/python" export_models.py
   "$venv/bin/python" export_models.py --fp16
-  # int8 variants: each cached file matching its pin is only hashed (about a minute of quantizing
-  # the six when none is there; ResNet-50 and MobileNetV3 follow this machine's float32 export, so
+  # int8 variants: each cached file matching its pin is only hashed (3 s; quantizing all six takes
+  # about 4 minutes here; ResNet-50 and MobileNetV3 follow this machine's float32 export, so
   # on another machine they may differ from the pins: a note, as for the float32 files).
   "$venv/bin/python" quantize_models.py || echo "oracles: note: some int8 files differ from their pins (see above)"
   "$venv/bin/python" verify_models.py || echo "oracles: note: some files differ from their pins (see above)"
@@ -53,6 +53,6 @@ if [ "${1:-}" = "--models" ]; then
   "$venv/bin/python" make_reference.py --variant fp16
   "$venv/bin/python" make_reference.py --variant int8
   # ONNX Runtime's own noise floor of every int8 row (int8.md "Noise floor"): measured once (about
-  # 15 minutes on two cores, all rows), then reused while the files and ONNX Runtime are unchanged.
+  # 21 minutes on two cores, all ten rows), then reused while the files and ONNX Runtime are unchanged.
   "$venv/bin/python" check_int8.py --floors-only --full
 fi
