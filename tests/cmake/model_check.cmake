@@ -63,3 +63,26 @@ if(TARGET onemodel_cli)
     set_tests_properties(model_check_control_flow PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 endif()
+
+# The int8 gate (issue 14; tools/oracles/check_int8.sh, spec-source oracles.md "The int8 metric"):
+# the CI subset of the quantized reference models (MiniLM-L6 and the Whisper decoder dynamic,
+# MobileNetV3 static QDQ, batch 1), optimized engine, fast and exact, 1 and 2 threads, against ONNX
+# Runtime's noise floor cached in each reference directory (floor.json, made by
+# tools/oracles/setup.sh --models). The full table is run by hand with --full
+# (docs/reference-models.md, "int8 variants"). Exit 77 without int8 reference data, as model_check.
+if(TARGET onemodel_cli)
+  add_test(NAME model_check_int8
+           COMMAND ${CMAKE_COMMAND} -E env ONEMODEL_PYTHON=${ONEMODEL_PYTHON}
+                   bash ${CMAKE_SOURCE_DIR}/tools/oracles/check_int8.sh $<TARGET_FILE:onemodel_cli>)
+  set_tests_properties(model_check_int8 PROPERTIES LABELS models TIMEOUT 900 COST 3000)
+  if(NOT ONEMODEL_REQUIRE_TEST_DATA)
+    set_tests_properties(model_check_int8 PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endif()
+
+# The int8 metric and floor tools themselves (tools/oracles/testing/test_int8_metric.py): hand-worked
+# statistics and verdicts, and the floor's three sets on a tiny dynamically quantized graph (seconds;
+# needs onnx and onnxruntime from build/venv).
+add_test(NAME int8_metric_tools
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_metric.py)
+set_tests_properties(int8_metric_tools PROPERTIES LABELS models TIMEOUT 120)

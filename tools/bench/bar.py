@@ -2,7 +2,7 @@
 """The benchmark bar driver (spec-source bench-method.md, "Driver").
 
     $ONEMODEL_HOME/venvs/oracles/bin/python tools/bench/bar.py \
-        --rows "resnet50:fp32:1 resnet50:fp32:8" [--threads "1 all"] [--engines "ort fast exact"] \
+        --rows "resnet50:fp32:1 resnet50:fp32:8" (or "@int8": benchlib.ROW_SETS) [--threads "1 all"] [--engines "ort fast exact"] \
         [--bench-bin build/rel/bench_model_row] [--out ~/onemodel/bench]
 
 For each row (model:variant:batch) x thread count x engine it runs ONE process wrapped in
@@ -171,7 +171,8 @@ def classify(result: dict, variant: str):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchmark bar driver (bench-method.md)")
-    parser.add_argument("--rows", required=True, help='"model:variant:batch ..."')
+    parser.add_argument("--rows", required=True,
+                        help='"model:variant:batch ..."; "@fp32" and "@int8" stand for the named row sets of benchlib.ROW_SETS')
     parser.add_argument("--threads", default="1 all", help='thread counts, numbers or "all" (default "1 all")')
     parser.add_argument("--engines", default="ort fast exact", help='subset of "ort fast exact"')
     parser.add_argument("--bench-bin", type=Path, default=None,
@@ -193,7 +194,10 @@ def main() -> int:
                         default=Path(os.environ.get("ONEMODEL_LOCK", str(Path.home() / "WORKER-BENCH.lock"))))
     args = parser.parse_args()
 
-    rows = args.rows.split()
+    try:
+        rows = benchlib.expand_rows(args.rows.split())
+    except ValueError as error:
+        parser.error(str(error))
     engines = args.engines.split()
     if not rows or not engines or any(e not in ENGINES for e in engines):
         parser.error(f"--rows must not be empty; --engines is a subset of {' '.join(ENGINES)}")

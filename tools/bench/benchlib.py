@@ -80,6 +80,34 @@ def parse_row(text: str):
     return parts[0], parts[1], int(parts[2])
 
 
+# Named row sets: a word "@<name>" in bar.py --rows stands for these rows. "@int8" is the int8 bar
+# of issue 14 (oracles.md "int8 variants": the quantized files made by
+# tools/oracles/quantize_models.py, beside ONNX Runtime on the same files); whether our outputs are
+# right is tools/oracles/check_int8.sh's question, not the bar's (err_gate is None for int8).
+ROW_SETS = {
+    "fp32": ["resnet50:fp32:1", "resnet50:fp32:8", "mobilenetv3:fp32:1", "mobilenetv3:fp32:8",
+             "bert-base:fp32:1", "bert-base:fp32:32", "minilm-l6:fp32:1", "minilm-l6:fp32:32",
+             "whisper-enc:fp32:1", "whisper-dec:fp32:1"],
+    "int8": ["resnet50:int8:1", "resnet50:int8:8", "mobilenetv3:int8:1", "mobilenetv3:int8:8",
+             "bert-base:int8:1", "bert-base:int8:32", "minilm-l6:int8:1", "minilm-l6:int8:32",
+             "whisper-enc:int8:1", "whisper-dec:int8:1"],
+}
+
+
+def expand_rows(words: list) -> list:
+    """--rows words with each "@<set>" replaced by its rows (ROW_SETS), order kept, repeats dropped."""
+    rows = []
+    for word in words:
+        if word.startswith("@"):
+            if word[1:] not in ROW_SETS:
+                raise ValueError(f"unknown row set {word!r}; known: {', '.join('@' + k for k in ROW_SETS)}")
+            items = ROW_SETS[word[1:]]
+        else:
+            items = [word]
+        rows.extend(r for r in items if r not in rows)
+    return rows
+
+
 def row_refdir(root: Path, model: str, variant: str, batch: int) -> Path:
     return root / model / variant / f"b{batch}"
 

@@ -3,7 +3,7 @@
 
 Run with the oracle environment:
     ~/onemodel/venvs/oracles/bin/python tools/oracles/make_reference.py [--models a,b] [--batches 1,8]
-        [--variant fp32|fp16]
+        [--variant fp32|fp16|int8]
 
 For every model of tools/models.json and each of its batch sizes it writes
 $ONEMODEL_HOME/reference/<os>-<arch>/<model>/fp32/b<batch>/ with inputs/*.npy, outputs/*.npy
@@ -25,6 +25,10 @@ the float16 gate compares against it (fp16.md "Accuracy against ONNX Runtime"), 
 index.json records the fp32 directory, that its inputs are byte-identical, and ONNX Runtime's own
 float16-versus-float32 scaled error per output. (A separate file because the C++ index reader,
 tools/refdata/ref_index.cpp, accepts only the keys listed in the index format.)
+
+--variant int8 (oracles.md "int8 variants") does the same for the model's int8 file (tools/models.json
+variants.int8, made by quantize_models.py): <model>/int8/b<batch>/, same inputs, ONNX Runtime's
+ORT_ENABLE_ALL output. Its model-level metric and noise floor are tools/oracles/check_int8.py's.
 
 Inputs are seeded per sample from the SHA-256 of "<model>:<kind>:<sample index>" through PCG64, so
 batch 1 is sample 0 of batch N on every machine:
@@ -208,7 +212,7 @@ def variant_pin(name: str, entry: dict, variant: str) -> dict:
     pin = entry.get("variants", {}).get(variant)
     if pin is None:
         raise SystemExit(f"make_reference: {name} has no {variant} variant in tools/models.json "
-                         f"(export_models.py --{variant} --update-pins makes it)")
+                         f"(export_models.py --fp16 or quantize_models.py, with --update-pins, makes it)")
     return pin
 
 
@@ -295,8 +299,8 @@ def main():
     parser.add_argument("--models", default="", help="comma-separated names (default: every model)")
     parser.add_argument("--batches", default="", help="comma-separated batch sizes (default: the model's)")
     parser.add_argument("--force", action="store_true", help="rewrite directories that are current")
-    parser.add_argument("--variant", default="fp32", choices=["fp32", "fp16"],
-                        help="which file of each model: fp32 (default) or its float16 variant")
+    parser.add_argument("--variant", default="fp32", choices=["fp32", "fp16", "int8"],
+                        help="which file of each model: fp32 (default), its float16 or its int8 variant")
     args = parser.parse_args()
     manifest = paths.load_manifest()["models"]
     wanted = [m for m in args.models.split(",") if m] or [

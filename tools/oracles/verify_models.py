@@ -4,7 +4,7 @@
     python3 tools/oracles/verify_models.py [--models a,b]
 
 Needs only the standard library. For every pinned model and each of its pinned variants (the
-float16 files of oracles.md "float16 files", under "variants"): the file exists in
+float16 and int8 files of oracles.md "float16 files" and "int8 variants", under "variants"): the file exists in
 $ONEMODEL_HOME/models, its size and SHA-256 equal the pins. Exit status 0 when all do, 1 otherwise (each problem printed).
 """
 import argparse
