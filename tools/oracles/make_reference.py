@@ -27,8 +27,9 @@ float16-versus-float32 scaled error per output. (A separate file because the C++
 tools/refdata/ref_index.cpp, accepts only the keys listed in the index format.)
 
 --variant int8 (oracles.md "int8 variants") does the same for the model's int8 file (tools/models.json
-variants.int8, made by quantize_models.py): <model>/int8/b<batch>/, same inputs, ONNX Runtime's
-ORT_ENABLE_ALL output. Its model-level metric and noise floor are tools/oracles/check_int8.py's.
+variants.int8, made by quantize_models.py): <model>/int8/b<batch>/, same inputs (but for the
+static QDQ image models, whose inputs are drawn from their calibration distribution: see
+INT8_IMAGE_INPUTS), ONNX Runtime's ORT_ENABLE_ALL output. Its model-level metric and noise floor are tools/oracles/check_int8.py's.
 
 Inputs are seeded per sample from the SHA-256 of "<model>:<kind>:<sample index>" through PCG64, so
 batch 1 is sample 0 of batch N on every machine:
@@ -71,6 +72,26 @@ def sample_rng(model: str, kind: str, index: int) -> np.random.Generator:
 
 def image_sample(model, i, shape):
     return sample_rng(model, "image", i).standard_normal(shape, dtype=np.float32)
+
+
+# The static int8 (QDQ) image models are calibrated on seeded synthetic fields (oracles.md "int8
+# variants": a 7x7x3 normal field expanded 32x plus noise of 0.25, quantize_models.py
+# calibration_images()). Their reference inputs are drawn from that distribution, with seeds of
+# their own: on white-noise inputs the calibrated ranges do not fit (the random-weight ResNet-50's
+# logits then take 9 distinct values and its decisions are argmax ties), which measures the
+# calibration, not the runtime. Recorded in the index, so a directory made otherwise is rewritten.
+INT8_IMAGE_INPUTS = "calibration-fields-1"
+
+
+def calibration_field_sample(model, i):
+    r = sample_rng(model, "int8-field", i)
+    field = r.standard_normal((3, 7, 7), dtype=np.float32)
+    expanded = np.repeat(np.repeat(field, 32, axis=1), 32, axis=2)
+    return expanded + r.standard_normal((3, 224, 224), dtype=np.float32) * np.float32(0.25)
+
+
+def int8_image_inputs(kind: str, variant: str) -> str | None:
+    return INT8_IMAGE_INPUTS if (kind == "image" and variant == "int8") else None
 
 
 def ocr_sample(model, i, shape):
@@ -119,7 +140,9 @@ def text_sample(model, i):
     return ids, mask
 
 
-def make_inputs(name: str, kind: str, batch: int) -> dict:
+def make_inputs(name: str, kind: str, batch: int, variant: str = "fp32") -> dict:
+    if int8_image_inputs(kind, variant):
+        return {"input": np.stack([calibration_field_sample(name, i) for i in range(batch)])}
     if kind == "image":
         return {"input": np.stack([image_sample(name, i, (3, 224, 224)) for i in range(batch)])}
     if kind == "text":
@@ -191,13 +214,15 @@ def scaled_difference(a: np.ndarray, b: np.ndarray) -> float:
     return diff / scale if scale > 0 else diff
 
 
-def is_current(index_path: Path, model_hash: str) -> bool:
+def is_current(index_path: Path, model_hash: str, image_inputs: str | None = None) -> bool:
     """A cached directory is reused when it was made from the same model file, inputs version and
     ONNX Runtime, and every file still has its recorded SHA-256."""
     try:
         index = json.loads(index_path.read_text(encoding="utf-8"))
         if (index.get("model_sha256"), index.get("inputs_version"), index["onnxruntime"]["version"]) != (
                 model_hash, INPUTS_VERSION, ort.__version__):
+            return False
+        if index.get("int8_image_inputs") != image_inputs:
             return False
         return all(paths.sha256_file(index_path.parent / f["file"]) == f["sha256"]
                    for f in index["inputs"] + index["outputs"])
@@ -226,11 +251,12 @@ def make_one(name: str, entry: dict, batch: int, force: bool = False, variant: s
         print(f"make_reference: note: {name} {variant}: the cached model differs from its pin", file=sys.stderr)
     fp32_dir = make_one(name, entry, batch, False, "fp32") if variant == "fp16" else None
     out = paths.reference_dir() / entry.get("reference_group", "") / name / variant / f"b{batch}"
-    if not force and is_current(out / "index.json", model_hash) and (
+    image_inputs = int8_image_inputs(entry["kind"], variant)
+    if not force and is_current(out / "index.json", model_hash, image_inputs) and (
             fp32_dir is None or fp16_record_current(out, fp32_dir)):
         print(f"make_reference: {name} {variant} b{batch}: cached {out} is current")
         return out
-    inputs = make_inputs(name, entry["kind"], batch)
+    inputs = make_inputs(name, entry["kind"], batch, variant)
     enabled = session(model_path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
     input_names = [i.name for i in enabled.get_inputs()]
     if sorted(input_names) != sorted(inputs):
@@ -245,6 +271,7 @@ def make_one(name: str, entry: dict, batch: int, force: bool = False, variant: s
                         "execution_mode": "ORT_SEQUENTIAL", "intra_op_num_threads": 1,
                         "inter_op_num_threads": 1},
         "inputs": [write_array(out / "inputs", n, inputs[n]) for n in input_names],
+        **({"int8_image_inputs": image_inputs} if image_inputs else {}),
         "outputs": [],
     }
     for n, value, plain in zip(output_names, results, disabled):

@@ -46,8 +46,11 @@ class IndexParser {
     RefIndex index;
     index.dir = dir_;
     const std::string at = "index";
-    expect_members(root, at, {"format", "inputs_version", "model", "variant", "batch", "model_file", "model_sha256",
-                              "onnxruntime", "inputs", "outputs"}, true);
+    expect_members(root, at, {"format", "inputs_version", "int8_image_inputs", "model", "variant", "batch", "model_file",
+                              "model_sha256", "onnxruntime", "inputs", "outputs"}, true);
+    if (const JsonValue* kind = root.find("int8_image_inputs"); kind != nullptr && kind->kind != JsonValue::Kind::String) {
+      fail(ModelErrorKind::InvalidModel, "int8_image_inputs must be a string", *kind, at + ".int8_image_inputs");
+    }
     const JsonValue& format = member(root, at, "format", JsonValue::Kind::String);
     if (format.text != kRefFormat) {
       fail(ModelErrorKind::Unsupported, "format '" + format.text + "' is not " + std::string(kRefFormat), format,

@@ -9,7 +9,9 @@
 //    "inputs":  [{"name": N, "file": "inputs/N.npy",  "dtype": "int64",   "shape": [..], "sha256": HEX64}],
 //    "outputs": [{"name": N, "file": "outputs/N.npy", "dtype": "float32", "shape": [..], "sha256": HEX64,
 //                 "ort_noise_scaled": 1.2e-6}]}
-// Optional keys: "inputs_version" (an integer the generator bumps when its inputs change) and,
+// Optional keys: "inputs_version" (an integer the generator bumps when its inputs change),
+// "int8_image_inputs" (a string naming how a static int8 image model's inputs were drawn:
+// tools/oracles/make_reference.py INT8_IMAGE_INPUTS) and,
 // per output, "ort_noise_scaled" (ONNX Runtime's ORT_ENABLE_ALL vs ORT_DISABLE_ALL scaled difference).
 //
 // Read with the project's strict JSON reader (core/json/json_reader.hpp). Refusals are ModelError
