@@ -71,10 +71,6 @@ const Variants& variants(Isa isa) noexcept {
   return all[index < all.size() ? index : 0];
 }
 
-// K blocking: int8.md's Kc = 512 values of k, in pairs (even, so that a block starts on a quad of
-// the SDOT kernel's A).
-constexpr std::size_t kKcPairs = 512 / 2;
-
 // Roughly the work of one pair of k of one tile (the pool's estimate only decides how many
 // helpers are woken; it never changes a result).
 constexpr double kNanosecondsPerPairTile = 2.0;
@@ -144,33 +140,22 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
       row_sums[r] = sum;
     }
     std::int32_t* tile = tiles.data() + index * mr * nr;
-    // K blocking (int8.md: Kc = 512): one block of pairs of every A panel and of every B panel is
-    // used by all the tiles of this row block before the next, so that it stays in cache; S
-    // accumulates in C (its rows of this block are this chunk's alone), and since int32 addition
-    // modulo 2^32 is associative the blocking changes no bit. At least one block runs, so K = 0
-    // gives S = 0.
-    for (std::size_t p0 = 0; p0 == 0 || p0 < pairs; p0 += kKcPairs) {
-      const std::size_t pc = std::min(kKcPairs, pairs - p0);
-      for (std::size_t ap = 0; ap < a_panels; ++ap) {
-        for (std::size_t bp = 0; bp * nr < n; ++bp) {
-          const std::int8_t* b_sub = b.panels.data() + bp * pairs * nr * 2 + p0 * nr * 2;
-          if (quads) {  // p0 is even: quad p0 / 2, mr * 4 bytes each, is int16 offset p0 * mr
-            path.quad_micro(pc, reinterpret_cast<const std::int8_t*>(packed_a + ap * panel_elems + p0 * mr), b_sub, tile);
-          } else {
-            path.micro(pc, packed_a + ap * panel_elems + p0 * mr * 2, b_sub, tile);
-          }
-          for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
-            std::int32_t* out = c + (row0 + ap * mr + r) * ldc + bp * nr;
-            const std::int32_t* in = tile + r * nr;
-            const std::size_t cols = std::min(nr, n - bp * nr);
-            if (p0 == 0) {
-              for (std::size_t j = 0; j < cols; ++j) out[j] = in[j];
-            } else {
-              for (std::size_t j = 0; j < cols; ++j) {
-                out[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(out[j]) + static_cast<std::uint32_t>(in[j]));
-              }
-            }
-          }
+    // S of every tile over the whole K, written to C (these rows are this chunk's alone); the
+    // correction follows in one pass per row. int8.md's K blocking (Kc = 512, S accumulated in C
+    // block by block, which changes no bit) was measured and did not help on this machine
+    // (docs/kernel-performance.md, "Integer product"), so the panels are walked once over K.
+    for (std::size_t ap = 0; ap < a_panels; ++ap) {
+      for (std::size_t bp = 0; bp * nr < n; ++bp) {
+        const std::int8_t* b_panel = b.panels.data() + bp * pairs * nr * 2;
+        if (quads) {
+          path.quad_micro(pairs, reinterpret_cast<const std::int8_t*>(packed_a + ap * panel_elems), b_panel, tile);
+        } else {
+          path.micro(pairs, packed_a + ap * panel_elems, b_panel, tile);
+        }
+        const std::size_t cols = std::min(nr, n - bp * nr);
+        for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
+          std::int32_t* out = c + (row0 + ap * mr + r) * ldc + bp * nr;
+          for (std::size_t j = 0; j < cols; ++j) out[j] = tile[r * nr + j];
         }
       }
     }
