@@ -13,6 +13,7 @@
 //        bench_int8_gemm --micro     the micro kernels alone, in L1
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <random>
@@ -63,10 +64,31 @@ double best_call(const std::function<void()>& call, int calls = 40) {
   return best;
 }
 
+// The core clock while running, in GHz: a chain of dependent one-cycle integer adds (x86-64;
+// the best of 200 batches), so that the kernels' MAC per ns can be put against their MAC per cycle.
+double measured_ghz() {
+#if defined(__x86_64__)
+  double best = 1e30;
+  for (int batch = 0; batch < 200; ++batch) {
+    std::uint64_t x = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 1000; ++i) {
+      __asm__ volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    }
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return 100000.0 / best * 1e-9;
+#else
+  return 0;
+#endif
+}
+
 // The micro kernels alone, A and B panels of 64 pairs in L1 (the in-cache throughput): the best of
 // 200 batches of 100 calls, in multiply-adds per nanosecond (per cycle at 1 GHz).
 void micro_only() {
-  std::printf("micro kernel (64 pairs, in L1)\tMAC per ns (best)\n");
+  const double ghz = measured_ghz();
+  std::printf("clock (dependent adds): %.2f GHz\n", ghz);
+  std::printf("micro kernel (64 pairs, in L1)\tMAC per ns (best)\tMAC per cycle\n");
   std::vector<std::int16_t> a(64 * 24 * 2, 3);
   std::vector<std::int8_t> b(64 * 64 * 2, -5);
   std::vector<std::int32_t> tile(12 * 32);
@@ -80,7 +102,7 @@ void micro_only() {
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
       const double macs = 100.0 * 64 * 2 * static_cast<double>(path->mr * path->nr);
-      std::printf("%s\t%.1f\n", path->name, macs / best * 1e-9);
+      std::printf("%s\t%.1f\t%.1f\n", path->name, macs / best * 1e-9, ghz > 0 ? macs / best * 1e-9 / ghz : 0.0);
     }
   }
 }
