@@ -160,7 +160,8 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
       }
     }
     // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32, written once for every
-    // path; the loop over columns is plain uint32 arithmetic the compiler vectorizes.
+    // path; the loops over columns are plain uint32 arithmetic, which GCC vectorizes (16-byte
+    // vectors at the x86-64 baseline, -fopt-info-vec) with the same bits as the scalar form.
     const auto k32 = static_cast<std::uint32_t>(k);
     for (std::size_t r = 0; r < rows; ++r) {
       const std::size_t row = row0 + r;
