@@ -1,15 +1,142 @@
 #include "optimized/ops/integer_conv_run.hpp"
 
+#include <algorithm>
+
 #include "core/graph/tensor_bytes.hpp"
 #include "optimized/kernels/int8gemm/int8_gemm.hpp"
+#include "optimized/ops/integer_chunks.hpp"
+#include "optimized/ops/integer_depthwise.hpp"
 
 namespace onemodel::opt {
+namespace {
 
-void run_integer_conv(const RunContext& context, const quant::IntegerConvGeometry& g, std::size_t x_input,
-                      std::size_t w_input, std::int32_t zx, const std::vector<std::int32_t>& zw, std::int32_t* y,
-                      const OptimizedConfig& config) {
-  const Tensor x = context.input(x_input).contiguous();
-  const Tensor w = context.input(w_input).contiguous();
+const std::uint8_t* conv_bytes_of(const Tensor& t) {
+  return t.element_count() == 0 ? nullptr : reinterpret_cast<const std::uint8_t*>(tensor_bytes(t).data());
+}
+
+// A byte of an 8-bit operand in the kernel's shifted domain (int8_gemm.hpp: int8 as it is, uint8
+// minus 128).
+inline std::int32_t conv_shifted(std::uint8_t byte, bool is_signed) {
+  return is_signed ? static_cast<std::int32_t>(static_cast<std::int8_t>(byte)) : static_cast<std::int32_t>(byte) - 128;
+}
+
+// Where row kk of B (input channel c of the group, tap kd, ky, kx) reads: the channel's plane and
+// the tap's dilated offsets on each axis.
+struct ConvTapOffset {
+  std::int64_t plane, d, y, x;
+  std::int64_t linear;  // plane + (d * in_h + y) * in_w + x: the offset from the window's first tap
+};
+
+std::vector<ConvTapOffset> conv_tap_offsets(const quant::IntegerConvGeometry& g, std::int64_t c_per_group) {
+  const conv_geometry::Axis& ad = g.axes[0];
+  const conv_geometry::Axis& ah = g.axes[1];
+  const conv_geometry::Axis& aw = g.axes[2];
+  const std::int64_t plane_in = ad.in * ah.in * aw.in;
+  std::vector<ConvTapOffset> taps;
+  taps.reserve(static_cast<std::size_t>(c_per_group * ad.kernel * ah.kernel * aw.kernel));
+  for (std::int64_t c = 0; c < c_per_group; ++c) {
+    for (std::int64_t kd = 0; kd < ad.kernel; ++kd) {
+      for (std::int64_t ky = 0; ky < ah.kernel; ++ky) {
+        for (std::int64_t kx = 0; kx < aw.kernel; ++kx) {
+          const std::int64_t d = kd * ad.dilation, y = ky * ah.dilation, x = kx * aw.dilation;
+          taps.push_back({c * plane_in, d, y, x, c * plane_in + (d * ah.in + y) * aw.in + x});
+        }
+      }
+    }
+  }
+  return taps;
+}
+
+// True when B is the input plane itself (a 1x1 window, stride 1, no padding on any axis): the
+// packing then reads the plane's rows as they are.
+bool conv_is_pointwise(const quant::IntegerConvGeometry& g) {
+  for (const conv_geometry::Axis& a : g.axes) {
+    if (a.kernel != 1 || a.stride != 1 || a.pad_before != 0 || a.pad_after != 0 || a.out != a.in) return false;
+  }
+  return true;
+}
+
+// B [k x cols] of the output positions col0.. packed straight from the input (int8.md
+// "Convolution": im2col fused into the packing). B'[kk, col] is the window of position col0 + col
+// at tap kk; the position's first tap, and whether its whole window lies inside the input (then
+// no tap needs a bounds test), are worked out once per column.
+template <bool Signed>
+int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vector<ConvTapOffset>& offsets,
+                           const std::vector<std::int64_t>& linear_offsets,
+                           const std::uint8_t* planes, std::int64_t col0, std::int64_t k, std::size_t cols,
+                           std::int32_t pad, Isa isa) {
+  const conv_geometry::Axis& ad = g.axes[0];
+  const conv_geometry::Axis& ah = g.axes[1];
+  const conv_geometry::Axis& aw = g.axes[2];
+  // Everything the element function reads is a value of its own (no reference to the caller's
+  // frame), so that once inlined into pack_b_with it stays in registers.
+  const std::int64_t span_d = (ad.kernel - 1) * ad.dilation, span_y = (ah.kernel - 1) * ah.dilation,
+                     span_x = (aw.kernel - 1) * aw.dilation;
+  const std::int64_t in_d = ad.in, in_h = ah.in, in_w = aw.in, out_h = ah.out, out_w = aw.out;
+  const std::int64_t stride_d = ad.stride, stride_y = ah.stride, stride_x = aw.stride;
+  const std::int64_t pad_d = ad.pad_before, pad_y = ah.pad_before, pad_x = aw.pad_before;
+  const ConvTapOffset* taps = offsets.data();
+  const std::int64_t* linear = linear_offsets.data();  // compact: the interior path's only table
+  auto value = [=, cached = static_cast<std::size_t>(-1), base_d = std::int64_t{0}, base_y = std::int64_t{0},
+                base_x = std::int64_t{0}, base = std::int64_t{0},
+                interior = false](std::size_t kk, std::size_t col) mutable -> std::int32_t {
+    if (col != cached) {
+      const std::int64_t p = col0 + static_cast<std::int64_t>(col);
+      const std::int64_t ox = p % out_w, oy = p / out_w % out_h, od = p / out_w / out_h;
+      base_d = od * stride_d - pad_d;
+      base_y = oy * stride_y - pad_y;
+      base_x = ox * stride_x - pad_x;
+      interior = base_d >= 0 && base_d + span_d < in_d && base_y >= 0 && base_y + span_y < in_h && base_x >= 0 &&
+                 base_x + span_x < in_w;
+      base = (base_d * in_h + base_y) * in_w + base_x;
+      cached = col;
+    }
+    if (interior) return conv_shifted(planes[base + linear[kk]], Signed);
+    const ConvTapOffset& t = taps[kk];
+    const std::int64_t id = base_d + t.d, iy = base_y + t.y, ix = base_x + t.x;
+    if (id < 0 || id >= in_d || iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) return pad;
+    return conv_shifted(planes[t.plane + (id * in_h + iy) * in_w + ix], Signed);
+  };
+  return int8::pack_b_with(static_cast<std::size_t>(k), cols, Signed, isa, value);
+}
+
+}  // namespace
+
+IntegerConvWeights prepare_integer_conv_weights(const quant::IntegerConvGeometry& g, const Tensor& w,
+                                                const std::vector<std::int32_t>& zw) {
+  IntegerConvWeights out;
+  out.w = w.contiguous();
+  out.is_signed = w.dtype() == DType::I8;
+  const std::int64_t m_per_group = g.m / g.group;
+  for (std::int64_t grp = 0; grp < g.group; ++grp) {
+    if (zw.size() == 1) {
+      out.za.push_back(zw);
+    } else {
+      out.za.emplace_back(zw.begin() + grp * m_per_group, zw.begin() + (grp + 1) * m_per_group);
+    }
+  }
+  out.depthwise = integer_conv_is_depthwise(g) && integer_depthwise_fits(g);
+  if (out.depthwise) {
+    // (w - zw) per output channel and tap: the direct kernel's weights (|v| <= 255).
+    const std::int64_t taps = g.axes[0].kernel * g.axes[1].kernel * g.axes[2].kernel;
+    const std::uint8_t* wb = conv_bytes_of(out.w);
+    out.taps.resize(static_cast<std::size_t>(g.m * taps));
+    for (std::int64_t oc = 0; oc < g.m; ++oc) {
+      const std::int32_t z = zw[zw.size() == 1 ? 0 : static_cast<std::size_t>(oc)];
+      for (std::int64_t t = 0; t < taps; ++t) {
+        const std::uint8_t byte = wb[oc * taps + t];
+        const std::int32_t v = out.is_signed ? static_cast<std::int32_t>(static_cast<std::int8_t>(byte)) : byte;
+        out.taps[static_cast<std::size_t>(oc * taps + t)] = v - z;
+      }
+    }
+  }
+  return out;
+}
+
+void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, std::int32_t zx,
+                      const IntegerConvWeights& weights, std::int32_t* y, const OptimizedConfig& config,
+                      const IntegerConvEpilogue* epilogue) {
+  const Tensor x = x_in.contiguous();
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
   const conv_geometry::Axis& aw = g.axes[2];
@@ -19,50 +146,46 @@ void run_integer_conv(const RunContext& context, const quant::IntegerConvGeometr
   const std::int64_t plane_out = ad.out * ah.out * aw.out;
   const std::int64_t plane_in = ad.in * ah.in * aw.in;
   if (g.n == 0 || g.m == 0 || plane_out == 0) return;
-  const auto* xb = x.element_count() == 0 ? nullptr : reinterpret_cast<const std::uint8_t*>(tensor_bytes(x).data());
-  const auto* wb = w.element_count() == 0 ? nullptr : reinterpret_cast<const std::uint8_t*>(tensor_bytes(w).data());
-  // The padding byte: the input's zero point in its own type, so a padding tap is (zx - zx) = 0.
-  const auto pad = static_cast<std::uint8_t>(zx);
-  std::vector<std::uint8_t> columns(static_cast<std::size_t>(k * plane_out));
-  for (std::int64_t n = 0; n < g.n; ++n) {
-    for (std::int64_t grp = 0; grp < g.group; ++grp) {
-      // B = the windows: row (c, kd, ky, kx), column the output position.
-      for (std::int64_t c = 0; c < c_per_group; ++c) {
-        const std::uint8_t* plane = xb + (n * g.c + grp * c_per_group + c) * plane_in;
-        for (std::int64_t kd = 0; kd < ad.kernel; ++kd) {
-          for (std::int64_t ky = 0; ky < ah.kernel; ++ky) {
-            for (std::int64_t kx = 0; kx < aw.kernel; ++kx) {
-              const std::int64_t row = c * taps + (kd * ah.kernel + ky) * aw.kernel + kx;
-              std::uint8_t* out = columns.data() + row * plane_out;
-              for (std::int64_t od = 0; od < ad.out; ++od) {
-                const std::int64_t id = od * ad.stride - ad.pad_before + kd * ad.dilation;
-                for (std::int64_t oy = 0; oy < ah.out; ++oy) {
-                  const std::int64_t iy = oy * ah.stride - ah.pad_before + ky * ah.dilation;
-                  for (std::int64_t ox = 0; ox < aw.out; ++ox) {
-                    const std::int64_t ix = ox * aw.stride - aw.pad_before + kx * aw.dilation;
-                    const bool inside = id >= 0 && id < ad.in && iy >= 0 && iy < ah.in && ix >= 0 && ix < aw.in;
-                    *out++ = inside ? plane[(id * ah.in + iy) * aw.in + ix] : pad;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-      const int8::Operand b{columns.data(), x.dtype() == DType::I8, static_cast<std::size_t>(plane_out)};
-      const int8::PackedB packed = int8::pack_b(b, static_cast<std::size_t>(k), static_cast<std::size_t>(plane_out), config.isa);
-      const int8::Operand a{wb + grp * m_per_group * k, w.dtype() == DType::I8, static_cast<std::size_t>(k)};
-      std::vector<std::int32_t> za;
-      if (zw.size() == 1) {
-        za = zw;
-      } else {
-        za.assign(zw.begin() + grp * m_per_group, zw.begin() + (grp + 1) * m_per_group);
-      }
-      const std::vector<std::int32_t> zb{zx};
-      int8::gemm(static_cast<std::size_t>(m_per_group), a, za, packed, zb, y + (n * g.m + grp * m_per_group) * plane_out,
-                 static_cast<std::size_t>(plane_out), config.pool, config.isa);
-    }
+  const std::uint8_t* xb = conv_bytes_of(x);
+  const bool x_signed = x.dtype() == DType::I8;
+  if (weights.depthwise) {
+    integer_depthwise(g, xb, x_signed, zx, weights.taps.data(), y, config.pool, config.isa, epilogue);
+    return;
   }
+  const std::uint8_t* wb = conv_bytes_of(weights.w);
+  // A padding tap holds the input's zero point, so it contributes (zx - zx) = 0 (section 7).
+  const std::int32_t pad = conv_shifted(static_cast<std::uint8_t>(zx), x_signed);
+  const std::vector<ConvTapOffset> offsets = conv_tap_offsets(g, c_per_group);
+  std::vector<std::int64_t> linear;
+  linear.reserve(offsets.size());
+  for (const ConvTapOffset& t : offsets) linear.push_back(t.linear);
+  const bool pointwise = conv_is_pointwise(g);
+  const std::vector<std::int32_t> zb{zx};
+  const std::int64_t blocks = (plane_out + kColumnBlock - 1) / kColumnBlock;
+  const auto chunk = [&](std::size_t index) {
+    const std::int64_t cb = static_cast<std::int64_t>(index) % blocks;
+    const std::int64_t grp = static_cast<std::int64_t>(index) / blocks % g.group;
+    const std::int64_t n = static_cast<std::int64_t>(index) / blocks / g.group;
+    const std::int64_t col0 = cb * kColumnBlock;
+    const auto cols = static_cast<std::size_t>(std::min(kColumnBlock, plane_out - col0));
+    const std::uint8_t* planes = xb + (n * g.c + grp * c_per_group) * plane_in;
+    int8::PackedB packed;
+    if (pointwise) {
+      const int8::Operand b{planes + col0, x_signed, static_cast<std::size_t>(plane_in)};
+      packed = int8::pack_b(b, static_cast<std::size_t>(k), cols, config.isa);
+    } else {
+      packed = x_signed ? pack_windows<true>(g, offsets, linear, planes, col0, k, cols, pad, config.isa)
+                        : pack_windows<false>(g, offsets, linear, planes, col0, k, cols, pad, config.isa);
+    }
+    const int8::Operand a{wb + grp * m_per_group * k, weights.is_signed, static_cast<std::size_t>(k)};
+    int8::gemm(static_cast<std::size_t>(m_per_group), a, weights.za[static_cast<std::size_t>(grp)], packed, zb,
+               y + (n * g.m + grp * m_per_group) * plane_out + col0, static_cast<std::size_t>(plane_out), nullptr,
+               config.isa);
+    if (epilogue != nullptr) (*epilogue)(n, grp * m_per_group, m_per_group, col0, static_cast<std::int64_t>(cols));
+  };
+  // The pool's estimate (it decides only how many helpers wake): about 0.05 ns per multiply-add.
+  const double estimate = 0.05 * static_cast<double>(g.n * g.m * plane_out * k);
+  run_integer_chunks(config.pool, static_cast<std::size_t>(g.n * g.group * blocks), estimate, chunk);
 }
 
 }  // namespace onemodel::opt

@@ -1,23 +1,40 @@
-// ConvInteger and QLinearConv on the integer product kernel (spec-source int8.md "Convolution";
-// optimized/ops/integer_conv_run.hpp): the int32 convolution from the kernel, then for
-// QLinearConv the reference's own per-element bias addition (modulo 2^32) and requantization
-// (quant::requant_multiplier with the output channel's weight scale, quant::requantize;
-// spec/ops/quantization.md sections 10 and 12). Geometry, types and refusals are the reference's
-// (its infer() and quant::integer_conv_geometry), so every output is the reference's bits on every
-// path and thread count. A reduction longer than the kernel's bound runs the reference kernel.
+// ConvInteger and QLinearConv on the integer convolution of integer_conv_run.hpp (spec-source
+// int8.md "Convolution"): the int32 convolution (the product kernel with the windows packed
+// straight into B, or the direct depthwise kernel), then for QLinearConv the requantization
+// epilogue (integer_requantize.hpp: the bias added modulo 2^32, the multiplier (sx * sw) / sy
+// worked out once per output channel with quant::requant_multiplier, round half to even, zero
+// point, clamp; spec/ops/quantization.md sections 10 and 12). Geometry, types and refusals are the
+// reference's (its infer() and quant::integer_conv_geometry), so every output is the reference's
+// bits on every path and thread count. Constant weights (and their zero point) are prepared once
+// per plan (prepare()); runtime weights per call. A general (not depthwise) reduction longer than
+// the kernel's bound runs the reference kernel.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "optimized/kernels/int8gemm/int8_gemm.hpp"
 #include "optimized/ops/integer_conv_run.hpp"
 #include "optimized/ops/integer_product_plan.hpp"
+#include "optimized/ops/integer_requantize.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-bool conv_served(const quant::IntegerConvGeometry& g) {
+bool conv_served(const quant::IntegerConvGeometry& g, const IntegerConvWeights& weights) {
+  if (weights.depthwise) return true;  // the direct kernel sums modulo 2^32 whatever the length
   const std::int64_t taps = g.axes[0].kernel * g.axes[1].kernel * g.axes[2].kernel;
   return static_cast<std::size_t>(g.c / g.group * taps) <= int8::kMaxK;
+}
+
+// What prepare() makes when the weights and their zero point are constants of the model.
+struct IntegerConvPlan {
+  Shape x_shape, w_shape;
+  quant::IntegerConvGeometry geometry;
+  IntegerConvWeights weights;
+};
+
+std::vector<std::int32_t> conv_int32_values(const std::vector<std::int64_t>& values) {
+  return std::vector<std::int32_t>(values.begin(), values.end());
 }
 
 class IntegerConvOptimized final : public OptimizedKernel {
@@ -28,42 +45,83 @@ class IntegerConvOptimized final : public OptimizedKernel {
         group_(node.get_int("group", 1)),
         qlinear_(qlinear) {}
 
+  // Inputs: ConvInteger x, w, x_zero_point, w_zero_point; QLinearConv x, x_scale, x_zero_point,
+  // w, w_scale, w_zero_point, y_scale, y_zero_point, bias.
+  std::size_t w_input() const { return qlinear_ ? 3 : 1; }
+  std::size_t zw_input() const { return qlinear_ ? 5 : 3; }
+
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    const Tensor* w = context.known_value(w_input());
+    if (w == nullptr) return nullptr;
+    std::vector<std::int32_t> zw{0};
+    if (context.has_input(zw_input())) {
+      const Tensor* z = context.known_value(zw_input());
+      if (z == nullptr) return nullptr;
+      zw = conv_int32_values(quant::integers_of(*z));
+    }
+    auto plan = std::make_shared<IntegerConvPlan>();
+    plan->x_shape = context.input_shape(0);
+    plan->w_shape = w->shape();
+    plan->geometry = quant::integer_conv_geometry(context.node(), window_, group_, plan->x_shape, plan->w_shape);
+    plan->weights = prepare_integer_conv_weights(plan->geometry, *w, zw);
+    return plan;
+  }
+
   void run(RunContext& context) const override {
-    // Inputs: ConvInteger x, w, x_zero_point, w_zero_point; QLinearConv x, x_scale, x_zero_point,
-    // w, w_scale, w_zero_point, y_scale, y_zero_point, bias.
-    const std::size_t w_in = qlinear_ ? 3 : 1, zx_in = 2, zw_in = qlinear_ ? 5 : 3;
-    const auto g = quant::integer_conv_geometry(context.node(), window_, group_, context.input(0).shape(),
-                                                context.input(w_in).shape());
-    if (!conv_served(g)) {
+    const auto* plan = static_cast<const IntegerConvPlan*>(context.state());
+    const Tensor& x = context.input(0);
+    const Tensor& w = context.input(w_input());
+    std::optional<IntegerConvPlan> local;
+    if (plan == nullptr || plan->x_shape != x.shape() || plan->w_shape != w.shape()) {
+      // Runtime weights (or shapes the plan did not see): prepared for this call.
+      local.emplace();
+      local->geometry = quant::integer_conv_geometry(context.node(), window_, group_, x.shape(), w.shape());
+      local->weights = prepare_integer_conv_weights(local->geometry, w, integer_zero_points(context, zw_input()));
+      plan = &*local;
+    }
+    const quant::IntegerConvGeometry& g = plan->geometry;
+    if (!conv_served(g, plan->weights)) {
       run_reference(context);
       return;
     }
-    const std::int32_t zx = context.has_input(zx_in) ? static_cast<std::int32_t>(quant::integers_of(context.input(zx_in))[0]) : 0;
-    const std::vector<std::int32_t> zw = integer_zero_points(context, zw_in);
+    const std::int32_t zx = context.has_input(2) ? static_cast<std::int32_t>(quant::integers_of(context.input(2))[0]) : 0;
     const Tensor& out = context.output(0);
     if (!qlinear_) {
-      run_integer_conv(context, g, 0, w_in, zx, zw, out.mutable_data<std::int32_t>().data(), config());
+      run_integer_conv(g, x, zx, plan->weights, out.mutable_data<std::int32_t>().data(), config());
       return;
     }
     const std::int64_t total = out.element_count();
     Tensor acc = context.scratch(DType::I32, Shape{total});
     std::int32_t* c = acc.mutable_data<std::int32_t>().data();
-    run_integer_conv(context, g, 0, w_in, zx, zw, c, config());
+    // QLinearConv's epilogue, run by each chunk on the part it wrote (integer_conv_run.hpp).
     const float sx = quant::floats_of(context.input(1))[0];
     const std::vector<float> sw = quant::floats_of(context.input(4));
     const float sy = quant::floats_of(context.input(6))[0];
-    const std::int64_t zy = quant::integers_of(context.input(7))[0];
-    const quant::PerIndex bias = context.has_input(8) ? quant::per_index_of(context.input(8)) : quant::PerIndex{};
+    const auto zy = static_cast<std::int32_t>(quant::integers_of(context.input(7))[0]);
+    // The multiplier once per output channel: requant_multiplier on the very values the
+    // reference's per-element call uses, so the same float32 bits.
+    std::vector<float> mult(static_cast<std::size_t>(g.m));
+    for (std::int64_t oc = 0; oc < g.m; ++oc) {
+      mult[static_cast<std::size_t>(oc)] = quant::requant_multiplier(sx, sw[sw.size() == 1 ? 0 : static_cast<std::size_t>(oc)], sy);
+    }
+    std::vector<std::int32_t> bias;
+    if (context.has_input(8)) bias = conv_int32_values(quant::integers_of(context.input(8)));
     const quant::Range range = quant::range_of(out.dtype());
     const std::int64_t plane = g.axes[0].out * g.axes[1].out * g.axes[2].out;
-    std::vector<std::int64_t> y(static_cast<std::size_t>(total));
-    for (std::int64_t idx = 0; idx < total; ++idx) {
-      const std::int64_t oc = plane == 0 ? 0 : (idx / plane) % g.m;
-      const float mult = quant::requant_multiplier(sx, sw[sw.size() == 1 ? 0 : static_cast<std::size_t>(oc)], sy);
-      const std::int32_t with_bias = quant::wrap_to_int32(static_cast<std::int64_t>(c[idx]) + bias.at(oc));
-      y[static_cast<std::size_t>(idx)] = quant::requantize(with_bias, mult, zy, range);
-    }
-    quant::store_integers(out, y);
+    auto* y = reinterpret_cast<std::uint8_t*>(out.dtype() == DType::U8 ? static_cast<void*>(out.mutable_data<std::uint8_t>().data())
+                                                                        : static_cast<void*>(out.mutable_data<std::int8_t>().data()));
+    const Isa isa = config().isa;
+    const auto requantize = [&](std::int64_t n, std::int64_t oc0, std::int64_t channels, std::int64_t col0,
+                                std::int64_t cols) {
+      for (std::int64_t oc = oc0; oc < oc0 + channels; ++oc) {
+        const std::int64_t at = (n * g.m + oc) * plane + col0;
+        const std::int32_t* b = bias.empty() ? nullptr : bias.data() + (bias.size() == 1 ? 0 : oc);
+        requantize_bytes(c + at, static_cast<std::size_t>(cols), &mult[static_cast<std::size_t>(oc)], 0, b, 0, zy, range,
+                         y + at, isa);
+      }
+    };
+    const IntegerConvEpilogue epilogue(requantize);
+    run_integer_conv(g, x, zx, plan->weights, c, config(), &epilogue);
   }
 
  private:

@@ -28,6 +28,9 @@ std::span<const GraphPass> all_graph_passes();
 void run_graph_passes(PassGraph& graph);
 
 // The passes (one file each).
+void run_qdq(PassGraph& graph);
+void run_constant_fold(PassGraph& graph);
+void run_matmul_integer_fusion(PassGraph& graph);
 void run_conv_batchnorm_fold(PassGraph& graph);
 void run_gelu_fuse(PassGraph& graph);
 void run_attention_fuse(PassGraph& graph);

@@ -6,13 +6,19 @@
 namespace onemodel::opt {
 namespace {
 
-// graph-passes.md "Passes, in order": only the passes written so far, in the table's order
-// (qdq, matmul-integer-fusion and constant-fold are not written yet). gelu runs before
+// graph-passes.md "Passes, in order". gelu runs before
 // linear-pack-fuse so that MatMul + bias + Gelu becomes one packed product with the Gelu in its
 // epilogue. The three "no" rows run in fast mode only. The last field: the pass serves models with
 // half values (spec/half-precision.md section 8.6).
 constexpr GraphPass kPasses[] = {
+    // Fast mode only, first: before constant-fold turns the weights' DequantizeLinear into float
+    // constants (graph-passes.md).
+    {"qdq", OptimizationLevel::All, false, run_qdq},
+    {"matmul-integer-fusion", OptimizationLevel::All, true, run_matmul_integer_fusion},
+    {"constant-fold", OptimizationLevel::Basic, true, run_constant_fold},
     {"conv-batchnorm-fold", OptimizationLevel::All, false, run_conv_batchnorm_fold},
+    // Again, so the folded weights and bias are plain constants.
+    {"constant-fold", OptimizationLevel::Basic, true, run_constant_fold},
     {"gelu", OptimizationLevel::All, false, run_gelu_fuse},
     {"attention", OptimizationLevel::All, false, run_attention_fuse},
     {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse, true},

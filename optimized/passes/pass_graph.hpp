@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,7 @@ class PassGraph {
   }
 
   std::vector<CompiledNode>& nodes() noexcept { return graph_.nodes; }
+  const std::vector<CompiledNode>& nodes() const noexcept { return graph_.nodes; }
   const SessionOptions& options() const noexcept { return options_; }
   const OptimizedConfig& config() const noexcept { return config_; }
 
@@ -68,6 +70,11 @@ class PassGraph {
   void release_if_unread(int id);
 
   const std::string& value_name(int id) const { return graph_.value_names[static_cast<std::size_t>(id)]; }
+  // A node made by a pass (its IR description), owned by the graph for the session's life.
+  const IrNode& own_node(IrNode node) {
+    graph_.made_nodes.push_back(std::make_unique<IrNode>(std::move(node)));
+    return *graph_.made_nodes.back();
+  }
   // A new value and its constant (owned by the graph).
   int add_value(const std::string& name);
   void set_constant(int id, Tensor value);

@@ -37,6 +37,9 @@ struct CompiledGraph {
   std::vector<int> input_ids;        // graph inputs, declaration order
   std::vector<int> output_ids;       // graph outputs, declaration order
   std::vector<CompiledNode> nodes;   // live nodes, dependency order
+  // IR nodes a pass made (qdq's QLinearConv), owned here: a CompiledNode's ir and NodeInfo point
+  // at them as at the model's own nodes.
+  std::vector<std::unique_ptr<IrNode>> made_nodes;
   // By value id: 1 when the value derives from a graph input (the caller's data), after the
   // passes (spec/errors.md section 3.2).
   std::vector<std::uint8_t> from_caller;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/dynamic_quant_params.hpp"
 #include "reference/ops/quant_helpers.hpp"
 
 namespace onemodel {
@@ -27,12 +28,11 @@ class DynamicQuantizeLinear final : public OpKernel {
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
-    // scale = (hi - lo) / 255 in binary32; an empty range (all zeros) gives scale 1 (int8.md).
-    const float scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
-    // zp = clamp(round_half_even(0 - lo / scale), 0, 255), each operation in binary32.
+    // Steps 2 and 3 (scale and zero point), shared with the optimized override.
+    const quant::DynamicParams params = quant::dynamic_params(lo, hi);
+    const float scale = params.scale;
+    const std::int64_t zp = params.zero_point;
     const quant::Range range{0, 255};
-    const float zp_real = 0.0f - lo / scale;
-    const std::int64_t zp = quant::saturate(quant::round_half_even(static_cast<double>(zp_real)), range);
     // y = clamp(round_half_even(x / scale) + zp, 0, 255), as QuantizeLinear (section 4).
     std::vector<std::int64_t> y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {

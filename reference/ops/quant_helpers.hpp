@@ -13,27 +13,10 @@
 #include "onemodel/half.hpp"
 #include "onemodel/shape.hpp"
 #include "onemodel/tensor.hpp"
+#include "reference/ops/quant_rounding.hpp"
 
 namespace onemodel::quant {
 
-// spec/ops/quantization.md section 1 (int8.md "Operators"): round half to even, written out so
-// that it does not depend on the floating-point environment's rounding mode. `v` - floor(v) is
-// exact for every double, so the tie test is exact. NaN and infinities are returned unchanged.
-inline double round_half_even(double v) noexcept {
-  if (!std::isfinite(v)) return v;
-  const double f = std::floor(v);
-  const double d = v - f;
-  if (d > 0.5) return f + 1.0;
-  if (d < 0.5) return f;
-  return std::fmod(f, 2.0) == 0.0 ? f : f + 1.0;
-}
-
-// The range of a quantized integer type (section 1): uint8 [0, 255], int8 [-128, 127], uint16
-// [0, 65535], int16 [-32768, 32767]; int32 for DequantizeLinear inputs only.
-struct Range {
-  std::int64_t lo = 0;
-  std::int64_t hi = 0;
-};
 inline bool is_quantized_type(DType t) noexcept {
   return t == DType::U8 || t == DType::I8 || t == DType::U16 || t == DType::I16;
 }
@@ -46,15 +29,6 @@ inline Range range_of(DType t) noexcept {
     case DType::I32: return {-2147483648LL, 2147483647LL};
     default: return {0, 0};
   }
-}
-
-// Section 1, saturation: NaN gives the smallest value of the type (int8.md), -inf and values
-// below the range the smallest, +inf and values above it the largest. `v` is already integral.
-inline std::int64_t saturate(double v, Range r) noexcept {
-  if (std::isnan(v)) return r.lo;
-  if (v <= static_cast<double>(r.lo)) return r.lo;
-  if (v >= static_cast<double>(r.hi)) return r.hi;
-  return static_cast<std::int64_t>(v);
 }
 
 // The ONNX element-type code names the quantized types the library does not store (float8,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,6 +122,58 @@ TEST(DiffQLinearMatMul, ReferenceBitsEverywhere) {
   }
   EXPECT_EQ(tally.fallback_cases, 0u) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+}
+
+// Scales with the special values of the requantization (spec/ops/quantization.md section 10):
+// NaN, +-inf, -0, 0, negative, a denormal, huge and tiny values beside ordinary ones.
+Tensor special_scales(const Shape& shape, std::mt19937& rng) {
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), -0.0f, 0.0f, -0.003f, 1e-40f, 1e30f, 1e-30f, 3.0f};
+  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
+  for (float& x : v) x = rng() % 2 == 0 ? specials[rng() % 10] : static_cast<float>(rng() % 1000 + 1) / 65536.0f;
+  return Tensor::from_values<float>(DType::F32, shape, std::span<const float>(v));
+}
+
+// The vectorized requantization epilogue: rows of 37 (two vector blocks of 16 and a tail), a
+// batch of two (the row's scale index is the row within its matrix), scales per row and column
+// holding NaN, infinities, -0 and extremes, biases near the int32 limits (accumulator plus bias
+// wraps modulo 2^32), every type mix, a's scale per tensor or per row and b's per tensor or per
+// column in every combination; every output row is a chunk, so two threads share the call.
+TEST(DiffQLinearMatMul, EpilogueSpecialScalesAndWrappingBias) {
+  CaseTally tally;
+  std::mt19937 rng(31);
+  const DType types[] = {DType::U8, DType::I8};
+  const std::int64_t m = 5, k = 20, n = 37;
+  for (DType ta : types) {
+    for (DType tb : types) {
+      for (DType ty : types) {
+        for (int per : {0, 1, 2, 3}) {  // bit 0: a's scale per row; bit 1: b's scale (and bias) per column
+          const bool per_row = (per & 1) != 0, per_column = (per & 2) != 0;
+          for (int draw = 0; draw < 2; ++draw) {
+            OpCase c;
+            c.op = "QLinearMatMul";
+            c.opset = 10;
+            std::vector<std::int32_t> bias(per_column ? static_cast<std::size_t>(n) : 1);
+            for (auto& x : bias) x = (rng() % 2 == 0 ? 2147483647 - static_cast<std::int32_t>(rng() % 3000)
+                                                     : -2147483647 + static_cast<std::int32_t>(rng() % 3000));
+            c.inputs = {bytes_tensor(ta, Shape{2, m, k}, rng), special_scales(per_row ? Shape{m} : Shape{}, rng),
+                        bytes_tensor(ta, per_row ? Shape{m} : Shape{}, rng), bytes_tensor(tb, Shape{k, n}, rng),
+                        special_scales(per_column ? Shape{n} : Shape{}, rng), bytes_tensor(tb, per_column ? Shape{n} : Shape{}, rng),
+                        draw == 0 ? special_scales(Shape{}, rng) : scales(Shape{}, rng), bytes_tensor(ty, Shape{}, rng),
+                        Tensor::from_values<std::int32_t>(DType::I32, per_column ? Shape{n} : Shape{1},
+                                                          std::span<const std::int32_t>(bias))};
+            c.constant.assign(c.inputs.size(), true);
+            c.constant[0] = false;
+            const std::string d = test_helpers::compare_everywhere(c, &tally);
+            EXPECT_TRUE(d.empty()) << d << " for " << dtype_name(ta) << "x" << dtype_name(tb) << "->" << dtype_name(ty)
+                                   << (per_row ? " a per row" : "") << (per_column ? " b per column" : "");
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(tally.fallback_cases, 0u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, tally.cases) << tally.summary();
 }
 
 }  // namespace
