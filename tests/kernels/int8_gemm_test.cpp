@@ -138,6 +138,15 @@ TEST(Int8Gemm, RefusesBPackedForAnotherPathAndKPastTheBound) {
   EXPECT_THROW(int8::gemm(16, b, {&zero, 1}, packed, {&zero, 1}, out.data(), 16, nullptr, Isa::Scalar),
                std::invalid_argument);
   EXPECT_THROW(int8::pack_b(b, int8::kMaxK + 1, 16, Isa::Scalar), std::length_error);
+  // A PackedB whose sizes do not match its k and n (plain data, editable by its holder).
+  int8::PackedB short_panels = int8::pack_b(b, 16, 16, Isa::Scalar);
+  short_panels.panels.pop_back();
+  EXPECT_THROW(int8::gemm(16, b, {&zero, 1}, short_panels, {&zero, 1}, out.data(), 16, nullptr, Isa::Scalar),
+               std::invalid_argument);
+  int8::PackedB wrong_k = int8::pack_b(b, 16, 16, Isa::Scalar);
+  wrong_k.k = 18;  // pairs no longer (k + 1) / 2
+  EXPECT_THROW(int8::gemm(16, b, {&zero, 1}, wrong_k, {&zero, 1}, out.data(), 16, nullptr, Isa::Scalar),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -100,6 +100,12 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
     throw std::invalid_argument("int8 product: a zero point per row of A or per column of B, or one");
   }
   const std::size_t n = b.n, k = b.k, pairs = b.pairs, mr = path.mr, nr = path.nr;
+  // A PackedB is plain data: its sizes must be the ones pack_b_with makes before a panel is read.
+  if (k > kMaxK || pairs != (k + 1) / 2 || b.col_sums.size() != n ||
+      b.panels.size() != (n + nr - 1) / nr * pairs * nr * 2) {
+    throw std::invalid_argument("int8 product: B's sizes do not match its k and n");
+  }
+  if (ldc < n) throw std::invalid_argument("int8 product: ldc below n");
   if (m == 0 || n == 0) return;
   const std::size_t blocks = (m + kMc - 1) / kMc;
   // Every chunk's buffers are made before the pool runs (a chunk must not throw, thread_pool.hpp):
@@ -134,6 +140,10 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
       row_sums[r] = sum;
     }
     std::int32_t* tile = tiles.data() + index * mr * nr;
+    // S of every tile over the whole K, written to C (these rows are this chunk's alone); the
+    // correction follows in one pass per row. int8.md's K blocking (Kc = 512, S accumulated in C
+    // block by block, which changes no bit) was measured and did not help on this machine
+    // (docs/kernel-performance.md, "Integer product"), so the panels are walked once over K.
     for (std::size_t ap = 0; ap < a_panels; ++ap) {
       for (std::size_t bp = 0; bp * nr < n; ++bp) {
         const std::int8_t* b_panel = b.panels.data() + bp * pairs * nr * 2;
@@ -142,19 +152,35 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
         } else {
           path.micro(pairs, packed_a + ap * panel_elems, b_panel, tile);
         }
-        // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32.
+        const std::size_t cols = std::min(nr, n - bp * nr);
         for (std::size_t r = 0; r < mr && ap * mr + r < rows; ++r) {
-          const std::size_t row = row0 + ap * mr + r;
-          const auto zar = static_cast<std::uint32_t>(shifted_zero(za[za.size() == 1 ? 0 : row], a.is_signed));
-          const auto rsum = static_cast<std::uint32_t>(row_sums[ap * mr + r]);
-          for (std::size_t col_in = 0; col_in < nr && bp * nr + col_in < n; ++col_in) {
-            const std::size_t col = bp * nr + col_in;
-            const auto zbc = static_cast<std::uint32_t>(shifted_zero(zb[zb.size() == 1 ? 0 : col], b.is_signed));
-            const std::uint32_t s = static_cast<std::uint32_t>(tile[r * nr + col_in]) -
-                                    zar * static_cast<std::uint32_t>(b.col_sums[col]) - zbc * rsum +
-                                    static_cast<std::uint32_t>(k) * zar * zbc;
-            c[row * ldc + col] = static_cast<std::int32_t>(s);
-          }
+          std::int32_t* out = c + (row0 + ap * mr + r) * ldc + bp * nr;
+          for (std::size_t j = 0; j < cols; ++j) out[j] = tile[r * nr + j];
+        }
+      }
+    }
+    // int8.md: C = S - zA' colSum - zB' rowSum + K zA' zB', modulo 2^32, written once for every
+    // path; the loops over columns are plain uint32 arithmetic, which GCC vectorizes (16-byte
+    // vectors at the x86-64 baseline, -fopt-info-vec) with the same bits as the scalar form.
+    const auto k32 = static_cast<std::uint32_t>(k);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t row = row0 + r;
+      const auto zar = static_cast<std::uint32_t>(shifted_zero(za[za.size() == 1 ? 0 : row], a.is_signed));
+      const auto rsum = static_cast<std::uint32_t>(row_sums[r]);
+      std::int32_t* out = c + row * ldc;
+      const std::int32_t* col_sums = b.col_sums.data();
+      if (zb.size() == 1) {
+        const auto zbc = static_cast<std::uint32_t>(shifted_zero(zb[0], b.is_signed));
+        const std::uint32_t row_term = k32 * zar * zbc - zbc * rsum;
+        for (std::size_t col = 0; col < n; ++col) {
+          out[col] = static_cast<std::int32_t>(static_cast<std::uint32_t>(out[col]) -
+                                               zar * static_cast<std::uint32_t>(col_sums[col]) + row_term);
+        }
+      } else {
+        for (std::size_t col = 0; col < n; ++col) {
+          const auto zbc = static_cast<std::uint32_t>(shifted_zero(zb[col], b.is_signed));
+          out[col] = static_cast<std::int32_t>(static_cast<std::uint32_t>(out[col]) -
+                                               zar * static_cast<std::uint32_t>(col_sums[col]) - zbc * rsum + k32 * zar * zbc);
         }
       }
     }

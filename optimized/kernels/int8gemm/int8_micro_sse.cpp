@@ -10,29 +10,37 @@
 
 namespace onemodel::opt::int8 {
 
+// Named accumulators, not an array: GCC 12 kept an array of them on the stack (int8_micro_avx512.cpp).
+#define ONEMODEL_SSE_COLUMNS(X) X(0) X(1) X(2) X(3)
+
 void micro_sse_3x16(std::size_t pairs, const std::int16_t* a_panel, const std::int8_t* b_panel, std::int32_t* tile) {
-  constexpr int mr = 3;
-  __m128i acc[mr][4];
-  for (auto& row : acc) {
-    for (auto& v : row) v = _mm_setzero_si128();
-  }
+#define ONEMODEL_DECLARE(j) __m128i r0_##j = _mm_setzero_si128(), r1_##j = _mm_setzero_si128(), r2_##j = _mm_setzero_si128();
+  ONEMODEL_SSE_COLUMNS(ONEMODEL_DECLARE)
+#undef ONEMODEL_DECLARE
   for (std::size_t p = 0; p < pairs; ++p) {
     const std::int8_t* b = b_panel + p * 32;
-    const std::int16_t* a = a_panel + p * mr * 2;
-    __m128i av[mr];
-    for (int r = 0; r < mr; ++r) {
-      std::int32_t pair;
-      __builtin_memcpy(&pair, a + r * 2, sizeof pair);
-      av[r] = _mm_set1_epi32(pair);
-    }
-    for (int j = 0; j < 4; ++j) {  // columns 4j..4j+3: 8 bytes of pairs
-      const __m128i bj = _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + j * 8)));
-      for (int r = 0; r < mr; ++r) acc[r][j] = _mm_add_epi32(acc[r][j], _mm_madd_epi16(av[r], bj));
-    }
+    const std::int16_t* a = a_panel + p * 6;
+    std::int32_t pair[3];
+    __builtin_memcpy(pair, a, sizeof pair);
+    const __m128i a0 = _mm_set1_epi32(pair[0]), a1 = _mm_set1_epi32(pair[1]), a2 = _mm_set1_epi32(pair[2]);
+#define ONEMODEL_STEP(j) /* columns 4j..4j+3: 8 bytes of pairs */                                          \
+  {                                                                                                     \
+    const __m128i bj = _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + (j) * 8))); \
+    r0_##j = _mm_add_epi32(r0_##j, _mm_madd_epi16(a0, bj));                                             \
+    r1_##j = _mm_add_epi32(r1_##j, _mm_madd_epi16(a1, bj));                                             \
+    r2_##j = _mm_add_epi32(r2_##j, _mm_madd_epi16(a2, bj));                                             \
   }
-  for (int r = 0; r < mr; ++r) {
-    for (int j = 0; j < 4; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(tile + r * 16 + j * 4), acc[r][j]);
+    ONEMODEL_SSE_COLUMNS(ONEMODEL_STEP)
+#undef ONEMODEL_STEP
   }
+#define ONEMODEL_STORE(j)                                                          \
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(tile + (j) * 4), r0_##j);            \
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(tile + 16 + (j) * 4), r1_##j);       \
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(tile + 32 + (j) * 4), r2_##j);
+  ONEMODEL_SSE_COLUMNS(ONEMODEL_STORE)
+#undef ONEMODEL_STORE
 }
+
+#undef ONEMODEL_SSE_COLUMNS
 
 }  // namespace onemodel::opt::int8
