@@ -185,26 +185,33 @@ GoldenGraph int8_qlinear_per_channel() {
 }
 
 // ConvInteger with groups, a depthwise one, a wide 1x1 and a strided dilated one (int32 results).
+// Each tensor is drawn in its own statement: the order in which a call's arguments are evaluated
+// is unspecified, and it differs between the x86-64 and aarch64 builds, which would change which
+// values each tensor gets.
 GoldenGraph int8_conv_integer() {
   Prng prng = prng_for("int8_conv_integer");
   GraphBuilder g(21);
-  const auto conv = [&](const std::string& name, Tensor x, Tensor w, Tensor xz, Tensor wz, std::vector<IrAttribute> attrs,
-                        bool w_constant) {
+  enum class Kind { U8, I8 };
+  const auto draw = [&](Kind kind, const Shape& shape) { return kind == Kind::U8 ? random_u8(prng, shape) : random_i8(prng, shape); };
+  const auto conv = [&](const std::string& name, Kind xk, const Shape& x_shape, Kind wk, const Shape& w_shape, Tensor xz,
+                        Tensor wz, std::vector<IrAttribute> attrs, bool w_constant) {
+    Tensor x = draw(xk, x_shape);
+    Tensor w = draw(wk, w_shape);
     const std::string xi = g.input(name + "_x", std::move(x));
     const std::string wi = w_constant ? g.constant(name + "_w", w) : g.input(name + "_w", std::move(w));
     g.output(g.node("ConvInteger", {xi, wi, g.constant(name + "_xz", xz), g.constant(name + "_wz", wz)}, std::move(attrs), name),
              6);
   };
-  conv("grouped", random_u8(prng, Shape{2, 8, 14, 12}), random_u8(prng, Shape{12, 4, 3, 3}), u8_scalar(128), u8_scalar(120),
+  conv("grouped", Kind::U8, Shape{2, 8, 14, 12}, Kind::U8, Shape{12, 4, 3, 3}, u8_scalar(128), u8_scalar(120),
        conv_attrs(3, 1, 2, 2), true);
-  conv("depthwise", random_i8(prng, Shape{1, 24, 17, 16}), random_i8(prng, Shape{24, 1, 3, 3}), i8_scalar(-5), i8_scalar(0),
+  conv("depthwise", Kind::I8, Shape{1, 24, 17, 16}, Kind::I8, Shape{24, 1, 3, 3}, i8_scalar(-5), i8_scalar(0),
        conv_attrs(3, 1, 1, 24), true);
-  conv("depthwise_s2_u8_i8", random_u8(prng, Shape{2, 16, 13, 15}), random_i8(prng, Shape{16, 1, 3, 3}), u8_scalar(17),
-       i8_scalar(3), conv_attrs(3, 1, 2, 16), false);
-  conv("wide_1x1", random_u8(prng, Shape{1, 64, 9, 9}), random_i8(prng, Shape{72, 64, 1, 1}), u8_scalar(0), i8_scalar(0),
+  conv("depthwise_s2_u8_i8", Kind::U8, Shape{2, 16, 13, 15}, Kind::I8, Shape{16, 1, 3, 3}, u8_scalar(17), i8_scalar(3),
+       conv_attrs(3, 1, 2, 16), false);
+  conv("wide_1x1", Kind::U8, Shape{1, 64, 9, 9}, Kind::I8, Shape{72, 64, 1, 1}, u8_scalar(0), i8_scalar(0),
        conv_attrs(1, 0, 1, 1), true);
-  conv("dilated_i8_u8", random_i8(prng, Shape{1, 6, 16, 16}), random_u8(prng, Shape{10, 6, 3, 3}), i8_scalar(1),
-       u8_scalar(128), conv_attrs(3, 2, 1, 1, 2), false);
+  conv("dilated_i8_u8", Kind::I8, Shape{1, 6, 16, 16}, Kind::U8, Shape{10, 6, 3, 3}, i8_scalar(1), u8_scalar(128),
+       conv_attrs(3, 2, 1, 1, 2), false);
   return g.finish();
 }
 
