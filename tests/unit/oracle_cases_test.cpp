@@ -13,7 +13,10 @@
 //               (the qdq_add cases: int8.md, "Product kernel", last paragraph, gives ONNX Runtime's
 //               own quantized Add a tolerance of 1 LSB); any other output as `exact`.
 // The quant family also runs the optimized engine at 2 threads (its integer kernels split work
-// between threads; int8.md "Product kernel": results never depend on the thread count).
+// between threads; int8.md "Product kernel": results never depend on the thread count). Those
+// sessions share every call of two or more chunks (tests/kernels/two_threads.hpp), and the family
+// fails unless some of its two-thread runs did split (docs/verification.md, "Two-thread tests
+// prove their second thread").
 // A case our library deliberately answers differently is listed in tests/oracles/known_differences.tsv
 // with the spec-source section that defines our behaviour; it must still differ as listed (an entry
 // that no longer reproduces fails, so the list cannot go stale silently). A case whose operator has
@@ -42,6 +45,7 @@
 #include "onemodel/half.hpp"
 #include "onemodel/session.hpp"
 #include "onemodel/tensor.hpp"
+#include "tests/kernels/two_threads.hpp"
 
 namespace onemodel {
 namespace {
@@ -370,7 +374,13 @@ struct Result {
 };
 
 // Our outputs for the case's inputs, named as ONNX Runtime's; session errors propagate.
-std::vector<Tensor> outputs_of(const OracleCase& c, EngineKind engine, ExecutionMode mode, int threads = 1) {
+// Two-thread runs of the optimized engine, and how many of them had a call shared by two threads.
+struct SplitTally {
+  int runs = 0, split = 0;
+};
+
+std::vector<Tensor> outputs_of(const OracleCase& c, EngineKind engine, ExecutionMode mode, int threads = 1,
+                               SplitTally* tally = nullptr) {
   SessionOptions options;
   options.engine = engine;
   options.mode = mode;
@@ -385,15 +395,25 @@ std::vector<Tensor> outputs_of(const OracleCase& c, EngineKind engine, Execution
   }
   for (const OracleTensor& t : c.outputs) out_names.push_back(t.name);
   std::vector<Tensor> outputs(out_names.size());
+  if (threads < 2 || engine != EngineKind::Optimized) {
+    const Session session = Session::load_bytes(bytes, c.name, options);
+    session.run(in_names, inputs, out_names, outputs);
+    return outputs;
+  }
+  const opt::two_threads::SessionsAlwaysShare sharing;
   const Session session = Session::load_bytes(bytes, c.name, options);
   session.run(in_names, inputs, out_names, outputs);
+  if (tally != nullptr) {
+    ++tally->runs;
+    if (sharing.shared_calls() > 0) ++tally->split;
+  }
   return outputs;
 }
 
-Result run_case(const OracleCase& c, EngineKind engine, ExecutionMode mode, int threads) {
+Result run_case(const OracleCase& c, EngineKind engine, ExecutionMode mode, int threads, SplitTally* tally) {
   std::vector<Tensor> outputs;
   try {
-    outputs = outputs_of(c, engine, mode, threads);
+    outputs = outputs_of(c, engine, mode, threads, tally);
   } catch (const SessionError& e) {
     if (e.kind() == SessionErrorKind::ExactModeUnavailable && mode == ExecutionMode::Exact) return {Outcome::ExactSkip, e.what()};
     return {Outcome::Refused, std::string(to_string(e.kind())) + ": " + e.what()};
@@ -436,13 +456,16 @@ TEST_P(OracleCases, MatchOnnxRuntime) {
   }
   std::map<std::string, Counts> counts;
   std::map<std::string, int> skipped_ops;
+  std::map<std::string, SplitTally> splits;
   std::string reason_printed_for;
   for (const OracleCase& c : archive.cases) {
     for (const Config& cfg : configs) {
-      const std::string where =
-          std::string(cfg.engine_name) + "/" + cfg.mode_name + (cfg.threads > 1 ? "/" + std::to_string(cfg.threads) + "t" : "");
+      std::ostringstream label;  // not string concatenation: GCC 12 -O3 gives a false -Wstringop-overflow on it
+      label << cfg.engine_name << '/' << cfg.mode_name;
+      if (cfg.threads > 1) label << '/' << cfg.threads << 't';
+      const std::string where = label.str();
       Counts& n = counts[where];
-      const Result r = run_case(c, cfg.engine, cfg.mode, cfg.threads);
+      const Result r = run_case(c, cfg.engine, cfg.mode, cfg.threads, cfg.threads > 1 ? &splits[where] : nullptr);
       if (r.outcome == Outcome::ExactSkip) {
         ++n.exact_skip;
         ++skipped_ops[c.op + " (" + where + ")"];
@@ -483,6 +506,10 @@ TEST_P(OracleCases, MatchOnnxRuntime) {
   }
   for (const auto& [op, k] : skipped_ops) {
     std::cout << "  exact-skip (no exact kernel): " << op << " x" << k << "\n";
+  }
+  for (const auto& [where, t] : splits) {
+    std::cout << "  " << where << ": " << t.split << " of " << t.runs << " two-thread runs split\n";
+    opt::two_threads::require_shared(static_cast<std::uint64_t>(t.split), archive.family + " " + where);
   }
 }
 

@@ -476,6 +476,41 @@ def _qdq_add_cases(f):
                   const=("a_scale", "a_zero_point", "b_scale", "b_zero_point", "y_scale", "y_zero_point"), tag=_name(dt))
 
 
+# =============================================================================================
+# Products tall enough for two threads: the integer product kernel splits its work into fixed
+# blocks of 48 rows (int8.md "Product kernel", Mc), so these cases give the optimized engine's
+# two-thread runs (oracle_cases_test) more than one block to share. (DequantizeLinear's chunks of
+# 16384 elements would need a case of 160 KB; its diff test covers two threads.)
+
+
+def _split_cases(f):
+    for ta, tb in ((np.uint8, np.int8), (np.int8, np.int8)):
+        m, k, n = 100 + int(f.rng.integers(0, 8)), 70, 30
+        f.add("MatMulInteger", [("A", _q(f, (m, k), ta)), ("B", _q(f, (k, n), tb)), ("a_zero_point", _zp(f, (), ta)),
+                                ("b_zero_point", _zp(f, (n,), tb))], opset=10, const=("B",),
+              tag="%s_%s.split" % (_name(ta), _name(tb)))
+    for ta, tb in ORT_PAIRS:
+        m, k, n = 120, 90, 40
+        scb = _scale(f, (n,), 0.002, 0.05)
+        inputs = [("a", _q(f, (m, k), ta)), ("a_scale", np.array(0.03, np.float32)), ("a_zero_point", _zp(f, (), ta)),
+                  ("b", _q(f, (k, n), tb)), ("b_scale", scb), ("b_zero_point", _zp(f, (n,), tb, 10)),
+                  ("y_scale", np.array(0.03 * 0.05 * 12 * np.sqrt(k), np.float32)), ("y_zero_point", _zp(f, (), ta, 20))]
+        f.add("QLinearMatMul", inputs, opset=10, const=("b", "b_scale", "b_zero_point"),
+              tag="%s_%s.split" % (_name(ta), _name(tb)))
+    for tx, tw in ((np.uint8, np.int8), (np.uint8, np.uint8)):
+        f.add("ConvInteger", [("x", _q(f, (1, 16, 8, 9), tx)), ("w", _q(f, (64, 16, 3, 3), tw)),
+                              ("x_zero_point", _zp(f, (), tx)), ("w_zero_point", _zp(f, (), tw))],
+              attrs=dict(pads=[1, 1, 1, 1]), opset=10, const=("w",), tag="%s_%s.split" % (_name(tx), _name(tw)))
+    for tx, g in ((np.uint8, 1), (np.int8, 2)):
+        cout, cin = 112, 8 * g
+        inputs = [("x", _q(f, (1, cin, 7, 8), tx)), ("x_scale", np.array(0.04, np.float32)), ("x_zero_point", _zp(f, (), tx)),
+                  ("w", _q(f, (cout, 8, 3, 3), np.int8)), ("w_scale", _scale(f, (cout,), 0.002, 0.02)),
+                  ("w_zero_point", np.zeros((cout,), np.int8)), ("y_scale", np.array(0.04 * 0.01 * 8 * 9, np.float32)),
+                  ("y_zero_point", _zp(f, (), tx, 30)), ("B", f.ints((cout,), -3000, 3000, np.int32))]
+        f.add("QLinearConv", inputs, attrs=dict(group=g, pads=[1, 1, 1, 1]), opset=10, const=("w", "w_scale", "B"),
+              tag="%s.split" % _name(tx))
+
+
 def gen_quant(f):
     _quantize_cases(f)
     _dequantize_cases(f)
@@ -485,3 +520,4 @@ def gen_quant(f):
     _qlinear_conv_cases(f)
     _qlinear_matmul_cases(f)
     _qdq_add_cases(f)
+    _split_cases(f)
