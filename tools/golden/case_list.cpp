@@ -16,6 +16,7 @@ CaseList all_cases() {
   add_more_cases(cases);
   add_half_cases(cases);
   add_control_cases(cases);
+  add_int8_cases(cases);
   return cases;
 }
 

@@ -26,6 +26,8 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
+from ops_cases_quant import gen_quant
+
 FORMAT_VERSION = 1
 EXACT = "exact"
 SCALED = "scaled1e-4"
@@ -89,11 +91,13 @@ class Family:
         self.dropped = []
         self.counter = {}
 
-    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag="", onnxref=False):
+    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag="", onnxref=False, nodes=None):
         """inputs: list of (name, array or None); None leaves an optional input out. Names in
         `const` become initializers. outputs: a count or a list of names ("" skips an output).
         onnxref (families with reference_fallback only): skip ONNX Runtime and take the onnx
-        reference evaluator, for a case where ONNX Runtime departs from the operator text."""
+        reference evaluator, for a case where ONNX Runtime departs from the operator text.
+        nodes: the graph's nodes for a case of several nodes (then `op` only names the case and
+        `attrs` is unused; the graph outputs are `outputs`)."""
         attrs = attrs or {}
         inputs = [(n, None if a is None else np.asarray(a)) for n, a in inputs]
         k = self.counter.get(op, 0)
@@ -103,7 +107,8 @@ class Family:
         while in_names and in_names[-1] == "":
             in_names.pop()
         out_names = ["y%d" % i for i in range(outputs)] if isinstance(outputs, int) else list(outputs)
-        node = helper.make_node(op, in_names, out_names, name="n0", **attrs)
+        if nodes is None:
+            nodes = [helper.make_node(op, in_names, out_names, name="n0", **attrs)]
         graph_inputs, inits, feeds = [], [], []
         for n, a in inputs:
             if a is None:
@@ -114,7 +119,7 @@ class Family:
                 graph_inputs.append(helper.make_tensor_value_info(n, CODES[a.dtype], list(a.shape)))
                 feeds.append((n, a))
         used_outs = [o for o in out_names if o]
-        graph = helper.make_graph([node], "case", graph_inputs, [helper.make_value_info(o, onnx.TypeProto()) for o in used_outs],
+        graph = helper.make_graph(nodes, "case", graph_inputs, [helper.make_value_info(o, onnx.TypeProto()) for o in used_outs],
                                   initializer=inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ops_cases.py")
         model.ir_version = 10
@@ -130,6 +135,7 @@ class Family:
             so.intra_op_num_threads = 1
             so.inter_op_num_threads = 1
             so.log_severity_level = 4
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # its default, stated
             try:
                 if onnxref:
                     raise RuntimeError("the onnx reference evaluator is asked for")
@@ -144,7 +150,7 @@ class Family:
                 results = ReferenceEvaluator(model).run(used_outs, {n: a for n, a in feeds})
                 name += ".onnxref"
         except Exception as e:  # ONNX Runtime (or the checker) refuses the case: not generated
-            msg = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+            msg = str(e).strip().splitlines()[0][:400] if str(e).strip() else type(e).__name__
             self.dropped.append((name, msg))
             return False
         outs = []
@@ -963,6 +969,7 @@ FAMILIES = [
     ("resize", 107, gen_resize),
     ("recurrent", 108, gen_recurrent),
     ("float64", 109, gen_float64),
+    ("quant", 110, gen_quant),
 ]
 
 
