@@ -135,6 +135,10 @@ std::vector<Geometry> depthwise_and_block_geometries() {
       // channels and two groups, and a 1x1 layer of 300 positions.
       {{2, 4, 20, 20}, 4, 2, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
       {{1, 8, 15, 20}, 5, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},
+      // A late layer's shape: 7x7 positions (one column block) and 200 output channels (more than
+      // four of the kernel's 48-row blocks), and two groups of 150 channels at 1x1 over 2 images.
+      {{1, 6, 7, 7}, 200, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+      {{2, 4, 5, 5}, 300, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},
   };
 }
 
