@@ -1,8 +1,9 @@
 // The integer convolution of ConvInteger and QLinearConv (spec-source int8.md "Convolution";
 // spec/ops/quantization.md section 7): y [n, m, spatial...] int32, every sum the reference's
 // modulo 2^32, so the bits are the reference's on every path and thread count.
-// - General groups: the integer product kernel (optimized/kernels/int8gemm) per image, group and
-//   block of kColumnBlock output positions, the windows packed straight into B's panels
+// - General groups: the integer product kernel (optimized/kernels/int8gemm) per image, group,
+//   block of kColumnBlock output positions and block of kRowBlock output channels, the windows
+//   packed (once per image, group and column block) straight into B's panels
 //   (pack_b_with: im2col fused into the packing, no column buffer; a padding tap holds the
 //   input's zero point, so it contributes (zx - zx) = 0), the group's weights as A with their
 //   zero point per output channel.
@@ -24,6 +25,11 @@ namespace onemodel::opt {
 // Output positions per chunk of the general path: a multiple of every path's nr (16, 32). A
 // constant, so the chunks never depend on the thread count.
 inline constexpr std::int64_t kColumnBlock = 256;
+// Output channels per chunk of the product when the output channels are shared out (below
+// kPackChunksForOnePhase (image, group, column block) triples): a multiple of int8::kMc (48,
+// itself a multiple of every path's mr), a constant for the same reason.
+inline constexpr std::int64_t kRowBlock = 96;
+inline constexpr std::size_t kPackChunksForOnePhase = 8;
 
 // What the weights give once: the contiguous weight tensor, its zero points as the kernel takes
 // them per group (one value, or one per output channel of the group) and, for a depthwise
