@@ -124,18 +124,37 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
     const std::size_t a_panels = (rows + mr - 1) / mr;
     std::int16_t* packed_a = packed_all.data() + index * panels_per_block * panel_elems;
     std::int32_t* row_sums = row_sums_all.data() + index * kMc;
+    // A byte in the shifted domain is the byte with its top bit flipped for uint8 (b - 128) and
+    // as it is for int8, read as int8 (int8.md: A' = A - 128 for uint8 A).
+    const std::uint8_t flip = a.is_signed ? 0x00 : 0x80;
     for (std::size_t r = 0; r < rows; ++r) {
       std::int16_t* panel = packed_a + (r / mr) * panel_elems;
-      auto* panel8 = reinterpret_cast<std::int8_t*>(panel);  // a character type: may alias the int16 storage
+      const std::uint8_t* src = a.data + (row0 + r) * a.ld;
       std::int32_t sum = 0;
-      for (std::size_t kk = 0; kk < k; ++kk) {
-        const std::int32_t v = shifted(a, row0 + r, kk);
-        if (quads) {
-          panel8[(kk / 4) * mr * 4 + (r % mr) * 4 + kk % 4] = static_cast<std::int8_t>(v);
-        } else {
-          panel[(kk / 2) * mr * 2 + (r % mr) * 2 + kk % 2] = static_cast<std::int16_t>(v);
+      if (quads) {
+        auto* panel8 = reinterpret_cast<std::int8_t*>(panel);  // a character type: may alias the int16 storage
+        for (std::size_t kk = 0; kk < k; ++kk) {
+          const auto v = static_cast<std::int8_t>(src[kk] ^ flip);
+          panel8[(kk / 4) * mr * 4 + (r % mr) * 4 + kk % 4] = v;
+          sum += v;
         }
-        sum += v;
+      } else {
+        // Pair by pair down the panel: a row's pairs lie mr * 2 values apart.
+        std::int16_t* dst = panel + (r % mr) * 2;
+        const std::size_t step = mr * 2;
+        std::size_t kk = 0;
+        for (; kk + 1 < k; kk += 2, dst += step) {
+          const auto v0 = static_cast<std::int8_t>(src[kk] ^ flip);
+          const auto v1 = static_cast<std::int8_t>(src[kk + 1] ^ flip);
+          dst[0] = v0;
+          dst[1] = v1;
+          sum += v0 + v1;
+        }
+        if (kk < k) {
+          const auto v0 = static_cast<std::int8_t>(src[kk] ^ flip);
+          dst[0] = v0;
+          sum += v0;
+        }
       }
       row_sums[r] = sum;
     }
