@@ -19,11 +19,14 @@
 #include <exception>
 
 #include "optimized/passes/graph_pass.hpp"
+#include "optimized/runtime/plan.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-constexpr std::int64_t kFoldLimitBytes = 64 * 1024;  // graph-passes.md, constant-fold
+// The plan's own limit (graph-runtime.md section 3 step 2), which is graph-passes.md's 64 KiB: the
+// pass and the plan fold by one rule.
+constexpr std::int64_t kFoldLimitBytes = Plan::kFoldLimitBytes;
 
 std::int64_t byte_size(DType type, const Shape& shape) {
   return shape.element_count() * static_cast<std::int64_t>(dtype_size(type));
