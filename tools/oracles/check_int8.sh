@@ -14,9 +14,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 binary="${1:?usage: check_int8.sh ONEMODEL_BINARY [--full] [check_int8.py options]}"
 shift
-# MiniLM (dynamic: DynamicQuantizeLinear, MatMulInteger), MobileNetV3 (static QDQ: QuantizeLinear,
+# MiniLM (dynamic: DynamicQuantizeLinear, MatMulInteger), MobileNetV3 at batch 1 and 8 (static QDQ: QuantizeLinear,
 # DequantizeLinear around float convolutions) and the Whisper decoder (dynamic, with decisions).
-CI_ROWS="minilm-l6:1,mobilenetv3:1,whisper-dec:1"
+CI_ROWS="minilm-l6:1,mobilenetv3:1,mobilenetv3:8,whisper-dec:1"
 rows=(--rows "$CI_ROWS")
 if [ "${1:-}" = "--full" ]; then rows=(--full); shift; fi
 home="${ONEMODEL_HOME:-$HOME/onemodel}"

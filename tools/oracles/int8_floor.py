@@ -9,7 +9,14 @@ Every run is compared with the directory's stored ORT_ENABLE_ALL output (int8_me
   set 3  dynamic models only: `trials` ORT_ENABLE_ALL runs with the same noise on the float tensor
          feeding the first DynamicQuantizeLinear (in node order), through an added graph input
          `noise_tap` and an Add (zeros leave the result unchanged); skipped when that tensor is
-         itself a graph input (set 2 covers it).
+         itself a graph input (set 2 covers it);
+  set 4  one ORT_ENABLE_ALL run with the session option `session.qdqisint8allowed` = 1 on the same
+         inputs: ONNX Runtime's own other int8 graph, the one its arm64 builds make by default
+         (QDQIsInt8Allowed() is true on Arm and false on x86, where int8 activation pairs are first
+         turned into uint8 and a Conv whose input and output types then differ stays float). This set
+         is ours, not the source's (docs/design.md "The fourth floor set"): the reference itself is
+         one of ONNX Runtime's two int8 graphs, and which layers it runs as integers is its
+         sensitivity as much as one ulp of input noise is.
 The floor of each statistic is its smallest value over all runs. Sessions are as make_reference.py's
 (sequential, one intra-op thread). Draws are seeded from (model, batch, set, trial), so the floor is
 repeatable. The floor depends only on ONNX Runtime and the files, so floor.json is reused while the
@@ -27,7 +34,8 @@ import numpy as np
 import int8_metric
 import oracle_paths as paths
 
-FLOOR_VERSION = 1  # bumped when the method changes, so cached floors are remade
+FLOOR_VERSION = 2  # bumped when the method changes, so cached floors are remade (2: set 4 added)
+INT8_ALLOWED = "session.qdqisint8allowed"  # ONNX Runtime's session option; "1" = its Arm default
 NOISE = 1e-7
 TAP = "noise_tap"
 
@@ -42,9 +50,11 @@ def perturb(value: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (value.astype(np.float64) * (1.0 + NOISE * rng.standard_normal(value.shape))).astype(value.dtype)
 
 
-def session(model, level):
+def session(model, level, config: dict | None = None):
     import onnxruntime as ort
     options = ort.SessionOptions()
+    for key, value in (config or {}).items():
+        options.add_session_config_entry(key, value)
     options.graph_optimization_level = level
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.intra_op_num_threads = 1
@@ -87,29 +97,69 @@ def floor_path(refdir: Path) -> Path:
     return refdir / "floor.json"
 
 
-def cached_floor(refdir: Path, trials: int) -> dict | None:
+def cached_floor(refdir: Path, trials: int, version: int = FLOOR_VERSION) -> dict | None:
     import onnxruntime as ort
     try:
         record = json.loads(floor_path(refdir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    key = (FLOOR_VERSION, paths.sha256_file(refdir / "index.json"), ort.__version__, trials)
+    key = (version, paths.sha256_file(refdir / "index.json"), ort.__version__, trials)
     if (record.get("floor_version"), record.get("index_sha256"), record.get("onnxruntime"), record.get("trials")) != key:
         return None
     return record
 
 
-def measure(refdir: Path, kind: str, trials: int, log=print) -> dict:
-    """Runs the three sets and writes floor.json; returns its record."""
-    import onnx
-    import onnxruntime as ort
+def load_index(refdir: Path):
+    """(index, model path, inputs, float reference outputs by name), the model checked against its hash."""
     index = json.loads((refdir / "index.json").read_text(encoding="utf-8"))
     model_path = Path(index["model_file"])
     if paths.sha256_file(model_path) != index["model_sha256"]:
         raise SystemExit(f"int8_floor: {model_path} is not the file {refdir} was made from")
     inputs = {i["name"]: np.load(refdir / i["file"], allow_pickle=False) for i in index["inputs"]}
     refs = {o["name"]: np.load(refdir / o["file"], allow_pickle=False) for o in index["outputs"]}
-    names = [n for n, v in refs.items() if v.dtype.kind == "f"]
+    return index, model_path, inputs, {n: v for n, v in refs.items() if v.dtype.kind == "f"}
+
+
+def int8_allowed_run(model_path: Path, inputs: dict, refs: dict, decisions: bool) -> dict:
+    """Set 4: the statistics of ONNX Runtime's int8-allowed graph against the reference."""
+    import onnxruntime as ort
+    names = list(refs)
+    allowed = session(str(model_path), ort.GraphOptimizationLevel.ORT_ENABLE_ALL, {INT8_ALLOWED: "1"})
+    outputs = dict(zip(names, allowed.run(names, inputs)))
+    return {n: int8_metric.statistics(outputs[n], refs[n], decisions) for n in names}
+
+
+def finish(record: dict, refdir: Path, started: float) -> dict:
+    """The floor of each statistic over every set, written to floor.json."""
+    names = list(next(iter(record["per_set"].values())))
+    record["floor"] = {n: int8_metric.worst_of([s[n] for s in record["per_set"].values()]) for n in names}
+    record["floor_version"] = FLOOR_VERSION
+    record["seconds"] = round(record.get("seconds", 0.0) + time.monotonic() - started, 1)
+    floor_path(refdir).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return record
+
+
+def upgrade(refdir: Path, kind: str, trials: int, log=print) -> dict | None:
+    """A version-1 floor.json of the same files gains set 4 without repeating sets 1 to 3 (their
+    runs and seeds are unchanged by version 2); None when there is no such record."""
+    record = cached_floor(refdir, trials, version=1)
+    if record is None:
+        return None
+    started = time.monotonic()
+    _, model_path, inputs, refs = load_index(refdir)
+    record["per_set"]["int8_allowed"] = int8_allowed_run(model_path, inputs, refs,
+                                                         kind in int8_metric.DECISION_KINDS)
+    record["runs"]["int8_allowed"] = 1
+    log(f"int8_floor: {record['model']} b{record['batch']}: set 4 added to the cached floor")
+    return finish(record, refdir, started)
+
+
+def measure(refdir: Path, kind: str, trials: int, log=print) -> dict:
+    """Runs the four sets and writes floor.json; returns its record."""
+    import onnx
+    import onnxruntime as ort
+    index, model_path, inputs, refs = load_index(refdir)
+    names = list(refs)
     decisions = kind in int8_metric.DECISION_KINDS
     model, batch = index["model"], index["batch"]
     started = time.monotonic()
@@ -152,17 +202,16 @@ def measure(refdir: Path, kind: str, trials: int, log=print) -> dict:
             noise = (base.astype(np.float64) * NOISE * rng.standard_normal(base.shape)).astype(np.float32)
             record("tap_noise", dict(zip(names, tapped.run(names, {**inputs, TAP: noise}))))
         del tapped
-    floor = {n: int8_metric.worst_of([r[n] for rs in runs.values() for r in rs]) for n in names}
+    runs["int8_allowed"] = [int8_allowed_run(model_path, inputs, refs, decisions)]
     per_set = {which: {n: int8_metric.worst_of([r[n] for r in rs]) for n in names}
                for which, rs in runs.items() if rs}
-    record_out = {
+    record_out = finish({
         "format": "onemodel-int8-floor-1", "floor_version": FLOOR_VERSION,
         "index_sha256": paths.sha256_file(refdir / "index.json"), "onnxruntime": ort.__version__,
         "trials": trials, "model": model, "batch": batch, "decisions": decisions, "tap": tap_note,
-        "runs": {which: len(rs) for which, rs in runs.items()}, "floor": floor, "per_set": per_set,
-        "zero_tap": zero_tap, "seconds": round(time.monotonic() - started, 1),
-    }
-    floor_path(refdir).write_text(json.dumps(record_out, indent=2) + "\n", encoding="utf-8")
+        "runs": {which: len(rs) for which, rs in runs.items()}, "per_set": per_set,
+        "zero_tap": zero_tap, "seconds": 0.0,
+    }, refdir, started)
     log(f"int8_floor: {model} b{batch}: {sum(record_out['runs'].values())} ONNX Runtime runs in "
         f"{record_out['seconds']} s (tap: {tap_note})")
     return record_out
@@ -173,5 +222,8 @@ def floor_for(refdir: Path, kind: str, trials: int, log=print) -> dict:
     cached = cached_floor(refdir, trials)
     if cached is not None:
         return cached
+    upgraded = upgrade(refdir, kind, trials, log)
+    if upgraded is not None:
+        return upgraded
     log(f"int8_floor: measuring the floor of {refdir} ({trials} draws per set; cached afterwards)")
     return measure(refdir, kind, trials, log)

@@ -138,7 +138,7 @@ def test_floor():
                   int8_floor.first_dynamic_quantize_input(model.graph) == ("x" if tap_is_input else "t"), True)
             refdir = tiny_refdir(folder, model)
             record = int8_floor.measure(refdir, "encoder", 4, log=lambda _: None)
-            want_runs = {"disabled": 1, "input_noise": 4, "tap_noise": 0 if tap_is_input else 4}
+            want_runs = {"disabled": 1, "input_noise": 4, "tap_noise": 0 if tap_is_input else 4, "int8_allowed": 1}
             if record["runs"] != want_runs:
                 failures.append(f"floor runs (tap_is_input={tap_is_input}): {record['runs']}, want {want_runs}")
             if not tap_is_input:
@@ -158,12 +158,69 @@ def test_floor():
             # The draws are seeded: measuring again gives the same floor.
             again = int8_floor.measure(refdir, "encoder", 4, log=lambda _: None)
             check("repeatable floor", again["floor"]["y"]["row"], record["floor"]["y"]["row"], 0.0)
+            # A version-1 record of the same files gains set 4 only: sets 1 to 3 are kept as cached
+            # (a marked value survives), the floor is remade over all four, the version is current.
+            old = json.loads(json.dumps(again))
+            old["floor_version"] = 1
+            del old["per_set"]["int8_allowed"], old["runs"]["int8_allowed"]
+            old["per_set"]["disabled"]["y"]["row"] = -0.5
+            int8_floor.floor_path(refdir).write_text(json.dumps(old), encoding="utf-8")
+            upgraded = int8_floor.floor_for(refdir, "encoder", 4, log=lambda _: None)
+            check("upgraded version", upgraded["floor_version"], 2, 0)
+            check("upgraded keeps the cached sets", upgraded["per_set"]["disabled"]["y"]["row"], -0.5, 0.0)
+            check("upgraded floor over four sets", upgraded["floor"]["y"]["row"], -0.5, 0.0)
+            if upgraded["runs"].get("int8_allowed") != 1 or "int8_allowed" not in upgraded["per_set"]:
+                failures.append(f"upgrade did not add set 4: {upgraded['runs']}")
+            if int8_floor.cached_floor(refdir, 4) != upgraded:
+                failures.append("the upgraded floor.json is not the current cache")
+
+
+def tiny_qdq_conv_model() -> onnx.ModelProto:
+    """int8 x -> DequantizeLinear -> Conv (int8 weights) -> QuantizeLinear (int8): input and output
+    int8, so ONNX Runtime's x86 default keeps the Conv float and its int8-allowed graph fuses it."""
+    w = numpy_helper.from_array(np.arange(-4, 5, dtype=np.int8).reshape(1, 1, 3, 3), "w")
+    scalars = [numpy_helper.from_array(np.array(v, dtype=t), n) for n, v, t in
+               [("sx", 0.05, np.float32), ("zx", 3, np.int8), ("sw", 0.02, np.float32),
+                ("zw", 0, np.int8), ("sy", 0.1, np.float32), ("zy", -2, np.int8)]]
+    nodes = [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"]),
+             helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wf"]),
+             helper.make_node("Conv", ["xf", "wf"], ["yf"]),
+             helper.make_node("QuantizeLinear", ["yf", "sy", "zy"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"])]
+    graph = helper.make_graph(nodes, "tiny_qdq_conv",
+                              [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 1, 5, 5])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 3, 3])],
+                              [w] + scalars)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)], ir_version=9)
+
+
+def test_int8_allowed_option():
+    """Set 4's session option is one ONNX Runtime knows: with it the QDQ Conv becomes QLinearConv,
+    without it (the x86 default) it does not. ONNX Runtime ignores unknown keys silently, so a
+    misspelt key would make set 4 a copy of the reference and pass unnoticed without this check."""
+    import onnxruntime as ort
+    with tempfile.TemporaryDirectory(prefix="int8-allowed-test-") as scratch:
+        model = Path(scratch) / "qdq_conv.onnx"
+        onnx.save(tiny_qdq_conv_model(), str(model))
+        counts = {}
+        for allowed in (False, True):
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.optimized_model_filepath = str(Path(scratch) / f"opt-{allowed}.onnx")
+            if allowed:
+                options.add_session_config_entry(int8_floor.INT8_ALLOWED, "1")
+            ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+            optimized = onnx.load(options.optimized_model_filepath)
+            counts[allowed] = sum(n.op_type == "QLinearConv" for n in optimized.graph.node)
+        if counts != {False: 0, True: 1}:
+            failures.append(f"QLinearConv count without/with {int8_floor.INT8_ALLOWED}: {counts}, want 0/1")
 
 
 def main() -> int:
     test_statistics()
     test_verdict()
     test_floor()
+    test_int8_allowed_option()
     for failure in failures:
         print(f"test_int8_metric: FAIL: {failure}")
     if failures:
