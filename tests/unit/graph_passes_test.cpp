@@ -15,6 +15,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -76,17 +77,6 @@ std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode m
   return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
-void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " output " << i << " element " << k;
-    }
-  }
-}
 
 void expect_close(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
   ASSERT_EQ(a.size(), b.size()) << what;
@@ -124,10 +114,10 @@ void check_case(const Case& c, const std::string& name) {
       const std::string where = isa + " threads " + std::to_string(threads);
       const auto fused = run(c.model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
       const auto unfused = run(c.model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::None, threads, feeds);
-      expect_bits(fused, reference, "exact fused vs reference, " + where);
-      expect_bits(fused, unfused, "exact fused vs unfused, " + where);
+      test::expect_same_outputs(fused, reference, "exact fused vs reference, " + where);
+      test::expect_same_outputs(fused, unfused, "exact fused vs unfused, " + where);
       const auto fast = run(c.model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
-      expect_bits(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
+      test::expect_same_outputs(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
       expect_close(fast, fast_unfused, "fast fused vs unfused, " + where);
     }
   }

@@ -19,6 +19,7 @@
 #include "optimized/runtime/slab_allocator.hpp"
 #include "diff/graph_builder.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/ir_builder.hpp"
 
 // Counts heap allocations on every thread while `g_counting` is set. GCC cannot see that the
@@ -62,16 +63,6 @@ std::vector<Tensor> run_model(const IrModel& model, EngineKind engine, const std
   return Session::create(model, options).run(feeds);
 }
 
-void expect_same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].dtype(), b[i].dtype());
-    ASSERT_EQ(a[i].shape(), b[i].shape());
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << "element " << k;
-  }
-}
 
 // The plan the optimized engine would make, for inspecting offsets.
 struct PlanFixture {
@@ -131,7 +122,7 @@ TEST(PlanMemory, AChainReusesBlocksAndKeepsResults) {
   // Two 4 KiB values are alive at once at most: one block is read while the next is written.
   EXPECT_LE(f.plan->slab_bytes(), 2 * 4096);
   EXPECT_GE(f.plan->slab_bytes(), 4096);
-  expect_same_bits(run_model(model, EngineKind::Optimized, {{"x", x}}), run_model(model, EngineKind::Reference, {{"x", x}}));
+  test::expect_same_outputs(run_model(model, EngineKind::Optimized, {{"x", x}}), run_model(model, EngineKind::Reference, {{"x", x}}), "");
 }
 
 TEST(PlanMemory, OutputsNeverShareABlockWithAnInputTheyStillRead) {
@@ -152,7 +143,7 @@ TEST(PlanMemory, OutputsNeverShareABlockWithAnInputTheyStillRead) {
     // Only through the kernel's in-place flag.
     EXPECT_GE(f.graph->nodes[2].kernel->in_place_input, 0);
   }
-  expect_same_bits(run_model(model, EngineKind::Optimized, {{"x", x}}), run_model(model, EngineKind::Reference, {{"x", x}}));
+  test::expect_same_outputs(run_model(model, EngineKind::Optimized, {{"x", x}}), run_model(model, EngineKind::Reference, {{"x", x}}), "");
 }
 
 TEST(PlanMemory, ViewsShareTheirSourceAndConstantsFold) {
@@ -174,7 +165,7 @@ TEST(PlanMemory, ViewsShareTheirSourceAndConstantsFold) {
   // Relu reads the view, so Neg's block lives until Relu: its output may not overlap it.
   EXPECT_NE(f.value("y").offset, f.value("n").offset);
   const auto feeds = std::vector<std::pair<std::string, Tensor>>{{"x", x}, {"z", z}};
-  expect_same_bits(run_model(model, EngineKind::Optimized, feeds), run_model(model, EngineKind::Reference, feeds));
+  test::expect_same_outputs(run_model(model, EngineKind::Optimized, feeds), run_model(model, EngineKind::Reference, feeds), "");
 }
 
 TEST(PlanMemory, LargeConstantResultsAreNotEvaluatedAtPlanTime) {
@@ -195,7 +186,7 @@ TEST(PlanMemory, LargeConstantResultsAreNotEvaluatedAtPlanTime) {
   EXPECT_EQ(f.value("small").kind, opt::ValueKind::Constant);
   EXPECT_EQ(f.value("big").kind, opt::ValueKind::Slab);
   const auto feeds = std::vector<std::pair<std::string, Tensor>>{{"x", x}};
-  expect_same_bits(run_model(model, EngineKind::Optimized, feeds), run_model(model, EngineKind::Reference, feeds));
+  test::expect_same_outputs(run_model(model, EngineKind::Optimized, feeds), run_model(model, EngineKind::Reference, feeds), "");
 }
 
 TEST(PlanMemory, DynamicNodesAreShapedEachRun) {
@@ -214,7 +205,7 @@ TEST(PlanMemory, DynamicNodesAreShapedEachRun) {
     const Tensor x = Tensor::from_values<float>(DType::F32, Shape{8}, v);
     const auto got = s.run({{"x", x}});
     ASSERT_EQ(got[0].shape(), (Shape{1, 8 - zeros}));
-    expect_same_bits(got, run_model(model, EngineKind::Reference, {{"x", x}}));
+    test::expect_same_outputs(got, run_model(model, EngineKind::Reference, {{"x", x}}), "");
   }
 }
 
@@ -325,7 +316,7 @@ TEST(InPlace, AValueStillNeededIsNeverOverwritten) {
       options.mode = ExecutionMode::Exact;
       options.intra_op_threads = 1;
       options.optimization_level = level;
-      expect_same_bits(Session::create(model, options).run({{"x", x}}), expected);
+      test::expect_same_outputs(Session::create(model, options).run({{"x", x}}), expected, "");
     }
   }
 }
@@ -347,7 +338,7 @@ TEST(PlanCache, ResultsDoNotDependOnThreadsOrOnWhetherThePlanWasNew) {
       std::optional<opt::two_threads::SessionsAlwaysShare> split;
       if (large && threads > 1) split.emplace();
       Session s = Session::create(model, options);
-      for (int repeat = 0; repeat < 3; ++repeat) expect_same_bits(s.run({{"x", x}}), reference);
+      for (int repeat = 0; repeat < 3; ++repeat) test::expect_same_outputs(s.run({{"x", x}}), reference, "");
       if (split) split->require("the large product at " + std::to_string(threads) + " threads");
     }
   }
@@ -372,7 +363,7 @@ TEST(Allocation, AWarmSingleThreadedRunAllocatesNothing) {
   for (int i = 0; i < 5; ++i) session.run(input_names, inputs, output_names, outputs);
   g_counting = false;
   EXPECT_EQ(g_allocations.load(), 0);
-  expect_same_bits(outputs, run_model(model, EngineKind::Reference, {{"x", inputs[0]}}));
+  test::expect_same_outputs(outputs, run_model(model, EngineKind::Reference, {{"x", inputs[0]}}), "");
 }
 
 TEST(KernelPath, TheSessionReportsThePathAndTheCapLowersIt) {

@@ -16,6 +16,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -58,15 +59,6 @@ std::size_t node_count(const IrModel& model, ExecutionMode mode, OptimizationLev
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool})->nodes.size();
 }
 
-void expect_same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " element " << k;
-  }
-}
 
 // Level Basic against level None on every path and thread count, both modes; exact also against
 // the reference engine.
@@ -77,10 +69,10 @@ void check_bits(const IrModel& model, const Feeds& feeds) {
     ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
     for (const ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
       const auto unfolded = test::run_session(model, EngineKind::Optimized, mode, OptimizationLevel::None, 1, feeds);
-      if (mode == ExecutionMode::Exact) expect_same_bits(unfolded, reference, "exact, level None, " + isa);
+      if (mode == ExecutionMode::Exact) test::expect_same_outputs(unfolded, reference, "exact, level None, " + isa);
       for (int threads : {1, 2}) {
         const std::string where = isa + (mode == ExecutionMode::Exact ? " exact" : " fast") + " threads " + std::to_string(threads);
-        expect_same_bits(test::run_session(model, EngineKind::Optimized, mode, OptimizationLevel::Basic, threads, feeds),
+        test::expect_same_outputs(test::run_session(model, EngineKind::Optimized, mode, OptimizationLevel::Basic, threads, feeds),
                          unfolded, "level Basic, " + where);
       }
     }

@@ -28,6 +28,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
 #include "core/conformance/npy.hpp"
 
@@ -72,17 +73,6 @@ std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode m
   return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
-void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " output " << i << " element " << k;
-    }
-  }
-}
 
 double scaled_error(const std::vector<float>& x, const std::vector<float>& y) {
   double diff = 0.0, scale = 1.0;
@@ -129,9 +119,9 @@ void check(const IrModel& model, const Feeds& feeds, std::size_t unfused_nodes, 
     for (int threads : {1, 2}) {
       const std::string where = isa + " threads " + std::to_string(threads);
       const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
-      expect_bits(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
+      test::expect_same_outputs(fast, fast_one, "fast fused at 1 and 2 threads, " + where);
       const auto exact = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
-      expect_bits(exact, reference, "exact vs reference, " + where);
+      test::expect_same_outputs(exact, reference, "exact vs reference, " + where);
     }
   }
   ::unsetenv("ONEMODEL_ISA");
@@ -497,7 +487,7 @@ TEST(LinearPackFuseMemory, PackedWeightReplacesTheOriginal) {
     const Feeds feeds{{"a", values(Shape{5, kK}, 3)}};
     if (mode == ExecutionMode::Exact) {
       for (int threads : {1, 2}) {
-        expect_bits(run(model, EngineKind::Optimized, mode, OptimizationLevel::All, threads, feeds),
+        test::expect_same_outputs(run(model, EngineKind::Optimized, mode, OptimizationLevel::All, threads, feeds),
                     run(model, EngineKind::Reference, mode, OptimizationLevel::All, 1, feeds), "exact vs reference");
       }
     }
@@ -529,7 +519,7 @@ TEST(TinyBert, FusesTheExportAndMatchesOnnxRuntime) {
     const auto unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, threads, feeds);
     expect_scaled(fused, {ort}, 1e-5, "fast fused vs ONNX Runtime");
     expect_scaled(fused, unfused, 1e-5, "fast fused vs unfused");
-    expect_bits(run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds), reference,
+    test::expect_same_outputs(run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds), reference,
                 "exact vs reference");
   }
 }

@@ -16,6 +16,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -157,20 +158,6 @@ std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode m
   return test::run_session(model, engine, mode, level, threads, feeds);
 }
 
-void expect_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].dtype(), b[i].dtype()) << what;
-    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
-    if (a[i].dtype() != DType::F32) continue;
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " output " << i << " element " << k << ": " << x[k]
-                                                    << " vs " << y[k];
-    }
-  }
-}
 
 // The node counts, then the fused graph against the unfused one (both modes) and the reference
 // engine (exact), on every path this machine has, at 1 and 2 threads.
@@ -189,8 +176,8 @@ void check_case(const Case& c, const std::string& name) {
         const std::string how = std::string(mode == ExecutionMode::Exact ? "exact" : "fast") + ", " + where;
         const auto fused = run(c.model, EngineKind::Optimized, mode, OptimizationLevel::All, threads, c.feeds);
         const auto unfused = run(c.model, EngineKind::Optimized, mode, OptimizationLevel::None, threads, c.feeds);
-        expect_bits(fused, unfused, "fused vs unfused, " + how);
-        expect_bits(fused, reference, "fused vs reference engine, " + how);
+        test::expect_same_outputs(fused, unfused, "fused vs unfused, " + how);
+        test::expect_same_outputs(fused, reference, "fused vs reference engine, " + how);
       }
     }
   }

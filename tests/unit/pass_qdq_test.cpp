@@ -18,6 +18,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -77,17 +78,6 @@ std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode
   return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
 }
 
-void expect_same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].shape(), b[i].shape()) << what;
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      ASSERT_EQ(float_bits(x[k]), float_bits(y[k])) << what << " element " << k;
-    }
-  }
-}
 
 std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, int threads, const Feeds& feeds) {
   return test::run_session(model, engine, mode, OptimizationLevel::All, threads, feeds);
@@ -108,9 +98,9 @@ void check_rewrite(const IrModel& qdq, const IrModel& qlinear, const Feeds& feed
     ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
     for (int threads : {1, 2}) {
       const std::string where = isa + " threads " + std::to_string(threads);
-      expect_same_bits(run(qdq, EngineKind::Optimized, ExecutionMode::Fast, threads, feeds), expected_fast,
+      test::expect_same_outputs(run(qdq, EngineKind::Optimized, ExecutionMode::Fast, threads, feeds), expected_fast,
                        "fast, rewritten, " + where);
-      expect_same_bits(run(qdq, EngineKind::Optimized, ExecutionMode::Exact, threads, feeds), expected_exact,
+      test::expect_same_outputs(run(qdq, EngineKind::Optimized, ExecutionMode::Exact, threads, feeds), expected_exact,
                        "exact, as written, " + where);
     }
   }
