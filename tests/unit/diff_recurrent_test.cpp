@@ -243,6 +243,25 @@ std::vector<Spec> hand_picked() {
     lstm.layout = 1;
     specs.push_back(lstm);
   }
+  // Activations that keep a NaN as it comes (Relu, Affine) with infinities in X and the states:
+  // inf - inf inside the cell makes the machine's default NaN, which exact mode stores canonical.
+  Spec rnn_nan;
+  rnn_nan.op = "RNN";
+  rnn_nan.activations = {"Relu"};
+  rnn_nan.initial_h = true;
+  rnn_nan.special_rate = 0.3;
+  rnn_nan.weight_scale = 2.0f;
+  specs.push_back(rnn_nan);
+  Spec lstm_nan = rnn_nan;
+  lstm_nan.op = "LSTM";
+  lstm_nan.activations = {"Sigmoid", "Affine", "Relu"};
+  lstm_nan.initial_c = true;
+  specs.push_back(lstm_nan);
+  Spec gru_nan = rnn_nan;
+  gru_nan.op = "GRU";
+  gru_nan.activations = {"Sigmoid", "Relu"};
+  gru_nan.clip = 3.0f;
+  specs.push_back(gru_nan);
   Spec peep_only;  // P without initial states
   peep_only.peepholes = true;
   specs.push_back(peep_only);
