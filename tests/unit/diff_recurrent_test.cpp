@@ -19,6 +19,10 @@
 
 #include "diff/counterexample.hpp"
 #include "diff/op_harness.hpp"
+#include "core/graph/node_info.hpp"
+#include "core/graph/op_kernel.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/ops/optimized_kernel.hpp"
 #include "onemodel/session_error.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/session_runs.hpp"
@@ -412,6 +416,41 @@ TEST(DiffRecurrent, BadSequenceLengthIsTheReferenceError) {
     }
     EXPECT_FALSE(want.empty()) << op;
     EXPECT_EQ(got, want) << op;
+  }
+}
+
+// Section 8 of spec/ops/recurrent.md: a layer whose projections reach 2^30 floats is refused with
+// Unsupported when the plan is made, by the override as by the reference (shapes only, no data:
+// seq 2^15, batch 2^5, LSTM G*H = 4 * 2^8 gives exactly 2^30; one row fewer is accepted).
+TEST(DiffRecurrent, ScratchLimitIsRefusedAtPlanTime) {
+  for (const std::int64_t seq : {std::int64_t{1} << 15, (std::int64_t{1} << 15) - 1}) {
+    IrNode node;
+    node.op_type = "LSTM";
+    node.name = "lstm_limit";
+    node.opset = 14;
+    node.inputs = {"x", "w", "r"};
+    node.outputs = {"y"};
+    const NodeInfo info(node, 14, ExecutionMode::Exact);
+    opt::ThreadPool pool(1, opt::ThreadPool::Sharing::ByEstimate);
+    const opt::OptimizedOpDef* def = opt::find_optimized_op("", "LSTM", 14);
+    ASSERT_NE(def, nullptr);
+    const auto kernel = def->factory(info, opt::OptimizedConfig{opt::available_isas().back(), &pool});
+    const std::vector<InferInput> inputs = {InferInput{true, DType::F32, Shape{seq, 32, 8}},
+                                            InferInput{true, DType::F32, Shape{1, 1024, 8}},
+                                            InferInput{true, DType::F32, Shape{1, 1024, 256}}};
+    std::vector<InferOutput> outputs(1);
+    outputs[0].wanted = true;
+    InferContext context(info, inputs, outputs);
+    if (seq == (std::int64_t{1} << 15)) {
+      try {
+        kernel->infer(context);
+        ADD_FAILURE() << "a 2^30-float layer was accepted";
+      } catch (const SessionError& e) {
+        EXPECT_EQ(e.kind(), SessionErrorKind::Unsupported) << e.what();
+      }
+    } else {
+      EXPECT_NO_THROW(kernel->infer(context));
+    }
   }
 }
 
