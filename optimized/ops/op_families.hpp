@@ -16,5 +16,6 @@ std::span<const OptimizedOpDef> elementwise_optimized_ops();  // unary, binary, 
 std::span<const OptimizedOpDef> pool_optimized_ops();         // MaxPool, AveragePool, global pools
 std::span<const OptimizedOpDef> resize_optimized_ops();       // Resize
 std::span<const OptimizedOpDef> shape_optimized_ops();        // Concat
+std::span<const OptimizedOpDef> recurrent_optimized_ops();    // RNN, GRU, LSTM
 
 }  // namespace onemodel::opt

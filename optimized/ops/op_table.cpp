@@ -11,7 +11,8 @@ namespace {
 std::vector<OptimizedOpDef> join_tables() {
   std::vector<OptimizedOpDef> all;
   for (auto table : {matmul_optimized_ops(), conv_optimized_ops(), attention_optimized_ops(), norm_optimized_ops(),
-                     elementwise_optimized_ops(), pool_optimized_ops(), resize_optimized_ops(), shape_optimized_ops()}) {
+                     elementwise_optimized_ops(), pool_optimized_ops(), resize_optimized_ops(), shape_optimized_ops(),
+                     recurrent_optimized_ops()}) {
     all.insert(all.end(), table.begin(), table.end());
   }
   return all;

@@ -238,8 +238,43 @@ float apply_clip(float value, const std::optional<float>& clip) noexcept {
   return value;  // NaN fails both compares and passes through
 }
 
+std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64_t seq, std::int64_t batch) {
+  const auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
+  // Section 6: sequence_lens, each in [0, seq] (else InvalidInput); all seq when absent.
+  std::vector<std::int64_t> lengths(at(batch), seq);
+  if (context.has_input(kSequenceLens)) {
+    const std::vector<std::int32_t> given = context.input(kSequenceLens).to_vector<std::int32_t>();
+    for (std::int64_t b = 0; b < batch; ++b) {
+      const std::int64_t len = given[at(b)];
+      if (len < 0 || len > seq) {
+        throw SessionError(SessionErrorKind::InvalidInput,
+                           "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(len) + " is outside [0, " +
+                               std::to_string(seq) + "]",
+                           context.node().name());
+      }
+      lengths[at(b)] = len;
+    }
+  }
+  return lengths;
+}
+
+std::vector<float> load_state(const RunContext& context, std::size_t index, int layout, std::int64_t dirs,
+                              std::int64_t batch, std::int64_t hidden) {
+  const auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
+  // Initial states in layout 0 ([dirs][batch][hidden]); zeros when omitted (section 6).
+  std::vector<float> out(at(dirs * batch * hidden), 0.0f);
+  if (!context.has_input(index)) return out;
+  const std::vector<float> raw = context.input(index).to_vector<float>();
+  for (std::int64_t d = 0; d < dirs; ++d) {
+    for (std::int64_t b = 0; b < batch; ++b) {
+      const std::int64_t src = layout == 0 ? (d * batch + b) * hidden : (b * dirs + d) * hidden;
+      for (std::int64_t j = 0; j < hidden; ++j) out[at((d * batch + b) * hidden + j)] = raw[at(src + j)];
+    }
+  }
+  return out;
+}
+
 void run_recurrent(RunContext& context, const RecurrentAttributes& a, std::int64_t gates, bool lstm, const CellFunction& cell) {
-  const NodeInfo& node = context.node();
   const Tensor& x_t = context.input(kX);
   const std::int64_t dirs = a.directions;
   const std::int64_t seq = a.layout == 0 ? x_t.shape()[0] : x_t.shape()[1];
@@ -265,37 +300,11 @@ void run_recurrent(RunContext& context, const RecurrentAttributes& a, std::int64
   const bool has_p = lstm && context.has_input(kP);
   const std::vector<float> p = has_p ? context.input(kP).to_vector<float>() : std::vector<float>{};
 
-  // Section 6: sequence_lens, each in [0, seq] (else InvalidInput); all seq when absent.
-  std::vector<std::int64_t> lengths(at(batch), seq);
-  if (context.has_input(kSequenceLens)) {
-    const std::vector<std::int32_t> given = context.input(kSequenceLens).to_vector<std::int32_t>();
-    for (std::int64_t b = 0; b < batch; ++b) {
-      const std::int64_t len = given[at(b)];
-      if (len < 0 || len > seq) {
-        throw SessionError(SessionErrorKind::InvalidInput,
-                           "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(len) + " is outside [0, " +
-                               std::to_string(seq) + "]",
-                           node.name());
-      }
-      lengths[at(b)] = len;
-    }
-  }
+  const std::vector<std::int64_t> lengths = sequence_lengths(context, seq, batch);
 
-  // Initial states in layout 0 ([dirs][batch][hidden]); zeros when omitted (section 6).
-  const auto load_state = [&](std::size_t index, bool present) {
-    std::vector<float> out(at(dirs * batch * hidden), 0.0f);
-    if (!present) return out;
-    const std::vector<float> raw = context.input(index).to_vector<float>();
-    for (std::int64_t d = 0; d < dirs; ++d) {
-      for (std::int64_t b = 0; b < batch; ++b) {
-        const std::int64_t src = a.layout == 0 ? (d * batch + b) * hidden : (b * dirs + d) * hidden;
-        for (std::int64_t j = 0; j < hidden; ++j) out[at((d * batch + b) * hidden + j)] = raw[at(src + j)];
-      }
-    }
-    return out;
-  };
-  const std::vector<float> initial_h = load_state(kInitialH, context.has_input(kInitialH));
-  const std::vector<float> initial_c = load_state(kInitialC, lstm && context.has_input(kInitialC));
+  const std::vector<float> initial_h = load_state(context, kInitialH, a.layout, dirs, batch, hidden);
+  const std::vector<float> initial_c = lstm ? load_state(context, kInitialC, a.layout, dirs, batch, hidden)
+                                            : std::vector<float>(at(dirs * batch * hidden), 0.0f);
 
   // Section 7: every stored float32 NaN is canonical in exact mode.
   const bool exact = context.exact();

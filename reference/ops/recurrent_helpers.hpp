@@ -87,6 +87,16 @@ float ordered_dot(const float* a, const float* b, std::int64_t n) noexcept;
 // (spec/ops/recurrent.md section 5).
 float apply_clip(float value, const std::optional<float>& clip) noexcept;
 
+// The row lengths of a run: sequence_lens (each checked to lie in [0, seq], else InvalidInput
+// naming the row) or seq for every row when the input is absent (spec/ops/recurrent.md section 6).
+// Shared by the reference driver and the optimized override, so both refuse the same way.
+std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64_t seq, std::int64_t batch);
+
+// Input `index` (initial_h or initial_c) in layout 0, [dirs][batch][hidden]; zeros when omitted
+// (spec/ops/recurrent.md section 6).
+std::vector<float> load_state(const RunContext& context, std::size_t index, int layout, std::int64_t dirs,
+                              std::int64_t batch, std::int64_t hidden);
+
 // Runs the whole node: loads the inputs in layout 0, forms the input projections, walks each
 // direction's steps and rows under sequence_lens, calls `cell` per (row, step), and stores Y, Y_h,
 // Y_c in the node's layout with canonical NaN in exact mode (spec/ops/recurrent.md sections 5-7).
