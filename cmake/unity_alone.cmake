@@ -13,6 +13,7 @@ set(ONEMODEL_UNITY_ALONE
     # New files alone, so adding them moves no file between batches.
     optimized/passes/matmul_integer_fusion.cpp
     optimized/passes/matmul_integer_to_float.cpp
+    optimized/runtime/node_profile.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp
