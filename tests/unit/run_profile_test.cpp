@@ -147,7 +147,9 @@ TEST_P(Profiling, NodesAreLabelledByWhatRunsThem) {
   std::size_t fused = 0;
   for (const ProfiledNode& node : nodes) {
     EXPECT_EQ(node.kernel_path == "reference", node.kind == NodeKernelKind::Reference) << node.op_type;
-    if (node.kind != NodeKernelKind::Reference) EXPECT_EQ(node.kernel_path, session.kernel_path()) << node.op_type;
+    if (node.kind != NodeKernelKind::Reference) {
+      EXPECT_EQ(node.kernel_path, session.kernel_path()) << node.op_type;
+    }
     if (node.kind == NodeKernelKind::Fused) {
       ++fused;
       EXPECT_EQ(node.op_type, "LinearOp");

@@ -80,7 +80,7 @@ void print_profile_tables(const RunProfile& profile, std::ostream& out) {
   };
   out << "nodes (in run order; times in microseconds)\n";
   header({{"#", 5}, {"share%", 7}, {"calls", 6}, {"total_us", 12}, {"mean_us", 10}, {"median_us", 10},
-          {"kind", 19}, {"path", 9}, {"type", 22}, {"name", 0}});
+          {"kind", 9}, {"path", 9}, {"type", 20}, {"name", 0}});
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     NodeTotals& node = totals[k];
     const std::size_t calls = node.durations.size();
@@ -90,8 +90,8 @@ void print_profile_tables(const RunProfile& profile, std::ostream& out) {
         << padded(std::to_string(calls), 6, true) << "  "
         << padded(fixed(static_cast<double>(node.total) / 1000.0, 2), 12, true) << "  "
         << padded(fixed(mean / 1000.0, 2), 10, true) << "  " << padded(fixed(median / 1000.0, 2), 10, true) << "  "
-        << padded(kind_label(nodes[k], node.fell_back), 19, true) << "  " << padded(nodes[k].kernel_path, 9, true)
-        << "  " << padded(escaped_name(nodes[k].op_type), 22, true) << "  " << name_label(nodes[k].name) << "\n";
+        << padded(kind_label(nodes[k], node.fell_back), 9, true) << "  " << padded(nodes[k].kernel_path, 9, true)
+        << "  " << padded(escaped_name(nodes[k].op_type), 20, true) << "  " << name_label(nodes[k].name) << "\n";
   }
 
   // Per operator type and kind: the sums of the node rows, the median over all their calls.
@@ -113,7 +113,7 @@ void print_profile_tables(const RunProfile& profile, std::ostream& out) {
                    [](const auto& a, const auto& b) { return a.second->total > b.second->total; });
   out << "\noperator types (by share; times in microseconds)\n";
   header({{"share%", 7}, {"nodes", 6}, {"calls", 7}, {"total_us", 12}, {"mean_us", 10}, {"median_us", 10},
-          {"kind", 19}, {"type", 0}});
+          {"kind", 9}, {"type", 0}});
   for (auto& [key, type] : order) {
     const std::size_t calls = type->durations.size();
     const double mean = calls > 0 ? static_cast<double>(type->total) / static_cast<double>(calls) : 0.0;
@@ -122,7 +122,7 @@ void print_profile_tables(const RunProfile& profile, std::ostream& out) {
         << "  " << padded(std::to_string(calls), 7, true) << "  "
         << padded(fixed(static_cast<double>(type->total) / 1000.0, 2), 12, true) << "  "
         << padded(fixed(mean / 1000.0, 2), 10, true) << "  " << padded(fixed(median / 1000.0, 2), 10, true) << "  "
-        << padded(key.second, 19, true) << "  " << escaped_name(key.first) << "\n";
+        << padded(key.second, 9, true) << "  " << escaped_name(key.first) << "\n";
   }
 }
 
