@@ -3,11 +3,15 @@
 // threads, without changing a bit of the results; the reference engine's nodes are the model's,
 // all reference kernels; the optimized engine labels the linear-pack-fuse node (counted in the
 // compiled graph) fused and the operators with an override (find_optimized_op) optimized; timed
-// runs after warm-up and reserve() do not grow the profile's storage; class_name() reads the
-// class's own name from a type_info.
+// runs after warm-up and reserve() do not grow the profile's storage, and a warm profiled run on
+// one thread allocates nothing (as a warm run without a profile, graph-runtime.md section 4);
+// class_name() reads the class's own name from a type_info.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -20,6 +24,25 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "optimized/runtime/node_profile.hpp"
 #include "tests/support/compiled_kernels.hpp"
+
+// Counts heap allocations on every thread while `g_counting` is set (as optimized_runtime_test).
+// GCC cannot see that the replaced operators pair malloc with free.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace onemodel {
 namespace {
@@ -184,6 +207,44 @@ TEST_P(Profiling, WarmRunsWithinTheReserveDoNotGrowTheProfile) {
   EXPECT_EQ(profile.nodes().size(), nodes);
   EXPECT_EQ(profile.timings().front().run, 0u);
   EXPECT_EQ(profile.timings().back().run, 2u);
+}
+
+TEST(ProfileAllocation, AWarmProfiledSingleThreadedRunAllocatesNothing) {
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    const Session session = make(small_model(), EngineKind::Optimized, mode, 1);
+    const std::vector<std::string> input_names{"x"};
+    const std::vector<Tensor> inputs{feeds()[0].second};
+    const std::vector<std::string> output_names{"out"};
+    std::vector<Tensor> outputs{Tensor::empty(DType::F32, Shape{6, 4})};
+    RunProfile profile;
+    RunOptions options;
+    options.profile = &profile;
+    session.run(input_names, inputs, output_names, outputs, options);  // the plan, the node table
+    session.run(input_names, inputs, output_names, outputs, options);
+    // The control: a warm run without the profile allocates nothing.
+    g_allocations = 0;
+    g_counting = true;
+    session.run(input_names, inputs, output_names, outputs);
+    g_counting = false;
+    ASSERT_EQ(g_allocations.load(), 0) << "a warm run allocates without a profile: the test cannot tell";
+    profile.clear_timings();
+    profile.reserve(5 * profile.nodes().size());
+    g_allocations = 0;
+    g_counting = true;
+    for (int r = 0; r < 5; ++r) session.run(input_names, inputs, output_names, outputs, options);
+    g_counting = false;
+    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_EQ(profile.timings().size(), 5 * profile.nodes().size());
+  }
+}
+
+TEST(ProfileAllocation, TheCounterSeesAllocations) {
+  g_allocations = 0;
+  g_counting = true;
+  auto* p = new std::vector<int>(100);
+  g_counting = false;
+  delete p;
+  EXPECT_GE(g_allocations.load(), 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(EnginesModesThreads, Profiling,
