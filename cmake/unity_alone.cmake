@@ -19,6 +19,8 @@ set(ONEMODEL_UNITY_ALONE
     optimized/ops/op_rnn.cpp
     optimized/ops/recurrent_override.cpp
     optimized/ops/table_recurrent.cpp
+    # The profiling hook (issue 15): new file, alone.
+    optimized/runtime/node_profile.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp

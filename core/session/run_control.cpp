@@ -5,7 +5,7 @@
 namespace onemodel {
 
 RunControl::RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept
-    : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline) {}
+    : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline), profile_(options.profile) {}
 
 RunControl::RunControl(const RunControl& parent, Nested) noexcept
     : limit_(parent.limit_ - parent.live_), cancel_(parent.cancel_), deadline_(parent.deadline_) {}

@@ -41,11 +41,16 @@ class RunControl {
   // Throws SessionError(Cancelled) when stop_requested().
   void check_stop() const;
 
+  // RunOptions::profile of a top-level run; nullptr otherwise and in a nested run (a subgraph
+  // body's nodes count in the time of the node holding the body).
+  RunProfile* profile() const noexcept { return profile_; }
+
  private:
   std::int64_t limit_;
   std::int64_t live_ = 0;
   const CancelToken* cancel_;
   std::chrono::steady_clock::time_point deadline_;
+  RunProfile* profile_ = nullptr;
 };
 
 }  // namespace onemodel

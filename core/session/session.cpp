@@ -17,6 +17,7 @@
 #include "core/session/tensor_info.hpp"
 #include "onemodel/model_format.hpp"
 #include "onemodel/onnx_import.hpp"
+#include "onemodel/run_profile.hpp"
 
 namespace onemodel {
 
@@ -244,6 +245,7 @@ void run_engine(const SessionImpl& impl, std::span<const std::string> input_name
                 std::span<const std::string> output_names, OutputSink& sink, RunControl& control) {
   // spec/session.md section 8: a run cancelled or past its deadline before it starts runs nothing.
   control.check_stop();
+  if (RunProfile* profile = control.profile()) profile->begin_run();
   bool all_contiguous = true;
   for (const Tensor& input : inputs) all_contiguous = all_contiguous && input.is_contiguous();
   if (all_contiguous) {

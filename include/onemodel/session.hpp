@@ -49,6 +49,8 @@ struct SessionOptions {
 
 // Stops runs from another thread (spec/session.md section 8). Share one token between the thread
 // that runs and the one that cancels; cancel() is sticky until reset(). Thread-safe.
+class RunProfile;  // onemodel/run_profile.hpp
+
 class CancelToken {
  public:
   void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
@@ -65,6 +67,9 @@ class CancelToken {
 struct RunOptions {
   const CancelToken* cancel = nullptr;  // not owned; must outlive the run
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // When set, the run records each node's time into it (onemodel/run_profile.hpp; issue 15).
+  // Not owned; one run at a time per profile. Results are the same with and without it.
+  RunProfile* profile = nullptr;
 };
 
 // Sees each output of a run in place: `index` into the output names, and the result, which is

@@ -78,6 +78,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
       half_adapter_options(config), subgraphs);
 
   auto compiled = std::make_unique<CompiledGraph>();
+  compiled->isa = config.isa;
   // The id of a value a name defines or reads; never -1, and always inside values: a name that
   // resolution did not bind (an in-memory model that skipped it, or "" which names nothing) is
   // InvalidModel here, not an index of -1 (issue 11, defect 1).
@@ -132,7 +133,9 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
     if (!live[static_cast<std::size_t>(index)]) continue;
     const IrNode& node = graph.nodes[static_cast<std::size_t>(index)];
     CompiledNode compiled_node{&node, NodeInfo(node, node.opset, options.mode),
-                               std::move(kernels[static_cast<std::size_t>(index)]), {}, {}, {}};
+                               std::move(kernels[static_cast<std::size_t>(index)]), {}, {}, {}, nullptr, nullptr};
+    compiled_node.looked_up_kernel = compiled_node.kernel.get();
+    if (const OpKernel* looked_up = compiled_node.looked_up_kernel) compiled_node.looked_up_class = &typeid(*looked_up);
     for (const std::string& input : node.inputs) compiled_node.inputs.push_back(id_of(input));
     for (const std::string& output : node.outputs) compiled_node.outputs.push_back(id_of(output));
     compiled->nodes.push_back(std::move(compiled_node));

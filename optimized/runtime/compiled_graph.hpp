@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
@@ -25,6 +26,17 @@ struct CompiledNode {
   // By input position: 1 when that input's value derives from a graph input (spec/errors.md
   // section 3.2). Set once at compile time so shaping in a run allocates nothing.
   std::vector<std::uint8_t> input_from_caller;
+  // The kernel operator lookup gave the node before the graph passes, and its class: a node whose
+  // kernel differs in address or class afterwards runs a kernel a pass made (a fused node; run
+  // profiles, issue 15). Only compared, never used: the kernel may be owned by a fused one, or gone.
+  const OpKernel* looked_up_kernel = nullptr;
+  const std::type_info* looked_up_class = nullptr;
+  bool made_by_pass() const noexcept {
+    const OpKernel* now = kernel.get();
+    if (now == nullptr || now != looked_up_kernel || looked_up_class == nullptr) return true;
+    const OpKernel& same = *now;
+    return typeid(same) != *looked_up_class;
+  }
 };
 
 struct CompiledGraph {
@@ -43,6 +55,8 @@ struct CompiledGraph {
   // By value id: 1 when the value derives from a graph input (the caller's data), after the
   // passes (spec/errors.md section 3.2).
   std::vector<std::uint8_t> from_caller;
+  // The session's instruction-set path (run profiles name it per node, issue 15).
+  Isa isa = Isa::Scalar;
 
   int value_id(const std::string& name) const;  // -1 when absent
   bool is_compact(int id) const noexcept {

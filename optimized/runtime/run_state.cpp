@@ -2,7 +2,9 @@
 
 #include <cstring>
 
+#include "onemodel/run_profile.hpp"
 #include "onemodel/session_error.hpp"
+#include "optimized/runtime/node_profile.hpp"
 #include "optimized/runtime/node_errors.hpp"
 
 namespace onemodel::opt {
@@ -45,39 +47,54 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
     ~Forget() { control = nullptr; }
   } forget{control_};
   const std::vector<PlanStep>& steps = plan.steps();
-  const std::vector<PlanValue>& values = plan.values();
   // spec/session.md section 8: checked before every step and after the last, which also catches
   // a kernel whose chunks the pool skipped once the run was to stop (stop_scope.hpp).
+  // A run profile (issue 15) costs this one pointer test per step when there is none.
+  RunProfile* const profile = control.profile();
   for (std::size_t s = 0; s < steps.size(); ++s) {
     control.check_stop();
-    const PlanStep& step = steps[s];
-    const CompiledNode& node = *step.node;
-    if (step.view) {
-      const int out = node.outputs[0];
-      const Tensor& source = values_[static_cast<std::size_t>(node.inputs[0])];
-      with_node(node, [&] {
-        std::optional<Tensor> view = source.try_reshape(values[static_cast<std::size_t>(out)].shape);
-        if (!view) throw SessionError(SessionErrorKind::InvalidModel, "a view of a non-contiguous value");
-        values_[static_cast<std::size_t>(out)] = std::move(*view);
-      });
+    if (profile == nullptr) {
+      run_step(plan, s);
       continue;
     }
-    if (step.dynamic) {
-      run_dynamic(step, plan.graph());
-      continue;
-    }
-    std::vector<Tensor>& in = step_inputs_[s];
-    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
-      const int id = node.inputs[i];
-      if (id >= 0) in[i] = values_[static_cast<std::size_t>(id)];
-    }
-    with_node(node, [&] {
-      RunContext context(node.info, in, step_outputs_[s], this, step.prepared.get());
-      node.kernel->run(context);
-    });
-    poison(step);
+    const CompiledNode& node = *steps[s].node;
+    const std::uint32_t index = profile->node(&node, [&] { return describe_node(node, plan.graph().isa); });
+    const std::uint64_t fallbacks = OptimizedKernel::fallbacks_on_this_thread();
+    const RunProfile::Clock::time_point start = RunProfile::Clock::now();
+    run_step(plan, s);
+    const RunProfile::Clock::time_point end = RunProfile::Clock::now();
+    profile->record(index, start, end, OptimizedKernel::fallbacks_on_this_thread() != fallbacks);
   }
   control.check_stop();
+}
+
+void RunState::run_step(const Plan& plan, std::size_t s) {
+  const PlanStep& step = plan.steps()[s];
+  const CompiledNode& node = *step.node;
+  if (step.view) {
+    const int out = node.outputs[0];
+    const Tensor& source = values_[static_cast<std::size_t>(node.inputs[0])];
+    with_node(node, [&] {
+      std::optional<Tensor> view = source.try_reshape(plan.values()[static_cast<std::size_t>(out)].shape);
+      if (!view) throw SessionError(SessionErrorKind::InvalidModel, "a view of a non-contiguous value");
+      values_[static_cast<std::size_t>(out)] = std::move(*view);
+    });
+    return;
+  }
+  if (step.dynamic) {
+    run_dynamic(step, plan.graph());
+    return;
+  }
+  std::vector<Tensor>& in = step_inputs_[s];
+  for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+    const int id = node.inputs[i];
+    if (id >= 0) in[i] = values_[static_cast<std::size_t>(id)];
+  }
+  with_node(node, [&] {
+    RunContext context(node.info, in, step_outputs_[s], this, step.prepared.get());
+    node.kernel->run(context);
+  });
+  poison(step);
 }
 
 void RunState::run_dynamic(const PlanStep& step, const CompiledGraph& graph) {

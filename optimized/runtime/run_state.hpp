@@ -29,6 +29,7 @@ class RunState final : public RunMemory {
   void reset_arena() { arena_.reset(); }
 
  private:
+  void run_step(const Plan& plan, std::size_t s);
   void run_dynamic(const PlanStep& step, const CompiledGraph& graph);
   void poison(const PlanStep& step) noexcept;
 

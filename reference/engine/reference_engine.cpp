@@ -11,6 +11,7 @@
 #include "core/graph/op_kernel.hpp"
 #include "core/session/body_compiler.hpp"
 #include "core/session/engine.hpp"
+#include "onemodel/run_profile.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor_error.hpp"
 #include "reference/engine/operator_check.hpp"
@@ -67,11 +68,23 @@ class ReferenceEngine final : public Engine {
     for (const auto& [name, tensor] : constants_) values.emplace(name, tensor);
     // A caller's input overrides an initializer of the same name (an input with a default).
     for (std::size_t i = 0; i < inputs.size(); ++i) values.insert_or_assign(input_names[i], inputs[i]);
-    // spec/session.md section 8: checked before every node and after the last.
+    // spec/session.md section 8: checked before every node and after the last. A run profile
+    // (issue 15) costs one pointer test per node when there is none.
+    RunProfile* const profile = control.profile();
     for (std::int32_t index : graph_.order) {
       if (!live_[static_cast<std::size_t>(index)]) continue;
       control.check_stop();
+      if (profile == nullptr) {
+        run_node(static_cast<std::size_t>(index), values, control);
+        continue;
+      }
+      const IrNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+      const std::uint32_t slot = profile->node(&node, [&] {
+        return ProfiledNode{node.name, node.op_type, node.op_type, NodeKernelKind::Reference, "reference"};
+      });
+      const RunProfile::Clock::time_point start = RunProfile::Clock::now();
       run_node(static_cast<std::size_t>(index), values, control);
+      profile->record(slot, start, RunProfile::Clock::now(), false);
     }
     control.check_stop();
     for (std::size_t i = 0; i < output_names.size(); ++i) {

@@ -21,6 +21,7 @@
 #include "tools/cli/escaped_name.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/run_commands.hpp"
+#include "tools/cli/run_inputs.hpp"
 #include "tools/cli/usage_error.hpp"
 
 namespace onemodel::cli {
@@ -79,12 +80,7 @@ RunArgs parse_run_args(const Args& args) {
         parsed.output_dir = value;
         continue;
       }
-      // The name ends at the first '=' (input names with '=' cannot be given this way).
-      const std::size_t eq = value.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
-        throw UsageError("run: --input takes NAME=FILE.npy, not '" + value + "'");
-      }
-      parsed.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+      parsed.inputs.push_back(parse_input_arg("run", value));
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') throw UsageError("run: unknown option '" + arg + "'");
@@ -116,18 +112,6 @@ std::vector<std::string> output_file_names(const std::vector<std::string>& names
     files.push_back(candidate);
   }
   return files;
-}
-
-// A uint16 file for a bfloat16 input is taken as the raw bits: NumPy has no bfloat16 type, and
-// `run` writes bfloat16 outputs the same way (core/conformance/npy.hpp).
-Tensor as_declared(const Tensor& tensor, const Session& session, const std::string& name) {
-  for (const TensorInfo& info : session.inputs()) {
-    if (info.name == name && info.element_type == static_cast<std::int32_t>(DType::BF16) &&
-        tensor.dtype() == DType::U16) {
-      return Tensor::from_bytes(DType::BF16, tensor.shape(), tensor_bytes(tensor));
-    }
-  }
-  return tensor;
 }
 
 int run_model(const RunArgs& parsed, std::ostream& out) {
@@ -212,14 +196,8 @@ int command_run(const Args& args, std::ostream& out) {
     out.flush();
     return report_session_error(e, std::cerr);
   } catch (const conformance::NpyError& e) {
-    // spec/errors.md section 4.1: an input file a running command cannot use is an input error.
     out.flush();
-    std::string message = e.what();
-    for (char& c : message) {
-      if (c == '\n' || c == '\r') c = ' ';
-    }
-    std::cerr << "InvalidInput: " << message << "\n";
-    return kExitInput;
+    return report_input_file_error(e, std::cerr);
   }
 }
 

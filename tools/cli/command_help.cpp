@@ -23,6 +23,9 @@ constexpr const char* kOverview =
     "  run MODEL --input NAME=FILE.npy... [--mode fast|exact] [--engine optimized|reference]\n"
     "      [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]\n"
     "                              run the model; one line per output with its SHA-256\n"
+    "  profile MODEL --input NAME=FILE.npy... [--mode M] [--engine E] [--threads N]\n"
+    "      [--warmup N] [--runs N] [--trace FILE]\n"
+    "                              time per node and per operator type over warm runs\n"
     "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT] [--twin-threads L]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
     "  check REFDIR... [--model PATH] [--engine optimized|reference|both] [--modes fast,exact]\n"
@@ -65,6 +68,19 @@ constexpr const char* kRun =
     "(bytes, or with a K, M or G suffix; default 8G): over it the run stops with\n"
     "ResourceExhausted, exit status 6. --deadline stops a run still going after TIME (seconds,\n"
     "or milliseconds with an ms suffix) with Cancelled, exit status 7.\n";
+
+constexpr const char* kProfile =
+    "usage: onemodel profile MODEL --input NAME=FILE.npy... [--mode fast|exact]\n"
+    "                          [--engine optimized|reference] [--threads N] [--memory-limit BYTES]\n"
+    "                          [--warmup N] [--runs N] [--trace FILE]\n"
+    "Runs the model --warmup times (default 2), then --runs times (default 10) timing every node\n"
+    "of the main graph (a subgraph body counts in its If, Loop or Scan node). Prints per node, in\n"
+    "run order: its share of the time in nodes, calls, total, mean and median microseconds, what\n"
+    "runs it (optimized override, fused: a kernel a graph pass made, or reference; `(fallback)`\n"
+    "when an override handed a call to its reference kernel), the instruction-set path, the\n"
+    "operator type and the node name (`-` when it has none); then the same per operator type, by\n"
+    "share; then the outputs of the last run as `run` prints them. --trace writes every node call\n"
+    "as a Chrome trace (Trace Event Format JSON) for chrome://tracing or Perfetto.\n";
 
 constexpr const char* kConformance =
     "usage: onemodel conformance DIR [--engine optimized|reference] [--mode fast|exact]\n"
@@ -110,6 +126,8 @@ int command_help(const Args& args, std::ostream& out) {
     out << kConvert;
   } else if (args[0] == "run") {
     out << kRun;
+  } else if (args[0] == "profile") {
+    out << kProfile;
   } else if (args[0] == "conformance") {
     out << kConformance;
   } else if (args[0] == "check") {

@@ -13,6 +13,8 @@ namespace onemodel::cli {
 
 int command_run(const Args& args, std::ostream& out);
 int command_conformance(const Args& args, std::ostream& out);
+// `onemodel profile`: time per node and per operator type over warm runs (cmd_profile.cpp).
+int command_profile(const Args& args, std::ostream& out);
 // `onemodel check`: outputs against ONNX Runtime's reference directories (cmd_check.cpp).
 int command_check(const Args& args, std::ostream& out);
 

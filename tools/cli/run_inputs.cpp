@@ -1,0 +1,39 @@
+#include "tools/cli/run_inputs.hpp"
+
+#include <cstdint>
+
+#include "core/graph/tensor_bytes.hpp"
+#include "tools/cli/exit_status.hpp"
+#include "tools/cli/usage_error.hpp"
+
+namespace onemodel::cli {
+
+std::pair<std::string, std::string> parse_input_arg(const std::string& command, const std::string& value) {
+  // Input names with '=' cannot be given this way.
+  const std::size_t eq = value.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+    throw UsageError(command + ": --input takes NAME=FILE.npy, not '" + value + "'");
+  }
+  return {value.substr(0, eq), value.substr(eq + 1)};
+}
+
+Tensor as_declared(const Tensor& tensor, const Session& session, const std::string& name) {
+  for (const TensorInfo& info : session.inputs()) {
+    if (info.name == name && info.element_type == static_cast<std::int32_t>(DType::BF16) &&
+        tensor.dtype() == DType::U16) {
+      return Tensor::from_bytes(DType::BF16, tensor.shape(), tensor_bytes(tensor));
+    }
+  }
+  return tensor;
+}
+
+int report_input_file_error(const conformance::NpyError& error, std::ostream& err) {
+  std::string message = error.what();
+  for (char& c : message) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  err << "InvalidInput: " << message << "\n";
+  return kExitInput;
+}
+
+}  // namespace onemodel::cli
