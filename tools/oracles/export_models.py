@@ -350,7 +350,7 @@ def export_float32(manifest: dict, wanted: list, update_pins: bool, force: bool)
             if digest == entry.get("sha256"):
                 print(f"export: {name}: cached {out_path} matches its pin")
                 continue
-            if record.exists() and record.read_text().split() == [str(entry.get("sha256")), digest]:
+            if record.exists() and record.read_text().split() == [entry.get("sha256") or "unpinned", digest]:
                 differing.append(name)
                 print(f"export: {name}: cached {out_path} is this machine's export for the pin "
                       f"(SHA-256 {digest}); not exported again")
@@ -370,7 +370,7 @@ def export_float32(manifest: dict, wanted: list, update_pins: bool, force: bool)
             export_torch(name, entry, out_path)
         digest, size = paths.sha256_file(out_path), out_path.stat().st_size
         if digest != entry.get("sha256"):
-            record.write_text(f"{entry.get('sha256')} {digest}\n")
+            record.write_text(f"{entry.get('sha256') or 'unpinned'} {digest}\n")
             differing.append(name)
             print(f"export: note: {name} SHA-256 {digest} (size {size}) differs from the pin "
                   f"{entry.get('sha256')} (size {entry.get('size')})")

@@ -332,7 +332,11 @@ def build(name: str, entry: dict, out_path) -> None:
     """Called by export_models.py for source kind "zoo": export, then the check against PyTorch."""
     if name not in BUILDERS:
         raise SystemExit(f"export_zoo: no builder for {name!r}; known: {list(BUILDERS)}")
+    import torch
     built = BUILDERS[name](entry["source"]["seed"])
+    # nn.MultiheadAttention's eval-mode fast path (aten::_native_multi_head_attention, used by
+    # torchvision's ViT) has no ONNX export; the plain path computes the same attention.
+    torch.backends.mha.set_fastpath_enabled(False)
     export_models.export_module(built, out_path)
     model, _, input_names, output_names, _ = built
     try:
