@@ -100,3 +100,10 @@ endif()
 add_test(NAME int8_metric_tools
          COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_metric.py)
 set_tests_properties(int8_metric_tools PROPERTIES LABELS models TIMEOUT 120)
+
+# The zoo's reference inputs (tools/oracles/testing/test_zoo_inputs.py): for every zoo model, batch 1
+# is sample 0 of batch N, and shapes, dtypes, padding and the decoder's cache mask are the documented
+# ones (seconds; needs numpy and onnxruntime from build/venv).
+add_test(NAME zoo_inputs_tools
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_zoo_inputs.py)
+set_tests_properties(zoo_inputs_tools PROPERTIES LABELS models TIMEOUT 120)
