@@ -24,7 +24,7 @@ esac
 # SqueezeNet (each under about two seconds for the eight sessions on this machine).
 CI_MODELS=(gru lstm-bi gpt2-past squeezenet)
 home="${ONEMODEL_HOME:-$HOME/onemodel}"
-group="$home/reference/$(uname -s | tr 'A-Z' 'a-z')-$(uname -m)/zoo"
+group="$home/reference/$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)/zoo"
 if [ ! -d "$group" ]; then
   echo "check_zoo: SKIPPED: no reference data in $group (run tools/oracles/setup.sh --models)"
   exit 77

@@ -38,7 +38,6 @@ import oracle_paths as paths
 import zoo_inputs
 
 GROUP = "zoo"
-IMAGE_AXES = {"input": {0: "batch"}}
 
 
 def batch_axes(*names, extra=None):
