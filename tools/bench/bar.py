@@ -172,7 +172,8 @@ def classify(result: dict, variant: str):
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchmark bar driver (bench-method.md)")
     parser.add_argument("--rows", required=True,
-                        help='"model:variant:batch ..."; "@fp32" and "@int8" stand for the named row sets of benchlib.ROW_SETS')
+                        help='"model:variant:batch ..."; "@fp32" and "@int8" stand for the named row sets of benchlib.ROW_SETS, '
+                             '"@zoo" for every batch of the zoo models (tools/models.json, issue 15)')
     parser.add_argument("--threads", default="1 all", help='thread counts, numbers or "all" (default "1 all")')
     parser.add_argument("--engines", default="ort fast exact", help='subset of "ort fast exact"')
     parser.add_argument("--bench-bin", type=Path, default=None,
@@ -321,7 +322,8 @@ def main() -> int:
                             status, note = "error", f"exit {exit_code}, {'no JSON line' if not result else 'JSON line'}: {tail}"
                         else:
                             missing = [k for k in RUNNER_KEYS if k not in result]
-                            asked = {"model": model, "variant": variant, "batch": batch, "threads": n}
+                            # A grouped row's model is "<group>/<name>"; the runners report the name.
+                            asked = {"model": model.rsplit("/", 1)[-1], "variant": variant, "batch": batch, "threads": n}
                             if engine != "ort":
                                 asked["mode"] = engine
                             mismatch = [k for k, v in asked.items() if k in result and result[k] != v]

@@ -94,14 +94,32 @@ ROW_SETS = {
 }
 
 
+def group_rows(group: str) -> list:
+    """Rows of every model of tools/models.json's reference group `group` (the zoo of issue 15:
+    "zoo/<model>:fp32:<batch>" for each batch its pin lists), in the file's order. The group is the
+    first directory of the row's model, as make_reference.py lays the references out."""
+    with open(REPO / "tools" / "models.json", encoding="utf-8") as f:
+        models = json.load(f)["models"]
+    rows = []
+    for name, entry in models.items():
+        if entry.get("reference_group") == group:
+            rows.extend(f"{group}/{name}:fp32:{b}" for b in entry.get("batches", [entry.get("batch", 1)]))
+    if not rows:
+        raise ValueError(f"tools/models.json has no model in reference group {group!r}")
+    return rows
+
+
 def expand_rows(words: list) -> list:
     """--rows words with each "@<set>" replaced by its rows (ROW_SETS), order kept, repeats dropped."""
     rows = []
     for word in words:
         if word.startswith("@"):
-            if word[1:] not in ROW_SETS:
-                raise ValueError(f"unknown row set {word!r}; known: {', '.join('@' + k for k in ROW_SETS)}")
-            items = ROW_SETS[word[1:]]
+            if word[1:] == "zoo":
+                items = group_rows("zoo")
+            elif word[1:] not in ROW_SETS:
+                raise ValueError(f"unknown row set {word!r}; known: {', '.join('@' + k for k in ROW_SETS)}, @zoo")
+            else:
+                items = ROW_SETS[word[1:]]
         else:
             items = [word]
         rows.extend(r for r in items if r not in rows)
