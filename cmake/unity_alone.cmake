@@ -21,6 +21,9 @@ set(ONEMODEL_UNITY_ALONE
     optimized/ops/table_recurrent.cpp
     # The profiling hook (issue 15): new file, alone.
     optimized/runtime/node_profile.cpp
+    # The self-gate pass and its node (issue 15): new files, alone.
+    optimized/passes/self_gate_fuse.cpp
+    optimized/passes/self_gate_op.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "optimized/passes/gelu_op.hpp"
+#include "optimized/passes/self_gate_op.hpp"
 
 namespace onemodel::opt {
 
@@ -16,6 +17,13 @@ bool activation_args(const PassGraph& graph, const CompiledNode& node, ew::Unary
   if (dynamic_cast<const GeluOp*>(node.kernel.get()) != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 &&
       node.outputs.size() == 1) {
     args = ew::UnaryArgs{ew::UnaryOp::GeluErf};
+    return true;
+  }
+  // A SelfGateOp the `self-gate` pass made (it runs before linear-pack-fuse and conv-activation):
+  // x * Sigmoid(x) or x * HardSigmoid(x) in one kernel, also recognised by its kernel.
+  if (const auto* gate = dynamic_cast<const SelfGateOp*>(node.kernel.get());
+      gate != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 && node.outputs.size() == 1) {
+    args = gate->args();
     return true;
   }
   if (!ir.domain.empty() && ir.domain != "ai.onnx") return false;

@@ -1,7 +1,8 @@
 // Which activation node a fusing pass may absorb, and the element-wise kernel arguments its
 // override runs (graph-passes.md: Relu, Clip with constant bounds, HardSwish, HardSigmoid,
-// Sigmoid, Gelu, Tanh, LeakyRelu). The arguments are those of optimized/ops/op_<name>.cpp, so
-// the fused kernel applies the very function the separate operator applies.
+// Sigmoid, Gelu, Tanh, LeakyRelu; and the SelfGateOp of the `self-gate` pass). The arguments are
+// those of optimized/ops/op_<name>.cpp (or the fused node's), so the fused kernel applies the very
+// function the separate operator applies.
 #pragma once
 
 #include "optimized/kernels/elementwise/elementwise.hpp"

@@ -34,6 +34,7 @@ void run_matmul_integer_fusion(PassGraph& graph);
 void run_conv_batchnorm_fold(PassGraph& graph);
 void run_gelu_fuse(PassGraph& graph);
 void run_attention_fuse(PassGraph& graph);
+void run_self_gate_fuse(PassGraph& graph);
 void run_linear_pack_fuse(PassGraph& graph);
 void run_conv_activation(PassGraph& graph);
 void run_elementwise_chain_fuse(PassGraph& graph);

@@ -122,6 +122,19 @@ const UnaryCase kUnaryCases[] = {
        if (g > 1.0f) g = 1.0f;
        return canonical(x * g);
      }},
+    // The self-gate fusions: the separate operators' values, Sigmoid's or HardSigmoid's stored
+    // result (canonical NaN) times x, stored as the Mul stores it (docs/design.md "Self-gated
+    // activations").
+    {"Silu", {ew::UnaryOp::Silu},
+     [](float x, const ew::UnaryArgs&) { return canonical(x * onemodel::exact::sigmoid(x)); }},
+    {"HardSigmoidGate", {ew::UnaryOp::HardSigmoidGate, 0.2f, 0.5f},
+     [](float x, const ew::UnaryArgs& a) {
+       const float p = a.alpha * x;
+       float v = p + a.beta;
+       if (v < 0.0f) v = 0.0f;
+       if (v > 1.0f) v = 1.0f;
+       return canonical(x * canonical(v));
+     }},
 };
 
 std::string describe(Isa isa, int threads, std::size_t i, float x, float got, float want) {

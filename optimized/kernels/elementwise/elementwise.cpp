@@ -12,7 +12,8 @@ double unary_ns_per_element(UnaryOp op) noexcept {
     case UnaryOp::Sqrt: return 1.0;
     case UnaryOp::Exp: return 1.5;
     case UnaryOp::Log:
-    case UnaryOp::Sigmoid: return 2.0;
+    case UnaryOp::Sigmoid:
+    case UnaryOp::Silu: return 2.0;
     case UnaryOp::Tanh:
     case UnaryOp::GeluTanh: return 3.0;
     case UnaryOp::Erf:

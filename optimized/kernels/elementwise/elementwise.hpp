@@ -33,6 +33,12 @@ enum class UnaryOp : std::uint8_t {
   Clip,         // v = x; v < alpha -> alpha; v > beta -> beta
   HardSigmoid,  // clamp(alpha * x + beta, 0, 1)
   HardSwish,    // x * clamp(x * 0.16666667 + 0.5, 0, 1)
+  // x times its own gate, the `self-gate` pass's fusions of Mul(x, Sigmoid(x)) and
+  // Mul(x, HardSigmoid(x)): the gate's canonical value as the gate's kernel stores it, then one
+  // rounded product and the canonical NaN as the Mul kernel stores it, so the bits of the two
+  // separate operators (docs/design.md "Self-gated activations").
+  Silu,             // x * sigmoid(x)
+  HardSigmoidGate,  // x * clamp(alpha * x + beta, 0, 1)
 };
 
 struct UnaryArgs {

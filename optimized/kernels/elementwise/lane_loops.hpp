@@ -87,6 +87,17 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
             return canonical<L>(L::mul(v, gate));
           },
           x, y, n);
+    case UnaryOp::Silu:  // Sigmoid's value (canonical NaN), then the Mul: one product, canonical
+      return map_unary<L>([&](F v) { return canonical<L>(L::mul(v, sigmoid<L>(v))); }, x, y, n);
+    case UnaryOp::HardSigmoidGate:  // HardSigmoid's value exactly as above, then the Mul
+      return map_unary<L>(
+          [&](F v) {
+            F r = L::add(L::mul(alpha, v), beta);
+            r = L::select(L::lt(r, zero), zero, r);
+            r = canonical<L>(L::select(L::gt(r, one), one, r));
+            return canonical<L>(L::mul(v, r));
+          },
+          x, y, n);
   }
 }
 
