@@ -13,11 +13,17 @@ bool keeps_first_input_type(const IrNode& node) {
   // LayerNormalization onwards: added so that the products of an exported transformer (whose A is
   // a LayerNormalization, a transpose or a gather, and whose file declares no intermediate types)
   // qualify; each has output T = input 0's T in its schema.
-  static constexpr std::array<std::string_view, 30> kOps = {
+  // The pools onwards: a convolutional network's maps pass through them (ResNet-50's stem MaxPool,
+  // the GlobalAveragePool of every squeeze-excitation block in MobileNetV3 and EfficientNet, whose
+  // Mul(scale, x) then takes the pool branch's type); without them nothing after the first pool
+  // was known to be float32 and no Conv there took its activation. Output 0 is input 0's T in
+  // each schema (MaxPool's optional Indices is output 1, which the walk never reads).
+  static constexpr std::array<std::string_view, 34> kOps = {
       "MatMul",    "Gemm",          "Add",       "Sub",      "Mul",       "Div",     "Relu",     "Sigmoid",
       "Tanh",      "Gelu",          "HardSigmoid", "HardSwish", "Clip",    "LeakyRelu", "Identity", "Reshape",
       "Flatten",   "Conv",          "LayerNormalization", "Softmax", "Transpose", "Erf", "Sqrt", "Exp",
-      "Neg",       "BatchNormalization", "Gather", "Squeeze", "Unsqueeze", "Concat"};
+      "Neg",       "BatchNormalization", "Gather", "Squeeze", "Unsqueeze", "Concat",
+      "MaxPool",   "AveragePool",   "GlobalAveragePool", "GlobalMaxPool"};
   if (!node.domain.empty() && node.domain != "ai.onnx") return false;
   return std::find(kOps.begin(), kOps.end(), node.op_type) != kOps.end();
 }

@@ -315,6 +315,35 @@ TEST(SelfGate, OtherHardSigmoidConstantsKeepTheirOwnFunction) {
   }
 }
 
+// An EfficientNet block as torchvision exports it: the maps pass a MaxPool, the
+// squeeze-excitation branch a GlobalAveragePool, and its product is Mul(scale, x), so the type of
+// everything after it is known only through the pools (pass_graph.cpp keeps_first_input_type).
+// Every Conv then takes its gate: the stem's SiLU, the excitation's Sigmoid, the projection's SiLU.
+TEST(SelfGate, ThroughPoolsAndTheExcitationProduct) {
+  const test::RequireSplit two_thread_runs_split;
+  const Shape x{1, 3, 30, 30};
+  GraphBuilder b(17);
+  b.input("x", DType::F32, x)
+      .initializer("w1", weights(Shape{8, 3, 3, 3}, 31))
+      .initializer("w2", weights(Shape{8, 8, 1, 1}, 32))
+      .initializer("w3", weights(Shape{16, 8, 1, 1}, 33))
+      .node("MaxPool", {"x"}, {"p"}, {ints_attr("kernel_shape", {2, 2}), ints_attr("strides", {2, 2})})
+      .node("Conv", {"p", "w1"}, {"y"}, {ints_attr("pads", {1, 1, 1, 1})});
+  add_gate(b, Gate::Sigmoid, "y", "a", false);
+  b.node("GlobalAveragePool", {"a"}, {"g"})
+      .node("Conv", {"g", "w2"}, {"e"})
+      .node("Sigmoid", {"e"}, {"s"})
+      .node("Mul", {"s", "a"}, {"m"})
+      .node("Conv", {"m", "w3"}, {"z"});
+  add_gate(b, Gate::Sigmoid, "z", "out", true);
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  EXPECT_EQ(compiled(model, ExecutionMode::Exact, OptimizationLevel::None)->nodes.size(), 11u);
+  EXPECT_EQ(fused_nodes(model), 6u);  // MaxPool, Conv, GlobalAveragePool, Conv, Mul, Conv
+  EXPECT_EQ(gates(model), 0u);
+  EXPECT_EQ(bits_everywhere(model, {{"x", input_values(x, 15)}}), "");
+}
+
 TEST(SelfGate, NearMissesAreLeftAlone) {
   const test::RequireSplit two_thread_runs_split;
   const ConvCase c = conv_cases()[0];
