@@ -18,12 +18,21 @@ bool keeps_first_input_type(const IrNode& node) {
   // Mul(scale, x) then takes the pool branch's type); without them nothing after the first pool
   // was known to be float32 and no Conv there took its activation. Output 0 is input 0's T in
   // each schema (MaxPool's optional Indices is output 1, which the walk never reads).
-  static constexpr std::array<std::string_view, 34> kOps = {
+  // Pad onwards: the data movement and the rest of the T -> T operators the zoo's networks put
+  // between their layers (segmentation heads upsample with Resize, detectors pad and slice,
+  // ConvNeXt and the vision transformers reduce and normalize); checked against each schema's
+  // type constraints (onnx.defs: input 0 and output 0 share T or T1 in every opset listed).
+  static constexpr std::array<std::string_view, 66> kOps = {
       "MatMul",    "Gemm",          "Add",       "Sub",      "Mul",       "Div",     "Relu",     "Sigmoid",
       "Tanh",      "Gelu",          "HardSigmoid", "HardSwish", "Clip",    "LeakyRelu", "Identity", "Reshape",
       "Flatten",   "Conv",          "LayerNormalization", "Softmax", "Transpose", "Erf", "Sqrt", "Exp",
       "Neg",       "BatchNormalization", "Gather", "Squeeze", "Unsqueeze", "Concat",
-      "MaxPool",   "AveragePool",   "GlobalAveragePool", "GlobalMaxPool"};
+      "MaxPool",   "AveragePool",   "GlobalAveragePool", "GlobalMaxPool",
+      "Pad",       "Slice",         "Resize",    "Upsample", "Split",     "Expand",  "Tile",     "Abs",
+      "Max",       "Min",           "Sum",       "Mean",     "Pow",       "Softplus", "Elu",     "Selu",
+      "PRelu",     "Reciprocal",    "Log",       "Floor",    "Ceil",      "Round",   "ReduceMean", "ReduceSum",
+      "ReduceMax", "ReduceMin",     "InstanceNormalization", "GroupNormalization", "Dropout", "DepthToSpace",
+      "SpaceToDepth", "ConvTranspose"};
   if (!node.domain.empty() && node.domain != "ai.onnx") return false;
   return std::find(kOps.begin(), kOps.end(), node.op_type) != kOps.end();
 }

@@ -344,6 +344,34 @@ TEST(SelfGate, ThroughPoolsAndTheExcitationProduct) {
   EXPECT_EQ(bits_everywhere(model, {{"x", input_values(x, 15)}}), "");
 }
 
+// The data movement between layers keeps the type known too (pass_graph.cpp keeps_first_input_type):
+// x -> Pad -> Resize -> Slice -> Conv -> Relu, none of it declared, fuses the Relu into the Conv.
+TEST(SelfGate, ThroughPadResizeAndSlice) {
+  const test::RequireSplit two_thread_runs_split;
+  const Shape x{1, 3, 11, 13};
+  auto i64 = [](std::initializer_list<std::int64_t> v) {
+    return Tensor::from_values<std::int64_t>(DType::I64, Shape{static_cast<std::int64_t>(v.size())}, v);
+  };
+  GraphBuilder b(17);
+  b.input("x", DType::F32, x)
+      .initializer("pads", i64({0, 0, 1, 2, 0, 0, 1, 0}))
+      .initializer("scales", Tensor::from_values<float>(DType::F32, Shape{4}, {1.0f, 1.0f, 2.0f, 2.0f}))
+      .initializer("starts", i64({1, 3}))
+      .initializer("ends", i64({20, 27}))
+      .initializer("axes", i64({2, 3}))
+      .initializer("w", weights(Shape{8, 3, 3, 3}, 41))
+      .node("Pad", {"x", "pads"}, {"p"})
+      .node("Resize", {"p", "", "scales"}, {"r"})
+      .node("Slice", {"r", "starts", "ends", "axes"}, {"s"})
+      .node("Conv", {"s", "w"}, {"y"}, {ints_attr("pads", {1, 1, 1, 1})})
+      .node("Relu", {"y"}, {"out"});
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  EXPECT_EQ(compiled(model, ExecutionMode::Exact, OptimizationLevel::None)->nodes.size(), 5u);
+  EXPECT_EQ(fused_nodes(model), 4u);  // Pad, Resize, Slice, Conv with the Relu in its epilogue
+  EXPECT_EQ(bits_everywhere(model, {{"x", input_values(x, 16)}}), "");
+}
+
 TEST(SelfGate, NearMissesAreLeftAlone) {
   const test::RequireSplit two_thread_runs_split;
   const ConvCase c = conv_cases()[0];
