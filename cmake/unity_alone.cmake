@@ -24,6 +24,12 @@ set(ONEMODEL_UNITY_ALONE
     # The self-gate pass and its node (issue 15): new files, alone.
     optimized/passes/self_gate_fuse.cpp
     optimized/passes/self_gate_op.cpp
+    # CTC decoding (issue 16): new files, alone.
+    core/ctc/ctc_beam.cpp
+    core/ctc/ctc_checks.cpp
+    core/ctc/ctc_error.cpp
+    core/ctc/ctc_greedy.cpp
+    core/ctc/ctc_math.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp
