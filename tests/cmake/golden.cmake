@@ -24,6 +24,11 @@ foreach(isa scalar sse avx2 avx512)
   endforeach()
 endforeach()
 
+# The CTC decoder rows (tools/golden/ctc_rows.cpp, spec/ctc.md): the same file is compared under
+# qemu-aarch64 and node by tools/cross/*.sh.
+add_test(NAME golden_ctc COMMAND golden --ctc --expect ${CMAKE_SOURCE_DIR}/tests/golden/golden-ctc.txt)
+set_tests_properties(golden_ctc PROPERTIES LABELS golden TIMEOUT 60)
+
 # The expected file checked by a second implementation (Python and numpy, no library code) for a
 # few matrix products: generator, exact-mode.md order and hash definition all confirmed. Without
 # the Python it is left out with a warning, a configure error under ONEMODEL_REQUIRE_TEST_DATA.

@@ -49,6 +49,8 @@ for isa in neon scalar; do
          $set_flag --expect "$expect"
   done
 done
+# The CTC decoder rows (spec/ctc.md, issue 16): plain double and float arithmetic, no kernels.
+step "ctc rows" run --ctc --expect tests/golden/golden-ctc.txt
 # The golden node set (tools/golden/README.md, "Node cases"): every ONNX backend node case in exact
 # mode against tests/golden/node-cases-exact.txt; qemu-user reads the case files from the host.
 # Every run, quick or full (issue 10: the node set is compared on every platform in CI):

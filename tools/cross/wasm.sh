@@ -52,6 +52,8 @@ step() {
 step "reference" --engine reference $set_flag --expect "$expect"
 step "optimized isa=wasm (default)" --engine optimized $set_flag --expect "$expect"
 step "optimized isa=scalar" --engine optimized --isa scalar $set_flag --expect "$expect"
+# The CTC decoder rows (spec/ctc.md, issue 16): plain double and float arithmetic, no kernels.
+step "ctc rows" --ctc --expect tests/golden/golden-ctc.txt
 # The golden node set (tools/golden/README.md, "Node cases"): every ONNX backend node case in exact
 # mode against tests/golden/node-cases-exact.txt; NODERAWFS lets the program read the case files
 # from the host. Every run, quick or full (issue 10: the node set is compared on every platform in CI).

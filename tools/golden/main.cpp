@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tools/golden/case_runner.hpp"
+#include "tools/golden/ctc_rows.hpp"
 #include "tools/golden/expect_file.hpp"
 #include "tools/golden/golden_case.hpp"
 #include "tools/golden/isa_env.hpp"
@@ -39,6 +40,7 @@ struct Options {
   std::string node_cases;  // --node-cases DIR
   std::string write;       // with --node-cases
   std::string check;       // with --node-cases
+  bool ctc = false;        // --ctc: the CTC decoder rows instead of the graphs
 };
 
 void usage() {
@@ -51,7 +53,9 @@ void usage() {
                "  difference or missing line. ONEMODEL_ISA (or --isa) caps the kernel path.\n"
                "  --node-cases DIR hashes every backend node case under DIR (`case/<name> <sha256>`\n"
                "  and an aggregate); --write FILE (reference engine) writes the committed file,\n"
-               "  --check FILE compares with it.\n";
+               "  --check FILE compares with it.\n"
+               "  --ctc prints (or with --expect compares) the CTC decoder rows instead of the graphs\n"
+               "  (tools/golden/ctc_rows.hpp, tests/golden/golden-ctc.txt).\n";
 }
 
 bool parse(int argc, char** argv, Options& o) {
@@ -86,6 +90,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.write = value();
     } else if (arg == "--check") {
       o.check = value();
+    } else if (arg == "--ctc") {
+      o.ctc = true;
     } else if (arg == "--verbose") {
       o.verbose = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -98,7 +104,36 @@ bool parse(int argc, char** argv, Options& o) {
   return true;
 }
 
+// Prints the lines, or compares them with o.expect; the exit status of the tool.
+int report(const Options& o, const std::vector<HashLine>& lines, int errors) {
+  if (o.expect.empty()) {
+    for (const HashLine& line : lines) std::cout << line.name << " " << line.hash << "\n";
+    return errors == 0 ? 0 : 1;
+  }
+  const std::map<std::string, std::string> expected = read_expect_file(o.expect);
+  // The full set must produce every expected line; a reduced or filtered set a subset of them.
+  const Comparison cmp = compare_lines(lines, expected, !o.quick && o.only.empty());
+  for (const std::string& name : cmp.differing) {
+    std::cout << "DIFFERS " << name << " got " << [&] {
+      for (const HashLine& l : lines) {
+        if (l.name == name) return l.hash;
+      }
+      return std::string();
+    }() << " expected " << expected.at(name) << "\n";
+  }
+  for (const std::string& name : cmp.unexpected) std::cout << "MISSING-EXPECTED " << name << "\n";
+  for (const std::string& name : cmp.not_produced) std::cout << "NOT-PRODUCED " << name << "\n";
+  std::cout << "golden: " << lines.size() << " lines compared with " << o.expect << ": " << cmp.differing.size()
+            << " differ, " << cmp.unexpected.size() << " not in the file, " << cmp.not_produced.size()
+            << " not produced\n";
+  return cmp.ok() && errors == 0 ? 0 : 1;
+}
+
 int run(const Options& o) {
+  if (o.ctc) {
+    if (o.quick || o.list || !o.only.empty()) throw std::runtime_error("--ctc takes no --quick, --list or --only");
+    return report(o, ctc_lines(), 0);
+  }
   if (o.session.engine == EngineKind::Optimized) {
     const std::string missing = unavailable_isa_cap();
     if (!missing.empty()) {
@@ -116,8 +151,8 @@ int run(const Options& o) {
     for (const GoldenCase& c : selected) std::cout << c.name << (c.quick ? " quick" : "") << "\n";
     return 0;
   }
-  std::map<std::string, std::string> expected;
-  if (!o.expect.empty()) expected = read_expect_file(o.expect);
+  // Read before the run so a bad file fails at once.
+  if (!o.expect.empty()) (void)read_expect_file(o.expect);
 
   std::vector<HashLine> lines;
   int errors = 0;
@@ -145,23 +180,7 @@ int run(const Options& o) {
             << (o.session.engine == EngineKind::Reference ? "reference" : "optimized") << ", kernel path "
             << kernel_path << ", threads " << o.session.intra_op_threads << ", " << seconds << " s\n";
   if (o.expect.empty()) return errors == 0 ? 0 : 1;
-
-  // The full set must produce every expected line; a reduced or filtered set a subset of them.
-  const Comparison cmp = compare_lines(lines, expected, !o.quick && o.only.empty());
-  for (const std::string& name : cmp.differing) {
-    std::cout << "DIFFERS " << name << " got " << [&] {
-      for (const HashLine& l : lines) {
-        if (l.name == name) return l.hash;
-      }
-      return std::string();
-    }() << " expected " << expected.at(name) << "\n";
-  }
-  for (const std::string& name : cmp.unexpected) std::cout << "MISSING-EXPECTED " << name << "\n";
-  for (const std::string& name : cmp.not_produced) std::cout << "NOT-PRODUCED " << name << "\n";
-  std::cout << "golden: " << lines.size() << " lines compared with " << o.expect << ": " << cmp.differing.size()
-            << " differ, " << cmp.unexpected.size() << " not in the file, " << cmp.not_produced.size()
-            << " not produced\n";
-  return cmp.ok() && errors == 0 ? 0 : 1;
+  return report(o, lines, errors);
 }
 
 }  // namespace
