@@ -33,65 +33,17 @@
 #include <string>
 #include <vector>
 
-#include "core/json/json_writer.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/session.hpp"
+#include "tools/refdata/allocation_counter.hpp"
 #include "tools/refdata/compare.hpp"
+#include "tools/refdata/json_line.hpp"
 #include "tools/refdata/ref_data.hpp"
+#include "tools/refdata/rep_stats.hpp"
 
 #ifndef ONEMODEL_VERSION
 #define ONEMODEL_VERSION "unknown"
 #endif
-
-// ---- allocation counting (bench-method.md: alloc_bytes_per_iter on the timing thread) ----
-// Thread-local counters: only the thread that calls Session::run is counted, as the method
-// counts the timing thread's allocations. Trivial thread_locals need no initialisation guard, so
-// they are safe to touch from operator new at any time.
-namespace {
-thread_local std::uint64_t t_alloc_count = 0;
-thread_local std::uint64_t t_alloc_bytes = 0;
-
-void* counted_alloc(std::size_t size, std::size_t alignment) noexcept {
-  ++t_alloc_count;
-  t_alloc_bytes += size;
-  if (size == 0) size = 1;
-  if (alignment <= alignof(std::max_align_t)) return std::malloc(size);
-  void* p = nullptr;
-  if (posix_memalign(&p, std::max(alignment, sizeof(void*)), size) != 0) return nullptr;
-  return p;
-}
-
-void* counted_alloc_or_throw(std::size_t size, std::size_t alignment) {
-  void* p = counted_alloc(size, alignment);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_alloc_or_throw(n, 0); }
-void* operator new[](std::size_t n) { return counted_alloc_or_throw(n, 0); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, 0); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_alloc_or_throw(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_alloc_or_throw(n, static_cast<std::size_t>(a)); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
@@ -175,56 +127,13 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// One JSON object on one line. Strings are escaped by the library's JSON writer (they come
-// from the strict index reader, so they are valid UTF-8); numbers use std::to_chars, the
-// shortest round-trip form, which is valid JSON; a non-finite number is written as null.
-std::string json_string(const std::string& text) {
-  onemodel::JsonWriter writer;
-  writer.string(text);
-  return writer.take();
-}
-
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char digits[64];
-  const auto result = std::to_chars(digits, digits + sizeof digits, value);
-  return std::string(digits, result.ptr);
-}
-
-class JsonObject {
- public:
-  void add(const std::string& key, const std::string& json_value) {
-    text_ += text_.empty() ? '{' : ',';
-    text_ += json_string(key);
-    text_ += ':';
-    text_ += json_value;
-  }
-  std::string close() const { return (text_.empty() ? "{" : text_) + "}"; }
-
- private:
-  std::string text_;
-};
-
 }  // namespace
 
 namespace {
 
-struct RepStats {
-  double median = 0, min = 0, max = 0, spread_pct = 0;
-};
-
-// bench-method.md, "Procedure": the median of the repetitions (the mean of the middle two for an
-// even count), their min and max, and the spread as a percentage of the median.
-RepStats stats_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  RepStats s;
-  const std::size_t n = values.size();
-  s.median = n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-  s.min = values.front();
-  s.max = values.back();
-  s.spread_pct = s.median > 0 ? 100.0 * (s.max - s.min) / s.median : 0.0;
-  return s;
-}
+using onemodel::refdata::json_number;
+using onemodel::refdata::json_string;
+using onemodel::refdata::JsonObject;
 
 int run_row(const RowArgs& args) {
   const onemodel::refdata::RefData data = onemodel::refdata::load_ref_data(args.dir);
@@ -254,17 +163,17 @@ int run_row(const RowArgs& args) {
 
   std::vector<double> rep_ms;
   rep_ms.reserve(static_cast<std::size_t>(args.reps));
-  const std::uint64_t count_before = t_alloc_count;
-  const std::uint64_t bytes_before = t_alloc_bytes;
+  const onemodel::refdata::AllocationCount before = onemodel::refdata::thread_allocations();
   for (int r = 0; r < args.reps; ++r) {
     const Clock::time_point start = Clock::now();
     for (int c = 0; c < calls; ++c) session.run(input_names, data.inputs, output_names, outputs);
     rep_ms.push_back(ms_since(start) / calls);
   }
   const double timed_calls = static_cast<double>(args.reps) * calls;
-  const double allocs_per_iter = static_cast<double>(t_alloc_count - count_before) / timed_calls;
-  const double bytes_per_iter = static_cast<double>(t_alloc_bytes - bytes_before) / timed_calls;
-  const RepStats stats = stats_of(rep_ms);
+  const onemodel::refdata::AllocationCount after = onemodel::refdata::thread_allocations();
+  const double allocs_per_iter = static_cast<double>(after.calls - before.calls) / timed_calls;
+  const double bytes_per_iter = static_cast<double>(after.bytes - before.bytes) / timed_calls;
+  const onemodel::refdata::RepStats stats = onemodel::refdata::stats_of(rep_ms);
 
   // bench-method.md, "Output check": the last outputs against the reference outputs.
   JsonObject errors;

@@ -26,6 +26,9 @@ constexpr const char* kOverview =
     "  profile MODEL --input NAME=FILE.npy... [--mode M] [--engine E] [--threads N]\n"
     "      [--warmup N] [--runs N] [--trace FILE]\n"
     "                              time per node and per operator type over warm runs\n"
+    "  bench MODEL [--input NAME=FILE.npy...] [--mode M] [--engine E] [--threads N] [--reps N]\n"
+    "      [--warmup N] [--target-seconds S] [--max-calls N] [--json FILE|-]\n"
+    "                              time per call as the bar measures it, allocations, peak RSS\n"
     "  conformance DIR [--engine E] [--mode M] [--tsv FILE] [--filter TEXT] [--twin-threads L]\n"
     "                              run the ONNX backend test cases under DIR and classify each\n"
     "  check REFDIR... [--model PATH] [--engine optimized|reference|both] [--modes fast,exact]\n"
@@ -68,6 +71,21 @@ constexpr const char* kRun =
     "(bytes, or with a K, M or G suffix; default 8G): over it the run stops with\n"
     "ResourceExhausted, exit status 6. --deadline stops a run still going after TIME (seconds,\n"
     "or milliseconds with an ms suffix) with Cancelled, exit status 7.\n";
+
+constexpr const char* kBench =
+    "usage: onemodel bench MODEL [--input NAME=FILE.npy...] [--mode fast|exact]\n"
+    "                        [--engine optimized|reference] [--threads N] [--weights W]\n"
+    "                        [--warmup N] [--reps N] [--target-seconds S] [--max-calls N]\n"
+    "                        [--json FILE|-]\n"
+    "The bar's procedure on one model (bench-method.md): load (timed), one cold call, --warmup\n"
+    "calls (default 3), then --reps repetitions (default 3) of as many calls as fit in about\n"
+    "--target-seconds (default 1, at most --max-calls, default 1000). Prints the median of the\n"
+    "repetitions' mean time per call (the bar's figure) with min, max and spread; the median,\n"
+    "p90 and min of single calls; heap allocations per warm call on the calling thread; peak\n"
+    "RSS; load time; the CPU. --json writes the same as one JSON object (- for standard output).\n"
+    "Inputs not given are made when their shape is fixed: float inputs a fixed pattern in\n"
+    "[-1, 1], others zeros; an input with a symbolic extent must be given. A progress bar goes\n"
+    "to standard error when it is a terminal.\n";
 
 constexpr const char* kProfile =
     "usage: onemodel profile MODEL --input NAME=FILE.npy... [--mode fast|exact]\n"
@@ -128,6 +146,8 @@ int command_help(const Args& args, std::ostream& out) {
     out << kRun;
   } else if (args[0] == "profile") {
     out << kProfile;
+  } else if (args[0] == "bench") {
+    out << kBench;
   } else if (args[0] == "conformance") {
     out << kConformance;
   } else if (args[0] == "check") {

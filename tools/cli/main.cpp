@@ -29,6 +29,7 @@ int dispatch(const Args& all) {
   if (command == "convert") return command_convert(rest, std::cout);
   if (command == "run") return command_run(rest, std::cout);
   if (command == "profile") return command_profile(rest, std::cout);
+  if (command == "bench") return command_bench(rest, std::cout);
   if (command == "conformance") return command_conformance(rest, std::cout);
   if (command == "check") return command_check(rest, std::cout);
   if (command == "operators") return command_operators(rest, std::cout);

@@ -15,6 +15,8 @@ int command_run(const Args& args, std::ostream& out);
 int command_conformance(const Args& args, std::ostream& out);
 // `onemodel profile`: time per node and per operator type over warm runs (cmd_profile.cpp).
 int command_profile(const Args& args, std::ostream& out);
+// `onemodel bench`: the bar's timing procedure on one model (cmd_bench.cpp).
+int command_bench(const Args& args, std::ostream& out);
 // `onemodel check`: outputs against ONNX Runtime's reference directories (cmd_check.cpp).
 int command_check(const Args& args, std::ostream& out);
 
