@@ -15,7 +15,7 @@
 #include "onemodel/session.hpp"
 
 #ifndef ONEMODEL_VERSION_TEXT
-#define ONEMODEL_VERSION_TEXT "0.2.0"
+#error "ONEMODEL_VERSION_TEXT is set by CMakeLists.txt"
 #endif
 
 struct onemodel_session {

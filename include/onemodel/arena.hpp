@@ -11,6 +11,10 @@
 #include "onemodel/buffer.hpp"
 #include "onemodel/tensor.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 class Arena {
@@ -51,3 +55,5 @@ class Arena {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

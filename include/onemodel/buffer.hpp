@@ -11,6 +11,10 @@
 #include <memory>
 #include <span>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 inline constexpr std::size_t kBufferAlignment = 64;
@@ -112,3 +116,5 @@ class BufferPool {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

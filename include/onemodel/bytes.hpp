@@ -7,6 +7,10 @@
 #include <memory>
 #include <span>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 struct ByteView {
@@ -24,3 +28,5 @@ struct ByteView {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel::ctc {
 
 enum class ScoreKind { Logits, LogProbabilities };
@@ -95,3 +99,5 @@ double deterministic_ln(double x) noexcept;
 double logadd(double a, double b) noexcept;
 
 }  // namespace onemodel::ctc
+
+#pragma GCC visibility pop

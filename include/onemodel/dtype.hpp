@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 enum class DType : std::int32_t {
@@ -46,3 +50,5 @@ std::string_view onnx_type_name(std::int32_t code) noexcept;
 DType dtype_from_onnx(std::int32_t code);
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -8,6 +8,10 @@
 #include <stdexcept>
 #include <string>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // spec/errors.md section 1 (from onnx-import.md section 7 and format.md section 3.1).
@@ -46,3 +50,5 @@ class ModelError : public std::runtime_error {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

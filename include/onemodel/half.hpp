@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <span>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // spec/half-precision.md section 2: binary32 -> binary16, round to nearest even; NaN stays NaN
@@ -30,3 +34,5 @@ void floats_to_bfloat16_bits(std::span<const float> in, std::span<std::uint16_t>
 void bfloat16_bits_to_floats(std::span<const std::uint16_t> in, std::span<float> out) noexcept;
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -13,6 +13,10 @@
 
 #include "onemodel/bytes.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // ONNX TensorProto.DataType codes, as stored in files. Kept as plain integers in the IR because
@@ -174,3 +178,5 @@ struct IrModel {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

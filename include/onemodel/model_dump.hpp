@@ -6,8 +6,14 @@
 
 #include "onemodel/ir.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 std::string dump_model(const IrModel& model);
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

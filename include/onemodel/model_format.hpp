@@ -10,6 +10,10 @@
 #include "onemodel/bytes.hpp"
 #include "onemodel/ir.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // True when the first eight bytes are the ASCII magic `ONEMODEL` (spec/format.md section 5).
@@ -30,3 +34,5 @@ void convert_onnx_to_onemodel(const std::filesystem::path& onnx_path,
 IrModel load_model_file(const std::filesystem::path& path);
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -8,6 +8,10 @@
 #include "onemodel/bytes.hpp"
 #include "onemodel/ir.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 struct OnnxImportOptions {
@@ -24,3 +28,5 @@ IrModel import_onnx_bytes(const ByteView& bytes, const std::string& input_name,
                           const OnnxImportOptions& options = {});
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -19,6 +19,10 @@
 #include <utility>
 #include <vector>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // What executes a node.
@@ -125,3 +129,5 @@ class RunProfile {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -20,6 +20,10 @@
 #include "onemodel/tensor.hpp"
 #include "onemodel/value.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 enum class ExecutionMode { Fast, Exact };
@@ -173,3 +177,5 @@ class Model {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 enum class SessionErrorKind {
@@ -41,3 +45,5 @@ class SessionError : public std::runtime_error {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

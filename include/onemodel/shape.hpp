@@ -12,6 +12,10 @@
 
 #include "onemodel/dtype.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 inline constexpr int kMaxRank = 8;
@@ -75,3 +79,5 @@ Strides contiguous_strides(const Shape& shape) noexcept;
 std::int64_t checked_byte_size(const Shape& shape, DType type);
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -19,6 +19,10 @@
 #include "onemodel/shape.hpp"
 #include "onemodel/tensor_error.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 // Which C++ type reads the storage of a DType. 16-bit floats are read as their raw bits
@@ -285,3 +289,5 @@ Tensor Tensor::from_values(DType type, const Shape& shape, std::span<const T> va
 }
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

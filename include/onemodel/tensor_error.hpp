@@ -6,6 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 enum class TensorErrorKind {
@@ -33,3 +37,5 @@ class TensorError : public std::runtime_error {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

@@ -9,6 +9,10 @@
 #include "onemodel/dtype.hpp"
 #include "onemodel/tensor.hpp"
 
+// The shared library exports what this header declares and nothing else (CMakeLists.txt:
+// the library is compiled with -fvisibility=hidden; docs/design.md "Installed package").
+#pragma GCC visibility push(default)
+
 namespace onemodel {
 
 class Value {
@@ -54,3 +58,5 @@ class Value {
 };
 
 }  // namespace onemodel
+
+#pragma GCC visibility pop

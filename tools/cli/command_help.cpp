@@ -5,6 +5,10 @@
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/usage_error.hpp"
 
+#ifndef ONEMODEL_VERSION
+#define ONEMODEL_VERSION "unknown"
+#endif
+
 namespace onemodel::cli {
 namespace {
 
@@ -128,7 +132,7 @@ constexpr const char* kCheck =
 
 }  // namespace
 
-const char* version_text() { return "onemodel 0.1.0"; }
+const char* version_text() { return "onemodel " ONEMODEL_VERSION; }
 
 int command_help(const Args& args, std::ostream& out) {
   if (args.empty()) {
