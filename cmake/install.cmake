@@ -10,10 +10,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 # Symbols: everything is compiled hidden and the public headers push default visibility around
-# what they declare, so the shared library exports that and nothing else. Position-independent
-# code so the static archives can be linked whole into the shared library.
-set_target_properties(onemodel onemodel_kernels PROPERTIES POSITION_INDEPENDENT_CODE ON
-                      CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+# what they declare, so the shared library exports that and nothing else.
+set_target_properties(onemodel onemodel_kernels PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 set_target_properties(onemodel PROPERTIES EXPORT_NAME onemodel_static)
 
 if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT CMAKE_CROSSCOMPILING AND NOT EMSCRIPTEN)
@@ -25,6 +23,9 @@ option(ONEMODEL_SHARED "Build the shared library libonemodel.so (installed with 
 
 set(onemodel_install_targets onemodel onemodel_kernels)
 if(ONEMODEL_SHARED)
+  # Position-independent archives, only when they are linked into the shared library (the cross
+  # builds, WebAssembly among them, keep their usual code).
+  set_target_properties(onemodel onemodel_kernels PROPERTIES POSITION_INDEPENDENT_CODE ON)
   add_library(onemodel_shared SHARED ${CMAKE_SOURCE_DIR}/cmake/shared_library_anchor.cpp)
   target_link_libraries(onemodel_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,onemodel>"
                         PUBLIC Threads::Threads)
