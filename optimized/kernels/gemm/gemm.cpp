@@ -199,6 +199,7 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast;
   if (cols == 1 && column != nullptr) return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
   const NarrowKernel narrow = pr.exact ? path.narrow_exact : path.narrow_fast;
+  const ShortKernel short_rows = pr.exact ? path.short_exact : path.short_fast;
   for (std::size_t j = 0; j < cols; j += nr) {
     const std::size_t valid_cols = std::min(nr, cols - j);
     std::ptrdiff_t ldb = 0;
@@ -209,6 +210,10 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
       float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
       if (valid_rows == mr && valid_cols == nr) {
         kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
+        continue;
+      }
+      if (short_rows != nullptr && valid_cols == nr) {
+        short_rows(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, flags);
         continue;
       }
       if (narrow != nullptr && column != nullptr && valid_cols < nr) {

@@ -55,7 +55,16 @@ inline constexpr std::size_t kRowKernelStrips = 4;
 // one vector per row (for the ragged last strip of a product whose n is not a multiple of NR).
 using NarrowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                               std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+// The short kernel: rows [0, rows) (rows < MR) and all NR columns of an MR x NR block, for the
+// ragged last strip of A (m not a multiple of MR), computing only those rows and storing them
+// straight to C: the same sequence per output as the microkernel, so the same bits.
+using ShortKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                             std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 #if defined(__x86_64__)
+void f32_gemm_short_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+void f32_gemm_short_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                        std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
                                     std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
 void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
