@@ -260,14 +260,17 @@ TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
 // The strips the matrix product fills from the image (im2col_strip_f32, conv2d_f32 with packed
 // weights) equal the stored matrix's columns (im2col_rows_f32), +0 past `valid`: every strip
 // start, strip widths of every path's NR, k-block splits inside a channel, strides, dilations,
-// asymmetric padding, maps narrower and wider than a strip.
+// asymmetric padding, maps narrower and wider than a strip; with every path's filler
+// (im2col_strip_for: the AVX-512 one copies with masked vectors, strips of 32 at stride 1).
 TEST(Im2col, StripsMatchTheStoredMatrix) {
   struct Case {
     std::size_t cin, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
   };
   for (const Case& c : {Case{3, 7, 9, 3, 2, 2, 3, 2, 1, 2, 1, 3, 4}, Case{2, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
                         Case{4, 3, 40, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1}, Case{1, 12, 2, 1, 5, 1, 1, 1, 2, 0, 4, 0, 4},
-                        Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}}) {
+                        Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, Case{2, 4, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                        Case{2, 6, 37, 3, 3, 2, 1, 2, 3, 2, 3, 1, 0}, Case{1, 3, 70, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3},
+                        Case{2, 5, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, Case{2, 9, 23, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3}}) {
     Geometry g;
     g.cin = c.cin;
     g.in_h = c.h;
@@ -294,13 +297,16 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
         const std::size_t kc = k - p0;
         for (std::size_t col0 = 0; col0 < n; col0 += nr) {
           const std::size_t valid = std::min(nr, n - col0);
-          std::vector<float> strip(kc * nr, -7.0f);
-          im2col_strip_f32(s, x.data(), p0, kc, col0, valid, nr, strip.data());
-          for (std::size_t p = 0; p < kc; ++p) {
-            for (std::size_t j = 0; j < nr; ++j) {
-              const float want = j < valid ? col[(p0 + p) * n + col0 + j] : 0.0f;
-              ASSERT_EQ(bits(strip[p * nr + j]), bits(want))
-                  << g.describe() << " nr " << nr << " p0 " << p0 << " col " << col0 << " p " << p << " j " << j;
+          for (Isa isa : available_isas()) {
+            std::vector<float> strip(kc * nr, -7.0f);
+            im2col_strip_for(isa)(s, x.data(), p0, kc, col0, valid, nr, strip.data());
+            for (std::size_t p = 0; p < kc; ++p) {
+              for (std::size_t j = 0; j < nr; ++j) {
+                const float want = j < valid ? col[(p0 + p) * n + col0 + j] : 0.0f;
+                ASSERT_EQ(bits(strip[p * nr + j]), bits(want)) << g.describe() << " " << isa_name(isa) << " nr " << nr
+                                                               << " p0 " << p0 << " col " << col0 << " p " << p
+                                                               << " j " << j;
+              }
             }
           }
         }
