@@ -25,8 +25,8 @@ using avx512::step;
 // output over the first kRows rows of the 12-row strip, so those rows get the 12-row kernel's bits
 // without computing (and copying out of scratch) the padding rows.
 template <bool kFused, int kRows>
-inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                         std::uint32_t flags) noexcept {
+inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                            std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
   __m512 acc0[kRows];
   __m512 acc1[kRows];
   if ((flags & kGemmAccumulate) != 0) {
