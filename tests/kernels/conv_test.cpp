@@ -27,6 +27,7 @@ namespace onemodel::opt {
 namespace {
 
 using conv_test::bits;
+using onemodel::opt::PackedA;
 using conv_test::Data;
 float canonical_nan() { return std::bit_cast<float>(std::uint32_t{0x7FC00000u}); }
 
@@ -164,7 +165,10 @@ void naive_transpose(const Geometry& g, const Data& d, std::vector<float>& exact
   }
 }
 
-std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa, bool exact, ThreadPool* pool) {
+// packed: the weights packed once (conv2d_pack_weights), so the product fills the im2col strips
+// from the image itself (conv2d_f32 with packed weights), as sessions run a Conv.
+std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa, bool exact, ThreadPool* pool,
+                       bool packed = false) {
   const Conv2dShape s = transpose ? g.transpose() : g.conv();
   std::vector<float> y(g.batch * g.cout * s.out_plane(), 777.0f);
   std::vector<float> work(transpose ? conv_transpose2d_workspace_floats(s) : conv2d_workspace_floats(s), 555.0f);
@@ -172,6 +176,10 @@ std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa
   const float* bias = g.bias ? d.b.data() : nullptr;
   if (transpose) {
     conv_transpose2d_f32(context, s, d.x.data(), d.w.data(), bias, y.data(), work.data());
+  } else if (packed) {
+    const std::vector<PackedA> weights = conv2d_pack_weights(isa, s, d.w.data());
+    std::vector<float> none(conv2d_workspace_floats(s, true) + 1);
+    conv2d_f32(context, s, d.x.data(), nullptr, bias, y.data(), none.data(), nullptr, weights.data());
   } else {
     conv2d_f32(context, s, d.x.data(), d.w.data(), bias, y.data(), work.data());
   }
@@ -179,7 +187,7 @@ std::vector<float> run(const Geometry& g, bool transpose, const Data& d, Isa isa
 }
 
 // "" when every path at 1 and 2 threads gives the naive exact bits, and fast stays in the bound.
-std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool special) {
+std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool special, bool packed = false) {
   const Conv2dShape s = transpose ? g.transpose() : g.conv();
   const std::size_t wsize = transpose ? g.cin * (g.cout / g.groups) * g.kh * g.kw : g.cout * (g.cin / g.groups) * g.kh * g.kw;
   const Data d = conv_test::random_data(g.batch * g.cin * g.in_h * g.in_w, wsize, g.cout, seed, special, 8);
@@ -196,15 +204,16 @@ std::string check(const Geometry& g, bool transpose, std::uint32_t seed, bool sp
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   for (Isa isa : available_isas()) {
     for (ThreadPool* pool : {&one, &two}) {
-      const std::string difference = conv_test::first_bit_difference(run(g, transpose, d, isa, true, pool), expected);
+      const std::string difference =
+          conv_test::first_bit_difference(run(g, transpose, d, isa, true, pool, packed), expected);
       if (!difference.empty()) {
         return what + " exact isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
                difference;
       }
     }
     if (special) continue;
-    const std::vector<float> fast1 = run(g, transpose, d, isa, false, &one);
-    const std::vector<float> fast2 = run(g, transpose, d, isa, false, &two);
+    const std::vector<float> fast1 = run(g, transpose, d, isa, false, &one, packed);
+    const std::vector<float> fast2 = run(g, transpose, d, isa, false, &two, packed);
     for (std::size_t i = 0; i < value.size(); ++i) {
       if (!(std::fabs(fast1[i] - value[i]) <= terms * u * magnitude[i] + 1e-30)) {
         return what + " fast isa " + std::string(isa_name(isa)) + " element " + std::to_string(i) + " out of bound";
@@ -260,14 +269,17 @@ TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
 // The strips the matrix product fills from the image (im2col_strip_f32, conv2d_f32 with packed
 // weights) equal the stored matrix's columns (im2col_rows_f32), +0 past `valid`: every strip
 // start, strip widths of every path's NR, k-block splits inside a channel, strides, dilations,
-// asymmetric padding, maps narrower and wider than a strip.
+// asymmetric padding, maps narrower and wider than a strip; with every path's filler
+// (im2col_strip_for: the AVX-512 one copies with masked vectors, strips of 32 at stride 1).
 TEST(Im2col, StripsMatchTheStoredMatrix) {
   struct Case {
     std::size_t cin, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
   };
   for (const Case& c : {Case{3, 7, 9, 3, 2, 2, 3, 2, 1, 2, 1, 3, 4}, Case{2, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
                         Case{4, 3, 40, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1}, Case{1, 12, 2, 1, 5, 1, 1, 1, 2, 0, 4, 0, 4},
-                        Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}}) {
+                        Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, Case{2, 4, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                        Case{2, 6, 37, 3, 3, 2, 1, 2, 3, 2, 3, 1, 0}, Case{1, 3, 70, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3},
+                        Case{2, 5, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, Case{2, 9, 23, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3}}) {
     Geometry g;
     g.cin = c.cin;
     g.in_h = c.h;
@@ -294,13 +306,16 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
         const std::size_t kc = k - p0;
         for (std::size_t col0 = 0; col0 < n; col0 += nr) {
           const std::size_t valid = std::min(nr, n - col0);
-          std::vector<float> strip(kc * nr, -7.0f);
-          im2col_strip_f32(s, x.data(), p0, kc, col0, valid, nr, strip.data());
-          for (std::size_t p = 0; p < kc; ++p) {
-            for (std::size_t j = 0; j < nr; ++j) {
-              const float want = j < valid ? col[(p0 + p) * n + col0 + j] : 0.0f;
-              ASSERT_EQ(bits(strip[p * nr + j]), bits(want))
-                  << g.describe() << " nr " << nr << " p0 " << p0 << " col " << col0 << " p " << p << " j " << j;
+          for (Isa isa : available_isas()) {
+            std::vector<float> strip(kc * nr, -7.0f);
+            im2col_strip_for(isa)(s, x.data(), p0, kc, col0, valid, nr, strip.data());
+            for (std::size_t p = 0; p < kc; ++p) {
+              for (std::size_t j = 0; j < nr; ++j) {
+                const float want = j < valid ? col[(p0 + p) * n + col0 + j] : 0.0f;
+                ASSERT_EQ(bits(strip[p * nr + j]), bits(want)) << g.describe() << " " << isa_name(isa) << " nr " << nr
+                                                               << " p0 " << p0 << " col " << col0 << " p " << p
+                                                               << " j " << j;
+              }
             }
           }
         }
@@ -400,6 +415,33 @@ TEST(Conv2d, ThreadIndependentOnLargerShapes) {
   g.bias = true;
   EXPECT_EQ(check(g, false, 60, false), "");
   EXPECT_EQ(check(g, false, 61, true), "");
+}
+
+// Packed weights, so B strips are filled from the image per tile (or whole when m > MC), against
+// the naive sum on every path at 1 and 2 threads: maps wide enough for tiles of 128 columns (a
+// small map gets tiles of one strip, gemm.cpp tile_width), so the AVX-512 exact pair kernel runs,
+// with a ragged strip; m with a ragged last A strip (the short kernel); k over one 256 block;
+// stride 2 (the strided filler); m over one 96-row tile.
+TEST(Conv2d, PackedWeightsExactEqualsTheNaiveSum) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.PackedWeightsExactEqualsTheNaiveSum");
+  struct Case {
+    std::size_t cin, cout, h, w, stride;
+  };
+  std::uint32_t seed = 200;
+  for (const Case& c : {Case{32, 29, 30, 30, 1}, Case{8, 24, 61, 60, 2}, Case{4, 100, 20, 26, 1}}) {
+    Geometry g;
+    g.cin = c.cin;
+    g.cout = c.cout;
+    g.in_h = c.h;
+    g.in_w = c.w;
+    g.kh = g.kw = 3;
+    g.sh = g.sw = c.stride;
+    g.pt = g.pl = g.pb = g.pr = 1;
+    g.bias = true;
+    ASSERT_TRUE(g.conv_valid());
+    EXPECT_EQ(check(g, false, seed++, false, true), "");
+    EXPECT_EQ(check(g, false, seed++, true, true), "");
+  }
 }
 
 TEST(ConvTranspose2d, ExactAndFastSweep) {

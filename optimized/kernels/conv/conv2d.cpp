@@ -53,12 +53,13 @@ void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, 
 struct Im2colSource {
   const Conv2dShape* shape;
   const float* x_group;
+  Im2colStripFn fill;  // the path's filler (im2col_strip_for): the same floats on every path
 };
 
 void fill_im2col_strip(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid,
                        std::size_t nr, float* out) {
   const Im2colSource& source = *static_cast<const Im2colSource*>(state);
-  im2col_strip_f32(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
+  source.fill(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
 }
 
 }  // namespace
@@ -91,7 +92,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         float* c = y + (image * s.out_channels + g * m) * n;
         const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
         const GemmEpilogue epilogue{add_bias, &state};
-        const Im2colSource source{&s, x_group};
+        const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
         gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
                                   static_cast<std::ptrdiff_t>(n),
                                   bias != nullptr || activation != nullptr ? &epilogue : nullptr);
@@ -143,7 +144,7 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
         continue;
       }
       // As with packed weights: the im2col matrix is filled strip by strip, never stored whole.
-      const Im2colSource source{&s, x_group};
+      const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
       const BStripSource b{fill_im2col_strip, &source};
       gemm_f32_sourced(context, m, n, k, &a, MatrixView{}, &b, MatrixView{}, c, static_cast<std::ptrdiff_t>(n), apply);
     }

@@ -54,43 +54,48 @@ void im2col_rows_f32(const Conv2dShape& s, const float* x_group, std::size_t row
   }
 }
 
+Im2colTap im2col_tap(const Conv2dShape& s, std::size_t ky, std::size_t kx) noexcept {
+  Im2colTap t{};
+  t.y0 = static_cast<std::ptrdiff_t>(ky * s.dilation_h) - static_cast<std::ptrdiff_t>(s.pad_top);
+  t.x0 = static_cast<std::ptrdiff_t>(kx * s.dilation_w) - static_cast<std::ptrdiff_t>(s.pad_left);
+  inside_range(t.y0, static_cast<std::ptrdiff_t>(s.stride_h), static_cast<std::ptrdiff_t>(s.in_h),
+               static_cast<std::ptrdiff_t>(s.out_h), t.oy_first, t.oy_past);
+  inside_range(t.x0, static_cast<std::ptrdiff_t>(s.stride_w), static_cast<std::ptrdiff_t>(s.in_w),
+               static_cast<std::ptrdiff_t>(s.out_w), t.ox_first, t.ox_past);
+  return t;
+}
+
+Im2colStripFn im2col_strip_for(Isa isa) noexcept {
+#if defined(__x86_64__)
+  if (isa == Isa::Avx512) return im2col_strip_f32__avx512;
+#else
+  (void)isa;
+#endif
+  return im2col_strip_f32;
+}
+
 void im2col_strip_f32(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,
                       std::size_t valid, std::size_t nr, float* out) noexcept {
-  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h), out_w = static_cast<std::ptrdiff_t>(s.out_w);
-  const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w), in_w = static_cast<std::ptrdiff_t>(s.in_w);
   const std::ptrdiff_t sh = static_cast<std::ptrdiff_t>(s.stride_h), sw = static_cast<std::ptrdiff_t>(s.stride_w);
   const std::ptrdiff_t first_oy = static_cast<std::ptrdiff_t>(col) / out_w;
   const std::ptrdiff_t first_ox = static_cast<std::ptrdiff_t>(col) % out_w;
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(valid);
-  // Per tap (ky, kx): the input offset of output (0, 0) and the output rows and columns that read
-  // inside the input; the same for every channel, so found once per strip, not per row.
-  struct Tap {
-    std::ptrdiff_t y0, x0, oy_first, oy_past, ox_first, ox_past;
-  };
+  // Per tap (ky, kx): found once per strip, not per row.
   constexpr std::size_t kMaxTaps = 64;
-  Tap taps[kMaxTaps];
+  Im2colTap taps[kMaxTaps];
   const std::size_t tap_count = s.taps();
   const bool tabled = tap_count <= kMaxTaps;
-  auto tap_of = [&](std::size_t ky, std::size_t kx) {
-    Tap t{};
-    const std::ptrdiff_t y0 = static_cast<std::ptrdiff_t>(ky * s.dilation_h) - static_cast<std::ptrdiff_t>(s.pad_top);
-    const std::ptrdiff_t x0 = static_cast<std::ptrdiff_t>(kx * s.dilation_w) - static_cast<std::ptrdiff_t>(s.pad_left);
-    inside_range(y0, sh, in_h, out_h, t.oy_first, t.oy_past);
-    inside_range(x0, sw, in_w, out_w, t.ox_first, t.ox_past);
-    t.y0 = y0;
-    t.x0 = x0;
-    return t;
-  };
   if (tabled) {
     for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
-      for (std::size_t kx = 0; kx < s.kernel_w; ++kx) taps[ky * s.kernel_w + kx] = tap_of(ky, kx);
+      for (std::size_t kx = 0; kx < s.kernel_w; ++kx) taps[ky * s.kernel_w + kx] = im2col_tap(s, ky, kx);
     }
   }
   // Row p is (c, ky, kx) with p = (c*KH + ky)*KW + kx: decomposed once, then stepped.
   std::size_t c = p0 / tap_count, tap = p0 % tap_count;
   for (std::size_t p = 0; p < kc; ++p) {
     float* dst = out + p * nr;
-    const Tap t = tabled ? taps[tap] : tap_of(tap / s.kernel_w, tap % s.kernel_w);
+    const Im2colTap t = tabled ? taps[tap] : im2col_tap(s, tap / s.kernel_w, tap % s.kernel_w);
     const float* origin_plane = x_group + c * s.in_plane();
     // The strip's columns, one output row's segment at a time.
     std::ptrdiff_t oy = first_oy, ox = first_ox, j = 0;

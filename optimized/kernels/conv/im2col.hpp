@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "optimized/frame/isa.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 
 namespace onemodel::opt {
@@ -22,6 +23,26 @@ void im2col_rows_f32(const Conv2dShape& shape, const float* x_group, std::size_t
 // product's BStripSource, so the matrix is never stored whole). Same values as im2col_rows_f32.
 void im2col_strip_f32(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,
                       std::size_t valid, std::size_t nr, float* out) noexcept;
+
+// One tap (ky, kx) of a strip: the input offset (y0, x0) of output (0, 0) and the output rows
+// [oy_first, oy_past) and columns [ox_first, ox_past) that read inside the input (the others read
+// padding, +0). The same for every channel.
+struct Im2colTap {
+  std::ptrdiff_t y0, x0, oy_first, oy_past, ox_first, ox_past;
+};
+Im2colTap im2col_tap(const Conv2dShape& shape, std::size_t ky, std::size_t kx) noexcept;
+
+using Im2colStripFn = void (*)(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
+                               std::size_t col, std::size_t valid, std::size_t nr, float* out);
+#if defined(__x86_64__)
+// im2col_strip_f32 with masked AVX-512 copies of the short row segments (stride-1 columns, strips
+// of 32): the same floats, moved without the per-segment library calls that dominated the fill.
+// Other shapes go to im2col_strip_f32.
+void im2col_strip_f32__avx512(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
+                              std::size_t col, std::size_t valid, std::size_t nr, float* out) noexcept;
+#endif
+// The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, else im2col_strip_f32.
+Im2colStripFn im2col_strip_for(Isa isa) noexcept;
 
 // One output plane of a transposed convolution from its KH*KW rows of the column matrix
 // (spec/ops/products-conv.md section 7): the shape's in_* are the transposed convolution's input

@@ -180,14 +180,53 @@ void run_ragged_columns(const Problem& pr, NarrowKernel narrow, ColumnKernel col
   }
 }
 
+// The kernels of one call's mode (gemm_path.hpp).
+struct BlockKernels {
+  MicroKernel kernel;
+  ColumnKernel column;
+  NarrowKernel narrow;
+  ShortKernel short_rows;
+  PairKernel pair;
+};
+
+// One MR x NR block (valid_rows x valid_cols of it inside C) from one A strip and one B strip.
+void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, const float* a_strip,
+                     const float* b_strip, std::ptrdiff_t ldb, float* c_block, std::size_t valid_rows,
+                     std::size_t valid_cols, float* scratch, std::uint32_t flags) {
+  const std::size_t mr = pr.path->mr, nr = pr.path->nr;
+  if (valid_rows == mr && valid_cols == nr) return k.kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
+  if (k.short_rows != nullptr && valid_cols == nr) {
+    return k.short_rows(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, flags);
+  }
+  if (k.narrow != nullptr && k.column != nullptr && valid_cols < nr) {
+    return run_ragged_columns(pr, k.narrow, k.column, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols,
+                              flags);
+  }
+  // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
+  // and copies out the valid part.
+  if ((flags & kGemmAccumulate) != 0) {
+    for (std::size_t r = 0; r < valid_rows; ++r) {
+      std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
+    }
+  }
+  k.kernel(kc, a_strip, b_strip, ldb, scratch, static_cast<std::ptrdiff_t>(nr), flags);
+  for (std::size_t r = 0; r < valid_rows; ++r) {
+    std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
+  }
+}
+
+// The second B strip of a pair when B comes from a strip source (run_block); per thread, grown
+// once, so steady-state calls allocate nothing.
+thread_local GrowingBuffer pair_strip;
+
 // One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
 // every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). A tile of
 // one row or one column runs the path's edge kernels when it has them (gemm_micro.hpp): the same
-// sequence per output without computing the MR x NR blocks' unused rows or columns.
+// sequence per output without computing the MR x NR blocks' unused rows or columns. Where the
+// path has a pair kernel, two full strips of B at a time go through it (full A strips) instead.
 void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t rows,
                std::size_t cols, std::size_t col0, float* c_tile, float* scratch, float* edge_strip) {
   const Path& path = *pr.path;
-  const MicroKernel kernel = pr.exact ? path.exact : path.fast;
   const std::size_t mr = path.mr, nr = path.nr;
   // kernels-gemm.md step 3: the first block starts from +0, later ones from the stored C;
   // exact-mode.md rule 4: NaN is made canonical when the last block stores.
@@ -196,37 +235,41 @@ void run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   if (const RowKernel row = pr.exact ? path.row_exact : path.row_fast; rows == 1 && row != nullptr) {
     return run_row_block(pr, row, a_block, p0, kc, cols, col0, c_tile, edge_strip, flags);
   }
-  const ColumnKernel column = pr.exact ? path.column_exact : path.column_fast;
-  if (cols == 1 && column != nullptr) return run_column_block(pr, column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
-  const NarrowKernel narrow = pr.exact ? path.narrow_exact : path.narrow_fast;
-  for (std::size_t j = 0; j < cols; j += nr) {
+  const BlockKernels k{pr.exact ? path.exact : path.fast, pr.exact ? path.column_exact : path.column_fast,
+                       pr.exact ? path.narrow_exact : path.narrow_fast, pr.exact ? path.short_exact : path.short_fast,
+                       pr.exact ? path.pair_exact : path.pair_fast};
+  if (cols == 1 && k.column != nullptr) {
+    return run_column_block(pr, k.column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
+  }
+  for (std::size_t j = 0; j < cols;) {
+    float* c_col = c_tile + static_cast<std::ptrdiff_t>(j);
+    if (k.pair != nullptr && cols - j >= 2 * nr && rows >= mr) {
+      std::ptrdiff_t ldb0 = 0, ldb1 = 0;
+      const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
+      float* second = pr.b_source != nullptr ? pair_strip.reserve(kKc * kMaxNr) : edge_strip;
+      const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, second, ldb1);
+      for (std::size_t i = 0; i < rows; i += mr) {
+        const std::size_t valid_rows = std::min(mr, rows - i);
+        const float* a_strip = a_block + i * kc;
+        float* c_block = c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc;
+        if (valid_rows == mr) {
+          k.pair(kc, a_strip, b0, ldb0, b1, ldb1, c_block, pr.ldc, flags);
+        } else {
+          run_strip_block(pr, k, kc, a_strip, b0, ldb0, c_block, valid_rows, nr, scratch, flags);
+          run_strip_block(pr, k, kc, a_strip, b1, ldb1, c_block + nr, valid_rows, nr, scratch, flags);
+        }
+      }
+      j += 2 * nr;
+      continue;
+    }
     const std::size_t valid_cols = std::min(nr, cols - j);
     std::ptrdiff_t ldb = 0;
     const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
     for (std::size_t i = 0; i < rows; i += mr) {
-      const std::size_t valid_rows = std::min(mr, rows - i);
-      const float* a_strip = a_block + i * kc;
-      float* c_block = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc + static_cast<std::ptrdiff_t>(j);
-      if (valid_rows == mr && valid_cols == nr) {
-        kernel(kc, a_strip, b_strip, ldb, c_block, pr.ldc, flags);
-        continue;
-      }
-      if (narrow != nullptr && column != nullptr && valid_cols < nr) {
-        run_ragged_columns(pr, narrow, column, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols, flags);
-        continue;
-      }
-      // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
-      // and copies out the valid part.
-      if ((flags & kGemmAccumulate) != 0) {
-        for (std::size_t r = 0; r < valid_rows; ++r) {
-          std::memcpy(scratch + r * nr, c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, valid_cols * sizeof(float));
-        }
-      }
-      kernel(kc, a_strip, b_strip, ldb, scratch, static_cast<std::ptrdiff_t>(nr), flags);
-      for (std::size_t r = 0; r < valid_rows; ++r) {
-        std::memcpy(c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc, scratch + r * nr, valid_cols * sizeof(float));
-      }
+      run_strip_block(pr, k, kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc,
+                      std::min(mr, rows - i), valid_cols, scratch, flags);
     }
+    j += nr;
   }
 }
 

@@ -55,7 +55,24 @@ inline constexpr std::size_t kRowKernelStrips = 4;
 // one vector per row (for the ragged last strip of a product whose n is not a multiple of NR).
 using NarrowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                               std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+// The short kernel: rows [0, rows) (rows < MR) and all NR columns of an MR x NR block, for the
+// ragged last strip of A (m not a multiple of MR), computing only those rows and storing them
+// straight to C: the same sequence per output as the microkernel, so the same bits.
+using ShortKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                             std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+// The pair kernel: a full MR x 2NR block, B as two NR-strips (b0 with row stride ldb0 for columns
+// [0, NR), b1 with ldb1 for [NR, 2NR)), C written for all 2NR columns; the microkernel's sequence
+// per output, so its bits. A path has one where a wider block runs faster (AVX-512 exact mode).
+using PairKernel = void (*)(std::size_t kc, const float* a, const float* b0, std::ptrdiff_t ldb0, const float* b1,
+                            std::ptrdiff_t ldb1, float* c, std::ptrdiff_t ldc, std::uint32_t flags);
 #if defined(__x86_64__)
+void f32_gemm_pair_12x64__avx512_exact(std::size_t kc, const float* a, const float* b0, std::ptrdiff_t ldb0,
+                                       const float* b1, std::ptrdiff_t ldb1, float* c, std::ptrdiff_t ldc,
+                                       std::uint32_t flags);
+void f32_gemm_short_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+void f32_gemm_short_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                        std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 void f32_gemm_row_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
                                     std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
 void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,

@@ -14,16 +14,19 @@
 namespace onemodel::opt::gemm {
 namespace {
 
-constexpr int kRows = 12;
+constexpr int kStripRows = 12;  // MR: the packed A strip holds 12 rows per step of k
 
 using avx512::canonical_nan;
 using avx512::step;
 
 // The accumulators live in a fully unrolled array; GCC and clang keep each element in its own
-// zmm register (checked in the generated code: no spills in the k loop).
-template <bool kFused>
-inline void kernel_12x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                         std::uint32_t flags) noexcept {
+// zmm register (checked in the generated code: no spills in the k loop). kRows < 12 is the short
+// kernel of a ragged last A strip (m = 64 keeps 4 rows of its sixth strip): the same sequence per
+// output over the first kRows rows of the 12-row strip, so those rows get the 12-row kernel's bits
+// without computing (and copying out of scratch) the padding rows.
+template <bool kFused, int kRows>
+inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                            std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
   __m512 acc0[kRows];
   __m512 acc1[kRows];
   if ((flags & kGemmAccumulate) != 0) {
@@ -47,7 +50,7 @@ inline void kernel_12x32(std::size_t kc, const float* a, const float* b, std::pt
       acc0[r] = step<kFused>(acc0[r], av, b0);
       acc1[r] = step<kFused>(acc1[r], av, b1);
     }
-    a += kRows;
+    a += kStripRows;
     b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
@@ -68,12 +71,105 @@ inline void kernel_12x32(std::size_t kc, const float* a, const float* b, std::pt
 
 void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                 std::uint32_t flags) {
-  kernel_12x32<true>(kc, a, b, ldb, c, ldc, flags);
+  kernel_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags);
 }
 
 void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags) {
-  kernel_12x32<false>(kc, a, b, ldb, c, ldc, flags);
+  kernel_rows_x32<false, kStripRows>(kc, a, b, ldb, c, ldc, flags);
+}
+
+namespace {
+
+template <bool kFused>
+void short_rows(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                std::size_t rows, std::uint32_t flags) noexcept {
+  switch (rows) {
+    case 1: return kernel_rows_x32<kFused, 1>(kc, a, b, ldb, c, ldc, flags);
+    case 2: return kernel_rows_x32<kFused, 2>(kc, a, b, ldb, c, ldc, flags);
+    case 3: return kernel_rows_x32<kFused, 3>(kc, a, b, ldb, c, ldc, flags);
+    case 4: return kernel_rows_x32<kFused, 4>(kc, a, b, ldb, c, ldc, flags);
+    case 5: return kernel_rows_x32<kFused, 5>(kc, a, b, ldb, c, ldc, flags);
+    case 6: return kernel_rows_x32<kFused, 6>(kc, a, b, ldb, c, ldc, flags);
+    case 7: return kernel_rows_x32<kFused, 7>(kc, a, b, ldb, c, ldc, flags);
+    case 8: return kernel_rows_x32<kFused, 8>(kc, a, b, ldb, c, ldc, flags);
+    case 9: return kernel_rows_x32<kFused, 9>(kc, a, b, ldb, c, ldc, flags);
+    case 10: return kernel_rows_x32<kFused, 10>(kc, a, b, ldb, c, ldc, flags);
+    case 11: return kernel_rows_x32<kFused, 11>(kc, a, b, ldb, c, ldc, flags);
+    default: return kernel_rows_x32<kFused, kStripRows>(kc, a, b, ldb, c, ldc, flags);
+  }
+}
+
+}  // namespace
+
+void f32_gemm_short_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) {
+  short_rows<true>(kc, a, b, ldb, c, ldc, rows, flags);
+}
+
+void f32_gemm_short_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                        std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) {
+  short_rows<false>(kc, a, b, ldb, c, ldc, rows, flags);
+}
+
+namespace {
+
+// Half of a 12-row A strip (rows [0, 6) of `a`, which steps 12 floats per k) against two B strips
+// (64 columns, b0 then b1): 24 accumulators, 4 B vectors per step, 6 broadcasts. On Zen 4 a
+// broadcast takes a vector pipe that exact mode's separate multiply and add also need, so the 12
+// broadcasts per 24 products of the 12 x 32 kernel cost about a third of its time; 6 per 24 cost
+// half as much. One accumulator per output, p increasing, rounded product then rounded sum: the
+// 12 x 32 kernel's sequence, so its bits (exact-mode.md rules 1 to 3).
+constexpr int kHalfRows = 6;
+
+void half_rows_x64_exact(std::size_t kc, const float* a, const float* b0, std::ptrdiff_t ldb0, const float* b1,
+                         std::ptrdiff_t ldb1, float* c, std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
+  __m512 acc[kHalfRows][4];
+  if ((flags & kGemmAccumulate) != 0) {
+#pragma GCC unroll 6
+    for (int r = 0; r < kHalfRows; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[r][v] = _mm512_loadu_ps(c + r * ldc + 16 * v);
+    }
+  } else {
+#pragma GCC unroll 6
+    for (int r = 0; r < kHalfRows; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[r][v] = _mm512_setzero_ps();
+    }
+  }
+  for (std::size_t p = 0; p < kc; ++p) {
+    const __m512 bv[4] = {_mm512_loadu_ps(b0), _mm512_loadu_ps(b0 + 16), _mm512_loadu_ps(b1),
+                          _mm512_loadu_ps(b1 + 16)};
+#pragma GCC unroll 6
+    for (int r = 0; r < kHalfRows; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r]);
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[r][v] = step<false>(acc[r][v], av, bv[v]);
+    }
+    a += kStripRows;
+    b0 += ldb0;
+    b1 += ldb1;
+  }
+  const bool canonical = (flags & kGemmCanonicalNan) != 0;
+#pragma GCC unroll 6
+  for (int r = 0; r < kHalfRows; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+      const __m512 out = canonical ? canonical_nan(acc[r][v]) : acc[r][v];
+      // Columns 0-31 from b0 go to c[0, 32), columns 32-63 from b1 to c[32, 64).
+      _mm512_storeu_ps(c + r * ldc + 16 * v, out);
+    }
+  }
+}
+
+}  // namespace
+
+void f32_gemm_pair_12x64__avx512_exact(std::size_t kc, const float* a, const float* b0, std::ptrdiff_t ldb0,
+                                       const float* b1, std::ptrdiff_t ldb1, float* c, std::ptrdiff_t ldc,
+                                       std::uint32_t flags) {
+  half_rows_x64_exact(kc, a, b0, ldb0, b1, ldb1, c, ldc, flags);
+  half_rows_x64_exact(kc, a + kHalfRows, b0, ldb0, b1, ldb1, c + kHalfRows * ldc, ldc, flags);
 }
 
 }  // namespace onemodel::opt::gemm

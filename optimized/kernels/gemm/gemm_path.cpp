@@ -27,7 +27,11 @@ constexpr Path kAvx512{Isa::Avx512,
                         f32_gemm_column_12x32__avx512_fma,
                         f32_gemm_column_12x32__avx512_exact,
                         f32_gemm_narrow_12x16__avx512_fma,
-                        f32_gemm_narrow_12x16__avx512_exact};
+                        f32_gemm_narrow_12x16__avx512_exact,
+                        f32_gemm_short_12x32__avx512_fma,
+                        f32_gemm_short_12x32__avx512_exact,
+                        nullptr,  // fast mode: the 12 x 32 kernel already keeps the FMA pipes busy
+                        f32_gemm_pair_12x64__avx512_exact};
 #endif
 #if defined(__aarch64__)
 constexpr Path kNeon{Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma, f32_gemm_8x12__neon_exact, pack_a_8};

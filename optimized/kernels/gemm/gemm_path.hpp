@@ -32,6 +32,10 @@ struct Path {
   ColumnKernel column_exact = nullptr;
   NarrowKernel narrow_fast = nullptr;
   NarrowKernel narrow_exact = nullptr;
+  ShortKernel short_fast = nullptr;
+  ShortKernel short_exact = nullptr;
+  PairKernel pair_fast = nullptr;
+  PairKernel pair_exact = nullptr;
 };
 
 // The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact
