@@ -1,0 +1,89 @@
+// Convolutions whose windows mostly reach padding (conv2d_regions.hpp): the tap-region products
+// against the whole im2col product with packed weights (conv2d_f32), fast and exact, on the
+// dilated layers of DeepLabV3-MobileNetV3 (ASPP rates 12, 24, 36 on 14x14) and FCN-ResNet50
+// (dilation 2 and 4 on 16x16; the plan declines those, printed as "-"). Measurements, never
+// tests: timing as bench/support/timing.hpp (median of three, CPU time beside the wall time).
+//
+// Usage: bench_conv_regions [--threads N]
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/support/timing.hpp"
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv2d_regions.hpp"
+
+namespace {
+
+using onemodel::bench::measure;
+using onemodel::bench::Timing;
+using onemodel::opt::Conv2dShape;
+using onemodel::opt::KernelContext;
+
+struct Layer {
+  const char* name;
+  std::size_t cin, cout, size, dilation;
+};
+
+Conv2dShape dilated3x3(const Layer& l) {
+  Conv2dShape s;
+  s.in_channels = l.cin;
+  s.out_channels = l.cout;
+  s.in_h = s.in_w = s.out_h = s.out_w = l.size;
+  s.kernel_h = s.kernel_w = 3;
+  s.dilation_h = s.dilation_w = l.dilation;
+  s.pad_top = s.pad_left = l.dilation;
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t threads = 1;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--threads") == 0) threads = static_cast<std::size_t>(std::stoul(argv[i + 1]));
+  }
+  const Layer layers[] = {{"aspp-rate12", 960, 256, 14, 12}, {"aspp-rate24", 960, 256, 14, 24},
+                          {"aspp-rate36", 960, 256, 14, 36}, {"fcn-layer3-d2", 256, 256, 16, 2},
+                          {"fcn-layer4-d4", 512, 512, 16, 4}};
+  onemodel::opt::ThreadPool pool(threads);
+  const onemodel::opt::Isa isa = onemodel::opt::select_isa();
+  std::printf("path %s, %zu thread(s); ms per call (wall / process CPU)\n", onemodel::opt::isa_name(isa).data(),
+              threads);
+  std::printf("%-16s %-5s %18s %18s %8s\n", "layer", "mode", "im2col ms", "regions ms", "speedup");
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (const Layer& l : layers) {
+    const Conv2dShape s = dilated3x3(l);
+    std::vector<float> x(s.in_channels * s.in_plane()), w(s.out_channels * s.in_channels * 9), bias(s.out_channels);
+    for (float& v : x) v = d(rng);
+    for (float& v : w) v = d(rng);
+    for (float& v : bias) v = d(rng);
+    std::vector<float> y(s.out_channels * s.out_plane());
+    const auto packed = onemodel::opt::conv2d_pack_weights(isa, s, w.data());
+    const auto plan = onemodel::opt::conv2d_plan_regions(isa, s, w.data());
+    std::vector<float> work(plan.workspace_floats + 1);
+    for (bool exact : {false, true}) {
+      const KernelContext context{isa, exact, &pool};
+      const Timing whole = measure([&] {
+        onemodel::opt::conv2d_f32(context, s, x.data(), nullptr, bias.data(), y.data(), nullptr, nullptr,
+                                  packed.data());
+      });
+      if (plan.empty()) {
+        std::printf("%-16s %-5s %8.3f / %7.3f %18s %8s\n", l.name, exact ? "exact" : "fast", whole.wall * 1e3,
+                    whole.cpu * 1e3, "-", "-");
+        continue;
+      }
+      const Timing regions = measure([&] {
+        onemodel::opt::conv2d_f32_regions(context, s, plan, x.data(), bias.data(), y.data(), work.data());
+      });
+      std::printf("%-16s %-5s %8.3f / %7.3f %8.3f / %7.3f %7.2fx\n", l.name, exact ? "exact" : "fast", whole.wall * 1e3,
+                  whole.cpu * 1e3, regions.wall * 1e3, regions.cpu * 1e3, whole.cpu / regions.cpu);
+    }
+  }
+  return 0;
+}
