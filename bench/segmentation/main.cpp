@@ -1,10 +1,16 @@
-// Convolutions whose windows mostly reach padding (conv2d_regions.hpp): the tap-region products
+// The layers of the segmentation heads that cost most (issue 15): (1) convolutions whose windows
+// mostly reach padding (conv2d_regions.hpp): the tap-region products
 // against the whole im2col product with packed weights (conv2d_f32), fast and exact, on the
 // dilated layers of DeepLabV3-MobileNetV3 (ASPP rates 12, 24, 36 on 14x14) and FCN-ResNet50
-// (dilation 2 and 4 on 16x16; the plan declines those, printed as "-"). Measurements, never
-// tests: timing as bench/support/timing.hpp (median of three, CPU time beside the wall time).
+// (dilation 2 and 4 on 16x16; the plan declines those, printed as "-"); (2) the bilinear
+// half_pixel Resize of 21 class maps 14x14 -> 224x224 (DeepLabV3's last node) and 28x28 ->
+// 224x224 (LR-ASPP's), exact-mode kernel (resize.hpp: no operation depends on the mode).
+// Measurements, never tests: timing as bench/support/timing.hpp (median of three, CPU time beside
+// the wall time).
 //
-// Usage: bench_conv_regions [--threads N]
+// Usage: bench_segmentation [--threads N] [--resize-only]
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -16,6 +22,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/conv2d_regions.hpp"
+#include "optimized/kernels/resize/resize.hpp"
 
 namespace {
 
@@ -40,6 +47,40 @@ Conv2dShape dilated3x3(const Layer& l) {
   return s;
 }
 
+// half_pixel linear taps of one axis (ops-conv.md "Resize"), clamped at the borders; close
+// enough to the reference's table for timing (the kernel's work does not depend on the values).
+std::vector<onemodel::opt::resize::AxisTap> half_pixel_taps(std::int64_t in, std::int64_t out) {
+  std::vector<onemodel::opt::resize::AxisTap> taps(static_cast<std::size_t>(out));
+  const float scale = static_cast<float>(out) / static_cast<float>(in);
+  for (std::int64_t o = 0; o < out; ++o) {
+    const float pos = std::clamp((static_cast<float>(o) + 0.5f) / scale - 0.5f, 0.0f, static_cast<float>(in - 1));
+    const std::int64_t i0 = static_cast<std::int64_t>(std::floor(pos));
+    auto& t = taps[static_cast<std::size_t>(o)];
+    t.index0 = i0;
+    t.index1 = std::min(i0 + 1, in - 1);
+    t.weight1 = pos - static_cast<float>(i0);
+    t.weight0 = 1.0f - t.weight1;
+  }
+  return taps;
+}
+
+void bench_resize(onemodel::opt::ThreadPool& pool, onemodel::opt::Isa isa) {
+  std::printf("\n%-22s %18s %10s\n", "resize (21 planes)", "ms (wall / CPU)", "ns/output");
+  for (std::int64_t in : {14, 28}) {
+    onemodel::opt::resize::Resize2dShape s;
+    s.planes = 21;
+    s.in_h = s.in_w = in;
+    s.out_h = s.out_w = 224;
+    s.linear = true;
+    const auto taps = half_pixel_taps(in, 224);
+    std::vector<float> x(static_cast<std::size_t>(s.planes * in * in), 0.25f), y(static_cast<std::size_t>(21 * 224 * 224));
+    const KernelContext context{isa, true, &pool};
+    const Timing t = measure([&] { onemodel::opt::resize::resize_2d_f32(context, s, taps.data(), taps.data(), x.data(), y.data()); });
+    std::printf("%3lldx%-3lld -> 224x224        %8.3f / %7.3f %10.2f\n", static_cast<long long>(in),
+                static_cast<long long>(in), t.wall * 1e3, t.cpu * 1e3, t.cpu * 1e9 / static_cast<double>(y.size()));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,7 +95,9 @@ int main(int argc, char** argv) {
   const onemodel::opt::Isa isa = onemodel::opt::select_isa();
   std::printf("path %s, %zu thread(s); ms per call (wall / process CPU)\n", onemodel::opt::isa_name(isa).data(),
               threads);
-  std::printf("%-16s %-5s %18s %18s %8s\n", "layer", "mode", "im2col ms", "regions ms", "speedup");
+  bench_resize(pool, isa);
+  if (argc > 1 && std::strcmp(argv[argc - 1], "--resize-only") == 0) return 0;
+  std::printf("\n%-16s %-5s %18s %18s %8s\n", "layer", "mode", "im2col ms", "regions ms", "speedup");
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);
   for (const Layer& l : layers) {
