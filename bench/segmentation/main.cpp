@@ -4,11 +4,12 @@
 // dilated layers of DeepLabV3-MobileNetV3 (ASPP rates 12, 24, 36 on 14x14) and FCN-ResNet50
 // (dilation 2 and 4 on 16x16; the plan declines those, printed as "-"); (2) the bilinear
 // half_pixel Resize of 21 class maps 14x14 -> 224x224 (DeepLabV3's last node) and 28x28 ->
-// 224x224 (LR-ASPP's), exact-mode kernel (resize.hpp: no operation depends on the mode).
+// 224x224 (LR-ASPP's), exact-mode kernel (resize.hpp: no operation depends on the mode); (3) the
+// depthwise layers on 14x14 and 7x7 maps, the dilated 5x5 ones among them.
 // Measurements, never tests: timing as bench/support/timing.hpp (median of three, CPU time beside
 // the wall time).
 //
-// Usage: bench_segmentation [--threads N] [--resize-only]
+// Usage: bench_segmentation [--threads N] [--resize-only | --depthwise-only]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/conv2d_regions.hpp"
+#include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/resize/resize.hpp"
 
 namespace {
@@ -81,6 +83,39 @@ void bench_resize(onemodel::opt::ThreadPool& pool, onemodel::opt::Isa isa) {
   }
 }
 
+// The depthwise layers on 14x14 and 7x7 maps (the backbone's dilated 5x5 blocks at rate 2).
+void bench_depthwise(onemodel::opt::ThreadPool& pool, onemodel::opt::Isa isa) {
+  std::printf("\n%-22s %-5s %18s\n", "depthwise", "mode", "ms (wall / CPU)");
+  struct Dw {
+    const char* name;
+    std::size_t channels, size, k, dilation;
+  };
+  const Dw layers[] = {{"960 5x5 d2 @14", 960, 14, 5, 2}, {"672 5x5 d2 @14", 672, 14, 5, 2},
+                       {"672 3x3 @14", 672, 14, 3, 1}, {"960 5x5 @7", 960, 7, 5, 1}};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (const Dw& l : layers) {
+    Conv2dShape s;
+    s.in_channels = s.out_channels = s.groups = l.channels;
+    s.in_h = s.in_w = s.out_h = s.out_w = l.size;
+    s.kernel_h = s.kernel_w = l.k;
+    s.dilation_h = s.dilation_w = l.dilation;
+    s.pad_top = s.pad_left = l.dilation * (l.k / 2);
+    std::vector<float> x(s.in_channels * s.in_plane()), w(s.out_channels * s.taps()), bias(s.out_channels);
+    for (float& v : x) v = d(rng);
+    for (float& v : w) v = d(rng);
+    for (float& v : bias) v = d(rng);
+    std::vector<float> y(s.out_channels * s.out_plane());
+    for (bool exact : {false, true}) {
+      const KernelContext context{isa, exact, &pool};
+      const Timing t = measure([&] {
+        onemodel::opt::depthwise_conv2d_f32(context, s, x.data(), w.data(), bias.data(), y.data());
+      });
+      std::printf("%-22s %-5s %8.3f / %7.3f\n", l.name, exact ? "exact" : "fast", t.wall * 1e3, t.cpu * 1e3);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,8 +130,10 @@ int main(int argc, char** argv) {
   const onemodel::opt::Isa isa = onemodel::opt::select_isa();
   std::printf("path %s, %zu thread(s); ms per call (wall / process CPU)\n", onemodel::opt::isa_name(isa).data(),
               threads);
-  bench_resize(pool, isa);
-  if (argc > 1 && std::strcmp(argv[argc - 1], "--resize-only") == 0) return 0;
+  const std::string only = argc > 1 ? argv[argc - 1] : "";
+  if (only != "--depthwise-only") bench_resize(pool, isa);
+  if (only != "--resize-only") bench_depthwise(pool, isa);
+  if (only == "--resize-only" || only == "--depthwise-only") return 0;
   std::printf("\n%-16s %-5s %18s %18s %8s\n", "layer", "mode", "im2col ms", "regions ms", "speedup");
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);
