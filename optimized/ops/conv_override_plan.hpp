@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
+#include "optimized/kernels/conv/conv2d_regions.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "reference/ops/conv_geometry.hpp"
@@ -24,6 +25,9 @@ struct Plan {
   // product's A (conv2d_pack_weights; kernels-gemm.md "Convolution"), so runs do not re-pack
   // them. Empty otherwise (variable W, depthwise, ConvTranspose): the kernels read W.
   std::vector<PackedA> packed_weights;
+  // Conv only: for constant finite weights whose windows mostly reach padding, the products per
+  // tap region (conv2d_regions.hpp), which then stand for packed_weights (left empty).
+  ConvRegionPlan regions;
   // A plan belongs to one input shape; this guards against being handed another.
   bool matches(const Shape& x) const {
     if (!served) return x.rank() != 3 && x.rank() != 4;

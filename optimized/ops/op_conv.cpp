@@ -48,7 +48,12 @@ class ConvOverride final : public OptimizedKernel {
         s.in_channels % s.groups == 0 &&
         static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps()) {
       const Tensor contiguous = w->contiguous();
-      plan->packed_weights = conv2d_pack_weights(config().isa, s, contiguous.data<float>().data());
+      // Windows that mostly reach padding (a dilated convolution on a small map): one product
+      // per tap region over the taps inside the image, same bits (conv2d_regions.hpp).
+      plan->regions = conv2d_plan_regions(config().isa, s, contiguous.data<float>().data());
+      if (plan->regions.empty()) {
+        plan->packed_weights = conv2d_pack_weights(config().isa, s, contiguous.data<float>().data());
+      }
     }
     return plan;
   }
@@ -97,6 +102,12 @@ class ConvOverride final : public OptimizedKernel {
       return;
     }
     Tensor scratch;
+    if (!plan.regions.empty()) {
+      // The plan's tap-region packs stand for W (prepare()).
+      float* region_workspace = conv_override::workspace(context, plan.regions.workspace_floats, scratch);
+      conv2d_f32_regions(kc, s, plan.regions, x.data<float>().data(), bias, y, region_workspace, activation);
+      return;
+    }
     float* workspace =
         conv_override::workspace(context, conv2d_workspace_floats(s, !plan.packed_weights.empty()), scratch);
     if (!plan.packed_weights.empty()) {

@@ -155,6 +155,43 @@ TEST(DiffConv, FixedCasesExact) {
   EXPECT_EQ(tally.shared_cases, 16u) << tally.summary();
 }
 
+// Dilated windows on small maps with wide padding (DeepLabV3's ASPP): the prepared path takes
+// the tap-region products (optimized/kernels/conv/conv2d_regions.hpp), which leave out the
+// padding taps. The input carries NaN, infinities, signed zeros and subnormals, the weights are
+// finite (the regions are planned only then); then one infinite weight, whose products with the
+// padding are NaN in the reference and must stay so (the plan declines it).
+TEST(DiffConv, MostlyPaddingWindowsExactAndFast) {
+  std::uint32_t seed = 300;
+  CaseTally tally;
+  auto special_input = [](ConvCase cc, std::uint32_t s) {
+    std::mt19937 rng(s);
+    const auto extents = cc.op.inputs[0].shape().extents();
+    cc.op.inputs[0] = random_tensor(std::vector<std::int64_t>(extents.begin(), extents.end()), rng, true);
+    return cc;
+  };
+  for (std::int64_t d = 1; d <= 6; ++d) {
+    const ConvCase cc = conv_case(2, 1, 1, 5, 3, {4, 5}, {3, 3}, {1, 1}, {d, d}, {d + 2, d + 1, d + 2, d + 3}, "NOTSET",
+                                  true, 11, seed++, false);
+    EXPECT_EQ(exact_difference(special_input(cc, seed++).op, &tally), "") << "dilation " << d;
+    EXPECT_EQ(fast_difference(cc.op, cc.terms + 1), "") << "dilation " << d;
+  }
+  // Strides 2 and 3, three groups of 3 channels, batch 2, a 1-D case.
+  const ConvCase strided = conv_case(2, 2, 3, 3, 1, {5, 7}, {3, 2}, {2, 3}, {4, 5}, {9, 8, 10, 11}, "NOTSET", false, 22,
+                                     seed++, false);
+  EXPECT_EQ(exact_difference(special_input(strided, seed++).op, &tally), "");
+  EXPECT_EQ(fast_difference(strided.op, strided.terms), "");
+  const ConvCase line = conv_case(1, 1, 1, 7, 5, {6}, {3}, {1}, {6}, {8, 8}, "NOTSET", true, 11, seed++, false);
+  EXPECT_EQ(exact_difference(special_input(line, seed++).op, &tally), "");
+  ConvCase infinite = conv_case(2, 1, 1, 4, 2, {3, 3}, {3, 3}, {1, 1}, {5, 5}, {5, 5, 5, 5}, "NOTSET", true, 11, seed++,
+                                false);
+  std::vector<float> w = infinite.op.inputs[1].to_vector<float>();
+  w[4] = std::numeric_limits<float>::infinity();   // filter 0, channel 0, centre tap (1, 1)
+  w[9] = -std::numeric_limits<float>::infinity();  // filter 0, channel 1, tap (0, 0): padding for most outputs
+  infinite.op.inputs[1] = Tensor::from_values<float>(DType::F32, infinite.op.inputs[1].shape(), std::span<const float>(w));
+  EXPECT_EQ(exact_difference(infinite.op, &tally), "");
+  EXPECT_EQ(tally.override_cases, 9u) << tally.summary();
+}
+
 // A fallback case, labelled as one: three spatial axes are not served, so this compares the
 // reference kernel with itself (it checks the hand-over only).
 TEST(DiffConv, ThreeSpatialAxesRunTheReference) {

@@ -225,6 +225,33 @@ TEST(DiffResizeNormConcat, ResizeDetectorCases) {
   EXPECT_EQ(tally.shared_cases, 8u) << tally.summary();
 }
 
+// The segmentation heads' Resize nodes (DeepLabV3: 21 class maps 14x14 -> 224x224; LR-ASPP:
+// 28x28 -> 224x224; linear, half_pixel, sizes), align_corners and asymmetric upsampling (taps of
+// weight exactly zero at exact hits, left out next to infinities and NaN), and rows longer than
+// the W pass's table (512, optimized/kernels/resize/resize.cpp) that take the untabled loop.
+TEST(DiffResizeNormConcat, ResizeSegmentationHeads) {
+  CaseTally tally;
+  const TallyScope scope(tally);
+  std::uint32_t seed = 700;
+  for (int values = 0; values < 4; ++values) {
+    for (const char* coordinate : {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"}) {
+      ResizeSpec s;
+      s.mode = "linear";
+      s.coordinate = coordinate;
+      s.sizes = {1, 21, 224, 224};
+      EXPECT_EQ(difference(resize_case({1, 21, 14, 14}, s, seed++, values)), "") << coordinate;
+      s.sizes = {1, 3, 224, 224};
+      EXPECT_EQ(difference(resize_case({1, 3, 28, 28}, s, seed++, values)), "") << coordinate;
+      s.sizes = {1, 2, 5, 1201};
+      EXPECT_EQ(difference(resize_case({1, 2, 2, 600}, s, seed++, values)), "") << coordinate;
+      s.sizes = {1, 2, 7, 700};
+      EXPECT_EQ(difference(resize_case({1, 2, 3, 300}, s, seed++, values)), "") << coordinate;
+    }
+  }
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
+}
+
 TEST(DiffResizeNormConcat, ResizeReferenceCasesStayTheReference) {
   CaseTally tally;
   const TallyScope scope(tally);

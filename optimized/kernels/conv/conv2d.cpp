@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "optimized/kernels/conv/conv_bias_epilogue.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/frame/canonical_nan.hpp"
@@ -19,34 +20,6 @@ constexpr double kCopyNanoseconds = 0.5;
 bool input_is_matrix(const Conv2dShape& s) noexcept {
   return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_top == 0 &&
          s.pad_left == 0 && s.out_h == s.in_h && s.out_w == s.in_w;
-}
-
-// The bias as the reference adds it (spec/ops/products-conv.md section 6): after the whole sum,
-// one rounded addition per output, canonical NaN in exact mode. Rows of C are output channels.
-// Then the fused activation, when there is one (graph-passes.md `conv-activation`): the
-// activation operator's own element-wise kernel on the finished values, row by row of the tile.
-struct BiasState {
-  const float* bias = nullptr;  // the group's first channel, or nullptr
-  bool exact = false;
-  const ConvActivation* activation = nullptr;
-  Isa isa = Isa::Scalar;
-};
-
-void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t, std::size_t rows,
-              std::size_t cols) {
-  const BiasState& b = *static_cast<const BiasState*>(state);
-  for (std::size_t r = 0; r < rows; ++r) {
-    float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
-    if (b.bias != nullptr) {
-      const float v = b.bias[row + r];
-      if (b.exact) {
-        for (std::size_t j = 0; j < cols; ++j) line[j] = canonical_nan(line[j] + v);
-      } else {
-        for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
-      }
-    }
-    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, line, cols);
-  }
 }
 
 // The im2col matrix of one image and group as the product's strip source (BStripSource).
@@ -90,8 +63,8 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         // The im2col matrix is never stored: the product fills each strip of it from the image
         // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
         float* c = y + (image * s.out_channels + g * m) * n;
-        const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
-        const GemmEpilogue epilogue{add_bias, &state};
+        const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+        const GemmEpilogue epilogue{conv_bias_epilogue, &state};
         const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
         gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
                                   static_cast<std::ptrdiff_t>(n),
@@ -108,8 +81,8 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         b.data = workspace;
       }
       float* c = y + (image * s.out_channels + g * m) * n;
-      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
-      const GemmEpilogue epilogue{add_bias, &state};
+      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const GemmEpilogue epilogue{conv_bias_epilogue, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       if (packed_weights != nullptr) {
         // The group's weights packed once (conv2d_pack_weights): same floats, same order.
@@ -132,8 +105,8 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
     for (std::size_t g = 0; g < s.groups; ++g) {
       const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
       float* c = y + (image * s.out_channels + g * m) * n;
-      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
-      const GemmEpilogue epilogue{add_bias, &state};
+      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const GemmEpilogue epilogue{conv_bias_epilogue, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.
       const HalfMatrixView a_view{w.data + g * m * k, static_cast<std::ptrdiff_t>(k), 1, w.format, context.isa};

@@ -1,0 +1,41 @@
+// The epilogue every im2col convolution product runs on its finished tiles (conv2d.cpp,
+// conv2d_regions.cpp): the bias as the reference adds it (spec/ops/products-conv.md section 6:
+// after the whole sum, one rounded addition per output, canonical NaN in exact mode), then the
+// fused activation when there is one (graph-passes.md `conv-activation`): the activation
+// operator's own element-wise kernel on the finished values, row by row of the tile. Rows of C
+// are output channels of one group.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/frame/canonical_nan.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
+namespace onemodel::opt {
+
+struct ConvBiasState {
+  const float* bias = nullptr;  // the group's first channel, or nullptr
+  bool exact = false;
+  const ConvActivation* activation = nullptr;
+  Isa isa = Isa::Scalar;
+};
+
+// GemmEpilogue::apply for a ConvBiasState: rows [row, row + rows) of C, `cols` columns each.
+inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t,
+                               std::size_t rows, std::size_t cols) {
+  const ConvBiasState& b = *static_cast<const ConvBiasState*>(state);
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
+    if (b.bias != nullptr) {
+      const float v = b.bias[row + r];
+      if (b.exact) {
+        for (std::size_t j = 0; j < cols; ++j) line[j] = canonical_nan(line[j] + v);
+      } else {
+        for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
+      }
+    }
+    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, line, cols);
+  }
+}
+
+}  // namespace onemodel::opt
