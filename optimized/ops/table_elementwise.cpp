@@ -1,5 +1,5 @@
 // Optimized overrides of the elementwise family: float32 unary and binary kernels
-// (optimized/kernels/elementwise/) and Transpose (optimized/kernels/transpose/). Each opset range
+// (optimized/kernels/elementwise/), Cast, Pow with a one-element exponent, and Transpose (optimized/kernels/transpose/). Each opset range
 // lies inside the reference row's range (reference/ops/table_elementwise.cpp, table_shape.cpp).
 #include "optimized/ops/op_families.hpp"
 
@@ -7,6 +7,7 @@ namespace onemodel::opt {
 
 std::unique_ptr<OpKernel> make_optimized_abs(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_add(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_cast(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_clip_6(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_clip_11(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_div(const NodeInfo&, const OptimizedConfig&);
@@ -19,6 +20,7 @@ std::unique_ptr<OpKernel> make_optimized_leaky_relu(const NodeInfo&, const Optim
 std::unique_ptr<OpKernel> make_optimized_log(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_mul(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_neg(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_pow(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_relu(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_sigmoid(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_sqrt(const NodeInfo&, const OptimizedConfig&);
@@ -30,6 +32,7 @@ std::span<const OptimizedOpDef> elementwise_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
       {"", "Abs", 6, 27, make_optimized_abs},
       {"", "Add", 7, 27, make_optimized_add},
+      {"", "Cast", 6, 27, make_optimized_cast},
       {"", "Clip", 6, 10, make_optimized_clip_6},
       {"", "Clip", 11, 27, make_optimized_clip_11},
       {"", "Div", 7, 27, make_optimized_div},
@@ -42,6 +45,7 @@ std::span<const OptimizedOpDef> elementwise_optimized_ops() {
       {"", "Log", 6, 27, make_optimized_log},
       {"", "Mul", 7, 27, make_optimized_mul},
       {"", "Neg", 6, 27, make_optimized_neg},
+      {"", "Pow", 7, 27, make_optimized_pow},
       {"", "Relu", 6, 27, make_optimized_relu},
       {"", "Sigmoid", 6, 27, make_optimized_sigmoid},
       {"", "Sqrt", 6, 27, make_optimized_sqrt},
