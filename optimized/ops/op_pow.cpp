@@ -22,7 +22,9 @@ namespace {
 
 namespace oe = ::onemodel::ew;  // the reference's element tags (not opt::ew, the kernels)
 
-constexpr std::size_t kPieceElements = 32 * 1024;
+// Elements per piece of the parallel loop: products are cheap, exact::pow is not.
+constexpr std::size_t kProductPiece = 32 * 1024;
+constexpr std::size_t kPowPiece = 4 * 1024;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr ew::UnaryArgs kKeep{ew::UnaryOp::Clip, -kInf, kInf};
 constexpr std::size_t kBlock = 1024;  // floats of the stack block of y = 3
@@ -58,13 +60,14 @@ class PowOverride final : public OptimizedKernel {
     if (count == 0) return;
     const float* x = base.data<float>().data();
     float* o = out.mutable_data<float>().data();
-    const std::size_t pieces = (count + kPieceElements - 1) / kPieceElements;
     const Isa isa = config().isa;
     const bool product = y == 1.0 || y == 2.0 || y == 3.0;
+    const std::size_t piece_elements = product ? kProductPiece : kPowPiece;
+    const std::size_t pieces = (count + piece_elements - 1) / piece_elements;
     const double ns = (product ? 0.3 : 20.0) * static_cast<double>(count);
     kernel_context(context).parallel_for(pieces, ns, [&](std::size_t piece) {
-      const std::size_t lo = piece * kPieceElements;
-      const std::size_t hi = lo + kPieceElements < count ? lo + kPieceElements : count;
+      const std::size_t lo = piece * piece_elements;
+      const std::size_t hi = lo + piece_elements < count ? lo + piece_elements : count;
       if (y == 2.0) {
         // The Mul kernel's x * x, stored canonical: Mul's bits (optimized/kernels/elementwise).
         ew::binary_f32_run(isa, ew::BinaryOp::Mul, x + lo, 1, x + lo, 1, o + lo, hi - lo);

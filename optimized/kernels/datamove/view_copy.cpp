@@ -76,6 +76,15 @@ bool copy_view(const KernelContext& context, std::size_t esize, const std::byte*
     std::memcpy(dst, origin, esize);
     return true;
   }
+  if (rank == 1 && s[0] == 1) {  // one run (a slice of whole rows): one memcpy, cut into pieces
+    const std::size_t total = static_cast<std::size_t>(n[0]) * esize;
+    const std::size_t pieces = (total + kPieceBytes - 1) / kPieceBytes;
+    context.parallel_for(pieces, kNanosecondsPerByte * static_cast<double>(total), [&](std::size_t piece) {
+      const std::size_t lo = piece * kPieceBytes;
+      std::memcpy(dst + lo, origin + lo, total - lo < kPieceBytes ? total - lo : kPieceBytes);
+    });
+    return true;
+  }
   const std::int64_t inner = n[static_cast<std::size_t>(rank - 1)];
   const std::int64_t inner_stride = s[static_cast<std::size_t>(rank - 1)];
   const std::size_t row_bytes = static_cast<std::size_t>(inner) * esize;
