@@ -1,11 +1,23 @@
 // Optimized overrides of the elementwise family: float32 unary and binary kernels
-// (optimized/kernels/elementwise/), Cast, Pow with a one-element exponent, and Transpose (optimized/kernels/transpose/). Each opset range
+// (optimized/kernels/elementwise/), Cast, Pow with a one-element exponent, the comparisons,
+// Boolean operators and Where, and Transpose (optimized/kernels/transpose/). Each opset range
 // lies inside the reference row's range (reference/ops/table_elementwise.cpp, table_shape.cpp).
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
 
 std::unique_ptr<OpKernel> make_optimized_abs(const NodeInfo&, const OptimizedConfig&);
+// The mask operators (op_compare.cpp, op_where.cpp).
+std::unique_ptr<OpKernel> make_optimized_and(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_equal(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_greater(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_greater_or_equal(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_less(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_less_or_equal(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_not(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_or(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_where(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_xor(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_add(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_cast(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_clip_6(const NodeInfo&, const OptimizedConfig&);
@@ -52,6 +64,17 @@ std::span<const OptimizedOpDef> elementwise_optimized_ops() {
       {"", "Sub", 7, 27, make_optimized_sub},
       {"", "Tanh", 6, 27, make_optimized_tanh},
       {"", "Transpose", 1, 27, make_optimized_transpose},
+      // The mask operators (op_compare.cpp, op_where.cpp): the reference rows' ranges.
+      {"", "And", 7, 27, make_optimized_and},
+      {"", "Equal", 7, 27, make_optimized_equal},
+      {"", "Greater", 7, 27, make_optimized_greater},
+      {"", "GreaterOrEqual", 12, 27, make_optimized_greater_or_equal},
+      {"", "Less", 7, 27, make_optimized_less},
+      {"", "LessOrEqual", 12, 27, make_optimized_less_or_equal},
+      {"", "Not", 1, 27, make_optimized_not},
+      {"", "Or", 7, 27, make_optimized_or},
+      {"", "Where", 9, 27, make_optimized_where},
+      {"", "Xor", 7, 27, make_optimized_xor},
   };
   return kOps;
 }

@@ -158,6 +158,9 @@ TEST(DiffDatamove, OverridesAreRegistered) {
   for (std::int64_t opset : {11, 13, 18, 19}) EXPECT_TRUE(has_override("Pad", opset)) << opset;
   EXPECT_FALSE(has_override("Pad", 2));  // the attribute form stays the reference
   for (std::int64_t opset : {1, 9, 10, 13}) EXPECT_TRUE(has_override("Slice", opset)) << opset;
+  for (const char* op : {"Where", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}) {
+    EXPECT_TRUE(has_override(op, 16)) << op;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,6 +525,151 @@ TEST(DiffDatamove, SliceErrors) {
   EXPECT_EQ(error_difference(slice_case({4, 4}, axis, rng)), "");
   axis.constant = false;
   EXPECT_EQ(error_difference(slice_case({4, 4}, axis, rng)), "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where and the comparisons
+
+// Values from a small set, so that equal pairs are common: zeros of both signs, 1, 2, -1, a NaN
+// with a payload and an infinity for float types.
+Tensor narrow_tensor(DType t, const std::vector<std::int64_t>& dims, std::mt19937_64& rng) {
+  std::size_t n = 1;
+  for (std::int64_t d : dims) n *= static_cast<std::size_t>(d);
+  std::vector<std::byte> bytes(n * dtype_size(t));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t pick = rng() % 6;
+    const float f32[] = {0.0f, -0.0f, 1.0f, 2.0f, std::numeric_limits<float>::infinity(), -1.0f};
+    const std::uint16_t f16[] = {0x0000, 0x8000, 0x3C00, 0x4000, 0x7E01, 0x7C00};
+    const std::uint16_t bf16[] = {0x0000, 0x8000, 0x3F80, 0x4000, 0x7FC1, 0x7F80};
+    const std::int64_t ints[] = {0, 1, 2, -1, 0, 1};
+    switch (t) {
+      case DType::F32: {
+        float f = f32[pick];
+        if (rng() % 7 == 0) {
+          const std::uint32_t u = 0xFFA00001u;  // a negative signalling NaN with a payload
+          std::memcpy(&f, &u, 4);
+        }
+        put(bytes, i, f);
+        break;
+      }
+      case DType::F64: put(bytes, i, pick == 4 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(f32[pick])); break;
+      case DType::F16: put(bytes, i, f16[pick]); break;
+      case DType::BF16: put(bytes, i, bf16[pick]); break;
+      case DType::Bool: put(bytes, i, static_cast<std::uint8_t>(pick & 1)); break;
+      default: {
+        const auto v = static_cast<std::uint64_t>(ints[pick]);
+        const std::size_t w = dtype_size(t);
+        std::memcpy(bytes.data() + i * w, &v, w);  // little-endian: the low bytes
+      }
+    }
+  }
+  return Tensor::from_bytes(t, shape_of(dims), bytes);
+}
+
+// Three shapes that broadcast together: an output shape of rank 0-5 and, per input, each axis kept,
+// made 1, or (leading axes) dropped.
+std::vector<std::vector<std::int64_t>> broadcast_shapes(std::size_t inputs, std::mt19937_64& rng, std::int64_t max_extent) {
+  const int rank = static_cast<int>(rng() % 6);
+  std::vector<std::int64_t> out;
+  for (int d = 0; d < rank; ++d) out.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(max_extent + 1)));
+  std::vector<std::vector<std::int64_t>> shapes;
+  for (std::size_t k = 0; k < inputs; ++k) {
+    const int drop = rank == 0 ? 0 : static_cast<int>(rng() % static_cast<std::uint64_t>(rank + 1)) * static_cast<int>(rng() % 2);
+    std::vector<std::int64_t> s;
+    for (int d = drop; d < rank; ++d) s.push_back(rng() % 3 == 0 ? 1 : out[static_cast<std::size_t>(d)]);
+    shapes.push_back(s);
+  }
+  return shapes;
+}
+
+TEST(DiffDatamove, WhereBroadcastsEveryType) {
+  CaseTally tally;
+  std::mt19937_64 rng(25);
+  for (int iteration = 0; iteration < 300; ++iteration) {
+    const DType t = kStored[rng() % std::size(kStored)];
+    const auto shapes = broadcast_shapes(3, rng, 6);
+    OpCase c;
+    c.op = "Where";
+    c.opset = 16;
+    c.inputs = {narrow_tensor(DType::Bool, shapes[0], rng), random_tensor(t, shapes[1], rng), random_tensor(t, shapes[2], rng)};
+    c.constant = {false, rng() % 2 == 0, rng() % 2 == 0};
+    EXPECT_EQ(compare_everywhere(c, &tally), "") << dtype_name(t) << " iteration " << iteration;
+  }
+  // Large: same shapes, a scalar branch (Swin's attention mask: Where(mask, -100, 0)), a row.
+  const std::vector<std::vector<std::vector<std::int64_t>>> large = {
+      {{64, 49, 49}, {64, 49, 49}, {64, 49, 49}}, {{64, 49, 49}, {}, {}}, {{4, 120, 100}, {100}, {4, 1, 100}}};
+  for (const auto& shapes : large) {
+    OpCase c;
+    c.op = "Where";
+    c.opset = 16;
+    c.inputs = {narrow_tensor(DType::Bool, shapes[0], rng), random_tensor(DType::F32, shapes[1], rng),
+                random_tensor(DType::F32, shapes[2], rng)};
+    EXPECT_EQ(compare_everywhere(c, &tally), "");
+  }
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GE(tally.shared_cases, 3u) << tally.summary();
+}
+
+TEST(DiffDatamove, ComparisonsBroadcastTheirTypes) {
+  CaseTally tally;
+  std::mt19937_64 rng(26);
+  const std::vector<DType> numeric = {DType::F32, DType::F64, DType::F16, DType::I8,  DType::I16, DType::I32,
+                                      DType::I64, DType::U8,  DType::U16, DType::U32, DType::U64};
+  std::vector<DType> with_bool = numeric;
+  with_bool.push_back(DType::Bool);
+  const std::vector<std::pair<std::string, std::vector<DType>>> ops = {
+      {"Equal", with_bool},        {"Less", numeric}, {"Greater", numeric},         {"LessOrEqual", numeric},
+      {"GreaterOrEqual", numeric}, {"And", {DType::Bool}}, {"Or", {DType::Bool}}, {"Xor", {DType::Bool}}};
+  for (const auto& [op, types] : ops) {
+    for (int iteration = 0; iteration < 40; ++iteration) {
+      const DType t = types[rng() % types.size()];
+      const auto shapes = broadcast_shapes(2, rng, 5);
+      OpCase c;
+      c.op = op;
+      c.opset = 16;
+      c.inputs = {narrow_tensor(t, shapes[0], rng), narrow_tensor(t, shapes[1], rng)};
+      EXPECT_EQ(compare_everywhere(c, &tally), "") << op << " " << dtype_name(t) << " iteration " << iteration;
+    }
+    OpCase big;  // two threads
+    big.op = op;
+    big.opset = 16;
+    const DType t = types[0];
+    big.inputs = {narrow_tensor(t, {64, 49, 49}, rng), narrow_tensor(t, {1, 49, 1}, rng)};
+    EXPECT_EQ(compare_everywhere(big, &tally), "") << op;
+  }
+  for (const std::vector<std::int64_t>& dims : std::vector<std::vector<std::int64_t>>{{}, {0}, {7, 3}, {64, 49, 49}}) {
+    OpCase c;
+    c.op = "Not";
+    c.opset = 13;
+    c.inputs = {narrow_tensor(DType::Bool, dims, rng)};
+    EXPECT_EQ(compare_everywhere(c, &tally), "");
+  }
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GE(tally.shared_cases, ops.size()) << tally.summary();
+}
+
+TEST(DiffDatamove, ComparisonErrors) {
+  std::mt19937_64 rng(27);
+  OpCase mixed;  // operands of two types
+  mixed.op = "Equal";
+  mixed.opset = 13;
+  mixed.inputs = {narrow_tensor(DType::F32, {3}, rng), narrow_tensor(DType::I64, {3}, rng)};
+  EXPECT_EQ(error_difference(mixed), "");
+  OpCase shapes;  // shapes that do not broadcast
+  shapes.op = "Less";
+  shapes.opset = 13;
+  shapes.inputs = {narrow_tensor(DType::F32, {3, 2}, rng), narrow_tensor(DType::F32, {3}, rng)};
+  EXPECT_EQ(error_difference(shapes), "");
+  OpCase boolean;  // Less on Bool
+  boolean.op = "Less";
+  boolean.opset = 13;
+  boolean.inputs = {narrow_tensor(DType::Bool, {3}, rng), narrow_tensor(DType::Bool, {3}, rng)};
+  EXPECT_EQ(error_difference(boolean), "");
+  OpCase where;  // a float condition
+  where.op = "Where";
+  where.opset = 16;
+  where.inputs = {narrow_tensor(DType::F32, {3}, rng), narrow_tensor(DType::F32, {3}, rng), narrow_tensor(DType::F32, {3}, rng)};
+  EXPECT_EQ(error_difference(where), "");
 }
 
 }  // namespace
