@@ -49,15 +49,19 @@ class CastOverride final : public OptimizedKernel {
         const S* s = reinterpret_cast<const S*>(src);
         D* d = reinterpret_cast<D*>(dst);
         kc.parallel_for(pieces, kNanosecondsPerElement * static_cast<double>(count), [&](std::size_t piece) {
+          // Locals, not the captured references: a store through a byte-typed D* could alias
+          // the closure, which would make the compiler reload the pointers every element.
           const std::size_t lo = piece * kPieceElements;
           const std::size_t hi = lo + kPieceElements < count ? lo + kPieceElements : count;
+          const S* const s_local = s;
+          D* const d_local = d;
           if constexpr (std::is_same_v<From, oe::F32> && std::is_same_v<To, oe::F32>) {
             // float32 -> float32 is the value with NaN made canonical (convert_element: through
             // double, stored by store_f32): the vectorized Clip to [-inf, +inf] of the elementwise
             // kernels is exactly that (no comparison holds, NaN stored as 0x7FC00000).
-            ew::unary_f32_run(isa, kKeep, s + lo, d + lo, hi - lo);
+            ew::unary_f32_run(isa, kKeep, s_local + lo, d_local + lo, hi - lo);
           } else {
-            for (std::size_t i = lo; i < hi; ++i) d[i] = oe::convert_element<To, From>(s[i]);
+            for (std::size_t i = lo; i < hi; ++i) d_local[i] = oe::convert_element<To, From>(s_local[i]);
           }
         });
       });

@@ -83,18 +83,19 @@ class CompareOverride final : public OptimizedKernel {
       const std::int64_t sa = w.inner_stride(0), sb = w.inner_stride(1);
       const Fn fn{};
       for_each_run(kernel_context(context), w, 1.0, [&](std::size_t at, const auto& offsets, std::size_t n) {
+        const std::int64_t step_a = sa, step_b = sb;  // locals: orow's byte stores could alias captures
         const S* ar = as + offsets[0];
         const S* br = bs + offsets[1];
         std::uint8_t* orow = o + at;
-        if (sa == 1 && sb == 1) {  // the same-shape run, which the compiler vectorizes
+        if (step_a == 1 && step_b == 1) {  // the same-shape run, which the compiler vectorizes
           for (std::size_t i = 0; i < n; ++i) orow[i] = fn(E::load(ar[i]), E::load(br[i])) ? 1 : 0;
-        } else if (sa == 1 && sb == 0) {
+        } else if (step_a == 1 && step_b == 0) {
           const auto bv = E::load(br[0]);
           for (std::size_t i = 0; i < n; ++i) orow[i] = fn(E::load(ar[i]), bv) ? 1 : 0;
         } else {
           for (std::size_t i = 0; i < n; ++i) {
             const auto j = static_cast<std::int64_t>(i);
-            orow[i] = fn(E::load(ar[j * sa]), E::load(br[j * sb])) ? 1 : 0;
+            orow[i] = fn(E::load(ar[j * step_a]), E::load(br[j * step_b])) ? 1 : 0;
           }
         }
       });
@@ -115,7 +116,7 @@ class NotOverride final : public OptimizedKernel {
     if (count == 0) return;
     const auto* xs = reinterpret_cast<const std::uint8_t*>(tensor_bytes(x).data());
     auto* o = reinterpret_cast<std::uint8_t*>(mutable_tensor_bytes(out).data());
-    for (std::size_t i = 0; i < count; ++i) o[i] = oe::Bool::store(!oe::Bool::load(xs[i]));
+    for (std::size_t i = 0; i < count; ++i) o[i] = oe::Bool::store(!oe::Bool::load(xs[i]));  // locals only
   }
 };
 

@@ -53,21 +53,35 @@ class WhereOverride final : public OptimizedKernel {
       S* o = reinterpret_cast<S*>(ob);
       const std::int64_t sc = w.inner_stride(0), sx = w.inner_stride(1), sy = w.inner_stride(2);
       for_each_run(kernel_context(context), w, 1.0, [&](std::size_t at, const auto& offsets, std::size_t n) {
+        const std::int64_t step_c = sc, step_x = sx, step_y = sy;  // locals: stores could alias captures
         const std::uint8_t* cr = cond + offsets[0];
         const S* xr = xs + offsets[1];
         const S* yr = ys + offsets[2];
         S* orow = o + at;
-        if constexpr (std::is_same_v<E, oe::F32>) {
-          for (std::size_t i = 0; i < n; ++i) {
-            const auto j = static_cast<std::int64_t>(i);
-            orow[i] = cr[j * sc] != 0 ? xr[j * sx] : yr[j * sy];
+        // The row with its strides as constants where they are the common 1 and 0 (same shapes;
+        // a scalar on both branches, Swin's mask), so the compiler vectorizes those loops.
+        auto select = [&](auto kc, auto kx, auto ky) {
+          if constexpr (std::is_same_v<E, oe::F32>) {
+            for (std::size_t i = 0; i < n; ++i) {
+              const auto j = static_cast<std::int64_t>(i);
+              orow[i] = cr[j * kc] != 0 ? xr[j * kx] : yr[j * ky];
+            }
+            ew::unary_f32_run(isa, kKeep, orow, orow, n);  // in place: each element read before written
+          } else {
+            for (std::size_t i = 0; i < n; ++i) {
+              const auto j = static_cast<std::int64_t>(i);
+              orow[i] = E::store(E::load(cr[j * kc] != 0 ? xr[j * kx] : yr[j * ky]));
+            }
           }
-          ew::unary_f32_run(isa, kKeep, orow, orow, n);  // in place: each element read before written
+        };
+        using One = std::integral_constant<std::int64_t, 1>;
+        using Zero = std::integral_constant<std::int64_t, 0>;
+        if (step_c == 1 && step_x == 1 && step_y == 1) {
+          select(One{}, One{}, One{});
+        } else if (step_c == 1 && step_x == 0 && step_y == 0) {
+          select(One{}, Zero{}, Zero{});
         } else {
-          for (std::size_t i = 0; i < n; ++i) {
-            const auto j = static_cast<std::int64_t>(i);
-            orow[i] = E::store(E::load(cr[j * sc] != 0 ? xr[j * sx] : yr[j * sy]));
-          }
+          select(step_c, step_x, step_y);
         }
       });
     });
