@@ -27,6 +27,7 @@ set(ONEMODEL_UNITY_ALONE
     # The data-movement overrides (issue 15): new files, alone.
     optimized/ops/op_cast.cpp
     optimized/ops/op_compare.cpp
+    optimized/ops/op_gather.cpp
     optimized/ops/op_pad.cpp
     optimized/ops/op_pow.cpp
     optimized/ops/op_slice.cpp

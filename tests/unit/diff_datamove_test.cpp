@@ -158,6 +158,7 @@ TEST(DiffDatamove, OverridesAreRegistered) {
   for (std::int64_t opset : {11, 13, 18, 19}) EXPECT_TRUE(has_override("Pad", opset)) << opset;
   EXPECT_FALSE(has_override("Pad", 2));  // the attribute form stays the reference
   for (std::int64_t opset : {1, 9, 10, 13}) EXPECT_TRUE(has_override("Slice", opset)) << opset;
+  for (std::int64_t opset : {1, 11, 13}) EXPECT_TRUE(has_override("Gather", opset)) << opset;
   for (const char* op : {"Where", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}) {
     EXPECT_TRUE(has_override(op, 16)) << op;
   }
@@ -670,6 +671,81 @@ TEST(DiffDatamove, ComparisonErrors) {
   where.opset = 16;
   where.inputs = {narrow_tensor(DType::F32, {3}, rng), narrow_tensor(DType::F32, {3}, rng), narrow_tensor(DType::F32, {3}, rng)};
   EXPECT_EQ(error_difference(where), "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gather
+
+OpCase gather_case(DType t, const std::vector<std::int64_t>& dims, std::int64_t axis,
+                   const std::vector<std::int64_t>& index_dims, const std::vector<std::int64_t>& index_values,
+                   bool int32, std::mt19937_64& rng) {
+  OpCase c;
+  c.op = "Gather";
+  c.opset = 13;
+  c.attributes = {ib::int_attr("axis", axis)};
+  Tensor idx = int32 ? i32_tensor(index_values) : i64_tensor(index_values);
+  idx = idx.reshape(std::span<const std::int64_t>(index_dims));
+  c.inputs = {random_tensor(t, dims, rng), idx};
+  c.constant = {false, rng() % 2 == 0};
+  return c;
+}
+
+TEST(DiffDatamove, GatherAxesIndicesAndTypes) {
+  CaseTally tally;
+  std::mt19937_64 rng(28);
+  const DType types[] = {DType::F32, DType::I64, DType::U8, DType::F16, DType::F64, DType::Bool, DType::I32};
+  for (int iteration = 0; iteration < 300; ++iteration) {
+    const int rank = 1 + static_cast<int>(rng() % 4);
+    std::vector<std::int64_t> dims;
+    for (int d = 0; d < rank; ++d) dims.push_back(static_cast<std::int64_t>(rng() % 6));
+    const int axis = static_cast<int>(rng() % static_cast<std::uint64_t>(rank));
+    const std::int64_t n = dims[static_cast<std::size_t>(axis)];
+    const int index_rank = static_cast<int>(rng() % 3);
+    std::vector<std::int64_t> index_dims;
+    std::size_t count = 1;
+    for (int d = 0; d < index_rank; ++d) {
+      index_dims.push_back(n == 0 ? 0 : static_cast<std::int64_t>(rng() % 4));
+      count *= static_cast<std::size_t>(index_dims.back());
+    }
+    if (n == 0 && index_rank == 0) dims[static_cast<std::size_t>(axis)] = 1;  // a scalar index needs an element
+    const std::int64_t m = dims[static_cast<std::size_t>(axis)];
+    std::vector<std::int64_t> values;
+    for (std::size_t j = 0; j < count; ++j) values.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * m)) - m);
+    const OpCase c = gather_case(types[rng() % std::size(types)], dims, rng() % 2 == 0 ? axis : axis - rank, index_dims,
+                                 values, rng() % 2 == 0, rng);
+    EXPECT_EQ(compare_everywhere(c, &tally), "") << "iteration " << iteration;
+  }
+  // Large: T5's embedding rows (axis 0), a relative-position table on the last axis, two threads.
+  std::vector<std::int64_t> ids;
+  for (int j = 0; j < 128; ++j) ids.push_back(static_cast<std::int64_t>(rng() % 3000) - 1000);
+  EXPECT_EQ(compare_everywhere(gather_case(DType::F32, {3000, 512}, 0, {1, 128}, ids, false, rng), &tally), "");
+  std::vector<std::int64_t> buckets;
+  for (int j = 0; j < 128 * 128; ++j) buckets.push_back(static_cast<std::int64_t>(rng() % 32));
+  EXPECT_EQ(compare_everywhere(gather_case(DType::F32, {32, 8}, 0, {128, 128}, buckets, false, rng), &tally), "");
+  std::vector<std::int64_t> columns;
+  for (int j = 0; j < 300; ++j) columns.push_back(static_cast<std::int64_t>(rng() % 100) - 50);
+  EXPECT_EQ(compare_everywhere(gather_case(DType::I64, {400, 50}, -1, {300}, columns, true, rng), &tally), "");
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
+  EXPECT_GE(tally.shared_cases, 3u) << tally.summary();
+}
+
+TEST(DiffDatamove, GatherBadIndicesAreTheReferenceError) {
+  std::mt19937_64 rng(29);
+  for (std::int64_t bad : {std::int64_t{4}, std::int64_t{-5}, std::int64_t{1000}, std::numeric_limits<std::int64_t>::min()}) {
+    for (bool int32 : {false, true}) {
+      const std::int64_t v = int32 && bad == std::numeric_limits<std::int64_t>::min() ? -2147483647 - 1 : bad;
+      OpCase c = gather_case(DType::F32, {4, 3}, 0, {3}, {0, v, 1}, int32, rng);
+      c.constant = {false, false};  // known only at run time: the check is run()'s
+      EXPECT_EQ(error_difference(c), "") << bad;
+      c = gather_case(DType::F32, {3, 4}, 1, {2}, {-1, v}, int32, rng);
+      EXPECT_EQ(error_difference(c), "") << bad;
+    }
+  }
+  OpCase axis = gather_case(DType::F32, {4, 3}, 2, {1}, {0}, false, rng);  // axis out of range
+  EXPECT_EQ(error_difference(axis), "");
+  OpCase floats = gather_case(DType::F32, {4, 3}, 0, {1}, {0}, false, rng);  // float indices
+  floats.inputs[1] = random_tensor(DType::F32, {1}, rng);
+  EXPECT_EQ(error_difference(floats), "");
 }
 
 }  // namespace
