@@ -25,6 +25,49 @@ void copy_one(std::byte* dst, const std::byte* src) {
   std::memcpy(dst, &v, sizeof(T));
 }
 
+template <std::size_t W>
+void copy_fixed(std::byte* dst, const std::byte* src) {
+  std::memcpy(dst, src, W);
+}
+
+// Blocks [first, last) of the output (block b = o * count + j reads data row o * n + indices[j]),
+// with the index type and the block copy fixed at compile time so the loop has no branches
+// but the wrap of j. Indices were checked; negative ones count from the end.
+template <class Index, class Copy>
+void gather_blocks(const Index* indices, std::size_t count, std::int64_t n, const std::byte* src, std::byte* dst,
+                   std::size_t width, std::size_t first, std::size_t last, Copy copy) {
+  std::size_t o = first / count;  // walked without a division per block
+  std::size_t j = first - o * count;
+  const std::byte* base = src + o * static_cast<std::size_t>(n) * width;
+  for (std::size_t b = first; b < last; ++b) {
+    const std::int64_t i = indices[j];
+    const std::size_t row = static_cast<std::size_t>(i < 0 ? i + n : i);
+    copy(dst + b * width, base + row * width);
+    if (++j == count) {
+      j = 0;
+      base += static_cast<std::size_t>(n) * width;
+    }
+  }
+}
+
+template <class Index>
+void gather_piece(const Index* indices, std::size_t count, std::int64_t n, const std::byte* src, std::byte* dst,
+                  std::size_t width, std::size_t first, std::size_t last) {
+  switch (width) {
+    case 1: return gather_blocks(indices, count, n, src, dst, width, first, last, [](std::byte* t, const std::byte* f) { *t = *f; });
+    case 2: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_one<std::uint16_t>);
+    case 4: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_one<std::uint32_t>);
+    case 8: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_one<std::uint64_t>);
+    // Short rows of a fixed size (T5's bias table: 8 float32 per bucket): an inlined copy.
+    case 16: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_fixed<16>);
+    case 32: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_fixed<32>);
+    case 64: return gather_blocks(indices, count, n, src, dst, width, first, last, copy_fixed<64>);
+    default:
+      return gather_blocks(indices, count, n, src, dst, width, first, last,
+                           [width](std::byte* t, const std::byte* f) { std::memcpy(t, f, width); });
+  }
+}
+
 class GatherOverride final : public OptimizedKernel {
  public:
   GatherOverride(const NodeInfo& node, const OptimizedConfig& config)
@@ -70,27 +113,14 @@ class GatherOverride final : public OptimizedKernel {
     const std::size_t blocks = outer * count;
     const std::size_t per_piece = block >= kPieceBytes ? 1 : kPieceBytes / block;
     const std::size_t pieces = (blocks + per_piece - 1) / per_piece;
-    const auto un = static_cast<std::size_t>(n);
     kernel_context(context).parallel_for(
         pieces, kNanosecondsPerByte * static_cast<double>(blocks * block), [&](std::size_t piece) {
           const std::size_t first = piece * per_piece;
           const std::size_t last = first + per_piece < blocks ? first + per_piece : blocks;
-          const std::size_t width = block;  // locals: the byte stores below could alias captures
-          std::byte* const out_bytes = dst;
-          const std::byte* const in_bytes = src;
-          for (std::size_t b = first; b < last; ++b) {
-            const std::size_t o = b / count;
-            const std::int64_t i = index_at(b - o * count);
-            const std::size_t row = static_cast<std::size_t>(i < 0 ? i + n : i);
-            const std::byte* from = in_bytes + (o * un + row) * width;
-            std::byte* to = out_bytes + b * width;
-            switch (width) {
-              case 4: copy_one<std::uint32_t>(to, from); break;
-              case 8: copy_one<std::uint64_t>(to, from); break;
-              case 2: copy_one<std::uint16_t>(to, from); break;
-              case 1: *to = *from; break;
-              default: std::memcpy(to, from, width);
-            }
+          if (wide) {
+            gather_piece(reinterpret_cast<const std::int64_t*>(raw), count, n, src, dst, block, first, last);
+          } else {
+            gather_piece(reinterpret_cast<const std::int32_t*>(raw), count, n, src, dst, block, first, last);
           }
         });
   }
