@@ -33,6 +33,14 @@ set(ONEMODEL_UNITY_ALONE
     core/ctc/ctc_error.cpp
     core/ctc/ctc_greedy.cpp
     core/ctc/ctc_math.cpp
+    # The data-movement overrides (issue 15): new files, alone.
+    optimized/ops/op_cast.cpp
+    optimized/ops/op_compare.cpp
+    optimized/ops/op_gather.cpp
+    optimized/ops/op_pad.cpp
+    optimized/ops/op_pow.cpp
+    optimized/ops/op_slice.cpp
+    optimized/ops/op_where.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp

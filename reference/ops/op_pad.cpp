@@ -13,83 +13,13 @@
 #include "core/tensor/checked_math.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/pad_geometry.hpp"
 #include "reference/ops/strided_copy.hpp"
 
 namespace onemodel {
 namespace {
 
 using namespace shape_ops;
-
-enum class PadMode { Constant, Edge, Reflect, Wrap };
-
-std::int64_t positive_mod(std::int64_t a, std::int64_t m) {
-  const std::int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
-// The part of an axis of extent n that a wrap repeats: negative pads crop [crop_begin, n - crop_end)
-// first (spec/ops/shape-indexing.md section 4, from ONNX Runtime 1.31.1).
-// A negative pad's crop, at most n + 1 (pads come from the file: -INT64_MIN would overflow, and any
-// crop beyond n leaves nothing either way).
-std::int64_t wrap_crop(std::int64_t pad, std::int64_t n) { return pad >= 0 ? 0 : (pad < -n ? n + 1 : -pad); }
-std::int64_t wrap_kept(std::int64_t n, std::int64_t begin, std::int64_t end) {
-  return n - wrap_crop(begin, n) - wrap_crop(end, n);
-}
-
-// The input coordinate an output coordinate reads on one axis of extent n with pads begin and
-// end, or -1 for the fill value (constant mode). `i` is the output coordinate minus the begin pad.
-std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n, std::int64_t begin, std::int64_t end) {
-  if (mode == PadMode::Wrap) {
-    // Period = the kept extent m (> 0 whenever an element is read: infer refuses the rest); the
-    // kept part starts at crop_begin. With no negative pad this is i mod n.
-    const std::int64_t crop_begin = wrap_crop(begin, n);
-    const std::int64_t kept = wrap_kept(n, begin, end);
-    return kept <= 0 ? -1 : crop_begin + positive_mod(i - crop_begin, kept);
-  }
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case PadMode::Constant: return -1;
-    case PadMode::Edge: return i < 0 ? 0 : n - 1;
-    case PadMode::Wrap: return -1;  // handled above
-    case PadMode::Reflect: {
-      if (n == 1) return 0;
-      const std::int64_t period = 2 * (n - 1);
-      const std::int64_t j = positive_mod(i, period);
-      return j < n ? j : period - j;
-    }
-  }
-  return -1;
-}
-
-struct PadSpec {
-  std::vector<std::int64_t> begin, end;  // per axis of the data
-};
-
-PadSpec resolve_pads(const NodeInfo& node, int rank, const std::vector<std::int64_t>& pads,
-                     const std::vector<std::int64_t>* axes) {
-  PadSpec spec;
-  spec.begin.assign(static_cast<std::size_t>(rank), 0);
-  spec.end.assign(static_cast<std::size_t>(rank), 0);
-  std::vector<int> listed;
-  if (axes != nullptr) {
-    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
-    for (std::int64_t a : *axes) {
-      const int axis = normalize_axis(node, a, rank);
-      if (seen[static_cast<std::size_t>(axis)]) node.fail_invalid("axis listed twice");
-      seen[static_cast<std::size_t>(axis)] = true;
-      listed.push_back(axis);
-    }
-  } else {
-    for (int d = 0; d < rank; ++d) listed.push_back(d);
-  }
-  const std::size_t k = listed.size();
-  if (pads.size() != 2 * k) node.fail_invalid("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * k));
-  for (std::size_t i = 0; i < k; ++i) {
-    spec.begin[static_cast<std::size_t>(listed[i])] = pads[i];
-    spec.end[static_cast<std::size_t>(listed[i])] = pads[k + i];
-  }
-  return spec;
-}
 
 class Pad final : public OpKernel {
  public:
@@ -204,15 +134,6 @@ class Pad final : public OpKernel {
   std::optional<std::vector<std::int64_t>> attribute_pads_;
   double attribute_value_;
 };
-
-PadMode parse_mode(const NodeInfo& node) {
-  const std::string mode = node.get_string("mode", "constant");
-  if (mode == "constant") return PadMode::Constant;
-  if (mode == "edge") return PadMode::Edge;
-  if (mode == "reflect") return PadMode::Reflect;
-  if (mode == "wrap" && node.opset() >= 19) return PadMode::Wrap;
-  node.fail_invalid("mode '" + mode + "'");
-}
 
 }  // namespace
 
