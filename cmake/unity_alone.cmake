@@ -24,6 +24,8 @@ set(ONEMODEL_UNITY_ALONE
     # The self-gate pass and its node (issue 15): new files, alone.
     optimized/passes/self_gate_fuse.cpp
     optimized/passes/self_gate_op.cpp
+    # The BatchNormalization epilogue pass (issue 15): new file, alone.
+    optimized/passes/conv_batchnorm_epilogue.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp

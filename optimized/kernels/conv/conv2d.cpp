@@ -30,6 +30,7 @@ struct BiasState {
   bool exact = false;
   const ConvActivation* activation = nullptr;
   Isa isa = Isa::Scalar;
+  std::size_t channel0 = 0;  // the group's first output channel (the normalization's index)
 };
 
 void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t, std::size_t rows,
@@ -45,7 +46,7 @@ void add_bias(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, 
         for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
       }
     }
-    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, line, cols);
+    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, line, cols);
   }
 }
 
@@ -89,7 +90,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         // The im2col matrix is never stored: the product fills each strip of it from the image
         // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
         float* c = y + (image * s.out_channels + g * m) * n;
-        const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+        const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
         const GemmEpilogue epilogue{add_bias, &state};
         const Im2colSource source{&s, x_group};
         gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
@@ -107,7 +108,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         b.data = workspace;
       }
       float* c = y + (image * s.out_channels + g * m) * n;
-      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
       const GemmEpilogue epilogue{add_bias, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       if (packed_weights != nullptr) {
@@ -131,7 +132,7 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
     for (std::size_t g = 0; g < s.groups; ++g) {
       const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
       float* c = y + (image * s.out_channels + g * m) * n;
-      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const BiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
       const GemmEpilogue epilogue{add_bias, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.
