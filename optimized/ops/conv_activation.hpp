@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
@@ -44,5 +45,8 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, co
                                                          std::unique_ptr<FusedActivation> activation);
 // The normalization a Conv override carries, or null (no normalization, or not a Conv override).
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel);
+// What a fused Conv override carries, for run profiles: "Conv+activation",
+// "Conv+BatchNormalization" or "Conv+BatchNormalization+activation" ("Conv" for a plain one).
+std::string conv_fused_label(const OpKernel& kernel);
 
 }  // namespace onemodel::opt

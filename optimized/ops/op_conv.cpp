@@ -45,6 +45,7 @@ class ConvOverride final : public OptimizedKernel {
   }
 
   const std::shared_ptr<const FusedNorm>& norm() const noexcept { return norm_; }
+  bool has_activation() const noexcept { return activation_ != nullptr; }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
@@ -217,6 +218,15 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, co
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel) {
   const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
   return conv != nullptr ? conv->norm() : nullptr;
+}
+
+std::string conv_fused_label(const OpKernel& kernel) {
+  const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
+  std::string label("Conv");
+  if (conv == nullptr) return label;
+  if (conv->norm() != nullptr) label.append("+BatchNormalization");
+  if (conv->has_activation()) label.append("+activation");
+  return label;
 }
 
 }  // namespace onemodel::opt
