@@ -185,6 +185,19 @@ TEST(ConcatInPlace, NestedConcatsAndOtherReaders) {
     g.output("r", DType::F32).output("s", DType::F32);
     check(g.build(), {{"x", values(x, 15)}}, 1, "slice read after an in-place reader of the block");
   }
+  {  // The second slice is read after the block's last whole reader, by a Transpose and a Conv whose
+     // outputs would be placed at the start of the block if it were freed too early.
+    GraphBuilder g(17);
+    g.input("x", DType::F32, x);
+    conv_relu(g, "x", 4, 1, "a", 1);
+    conv_relu(g, "x", 4, 6, "bb", 2);
+    g.node("Concat", {"a", "bb"}, {"c"}, {int_attr("axis", 1)});
+    g.node("Neg", {"c"}, {"r"});
+    g.node("Transpose", {"bb"}, {"t"}, {ints_attr("perm", {0, 3, 2, 1})});
+    conv_relu(g, "bb", 6, 8, "k", 3, true);
+    g.output("r", DType::F32).output("t", DType::F32).output("k", DType::F32);
+    check(g.build(), {{"x", values(x, 16)}}, 1, "slice read after the block's last whole reader");
+  }
 }
 
 TEST(ConcatInPlace, WhereItMustCopy) {
