@@ -46,12 +46,14 @@ struct ProfiledNode {
   std::string name;           // the node's name in the model ("" when it has none)
   std::string model_op_type;  // the operator of the model node it stands at ("Gemm", "MatMul", ...)
   // What runs: the operator, or for a fused node the fused kernel ("LinearOp", "AttentionFusedOp",
-  // "MatMulIntegerToFloat", "Conv+activation", "QLinearConv", ...).
+  // "MatMulIntegerToFloat", "Conv+activation", "Conv+BatchNormalization", "QLinearConv", ...).
   std::string op_type;
   NodeKernelKind kind = NodeKernelKind::Reference;
   // The instruction-set path the kernel runs on ("AVX-512", "AVX2+FMA", "Scalar", ...: the
   // session's path, optimized/frame/isa.hpp; a kernel family without code at that width runs its
-  // widest narrower one), or "reference" for a reference kernel.
+  // widest narrower one), "reference" for a reference kernel, or "in place" for a Concat whose
+  // inputs were written into its output and which runs no kernel (spec/optimized-engine.md
+  // section 4 rule 5).
   std::string kernel_path;
 };
 

@@ -2,9 +2,14 @@
 // Conv with the activation reading it: the float32 kernels apply it on each finished tile (im2col
 // + product) or output plane (depthwise) through the activation override's own element-wise
 // kernel; every other case runs the reference Conv and then the activation node's own kernel.
+// Before the activation a Conv can also carry a BatchNormalization in inference form
+// (`conv-batchnorm-epilogue`, graph-passes.md; docs/design.md "BatchNormalization epilogue"):
+// per output channel the factor and shift the BatchNormalization kernel would compute, applied to
+// each finished tile or plane with that kernel's plane function (the same bits in both modes).
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
@@ -23,8 +28,25 @@ struct FusedActivation {
   DType round_first = DType::F32;
 };
 
+// A BatchNormalization absorbed by its Conv: per output channel a and shift
+// (batchnorm::channel_affine on the node's constant statistics and epsilon).
+struct FusedNorm {
+  std::vector<float> scale;  // a
+  std::vector<float> shift;
+};
+
 // A Conv override for `conv` whose output is the activation's output.
 std::unique_ptr<OpKernel> make_optimized_conv_with_activation(const NodeInfo& conv, const OptimizedConfig& config,
                                                                FusedActivation activation);
+// A Conv override whose output is the normalization's (`norm`, not null) output, or with
+// `activation` the activation's.
+std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, const OptimizedConfig& config,
+                                                         std::shared_ptr<const FusedNorm> norm,
+                                                         std::unique_ptr<FusedActivation> activation);
+// The normalization a Conv override carries, or null (no normalization, or not a Conv override).
+std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel);
+// What a fused Conv override carries, for run profiles: "Conv+activation",
+// "Conv+BatchNormalization" or "Conv+BatchNormalization+activation" ("Conv" for a plain one).
+std::string conv_fused_label(const OpKernel& kernel);
 
 }  // namespace onemodel::opt

@@ -4,10 +4,13 @@
 // bits in exact mode (same per-output order over c, ky, kx from +0, padding as real +0 products,
 // the bias as one rounded addition afterwards, canonical NaN). Three spatial axes run the
 // reference kernel. Shapes, types and errors are the reference's (its infer()). With a fused
-// activation (conv_activation.hpp) the kernels apply it to the finished outputs.
+// activation (conv_activation.hpp) the kernels apply it to the finished outputs, after the fused
+// BatchNormalization when there is one.
 #include <memory>
+#include <string>
 
 #include "onemodel/half.hpp"
+#include "optimized/kernels/batchnorm/batch_norm.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/ops/conv_activation.hpp"
@@ -34,6 +37,15 @@ class ConvOverride final : public OptimizedKernel {
       : ConvOverride(node, config) {
     activation_ = std::make_unique<FusedActivation>(std::move(activation));
   }
+  ConvOverride(const NodeInfo& node, const OptimizedConfig& config, std::shared_ptr<const FusedNorm> norm,
+               std::unique_ptr<FusedActivation> activation)
+      : ConvOverride(node, config) {
+    norm_ = std::move(norm);
+    activation_ = std::move(activation);
+  }
+
+  const std::shared_ptr<const FusedNorm>& norm() const noexcept { return norm_; }
+  bool has_activation() const noexcept { return activation_ != nullptr; }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
@@ -66,10 +78,17 @@ class ConvOverride final : public OptimizedKernel {
     const bool compact_w = has_compact_weight(context);
     if (!plan.served || context.input(0).dtype() != DType::F32 || (context.input(1).dtype() != DType::F32 && !compact_w)) {
       run_reference(context);
+      if (norm_ != nullptr) run_norm(context);
       if (activation_ != nullptr) run_activation(context);
       return;
     }
+    if (norm_ != nullptr) check_norm(context);
     ConvActivation fused;
+    if (norm_ != nullptr) {
+      fused.norm_scale = norm_->scale.data();
+      fused.norm_shift = norm_->shift.data();
+      fused.activate = activation_ != nullptr;
+    }
     if (activation_ != nullptr) {
       fused.args = activation_->args;
       if (activation_->round_first != DType::F32) {
@@ -77,7 +96,7 @@ class ConvOverride final : public OptimizedKernel {
         fused.bfloat16 = activation_->round_first == DType::BF16;
       }
     }
-    const ConvActivation* activation = activation_ != nullptr ? &fused : nullptr;
+    const ConvActivation* activation = activation_ != nullptr || norm_ != nullptr ? &fused : nullptr;
     const Conv2dShape& s = plan.shape;
     const Tensor x = context.input(0).contiguous();
     Tensor b;
@@ -143,6 +162,31 @@ class ConvOverride final : public OptimizedKernel {
     return out;
   }
 
+  // The normalization's channel count is the constant W's output-channel count (the pass checks
+  // it); a Y of another channel count cannot occur, but is refused rather than read past.
+  void check_norm(const RunContext& context) const {
+    const Tensor& y = context.output(0);
+    if (y.dtype() != DType::F32 || y.shape().rank() < 2 || y.shape()[1] != static_cast<std::int64_t>(norm_->scale.size())) {
+      std::string message("the fused BatchNormalization has ");
+      message.append(std::to_string(norm_->scale.size())).append(" channels, the Conv's output does not");
+      context.node().fail_invalid(message);
+    }
+  }
+
+  // The BatchNormalization on the reference Conv's output, in place: each (n, c) plane through
+  // the BatchNormalization kernel's plane function (what its node would store).
+  void run_norm(const RunContext& context) const {
+    check_norm(context);
+    const Tensor& y = context.output(0);
+    const std::size_t n = static_cast<std::size_t>(y.shape()[0]), c = norm_->scale.size();
+    if (n * c == 0) return;
+    const std::size_t plane = static_cast<std::size_t>(y.element_count()) / (n * c);
+    float* data = y.mutable_data<float>().data();
+    for (std::size_t p = 0; p < n * c; ++p) {
+      batchnorm::batch_norm_plane_f32(data + p * plane, data + p * plane, plane, norm_->scale[p % c], norm_->shift[p % c]);
+    }
+  }
+
   // The activation node's own kernel on the finished output, in place (as the unfused graph
   // would run it on the Conv's result; its in_place_input is 0).
   void run_activation(RunContext& context) const {
@@ -162,6 +206,7 @@ class ConvOverride final : public OptimizedKernel {
   cg::WindowAttributes window_;
   std::int64_t group_;
   std::unique_ptr<FusedActivation> activation_;  // graph-passes.md `conv-activation`, or none
+  std::shared_ptr<const FusedNorm> norm_;        // graph-passes.md `conv-batchnorm-epilogue`, or none
 };
 
 }  // namespace
@@ -173,6 +218,26 @@ std::unique_ptr<OpKernel> make_optimized_conv(const NodeInfo& node, const Optimi
 std::unique_ptr<OpKernel> make_optimized_conv_with_activation(const NodeInfo& conv, const OptimizedConfig& config,
                                                                FusedActivation activation) {
   return std::make_unique<ConvOverride>(conv, config, std::move(activation));
+}
+
+std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, const OptimizedConfig& config,
+                                                         std::shared_ptr<const FusedNorm> norm,
+                                                         std::unique_ptr<FusedActivation> activation) {
+  return std::make_unique<ConvOverride>(conv, config, std::move(norm), std::move(activation));
+}
+
+std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel) {
+  const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
+  return conv != nullptr ? conv->norm() : nullptr;
+}
+
+std::string conv_fused_label(const OpKernel& kernel) {
+  const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
+  std::string label("Conv");
+  if (conv == nullptr) return label;
+  if (conv->norm() != nullptr) label.append("+BatchNormalization");
+  if (conv->has_activation()) label.append("+activation");
+  return label;
 }
 
 }  // namespace onemodel::opt

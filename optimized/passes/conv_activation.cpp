@@ -51,7 +51,13 @@ void run_conv_activation(PassGraph& graph) {
       extra.push_back(bound != nullptr ? *bound : Tensor());
     }
     FusedActivation fused{std::move(act.kernel), act.info, args, std::move(extra), half ? *x_type : DType::F32};
-    std::unique_ptr<OpKernel> kernel = make_optimized_conv_with_activation(conv.info, graph.config(), std::move(fused));
+    // A Conv that took its BatchNormalization (`conv-batchnorm-epilogue`) keeps it, before the
+    // activation.
+    std::shared_ptr<const FusedNorm> norm = conv_fused_norm(unwrap_half_adapter(*conv.kernel));
+    std::unique_ptr<OpKernel> kernel =
+        norm != nullptr ? make_optimized_conv_with_norm(conv.info, graph.config(), std::move(norm),
+                                                        std::make_unique<FusedActivation>(std::move(fused)))
+                        : make_optimized_conv_with_activation(conv.info, graph.config(), std::move(fused));
     // In a model with half values the fused node keeps the Conv's adapter: X, W and B widened and
     // the output rounded, as for the Conv alone.
     conv.kernel = wrapped ? rewrap_half_adapter(*conv.kernel, std::move(kernel)) : std::move(kernel);

@@ -32,6 +32,7 @@ void run_qdq(PassGraph& graph);
 void run_constant_fold(PassGraph& graph);
 void run_matmul_integer_fusion(PassGraph& graph);
 void run_conv_batchnorm_fold(PassGraph& graph);
+void run_conv_batchnorm_epilogue(PassGraph& graph);
 void run_gelu_fuse(PassGraph& graph);
 void run_attention_fuse(PassGraph& graph);
 void run_self_gate_fuse(PassGraph& graph);

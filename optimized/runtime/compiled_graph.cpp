@@ -79,6 +79,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
 
   auto compiled = std::make_unique<CompiledGraph>();
   compiled->isa = config.isa;
+  compiled->concat_in_place = options.optimization_level != OptimizationLevel::None;
   // The id of a value a name defines or reads; never -1, and always inside values: a name that
   // resolution did not bind (an in-memory model that skipped it, or "" which names nothing) is
   // InvalidModel here, not an index of -1 (issue 11, defect 1).

@@ -57,6 +57,9 @@ struct CompiledGraph {
   std::vector<std::uint8_t> from_caller;
   // The session's instruction-set path (run profiles name it per node, issue 15).
   Isa isa = Isa::Scalar;
+  // Plans may give a Concat's inputs their slices of its output (spec/optimized-engine.md
+  // section 4 rule 5). Off at OptimizationLevel::None, so the copying plan stays comparable.
+  bool concat_in_place = true;
 
   int value_id(const std::string& name) const;  // -1 when absent
   bool is_compact(int id) const noexcept {

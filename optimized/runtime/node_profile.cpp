@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/graph/half_adapter.hpp"
+#include "optimized/ops/conv_activation.hpp"
 
 namespace onemodel::opt {
 
@@ -44,8 +45,9 @@ ProfiledNode describe_node(const CompiledNode& node, Isa isa) {
       // A kernel class of the passes (optimized/passes): LinearOp, GeluOp, ...
       described.op_type = class_name(typeid(kernel));
     } else if (node.ir->op_type == "Conv") {
-      // conv-activation: the Conv override rebuilt with the following activation inside.
-      described.op_type = node.ir->op_type + "+activation";
+      // conv-activation and conv-batchnorm-epilogue: the Conv override rebuilt with the following
+      // BatchNormalization and/or activation inside.
+      described.op_type = conv_fused_label(kernel);
     } else {
       // A node a pass made with its own IR (qdq's QLinearConv): an override of that operator.
       described.op_type = node.ir->op_type;

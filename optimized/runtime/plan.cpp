@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/graph/half_adapter.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/runtime/node_errors.hpp"
 #include "optimized/runtime/run_state.hpp"
@@ -23,6 +24,7 @@ std::int64_t byte_size(DType type, const Shape& shape) {
 
 Plan::Plan(const CompiledGraph& graph, const std::vector<Tensor>& inputs) : graph_(graph) {
   shape_nodes(inputs);
+  if (graph_.concat_in_place) slice_concat_inputs();
   place_values();
   idle_.reserve(kMaxIdleStates);
 }
@@ -166,16 +168,94 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
   }
 }
 
+// spec/optimized-engine.md section 4 rule 5 (docs/design.md "Concat in place"): a Concat whose
+// inputs can be written straight into their slices of its output makes no copy. Concats are
+// visited last to first, so a Concat output that is itself an input of a later Concat (nested
+// Inception-style blocks) is already a slice when its own inputs are sliced into it, and a
+// DenseNet block's Concats [f0], [f0, f1], ..., [f0, ..., fn] all become prefixes of the last one.
+// Conditions, for every input: a slab value (a static step's own output: not a graph input, a
+// constant, a view or a dynamic value), not a graph output, read once by this Concat, of the
+// output's type and not empty; the output a slab value whose extents before the axis multiply to 1,
+// so each input is one contiguous block at the sum of the sizes before it; the Concat an ai.onnx
+// node not wrapped by the half adapter. Then either no input is a slice yet (each becomes a slice
+// of the output), or every input already is, of one value, back to back in order (the output
+// becomes the slice of that value they cover). The bytes are the ones the copy would have made.
+void Plan::slice_concat_inputs() {
+  std::vector<std::uint8_t> is_output(values_.size(), 0);
+  for (int id : graph_.output_ids) {
+    if (id >= 0) is_output[static_cast<std::size_t>(id)] = 1;
+  }
+  for (std::size_t s = steps_.size(); s-- > 0;) {
+    PlanStep& step = steps_[s];
+    const CompiledNode& node = *step.node;
+    if (step.dynamic || step.view || node.outputs.size() != 1 || node.outputs[0] < 0 || node.inputs.empty()) continue;
+    if ((!node.ir->domain.empty() && node.ir->domain != "ai.onnx") || node.ir->op_type != "Concat") continue;
+    if (&unwrap_half_adapter(*node.kernel) != node.kernel.get()) continue;
+    const std::size_t out_id = static_cast<std::size_t>(node.outputs[0]);
+    PlanValue& out = values_[out_id];
+    if (out.kind != ValueKind::Slab || out.bytes <= 0 || out.shape.rank() == 0) continue;
+    const std::int64_t rank = out.shape.rank();
+    std::int64_t axis = node.info.get_int("axis", node.info.opset() < 4 ? 1 : 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) continue;
+    std::int64_t outer = 1;
+    for (std::int64_t d = 0; d < axis; ++d) outer *= out.shape[static_cast<int>(d)];
+    if (outer != 1) continue;
+    bool ok = true;
+    std::int64_t total = 0;
+    int sliced = 0;
+    for (std::size_t i = 0; i < node.inputs.size() && ok; ++i) {
+      const int id = node.inputs[i];
+      if (id < 0 || static_cast<std::size_t>(id) == out_id) { ok = false; break; }
+      const PlanValue& in = values_[static_cast<std::size_t>(id)];
+      ok = in.kind == ValueKind::Slab && in.type == out.type && in.bytes > 0 && is_output[static_cast<std::size_t>(id)] == 0;
+      for (std::size_t j = 0; j < i && ok; ++j) ok = node.inputs[j] != id;
+      total += in.bytes;
+      if (in.slice_of >= 0) ++sliced;
+    }
+    if (!ok || total != out.bytes) continue;
+    if (sliced == 0) {
+      std::int64_t at = 0;
+      for (int id : node.inputs) {
+        PlanValue& in = values_[static_cast<std::size_t>(id)];
+        in.slice_of = static_cast<int>(out_id);
+        in.slice_offset = at;
+        at += in.bytes;
+      }
+      step.concat_in_place = true;
+      continue;
+    }
+    if (sliced != static_cast<int>(node.inputs.size()) || out.slice_of >= 0) continue;
+    // Every input a slice of one value, back to back in order: the output is that stretch.
+    const PlanValue& first = values_[static_cast<std::size_t>(node.inputs[0])];
+    std::int64_t next = first.slice_offset;
+    for (int id : node.inputs) {
+      const PlanValue& in = values_[static_cast<std::size_t>(id)];
+      ok = ok && in.slice_of == first.slice_of && in.slice_offset == next;
+      next += in.bytes;
+    }
+    if (!ok) continue;
+    out.slice_of = first.slice_of;
+    out.slice_offset = first.slice_offset;
+    step.concat_in_place = true;
+  }
+}
+
 void Plan::place_values() {
   const std::size_t count = values_.size();
   constexpr int kForever = std::numeric_limits<int>::max();
-  // The slab value whose block a value lives in (itself, or a view's root), else -1.
+  // The slab value whose block a value lives in (itself, a view's root, or for a slice the
+  // value at the top of its slice chain), else -1.
   std::vector<int> root(count, -1);
+  const auto top_of = [&](int id) {
+    while (values_[static_cast<std::size_t>(id)].slice_of >= 0) id = values_[static_cast<std::size_t>(id)].slice_of;
+    return id;
+  };
   for (std::size_t s = 0; s < steps_.size(); ++s) {
     for (int id : steps_[s].node->outputs) {
       if (id < 0) continue;
       const PlanValue& value = values_[static_cast<std::size_t>(id)];
-      if (value.kind == ValueKind::Slab) root[static_cast<std::size_t>(id)] = id;
+      if (value.kind == ValueKind::Slab) root[static_cast<std::size_t>(id)] = top_of(id);
       if (value.kind == ValueKind::View) {
         root[static_cast<std::size_t>(id)] = root[static_cast<std::size_t>(value.view_source)];
       }
@@ -217,6 +297,23 @@ void Plan::place_values() {
         const int id = node.outputs[o];
         if (id < 0 || values_[static_cast<std::size_t>(id)].kind != ValueKind::Slab) continue;
         PlanValue& out = values_[static_cast<std::size_t>(id)];
+        if (root[static_cast<std::size_t>(id)] != id || out.offset >= 0) {
+          // Rule 5: a slice lives in its top value's block, made by the first step that writes
+          // any value in it (outputs are placed before dying inputs are freed, as in rule 2);
+          // never in place over an input.
+          const std::size_t top = static_cast<std::size_t>(root[static_cast<std::size_t>(id)]);
+          if (!holds_block[top] && values_[top].offset < 0) {
+            values_[top].offset = slab.allocate(values_[top].bytes);
+            holds_block[top] = true;
+            block_size[top] = values_[top].bytes;
+          }
+          std::int64_t at = 0;
+          for (int v = id; v != static_cast<int>(top); v = values_[static_cast<std::size_t>(v)].slice_of) {
+            at += values_[static_cast<std::size_t>(v)].slice_offset;
+          }
+          out.offset = values_[top].offset + at;
+          continue;
+        }
         // Rule 3: in place when the kernel allows it and the input's block dies here unshared.
         const int k = node.kernel->in_place_input;
         if (o == 0 && k >= 0 && static_cast<std::size_t>(k) < node.inputs.size() && node.inputs[k] >= 0) {

@@ -31,6 +31,10 @@ struct PlanValue {
   std::int64_t offset = -1;  // Slab
   std::int64_t bytes = 0;    // Slab
   int view_source = -1;      // View
+  // Slab values a Concat reads in place (section 4 rule 5): the value whose block holds this one,
+  // and this value's byte offset inside it; -1 when the value has a block of its own.
+  int slice_of = -1;
+  std::int64_t slice_offset = 0;
 };
 
 struct PlanStep {
@@ -40,6 +44,9 @@ struct PlanStep {
   std::shared_ptr<const void> prepared;  // what the kernel's prepare() returned
   // Slab blocks whose last value dies at this step (Checked builds poison them afterwards).
   std::vector<std::pair<std::int64_t, std::int64_t>> freed;
+  // A Concat whose inputs were written straight into their slices of its output (section 4
+  // rule 5): no kernel call.
+  bool concat_in_place = false;
 };
 
 // What a plan is keyed by: per graph input, whether the caller gave it and its type and shape.
@@ -84,6 +91,7 @@ class Plan {
  private:
   void shape_nodes(const std::vector<Tensor>& inputs);
   void place_values();
+  void slice_concat_inputs();
 
   const CompiledGraph& graph_;
   std::vector<InputSignature> signature_;

@@ -58,7 +58,12 @@ void RunState::run_steps(const Plan& plan, RunControl& control) {
       continue;
     }
     const CompiledNode& node = *steps[s].node;
-    const std::uint32_t index = profile->node(&node, [&] { return describe_node(node, plan.graph().isa); });
+    const std::uint32_t index = profile->node(&node, [&] {
+      ProfiledNode described = describe_node(node, plan.graph().isa);
+      // spec/optimized-engine.md section 4 rule 5: no kernel runs, the producers wrote the output.
+      if (steps[s].concat_in_place) described.kernel_path = "in place";
+      return described;
+    });
     const std::uint64_t fallbacks = OptimizedKernel::fallbacks_on_this_thread();
     const RunProfile::Clock::time_point start = RunProfile::Clock::now();
     run_step(plan, s);
@@ -83,6 +88,11 @@ void RunState::run_step(const Plan& plan, std::size_t s) {
   }
   if (step.dynamic) {
     run_dynamic(step, plan.graph());
+    return;
+  }
+  if (step.concat_in_place) {
+    // spec/optimized-engine.md section 4 rule 5: the inputs' producers wrote the output.
+    poison(step);
     return;
   }
   std::vector<Tensor>& in = step_inputs_[s];

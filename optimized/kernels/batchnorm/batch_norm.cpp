@@ -19,9 +19,11 @@ namespace {
 constexpr std::size_t kChunkWork = 32768;  // elements per chunk, at least one plane
 constexpr double kNanosecondsPerElement = 0.3;
 
+}  // namespace
+
 // One plane: y = canonical(x * a + shift). x and y may be the same array (each element is read
 // before it is written).
-void plane_f32(const float* x, float* y, std::size_t size, float a, float shift) noexcept {
+void batch_norm_plane_f32(const float* x, float* y, std::size_t size, float a, float shift) noexcept {
   std::size_t i = 0;
 #if defined(__SSE2__)
   const __m128 va = _mm_set1_ps(a);
@@ -40,8 +42,6 @@ void plane_f32(const float* x, float* y, std::size_t size, float a, float shift)
   }
 }
 
-}  // namespace
-
 void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args) {
   const std::size_t planes = args.n * args.c;
   if (planes == 0 || args.plane == 0) return;
@@ -54,11 +54,9 @@ void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args) {
     for (std::size_t p = begin; p < end; ++p) {
       const std::size_t k = p % args.c;
       // The reference's per-channel arithmetic, operation by operation.
-      const float denom = std::sqrt(args.var[k] + args.epsilon);
-      const float a = args.scale[k] / denom;
-      const float mean_a = args.mean[k] * a;
-      const float shift = args.bias[k] - mean_a;
-      plane_f32(args.x + p * args.plane, args.y + p * args.plane, args.plane, a, shift);
+      float a = 0.0f, shift = 0.0f;
+      channel_affine(args.scale[k], args.bias[k], args.mean[k], args.var[k], args.epsilon, a, shift);
+      batch_norm_plane_f32(args.x + p * args.plane, args.y + p * args.plane, args.plane, a, shift);
     }
   });
 }

@@ -7,6 +7,7 @@
 // lanes and thread count cannot change a result.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "optimized/frame/kernel_context.hpp"
@@ -22,5 +23,22 @@ struct BatchNormArgs {
 };
 
 void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args);
+
+// One channel's factor and shift as the reference computes them (reference/ops/
+// op_batch_normalization.cpp), each float32 operation rounded on its own in this order:
+// a = scale / sqrt(var + epsilon), shift = bias - mean * a. Shared by batch_norm_f32 and the
+// Conv's BatchNormalization epilogue (graph-passes.md `conv-batchnorm-epilogue`), so both give the
+// same bits. Callers are compiled with -ffp-contract=off (no fused multiply-add).
+inline void channel_affine(float scale, float bias, float mean, float var, float epsilon, float& a,
+                           float& shift) noexcept {
+  const float denom = std::sqrt(var + epsilon);
+  a = scale / denom;
+  const float mean_a = mean * a;
+  shift = bias - mean_a;
+}
+
+// One plane of `size` values: y = canonical(x * a + shift), the product and the sum each rounded
+// (no fused multiply-add), NaN stored as 0x7FC00000. x and y may be the same array.
+void batch_norm_plane_f32(const float* x, float* y, std::size_t size, float a, float shift) noexcept;
 
 }  // namespace onemodel::opt::batchnorm

@@ -203,7 +203,7 @@ void conv2d_f32_regions(const KernelContext& context, const Conv2dShape& s, cons
     for (std::size_t g = 0; g < s.groups; ++g) {
       const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
       float* y_group = y + (image * s.out_channels + g * m) * plane;
-      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa};
+      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
       const GemmEpilogue epilogue{conv_bias_epilogue, &state};
       const bool finish = bias != nullptr || activation != nullptr;
       for (const ConvTapRegion& r : plan.regions) {

@@ -2,17 +2,25 @@
 // `conv-activation`): the activation override's element-wise kernel, and in a model with half
 // values a rounding through the storage type first (spec/half-precision.md section 8.6: the value
 // the adapter stores between the Conv and its activation, so the fused node keeps the bits of the
-// two nodes run one after the other).
+// two nodes run one after the other). Before it, optionally, a BatchNormalization in inference
+// form (graph-passes.md `conv-batchnorm-epilogue`): per output channel y = x * a + shift with the
+// BatchNormalization kernel's own plane function, so the values are those its node would store.
 #pragma once
 
 #include <cstddef>
 
 #include "optimized/frame/isa.hpp"
+#include "optimized/kernels/batchnorm/batch_norm.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 
 namespace onemodel::opt {
 
 struct ConvActivation {
+  // Per output channel of the whole Conv (all groups), the BatchNormalization's factor and shift
+  // (batchnorm::channel_affine); both null when there is no normalization.
+  const float* norm_scale = nullptr;
+  const float* norm_shift = nullptr;
+  bool activate = true;  // false: the normalization alone
   ew::UnaryArgs args;
   // Narrows then widens `n` values in place (given by the operator layer, which owns the
   // engine's conversions); null in a binary32 model.
@@ -20,7 +28,13 @@ struct ConvActivation {
   bool bfloat16 = false;
 };
 
-inline void apply_conv_activation(Isa isa, const ConvActivation& activation, float* values, std::size_t n) {
+// `values`: n finished outputs of output channel `channel`.
+inline void apply_conv_activation(Isa isa, const ConvActivation& activation, std::size_t channel, float* values,
+                                  std::size_t n) {
+  if (activation.norm_scale != nullptr) {
+    batchnorm::batch_norm_plane_f32(values, values, n, activation.norm_scale[channel], activation.norm_shift[channel]);
+  }
+  if (!activation.activate) return;
   if (activation.round_first != nullptr) activation.round_first(isa, values, n, activation.bfloat16);
   ew::unary_f32_run(isa, activation.args, values, values, n);
 }

@@ -18,6 +18,7 @@ struct ConvBiasState {
   bool exact = false;
   const ConvActivation* activation = nullptr;
   Isa isa = Isa::Scalar;
+  std::size_t channel0 = 0;  // the group's first output channel (a fused normalization's index)
 };
 
 // GemmEpilogue::apply for a ConvBiasState: rows [row, row + rows) of C, `cols` columns each.
@@ -34,7 +35,7 @@ inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, 
         for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
       }
     }
-    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, line, cols);
+    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, line, cols);
   }
 }
 
