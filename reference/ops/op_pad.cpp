@@ -7,7 +7,9 @@
 // pads crop first, then the kept part repeats with its own length as the period, as ONNX Runtime
 // 1.31.1 does; spec/ops/shape-indexing.md section 4). A non-constant mode on an empty axis that
 // needs elements, or wrap on an axis cropped to nothing that needs elements, is InvalidModel.
+#include <array>
 #include <cstring>
+#include <span>
 
 #include "core/graph/op_kernel.hpp"
 #include "core/tensor/checked_math.hpp"
@@ -19,6 +21,8 @@ namespace onemodel {
 namespace {
 
 using namespace shape_ops;
+
+constexpr std::size_t kMaxElementBytes = 8;  // the widest stored element (int64, uint64, double)
 
 enum class PadMode { Constant, Edge, Reflect, Wrap };
 
@@ -62,27 +66,26 @@ std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t n, std
 }
 
 struct PadSpec {
-  std::vector<std::int64_t> begin, end;  // per axis of the data
+  std::array<std::int64_t, kMaxRank> begin{}, end{};  // per axis of the data (rank <= kMaxRank)
 };
 
-PadSpec resolve_pads(const NodeInfo& node, int rank, const std::vector<std::int64_t>& pads,
-                     const std::vector<std::int64_t>* axes) {
+PadSpec resolve_pads(const NodeInfo& node, int rank, std::span<const std::int64_t> pads,
+                     const std::span<const std::int64_t>* axes) {
   PadSpec spec;
-  spec.begin.assign(static_cast<std::size_t>(rank), 0);
-  spec.end.assign(static_cast<std::size_t>(rank), 0);
-  std::vector<int> listed;
+  // Every axis is listed at most once, so at most rank of them.
+  std::array<int, kMaxRank> listed{};
+  std::size_t k = 0;
   if (axes != nullptr) {
-    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+    std::array<bool, kMaxRank> seen{};
     for (std::int64_t a : *axes) {
       const int axis = normalize_axis(node, a, rank);
       if (seen[static_cast<std::size_t>(axis)]) node.fail_invalid("axis listed twice");
       seen[static_cast<std::size_t>(axis)] = true;
-      listed.push_back(axis);
+      listed[k++] = axis;
     }
   } else {
-    for (int d = 0; d < rank; ++d) listed.push_back(d);
+    for (int d = 0; d < rank; ++d) listed[k++] = d;
   }
-  const std::size_t k = listed.size();
   if (pads.size() != 2 * k) node.fail_invalid("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * k));
   for (std::size_t i = 0; i < k; ++i) {
     spec.begin[static_cast<std::size_t>(listed[i])] = pads[i];
@@ -99,8 +102,8 @@ class Pad final : public OpKernel {
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
-    std::vector<std::int64_t> pads;
-    std::vector<std::int64_t> axes;
+    IntValues pad_values, axis_values;
+    std::span<const std::int64_t> pads, axes;
     bool has_axes = false;
     if (attribute_pads_) {
       pads = *attribute_pads_;
@@ -108,9 +111,11 @@ class Pad final : public OpKernel {
       const Tensor* p = value_or_defer(context, 1);
       const Tensor* a = context.has_input(3) ? value_or_defer(context, 3) : nullptr;
       if (p == nullptr || (context.has_input(3) && a == nullptr)) return;
-      pads = read_ints(node, *p, "pads");
+      pad_values.read(node, *p, "pads");
+      pads = pad_values.span();
       if (a != nullptr) {
-        axes = read_ints(node, *a, "axes");
+        axis_values.read(node, *a, "axes");
+        axes = axis_values.span();
         has_axes = true;
       }
     }
@@ -145,19 +150,29 @@ class Pad final : public OpKernel {
     const NodeInfo& node = context.node();
     const Tensor data = context.input(0).contiguous();
     const Tensor& out = context.output(0);
-    std::vector<std::int64_t> pads;
-    std::vector<std::int64_t> axes;
+    IntValues pad_values, axis_values;
+    std::span<const std::int64_t> pads, axes;
     const bool has_axes = !attribute_pads_ && context.has_input(3);
     if (attribute_pads_) {
       pads = *attribute_pads_;
     } else {
-      pads = read_ints(node, context.input(1), "pads");
-      if (has_axes) axes = read_ints(node, context.input(3), "axes");
+      pad_values.read(node, context.input(1), "pads");
+      pads = pad_values.span();
+      if (has_axes) {
+        axis_values.read(node, context.input(3), "axes");
+        axes = axis_values.span();
+      }
     }
     const PadSpec spec = resolve_pads(node, data.rank(), pads, has_axes ? &axes : nullptr);
     const std::size_t esize = dtype_size(data.dtype());
-    const std::vector<std::byte> fill = fill_bytes(context, data.dtype(), esize);
-    const std::vector<std::int64_t> strides = row_major_strides(data.shape());
+    const std::array<std::byte, kMaxElementBytes> fill = fill_bytes(context, data.dtype(), esize);
+    // Row-major strides of the data, in elements.
+    std::array<std::int64_t, kMaxRank> strides{};
+    std::int64_t stride = 1;
+    for (int d = data.rank() - 1; d >= 0; --d) {
+      strides[static_cast<std::size_t>(d)] = stride;
+      stride *= data.shape()[d];
+    }
     std::span<const std::byte> src = tensor_bytes(data);
     std::span<std::byte> dst = mutable_tensor_bytes(out);
     for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
@@ -179,8 +194,8 @@ class Pad final : public OpKernel {
  private:
   // The constant-mode value as element bytes: the constant_value input (its first element), or the
   // attribute `value` converted to the element type, or zero.
-  std::vector<std::byte> fill_bytes(const RunContext& context, DType type, std::size_t esize) const {
-    std::vector<std::byte> bytes(esize, std::byte{0});
+  std::array<std::byte, kMaxElementBytes> fill_bytes(const RunContext& context, DType type, std::size_t esize) const {
+    std::array<std::byte, kMaxElementBytes> bytes{};  // esize <= 8 bytes for every stored type
     if (!attribute_pads_) {
       if (context.has_input(2)) {
         const Tensor& v = context.input(2);

@@ -7,7 +7,9 @@
 // least 0. Axes may be negative and must not repeat; unlisted axes are taken whole. The copy goes
 // through a flipped / strided view.
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <span>
 
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
@@ -56,14 +58,19 @@ struct SliceSpec {
   std::vector<std::int64_t> starts, ends, axes, steps;
 };
 
+// The operands as read (attribute vectors or input values); axes and steps may be empty.
+struct SliceArgs {
+  std::span<const std::int64_t> starts, ends, axes, steps;
+};
+
 // The view of `data` the slice selects (flip for negative steps, then a strided slice).
-Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceSpec& spec) {
+Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceArgs& spec) {
   const int rank = data.rank();
   const std::size_t k = spec.starts.size();
   if (spec.ends.size() != k) node.fail_invalid("starts and ends differ in length");
   if (!spec.axes.empty() && spec.axes.size() != k) node.fail_invalid("axes differ in length from starts");
   if (!spec.steps.empty() && spec.steps.size() != k) node.fail_invalid("steps differ in length from starts");
-  std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+  std::array<bool, kMaxRank> seen{};  // rank <= kMaxRank for every tensor
   Tensor view = data;
   for (std::size_t i = 0; i < k; ++i) {
     const int axis = spec.axes.empty() ? static_cast<int>(i) : normalize_axis(node, spec.axes[i], rank);
@@ -86,6 +93,14 @@ Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceSpec& spe
   return view;
 }
 
+// The input operands' values, read without a heap allocation for ranks up to 8.
+struct SliceInputs {
+  IntValues starts, ends, axes, steps;
+  SliceArgs args() const { return SliceArgs{starts.span(), ends.span(), axes.span(), steps.span()}; }
+};
+
+SliceArgs args_of(const SliceSpec& spec) { return SliceArgs{spec.starts, spec.ends, spec.axes, spec.steps}; }
+
 class Slice final : public OpKernel {
  public:
   // attribute form when `attribute_spec` is set (opsets 1-9)
@@ -93,14 +108,16 @@ class Slice final : public OpKernel {
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
-    SliceSpec spec;
+    SliceInputs inputs;
+    SliceArgs spec;
     if (attribute_spec_) {
-      spec = *attribute_spec_;
+      spec = args_of(*attribute_spec_);
     } else {
       for (std::size_t i = 1; i < 5; ++i) {
         if (context.has_input(i) && value_or_defer(context, i) == nullptr) return;
       }
-      spec = from_inputs(node, [&](std::size_t i) { return context.has_input(i) ? context.input_value(i) : nullptr; });
+      read_inputs(node, inputs, [&](std::size_t i) { return context.has_input(i) ? context.input_value(i) : nullptr; });
+      spec = inputs.args();
     }
     // The view's shape is the output shape; an empty stand-in tensor of the input's shape suffices
     // to compute it (the reference engine always has the value; otherwise build one).
@@ -116,21 +133,24 @@ class Slice final : public OpKernel {
 
   void run(RunContext& context) const override {
     const NodeInfo& node = context.node();
-    const SliceSpec spec = attribute_spec_ ? *attribute_spec_ : from_inputs(node, [&](std::size_t i) {
-      return context.has_input(i) ? &context.input(i) : nullptr;
-    });
+    SliceInputs inputs;
+    SliceArgs spec;
+    if (attribute_spec_) {
+      spec = args_of(*attribute_spec_);
+    } else {
+      read_inputs(node, inputs, [&](std::size_t i) { return context.has_input(i) ? &context.input(i) : nullptr; });
+      spec = inputs.args();
+    }
     copy_view_into(slice_view(node, context.input(0), spec), context.output(0));
   }
 
  private:
   template <class Get>
-  static SliceSpec from_inputs(const NodeInfo& node, Get&& get) {
-    SliceSpec spec;
-    spec.starts = read_ints(node, *get(1), "starts");
-    spec.ends = read_ints(node, *get(2), "ends");
-    if (const Tensor* t = get(3)) spec.axes = read_ints(node, *t, "axes");
-    if (const Tensor* t = get(4)) spec.steps = read_ints(node, *t, "steps");
-    return spec;
+  static void read_inputs(const NodeInfo& node, SliceInputs& out, Get&& get) {
+    out.starts.read(node, *get(1), "starts");
+    out.ends.read(node, *get(2), "ends");
+    if (const Tensor* t = get(3)) out.axes.read(node, *t, "axes");
+    if (const Tensor* t = get(4)) out.steps.read(node, *t, "steps");
   }
   std::optional<SliceSpec> attribute_spec_;
 };
