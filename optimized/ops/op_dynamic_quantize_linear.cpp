@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/util/inline_list.hpp"
 #include "optimized/kernels/quantize/quantize.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/dynamic_quant_params.hpp"
@@ -27,7 +28,8 @@ class DynamicQuantizeLinearOptimized final : public OptimizedKernel {
     const float* in = count == 0 ? nullptr : x.data<float>().data();
     const KernelContext kc = kernel_context(context);
     const std::size_t chunks = (count + kDynamicChunk - 1) / kDynamicChunk;
-    std::vector<quantize::MinMax> parts(chunks);
+    // In place up to 64 chunks (a million elements): a warm run allocates nothing.
+    InlineList<quantize::MinMax, 64> parts(chunks);
     kc.parallel_for(chunks, static_cast<double>(count) * 0.2, [&](std::size_t c) {
       const std::size_t begin = c * kDynamicChunk;
       parts[c] = quantize::min_max(kc.isa, in + begin, std::min(count, begin + kDynamicChunk) - begin);

@@ -197,6 +197,28 @@ TEST(WarmRunAllocation, BidirectionalLstmAndGru) {
   expect_no_warm_allocations(c, "recurrent");
 }
 
+TEST(WarmRunAllocation, DynamicallyQuantizedProducts) {
+  // DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul by the two scales (the pattern of the
+  // dynamically quantized transformers, which a pass runs as one product), and a MatMulInteger
+  // with an int32 output of its own.
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{6, 8});
+  std::vector<std::int8_t> w(8 * 5);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>(static_cast<int>(i * 7 % 23) - 11);
+  b.initializer("w", Tensor::from_values<std::int8_t>(DType::I8, Shape{8, 5}, w));
+  b.initializer("wz", Tensor::from_values<std::int8_t>(DType::I8, Shape{}, {std::int8_t{3}}));
+  b.initializer("ws", Tensor::from_values<float>(DType::F32, Shape{}, {0.05f}));
+  b.node("DynamicQuantizeLinear", {"x"}, {"q", "qs", "qz"});
+  b.node("MatMulInteger", {"q", "w", "qz", "wz"}, {"acc"});
+  b.node("Cast", {"acc"}, {"accf"}, {int_attr("to", 1)});
+  b.node("Mul", {"qs", "ws"}, {"scale"});
+  b.node("Mul", {"accf", "scale"}, {"y"});
+  b.node("MatMulInteger", {"q", "w"}, {"raw"});
+  b.output("y", DType::F32).output("raw", DType::I32);
+  Case c{b.build(), {"x"}, {ramp(Shape{6, 8})}, {"y", "raw"}};
+  expect_no_warm_allocations(c, "int8 products");
+}
+
 TEST(WarmRunAllocation, TheCounterSeesAllocations) {
   // The tests above can fail: the counter counts, aligned allocations too.
   g_allocations = 0;
