@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/graph/half_convert.hpp"
+#include "core/util/inline_list.hpp"
 
 namespace onemodel {
 namespace {
@@ -60,27 +61,6 @@ bool never_wrapped_name(std::string_view op) {
 bool default_domain(const IrNode& node) { return node.domain.empty() || node.domain == "ai.onnx"; }
 
 bool is_binary16_arithmetic(std::string_view op) { return op == "Add" || op == "Sub" || op == "Mul" || op == "Div"; }
-
-// A few values kept in place (a node has a handful of inputs and outputs), more on the heap: the
-// bookkeeping of a wrapped node's warm run then allocates nothing. T must be default-constructible.
-template <typename T, std::size_t N>
-class InlineList {
- public:
-  explicit InlineList(std::size_t n) : size_(n) {
-    if (n > N) heap_.resize(n);
-  }
-  T* data() noexcept { return size_ > N ? heap_.data() : inline_.data(); }
-  const T* data() const noexcept { return size_ > N ? heap_.data() : inline_.data(); }
-  T& operator[](std::size_t i) noexcept { return data()[i]; }
-  const T& operator[](std::size_t i) const noexcept { return data()[i]; }
-  std::size_t size() const noexcept { return size_; }
-  std::span<T> span() noexcept { return {data(), size_}; }
-
- private:
-  std::array<T, N> inline_{};
-  std::vector<T> heap_;
-  std::size_t size_;
-};
 
 // The adapter's state for one plan (section 8.4): the constant half inputs widened once, and what
 // the wrapped kernel's own prepare() returned for the widened inputs.

@@ -50,9 +50,41 @@ void PoolState::give_back(std::byte* block, std::size_t capacity) noexcept {
   ::operator delete(block, kAlign);
 }
 
+void* PoolState::take_record(std::size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (bytes == record_bytes && !idle_records.empty()) {
+      void* record = idle_records.back();
+      idle_records.pop_back();
+      return record;
+    }
+  }
+  return ::operator new(bytes);
+}
+
+void PoolState::give_back_record(void* record, std::size_t bytes) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!closed && (record_bytes == 0 || record_bytes == bytes) && idle_records.size() < kMaxIdleRecords) {
+      try {
+        // The list's room is made once, so returning a record never allocates afterwards.
+        if (idle_records.capacity() == 0) idle_records.reserve(kMaxIdleRecords);
+        record_bytes = bytes;
+        idle_records.push_back(record);
+        return;
+      } catch (...) {
+        // No memory for the list: fall through and free the record.
+      }
+    }
+  }
+  ::operator delete(record);
+}
+
 void PoolState::close() noexcept {
   std::lock_guard<std::mutex> lock(mutex);
   closed = true;
+  for (void* record : idle_records) ::operator delete(record);
+  idle_records.clear();
   for (auto& [capacity, blocks] : free_lists) {
     for (std::byte* block : blocks) ::operator delete(block, kAlign);
   }
@@ -96,7 +128,8 @@ std::shared_ptr<Buffer> BufferPool::rent(std::size_t n, bool zero) {
   detail::mark_new(block, n);
   if (zero && n != 0) std::memset(block, 0, n);
   try {
-    return std::make_shared<Buffer>(Buffer::PrivateTag{}, state_, block, n, capacity);
+    return std::allocate_shared<Buffer>(detail::RecordAllocator<Buffer>(state_), Buffer::PrivateTag{}, state_, block, n,
+                                        capacity);
   } catch (...) {
     state_->give_back(block, capacity);
     throw;

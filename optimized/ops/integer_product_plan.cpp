@@ -1,6 +1,8 @@
 #include "optimized/ops/integer_product_plan.hpp"
 
 #include "core/graph/tensor_bytes.hpp"
+#include "onemodel/tensor_error.hpp"
+#include "reference/ops/element_reader.hpp"
 #include "reference/ops/integer_products.hpp"
 
 namespace onemodel::opt {
@@ -15,8 +17,17 @@ const std::uint8_t* raw_bytes(const Tensor& t) {
 }  // namespace
 
 std::shared_ptr<IntegerProductPlan> make_integer_product_plan(const InferContext& context, std::size_t a, std::size_t b,
-                                                              Isa isa) {
+                                                              Isa isa, std::optional<std::size_t> zb) {
   auto plan = std::make_shared<IntegerProductPlan>();
+  if (zb && context.has_input(*zb)) {
+    if (const Tensor* z = context.known_value(*zb)) {
+      // A zero-point tensor of an unserved type is left to run(), which refuses it as before.
+      const DType t = z->dtype();
+      if (t == DType::U8 || t == DType::I8 || t == DType::U16 || t == DType::I16 || t == DType::I32) {
+        for (const std::int64_t v : quant::integers_of(*z)) plan->zb.push_back(static_cast<std::int32_t>(v));
+      }
+    }
+  }
   plan->a_shape = context.input_shape(a);
   plan->b_shape = context.input_shape(b);
   plan->shape = products::matmul_shape(context.node(), plan->a_shape, plan->b_shape);
@@ -44,8 +55,8 @@ const products::MatMulShape& integer_product_shape(const RunContext& context, co
 }
 
 void run_integer_product(const RunContext& context, const IntegerProductPlan* plan, const products::MatMulShape& s,
-                         std::size_t a, std::size_t b, const std::vector<std::int32_t>& za,
-                         const std::vector<std::int32_t>& zb, std::int32_t* c, const OptimizedConfig& config) {
+                         std::size_t a, std::size_t b, std::span<const std::int32_t> za,
+                         std::span<const std::int32_t> zb, std::int32_t* c, const OptimizedConfig& config) {
   const std::int64_t batches = s.batch.element_count();
   if (batches == 0 || s.m == 0 || s.n == 0) return;
   const Tensor at = context.input(a).contiguous();
@@ -72,10 +83,30 @@ void run_integer_product(const RunContext& context, const IntegerProductPlan* pl
   }
 }
 
-std::vector<std::int32_t> integer_zero_points(const RunContext& context, std::size_t i) {
-  if (!context.has_input(i)) return {0};
-  std::vector<std::int32_t> out;
-  for (std::int64_t v : quant::integers_of(context.input(i))) out.push_back(static_cast<std::int32_t>(v));
+std::span<const std::int32_t> b_zero_points(const RunContext& context, const IntegerProductPlan* plan, std::size_t i,
+                                            ZeroPoints& local) {
+  if (plan != nullptr && !plan->zb.empty() && context.has_input(i)) return plan->zb;
+  local = integer_zero_points(context, i);
+  return local.span();
+}
+
+ZeroPoints integer_zero_points(const RunContext& context, std::size_t i) {
+  if (!context.has_input(i)) return ZeroPoints(1);
+  const Tensor& t = context.input(i);
+  ZeroPoints out(static_cast<std::size_t>(t.element_count()));
+  // The values quant::integers_of gives, read in place (U8, I8, U16, I16, I32).
+  const auto read = [&](auto tag) {
+    ::onemodel::ew::ElementReader<decltype(tag)> reader(t, t.shape());
+    for (std::int32_t& v : out) v = static_cast<std::int32_t>(reader.next());
+  };
+  switch (t.dtype()) {
+    case DType::U8: read(std::uint8_t{}); break;
+    case DType::I8: read(std::int8_t{}); break;
+    case DType::U16: read(std::uint16_t{}); break;
+    case DType::I16: read(std::int16_t{}); break;
+    case DType::I32: read(std::int32_t{}); break;
+    default: throw TensorError(TensorErrorKind::Type, "not a quantized integer tensor");
+  }
   return out;
 }
 

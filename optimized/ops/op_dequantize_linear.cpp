@@ -9,7 +9,10 @@
 #include <optional>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/util/inline_list.hpp"
+#include "onemodel/tensor_error.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "reference/ops/element_reader.hpp"
 #include "reference/ops/quant_helpers.hpp"
 
 namespace onemodel::opt {
@@ -59,9 +62,29 @@ class DequantizeLinearOptimized final : public OptimizedKernel {
     const quant::ScaleLayout layout =
         quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
     const Tensor x = x_t.contiguous();
-    const std::vector<float> scale = quant::floats_of(s_t);
-    std::vector<std::int64_t> zp(scale.size(), 0);
-    if (context.has_input(2)) zp = quant::integers_of(context.input(2));
+    // The scales (float32 here) and zero points, read in place up to 16 of each (a warm run
+    // allocates nothing, graph-runtime.md section 4); the values quant::floats_of and
+    // quant::integers_of give.
+    InlineList<float, 16> scale(static_cast<std::size_t>(s_t.element_count()));
+    ::onemodel::ew::ElementReader<float> scale_reader(s_t, s_t.shape());
+    for (float& v : scale) v = scale_reader.next();
+    InlineList<std::int64_t, 16> zp(scale.size());
+    if (context.has_input(2)) {
+      const Tensor& z = context.input(2);
+      zp = InlineList<std::int64_t, 16>(static_cast<std::size_t>(z.element_count()));
+      const auto read = [&](auto tag) {
+        ::onemodel::ew::ElementReader<decltype(tag)> reader(z, z.shape());
+        for (std::int64_t& v : zp) v = reader.next();
+      };
+      switch (z.dtype()) {
+        case DType::U8: read(std::uint8_t{}); break;
+        case DType::I8: read(std::int8_t{}); break;
+        case DType::U16: read(std::uint16_t{}); break;
+        case DType::I16: read(std::int16_t{}); break;
+        case DType::I32: read(std::int32_t{}); break;
+        default: throw TensorError(TensorErrorKind::Type, "not a quantized integer tensor");
+      }
+    }
     const std::size_t count = static_cast<std::size_t>(x.element_count());
     if (count == 0) return;
     const std::byte* in = tensor_bytes(x).data();

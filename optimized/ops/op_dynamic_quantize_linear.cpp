@@ -27,15 +27,19 @@ class DynamicQuantizeLinearOptimized final : public OptimizedKernel {
     const float* in = count == 0 ? nullptr : x.data<float>().data();
     const KernelContext kc = kernel_context(context);
     const std::size_t chunks = (count + kDynamicChunk - 1) / kDynamicChunk;
-    std::vector<quantize::MinMax> parts(chunks);
+    // Each chunk's minimum and maximum (lo, hi pairs) on run scratch: a warm run allocates nothing.
+    const Tensor parts_t = context.scratch(DType::F32, Shape{static_cast<std::int64_t>(2 * chunks)});
+    float* const parts = chunks == 0 ? nullptr : parts_t.mutable_data<float>().data();
     kc.parallel_for(chunks, static_cast<double>(count) * 0.2, [&](std::size_t c) {
       const std::size_t begin = c * kDynamicChunk;
-      parts[c] = quantize::min_max(kc.isa, in + begin, std::min(count, begin + kDynamicChunk) - begin);
+      const quantize::MinMax p = quantize::min_max(kc.isa, in + begin, std::min(count, begin + kDynamicChunk) - begin);
+      parts[2 * c] = p.lo;
+      parts[2 * c + 1] = p.hi;
     });
     quantize::MinMax m;
-    for (const quantize::MinMax& p : parts) {
-      if (p.lo < m.lo) m.lo = p.lo;
-      if (p.hi > m.hi) m.hi = p.hi;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if (parts[2 * c] < m.lo) m.lo = parts[2 * c];
+      if (parts[2 * c + 1] > m.hi) m.hi = parts[2 * c + 1];
     }
     const quant::DynamicParams params = quant::dynamic_params(m.lo, m.hi);
     const float scale = params.scale;

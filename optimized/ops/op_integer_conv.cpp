@@ -76,7 +76,8 @@ class IntegerConvOptimized final : public OptimizedKernel {
       // Runtime weights (or shapes the plan did not see): prepared for this call.
       local.emplace();
       local->geometry = quant::integer_conv_geometry(context.node(), window_, group_, x.shape(), w.shape());
-      local->weights = prepare_integer_conv_weights(local->geometry, w, integer_zero_points(context, zw_input()));
+      const ZeroPoints zw = integer_zero_points(context, zw_input());
+      local->weights = prepare_integer_conv_weights(local->geometry, w, std::vector<std::int32_t>(zw.begin(), zw.end()));
       plan = &*local;
     }
     const quant::IntegerConvGeometry& g = plan->geometry;

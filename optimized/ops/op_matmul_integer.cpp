@@ -16,7 +16,7 @@ class MatMulIntegerOptimized final : public OptimizedKernel {
   using OptimizedKernel::OptimizedKernel;
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
-    return make_integer_product_plan(context, 0, 1, config().isa);
+    return make_integer_product_plan(context, 0, 1, config().isa, 3);
   }
 
   void run(RunContext& context) const override {
@@ -27,7 +27,9 @@ class MatMulIntegerOptimized final : public OptimizedKernel {
       run_reference(context);
       return;
     }
-    run_integer_product(context, plan, s, 0, 1, integer_zero_points(context, 2), integer_zero_points(context, 3),
+    ZeroPoints zb_local(0);
+    run_integer_product(context, plan, s, 0, 1, integer_zero_points(context, 2).span(),
+                        b_zero_points(context, plan, 3, zb_local),
                         context.output(0).mutable_data<std::int32_t>().data(), config());
   }
 };

@@ -21,7 +21,7 @@ class QLinearMatMulOptimized final : public OptimizedKernel {
   using OptimizedKernel::OptimizedKernel;
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
-    return make_integer_product_plan(context, 0, 3, config().isa);
+    return make_integer_product_plan(context, 0, 3, config().isa, 5);
   }
 
   void run(RunContext& context) const override {
@@ -36,7 +36,9 @@ class QLinearMatMulOptimized final : public OptimizedKernel {
     const std::int64_t total = s.batch.element_count() * s.m * s.n;
     Tensor acc = context.scratch(DType::I32, Shape{total});
     std::int32_t* c = acc.mutable_data<std::int32_t>().data();
-    run_integer_product(context, plan, s, 0, 3, integer_zero_points(context, 2), integer_zero_points(context, 5), c,
+    ZeroPoints zb_local(0);
+    run_integer_product(context, plan, s, 0, 3, integer_zero_points(context, 2).span(),
+                        b_zero_points(context, plan, 5, zb_local), c,
                         config());
     const std::vector<float> sa = quant::floats_of(context.input(1));
     const std::vector<float> sb = quant::floats_of(context.input(4));

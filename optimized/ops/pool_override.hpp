@@ -29,12 +29,11 @@ class Pool2dOverride final : public OptimizedKernel {
         (kind_ == pool::PoolKind::Max && context.output_wanted(1))) {
       return run_reference(context);
     }
-    const auto g = pooling::pool_geometry(context.node(), window_, x.shape());
-    pool::Pool2dShape shape;
-    shape.planes = g.n * g.c;
-    shape.h = axis(g.axes[1]);
-    shape.w = axis(g.axes[2]);
-    shape.count_include_pad = count_include_pad_;
+    // The geometry resolved at plan time for this input shape (prepare), else resolved now: the
+    // resolution builds vectors, and a warm run allocates nothing (graph-runtime.md section 4).
+    const auto* prepared = static_cast<const PreparedGeometry*>(context.state());
+    const pool::Pool2dShape shape =
+        prepared != nullptr && prepared->x == x.shape() ? prepared->shape : geometry(context.node(), x.shape());
     if (shape.h.pad_before < 0 || shape.w.pad_before < 0) return run_reference(context);
     const Tensor& y = context.output(0);
     if (y.element_count() == 0) return;
@@ -42,7 +41,32 @@ class Pool2dOverride final : public OptimizedKernel {
                       y.mutable_data<float>().data());
   }
 
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    if (!context.has_input(0) || context.input_type(0) != DType::F32 || context.input_shape(0).rank() != 4) {
+      return nullptr;
+    }
+    auto prepared = std::make_shared<PreparedGeometry>();
+    prepared->x = context.input_shape(0);
+    prepared->shape = geometry(context.node(), prepared->x);
+    return prepared;
+  }
+
  private:
+  struct PreparedGeometry {
+    Shape x;
+    pool::Pool2dShape shape;
+  };
+
+  pool::Pool2dShape geometry(const NodeInfo& node, const Shape& x) const {
+    const auto g = pooling::pool_geometry(node, window_, x);
+    pool::Pool2dShape shape;
+    shape.planes = g.n * g.c;
+    shape.h = axis(g.axes[1]);
+    shape.w = axis(g.axes[2]);
+    shape.count_include_pad = count_include_pad_;
+    return shape;
+  }
+
   static pool::PoolAxis axis(const conv_geometry::Axis& a) noexcept {
     return {a.in, a.out, a.kernel, a.stride, a.dilation, a.pad_before, a.pad_after};
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
@@ -120,7 +121,12 @@ void RecurrentOverride::run(RunContext& context) const {
   const std::int64_t rec_columns = split ? 2 * hidden : gh;
 
   // Section 6: the row lengths, each checked (InvalidInput) by the reference's helper.
-  const std::vector<std::int64_t> lengths = recurrent::sequence_lengths(context, seq, batch);
+  // The row lengths and the rows active at a step, on run scratch (a warm run allocates nothing,
+  // graph-runtime.md section 4).
+  Tensor index_scratch = context.scratch(DType::I64, Shape{2 * batch});
+  const std::span<std::int64_t> lengths = index_scratch.mutable_data<std::int64_t>().subspan(0, at(batch));
+  const std::span<std::int64_t> active_rows = index_scratch.mutable_data<std::int64_t>().subspan(at(batch));
+  recurrent::sequence_lengths_into(context, seq, batch, lengths);
   const std::int64_t longest = *std::max_element(lengths.begin(), lengths.end());
 
   Tensor x_holder, w_holder, r_holder, b_holder, p_holder;
@@ -129,9 +135,6 @@ void RecurrentOverride::run(RunContext& context) const {
   const float* r = contiguous_f32(context.input(kR), r_holder);
   const float* bias = context.has_input(kB) ? contiguous_f32(context.input(kB), b_holder) : nullptr;
   const float* p = lstm_ && context.has_input(kP) ? contiguous_f32(context.input(kP), p_holder) : nullptr;
-  const std::vector<float> initial_h = recurrent::load_state(context, kInitialH, a.layout, dirs, batch, hidden);
-  const std::vector<float> initial_c = lstm_ ? recurrent::load_state(context, kInitialC, a.layout, dirs, batch, hidden)
-                                             : std::vector<float>{};
 
   // Section 7: every NaN stored to Y, Y_h, Y_c is canonical in exact mode.
   const bool exact = context.exact();
@@ -152,13 +155,30 @@ void RecurrentOverride::run(RunContext& context) const {
   // Section 8: the projections (seq * batch * G * H floats, below 2^30 by infer()) on run scratch.
   Tensor xw_t = context.scratch(DType::F32, Shape{seq * batch, gh});
   float* xw = xw_t.mutable_data<float>().data();
-  std::vector<float> rec(at(batch * rec_columns)), rec_h(split ? at(batch * hidden) : 0);
-  std::vector<float> reset(split ? at(batch * hidden) : 0, 0.0f);
-  std::vector<float> work(at(batch * 2 * gh));
-  std::vector<float> h(at(batch * hidden)), h_next(at(batch * hidden));
-  std::vector<float> c(lstm_ ? at(batch * hidden) : 0), c_next(lstm_ ? at(batch * hidden) : 0);
-  std::vector<std::int64_t> active;
-  active.reserve(at(batch));
+  // The states and per-step buffers, one zeroed run scratch carved in order (as the vectors they
+  // replace were zeroed): initial H and C in layout 0, the recurrent products, r . H_prev, the
+  // cell's work rows, H and C and their next values.
+  const std::int64_t states = dirs * batch * hidden;
+  const std::int64_t rows = batch * hidden;
+  const std::int64_t parts[] = {states,           lstm_ ? states : 0, batch * rec_columns, split ? rows : 0,
+                                split ? rows : 0, batch * 2 * gh,     rows,                rows,
+                                lstm_ ? rows : 0, lstm_ ? rows : 0};
+  std::int64_t total = 0;
+  for (const std::int64_t n : parts) total += n;
+  Tensor float_scratch = context.scratch(DType::F32, Shape{total});
+  const std::span<float> all = float_scratch.mutable_data<float>();
+  std::fill(all.begin(), all.end(), 0.0f);
+  std::size_t next_part = 0, used = 0;
+  const auto carve = [&]() {
+    const std::span<float> part = all.subspan(used, at(parts[next_part]));
+    used += at(parts[next_part++]);
+    return part;
+  };
+  const std::span<float> initial_h = carve(), initial_c = carve(), rec = carve(), rec_h = carve(), reset = carve(),
+                         work = carve(), h = carve(), h_next = carve(), c = carve(), c_next = carve();
+  recurrent::load_state_into(context, kInitialH, a.layout, dirs, batch, hidden, initial_h);
+  if (lstm_) recurrent::load_state_into(context, kInitialC, a.layout, dirs, batch, hidden, initial_c);
+  std::size_t active_count = 0;
 
   const KernelContext kc = kernel_context(context);
   const auto* packs = static_cast<const RecurrentPacks*>(context.state());
@@ -227,10 +247,11 @@ void RecurrentOverride::run(RunContext& context) const {
 
     // Section 6: row b runs steps 0 .. len_b - 1.
     for (std::int64_t s = 0; s < longest; ++s) {
-      active.clear();
+      active_count = 0;
       for (std::int64_t b = 0; b < batch; ++b) {
-        if (s < lengths[at(b)]) active.push_back(b);
+        if (s < lengths[at(b)]) active_rows[active_count++] = b;
       }
+      const std::span<const std::int64_t> active = active_rows.first(active_count);
       // Section 5 step 2: the recurrent product of the whole batch (rows that have finished give
       // values nobody reads).
       gemm_f32_packed(kc, at(batch), h_view, *r_packed, rec.data(), static_cast<std::ptrdiff_t>(rec_columns));

@@ -78,7 +78,7 @@ void MatMulIntegerToFloat::infer(InferContext& context) const {
 }
 
 std::shared_ptr<const void> MatMulIntegerToFloat::prepare(const InferContext& context) const {
-  return make_integer_product_plan(context, 0, 1, config_.isa);
+  return make_integer_product_plan(context, 0, 1, config_.isa, 3);
 }
 
 void MatMulIntegerToFloat::run(RunContext& context) const {
@@ -101,8 +101,9 @@ void MatMulIntegerToFloat::run(RunContext& context) const {
     bias = row_operand(bias_t, s.n);
   }
   if (scale.data == nullptr || (spec_.has_bias && bias.data == nullptr)) return run_stages(context);
-  const std::vector<std::int32_t> za = integer_zero_points(context, 2);
-  const std::vector<std::int32_t> zb = integer_zero_points(context, 3);
+  const ZeroPoints za = integer_zero_points(context, 2);
+  ZeroPoints zb_local(0);
+  const std::span<const std::int32_t> zb = b_zero_points(context, plan, 3, zb_local);
   const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n), k = static_cast<std::size_t>(s.k);
   // The kernel's zero points: one, or one per row of A / column of B (int8_gemm.hpp).
   if ((za.size() != 1 && za.size() != m) || (zb.size() != 1 && zb.size() != n)) return run_stages(context);
@@ -145,7 +146,7 @@ void MatMulIntegerToFloat::run(RunContext& context) const {
     const int8::Operand a_view{a_bytes == nullptr ? nullptr : a_bytes + (a_off * s.m + static_cast<std::int64_t>(row0)) * s.k,
                                a_signed, k};
     const std::span<const std::int32_t> za_rows =
-        za.size() == 1 ? std::span<const std::int32_t>(za) : std::span<const std::int32_t>(za).subspan(row0, rows);
+        za.size() == 1 ? za.span() : za.span().subspan(row0, rows);
     float* block = out + (static_cast<std::size_t>(bi) * m + row0) * n;
     try {
       // The block's int32 results land in the output's own memory, then become floats in place.

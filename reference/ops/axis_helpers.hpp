@@ -3,11 +3,14 @@
 // 64-bit values, and building checked shapes from them.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/element_reader.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor_error.hpp"
 
@@ -36,6 +39,56 @@ inline std::vector<std::int64_t> read_ints(const NodeInfo& node, const Tensor& t
   }
   return out;
 }
+
+// The values of a small integer operand (starts, ends, axes, steps, pads, indices) as 64-bit
+// integers, held inline up to kInline values and on the heap only beyond: read on every run when
+// the optimized engine runs these kernels, and a warm run allocates nothing (graph-runtime.md
+// section 4).
+class IntValues {
+ public:
+  static constexpr std::size_t kInline = 2 * kMaxRank;  // pads: a begin and an end per axis
+
+  IntValues() = default;
+  IntValues(const IntValues&) = delete;
+  IntValues& operator=(const IntValues&) = delete;
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const std::int64_t* data() const noexcept { return heap_.empty() ? inline_.data() : heap_.data(); }
+  std::int64_t operator[](std::size_t i) const noexcept { return data()[i]; }
+  const std::int64_t* begin() const noexcept { return data(); }
+  const std::int64_t* end() const noexcept { return data() + size_; }
+  std::span<const std::int64_t> span() const noexcept { return {data(), size_}; }
+
+  // Reads the values of an int32 or int64 tensor (any rank and strides); other types are
+  // InvalidModel like read_ints.
+  void read(const NodeInfo& node, const Tensor& t, const char* what) {
+    if (t.dtype() != DType::I64 && t.dtype() != DType::I32) {
+      node.fail_invalid(std::string(what) + " must be int32 or int64, not " + std::string(dtype_name(t.dtype())));
+    }
+    const std::size_t n = static_cast<std::size_t>(t.element_count());
+    std::int64_t* out = inline_.data();
+    heap_.clear();
+    if (n > kInline) {
+      heap_.resize(n);
+      out = heap_.data();
+    }
+    size_ = n;
+    if (n == 0) return;
+    if (t.dtype() == DType::I64) {
+      ew::ElementReader<std::int64_t> r(t, t.shape());
+      for (std::size_t i = 0; i < n; ++i) out[i] = r.next();
+    } else {
+      ew::ElementReader<std::int32_t> r(t, t.shape());
+      for (std::size_t i = 0; i < n; ++i) out[i] = r.next();
+    }
+  }
+
+ private:
+  std::array<std::int64_t, kInline> inline_{};
+  std::vector<std::int64_t> heap_;
+  std::size_t size_ = 0;
+};
 
 // A Shape from 64-bit extents; a negative extent is InvalidModel, extents past the library's
 // limits (spec/tensors.md section 3) are Unsupported.

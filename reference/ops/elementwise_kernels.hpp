@@ -5,10 +5,13 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "reference/ops/elementwise_broadcast.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/element_reader.hpp"
 
 namespace onemodel::ew {
 
@@ -38,12 +41,23 @@ class UnaryKernel final : public OpKernel {
     const Tensor& out = context.output(0);
     dispatch(context.input(0).dtype(), List{}, [&](auto tag) {
       using E = decltype(tag);
-      const auto in = context.input(0).to_vector<typename E::storage>();
+      using S = typename E::storage;
+      // Element i is read before element i is written, so the output may be the input's own
+      // storage (in_place_input); an input laid out otherwise is copied out first.
+      const Tensor& x = context.input(0);
+      std::vector<S> copy;
+      std::span<const S> in;
+      if (x.is_contiguous()) {
+        in = x.data<S>();
+      } else {
+        copy = x.to_vector<S>();
+        in = copy;
+      }
       if constexpr (ToBool) {
         auto o = out.mutable_data<std::uint8_t>();
         for (std::size_t i = 0; i < in.size(); ++i) o[i] = fn_(E::load(in[i])) ? 1 : 0;
       } else {
-        auto o = out.mutable_data<typename E::storage>();
+        auto o = out.mutable_data<S>();
         for (std::size_t i = 0; i < in.size(); ++i) o[i] = E::store(fn_(E::load(in[i])));
       }
     });
@@ -70,14 +84,20 @@ class BinaryKernel final : public OpKernel {
     dispatch(context.input(0).dtype(), List{}, [&](auto tag) {
       using E = decltype(tag);
       using S = typename E::storage;
-      const auto a = read_broadcast<S>(context.input(0), out.shape());
-      const auto b = read_broadcast<S>(context.input(1), out.shape());
+      ElementReader<S> a(context.input(0), out.shape());
+      ElementReader<S> b(context.input(1), out.shape());
       if constexpr (ToBool) {
         auto o = out.mutable_data<std::uint8_t>();
-        for (std::size_t i = 0; i < a.size(); ++i) o[i] = fn_(E::load(a[i]), E::load(b[i])) ? 1 : 0;
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          const S x = a.next();
+          o[i] = fn_(E::load(x), E::load(b.next())) ? 1 : 0;
+        }
       } else {
         auto o = out.mutable_data<S>();
-        for (std::size_t i = 0; i < a.size(); ++i) o[i] = E::store(fn_(E::load(a[i]), E::load(b[i])));
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          const S x = a.next();
+          o[i] = E::store(fn_(E::load(x), E::load(b.next())));
+        }
       }
     });
   }
@@ -106,18 +126,19 @@ class VariadicKernel final : public OpKernel {
     dispatch(context.input(0).dtype(), List{}, [&](auto tag) {
       using E = decltype(tag);
       using S = typename E::storage;
-      auto acc = read_broadcast<S>(context.input(0), out.shape());
+      // The fold runs in the output itself (no input shares its storage: no in_place_input).
+      auto acc = out.mutable_data<S>();
+      ElementReader<S> first(context.input(0), out.shape());
+      for (std::size_t i = 0; i < acc.size(); ++i) acc[i] = first.next();
       for (std::size_t k = 1; k < context.input_count(); ++k) {
-        const auto next = read_broadcast<S>(context.input(k), out.shape());
-        for (std::size_t i = 0; i < acc.size(); ++i) acc[i] = E::store(fn_(E::load(acc[i]), E::load(next[i])));
+        ElementReader<S> next(context.input(k), out.shape());
+        for (std::size_t i = 0; i < acc.size(); ++i) acc[i] = E::store(fn_(E::load(acc[i]), E::load(next.next())));
       }
       if constexpr (Mean) {
         using V = typename E::value;
         const V count = static_cast<V>(context.input_count());
         for (std::size_t i = 0; i < acc.size(); ++i) acc[i] = E::store(E::load(acc[i]) / count);
       }
-      auto o = out.mutable_data<S>();
-      for (std::size_t i = 0; i < acc.size(); ++i) o[i] = acc[i];
     });
   }
 

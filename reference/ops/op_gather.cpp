@@ -2,6 +2,7 @@
 // Gather). Output shape = data.shape[:axis] + indices.shape + data.shape[axis+1:]. Indices int32 or
 // int64, negative counted from the end; an index outside [-n, n) is InvalidInput at run time.
 #include <cstring>
+#include <string>
 
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
@@ -31,7 +32,10 @@ class Gather final : public OpKernel {
   void run(RunContext& context) const override {
     const NodeInfo& node = context.node();
     const Tensor data = context.input(0).contiguous();
-    const std::vector<std::int64_t> indices = read_ints(node, context.input(1), "indices");
+    const Tensor& index_tensor = context.input(1);
+    if (index_tensor.dtype() != DType::I64 && index_tensor.dtype() != DType::I32) {
+      node.fail_invalid("indices must be int32 or int64, not " + std::string(dtype_name(index_tensor.dtype())));
+    }
     const int axis = normalize_axis(node, axis_, data.rank());
     const std::size_t esize = dtype_size(data.dtype());
     std::int64_t outer = 1;
@@ -42,20 +46,29 @@ class Gather final : public OpKernel {
     const std::size_t block = static_cast<std::size_t>(inner) * esize;
     std::span<const std::byte> src = tensor_bytes(data);
     std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
-    // Every index is checked before anything is written.
-    std::vector<std::int64_t> resolved(indices.size());
-    for (std::size_t j = 0; j < indices.size(); ++j) {
-      std::int64_t i = indices[j];
-      if (i < -n || i >= n) fail_index(node, "index " + std::to_string(i) + " outside [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
-      resolved[j] = i < 0 ? i + n : i;
-    }
-    const std::size_t count = resolved.size();
-    for (std::int64_t o = 0; o < outer; ++o) {
-      for (std::size_t j = 0; j < count; ++j) {
-        if (block == 0) continue;
-        std::memcpy(dst.data() + (static_cast<std::size_t>(o) * count + j) * block,
-                    src.data() + (static_cast<std::size_t>(o * n + resolved[j])) * block, block);
+    const std::size_t count = static_cast<std::size_t>(index_tensor.element_count());
+    // The indices are read from their tensor on each pass (no copy: a warm run of the optimized
+    // engine allocates nothing, graph-runtime.md section 4).
+    auto each_index = [&](auto&& fn) {
+      if (index_tensor.dtype() == DType::I64) {
+        ew::ElementReader<std::int64_t> r(index_tensor, index_tensor.shape());
+        for (std::size_t j = 0; j < count; ++j) fn(j, r.next());
+      } else {
+        ew::ElementReader<std::int32_t> r(index_tensor, index_tensor.shape());
+        for (std::size_t j = 0; j < count; ++j) fn(j, static_cast<std::int64_t>(r.next()));
       }
+    };
+    // Every index is checked before anything is written.
+    each_index([&](std::size_t, std::int64_t i) {
+      if (i < -n || i >= n) fail_index(node, "index " + std::to_string(i) + " outside [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
+    });
+    if (block == 0) return;
+    for (std::int64_t o = 0; o < outer; ++o) {
+      each_index([&](std::size_t j, std::int64_t i) {
+        const std::int64_t resolved = i < 0 ? i + n : i;
+        std::memcpy(dst.data() + (static_cast<std::size_t>(o) * count + j) * block,
+                    src.data() + (static_cast<std::size_t>(o * n + resolved)) * block, block);
+      });
     }
   }
 

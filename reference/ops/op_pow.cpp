@@ -42,11 +42,14 @@ class PowKernel final : public OpKernel {
       using B = decltype(base_tag);
       ew::dispatch(context.input(1).dtype(), ExponentTypes{}, [&](auto exponent_tag) {
         using X = decltype(exponent_tag);
-        const auto a = ew::read_broadcast<typename B::storage>(context.input(0), out.shape());
-        const auto b = ew::read_broadcast<typename X::storage>(context.input(1), out.shape());
+        ew::ElementReader<typename B::storage> a(context.input(0), out.shape());
+        ew::ElementReader<typename X::storage> b(context.input(1), out.shape());
         auto o = out.mutable_data<typename B::storage>();
         // B::store writes every NaN as the canonical quiet NaN (spec/ops/elementwise.md section 3).
-        for (std::size_t i = 0; i < a.size(); ++i) o[i] = B::store(pow_one<B, X>(B::load(a[i]), X::load(b[i])));
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          const auto x = a.next();
+          o[i] = B::store(pow_one<B, X>(B::load(x), X::load(b.next())));
+        }
       });
     });
   }

@@ -16,14 +16,19 @@ class WhereKernel final : public OpKernel {
   }
   void run(RunContext& context) const override {
     const Tensor& out = context.output(0);
-    const auto condition = ew::read_broadcast<std::uint8_t>(context.input(0), out.shape());
+    ew::ElementReader<std::uint8_t> condition(context.input(0), out.shape());
     ew::dispatch(context.input(1).dtype(), ew::StoredTypes{}, [&](auto tag) {
       using E = decltype(tag);
       using S = typename E::storage;
-      const auto x = ew::read_broadcast<S>(context.input(1), out.shape());
-      const auto y = ew::read_broadcast<S>(context.input(2), out.shape());
+      ew::ElementReader<S> x(context.input(1), out.shape());
+      ew::ElementReader<S> y(context.input(2), out.shape());
       auto o = out.mutable_data<S>();
-      for (std::size_t i = 0; i < condition.size(); ++i) o[i] = E::store(E::load(condition[i] != 0 ? x[i] : y[i]));
+      for (std::size_t i = 0; i < o.size(); ++i) {
+        const bool take_x = condition.next() != 0;
+        const S xv = x.next();
+        const S yv = y.next();
+        o[i] = E::store(E::load(take_x ? xv : yv));
+      }
     });
   }
 };

@@ -1,10 +1,12 @@
 // Shared helpers of RNN, GRU and LSTM (spec/ops/recurrent.md). See recurrent_helpers.hpp.
 #include "reference/ops/recurrent_helpers.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
 #include "reference/math/exact_math.hpp"
+#include "reference/ops/element_reader.hpp"
 
 namespace onemodel::recurrent {
 namespace {
@@ -238,14 +240,16 @@ float apply_clip(float value, const std::optional<float>& clip) noexcept {
   return value;  // NaN fails both compares and passes through
 }
 
-std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64_t seq, std::int64_t batch) {
+void sequence_lengths_into(const RunContext& context, std::int64_t seq, std::int64_t batch,
+                           std::span<std::int64_t> lengths) {
   const auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
   // Section 6: sequence_lens, each in [0, seq] (else InvalidInput); all seq when absent.
-  std::vector<std::int64_t> lengths(at(batch), seq);
+  std::fill(lengths.begin(), lengths.begin() + batch, seq);
   if (context.has_input(kSequenceLens)) {
-    const std::vector<std::int32_t> given = context.input(kSequenceLens).to_vector<std::int32_t>();
+    const Tensor& given = context.input(kSequenceLens);
+    ew::ElementReader<std::int32_t> reader(given, given.shape());
     for (std::int64_t b = 0; b < batch; ++b) {
-      const std::int64_t len = given[at(b)];
+      const std::int64_t len = reader.next();
       if (len < 0 || len > seq) {
         throw SessionError(SessionErrorKind::InvalidInput,
                            "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(len) + " is outside [0, " +
@@ -255,22 +259,34 @@ std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64
       lengths[at(b)] = len;
     }
   }
+}
+
+std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64_t seq, std::int64_t batch) {
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(batch));
+  sequence_lengths_into(context, seq, batch, lengths);
   return lengths;
 }
 
-std::vector<float> load_state(const RunContext& context, std::size_t index, int layout, std::int64_t dirs,
-                              std::int64_t batch, std::int64_t hidden) {
+void load_state_into(const RunContext& context, std::size_t index, int layout, std::int64_t dirs, std::int64_t batch,
+                     std::int64_t hidden, std::span<float> out) {
   const auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
   // Initial states in layout 0 ([dirs][batch][hidden]); zeros when omitted (section 6).
-  std::vector<float> out(at(dirs * batch * hidden), 0.0f);
-  if (!context.has_input(index)) return out;
-  const std::vector<float> raw = context.input(index).to_vector<float>();
+  std::fill(out.begin(), out.begin() + dirs * batch * hidden, 0.0f);
+  if (!context.has_input(index)) return;
+  const Tensor state = context.input(index).contiguous();
+  const std::span<const float> raw = state.data<float>();
   for (std::int64_t d = 0; d < dirs; ++d) {
     for (std::int64_t b = 0; b < batch; ++b) {
       const std::int64_t src = layout == 0 ? (d * batch + b) * hidden : (b * dirs + d) * hidden;
       for (std::int64_t j = 0; j < hidden; ++j) out[at((d * batch + b) * hidden + j)] = raw[at(src + j)];
     }
   }
+}
+
+std::vector<float> load_state(const RunContext& context, std::size_t index, int layout, std::int64_t dirs,
+                              std::int64_t batch, std::int64_t hidden) {
+  std::vector<float> out(static_cast<std::size_t>(dirs * batch * hidden), 0.0f);
+  load_state_into(context, index, layout, dirs, batch, hidden, out);
   return out;
 }
 

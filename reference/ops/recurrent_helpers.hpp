@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -91,11 +92,17 @@ float apply_clip(float value, const std::optional<float>& clip) noexcept;
 // naming the row) or seq for every row when the input is absent (spec/ops/recurrent.md section 6).
 // Shared by the reference driver and the optimized override, so both refuse the same way.
 std::vector<std::int64_t> sequence_lengths(const RunContext& context, std::int64_t seq, std::int64_t batch);
+// The same into `lengths` (at least batch values): no allocation, for the optimized override.
+void sequence_lengths_into(const RunContext& context, std::int64_t seq, std::int64_t batch,
+                           std::span<std::int64_t> lengths);
 
 // Input `index` (initial_h or initial_c) in layout 0, [dirs][batch][hidden]; zeros when omitted
 // (spec/ops/recurrent.md section 6).
 std::vector<float> load_state(const RunContext& context, std::size_t index, int layout, std::int64_t dirs,
                               std::int64_t batch, std::int64_t hidden);
+// The same into `out` (at least dirs * batch * hidden values).
+void load_state_into(const RunContext& context, std::size_t index, int layout, std::int64_t dirs, std::int64_t batch,
+                     std::int64_t hidden, std::span<float> out);
 
 // Runs the whole node: loads the inputs in layout 0, forms the input projections, walks each
 // direction's steps and rows under sequence_lens, calls `cell` per (row, step), and stores Y, Y_h,

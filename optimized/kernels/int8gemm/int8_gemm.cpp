@@ -6,9 +6,42 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <vector>
 
 namespace onemodel::opt::int8 {
 namespace {
+
+// gemm_on's per-call buffers, one set per thread (see gemm_on).
+struct Workspace {
+  std::vector<std::int16_t> packed;
+  std::vector<std::int32_t> row_sums;
+  std::vector<std::int32_t> tiles;
+};
+thread_local Workspace t_workspace;
+thread_local bool t_workspace_busy = false;
+
+// Marks this thread's workspace in use for one call.
+class WorkspaceClaim {
+ public:
+  explicit WorkspaceClaim(bool claim) noexcept : claimed_(claim) {
+    if (claimed_) t_workspace_busy = true;
+  }
+  ~WorkspaceClaim() {
+    if (claimed_) t_workspace_busy = false;
+  }
+  WorkspaceClaim(const WorkspaceClaim&) = delete;
+  WorkspaceClaim& operator=(const WorkspaceClaim&) = delete;
+
+ private:
+  bool claimed_;
+};
+
+// n zeros at the front of v, which grows only when it holds fewer.
+template <class T>
+void fill_zero(std::vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  std::fill(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), T{0});
+}
 
 // A value of the operand in the shifted domain: int8 as it is, uint8 minus 128 (int8.md).
 inline std::int32_t shifted(const Operand& x, std::size_t row, std::size_t col) {
@@ -115,15 +148,25 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
   const bool quads = path.quad_micro != nullptr;
   const std::size_t panels_per_block = kMc / mr;
   const std::size_t panel_elems = quads ? (pairs + 1) / 2 * mr * 2 : pairs * mr * 2;  // int16 units
-  std::vector<std::int16_t> packed_all(blocks * panels_per_block * panel_elems, 0);
-  std::vector<std::int32_t> row_sums_all(blocks * kMc, 0);
-  std::vector<std::int32_t> tiles(blocks * mr * nr);
+  // They live in this thread's workspace, grown when a call needs more and zeroed per call as fresh
+  // vectors would be, so a warm run allocates nothing (graph-runtime.md section 4); a call made
+  // while the workspace is in use on this thread (none is known) takes vectors of its own.
+  Workspace own;
+  const bool reuse = !t_workspace_busy;
+  Workspace& ws = reuse ? t_workspace : own;
+  const WorkspaceClaim claim(reuse);
+  fill_zero(ws.packed, blocks * panels_per_block * panel_elems);
+  fill_zero(ws.row_sums, blocks * kMc);
+  fill_zero(ws.tiles, blocks * mr * nr);
+  std::int16_t* const packed_all = ws.packed.data();
+  std::int32_t* const row_sums_all = ws.row_sums.data();
+  std::int32_t* const tiles = ws.tiles.data();
   const auto block = [&](std::size_t index) {
     const std::size_t row0 = index * kMc;
     const std::size_t rows = std::min(kMc, m - row0);
     const std::size_t a_panels = (rows + mr - 1) / mr;
-    std::int16_t* packed_a = packed_all.data() + index * panels_per_block * panel_elems;
-    std::int32_t* row_sums = row_sums_all.data() + index * kMc;
+    std::int16_t* packed_a = packed_all + index * panels_per_block * panel_elems;
+    std::int32_t* row_sums = row_sums_all + index * kMc;
     // A byte in the shifted domain is the byte with its top bit flipped for uint8 (b - 128) and
     // as it is for int8, read as int8 (int8.md: A' = A - 128 for uint8 A).
     const std::uint8_t flip = a.is_signed ? 0x00 : 0x80;
@@ -158,7 +201,7 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
       }
       row_sums[r] = sum;
     }
-    std::int32_t* tile = tiles.data() + index * mr * nr;
+    std::int32_t* tile = tiles + index * mr * nr;
     // S of every tile over the whole K, written to C (these rows are this chunk's alone); the
     // correction follows in one pass per row. int8.md's K blocking (Kc = 512, S accumulated in C
     // block by block, which changes no bit) was measured and did not help on this machine

@@ -1,0 +1,235 @@
+// graph-runtime.md section 4: once the plan exists, a warm run of the optimized engine on static
+// shapes allocates nothing, also for nodes that run a reference kernel (no override) or an override
+// that used to build std::vector temporaries per run. Each graph below holds operators of one kind
+// that allocated on every run before (issue 15): the element-wise reference kernels (broadcast
+// reads copied into vectors), Slice / Pad / Gather (integer operands read into vectors), MaxPool
+// and AveragePool (geometry resolved per run) and LSTM / GRU (state and step buffers as vectors).
+// Every graph's outputs are also the reference engine's, bit for bit in exact mode.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "diff/graph_builder.hpp"
+#include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
+#include "tests/support/same_outputs.hpp"
+
+// Counts heap allocations on every thread while `g_counting` is set. GCC cannot see that the
+// replaced operators pair malloc with free.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+
+void* counted(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* counted_aligned(std::size_t n, std::align_val_t a) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t alignment = std::max(static_cast<std::size_t>(a), sizeof(void*));
+  void* p = nullptr;
+  if (posix_memalign(&p, alignment, n == 0 ? 1 : n) != 0) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return counted(n); }
+void* operator new[](std::size_t n) { return counted(n); }
+void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned(n, a); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace onemodel {
+namespace {
+
+using graph_builder::GraphBuilder;
+using ir_builder::int_attr;
+using ir_builder::ints_attr;
+using ir_builder::string_attr;
+
+Tensor ramp(const Shape& shape, float scale = 0.25f, float offset = -3.0f) {
+  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = offset + scale * static_cast<float>(i % 29);
+  return Tensor::from_values<float>(DType::F32, shape, v);
+}
+
+Tensor ints(DType type, const Shape& shape, const std::vector<std::int64_t>& values) {
+  if (type == DType::I64) return Tensor::from_values<std::int64_t>(type, shape, values);
+  std::vector<std::int32_t> narrow(values.begin(), values.end());
+  return Tensor::from_values<std::int32_t>(type, shape, narrow);
+}
+
+struct Case {
+  IrModel model;
+  std::vector<std::string> input_names;
+  std::vector<Tensor> inputs;
+  std::vector<std::string> output_names;
+};
+
+// Allocations over three warm runs of the optimized engine (one intra-op thread), after two runs
+// that make the plan and the run state; the outputs are then compared with the reference engine's.
+long warm_allocations(const Case& c, ExecutionMode mode) {
+  SessionOptions options;
+  options.mode = mode;
+  options.intra_op_threads = 1;
+  Session session = Session::create(c.model, options);
+  std::vector<Tensor> outputs(c.output_names.size());
+  session.run(c.input_names, c.inputs, c.output_names, outputs);
+  session.run(c.input_names, c.inputs, c.output_names, outputs);
+  g_allocations = 0;
+  g_counting = true;
+  for (int i = 0; i < 3; ++i) session.run(c.input_names, c.inputs, c.output_names, outputs);
+  g_counting = false;
+  const long counted = g_allocations.load();
+
+  SessionOptions reference = options;
+  reference.engine = EngineKind::Reference;
+  std::vector<Tensor> expected(c.output_names.size());
+  Session::create(c.model, reference).run(c.input_names, c.inputs, c.output_names, expected);
+  if (mode == ExecutionMode::Exact) test::expect_same_outputs(outputs, expected, "optimized vs reference");
+  return counted;
+}
+
+void expect_no_warm_allocations(const Case& c, const std::string& what) {
+  for (const ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    EXPECT_EQ(warm_allocations(c, mode), 0) << what << (mode == ExecutionMode::Fast ? " (fast)" : " (exact)");
+  }
+}
+
+TEST(WarmRunAllocation, ElementwiseReferenceKernelsWithBroadcasting) {
+  // Pow, Where, Cast, And, Not, Sum and Equal have no override: the reference kernels run, each
+  // reading broadcast inputs (a [4, 1] column, a [5] row, a scalar) and a transposed value.
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{4, 5});
+  b.input("col", DType::F32, Shape{4, 1});
+  b.initializer("e", Tensor::from_values<float>(DType::F32, Shape{5}, {1.0f, 2.0f, 0.5f, 3.0f, -1.0f}));
+  b.initializer("zero", Tensor::from_values<float>(DType::F32, Shape{}, {0.0f}));
+  b.node("Abs", {"x"}, {"ax"});
+  b.node("Pow", {"ax", "e"}, {"p"});
+  b.node("Greater", {"x", "col"}, {"gt"});
+  b.node("Less", {"x", "zero"}, {"lt"});
+  b.node("And", {"gt", "lt"}, {"both"});
+  b.node("Not", {"both"}, {"neither"});
+  b.node("Where", {"neither", "p", "col"}, {"w"});
+  b.node("Cast", {"w"}, {"wi"}, {int_attr("to", 7)});
+  b.node("Cast", {"wi"}, {"wf"}, {int_attr("to", 1)});
+  b.node("Transpose", {"x"}, {"xt"}, {ints_attr("perm", {1, 0})});
+  b.node("Transpose", {"xt"}, {"xtt"}, {ints_attr("perm", {1, 0})});
+  b.node("Sum", {"wf", "col", "xtt"}, {"s"});
+  b.node("Equal", {"wi", "wi"}, {"eq"});
+  b.output("s", DType::F32).output("eq", DType::Bool);
+  Case c{b.build(), {"x", "col"}, {ramp(Shape{4, 5}), ramp(Shape{4, 1}, 0.5f, -1.0f)}, {"s", "eq"}};
+  expect_no_warm_allocations(c, "element-wise");
+}
+
+TEST(WarmRunAllocation, SlicePadAndGatherWithConstantOperands) {
+  // Slice with starts, ends, axes and steps (a negative step flips), Pad with pads, Gather with
+  // int64 and int32 indices (more than the 16 held inline, and negative ones).
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{2, 6, 8});
+  b.initializer("starts", ints(DType::I64, Shape{2}, {5, 1}));
+  b.initializer("ends", ints(DType::I64, Shape{2}, {0, 7}));
+  b.initializer("axes", ints(DType::I64, Shape{2}, {1, -1}));
+  b.initializer("steps", ints(DType::I64, Shape{2}, {-2, 3}));
+  b.initializer("pads", ints(DType::I64, Shape{6}, {0, 1, 2, 0, 0, 1}));
+  std::vector<std::int64_t> many;
+  for (int i = 0; i < 24; ++i) many.push_back(i % 2 == 0 ? i % 8 : -(i % 8) - 1);
+  b.initializer("idx64", ints(DType::I64, Shape{4, 6}, many));
+  b.initializer("idx32", ints(DType::I32, Shape{3}, {0, -1, 2}));
+  b.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"sl"});
+  b.node("Pad", {"x", "pads"}, {"pd"}, {string_attr("mode", "reflect")});
+  b.node("Pad", {"x", "pads"}, {"pc"});
+  b.node("Gather", {"x", "idx64"}, {"g64"}, {int_attr("axis", 2)});
+  b.node("Gather", {"x", "idx32"}, {"g32"}, {int_attr("axis", 1)});
+  b.output("sl", DType::F32).output("pd", DType::F32).output("pc", DType::F32);
+  b.output("g64", DType::F32).output("g32", DType::F32);
+  Case c{b.build(), {"x"}, {ramp(Shape{2, 6, 8})}, {"sl", "pd", "pc", "g64", "g32"}};
+  expect_no_warm_allocations(c, "Slice, Pad, Gather");
+}
+
+TEST(WarmRunAllocation, MaxPoolAndAveragePool) {
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{1, 3, 9, 9});
+  b.node("MaxPool", {"x"}, {"mp"}, {ints_attr("kernel_shape", {3, 3}), ints_attr("strides", {2, 2}),
+                                    ints_attr("pads", {1, 1, 1, 1})});
+  b.node("AveragePool", {"x"}, {"ap"}, {ints_attr("kernel_shape", {2, 3}), ints_attr("pads", {0, 1, 0, 1}),
+                                        int_attr("count_include_pad", 1), int_attr("ceil_mode", 1),
+                                        ints_attr("strides", {2, 2})});
+  b.output("mp", DType::F32).output("ap", DType::F32);
+  Case c{b.build(), {"x"}, {ramp(Shape{1, 3, 9, 9})}, {"mp", "ap"}};
+  expect_no_warm_allocations(c, "pooling");
+}
+
+TEST(WarmRunAllocation, BidirectionalLstmAndGru) {
+  // Constant weights (packed at plan time), an initial state, sequence lengths below the sequence.
+  constexpr std::int64_t seq = 5, batch = 3, input = 4, hidden = 6;
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{seq, batch, input});
+  b.initializer("lw", ramp(Shape{2, 4 * hidden, input}, 0.01f, -0.1f));
+  b.initializer("lr", ramp(Shape{2, 4 * hidden, hidden}, 0.02f, -0.2f));
+  b.initializer("lb", ramp(Shape{2, 8 * hidden}, 0.03f, -0.3f));
+  b.initializer("gw", ramp(Shape{2, 3 * hidden, input}, 0.015f, -0.1f));
+  b.initializer("gr", ramp(Shape{2, 3 * hidden, hidden}, 0.025f, -0.2f));
+  b.initializer("lens", ints(DType::I32, Shape{batch}, {5, 2, 4}));
+  b.initializer("h0", ramp(Shape{2, batch, hidden}, 0.05f, -0.4f));
+  b.node("LSTM", {"x", "lw", "lr", "lb", "lens", "h0"}, {"ly", "lh", "lc"},
+         {int_attr("hidden_size", hidden), string_attr("direction", "bidirectional")});
+  b.node("GRU", {"x", "gw", "gr", "", "lens", "h0"}, {"gy", "gh"},
+         {int_attr("hidden_size", hidden), string_attr("direction", "bidirectional"),
+          int_attr("linear_before_reset", 0)});
+  b.output("ly", DType::F32).output("lh", DType::F32).output("lc", DType::F32);
+  b.output("gy", DType::F32).output("gh", DType::F32);
+  Case c{b.build(), {"x"}, {ramp(Shape{seq, batch, input}, 0.1f, -1.0f)}, {"ly", "lh", "lc", "gy", "gh"}};
+  expect_no_warm_allocations(c, "recurrent");
+}
+
+TEST(WarmRunAllocation, DynamicallyQuantizedProducts) {
+  // DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul by the two scales (the pattern of the
+  // dynamically quantized transformers, which a pass runs as one product), and a MatMulInteger
+  // with an int32 output of its own.
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{6, 8});
+  std::vector<std::int8_t> w(8 * 5);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>(static_cast<int>(i * 7 % 23) - 11);
+  b.initializer("w", Tensor::from_values<std::int8_t>(DType::I8, Shape{8, 5}, w));
+  b.initializer("wz", Tensor::from_values<std::int8_t>(DType::I8, Shape{}, {std::int8_t{3}}));
+  b.initializer("ws", Tensor::from_values<float>(DType::F32, Shape{}, {0.05f}));
+  b.node("DynamicQuantizeLinear", {"x"}, {"q", "qs", "qz"});
+  b.node("MatMulInteger", {"q", "w", "qz", "wz"}, {"acc"});
+  b.node("Cast", {"acc"}, {"accf"}, {int_attr("to", 1)});
+  b.node("Mul", {"qs", "ws"}, {"scale"});
+  b.node("Mul", {"accf", "scale"}, {"y"});
+  b.node("MatMulInteger", {"q", "w"}, {"raw"});
+  b.output("y", DType::F32).output("raw", DType::I32);
+  Case c{b.build(), {"x"}, {ramp(Shape{6, 8})}, {"y", "raw"}};
+  expect_no_warm_allocations(c, "int8 products");
+}
+
+TEST(WarmRunAllocation, TheCounterSeesAllocations) {
+  // The tests above can fail: the counter counts, aligned allocations too.
+  g_allocations = 0;
+  g_counting = true;
+  auto* p = new std::vector<int>(100);
+  auto* q = new (std::align_val_t{64}) float[16];
+  g_counting = false;
+  delete p;
+  ::operator delete[](q, std::align_val_t{64});
+  EXPECT_GE(g_allocations.load(), 3);
+}
+
+}  // namespace
+}  // namespace onemodel
