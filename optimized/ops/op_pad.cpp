@@ -60,11 +60,12 @@ class PadOverride final : public OptimizedKernel {
     }
     bool zero = true;
     for (std::size_t i = 0; i < esize; ++i) zero = zero && fill[i] == std::byte{0};
-    const std::vector<std::int64_t> pads = shape_ops::read_ints(node, context.input(1), "pads");
-    std::vector<std::int64_t> axes;
-    if (context.has_input(3)) axes = shape_ops::read_ints(node, context.input(3), "axes");
+    shape_ops::IntValues pads, axes;  // in place: a warm run allocates nothing
+    pads.read(node, context.input(1), "pads");
+    if (context.has_input(3)) axes.read(node, context.input(3), "axes");
+    const std::span<const std::int64_t> axes_view = axes.span();
     const shape_ops::PadSpec spec =
-        shape_ops::resolve_pads(node, rank, pads, context.has_input(3) ? &axes : nullptr);
+        shape_ops::resolve_pads(node, rank, pads.span(), context.has_input(3) ? &axes_view : nullptr);
     // infer() has checked the extents; a disagreement (it cannot happen) goes to the reference.
     int last = -1;  // the last axis with a pad
     for (int d = 0; d < rank; ++d) {

@@ -33,10 +33,16 @@ class SliceOverride final : public OptimizedKernel {
     const Tensor& in = context.input(0);
     if (!in.is_contiguous()) return run_reference(context);
     const NodeInfo& node = context.node();
-    const shape_ops::SliceSpec spec =
-        attribute_spec_ ? *attribute_spec_ : shape_ops::slice_spec_from_inputs(node, [&](std::size_t i) {
-          return context.has_input(i) ? &context.input(i) : nullptr;
-        });
+    shape_ops::SliceInputs inputs;
+    shape_ops::SliceArgs spec;
+    if (attribute_spec_) {
+      spec = shape_ops::args_of(*attribute_spec_);
+    } else {
+      shape_ops::read_slice_inputs(node, inputs, [&](std::size_t i) {
+        return context.has_input(i) ? &context.input(i) : nullptr;
+      });
+      spec = inputs.args();
+    }
     const Tensor view = shape_ops::slice_view(node, in, spec);
     const Tensor& out = context.output(0);
     if (view.shape() != out.shape()) return run_reference(context);  // infer() and run() disagree: let it report

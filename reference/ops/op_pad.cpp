@@ -45,7 +45,8 @@ class Pad final : public OpKernel {
       }
     }
     const Shape& in = context.input_shape(0);
-    const PadSpec spec = resolve_pads(node, in.rank(), pads, has_axes ? &axes : nullptr);
+    const std::span<const std::int64_t> axes_view(axes);
+    const PadSpec spec = resolve_pads(node, in.rank(), pads, has_axes ? &axes_view : nullptr);
     std::vector<std::int64_t> out;
     for (int d = 0; d < in.rank(); ++d) {
       // Pads are any int64: the sum is checked (INT64_MAX pads must not wrap into a small extent).
@@ -84,7 +85,8 @@ class Pad final : public OpKernel {
       pads = read_ints(node, context.input(1), "pads");
       if (has_axes) axes = read_ints(node, context.input(3), "axes");
     }
-    const PadSpec spec = resolve_pads(node, data.rank(), pads, has_axes ? &axes : nullptr);
+    const std::span<const std::int64_t> axes_view(axes);
+    const PadSpec spec = resolve_pads(node, data.rank(), pads, has_axes ? &axes_view : nullptr);
     const std::size_t esize = dtype_size(data.dtype());
     const std::vector<std::byte> fill = fill_bytes(context, data.dtype(), esize);
     const std::vector<std::int64_t> strides = row_major_strides(data.shape());

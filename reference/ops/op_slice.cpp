@@ -23,14 +23,16 @@ class Slice final : public OpKernel {
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
-    SliceSpec spec;
+    SliceInputs inputs;
+    SliceArgs spec;
     if (attribute_spec_) {
-      spec = *attribute_spec_;
+      spec = args_of(*attribute_spec_);
     } else {
       for (std::size_t i = 1; i < 5; ++i) {
         if (context.has_input(i) && value_or_defer(context, i) == nullptr) return;
       }
-      spec = slice_spec_from_inputs(node, [&](std::size_t i) { return context.has_input(i) ? context.input_value(i) : nullptr; });
+      read_slice_inputs(node, inputs, [&](std::size_t i) { return context.has_input(i) ? context.input_value(i) : nullptr; });
+      spec = inputs.args();
     }
     // The view's shape is the output shape; an empty stand-in tensor of the input's shape suffices
     // to compute it (the reference engine always has the value; otherwise build one).
@@ -46,9 +48,14 @@ class Slice final : public OpKernel {
 
   void run(RunContext& context) const override {
     const NodeInfo& node = context.node();
-    const SliceSpec spec = attribute_spec_ ? *attribute_spec_ : slice_spec_from_inputs(node, [&](std::size_t i) {
-      return context.has_input(i) ? &context.input(i) : nullptr;
-    });
+    SliceInputs inputs;
+    SliceArgs spec;
+    if (attribute_spec_) {
+      spec = args_of(*attribute_spec_);
+    } else {
+      read_slice_inputs(node, inputs, [&](std::size_t i) { return context.has_input(i) ? &context.input(i) : nullptr; });
+      spec = inputs.args();
+    }
     copy_view_into(slice_view(node, context.input(0), spec), context.output(0));
   }
 

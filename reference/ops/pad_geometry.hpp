@@ -3,7 +3,9 @@
 // coordinate rules and the pads' checks are written once.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,28 +55,30 @@ inline std::int64_t source_coordinate(PadMode mode, std::int64_t i, std::int64_t
   return -1;
 }
 
+// Pads per axis of the data (rank <= kMaxRank for every tensor): fixed arrays, so resolving
+// them allocates nothing (a warm run of the optimized override stays allocation-free).
 struct PadSpec {
-  std::vector<std::int64_t> begin, end;  // per axis of the data
+  std::array<std::int64_t, kMaxRank> begin{}, end{};
 };
 
-inline PadSpec resolve_pads(const NodeInfo& node, int rank, const std::vector<std::int64_t>& pads,
-                     const std::vector<std::int64_t>* axes) {
+// `axes` is nullptr when the node has none (every axis, in order).
+inline PadSpec resolve_pads(const NodeInfo& node, int rank, std::span<const std::int64_t> pads,
+                            const std::span<const std::int64_t>* axes) {
   PadSpec spec;
-  spec.begin.assign(static_cast<std::size_t>(rank), 0);
-  spec.end.assign(static_cast<std::size_t>(rank), 0);
-  std::vector<int> listed;
+  std::array<int, kMaxRank> listed{};
+  std::size_t k = 0;
   if (axes != nullptr) {
-    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+    std::array<bool, kMaxRank> seen{};
+    // At most `rank` distinct axes: a further one is a repeat and fails before it is stored.
     for (std::int64_t a : *axes) {
       const int axis = normalize_axis(node, a, rank);
       if (seen[static_cast<std::size_t>(axis)]) node.fail_invalid("axis listed twice");
       seen[static_cast<std::size_t>(axis)] = true;
-      listed.push_back(axis);
+      listed[k++] = axis;
     }
   } else {
-    for (int d = 0; d < rank; ++d) listed.push_back(d);
+    for (int d = 0; d < rank; ++d) listed[k++] = d;
   }
-  const std::size_t k = listed.size();
   if (pads.size() != 2 * k) node.fail_invalid("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * k));
   for (std::size_t i = 0; i < k; ++i) {
     spec.begin[static_cast<std::size_t>(listed[i])] = pads[i];

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,18 +51,33 @@ inline AxisRange resolve_range(std::int64_t start, std::int64_t end, std::int64_
   return r;
 }
 
+// The attribute form's operands (Slice_1), read once when the kernel is made.
 struct SliceSpec {
   std::vector<std::int64_t> starts, ends, axes, steps;
 };
 
+// The operands as the rules read them (attribute vectors or input values); axes and steps may be
+// empty. Views only: a warm run reads its input operands without a heap allocation.
+struct SliceArgs {
+  std::span<const std::int64_t> starts, ends, axes, steps;
+};
+
+inline SliceArgs args_of(const SliceSpec& spec) { return SliceArgs{spec.starts, spec.ends, spec.axes, spec.steps}; }
+
+// The input operands' values (Slice_10), held in place for ranks up to 8 (IntValues).
+struct SliceInputs {
+  IntValues starts, ends, axes, steps;
+  SliceArgs args() const { return SliceArgs{starts.span(), ends.span(), axes.span(), steps.span()}; }
+};
+
 // The view of `data` the slice selects (flip for negative steps, then a strided slice).
-inline Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceSpec& spec) {
+inline Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceArgs& spec) {
   const int rank = data.rank();
   const std::size_t k = spec.starts.size();
   if (spec.ends.size() != k) node.fail_invalid("starts and ends differ in length");
   if (!spec.axes.empty() && spec.axes.size() != k) node.fail_invalid("axes differ in length from starts");
   if (!spec.steps.empty() && spec.steps.size() != k) node.fail_invalid("steps differ in length from starts");
-  std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+  std::array<bool, kMaxRank> seen{};  // rank <= kMaxRank for every tensor
   Tensor view = data;
   for (std::size_t i = 0; i < k; ++i) {
     const int axis = spec.axes.empty() ? static_cast<int>(i) : normalize_axis(node, spec.axes[i], rank);
@@ -83,16 +100,14 @@ inline Tensor slice_view(const NodeInfo& node, const Tensor& data, const SliceSp
   return view;
 }
 
-// starts, ends and the optional axes and steps from inputs 1-4 (Slice_10); get(i) gives input i
-// or nullptr when it is omitted.
+// starts, ends and the optional axes and steps from inputs 1-4 (Slice_10) into `inputs`; get(i)
+// gives input i or nullptr when it is omitted.
 template <class Get>
-SliceSpec slice_spec_from_inputs(const NodeInfo& node, Get&& get) {
-  SliceSpec spec;
-  spec.starts = read_ints(node, *get(1), "starts");
-  spec.ends = read_ints(node, *get(2), "ends");
-  if (const Tensor* t = get(3)) spec.axes = read_ints(node, *t, "axes");
-  if (const Tensor* t = get(4)) spec.steps = read_ints(node, *t, "steps");
-  return spec;
+void read_slice_inputs(const NodeInfo& node, SliceInputs& inputs, Get&& get) {
+  inputs.starts.read(node, *get(1), "starts");
+  inputs.ends.read(node, *get(2), "ends");
+  if (const Tensor* t = get(3)) inputs.axes.read(node, *t, "axes");
+  if (const Tensor* t = get(4)) inputs.steps.read(node, *t, "steps");
 }
 
 }  // namespace onemodel::shape_ops
