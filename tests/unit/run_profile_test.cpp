@@ -25,24 +25,8 @@
 #include "optimized/runtime/node_profile.hpp"
 #include "tests/support/compiled_kernels.hpp"
 
-// Counts heap allocations on every thread while `g_counting` is set (as optimized_runtime_test).
-// GCC cannot see that the replaced operators pair malloc with free.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// Counts heap allocations while `g_counting` is set.
+#include "tests/support/counting_new.hpp"
 
 namespace onemodel {
 namespace {

@@ -54,18 +54,6 @@ struct BenchArgs {
   std::string json;  // "" none, "-" standard output
 };
 
-int parse_count(const std::string& option, const std::string& value, int low, int high) {
-  int count = -1;
-  if (!value.empty() && value.size() <= 7 && value.find_first_not_of("0123456789") == std::string::npos) {
-    count = std::stoi(value);
-  }
-  if (count < low || count > high) {
-    throw UsageError("bench: " + option + " takes " + std::to_string(low) + " to " + std::to_string(high) + ", not '" +
-                     value + "'");
-  }
-  return count;
-}
-
 BenchArgs parse_bench_args(const Args& args) {
   BenchArgs parsed;
   for (std::size_t k = 0; k < args.size(); ++k) {
@@ -78,11 +66,11 @@ BenchArgs parse_bench_args(const Args& args) {
       if (arg == "--input") {
         parsed.inputs.push_back(parse_input_arg("bench", value));
       } else if (arg == "--warmup") {
-        parsed.warmup = parse_count(arg, value, 0, 100000);
+        parsed.warmup = parse_count_arg("bench", arg, value, 0, 100000);
       } else if (arg == "--reps") {
-        parsed.reps = parse_count(arg, value, 1, 1000);
+        parsed.reps = parse_count_arg("bench", arg, value, 1, 1000);
       } else if (arg == "--max-calls") {
-        parsed.max_calls = parse_count(arg, value, 1, 1000000);
+        parsed.max_calls = parse_count_arg("bench", arg, value, 1, 1000000);
       } else if (arg == "--target-seconds") {
         char* end = nullptr;
         const double seconds = std::strtod(value.c_str(), &end);
@@ -320,15 +308,7 @@ int bench_model(const BenchArgs& parsed, std::ostream& out) {
 
 int command_bench(const Args& args, std::ostream& out) {
   const BenchArgs parsed = parse_bench_args(args);
-  try {
-    return bench_model(parsed, out);
-  } catch (const SessionError& e) {
-    out.flush();
-    return report_session_error(e, std::cerr);
-  } catch (const conformance::NpyError& e) {
-    out.flush();
-    return report_input_file_error(e, std::cerr);
-  }
+  return with_run_errors(out, [&] { return bench_model(parsed, out); });
 }
 
 }  // namespace onemodel::cli

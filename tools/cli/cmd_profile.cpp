@@ -39,18 +39,6 @@ struct ProfileArgs {
   std::string trace;
 };
 
-int parse_count(const std::string& option, const std::string& value, int low, int high) {
-  int count = -1;
-  if (!value.empty() && value.size() <= 7 && value.find_first_not_of("0123456789") == std::string::npos) {
-    count = std::stoi(value);
-  }
-  if (count < low || count > high) {
-    throw UsageError("profile: " + option + " takes " + std::to_string(low) + " to " + std::to_string(high) +
-                     ", not '" + value + "'");
-  }
-  return count;
-}
-
 ProfileArgs parse_profile_args(const Args& args) {
   ProfileArgs parsed;
   bool warmup_given = false, runs_given = false;
@@ -65,11 +53,11 @@ ProfileArgs parse_profile_args(const Args& args) {
       } else if (arg == "--warmup") {
         if (warmup_given) throw UsageError("profile: --warmup is given twice");
         warmup_given = true;
-        parsed.warmup = parse_count(arg, value, 0, 100000);
+        parsed.warmup = parse_count_arg("profile", arg, value, 0, 100000);
       } else if (arg == "--runs") {
         if (runs_given) throw UsageError("profile: --runs is given twice");
         runs_given = true;
-        parsed.runs = parse_count(arg, value, 1, 100000);
+        parsed.runs = parse_count_arg("profile", arg, value, 1, 100000);
       } else {
         if (!parsed.trace.empty()) throw UsageError("profile: --trace is given twice");
         parsed.trace = value;
@@ -178,15 +166,7 @@ int profile_model(const ProfileArgs& parsed, std::ostream& out) {
 
 int command_profile(const Args& args, std::ostream& out) {
   const ProfileArgs parsed = parse_profile_args(args);
-  try {
-    return profile_model(parsed, out);
-  } catch (const SessionError& e) {
-    out.flush();
-    return report_session_error(e, std::cerr);
-  } catch (const conformance::NpyError& e) {
-    out.flush();
-    return report_input_file_error(e, std::cerr);
-  }
+  return with_run_errors(out, [&] { return profile_model(parsed, out); });
 }
 
 }  // namespace onemodel::cli

@@ -190,15 +190,7 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
 
 int command_run(const Args& args, std::ostream& out) {
   const RunArgs parsed = parse_run_args(args);
-  try {
-    return run_model(parsed, out);
-  } catch (const SessionError& e) {
-    out.flush();
-    return report_session_error(e, std::cerr);
-  } catch (const conformance::NpyError& e) {
-    out.flush();
-    return report_input_file_error(e, std::cerr);
-  }
+  return with_run_errors(out, [&] { return run_model(parsed, out); });
 }
 
 }  // namespace onemodel::cli

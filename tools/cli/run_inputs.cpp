@@ -17,6 +17,19 @@ std::pair<std::string, std::string> parse_input_arg(const std::string& command, 
   return {value.substr(0, eq), value.substr(eq + 1)};
 }
 
+int parse_count_arg(const std::string& command, const std::string& option, const std::string& value, int low,
+                    int high) {
+  int count = -1;
+  if (!value.empty() && value.size() <= 7 && value.find_first_not_of("0123456789") == std::string::npos) {
+    count = std::stoi(value);
+  }
+  if (count < low || count > high) {
+    throw UsageError(command + ": " + option + " takes " + std::to_string(low) + " to " + std::to_string(high) +
+                     ", not '" + value + "'");
+  }
+  return count;
+}
+
 Tensor as_declared(const Tensor& tensor, const Session& session, const std::string& name) {
   for (const TensorInfo& info : session.inputs()) {
     if (info.name == name && info.element_type == static_cast<std::int32_t>(DType::BF16) &&
