@@ -173,17 +173,16 @@ typename L::F fast_reciprocal(typename L::F d) noexcept {
 template <class L>
 typename L::F fast_sigmoid(typename L::F x) noexcept {
   using F = typename L::F;
-  using I = typename L::I;
-  const F z = neg_bits<L>(abs_bits<L>(x));  // -|x|, NaN stays NaN
-  // The exact exp's flush bound (section 2 step 5), not the fast exponential's -87.3: the two
-  // scalings below reach the subnormal results as the exact sequence does.
+  // -|x| by setting the sign bit (NaN stays NaN).
+  const F z = L::from_bits(L::or_i(L::bits(x), L::splat_i(kSignBit)));
+  // The exact exp's flush bound (section 2 step 5), not the fast exponential's -87.3: the scaling
+  // below reaches the subnormal results as the exact sequence does.
   const F low = L::splat(-103.97207641601562f);
   const auto flush = L::lt(z, low);
   const F zc = L::select(flush, low, z);
   const F magic = L::splat(kMagic);
   const F t = fused_multiply_add<L>(zc, L::splat(1.44269502f), magic);
   const F n = L::sub(t, magic);
-  const I n_int = L::sub_i(L::bits(t), L::splat_i(kMagicBits));
   F r = fused_multiply_add<L>(n, L::splat(-0.693145751953125f), zc);
   r = fused_multiply_add<L>(n, L::splat(-1.4286068e-6f), r);
   F q = fused_multiply_add<L>(L::splat(0.0013814613f), r, L::splat(0.00836871f));
@@ -191,9 +190,17 @@ typename L::F fast_sigmoid(typename L::F x) noexcept {
   q = fused_multiply_add<L>(q, r, L::splat(0.16666521f));
   q = fused_multiply_add<L>(q, r, L::splat(0.49999994f));
   const F p = L::add(L::splat(1.0f), fused_multiply_add<L>(L::mul(r, r), q, r));
-  // n is in [-150, 0]: two normal scalings 2^a 2^b, a = n >> 1, b = n - a (section 2 step 4).
-  const I a = L::template srai<1>(n_int);
-  F s = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(L::sub_i(n_int, a)));
+  // s = p 2^n, n in [-150, 0]: one scalef (one rounding, gradual underflow) where the path has
+  // it, else two normal scalings 2^a 2^b, a = n >> 1, b = n - a (section 2 step 4).
+  F s;
+  if constexpr (requires { L::scalef(p, n); }) {
+    s = L::scalef(p, n);
+  } else {
+    using I = typename L::I;
+    const I n_int = L::sub_i(L::bits(t), L::splat_i(kMagicBits));
+    const I a = L::template srai<1>(n_int);
+    s = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(L::sub_i(n_int, a)));
+  }
   s = L::select(flush, L::splat(0.0f), s);
   const F inverse = fast_reciprocal<L>(L::add(L::splat(1.0f), s));
   const F result = L::select(L::ge(x, L::splat(0.0f)), inverse, L::mul(s, inverse));
