@@ -15,9 +15,9 @@ bool function_of(const PassGraph& graph, const CompiledNode& node, ew::UnaryArgs
   const IrNode& ir = *node.ir;
   // A Gelu the `gelu` pass made (it runs before linear-pack-fuse, graph-passes.md pass table):
   // its node is the replaced chain's last Mul, so it is recognised by its kernel.
-  if (dynamic_cast<const GeluOp*>(node.kernel.get()) != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 &&
-      node.outputs.size() == 1) {
-    args = ew::UnaryArgs{ew::UnaryOp::GeluErf};
+  if (const auto* gelu = dynamic_cast<const GeluOp*>(node.kernel.get());
+      gelu != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 && node.outputs.size() == 1) {
+    args = ew::UnaryArgs{gelu->form()};
     return true;
   }
   // A SelfGateOp the `self-gate` pass made (it runs before linear-pack-fuse and conv-activation):
