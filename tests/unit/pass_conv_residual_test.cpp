@@ -11,6 +11,10 @@
 //  - a residual that broadcasts (a channel vector given at run time, or a batch the Conv's result
 //    lacks) still fuses, since the pass sees no shapes, and gives the separate nodes' shape and
 //    bits through the fallback;
+//  - a dilated 3x3 Conv (rate 12 on a 14x14 map, DeepLabV3's ASPP shape) whose plain form takes
+//    the tap-region path (conv2d_regions.hpp, narrow regions computed in a workspace) still gives
+//    the reference's bits once an Add fuses into it (op_conv.cpp keeps such a node on the im2col
+//    path, where the residual is read at each output's own position);
 //  - near misses are left alone: the Conv's result also a graph output or read twice, an Add of a
 //    constant (a bias), Add(y, y); the Add's result a graph output keeps its Relu apart.
 #include <gtest/gtest.h>
@@ -25,6 +29,7 @@
 #include "onemodel/session.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv2d_regions.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -233,6 +238,42 @@ TEST(ConvResidual, BroadcastingResidualRunsTheSeparateNodes) {
       ASSERT_EQ(got.size(), 1u);
       EXPECT_EQ(got[0].shape(), outs[k]);
       EXPECT_EQ(bits_everywhere(model, feeds), "");
+    }
+  }
+}
+
+TEST(ConvResidual, DilatedConvWhoseTapRegionsAreNarrowKeepsTheReferenceBits) {
+  const test::RequireSplit two_thread_runs_split;
+  // Rate 12 on 14x14, pads 12: kernel column 0 reads the image only for output columns 12 and 13,
+  // column 2 only for 0 and 1, so the plain Conv's plan has regions two columns wide.
+  const ConvCase c{"dilated 3x3 rate 12", Shape{1, 16, 14, 14}, Shape{8, 16, 3, 3},
+                   {ints_attr("dilations", {12, 12}), ints_attr("pads", {12, 12, 12, 12})}, true,
+                   Shape{1, 8, 14, 14}};
+  // The same geometry as the Conv override resolves it: a plan with regions narrower than the
+  // plane exists for these (finite) weights, so without the residual this Conv takes that path.
+  opt::Conv2dShape s;
+  s.in_channels = 16;
+  s.out_channels = 8;
+  s.in_h = s.in_w = 14;
+  s.kernel_h = s.kernel_w = 3;
+  s.dilation_h = s.dilation_w = 12;
+  s.pad_top = s.pad_left = 12;
+  s.out_h = s.out_w = 14;
+  const std::vector<float> w = weights(c.w, 21).to_vector<float>();
+  const opt::ConvRegionPlan plan = opt::conv2d_plan_regions(opt::Isa::Scalar, s, w.data());
+  ASSERT_FALSE(plan.empty());
+  bool narrow = false;
+  for (const opt::ConvTapRegion& r : plan.regions) narrow = narrow || r.cols() < s.out_w;
+  ASSERT_TRUE(narrow);
+  for (After after : {After::Nothing, After::Relu}) {
+    for (bool residual_first : {false, true}) {
+      SCOPED_TRACE(std::string(after == After::Relu ? "relu" : "no activation") +
+                   (residual_first ? " Add(r, y)" : " Add(y, r)"));
+      GraphBuilder b = conv_base(c, c.y);
+      add_tail(b, residual_first, after);
+      const IrModel model = b.build();
+      EXPECT_EQ(fused_nodes(model), 1u);
+      EXPECT_EQ(bits_everywhere(model, {{"x", input_values(c.x, 12)}, {"r", input_values(c.y, 13)}}), "");
     }
   }
 }
