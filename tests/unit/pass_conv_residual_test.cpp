@@ -15,6 +15,9 @@
 //    the tap-region path (conv2d_regions.hpp, narrow regions computed in a workspace) still gives
 //    the reference's bits once an Add fuses into it (op_conv.cpp keeps such a node on the im2col
 //    path, where the residual is read at each output's own position);
+//  - after `conv-batchnorm-epilogue` (exact mode), Conv -> BatchNormalization -> Add(R) -> Relu is
+//    one node applying the normalization, the residual and the Relu in that order, with the
+//    reference's and the unfused graph's bits (im2col and depthwise kernels);
 //  - near misses are left alone: the Conv's result also a graph output or read twice, an Add of a
 //    constant (a bias), Add(y, y); the Add's result a graph output keeps its Relu apart.
 #include <gtest/gtest.h>
@@ -274,6 +277,44 @@ TEST(ConvResidual, DilatedConvWhoseTapRegionsAreNarrowKeepsTheReferenceBits) {
       const IrModel model = b.build();
       EXPECT_EQ(fused_nodes(model), 1u);
       EXPECT_EQ(bits_everywhere(model, {{"x", input_values(c.x, 12)}, {"r", input_values(c.y, 13)}}), "");
+    }
+  }
+}
+
+TEST(ConvResidual, AfterTheBatchNormalizationEpilogueTheNormalizationComesFirst) {
+  const test::RequireSplit two_thread_runs_split;
+  for (const std::size_t k : {std::size_t{0}, std::size_t{4}}) {  // 3x3 im2col, depthwise 5x5
+    const ConvCase c = conv_cases()[k];
+    const std::int64_t channels = c.w[0];
+    for (bool residual_first : {false, true}) {
+      SCOPED_TRACE(std::string(c.name) + (residual_first ? " Add(r, n)" : " Add(n, r)"));
+      GraphBuilder b = conv_base(c, c.y);
+      std::vector<float> var = weights(Shape{channels}, 31).to_vector<float>();
+      for (float& v : var) v = v * v + 0.25f;  // positive variances
+      b.initializer("scale", weights(Shape{channels}, 32)).initializer("beta", weights(Shape{channels}, 33));
+      b.initializer("mean", weights(Shape{channels}, 34));
+      b.initializer("var", Tensor::from_values<float>(DType::F32, Shape{channels}, var));
+      b.node("BatchNormalization", {"y", "scale", "beta", "mean", "var"}, {"n"});
+      b.node("Add", residual_first ? std::vector<std::string>{"r", "n"} : std::vector<std::string>{"n", "r"}, {"s"});
+      b.node("Relu", {"s"}, {"out"}).output("out", DType::F32);
+      const IrModel model = b.build();
+      EXPECT_EQ(compiled(model, ExecutionMode::Exact)->nodes.size(), 1u);
+      // Exact mode only: in fast mode `conv-batchnorm-fold` moves the scale into W (other bits).
+      const test::Feeds feeds{{"x", input_values(c.x, 14)}, {"r", input_values(c.y, 15)}};
+      const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
+      for (const opt::Isa path : opt::available_isas()) {
+        const std::string isa(opt::isa_name(path));
+        ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(isa + " threads " + std::to_string(threads));
+          const auto fused = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
+          const auto unfused =
+              run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::None, threads, feeds);
+          EXPECT_EQ(difference(fused, reference), "");
+          EXPECT_EQ(difference(fused, unfused), "");
+        }
+      }
+      ::unsetenv("ONEMODEL_ISA");
     }
   }
 }
