@@ -43,6 +43,8 @@ set(ONEMODEL_UNITY_ALONE
     optimized/ops/op_where.cpp
     # The BatchNormalization epilogue pass (issue 15): new file, alone.
     optimized/passes/conv_batchnorm_epilogue.cpp
+    # The residual Add pass (issue 15): new file, alone.
+    optimized/passes/conv_residual_fuse.cpp
     # Generated table and its check (issue 11): alone, so adding them moves no file between batches.
     reference/engine/input_signatures.cpp
     reference/engine/required_inputs.cpp

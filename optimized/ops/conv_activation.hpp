@@ -35,6 +35,15 @@ struct FusedNorm {
   std::vector<float> shift;
 };
 
+// graph-passes.md `conv-residual` (docs/design.md "Residual Add"): the Add node reading the
+// Conv's result and a residual R (the fused node's input 3), kept to state the output's shape and
+// to run when R is not of the output's shape and type.
+struct FusedResidual {
+  std::unique_ptr<OpKernel> add_kernel;  // the Add node's kernel
+  NodeInfo add_info;                     // the Add node
+  bool residual_first = false;           // Add(R, conv) rather than Add(conv, R)
+};
+
 // A Conv override for `conv` whose output is the activation's output.
 std::unique_ptr<OpKernel> make_optimized_conv_with_activation(const NodeInfo& conv, const OptimizedConfig& config,
                                                                FusedActivation activation);
@@ -43,10 +52,18 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_activation(const NodeInfo& co
 std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, const OptimizedConfig& config,
                                                          std::shared_ptr<const FusedNorm> norm,
                                                          std::unique_ptr<FusedActivation> activation);
+// A Conv override for `conv` reading X, W, B (or omitted) and R, whose output is the Add's (or,
+// with `activation`, the activation's after the Add). `norm` (or null): a normalization the Conv
+// took before (`conv-batchnorm-epilogue`), applied before the Add.
+std::unique_ptr<OpKernel> make_optimized_conv_with_residual(const NodeInfo& conv, const OptimizedConfig& config,
+                                                             FusedResidual residual,
+                                                             std::shared_ptr<const FusedNorm> norm,
+                                                             std::unique_ptr<FusedActivation> activation);
 // The normalization a Conv override carries, or null (no normalization, or not a Conv override).
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel);
 // What a fused Conv override carries, for run profiles: "Conv+activation",
-// "Conv+BatchNormalization" or "Conv+BatchNormalization+activation" ("Conv" for a plain one).
+// "Conv+BatchNormalization" or "Conv+BatchNormalization+activation", with "+residual" before
+// "+activation" for a `conv-residual` node ("Conv" for a plain one).
 std::string conv_fused_label(const OpKernel& kernel);
 
 }  // namespace onemodel::opt

@@ -16,7 +16,7 @@ namespace onemodel::opt {
 class UnaryF32Override : public OptimizedKernel {
  public:
   UnaryF32Override(const NodeInfo& node, const OptimizedConfig& config, ew::UnaryArgs args)
-      : OptimizedKernel(node, config), args_(args) {}
+      : OptimizedKernel(node, config), args_(ew::for_mode(args, node.exact())) {}
 
   // The function this override applies (read by the elementwise-chain pass). Clip from opset 11
   // takes its bounds from inputs at run time: its args() are not its function.

@@ -5,11 +5,15 @@
 // the bias as one rounded addition afterwards, canonical NaN). Three spatial axes run the
 // reference kernel. Shapes, types and errors are the reference's (its infer()). With a fused
 // activation (conv_activation.hpp) the kernels apply it to the finished outputs, after the fused
-// BatchNormalization when there is one.
+// BatchNormalization when there is one; with a fused residual Add (`conv-residual`) they add the
+// residual between the two.
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "onemodel/half.hpp"
+#include "onemodel/session_error.hpp"
 #include "optimized/kernels/batchnorm/batch_norm.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
@@ -43,9 +47,17 @@ class ConvOverride final : public OptimizedKernel {
     norm_ = std::move(norm);
     activation_ = std::move(activation);
   }
+  ConvOverride(const NodeInfo& node, const OptimizedConfig& config, FusedResidual residual,
+               std::shared_ptr<const FusedNorm> norm, std::unique_ptr<FusedActivation> activation)
+      : ConvOverride(node, config) {
+    residual_ = std::make_unique<FusedResidual>(std::move(residual));
+    norm_ = std::move(norm);
+    activation_ = std::move(activation);
+  }
 
   const std::shared_ptr<const FusedNorm>& norm() const noexcept { return norm_; }
   bool has_activation() const noexcept { return activation_ != nullptr; }
+  bool has_residual() const noexcept { return residual_ != nullptr; }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
@@ -61,8 +73,10 @@ class ConvOverride final : public OptimizedKernel {
         static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps()) {
       const Tensor contiguous = w->contiguous();
       // Windows that mostly reach padding (a dilated convolution on a small map): one product
-      // per tap region over the taps inside the image, same bits (conv2d_regions.hpp).
-      plan->regions = conv2d_plan_regions(config().isa, s, contiguous.data<float>().data());
+      // per tap region over the taps inside the image, same bits (conv2d_regions.hpp). Not with
+      // a fused residual: a narrow region's tile is computed in a workspace whose columns are not
+      // the output's positions, where the residual would be read (conv_bias_epilogue.hpp).
+      if (residual_ == nullptr) plan->regions = conv2d_plan_regions(config().isa, s, contiguous.data<float>().data());
       if (plan->regions.empty()) {
         plan->packed_weights = conv2d_pack_weights(config().isa, s, contiguous.data<float>().data());
       }
@@ -70,25 +84,63 @@ class ConvOverride final : public OptimizedKernel {
     return plan;
   }
 
+  void infer(InferContext& context) const override {
+    if (residual_ == nullptr) return OptimizedKernel::infer(context);
+    // graph-passes.md `conv-residual`: inputs X, W, B (or omitted), R. The Conv's result as the
+    // Conv states it, then the output as the Add states it from that result and R (its own rules,
+    // broadcasting included: a residual of another shape runs the separate nodes, run_residual).
+    const std::span<const InferInput> all = context.inputs();
+    if (all.size() != 4 || !all[3].present) {
+      // The pass always gives four inputs; anything else is an engine defect, named as such.
+      throw SessionError(SessionErrorKind::InvalidModel, "Conv: the fused residual Add has no residual input",
+                         context.node().name());
+    }
+    InferInput conv_result;
+    context.infer_as(all.first(3), [&](InferContext& inner) {
+      std::vector<InferOutput> out(1);
+      out[0].wanted = true;
+      InferContext conv(inner.node(), inner.inputs(), out);
+      OptimizedKernel::infer(conv);
+      if (conv.needs_runtime_values()) inner.require_runtime_values();
+      conv_result = InferInput{true, out[0].type, out[0].shape, nullptr, false};
+    });
+    const InferInput add_inputs[2] = {residual_->residual_first ? all[3] : conv_result,
+                                      residual_->residual_first ? conv_result : all[3]};
+    context.infer_as(add_inputs, [&](InferContext& inner) { residual_->add_kernel->infer(inner); });
+  }
+
   void run(RunContext& context) const override {
     Plan local;
     const Plan& plan = conv_override::plan_for(context, local, [&](const Shape& x, const Shape& w, Conv2dShape& s) {
       return resolve(context.node(), x, w, s);
     });
-    const bool compact_w = has_compact_weight(context);
-    if (!plan.served || context.input(0).dtype() != DType::F32 || (context.input(1).dtype() != DType::F32 && !compact_w)) {
+    if (residual_ != nullptr) return run_residual(context, plan);
+    if (!served(context, plan)) {
       run_reference(context);
       if (norm_ != nullptr) run_norm(context);
       if (activation_ != nullptr) run_activation(context);
       return;
     }
     if (norm_ != nullptr) check_norm(context);
+    const ConvActivation fused = epilogue();
+    run_kernels(context, plan, activation_ != nullptr || norm_ != nullptr ? &fused : nullptr);
+  }
+
+ private:
+  bool served(const RunContext& context, const Plan& plan) const {
+    return plan.served && context.input(0).dtype() == DType::F32 &&
+           (context.input(1).dtype() == DType::F32 || has_compact_weight(context));
+  }
+
+  // What the kernels apply to finished outputs: the normalization, then (set by run_residual) the
+  // residual, then the activation, each when fused.
+  ConvActivation epilogue() const {
     ConvActivation fused;
     if (norm_ != nullptr) {
       fused.norm_scale = norm_->scale.data();
       fused.norm_shift = norm_->shift.data();
-      fused.activate = activation_ != nullptr;
     }
+    fused.activate = activation_ != nullptr;
     if (activation_ != nullptr) {
       fused.args = activation_->args;
       if (activation_->round_first != DType::F32) {
@@ -96,7 +148,70 @@ class ConvOverride final : public OptimizedKernel {
         fused.bfloat16 = activation_->round_first == DType::BF16;
       }
     }
-    const ConvActivation* activation = activation_ != nullptr || norm_ != nullptr ? &fused : nullptr;
+    return fused;
+  }
+
+  // graph-passes.md `conv-residual`: when R has the output's shape and type and the Conv's result
+  // is that shape too, the kernels add R to each finished tile then apply the activation; else the
+  // separate nodes run in order: the Conv (and its normalization) into scratch, the Add node's
+  // kernel, the activation's.
+  void run_residual(RunContext& context, const Plan& plan) const {
+    const Tensor& y = context.output(0);
+    const Tensor& r = context.input(3);
+    const Conv2dShape& s = plan.shape;
+    if (served(context, plan) && y.dtype() == DType::F32 && r.dtype() == DType::F32 && r.shape() == y.shape() &&
+        s.batch * s.out_channels * s.out_plane() == static_cast<std::size_t>(y.element_count())) {
+      if (norm_ != nullptr) check_norm(context);
+      const Tensor residual = r.contiguous();
+      ConvActivation fused = epilogue();
+      fused.residual = residual.data<float>().data();
+      fused.residual_first = residual_->residual_first;
+      run_kernels(context, plan, &fused);
+      return;
+    }
+    // The Conv's result shape as its infer() states it for these inputs.
+    std::vector<InferInput> described(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (!context.has_input(i)) continue;
+      described[i] = InferInput{true, context.input(i).dtype(), context.input(i).shape(), nullptr, false};
+    }
+    std::vector<InferOutput> out(1);
+    out[0].wanted = true;
+    InferContext shaping(context.node(), described, out);
+    OptimizedKernel::infer(shaping);
+    std::vector<Tensor> conv_in = {context.input(0), context.input(1),
+                                   context.has_input(2) ? context.input(2) : Tensor()};
+    std::vector<Tensor> conv_out = {context.scratch(out[0].type, out[0].shape)};
+    RunContext conv = context.with(conv_in, conv_out, nullptr);
+    Plan conv_local;
+    const Plan& conv_plan = conv_override::plan_for(conv, conv_local, [&](const Shape& x, const Shape& w, Conv2dShape& cs) {
+      return resolve(context.node(), x, w, cs);
+    });
+    if (served(conv, conv_plan)) {
+      ConvActivation norm_only;
+      if (norm_ != nullptr) {
+        check_norm(conv);
+        norm_only.norm_scale = norm_->scale.data();
+        norm_only.norm_shift = norm_->shift.data();
+        norm_only.activate = false;
+      }
+      run_kernels(conv, conv_plan, norm_ != nullptr ? &norm_only : nullptr);
+    } else {
+      run_reference(conv);
+      if (norm_ != nullptr) run_norm(conv);
+    }
+    std::vector<Tensor> add_in = {residual_->residual_first ? r : conv_out[0],
+                                  residual_->residual_first ? conv_out[0] : r};
+    std::vector<Tensor> add_out = {y};
+    RunContext add(residual_->add_info, add_in, add_out, nullptr, nullptr);
+    residual_->add_kernel->run(add);
+    if (activation_ != nullptr) run_activation(context);
+  }
+
+  // The float32 kernels, `activation` (normalization, residual, activation) applied to finished
+  // outputs.
+  void run_kernels(RunContext& context, const Plan& plan, const ConvActivation* activation) const {
+    const bool compact_w = has_compact_weight(context);
     const Conv2dShape& s = plan.shape;
     const Tensor x = context.input(0).contiguous();
     Tensor b;
@@ -138,7 +253,6 @@ class ConvOverride final : public OptimizedKernel {
     conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, workspace, activation);
   }
 
- private:
   // The geometry as the reference resolves it (conv_geometry.hpp, products-conv.md section 3),
   // lifted to three axes: the last two are (height, width). False for three spatial axes.
   bool resolve(const NodeInfo& node, const Shape& x, const Shape& w, Conv2dShape& s) const {
@@ -207,6 +321,7 @@ class ConvOverride final : public OptimizedKernel {
   std::int64_t group_;
   std::unique_ptr<FusedActivation> activation_;  // graph-passes.md `conv-activation`, or none
   std::shared_ptr<const FusedNorm> norm_;        // graph-passes.md `conv-batchnorm-epilogue`, or none
+  std::unique_ptr<FusedResidual> residual_;      // graph-passes.md `conv-residual`, or none
 };
 
 }  // namespace
@@ -226,6 +341,13 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_norm(const NodeInfo& conv, co
   return std::make_unique<ConvOverride>(conv, config, std::move(norm), std::move(activation));
 }
 
+std::unique_ptr<OpKernel> make_optimized_conv_with_residual(const NodeInfo& conv, const OptimizedConfig& config,
+                                                             FusedResidual residual,
+                                                             std::shared_ptr<const FusedNorm> norm,
+                                                             std::unique_ptr<FusedActivation> activation) {
+  return std::make_unique<ConvOverride>(conv, config, std::move(residual), std::move(norm), std::move(activation));
+}
+
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel) {
   const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
   return conv != nullptr ? conv->norm() : nullptr;
@@ -236,6 +358,7 @@ std::string conv_fused_label(const OpKernel& kernel) {
   std::string label("Conv");
   if (conv == nullptr) return label;
   if (conv->norm() != nullptr) label.append("+BatchNormalization");
+  if (conv->has_residual()) label.append("+residual");
   if (conv->has_activation()) label.append("+activation");
   return label;
 }

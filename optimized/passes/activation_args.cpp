@@ -9,14 +9,15 @@
 #include "optimized/passes/self_gate_op.hpp"
 
 namespace onemodel::opt {
+namespace {
 
-bool activation_args(const PassGraph& graph, const CompiledNode& node, ew::UnaryArgs& args) {
+bool function_of(const PassGraph& graph, const CompiledNode& node, ew::UnaryArgs& args) {
   const IrNode& ir = *node.ir;
   // A Gelu the `gelu` pass made (it runs before linear-pack-fuse, graph-passes.md pass table):
   // its node is the replaced chain's last Mul, so it is recognised by its kernel.
-  if (dynamic_cast<const GeluOp*>(node.kernel.get()) != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 &&
-      node.outputs.size() == 1) {
-    args = ew::UnaryArgs{ew::UnaryOp::GeluErf};
+  if (const auto* gelu = dynamic_cast<const GeluOp*>(node.kernel.get());
+      gelu != nullptr && node.inputs.size() == 1 && node.inputs[0] >= 0 && node.outputs.size() == 1) {
+    args = ew::UnaryArgs{gelu->form()};
     return true;
   }
   // A SelfGateOp the `self-gate` pass made (it runs before linear-pack-fuse and conv-activation):
@@ -69,6 +70,16 @@ bool activation_args(const PassGraph& graph, const CompiledNode& node, ew::Unary
   } else {
     return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool activation_args(const PassGraph& graph, const CompiledNode& node, ew::UnaryArgs& args) {
+  if (!function_of(graph, node, args)) return false;
+  // Fast mode: the fast sigmoid for Sigmoid and SiLU, as the separate node computes it
+  // (UnaryArgs::fast), so the epilogue keeps the unfused graph's bits in both modes.
+  args = ew::for_mode(args, node.info.exact());
   return true;
 }
 

@@ -21,6 +21,8 @@ void run_conv_activation(PassGraph& graph) {
     const IrNode& ir = *conv.ir;
     if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Conv") continue;
     if (conv.outputs.size() != 1 || conv.outputs[0] < 0 || conv.inputs.empty()) continue;
+    // A `conv-residual` node (a fourth input, R) has already taken what follows its Add.
+    if (conv.inputs.size() > 3) continue;
     // X float32; or, in a model with half values, float16 or bfloat16 with the Conv wrapped by the
     // adapter (spec/half-precision.md section 8.6).
     const std::optional<DType> x_type = graph.known_type(conv.inputs[0]);

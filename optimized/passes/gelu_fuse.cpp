@@ -1,5 +1,8 @@
 // `gelu` (graph-passes.md, does not preserve bits, so fast mode only): the opset-17 export of
-// Gelu, y = (x * (1 + erf(x / sqrt(2)))) * 0.5, becomes one GeluOp (erf form). Matched in the
+// Gelu, y = (x * (1 + erf(x / sqrt(2)))) * 0.5, becomes one GeluOp (erf form); so does the tanh
+// form, y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) with x^3 as Pow(x, 3) or
+// x * (x * x) (torch's approximate='tanh' at opset 17, GPT-2's exports; docs/design.md "GELU, tanh
+// form"), run by the Gelu tanh kernel (the same three factors in any grouping). Matched in the
 // operand orders torch emits (BERT's and Whisper's exports: Mul(Mul(x, 1 + erf), 0.5); also
 // Mul(Mul(x, 0.5), 1 + erf) and Mul(x, Mul(1 + erf, 0.5))), with Div(x, sqrt2) or
 // Mul(x, 1/sqrt2). Constants are scalars (rank 0, one element, float32) within 1e-6 relative of
@@ -13,7 +16,7 @@
 
 namespace onemodel::opt {
 
-GeluOp::GeluOp(const OptimizedConfig& config) : config_(config) {
+GeluOp::GeluOp(const OptimizedConfig& config, ew::UnaryOp form) : config_(config), form_(form) {
   supports_exact = false;  // only made in fast mode (graph-passes.md "Levels and exact mode")
   in_place_input = 0;      // element-wise: each output depends on the same input element only
 }
@@ -28,7 +31,7 @@ void GeluOp::run(RunContext& context) const {
   const Tensor& y = context.output(0);
   const std::size_t n = static_cast<std::size_t>(x.element_count());
   if (n == 0) return;
-  ew::unary_f32(KernelContext{config_.isa, context.exact(), config_.pool}, ew::UnaryArgs{ew::UnaryOp::GeluErf},
+  ew::unary_f32(KernelContext{config_.isa, context.exact(), config_.pool}, ew::UnaryArgs{form_},
                 x.data<float>().data(), y.mutable_data<float>().data(), n);
 }
 
@@ -54,17 +57,62 @@ const CompiledNode* inner(PassGraph& graph, int id, const char* op) {
   const int p = graph.producer(id);
   if (p < 0) return nullptr;
   const CompiledNode& node = graph.nodes()[static_cast<std::size_t>(p)];
-  if (!is_onnx(node, op) || node.inputs.size() != (std::string_view(op) == "Erf" ? 1u : 2u)) return nullptr;
+  const bool unary = std::string_view(op) == "Erf" || std::string_view(op) == "Tanh";
+  if (!is_onnx(node, op) || node.inputs.size() != (unary ? 1u : 2u)) return nullptr;
   return &node;
 }
 
-// `e` is 1 + erf(x / sqrt2) for some x: returns x, or -1.
-int erf_term_input(PassGraph& graph, int e) {
+// The operand of the two-input node `node` other than the scalar constant near `c`, or -1.
+int other_than(const PassGraph& graph, const CompiledNode& node, double c) {
+  if (scalar_near(graph, node.inputs[1], c)) return node.inputs[0];
+  if (scalar_near(graph, node.inputs[0], c)) return node.inputs[1];
+  return -1;
+}
+
+// `cube` is x^3 for this x: Pow(x, 3), Mul(x, Mul(x, x)) or Mul(Mul(x, x), x).
+bool is_cube_of(PassGraph& graph, int cube, int x) {
+  if (const CompiledNode* pow = inner(graph, cube, "Pow")) {
+    return pow->inputs[0] == x && scalar_near(graph, pow->inputs[1], 3.0);
+  }
+  const CompiledNode* mul = inner(graph, cube, "Mul");
+  if (mul == nullptr) return false;
+  for (int side = 0; side < 2; ++side) {
+    if (mul->inputs[static_cast<std::size_t>(side)] != x) continue;
+    const CompiledNode* square = inner(graph, mul->inputs[static_cast<std::size_t>(1 - side)], "Mul");
+    if (square != nullptr && square->inputs[0] == x && square->inputs[1] == x) return true;
+  }
+  return false;
+}
+
+// `t` is tanh(sqrt(2/pi) * (x + 0.044715 * x^3)) for some x (the tanh form as torch's
+// approximate='tanh' export and GPT-2's exports write it, each Mul and Add in either operand
+// order): returns x, or -1.
+int tanh_input(PassGraph& graph, int t) {
+  const CompiledNode* tanh = inner(graph, t, "Tanh");
+  if (tanh == nullptr) return -1;
+  const CompiledNode* scale = inner(graph, tanh->inputs[0], "Mul");
+  if (scale == nullptr) return -1;
+  const CompiledNode* sum = inner(graph, other_than(graph, *scale, std::sqrt(2.0 / 3.14159265358979323846)), "Add");
+  if (sum == nullptr) return -1;
+  for (int side = 0; side < 2; ++side) {
+    const int x = sum->inputs[static_cast<std::size_t>(side)];
+    const CompiledNode* term = inner(graph, sum->inputs[static_cast<std::size_t>(1 - side)], "Mul");
+    if (x >= 0 && term != nullptr && is_cube_of(graph, other_than(graph, *term, 0.044715), x)) return x;
+  }
+  return -1;
+}
+
+// `e` is 1 + erf(x / sqrt2) (form GeluErf) or 1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)) (form
+// GeluTanh) for some x: returns x and sets `form`, or -1.
+int one_plus_term_input(PassGraph& graph, int e, ew::UnaryOp& form) {
   const CompiledNode* add = inner(graph, e, "Add");
   if (add == nullptr) return -1;
-  int erf_out = -1;
-  if (scalar_near(graph, add->inputs[1], 1.0)) erf_out = add->inputs[0];
-  else if (scalar_near(graph, add->inputs[0], 1.0)) erf_out = add->inputs[1];
+  const int erf_out = other_than(graph, *add, 1.0);
+  if (const int x = tanh_input(graph, erf_out); x >= 0) {
+    form = ew::UnaryOp::GeluTanh;
+    return x;
+  }
+  form = ew::UnaryOp::GeluErf;
   const CompiledNode* erf = inner(graph, erf_out, "Erf");
   if (erf == nullptr) return -1;
   if (const CompiledNode* div = inner(graph, erf->inputs[0], "Div")) {
@@ -79,8 +127,8 @@ int erf_term_input(PassGraph& graph, int e) {
 }
 
 // The GELU input of the chain ending in the Mul `top`, or -1. The product of the two Muls has the
-// three factors x, (1 + erf(x / sqrt2)) and 0.5 in any grouping and order.
-int match(PassGraph& graph, const CompiledNode& top) {
+// three factors x, (1 + erf(x / sqrt2)) or (1 + tanh(...)), and 0.5 in any grouping and order.
+int match(PassGraph& graph, const CompiledNode& top, ew::UnaryOp& form) {
   if (!is_onnx(top, "Mul") || top.inputs.size() != 2) return -1;
   for (int side = 0; side < 2; ++side) {
     const CompiledNode* mul = inner(graph, top.inputs[static_cast<std::size_t>(side)], "Mul");
@@ -91,7 +139,7 @@ int match(PassGraph& graph, const CompiledNode& top) {
       for (int term = 0; term < 3; ++term) {
         if (term == half) continue;
         const int x = leaves[3 - half - term];
-        if (x >= 0 && erf_term_input(graph, leaves[term]) == x && graph.known_f32(x)) return x;
+        if (x >= 0 && one_plus_term_input(graph, leaves[term], form) == x && graph.known_f32(x)) return x;
       }
     }
   }
@@ -104,11 +152,12 @@ void run_gelu_fuse(PassGraph& graph) {
   std::vector<CompiledNode>& nodes = graph.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     graph.add_work(1);
-    const int x = match(graph, nodes[i]);
+    ew::UnaryOp form = ew::UnaryOp::GeluErf;
+    const int x = match(graph, nodes[i], form);
     if (x < 0) continue;
     // The fused node takes the last Mul's place (after x's producer) and NodeInfo; the chain's
     // other nodes are now unread and go with remove_unread().
-    nodes[i].kernel = std::make_unique<GeluOp>(graph.config());
+    nodes[i].kernel = std::make_unique<GeluOp>(graph.config(), form);
     graph.set_inputs(i, {x});
   }
 }

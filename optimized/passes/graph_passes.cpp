@@ -30,6 +30,9 @@ constexpr GraphPass kPasses[] = {
     // passes, so that a Conv or MatMul followed by x * Sigmoid(x) takes the SiLU into its epilogue.
     // Not for half models: the adapter rounds the gate to 16 bits before the Mul.
     {"self-gate", OptimizationLevel::All, true, run_self_gate_fuse},
+    // Not in the source's table (docs/design.md, "Residual Add"): before conv-activation, so that
+    // Conv -> Add(residual) -> Relu takes the Add and the Relu together. Not for half models.
+    {"conv-residual", OptimizationLevel::All, true, run_conv_residual_fuse},
     {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse, true},
     {"conv-activation", OptimizationLevel::All, true, run_conv_activation, true},
     // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single

@@ -72,7 +72,8 @@ void run_self_gate_fuse(PassGraph& graph) {
     if (!found || !graph.known_f32(x)) continue;
     // The fused node takes the Mul's place (after x's producer) and NodeInfo; the gate is now
     // unread and goes with remove_unread().
-    nodes[i].kernel = std::make_unique<SelfGateOp>(args, graph.config());
+    // Fast mode: the fast sigmoid, as the separate Sigmoid override computes it (UnaryArgs::fast).
+    nodes[i].kernel = std::make_unique<SelfGateOp>(ew::for_mode(args, nodes[i].info.exact()), graph.config());
     graph.set_inputs(i, {x});
   }
 }

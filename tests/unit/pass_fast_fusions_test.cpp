@@ -230,6 +230,72 @@ TEST(GeluPass, CombinesWithLinearPackFuse) {
   check(model, {{"a", values(Shape{kRows, kK}, 13)}}, 7, 1, "LinearOp", 1, "matmul bias gelu", 1);
 }
 
+// The tanh form, 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), as torch writes it for
+// gelu(approximate='tanh') at opset 17 ("torch": x * (x * x), Mul(0.5, Mul(x, e)), constants
+// first) and as GPT-2's exports do ("gpt2": Pow(x, 3), Mul(Mul(x, 0.5), e)), from `source` (x or
+// a product's result). `cube_scale` is 0.044715 unless a near miss asks otherwise.
+void add_gelu_tanh(GraphBuilder& b, const std::string& form, const std::string& source, float cube_scale = 0.044715f) {
+  b.initializer("c", scalar(cube_scale)).initializer("k", scalar(0.7978846f)).initializer("one", scalar(1.0f));
+  b.initializer("half", scalar(0.5f));
+  if (form == "torch") {
+    b.node("Mul", {source, source}, {"sq"}).node("Mul", {source, "sq"}, {"cube"}).node("Mul", {"c", "cube"}, {"ct"});
+    b.node("Add", {source, "ct"}, {"inner"}).node("Mul", {"k", "inner"}, {"u"}).node("Tanh", {"u"}, {"th"});
+    b.node("Add", {"one", "th"}, {"e"}).node("Mul", {source, "e"}, {"m"}).node("Mul", {"half", "m"}, {"out"});
+  } else {
+    b.initializer("three", scalar(3.0f));
+    b.node("Pow", {source, "three"}, {"cube"}).node("Mul", {"cube", "c"}, {"ct"});
+    b.node("Add", {source, "ct"}, {"inner"}).node("Mul", {"inner", "k"}, {"u"}).node("Tanh", {"u"}, {"th"});
+    b.node("Add", {"th", "one"}, {"e"}).node("Mul", {source, "half"}, {"m"}).node("Mul", {"m", "e"}, {"out"});
+  }
+}
+
+TEST(GeluPass, TanhFormFiresOnTorchAndGpt2Exports) {
+  const test::RequireSplit two_thread_runs_split;
+  for (const char* form : {"torch", "gpt2"}) {
+    GraphBuilder b(17);
+    b.input("x", DType::F32, Shape{kGeluRows, kGeluCols});
+    add_gelu_tanh(b, form, "x");
+    b.output("out", DType::F32);
+    check(b.build(), gelu_feeds(), std::string(form) == "torch" ? 9 : 8, 1, "GeluOp", 1, form);
+  }
+  {  // 0.0447 is not 0.044715: not a Gelu (elementwise-chain takes the torch form in one node)
+    GraphBuilder b(17);
+    b.input("x", DType::F32, Shape{kGeluRows, kGeluCols});
+    add_gelu_tanh(b, "torch", "x", 0.0447f);
+    b.output("out", DType::F32);
+    check(b.build(), gelu_feeds(), 9, 1, "GeluOp", 0, "cube scale 0.0447");
+  }
+  {  // the cube is x * (x * y) with y another tensor: not a Gelu of x
+    GraphBuilder b(17);
+    b.input("x", DType::F32, Shape{kGeluRows, kGeluCols}).input("z", DType::F32, Shape{kGeluRows, kGeluCols});
+    add_gelu_tanh(b, "torch", "x");
+    IrModel model = b.output("out", DType::F32).build();
+    for (IrNode& node : model.graph.nodes) {
+      if (node.outputs[0] == "sq") node.inputs = {"x", "z"};
+    }
+    const auto fast = compiled(model, ExecutionMode::Fast);
+    EXPECT_EQ(count_kernels(*fast, "GeluOp"), 0u);
+  }
+}
+
+// MatMul + bias + the tanh form: one packed product with the Gelu tanh kernel in its epilogue.
+TEST(GeluPass, TanhFormCombinesWithLinearPackFuse) {
+  const test::RequireSplit two_thread_runs_split;
+  constexpr std::int64_t kK = 300;
+  GraphBuilder b(17);
+  b.input("a", DType::F32, Shape{kRows, kK})
+      .initializer("w", values(Shape{kK, kCols}, 3, 0.2f))
+      .initializer("bias", values(Shape{kCols}, 5))
+      .node("MatMul", {"a", "w"}, {"y"})
+      .node("Add", {"y", "bias"}, {"x"});
+  add_gelu_tanh(b, "gpt2", "x");
+  const IrModel model = b.output("out", DType::F32).build();
+  const auto fast = compiled(model, ExecutionMode::Fast);
+  ASSERT_EQ(fast->nodes.size(), 1u);
+  EXPECT_EQ(count_kernels(*fast, "LinearOp"), 1u);
+  check(model, {{"a", values(Shape{kRows, kK}, 13)}}, 10, 1, "LinearOp", 1, "matmul bias gelu tanh", 1);
+}
+
 // ---- attention -----------------------------------------------------------------------------
 
 constexpr std::int64_t kB = 2, kS = 37, kH = 3, kD = 16, kSk = 70;

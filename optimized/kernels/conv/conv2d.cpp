@@ -63,7 +63,8 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         // The im2col matrix is never stored: the product fills each strip of it from the image
         // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
         float* c = y + (image * s.out_channels + g * m) * n;
-        const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
+        const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
+                                 (image * s.out_channels + g * m) * n, n};
         const GemmEpilogue epilogue{conv_bias_epilogue, &state};
         const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
         gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
@@ -81,7 +82,8 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         b.data = workspace;
       }
       float* c = y + (image * s.out_channels + g * m) * n;
-      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
+      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
+                                 (image * s.out_channels + g * m) * n, n};
       const GemmEpilogue epilogue{conv_bias_epilogue, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       if (packed_weights != nullptr) {
@@ -105,7 +107,8 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
     for (std::size_t g = 0; g < s.groups; ++g) {
       const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
       float* c = y + (image * s.out_channels + g * m) * n;
-      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m};
+      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
+                                 (image * s.out_channels + g * m) * n, n};
       const GemmEpilogue epilogue{conv_bias_epilogue, &state};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.

@@ -20,19 +20,34 @@ struct ConvActivation {
   // (batchnorm::channel_affine); both null when there is no normalization.
   const float* norm_scale = nullptr;
   const float* norm_shift = nullptr;
-  bool activate = true;  // false: the normalization alone
+  bool activate = true;  // false: the normalization and/or the residual alone
   ew::UnaryArgs args;
   // Narrows then widens `n` values in place (given by the operator layer, which owns the
   // engine's conversions); null in a binary32 model.
   void (*round_first)(Isa isa, float* values, std::size_t n, bool bfloat16) = nullptr;
   bool bfloat16 = false;
+  // `conv-residual` (docs/design.md "Residual Add"): a float32 tensor of the Conv's output shape,
+  // added to each finished value (after the normalization, before the activation) by the Add
+  // override's own element-wise call (ew::binary_f32_run: one rounded addition, canonical NaN),
+  // operands in the Add node's order (residual first when `residual_first`). Null: no residual.
+  const float* residual = nullptr;
+  bool residual_first = false;
 };
 
-// `values`: n finished outputs of output channel `channel`.
+// `values`: n finished outputs of output channel `channel`, the outputs y[offset .. offset + n)
+// of the whole Conv (the residual is read at the same positions).
 inline void apply_conv_activation(Isa isa, const ConvActivation& activation, std::size_t channel, float* values,
-                                  std::size_t n) {
+                                  std::size_t n, std::size_t offset) {
   if (activation.norm_scale != nullptr) {
     batchnorm::batch_norm_plane_f32(values, values, n, activation.norm_scale[channel], activation.norm_shift[channel]);
+  }
+  if (activation.residual != nullptr) {
+    const float* r = activation.residual + offset;
+    if (activation.residual_first) {
+      ew::binary_f32_run(isa, ew::BinaryOp::Add, r, 1, values, 1, values, n);
+    } else {
+      ew::binary_f32_run(isa, ew::BinaryOp::Add, values, 1, r, 1, values, n);
+    }
   }
   if (!activation.activate) return;
   if (activation.round_first != nullptr) activation.round_first(isa, values, n, activation.bfloat16);

@@ -19,10 +19,15 @@ struct ConvBiasState {
   const ConvActivation* activation = nullptr;
   Isa isa = Isa::Scalar;
   std::size_t channel0 = 0;  // the group's first output channel (a fused normalization's index)
+  // Where C's rows sit in the Conv's output y, for a fused residual read at the same positions:
+  // C's element (r, j) is y[first + r * plane + j]. Only meaningful when C is laid out like y
+  // (conv2d.cpp); the tap-region path never carries a residual (op_conv.cpp prepare()).
+  std::size_t first = 0;
+  std::size_t plane = 0;
 };
 
 // GemmEpilogue::apply for a ConvBiasState: rows [row, row + rows) of C, `cols` columns each.
-inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t,
+inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                                std::size_t rows, std::size_t cols) {
   const ConvBiasState& b = *static_cast<const ConvBiasState*>(state);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -35,7 +40,9 @@ inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, 
         for (std::size_t j = 0; j < cols; ++j) line[j] = line[j] + v;
       }
     }
-    if (b.activation != nullptr) apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, line, cols);
+    if (b.activation != nullptr) {
+      apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, line, cols, b.first + (row + r) * b.plane + col);
+    }
   }
 }
 

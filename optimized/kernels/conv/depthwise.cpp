@@ -183,7 +183,9 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
         fallback_plane(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, y + q * s.out_plane(), exact,
                        fused);
         float* plane = y + q * s.out_plane();
-        if (activation != nullptr) apply_conv_activation(context.isa, *activation, oc, plane, s.out_plane());
+        if (activation != nullptr) {
+          apply_conv_activation(context.isa, *activation, oc, plane, s.out_plane(), q * s.out_plane());
+        }
       }
     });
     return;
@@ -235,7 +237,9 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
       job.bias = bias != nullptr ? bias + oc : nullptr;
       job.exact = exact;
       walk(job);
-      if (activation != nullptr) apply_conv_activation(context.isa, *activation, oc, job.out, s.out_plane());
+      if (activation != nullptr) {
+        apply_conv_activation(context.isa, *activation, oc, job.out, s.out_plane(), q * s.out_plane());
+      }
     }
   });
 }

@@ -5,7 +5,8 @@
 // Every result is the reference kernel's bits (reference/ops/op_<name>.cpp): each output element
 // is one function of its own inputs, evaluated by the same operation sequence on every path
 // (lane_math.hpp), and every NaN is stored as 0x7FC00000 (spec/ops/elementwise.md section 3).
-// The reference engine uses that same code in fast mode, so fast mode gives these bits too.
+// The reference engine uses that same code in fast mode, so fast mode gives these bits too, but for
+// the fast-mode sigmoid (UnaryArgs::fast), which is a few ulp away.
 // Arrays are cut into fixed chunks of kChunkElements, so threads never change a result.
 #pragma once
 
@@ -45,7 +46,19 @@ struct UnaryArgs {
   UnaryOp op = UnaryOp::Relu;
   float alpha = 0.0f;
   float beta = 0.0f;
+  // Fast mode (never set in exact mode): Sigmoid and Silu use fast_sigmoid (lane_math.hpp), a few
+  // ulp from the exact sequence and not the same bits on every path (docs/design.md "Fast-mode
+  // sigmoid"). Every other function ignores it. Set from the node's mode by the Sigmoid override,
+  // the self-gate pass and the fusing passes (activation_args.cpp, elementwise-chain), so a fused
+  // node and the separate ones still compute the same function in either mode.
+  bool fast = false;
 };
+
+// `args` with `fast` set when the node runs in fast mode.
+inline UnaryArgs for_mode(UnaryArgs args, bool exact) noexcept {
+  args.fast = !exact;
+  return args;
+}
 
 enum class BinaryOp : std::uint8_t { Add, Sub, Mul, Div };
 

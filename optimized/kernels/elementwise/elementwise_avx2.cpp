@@ -1,6 +1,6 @@
 // The AVX2 path of the element-wise kernels: 8 lanes of the sequences in lane_math.hpp. Only
-// unfused IEEE operations (no FMA intrinsic), ordered comparisons (false for NaN, as C's < and >),
-// blends for the selections.
+// unfused IEEE operations (no FMA intrinsic but in the fast-mode sigmoid), ordered comparisons
+// (false for NaN, as C's < and >), blends for the selections.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -25,6 +25,8 @@ struct Avx2Lanes {
   static F mul(F a, F b) noexcept { return _mm256_mul_ps(a, b); }
   static F div(F a, F b) noexcept { return _mm256_div_ps(a, b); }
   static F sqrt(F a) noexcept { return _mm256_sqrt_ps(a); }
+  // Fast mode only (fast_sigmoid in lane_math.hpp); exact code never calls it.
+  static F fmadd(F a, F b, F c) noexcept { return _mm256_fmadd_ps(a, b, c); }
   static M lt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   static M gt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
   static M ge(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }

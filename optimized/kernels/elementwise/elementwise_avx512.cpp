@@ -1,5 +1,5 @@
 // The AVX-512 path of the element-wise kernels: 16 lanes of the sequences in lane_math.hpp. Only
-// unfused IEEE operations (no FMA intrinsic), ordered comparisons (false for NaN, as C's < and >)
+// unfused IEEE operations (no FMA intrinsic but in the fast-mode sigmoid), ordered comparisons (false for NaN, as C's < and >)
 // giving opmasks, masked blends for the selections: lane by lane the operations of the other
 // paths, so the same bits (spec-source ops-elementwise.md, "Lane widths"; exact-mode.md rule 2).
 #include <immintrin.h>
@@ -30,6 +30,11 @@ struct Avx512Lanes {
   static F mul(F a, F b) noexcept { return _mm512_mul_ps(a, b); }
   static F div(F a, F b) noexcept { return _mm512_div_ps(a, b); }
   static F sqrt(F a) noexcept { return _mm512_maskz_sqrt_ps(kAll, a); }
+  // Fast mode only (fast_sigmoid in lane_math.hpp): the one fused operation of this file, the
+  // 14-bit reciprocal estimate and the power-of-two scaling. Exact code never calls them.
+  static F fmadd(F a, F b, F c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  static F rcp14(F a) noexcept { return _mm512_maskz_rcp14_ps(kAll, a); }
+  static F scalef(F a, F b) noexcept { return _mm512_maskz_scalef_ps(kAll, a, b); }  // a * 2^floor(b)
   static M lt(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
   static M gt(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
   static M ge(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }

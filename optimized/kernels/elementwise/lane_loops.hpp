@@ -53,6 +53,7 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
     case UnaryOp::Tanh:
       return map_unary<L>([&](F v) { return tanh<L>(v); }, x, y, n);
     case UnaryOp::Sigmoid:
+      if (args.fast) return map_unary<L>([&](F v) { return fast_sigmoid<L>(v); }, x, y, n);
       return map_unary<L>([&](F v) { return sigmoid<L>(v); }, x, y, n);
     case UnaryOp::Erf:
       return map_unary<L>([&](F v) { return erf<L>(v); }, x, y, n);
@@ -88,6 +89,7 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
           },
           x, y, n);
     case UnaryOp::Silu:  // Sigmoid's value (canonical NaN), then the Mul: one product, canonical
+      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(L::mul(v, fast_sigmoid<L>(v))); }, x, y, n);
       return map_unary<L>([&](F v) { return canonical<L>(L::mul(v, sigmoid<L>(v))); }, x, y, n);
     case UnaryOp::HardSigmoidGate:  // HardSigmoid's value exactly as above, then the Mul
       return map_unary<L>(
