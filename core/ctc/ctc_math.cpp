@@ -9,21 +9,13 @@
 #include <limits>
 
 #include "onemodel/ctc.hpp"
+#include "reference/math/float_bits.hpp"
 
 namespace onemodel::ctc {
 namespace {
 
-std::uint64_t bits_of(double x) noexcept {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-double from_bits(std::uint64_t u) noexcept {
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
+using exact::detail::bits64_of;
+double from_bits(std::uint64_t u) noexcept { return exact::detail::double_from_bits(u); }
 
 // 1/n! for n = 0..13: n! is an integer below 2^53, so one correctly rounded division gives the
 // double nearest 1/n!, the coefficient the page names.
@@ -64,7 +56,7 @@ double deterministic_ln(double x) noexcept {
     x = x * 18014398509481984.0;  // 2^54: a subnormal becomes normal, exactly
     e = -54;
   }
-  const std::uint64_t u = bits_of(x);
+  const std::uint64_t u = bits64_of(x);
   e += static_cast<std::int64_t>((u >> 52) & 0x7FF) - 1023;
   double m = from_bits((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);  // [1, 2)
   if (m > kSqrt2) {

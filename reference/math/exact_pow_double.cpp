@@ -5,21 +5,14 @@
 #include <cstring>
 
 #include "reference/math/exact_pow.hpp"
+#include "reference/math/float_bits.hpp"
 
 namespace onemodel::exact::pow_detail {
 namespace {
 
-std::uint64_t bits64(double x) noexcept {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-double double_from_bits(std::uint64_t u) noexcept {
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
+// The bit views of reference/math/float_bits.hpp.
+inline std::uint64_t bits64(double x) noexcept { return detail::bits64_of(x); }
+using detail::double_from_bits;
 
 constexpr double kTwo52 = 4503599627370496.0;           // 2^52
 constexpr double kTwo53 = 9007199254740992.0;           // 2^53

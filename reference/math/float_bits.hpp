@@ -22,6 +22,19 @@ inline float float_from_bits(std::uint32_t u) noexcept {
   return x;
 }
 
+// The same for binary64 (the double-precision steps of exact Pow and of CTC's exp and ln).
+inline std::uint64_t bits64_of(double x) noexcept {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+inline double double_from_bits(std::uint64_t u) noexcept {
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
 // spec/exact-transcendentals.md section 1: every NaN result is the canonical quiet NaN 0x7FC00000.
 inline constexpr std::uint32_t kCanonicalNanBits = 0x7FC00000u;
 inline float canonical_nan() noexcept { return float_from_bits(kCanonicalNanBits); }

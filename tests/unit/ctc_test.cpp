@@ -17,6 +17,7 @@
 #include <new>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -354,6 +355,16 @@ TEST(CtcBeam, EqualScoresKeepCreationOrder) {
 
 // ---- The Python decoder's cases (tests/data/ctc/cases.json) ----
 
+// tests/data/ctc/cases.json, written by tools/oracles/ctc_reference.py.
+JsonValue load_cases() {
+  const auto path = std::filesystem::path(ONEMODEL_SOURCE_DIR) / "tests/data/ctc/cases.json";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_json(text.str());
+}
+
 double number(const JsonValue& v) {
   if (v.kind == JsonValue::Kind::String) {
     if (v.text == "nan") return std::numeric_limits<double>::quiet_NaN();
@@ -372,12 +383,7 @@ void expect_close(double got, double want, double tolerance, const std::string& 
 }
 
 TEST(CtcCases, MatchThePythonDecoder) {
-  const auto path = std::filesystem::path(ONEMODEL_SOURCE_DIR) / "tests/data/ctc/cases.json";
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  std::stringstream text;
-  text << in.rdbuf();
-  const JsonValue root = parse_json(text.str());
+  const JsonValue root = load_cases();
   const JsonValue* cases = root.find("cases");
   ASSERT_NE(cases, nullptr);
   int greedy_checked = 0, beams_checked = 0, exhaustive_checked = 0;
@@ -460,12 +466,7 @@ std::string to_hex(double d) {
 // The page's exp and ln written again in Python (tools/oracles/ctc_reference.py, det_exp/det_ln):
 // bit for bit, the property every platform must have (spec/ctc.md section 4).
 TEST(CtcCases, ExpAndLnGiveThePythonBitsOfThePage) {
-  const auto path = std::filesystem::path(ONEMODEL_SOURCE_DIR) / "tests/data/ctc/cases.json";
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  std::stringstream text;
-  text << in.rdbuf();
-  const JsonValue root = parse_json(text.str());
+  const JsonValue root = load_cases();
   const JsonValue* points = root.find("math");
   ASSERT_NE(points, nullptr);
   int exps = 0, lns = 0;
