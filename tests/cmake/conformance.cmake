@@ -60,3 +60,12 @@ if(conformance_data_present)
   set_tests_properties(conformance_check PROPERTIES
       LABELS conformance TIMEOUT 120 FIXTURES_REQUIRED conformance_reference_runs)
 endif()
+
+# The per-operator attribution of the generated table (spec/conformance.md section 6): needs only
+# Python's standard library, so it runs wherever python3 is, data or not.
+find_program(conformance_table_python NAMES python3)
+if(conformance_table_python)
+  add_test(NAME conformance_table_attribution
+           COMMAND ${conformance_table_python} ${CMAKE_SOURCE_DIR}/tests/tools/conformance_table_test.py)
+  set_tests_properties(conformance_table_attribution PROPERTIES LABELS "unit;conformance" TIMEOUT 60)
+endif()
