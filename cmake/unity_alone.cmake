@@ -66,5 +66,15 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/table_norm.cpp
     reference/ops/table_quant.cpp
     reference/ops/table_recurrent.cpp
-    reference/ops/table_shape.cpp)
+    reference/ops/table_shape.cpp
+    # The trigonometric and hyperbolic family (issue 17): new files, alone.
+    reference/ops/op_acos.cpp
+    reference/ops/op_acosh.cpp
+    reference/ops/op_asin.cpp
+    reference/ops/op_asinh.cpp
+    reference/ops/op_atan.cpp
+    reference/ops/op_atanh.cpp
+    reference/ops/op_cosh.cpp
+    reference/ops/op_sinh.cpp
+    reference/ops/op_tan.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

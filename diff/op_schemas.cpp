@@ -8,22 +8,22 @@ constexpr SchemaInput kIn0[] = {{"X", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt0[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn1[] = {{"X", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt1[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn2[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn2[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt2[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn3[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn3[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt3[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn4[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn4[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt4[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn5[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn5[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt5[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn6[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt6[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn7[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt7[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn8[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt8[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn9[] = {{"data", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt9[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
+constexpr SchemaInput kIn6[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt6[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn7[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt7[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn8[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt8[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn9[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt9[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn10[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt10[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn11[] = {{"data", 0, 0x3cfeu, "T"}};
@@ -32,1282 +32,1462 @@ constexpr SchemaInput kIn12[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt12[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
 constexpr SchemaInput kIn13[] = {{"data", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt13[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn14[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt14[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
-constexpr SchemaInput kIn15[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}, {"nonpad_kv_seqlen", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt15[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
-constexpr SchemaInput kIn16[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt16[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn17[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt17[] = {{"auto_pad", 3, false, "NOTSET"}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn18[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt18[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn19[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt19[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn20[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt20[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn21[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt21[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn22[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt22[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
-constexpr SchemaInput kIn23[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt23[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}};
-constexpr SchemaInput kIn24[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}, {"input_mean", 0, 0x10c02u, "U"}, {"input_var", 0, 0x10c02u, "U"}};
-constexpr SchemaAttribute kAt24[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn25[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt25[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn26[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
-constexpr SchemaAttribute kAt26[] = {{"direction", 3, true, ""}};
-constexpr SchemaInput kIn27[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt27[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn28[] = {{"X", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt28[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn29[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt29[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn30[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt30[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn31[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt31[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn32[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt32[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn33[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt33[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn34[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt34[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn35[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt35[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn36[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt36[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn37[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt37[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn38[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt38[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn39[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaInput kIn14[] = {{"data", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt14[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn15[] = {{"data", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt15[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn16[] = {{"data", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt16[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
+constexpr SchemaInput kIn17[] = {{"data", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt17[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
+constexpr SchemaInput kIn18[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt18[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn19[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt19[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn20[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt20[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn21[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt21[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn22[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt22[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn23[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt23[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn24[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt24[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn25[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt25[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn26[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt26[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
+constexpr SchemaInput kIn27[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}, {"nonpad_kv_seqlen", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt27[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
+constexpr SchemaInput kIn28[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt28[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn29[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt29[] = {{"auto_pad", 3, false, "NOTSET"}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn30[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt30[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn31[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt31[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn32[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt32[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn33[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt33[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn34[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt34[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
+constexpr SchemaInput kIn35[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt35[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}};
+constexpr SchemaInput kIn36[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}, {"input_mean", 0, 0x10c02u, "U"}, {"input_var", 0, 0x10c02u, "U"}};
+constexpr SchemaAttribute kAt36[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
+constexpr SchemaInput kIn37[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt37[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
+constexpr SchemaInput kIn38[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
+constexpr SchemaAttribute kAt38[] = {{"direction", 3, true, ""}};
+constexpr SchemaInput kIn39[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt39[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn40[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt40[] = {{"saturate", 2, false, ""}};
-constexpr SchemaInput kIn41[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt41[] = {{"saturate", 2, false, ""}};
-constexpr SchemaInput kIn42[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt42[] = {{"saturate", 2, false, ""}};
-constexpr SchemaInput kIn43[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt43[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn44[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt44[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn45[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt45[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn46[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt46[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn47[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt47[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn48[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt48[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn49[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt49[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn50[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt50[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn51[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn40[] = {{"X", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt40[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn41[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt41[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn42[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt42[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn43[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt43[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn44[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt44[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn45[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt45[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn46[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt46[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn47[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt47[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn48[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt48[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn49[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt49[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn50[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt50[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn51[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt51[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn52[] = {{"inputs", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt52[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn53[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt53[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn54[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt54[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn55[] = {{"inputs", 2, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt55[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn56[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt56[] = {{"value", 4, true, ""}};
-constexpr SchemaInput kIn57[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt57[] = {{"value", 4, true, ""}};
-constexpr SchemaInput kIn58[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt58[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
-constexpr SchemaInput kIn59[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt59[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn60[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt60[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn61[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt61[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn62[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt62[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn63[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt63[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn64[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt64[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn65[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt65[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn66[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt66[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn67[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt67[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn68[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt68[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn69[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt69[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn70[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt70[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn71[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt71[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn72[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt72[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn73[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt73[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn74[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt74[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn75[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt75[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn76[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt76[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn77[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt77[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn78[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt78[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn79[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt79[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn80[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt80[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn81[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt81[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn82[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt82[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn83[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt83[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn84[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt84[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn85[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt85[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn86[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt86[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn87[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt87[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn88[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt88[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn89[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
-constexpr SchemaAttribute kAt89[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn90[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt90[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
-constexpr SchemaInput kIn91[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt91[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn92[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt92[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn93[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt93[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn94[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn52[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt52[] = {{"saturate", 2, false, ""}};
+constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt53[] = {{"saturate", 2, false, ""}};
+constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt54[] = {{"saturate", 2, false, ""}};
+constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt55[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt56[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn57[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt57[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn58[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt58[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn59[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt59[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn60[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt60[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn61[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt61[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn62[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt62[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn63[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt63[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn64[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt64[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn65[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt65[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn66[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt66[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn67[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt67[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn68[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt68[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
+constexpr SchemaInput kIn69[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt69[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn70[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt70[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn71[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt71[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
+constexpr SchemaInput kIn72[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt72[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn73[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt73[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn74[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt74[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn75[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt75[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn76[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt76[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn77[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt77[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn78[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt78[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn79[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt79[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn80[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt80[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn81[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt81[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn82[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt82[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn83[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt83[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn84[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt84[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn85[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt85[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn86[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt86[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn87[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt87[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn88[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt88[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn89[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt89[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn90[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt90[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn91[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt91[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn92[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt92[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn93[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt93[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn94[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt94[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn95[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn95[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt95[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn96[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt96[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn97[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt97[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn98[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt98[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn99[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt99[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn100[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt100[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn101[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt101[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn102[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt102[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn103[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt103[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn104[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt104[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn105[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt105[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn106[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt106[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn107[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt107[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn108[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt108[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn109[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
+constexpr SchemaInput kIn96[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt96[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn97[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt97[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn98[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt98[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn99[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt99[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn100[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt100[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn101[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt101[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn102[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt102[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn103[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt103[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn104[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt104[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn105[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt105[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
+constexpr SchemaInput kIn106[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt106[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn107[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt107[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn108[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn109[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt109[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn110[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn110[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt110[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn111[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn111[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt111[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn112[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn112[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt112[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn113[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn113[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt113[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn114[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt114[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn115[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt115[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn116[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn117[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt117[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn118[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt118[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn119[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt119[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn120[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt120[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn121[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt121[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn122[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt122[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn123[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt123[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn124[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt124[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn125[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt125[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn126[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt126[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn127[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt127[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn128[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt128[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn129[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn114[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt114[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn115[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt115[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn116[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt116[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn117[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt117[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn118[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt118[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn119[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt119[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn120[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt120[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn121[] = {{"x", 0, 0x2u, "T1"}};
+constexpr SchemaAttribute kAt121[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn122[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt122[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn123[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt123[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn124[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
+constexpr SchemaAttribute kAt124[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn125[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt125[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn126[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt126[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn127[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt127[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn128[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn129[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt129[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn130[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn130[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt130[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn131[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt131[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn132[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt132[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn133[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt133[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn134[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt134[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn135[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt135[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn136[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn131[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt131[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn132[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt132[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn133[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt133[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn134[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt134[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn135[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt135[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn136[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt136[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn137[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn137[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt137[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn138[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn138[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt138[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn139[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt139[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn140[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt140[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn141[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt141[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn142[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt142[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn143[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt143[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn144[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt144[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn145[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt145[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn146[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt146[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn147[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt147[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn148[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt148[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn149[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt149[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn150[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt150[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn151[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt151[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn152[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt152[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn153[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt153[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn154[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn139[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt139[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn140[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt140[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn141[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt141[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn142[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt142[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn143[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt143[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn144[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt144[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn145[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt145[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn146[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt146[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn147[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt147[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn148[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt148[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn149[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt149[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn150[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt150[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn151[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt151[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn152[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt152[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn153[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt153[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn154[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt154[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn155[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt155[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn156[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt156[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn157[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt157[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn158[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt158[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn159[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt159[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn160[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt160[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn161[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt161[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn162[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt162[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt163[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn164[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt164[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn165[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn155[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt155[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn156[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt156[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn157[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt157[] = {{"approximate", 3, false, "none"}};
+constexpr SchemaInput kIn158[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt158[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn159[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt159[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn160[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt160[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn161[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt161[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn162[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt162[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn163[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt163[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn164[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt164[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn165[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt165[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn166[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn166[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt166[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn167[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn167[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt167[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn168[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn168[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt168[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn169[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn169[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt169[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn170[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn170[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn171[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt171[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn172[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt172[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn173[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt173[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn174[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt174[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn175[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt175[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn176[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt176[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn177[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt177[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn178[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt178[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt179[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn180[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn171[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt171[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn172[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt172[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn173[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt173[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn174[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt174[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn175[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt175[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn176[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn177[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt177[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn178[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt178[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn179[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt179[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn180[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt180[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn181[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt181[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn182[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt182[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn183[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt183[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn184[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt184[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn185[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt185[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn186[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt186[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn187[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn181[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt181[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn182[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt182[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn183[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt183[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn184[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn185[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt185[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn186[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt186[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn187[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn188[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn188[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn189[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn190[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt190[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn191[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt191[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn192[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt192[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn193[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt193[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn194[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt194[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn195[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt195[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn196[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt196[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn197[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt197[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn198[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt198[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn199[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn200[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn201[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt201[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn202[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn189[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt189[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn190[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt190[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn191[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt191[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn192[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt192[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn193[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt193[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn194[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt194[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn195[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt195[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn196[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt196[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn197[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt197[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn198[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt198[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn199[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt199[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn200[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt200[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn201[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt201[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn202[] = {{"X", 0, 0xc02u, "T1"}};
 constexpr SchemaAttribute kAt202[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn203[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn203[] = {{"X", 0, 0x10c02u, "T1"}};
 constexpr SchemaAttribute kAt203[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn204[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn204[] = {{"X", 0, 0x10c02u, "T1"}};
 constexpr SchemaAttribute kAt204[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn205[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt205[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn206[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt206[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn207[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt207[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn208[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt208[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn205[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt205[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn206[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt206[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn207[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt207[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn208[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt208[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
 constexpr SchemaInput kIn209[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt209[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn210[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt210[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn211[] = {{"X", 0, 0xc0eu, "T"}};
-constexpr SchemaAttribute kAt211[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn212[] = {{"X", 0, 0x10c0eu, "T"}};
-constexpr SchemaAttribute kAt212[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn213[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt209[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn210[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt210[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn211[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt211[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn212[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt212[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn213[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt213[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn214[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn214[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt214[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn215[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn215[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt215[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn216[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt216[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn217[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn218[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn219[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt219[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn220[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt220[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn221[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn224[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt224[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn225[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt225[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn226[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn228[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt228[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn229[] = {{"X", 0, 0xceau, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn230[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn231[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt231[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn232[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn233[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt233[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn234[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn216[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt216[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn217[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt217[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn218[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt218[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn219[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt219[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn220[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt220[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn221[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt221[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn222[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt222[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn223[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt223[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn224[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt224[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn225[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt225[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn226[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt226[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn227[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt227[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn228[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt228[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn229[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt229[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn230[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn231[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt231[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn232[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn233[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn234[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt234[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn235[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn235[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt235[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn236[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn236[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt237[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn238[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt238[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn239[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn237[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn238[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn239[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn240[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt240[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn241[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt241[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn242[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn243[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt243[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn244[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt244[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn245[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt245[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn246[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt246[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn247[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt247[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn248[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt248[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn249[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt249[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn250[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt250[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn251[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt251[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn252[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt252[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn240[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt240[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn241[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt241[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn242[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt242[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn243[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt243[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn244[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt244[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn245[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt245[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn246[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt246[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn247[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt247[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn248[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt248[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn249[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt249[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn250[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt250[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn251[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt251[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn252[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt252[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn253[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt253[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn254[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn254[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt254[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn255[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt255[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn256[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn256[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt256[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn257[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn258[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn259[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn257[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn258[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn259[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn260[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt261[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn262[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt262[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn263[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt263[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn264[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt264[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn265[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt265[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn266[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt266[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn267[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt267[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt268[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn271[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn272[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt272[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn261[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn262[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn263[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn264[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt264[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn265[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt265[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn266[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt266[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn267[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn268[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn269[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn270[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt270[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn271[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt271[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn272[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt272[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn273[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt273[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn274[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn274[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt275[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn276[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt276[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn277[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt277[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn278[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt278[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn279[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt279[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn280[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt280[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn281[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt281[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn282[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt282[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn283[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt283[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn284[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt284[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn285[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt285[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn286[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt286[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn287[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt287[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn288[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt288[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn289[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt289[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn290[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt290[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn291[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt291[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn292[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt292[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn293[] = {{"data", 0, 0x3cceu, "T"}};
-constexpr SchemaAttribute kAt293[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn294[] = {{"data", 0, 0x13cceu, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn295[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt295[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn296[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt296[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn297[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt297[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn298[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn299[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn300[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt300[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn301[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt301[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn302[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt302[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn303[] = {{"data", 0, 0x3cceu, "T"}};
-constexpr SchemaAttribute kAt303[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn304[] = {{"data", 0, 0x13cceu, "T"}};
-constexpr SchemaAttribute kAt304[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn305[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt305[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn306[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt306[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn307[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt307[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn308[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt308[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn309[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt309[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn310[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt310[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn311[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt311[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn312[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt312[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn313[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt313[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn275[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn276[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn277[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn279[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn280[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn281[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt281[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn282[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt282[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn283[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn284[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt284[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn285[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt285[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn286[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt286[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn287[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt287[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn288[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt288[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn289[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt289[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn290[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt290[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn291[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn292[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn293[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn294[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn295[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt295[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn296[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn297[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn298[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn299[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt299[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn300[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt300[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn301[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt301[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn302[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt302[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn303[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn304[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt304[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn305[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt305[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn306[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt306[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn307[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt307[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn308[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt308[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn309[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn310[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt310[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn311[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn312[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn313[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt313[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn314[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt314[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn315[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn315[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt315[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn316[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt316[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn317[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt317[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn318[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt318[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn319[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt319[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn320[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt320[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn321[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt321[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt322[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt323[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt324[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt325[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn326[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt326[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn327[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt327[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn328[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt328[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn329[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt329[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn330[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt330[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn331[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt331[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn332[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt332[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn333[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt333[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn334[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt334[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt335[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn336[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt336[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt337[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt341[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn342[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt342[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn343[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt343[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn346[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt346[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt348[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt349[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt350[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn352[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt352[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt353[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt354[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt355[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn316[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt316[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn317[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt317[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn318[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt318[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn319[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt319[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn320[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt320[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn321[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt321[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn322[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt322[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn323[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt323[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt324[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn325[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt325[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn326[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt326[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn327[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt327[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn328[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt328[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn329[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt329[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn330[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt330[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn331[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt331[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn333[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt333[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn334[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt334[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn335[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt335[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn337[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn338[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt338[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn339[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt339[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt341[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn342[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn343[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt343[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt344[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt348[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn356[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn357[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt357[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn358[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn358[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt358[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn359[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt359[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn360[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt360[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn361[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt361[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt362[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn364[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt364[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt365[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt366[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt367[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt368[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn369[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt370[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt371[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt372[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn373[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt373[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn374[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt374[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt375[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn376[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt376[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn377[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt377[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn378[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt378[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn379[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt379[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn380[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt380[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn381[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt381[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn382[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt382[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn383[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt383[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn384[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt384[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn385[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt385[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn386[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt386[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn387[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt387[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn388[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt388[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt361[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt362[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt363[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn364[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt364[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt365[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt366[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn367[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt367[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn368[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt368[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn369[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt369[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn370[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt370[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn371[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt371[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn372[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt372[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt373[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn374[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt374[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn375[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt375[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn376[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt376[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn377[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt377[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn378[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt378[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn379[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt379[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn380[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt380[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn381[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt381[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn382[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt382[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn383[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt383[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn384[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt384[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt385[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt386[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn387[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt387[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn388[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt388[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt389[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn391[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt391[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn392[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt392[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn390[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt390[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn391[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt391[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt392[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn393[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt393[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn394[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn395[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn395[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn396[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt396[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn397[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt397[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn398[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn398[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt398[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn399[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn399[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt399[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn400[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt400[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn401[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn400[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt401[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn402[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt402[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn403[] = {{"data_0", 2, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt403[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn404[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt404[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn405[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt405[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn406[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt406[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn408[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn409[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt403[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt404[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt405[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt406[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt407[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt408[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn409[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt409[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
 constexpr SchemaInput kIn410[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt410[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt411[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn412[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt412[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn413[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt413[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn414[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt414[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn415[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt415[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn416[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt416[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn417[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt417[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn418[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"perm", 7, false, ""}};
+constexpr SchemaAttribute kAt410[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn412[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn413[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn414[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt414[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn415[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn416[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn417[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn418[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn419[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt419[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn420[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt420[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn421[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt421[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn422[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt422[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn423[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn420[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn421[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt421[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt422[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn423[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt423[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt424[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt425[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn425[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt425[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn426[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt426[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn427[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt427[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn428[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn429[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt429[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn430[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt430[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn431[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn432[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn429[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn430[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt430[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn431[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt431[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn432[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn433[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt433[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn434[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn435[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn436[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn437[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn438[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt438[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn439[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt439[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn440[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt440[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn441[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt441[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn442[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt442[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn443[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt443[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn444[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt444[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn445[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt445[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn446[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt446[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn447[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn448[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn449[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn450[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn452[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn453[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn454[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn455[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn456[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn457[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn458[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn459[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn460[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn461[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn464[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn465[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn466[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn467[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt467[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn468[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn469[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn470[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn471[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt471[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn472[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt472[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn473[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt473[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn474[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt474[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn475[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt475[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn476[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt476[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn477[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt477[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn478[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn479[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt480[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn481[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt481[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn482[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn483[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn484[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn485[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt485[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn486[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn487[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn489[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt489[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn490[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt490[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn491[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn492[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn493[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
     {"Abs", 13, kIn1, 1, kAt1, 0, 1, 1},
-    {"Add", 7, kIn2, 2, kAt2, 0, 1, 1},
-    {"Add", 13, kIn3, 2, kAt3, 0, 1, 1},
-    {"Add", 14, kIn4, 2, kAt4, 0, 1, 1},
-    {"And", 7, kIn5, 2, kAt5, 0, 1, 1},
-    {"ArgMax", 1, kIn6, 1, kAt6, 2, 1, 1},
-    {"ArgMax", 11, kIn7, 1, kAt7, 2, 1, 1},
-    {"ArgMax", 12, kIn8, 1, kAt8, 3, 1, 1},
-    {"ArgMax", 13, kIn9, 1, kAt9, 3, 1, 1},
-    {"ArgMin", 1, kIn10, 1, kAt10, 2, 1, 1},
-    {"ArgMin", 11, kIn11, 1, kAt11, 2, 1, 1},
-    {"ArgMin", 12, kIn12, 1, kAt12, 3, 1, 1},
-    {"ArgMin", 13, kIn13, 1, kAt13, 3, 1, 1},
-    {"Attention", 23, kIn14, 6, kAt14, 7, 1, 4},
-    {"Attention", 24, kIn15, 7, kAt15, 7, 1, 4},
-    {"AveragePool", 1, kIn16, 1, kAt16, 4, 1, 1},
-    {"AveragePool", 7, kIn17, 1, kAt17, 5, 1, 1},
-    {"AveragePool", 10, kIn18, 1, kAt18, 6, 1, 1},
-    {"AveragePool", 11, kIn19, 1, kAt19, 6, 1, 1},
-    {"AveragePool", 19, kIn20, 1, kAt20, 7, 1, 1},
-    {"AveragePool", 22, kIn21, 1, kAt21, 7, 1, 1},
-    {"BatchNormalization", 7, kIn22, 5, kAt22, 3, 1, 5},
-    {"BatchNormalization", 9, kIn23, 5, kAt23, 2, 1, 5},
-    {"BatchNormalization", 14, kIn24, 5, kAt24, 3, 1, 3},
-    {"BatchNormalization", 15, kIn25, 5, kAt25, 3, 1, 3},
-    {"BitShift", 11, kIn26, 2, kAt26, 1, 1, 1},
-    {"BitwiseAnd", 18, kIn27, 2, kAt27, 0, 1, 1},
-    {"BitwiseNot", 18, kIn28, 1, kAt28, 0, 1, 1},
-    {"BitwiseOr", 18, kIn29, 2, kAt29, 0, 1, 1},
-    {"BitwiseXor", 18, kIn30, 2, kAt30, 0, 1, 1},
-    {"Cast", 6, kIn31, 1, kAt31, 1, 1, 1},
-    {"Cast", 9, kIn32, 1, kAt32, 1, 1, 1},
-    {"Cast", 13, kIn33, 1, kAt33, 1, 1, 1},
-    {"Cast", 19, kIn34, 1, kAt34, 2, 1, 1},
-    {"Cast", 21, kIn35, 1, kAt35, 2, 1, 1},
-    {"Cast", 23, kIn36, 1, kAt36, 2, 1, 1},
-    {"Cast", 24, kIn37, 1, kAt37, 3, 1, 1},
-    {"Cast", 25, kIn38, 1, kAt38, 3, 1, 1},
-    {"CastLike", 15, kIn39, 2, kAt39, 0, 1, 1},
-    {"CastLike", 19, kIn40, 2, kAt40, 1, 1, 1},
-    {"CastLike", 21, kIn41, 2, kAt41, 1, 1, 1},
-    {"CastLike", 23, kIn42, 2, kAt42, 1, 1, 1},
-    {"CastLike", 24, kIn43, 2, kAt43, 2, 1, 1},
-    {"CastLike", 25, kIn44, 2, kAt44, 2, 1, 1},
-    {"Ceil", 6, kIn45, 1, kAt45, 0, 1, 1},
-    {"Ceil", 13, kIn46, 1, kAt46, 0, 1, 1},
-    {"Celu", 12, kIn47, 1, kAt47, 1, 1, 1},
-    {"Clip", 6, kIn48, 1, kAt48, 2, 1, 1},
-    {"Clip", 11, kIn49, 3, kAt49, 0, 1, 1},
-    {"Clip", 12, kIn50, 3, kAt50, 0, 1, 1},
-    {"Clip", 13, kIn51, 3, kAt51, 0, 1, 1},
-    {"Concat", 1, kIn52, 1, kAt52, 1, 1, 1},
-    {"Concat", 4, kIn53, 1, kAt53, 1, 1, 1},
-    {"Concat", 11, kIn54, 1, kAt54, 1, 1, 1},
-    {"Concat", 13, kIn55, 1, kAt55, 1, 1, 1},
-    {"Constant", 1, kIn56, 0, kAt56, 1, 1, 1},
-    {"Constant", 9, kIn57, 0, kAt57, 1, 1, 1},
-    {"Constant", 11, kIn58, 0, kAt58, 2, 1, 1},
-    {"Constant", 12, kIn59, 0, kAt59, 8, 1, 1},
-    {"Constant", 13, kIn60, 0, kAt60, 8, 1, 1},
-    {"Constant", 19, kIn61, 0, kAt61, 8, 1, 1},
-    {"Constant", 21, kIn62, 0, kAt62, 8, 1, 1},
-    {"Constant", 23, kIn63, 0, kAt63, 8, 1, 1},
-    {"Constant", 24, kIn64, 0, kAt64, 8, 1, 1},
-    {"Constant", 25, kIn65, 0, kAt65, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn66, 1, kAt66, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn67, 1, kAt67, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn68, 1, kAt68, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn69, 1, kAt69, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn70, 1, kAt70, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn71, 1, kAt71, 1, 1, 1},
-    {"Conv", 1, kIn72, 3, kAt72, 6, 1, 1},
-    {"Conv", 11, kIn73, 3, kAt73, 6, 1, 1},
-    {"Conv", 22, kIn74, 3, kAt74, 6, 1, 1},
-    {"ConvInteger", 10, kIn75, 4, kAt75, 6, 1, 1},
-    {"ConvTranspose", 1, kIn76, 3, kAt76, 8, 1, 1},
-    {"ConvTranspose", 11, kIn77, 3, kAt77, 8, 1, 1},
-    {"ConvTranspose", 22, kIn78, 3, kAt78, 8, 1, 1},
-    {"Cos", 7, kIn79, 1, kAt79, 0, 1, 1},
-    {"Cos", 22, kIn80, 1, kAt80, 0, 1, 1},
-    {"CumProd", 26, kIn81, 2, kAt81, 2, 1, 1},
-    {"CumSum", 11, kIn82, 2, kAt82, 2, 1, 1},
-    {"CumSum", 14, kIn83, 2, kAt83, 2, 1, 1},
-    {"DepthToSpace", 1, kIn84, 1, kAt84, 1, 1, 1},
-    {"DepthToSpace", 11, kIn85, 1, kAt85, 2, 1, 1},
-    {"DepthToSpace", 13, kIn86, 1, kAt86, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn87, 3, kAt87, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn88, 3, kAt88, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn89, 3, kAt89, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn90, 3, kAt90, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn91, 3, kAt91, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn92, 3, kAt92, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn93, 3, kAt93, 3, 1, 1},
-    {"Det", 11, kIn94, 1, kAt94, 0, 1, 1},
-    {"Det", 22, kIn95, 1, kAt95, 0, 1, 1},
-    {"Div", 7, kIn96, 2, kAt96, 0, 1, 1},
-    {"Div", 13, kIn97, 2, kAt97, 0, 1, 1},
-    {"Div", 14, kIn98, 2, kAt98, 0, 1, 1},
-    {"Dropout", 1, kIn99, 1, kAt99, 3, 1, 2},
-    {"Dropout", 6, kIn100, 1, kAt100, 2, 1, 2},
-    {"Dropout", 7, kIn101, 1, kAt101, 1, 1, 2},
-    {"Dropout", 10, kIn102, 1, kAt102, 1, 1, 2},
-    {"Dropout", 12, kIn103, 3, kAt103, 1, 1, 2},
-    {"Dropout", 13, kIn104, 3, kAt104, 1, 1, 2},
-    {"Dropout", 22, kIn105, 3, kAt105, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn106, 1, kAt106, 0, 3, 3},
-    {"Elu", 6, kIn107, 1, kAt107, 1, 1, 1},
-    {"Elu", 22, kIn108, 1, kAt108, 1, 1, 1},
-    {"Equal", 7, kIn109, 2, kAt109, 0, 1, 1},
-    {"Equal", 11, kIn110, 2, kAt110, 0, 1, 1},
-    {"Equal", 13, kIn111, 2, kAt111, 0, 1, 1},
-    {"Equal", 19, kIn112, 2, kAt112, 0, 1, 1},
-    {"Erf", 9, kIn113, 1, kAt113, 0, 1, 1},
-    {"Erf", 13, kIn114, 1, kAt114, 0, 1, 1},
-    {"Exp", 6, kIn115, 1, kAt115, 0, 1, 1},
-    {"Exp", 13, kIn116, 1, kAt116, 0, 1, 1},
-    {"Expand", 8, kIn117, 2, kAt117, 0, 1, 1},
-    {"Expand", 13, kIn118, 2, kAt118, 0, 1, 1},
-    {"EyeLike", 9, kIn119, 1, kAt119, 2, 1, 1},
-    {"EyeLike", 22, kIn120, 1, kAt120, 2, 1, 1},
-    {"Flatten", 1, kIn121, 1, kAt121, 1, 1, 1},
-    {"Flatten", 9, kIn122, 1, kAt122, 1, 1, 1},
-    {"Flatten", 11, kIn123, 1, kAt123, 1, 1, 1},
-    {"Flatten", 13, kIn124, 1, kAt124, 1, 1, 1},
-    {"Flatten", 21, kIn125, 1, kAt125, 1, 1, 1},
-    {"Flatten", 23, kIn126, 1, kAt126, 1, 1, 1},
-    {"Flatten", 24, kIn127, 1, kAt127, 1, 1, 1},
-    {"Flatten", 25, kIn128, 1, kAt128, 1, 1, 1},
-    {"Floor", 6, kIn129, 1, kAt129, 0, 1, 1},
-    {"Floor", 13, kIn130, 1, kAt130, 0, 1, 1},
-    {"GRU", 7, kIn131, 6, kAt131, 7, 1, 2},
-    {"GRU", 14, kIn132, 6, kAt132, 8, 1, 2},
-    {"GRU", 22, kIn133, 6, kAt133, 8, 1, 2},
-    {"Gather", 1, kIn134, 2, kAt134, 1, 1, 1},
-    {"Gather", 11, kIn135, 2, kAt135, 1, 1, 1},
-    {"Gather", 13, kIn136, 2, kAt136, 1, 1, 1},
-    {"GatherElements", 11, kIn137, 2, kAt137, 1, 1, 1},
-    {"GatherElements", 13, kIn138, 2, kAt138, 1, 1, 1},
-    {"GatherND", 11, kIn139, 2, kAt139, 0, 1, 1},
-    {"GatherND", 12, kIn140, 2, kAt140, 1, 1, 1},
-    {"GatherND", 13, kIn141, 2, kAt141, 1, 1, 1},
-    {"Gelu", 20, kIn142, 1, kAt142, 1, 1, 1},
-    {"Gemm", 7, kIn143, 3, kAt143, 4, 1, 1},
-    {"Gemm", 9, kIn144, 3, kAt144, 4, 1, 1},
-    {"Gemm", 11, kIn145, 3, kAt145, 4, 1, 1},
-    {"Gemm", 13, kIn146, 3, kAt146, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn147, 1, kAt147, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn148, 1, kAt148, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn149, 1, kAt149, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn150, 1, kAt150, 0, 1, 1},
-    {"Greater", 7, kIn151, 2, kAt151, 0, 1, 1},
-    {"Greater", 9, kIn152, 2, kAt152, 0, 1, 1},
-    {"Greater", 13, kIn153, 2, kAt153, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn154, 2, kAt154, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn155, 2, kAt155, 0, 1, 1},
-    {"GroupNormalization", 18, kIn156, 3, kAt156, 2, 1, 1},
-    {"GroupNormalization", 21, kIn157, 3, kAt157, 3, 1, 1},
-    {"HardSigmoid", 6, kIn158, 1, kAt158, 2, 1, 1},
-    {"HardSigmoid", 22, kIn159, 1, kAt159, 2, 1, 1},
-    {"HardSwish", 14, kIn160, 1, kAt160, 0, 1, 1},
-    {"HardSwish", 22, kIn161, 1, kAt161, 0, 1, 1},
-    {"Hardmax", 1, kIn162, 1, kAt162, 1, 1, 1},
-    {"Hardmax", 11, kIn163, 1, kAt163, 1, 1, 1},
-    {"Hardmax", 13, kIn164, 1, kAt164, 1, 1, 1},
-    {"Identity", 1, kIn165, 1, kAt165, 0, 1, 1},
-    {"Identity", 13, kIn166, 1, kAt166, 0, 1, 1},
-    {"Identity", 14, kIn167, 1, kAt167, 0, 1, 1},
-    {"Identity", 16, kIn168, 1, kAt168, 0, 1, 1},
-    {"Identity", 19, kIn169, 1, kAt169, 0, 1, 1},
-    {"Identity", 21, kIn170, 1, kAt170, 0, 1, 1},
-    {"Identity", 23, kIn171, 1, kAt171, 0, 1, 1},
-    {"Identity", 24, kIn172, 1, kAt172, 0, 1, 1},
-    {"Identity", 25, kIn173, 1, kAt173, 0, 1, 1},
-    {"InstanceNormalization", 6, kIn174, 3, kAt174, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn175, 3, kAt175, 1, 1, 1},
-    {"IsInf", 10, kIn176, 1, kAt176, 2, 1, 1},
-    {"IsInf", 20, kIn177, 1, kAt177, 2, 1, 1},
-    {"IsNaN", 9, kIn178, 1, kAt178, 0, 1, 1},
-    {"IsNaN", 13, kIn179, 1, kAt179, 0, 1, 1},
-    {"IsNaN", 20, kIn180, 1, kAt180, 0, 1, 1},
-    {"LSTM", 7, kIn181, 8, kAt181, 7, 1, 3},
-    {"LSTM", 14, kIn182, 8, kAt182, 8, 1, 3},
-    {"LSTM", 22, kIn183, 8, kAt183, 8, 1, 3},
-    {"LayerNormalization", 17, kIn184, 3, kAt184, 3, 1, 3},
-    {"LeakyRelu", 6, kIn185, 1, kAt185, 1, 1, 1},
-    {"LeakyRelu", 16, kIn186, 1, kAt186, 1, 1, 1},
-    {"Less", 7, kIn187, 2, kAt187, 0, 1, 1},
-    {"Less", 9, kIn188, 2, kAt188, 0, 1, 1},
-    {"Less", 13, kIn189, 2, kAt189, 0, 1, 1},
-    {"LessOrEqual", 12, kIn190, 2, kAt190, 0, 1, 1},
-    {"LessOrEqual", 16, kIn191, 2, kAt191, 0, 1, 1},
-    {"Log", 6, kIn192, 1, kAt192, 0, 1, 1},
-    {"Log", 13, kIn193, 1, kAt193, 0, 1, 1},
-    {"LogSoftmax", 1, kIn194, 1, kAt194, 1, 1, 1},
-    {"LogSoftmax", 11, kIn195, 1, kAt195, 1, 1, 1},
-    {"LogSoftmax", 13, kIn196, 1, kAt196, 1, 1, 1},
-    {"LpNormalization", 1, kIn197, 1, kAt197, 2, 1, 1},
-    {"LpNormalization", 22, kIn198, 1, kAt198, 2, 1, 1},
-    {"MatMul", 1, kIn199, 2, kAt199, 0, 1, 1},
-    {"MatMul", 9, kIn200, 2, kAt200, 0, 1, 1},
-    {"MatMul", 13, kIn201, 2, kAt201, 0, 1, 1},
-    {"MatMulInteger", 10, kIn202, 4, kAt202, 0, 1, 1},
-    {"Max", 6, kIn203, 1, kAt203, 0, 1, 1},
-    {"Max", 8, kIn204, 1, kAt204, 0, 1, 1},
-    {"Max", 12, kIn205, 1, kAt205, 0, 1, 1},
-    {"Max", 13, kIn206, 1, kAt206, 0, 1, 1},
-    {"MaxPool", 1, kIn207, 1, kAt207, 4, 1, 1},
-    {"MaxPool", 8, kIn208, 1, kAt208, 5, 1, 2},
-    {"MaxPool", 10, kIn209, 1, kAt209, 7, 1, 2},
-    {"MaxPool", 11, kIn210, 1, kAt210, 7, 1, 2},
-    {"MaxPool", 12, kIn211, 1, kAt211, 7, 1, 2},
-    {"MaxPool", 22, kIn212, 1, kAt212, 7, 1, 2},
-    {"Mean", 6, kIn213, 1, kAt213, 0, 1, 1},
-    {"Mean", 8, kIn214, 1, kAt214, 0, 1, 1},
-    {"Mean", 13, kIn215, 1, kAt215, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn216, 1, kAt216, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn217, 1, kAt217, 1, 1, 1},
-    {"Min", 6, kIn218, 1, kAt218, 0, 1, 1},
-    {"Min", 8, kIn219, 1, kAt219, 0, 1, 1},
-    {"Min", 12, kIn220, 1, kAt220, 0, 1, 1},
-    {"Min", 13, kIn221, 1, kAt221, 0, 1, 1},
-    {"Mish", 18, kIn222, 1, kAt222, 0, 1, 1},
-    {"Mish", 22, kIn223, 1, kAt223, 0, 1, 1},
-    {"Mod", 10, kIn224, 2, kAt224, 1, 1, 1},
-    {"Mod", 13, kIn225, 2, kAt225, 1, 1, 1},
-    {"Mul", 7, kIn226, 2, kAt226, 0, 1, 1},
-    {"Mul", 13, kIn227, 2, kAt227, 0, 1, 1},
-    {"Mul", 14, kIn228, 2, kAt228, 0, 1, 1},
-    {"Neg", 6, kIn229, 1, kAt229, 0, 1, 1},
-    {"Neg", 13, kIn230, 1, kAt230, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn231, 3, kAt231, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn232, 3, kAt232, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn233, 3, kAt233, 2, 1, 1},
-    {"NonZero", 9, kIn234, 1, kAt234, 0, 1, 1},
-    {"NonZero", 13, kIn235, 1, kAt235, 0, 1, 1},
-    {"Not", 1, kIn236, 1, kAt236, 0, 1, 1},
-    {"OneHot", 9, kIn237, 3, kAt237, 1, 1, 1},
-    {"OneHot", 11, kIn238, 3, kAt238, 1, 1, 1},
-    {"Or", 7, kIn239, 2, kAt239, 0, 1, 1},
-    {"PRelu", 7, kIn240, 2, kAt240, 0, 1, 1},
-    {"PRelu", 9, kIn241, 2, kAt241, 0, 1, 1},
-    {"PRelu", 16, kIn242, 2, kAt242, 0, 1, 1},
-    {"Pad", 1, kIn243, 1, kAt243, 3, 1, 1},
-    {"Pad", 2, kIn244, 1, kAt244, 3, 1, 1},
-    {"Pad", 11, kIn245, 3, kAt245, 1, 1, 1},
-    {"Pad", 13, kIn246, 3, kAt246, 1, 1, 1},
-    {"Pad", 18, kIn247, 4, kAt247, 1, 1, 1},
-    {"Pad", 19, kIn248, 4, kAt248, 1, 1, 1},
-    {"Pad", 21, kIn249, 4, kAt249, 1, 1, 1},
-    {"Pad", 23, kIn250, 4, kAt250, 1, 1, 1},
-    {"Pad", 24, kIn251, 4, kAt251, 1, 1, 1},
-    {"Pad", 25, kIn252, 4, kAt252, 1, 1, 1},
-    {"Pow", 7, kIn253, 2, kAt253, 0, 1, 1},
-    {"Pow", 12, kIn254, 2, kAt254, 0, 1, 1},
-    {"Pow", 13, kIn255, 2, kAt255, 0, 1, 1},
-    {"Pow", 15, kIn256, 2, kAt256, 0, 1, 1},
-    {"QLinearConv", 10, kIn257, 9, kAt257, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn258, 8, kAt258, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn259, 8, kAt259, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn260, 3, kAt260, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn261, 3, kAt261, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn262, 3, kAt262, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn263, 3, kAt263, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn264, 3, kAt264, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn265, 3, kAt265, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn266, 3, kAt266, 5, 1, 1},
-    {"RMSNormalization", 23, kIn267, 2, kAt267, 3, 1, 1},
-    {"RNN", 7, kIn268, 6, kAt268, 6, 1, 2},
-    {"RNN", 14, kIn269, 6, kAt269, 7, 1, 2},
-    {"RNN", 22, kIn270, 6, kAt270, 7, 1, 2},
-    {"Range", 11, kIn271, 3, kAt271, 0, 1, 1},
-    {"Range", 27, kIn272, 3, kAt272, 1, 1, 1},
-    {"Reciprocal", 6, kIn273, 1, kAt273, 0, 1, 1},
-    {"Reciprocal", 13, kIn274, 1, kAt274, 0, 1, 1},
-    {"ReduceL1", 1, kIn275, 1, kAt275, 2, 1, 1},
-    {"ReduceL1", 11, kIn276, 1, kAt276, 2, 1, 1},
-    {"ReduceL1", 13, kIn277, 1, kAt277, 2, 1, 1},
-    {"ReduceL1", 18, kIn278, 2, kAt278, 2, 1, 1},
-    {"ReduceL2", 1, kIn279, 1, kAt279, 2, 1, 1},
-    {"ReduceL2", 11, kIn280, 1, kAt280, 2, 1, 1},
-    {"ReduceL2", 13, kIn281, 1, kAt281, 2, 1, 1},
-    {"ReduceL2", 18, kIn282, 2, kAt282, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn283, 1, kAt283, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn284, 1, kAt284, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn285, 1, kAt285, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn286, 2, kAt286, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn287, 1, kAt287, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn288, 1, kAt288, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn289, 1, kAt289, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn290, 2, kAt290, 2, 1, 1},
-    {"ReduceMax", 1, kIn291, 1, kAt291, 2, 1, 1},
-    {"ReduceMax", 11, kIn292, 1, kAt292, 2, 1, 1},
-    {"ReduceMax", 12, kIn293, 1, kAt293, 2, 1, 1},
-    {"ReduceMax", 13, kIn294, 1, kAt294, 2, 1, 1},
-    {"ReduceMax", 18, kIn295, 2, kAt295, 2, 1, 1},
-    {"ReduceMax", 20, kIn296, 2, kAt296, 2, 1, 1},
-    {"ReduceMean", 1, kIn297, 1, kAt297, 2, 1, 1},
-    {"ReduceMean", 11, kIn298, 1, kAt298, 2, 1, 1},
-    {"ReduceMean", 13, kIn299, 1, kAt299, 2, 1, 1},
-    {"ReduceMean", 18, kIn300, 2, kAt300, 2, 1, 1},
-    {"ReduceMin", 1, kIn301, 1, kAt301, 2, 1, 1},
-    {"ReduceMin", 11, kIn302, 1, kAt302, 2, 1, 1},
-    {"ReduceMin", 12, kIn303, 1, kAt303, 2, 1, 1},
-    {"ReduceMin", 13, kIn304, 1, kAt304, 2, 1, 1},
-    {"ReduceMin", 18, kIn305, 2, kAt305, 2, 1, 1},
-    {"ReduceMin", 20, kIn306, 2, kAt306, 2, 1, 1},
-    {"ReduceProd", 1, kIn307, 1, kAt307, 2, 1, 1},
-    {"ReduceProd", 11, kIn308, 1, kAt308, 2, 1, 1},
-    {"ReduceProd", 13, kIn309, 1, kAt309, 2, 1, 1},
-    {"ReduceProd", 18, kIn310, 2, kAt310, 2, 1, 1},
-    {"ReduceSum", 1, kIn311, 1, kAt311, 2, 1, 1},
-    {"ReduceSum", 11, kIn312, 1, kAt312, 2, 1, 1},
-    {"ReduceSum", 13, kIn313, 2, kAt313, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn314, 1, kAt314, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn315, 1, kAt315, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn316, 1, kAt316, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn317, 2, kAt317, 2, 1, 1},
-    {"Relu", 6, kIn318, 1, kAt318, 0, 1, 1},
-    {"Relu", 13, kIn319, 1, kAt319, 0, 1, 1},
-    {"Relu", 14, kIn320, 1, kAt320, 0, 1, 1},
-    {"Reshape", 5, kIn321, 2, kAt321, 0, 1, 1},
-    {"Reshape", 13, kIn322, 2, kAt322, 0, 1, 1},
-    {"Reshape", 14, kIn323, 2, kAt323, 1, 1, 1},
-    {"Reshape", 19, kIn324, 2, kAt324, 1, 1, 1},
-    {"Reshape", 21, kIn325, 2, kAt325, 1, 1, 1},
-    {"Reshape", 23, kIn326, 2, kAt326, 1, 1, 1},
-    {"Reshape", 24, kIn327, 2, kAt327, 1, 1, 1},
-    {"Reshape", 25, kIn328, 2, kAt328, 1, 1, 1},
-    {"Resize", 10, kIn329, 2, kAt329, 1, 1, 1},
-    {"Resize", 11, kIn330, 4, kAt330, 6, 1, 1},
-    {"Resize", 13, kIn331, 4, kAt331, 6, 1, 1},
-    {"Resize", 18, kIn332, 4, kAt332, 9, 1, 1},
-    {"Resize", 19, kIn333, 4, kAt333, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn334, 4, kAt334, 3, 1, 1},
-    {"Round", 11, kIn335, 1, kAt335, 0, 1, 1},
-    {"Round", 22, kIn336, 1, kAt336, 0, 1, 1},
-    {"ScatterElements", 11, kIn337, 3, kAt337, 1, 1, 1},
-    {"ScatterElements", 13, kIn338, 3, kAt338, 1, 1, 1},
-    {"ScatterElements", 16, kIn339, 3, kAt339, 2, 1, 1},
-    {"ScatterElements", 18, kIn340, 3, kAt340, 2, 1, 1},
-    {"ScatterND", 11, kIn341, 3, kAt341, 0, 1, 1},
-    {"ScatterND", 13, kIn342, 3, kAt342, 0, 1, 1},
-    {"ScatterND", 16, kIn343, 3, kAt343, 1, 1, 1},
-    {"ScatterND", 18, kIn344, 3, kAt344, 1, 1, 1},
-    {"Selu", 6, kIn345, 1, kAt345, 2, 1, 1},
-    {"Selu", 22, kIn346, 1, kAt346, 2, 1, 1},
-    {"Shape", 1, kIn347, 1, kAt347, 0, 1, 1},
-    {"Shape", 13, kIn348, 1, kAt348, 0, 1, 1},
-    {"Shape", 15, kIn349, 1, kAt349, 2, 1, 1},
-    {"Shape", 19, kIn350, 1, kAt350, 2, 1, 1},
-    {"Shape", 21, kIn351, 1, kAt351, 2, 1, 1},
-    {"Shape", 23, kIn352, 1, kAt352, 2, 1, 1},
-    {"Shape", 24, kIn353, 1, kAt353, 2, 1, 1},
-    {"Shape", 25, kIn354, 1, kAt354, 2, 1, 1},
-    {"Shrink", 9, kIn355, 1, kAt355, 2, 1, 1},
-    {"Sigmoid", 6, kIn356, 1, kAt356, 0, 1, 1},
-    {"Sigmoid", 13, kIn357, 1, kAt357, 0, 1, 1},
-    {"Sign", 9, kIn358, 1, kAt358, 0, 1, 1},
-    {"Sign", 13, kIn359, 1, kAt359, 0, 1, 1},
-    {"Sin", 7, kIn360, 1, kAt360, 0, 1, 1},
-    {"Sin", 22, kIn361, 1, kAt361, 0, 1, 1},
-    {"Size", 1, kIn362, 1, kAt362, 0, 1, 1},
-    {"Size", 13, kIn363, 1, kAt363, 0, 1, 1},
-    {"Size", 19, kIn364, 1, kAt364, 0, 1, 1},
-    {"Size", 21, kIn365, 1, kAt365, 0, 1, 1},
-    {"Size", 23, kIn366, 1, kAt366, 0, 1, 1},
-    {"Size", 24, kIn367, 1, kAt367, 0, 1, 1},
-    {"Size", 25, kIn368, 1, kAt368, 0, 1, 1},
-    {"Slice", 1, kIn369, 1, kAt369, 3, 1, 1},
-    {"Slice", 10, kIn370, 5, kAt370, 0, 1, 1},
-    {"Slice", 11, kIn371, 5, kAt371, 0, 1, 1},
-    {"Slice", 13, kIn372, 5, kAt372, 0, 1, 1},
-    {"Softmax", 1, kIn373, 1, kAt373, 1, 1, 1},
-    {"Softmax", 11, kIn374, 1, kAt374, 1, 1, 1},
-    {"Softmax", 13, kIn375, 1, kAt375, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn376, 3, kAt376, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn377, 3, kAt377, 2, 1, 2},
-    {"Softplus", 1, kIn378, 1, kAt378, 0, 1, 1},
-    {"Softplus", 22, kIn379, 1, kAt379, 0, 1, 1},
-    {"Softsign", 1, kIn380, 1, kAt380, 0, 1, 1},
-    {"Softsign", 22, kIn381, 1, kAt381, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn382, 1, kAt382, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn383, 1, kAt383, 1, 1, 1},
-    {"Split", 1, kIn384, 2, kAt384, 2, 1, 4},
-    {"Split", 2, kIn385, 1, kAt385, 2, 1, 4},
-    {"Split", 11, kIn386, 1, kAt386, 2, 1, 4},
-    {"Split", 13, kIn387, 2, kAt387, 1, 1, 4},
-    {"Split", 18, kIn388, 2, kAt388, 2, 1, 4},
-    {"Sqrt", 6, kIn389, 1, kAt389, 0, 1, 1},
-    {"Sqrt", 13, kIn390, 1, kAt390, 0, 1, 1},
-    {"Squeeze", 1, kIn391, 1, kAt391, 1, 1, 1},
-    {"Squeeze", 11, kIn392, 1, kAt392, 1, 1, 1},
-    {"Squeeze", 13, kIn393, 2, kAt393, 0, 1, 1},
-    {"Squeeze", 21, kIn394, 2, kAt394, 0, 1, 1},
-    {"Squeeze", 23, kIn395, 2, kAt395, 0, 1, 1},
-    {"Squeeze", 24, kIn396, 2, kAt396, 0, 1, 1},
-    {"Squeeze", 25, kIn397, 2, kAt397, 0, 1, 1},
-    {"Sub", 7, kIn398, 2, kAt398, 0, 1, 1},
-    {"Sub", 13, kIn399, 2, kAt399, 0, 1, 1},
-    {"Sub", 14, kIn400, 2, kAt400, 0, 1, 1},
-    {"Sum", 6, kIn401, 1, kAt401, 0, 1, 1},
-    {"Sum", 8, kIn402, 1, kAt402, 0, 1, 1},
-    {"Sum", 13, kIn403, 1, kAt403, 0, 1, 1},
-    {"Tanh", 6, kIn404, 1, kAt404, 0, 1, 1},
-    {"Tanh", 13, kIn405, 1, kAt405, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn406, 1, kAt406, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn407, 1, kAt407, 1, 1, 1},
-    {"Tile", 6, kIn408, 2, kAt408, 0, 1, 1},
-    {"Tile", 13, kIn409, 2, kAt409, 0, 1, 1},
-    {"TopK", 1, kIn410, 1, kAt410, 2, 2, 2},
-    {"TopK", 10, kIn411, 2, kAt411, 1, 2, 2},
-    {"TopK", 11, kIn412, 2, kAt412, 3, 2, 2},
-    {"TopK", 24, kIn413, 2, kAt413, 3, 2, 2},
-    {"Transpose", 1, kIn414, 1, kAt414, 1, 1, 1},
-    {"Transpose", 13, kIn415, 1, kAt415, 1, 1, 1},
-    {"Transpose", 21, kIn416, 1, kAt416, 1, 1, 1},
-    {"Transpose", 23, kIn417, 1, kAt417, 1, 1, 1},
-    {"Transpose", 24, kIn418, 1, kAt418, 1, 1, 1},
-    {"Transpose", 25, kIn419, 1, kAt419, 1, 1, 1},
-    {"Trilu", 14, kIn420, 2, kAt420, 1, 1, 1},
-    {"Unsqueeze", 1, kIn421, 1, kAt421, 1, 1, 1},
-    {"Unsqueeze", 11, kIn422, 1, kAt422, 1, 1, 1},
-    {"Unsqueeze", 13, kIn423, 2, kAt423, 0, 1, 1},
-    {"Unsqueeze", 21, kIn424, 2, kAt424, 0, 1, 1},
-    {"Unsqueeze", 23, kIn425, 2, kAt425, 0, 1, 1},
-    {"Unsqueeze", 24, kIn426, 2, kAt426, 0, 1, 1},
-    {"Unsqueeze", 25, kIn427, 2, kAt427, 0, 1, 1},
-    {"Upsample", 7, kIn428, 1, kAt428, 2, 1, 1},
-    {"Upsample", 9, kIn429, 2, kAt429, 1, 1, 1},
-    {"Upsample", 10, kIn430, 2, kAt430, 1, 1, 1},
-    {"Where", 9, kIn431, 3, kAt431, 0, 1, 1},
-    {"Where", 16, kIn432, 3, kAt432, 0, 1, 1},
-    {"Xor", 7, kIn433, 2, kAt433, 0, 1, 1},
+    {"Acos", 7, kIn2, 1, kAt2, 0, 1, 1},
+    {"Acos", 22, kIn3, 1, kAt3, 0, 1, 1},
+    {"Acosh", 9, kIn4, 1, kAt4, 0, 1, 1},
+    {"Acosh", 22, kIn5, 1, kAt5, 0, 1, 1},
+    {"Add", 7, kIn6, 2, kAt6, 0, 1, 1},
+    {"Add", 13, kIn7, 2, kAt7, 0, 1, 1},
+    {"Add", 14, kIn8, 2, kAt8, 0, 1, 1},
+    {"And", 7, kIn9, 2, kAt9, 0, 1, 1},
+    {"ArgMax", 1, kIn10, 1, kAt10, 2, 1, 1},
+    {"ArgMax", 11, kIn11, 1, kAt11, 2, 1, 1},
+    {"ArgMax", 12, kIn12, 1, kAt12, 3, 1, 1},
+    {"ArgMax", 13, kIn13, 1, kAt13, 3, 1, 1},
+    {"ArgMin", 1, kIn14, 1, kAt14, 2, 1, 1},
+    {"ArgMin", 11, kIn15, 1, kAt15, 2, 1, 1},
+    {"ArgMin", 12, kIn16, 1, kAt16, 3, 1, 1},
+    {"ArgMin", 13, kIn17, 1, kAt17, 3, 1, 1},
+    {"Asin", 7, kIn18, 1, kAt18, 0, 1, 1},
+    {"Asin", 22, kIn19, 1, kAt19, 0, 1, 1},
+    {"Asinh", 9, kIn20, 1, kAt20, 0, 1, 1},
+    {"Asinh", 22, kIn21, 1, kAt21, 0, 1, 1},
+    {"Atan", 7, kIn22, 1, kAt22, 0, 1, 1},
+    {"Atan", 22, kIn23, 1, kAt23, 0, 1, 1},
+    {"Atanh", 9, kIn24, 1, kAt24, 0, 1, 1},
+    {"Atanh", 22, kIn25, 1, kAt25, 0, 1, 1},
+    {"Attention", 23, kIn26, 6, kAt26, 7, 1, 4},
+    {"Attention", 24, kIn27, 7, kAt27, 7, 1, 4},
+    {"AveragePool", 1, kIn28, 1, kAt28, 4, 1, 1},
+    {"AveragePool", 7, kIn29, 1, kAt29, 5, 1, 1},
+    {"AveragePool", 10, kIn30, 1, kAt30, 6, 1, 1},
+    {"AveragePool", 11, kIn31, 1, kAt31, 6, 1, 1},
+    {"AveragePool", 19, kIn32, 1, kAt32, 7, 1, 1},
+    {"AveragePool", 22, kIn33, 1, kAt33, 7, 1, 1},
+    {"BatchNormalization", 7, kIn34, 5, kAt34, 3, 1, 5},
+    {"BatchNormalization", 9, kIn35, 5, kAt35, 2, 1, 5},
+    {"BatchNormalization", 14, kIn36, 5, kAt36, 3, 1, 3},
+    {"BatchNormalization", 15, kIn37, 5, kAt37, 3, 1, 3},
+    {"BitShift", 11, kIn38, 2, kAt38, 1, 1, 1},
+    {"BitwiseAnd", 18, kIn39, 2, kAt39, 0, 1, 1},
+    {"BitwiseNot", 18, kIn40, 1, kAt40, 0, 1, 1},
+    {"BitwiseOr", 18, kIn41, 2, kAt41, 0, 1, 1},
+    {"BitwiseXor", 18, kIn42, 2, kAt42, 0, 1, 1},
+    {"Cast", 6, kIn43, 1, kAt43, 1, 1, 1},
+    {"Cast", 9, kIn44, 1, kAt44, 1, 1, 1},
+    {"Cast", 13, kIn45, 1, kAt45, 1, 1, 1},
+    {"Cast", 19, kIn46, 1, kAt46, 2, 1, 1},
+    {"Cast", 21, kIn47, 1, kAt47, 2, 1, 1},
+    {"Cast", 23, kIn48, 1, kAt48, 2, 1, 1},
+    {"Cast", 24, kIn49, 1, kAt49, 3, 1, 1},
+    {"Cast", 25, kIn50, 1, kAt50, 3, 1, 1},
+    {"CastLike", 15, kIn51, 2, kAt51, 0, 1, 1},
+    {"CastLike", 19, kIn52, 2, kAt52, 1, 1, 1},
+    {"CastLike", 21, kIn53, 2, kAt53, 1, 1, 1},
+    {"CastLike", 23, kIn54, 2, kAt54, 1, 1, 1},
+    {"CastLike", 24, kIn55, 2, kAt55, 2, 1, 1},
+    {"CastLike", 25, kIn56, 2, kAt56, 2, 1, 1},
+    {"Ceil", 6, kIn57, 1, kAt57, 0, 1, 1},
+    {"Ceil", 13, kIn58, 1, kAt58, 0, 1, 1},
+    {"Celu", 12, kIn59, 1, kAt59, 1, 1, 1},
+    {"Clip", 6, kIn60, 1, kAt60, 2, 1, 1},
+    {"Clip", 11, kIn61, 3, kAt61, 0, 1, 1},
+    {"Clip", 12, kIn62, 3, kAt62, 0, 1, 1},
+    {"Clip", 13, kIn63, 3, kAt63, 0, 1, 1},
+    {"Concat", 1, kIn64, 1, kAt64, 1, 1, 1},
+    {"Concat", 4, kIn65, 1, kAt65, 1, 1, 1},
+    {"Concat", 11, kIn66, 1, kAt66, 1, 1, 1},
+    {"Concat", 13, kIn67, 1, kAt67, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn68, 1, kAt68, 2, 1, 1},
+    {"Constant", 1, kIn69, 0, kAt69, 1, 1, 1},
+    {"Constant", 9, kIn70, 0, kAt70, 1, 1, 1},
+    {"Constant", 11, kIn71, 0, kAt71, 2, 1, 1},
+    {"Constant", 12, kIn72, 0, kAt72, 8, 1, 1},
+    {"Constant", 13, kIn73, 0, kAt73, 8, 1, 1},
+    {"Constant", 19, kIn74, 0, kAt74, 8, 1, 1},
+    {"Constant", 21, kIn75, 0, kAt75, 8, 1, 1},
+    {"Constant", 23, kIn76, 0, kAt76, 8, 1, 1},
+    {"Constant", 24, kIn77, 0, kAt77, 8, 1, 1},
+    {"Constant", 25, kIn78, 0, kAt78, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn79, 1, kAt79, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn80, 1, kAt80, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn81, 1, kAt81, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn82, 1, kAt82, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn83, 1, kAt83, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn84, 1, kAt84, 1, 1, 1},
+    {"Conv", 1, kIn85, 3, kAt85, 6, 1, 1},
+    {"Conv", 11, kIn86, 3, kAt86, 6, 1, 1},
+    {"Conv", 22, kIn87, 3, kAt87, 6, 1, 1},
+    {"ConvInteger", 10, kIn88, 4, kAt88, 6, 1, 1},
+    {"ConvTranspose", 1, kIn89, 3, kAt89, 8, 1, 1},
+    {"ConvTranspose", 11, kIn90, 3, kAt90, 8, 1, 1},
+    {"ConvTranspose", 22, kIn91, 3, kAt91, 8, 1, 1},
+    {"Cos", 7, kIn92, 1, kAt92, 0, 1, 1},
+    {"Cos", 22, kIn93, 1, kAt93, 0, 1, 1},
+    {"Cosh", 9, kIn94, 1, kAt94, 0, 1, 1},
+    {"Cosh", 22, kIn95, 1, kAt95, 0, 1, 1},
+    {"CumProd", 26, kIn96, 2, kAt96, 2, 1, 1},
+    {"CumSum", 11, kIn97, 2, kAt97, 2, 1, 1},
+    {"CumSum", 14, kIn98, 2, kAt98, 2, 1, 1},
+    {"DepthToSpace", 1, kIn99, 1, kAt99, 1, 1, 1},
+    {"DepthToSpace", 11, kIn100, 1, kAt100, 2, 1, 1},
+    {"DepthToSpace", 13, kIn101, 1, kAt101, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn102, 3, kAt102, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn103, 3, kAt103, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn104, 3, kAt104, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn105, 3, kAt105, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn106, 3, kAt106, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn107, 3, kAt107, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn108, 3, kAt108, 3, 1, 1},
+    {"Det", 11, kIn109, 1, kAt109, 0, 1, 1},
+    {"Det", 22, kIn110, 1, kAt110, 0, 1, 1},
+    {"Div", 7, kIn111, 2, kAt111, 0, 1, 1},
+    {"Div", 13, kIn112, 2, kAt112, 0, 1, 1},
+    {"Div", 14, kIn113, 2, kAt113, 0, 1, 1},
+    {"Dropout", 1, kIn114, 1, kAt114, 3, 1, 2},
+    {"Dropout", 6, kIn115, 1, kAt115, 2, 1, 2},
+    {"Dropout", 7, kIn116, 1, kAt116, 1, 1, 2},
+    {"Dropout", 10, kIn117, 1, kAt117, 1, 1, 2},
+    {"Dropout", 12, kIn118, 3, kAt118, 1, 1, 2},
+    {"Dropout", 13, kIn119, 3, kAt119, 1, 1, 2},
+    {"Dropout", 22, kIn120, 3, kAt120, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn121, 1, kAt121, 0, 3, 3},
+    {"Elu", 6, kIn122, 1, kAt122, 1, 1, 1},
+    {"Elu", 22, kIn123, 1, kAt123, 1, 1, 1},
+    {"Equal", 7, kIn124, 2, kAt124, 0, 1, 1},
+    {"Equal", 11, kIn125, 2, kAt125, 0, 1, 1},
+    {"Equal", 13, kIn126, 2, kAt126, 0, 1, 1},
+    {"Equal", 19, kIn127, 2, kAt127, 0, 1, 1},
+    {"Erf", 9, kIn128, 1, kAt128, 0, 1, 1},
+    {"Erf", 13, kIn129, 1, kAt129, 0, 1, 1},
+    {"Exp", 6, kIn130, 1, kAt130, 0, 1, 1},
+    {"Exp", 13, kIn131, 1, kAt131, 0, 1, 1},
+    {"Expand", 8, kIn132, 2, kAt132, 0, 1, 1},
+    {"Expand", 13, kIn133, 2, kAt133, 0, 1, 1},
+    {"EyeLike", 9, kIn134, 1, kAt134, 2, 1, 1},
+    {"EyeLike", 22, kIn135, 1, kAt135, 2, 1, 1},
+    {"Flatten", 1, kIn136, 1, kAt136, 1, 1, 1},
+    {"Flatten", 9, kIn137, 1, kAt137, 1, 1, 1},
+    {"Flatten", 11, kIn138, 1, kAt138, 1, 1, 1},
+    {"Flatten", 13, kIn139, 1, kAt139, 1, 1, 1},
+    {"Flatten", 21, kIn140, 1, kAt140, 1, 1, 1},
+    {"Flatten", 23, kIn141, 1, kAt141, 1, 1, 1},
+    {"Flatten", 24, kIn142, 1, kAt142, 1, 1, 1},
+    {"Flatten", 25, kIn143, 1, kAt143, 1, 1, 1},
+    {"Floor", 6, kIn144, 1, kAt144, 0, 1, 1},
+    {"Floor", 13, kIn145, 1, kAt145, 0, 1, 1},
+    {"GRU", 7, kIn146, 6, kAt146, 7, 1, 2},
+    {"GRU", 14, kIn147, 6, kAt147, 8, 1, 2},
+    {"GRU", 22, kIn148, 6, kAt148, 8, 1, 2},
+    {"Gather", 1, kIn149, 2, kAt149, 1, 1, 1},
+    {"Gather", 11, kIn150, 2, kAt150, 1, 1, 1},
+    {"Gather", 13, kIn151, 2, kAt151, 1, 1, 1},
+    {"GatherElements", 11, kIn152, 2, kAt152, 1, 1, 1},
+    {"GatherElements", 13, kIn153, 2, kAt153, 1, 1, 1},
+    {"GatherND", 11, kIn154, 2, kAt154, 0, 1, 1},
+    {"GatherND", 12, kIn155, 2, kAt155, 1, 1, 1},
+    {"GatherND", 13, kIn156, 2, kAt156, 1, 1, 1},
+    {"Gelu", 20, kIn157, 1, kAt157, 1, 1, 1},
+    {"Gemm", 7, kIn158, 3, kAt158, 4, 1, 1},
+    {"Gemm", 9, kIn159, 3, kAt159, 4, 1, 1},
+    {"Gemm", 11, kIn160, 3, kAt160, 4, 1, 1},
+    {"Gemm", 13, kIn161, 3, kAt161, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn162, 1, kAt162, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn163, 1, kAt163, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn164, 1, kAt164, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn165, 1, kAt165, 0, 1, 1},
+    {"Greater", 7, kIn166, 2, kAt166, 0, 1, 1},
+    {"Greater", 9, kIn167, 2, kAt167, 0, 1, 1},
+    {"Greater", 13, kIn168, 2, kAt168, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn169, 2, kAt169, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn170, 2, kAt170, 0, 1, 1},
+    {"GroupNormalization", 18, kIn171, 3, kAt171, 2, 1, 1},
+    {"GroupNormalization", 21, kIn172, 3, kAt172, 3, 1, 1},
+    {"HardSigmoid", 6, kIn173, 1, kAt173, 2, 1, 1},
+    {"HardSigmoid", 22, kIn174, 1, kAt174, 2, 1, 1},
+    {"HardSwish", 14, kIn175, 1, kAt175, 0, 1, 1},
+    {"HardSwish", 22, kIn176, 1, kAt176, 0, 1, 1},
+    {"Hardmax", 1, kIn177, 1, kAt177, 1, 1, 1},
+    {"Hardmax", 11, kIn178, 1, kAt178, 1, 1, 1},
+    {"Hardmax", 13, kIn179, 1, kAt179, 1, 1, 1},
+    {"Identity", 1, kIn180, 1, kAt180, 0, 1, 1},
+    {"Identity", 13, kIn181, 1, kAt181, 0, 1, 1},
+    {"Identity", 14, kIn182, 1, kAt182, 0, 1, 1},
+    {"Identity", 16, kIn183, 1, kAt183, 0, 1, 1},
+    {"Identity", 19, kIn184, 1, kAt184, 0, 1, 1},
+    {"Identity", 21, kIn185, 1, kAt185, 0, 1, 1},
+    {"Identity", 23, kIn186, 1, kAt186, 0, 1, 1},
+    {"Identity", 24, kIn187, 1, kAt187, 0, 1, 1},
+    {"Identity", 25, kIn188, 1, kAt188, 0, 1, 1},
+    {"If", 1, kIn189, 1, kAt189, 2, 1, 4},
+    {"If", 11, kIn190, 1, kAt190, 2, 1, 4},
+    {"If", 13, kIn191, 1, kAt191, 2, 1, 4},
+    {"If", 16, kIn192, 1, kAt192, 2, 1, 4},
+    {"If", 19, kIn193, 1, kAt193, 2, 1, 4},
+    {"If", 21, kIn194, 1, kAt194, 2, 1, 4},
+    {"If", 23, kIn195, 1, kAt195, 2, 1, 4},
+    {"If", 24, kIn196, 1, kAt196, 2, 1, 4},
+    {"If", 25, kIn197, 1, kAt197, 2, 1, 4},
+    {"InstanceNormalization", 6, kIn198, 3, kAt198, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn199, 3, kAt199, 1, 1, 1},
+    {"IsInf", 10, kIn200, 1, kAt200, 2, 1, 1},
+    {"IsInf", 20, kIn201, 1, kAt201, 2, 1, 1},
+    {"IsNaN", 9, kIn202, 1, kAt202, 0, 1, 1},
+    {"IsNaN", 13, kIn203, 1, kAt203, 0, 1, 1},
+    {"IsNaN", 20, kIn204, 1, kAt204, 0, 1, 1},
+    {"LSTM", 7, kIn205, 8, kAt205, 7, 1, 3},
+    {"LSTM", 14, kIn206, 8, kAt206, 8, 1, 3},
+    {"LSTM", 22, kIn207, 8, kAt207, 8, 1, 3},
+    {"LayerNormalization", 17, kIn208, 3, kAt208, 3, 1, 3},
+    {"LeakyRelu", 6, kIn209, 1, kAt209, 1, 1, 1},
+    {"LeakyRelu", 16, kIn210, 1, kAt210, 1, 1, 1},
+    {"Less", 7, kIn211, 2, kAt211, 0, 1, 1},
+    {"Less", 9, kIn212, 2, kAt212, 0, 1, 1},
+    {"Less", 13, kIn213, 2, kAt213, 0, 1, 1},
+    {"LessOrEqual", 12, kIn214, 2, kAt214, 0, 1, 1},
+    {"LessOrEqual", 16, kIn215, 2, kAt215, 0, 1, 1},
+    {"Log", 6, kIn216, 1, kAt216, 0, 1, 1},
+    {"Log", 13, kIn217, 1, kAt217, 0, 1, 1},
+    {"LogSoftmax", 1, kIn218, 1, kAt218, 1, 1, 1},
+    {"LogSoftmax", 11, kIn219, 1, kAt219, 1, 1, 1},
+    {"LogSoftmax", 13, kIn220, 1, kAt220, 1, 1, 1},
+    {"Loop", 1, kIn221, 3, kAt221, 1, 1, 4},
+    {"Loop", 11, kIn222, 3, kAt222, 1, 1, 4},
+    {"Loop", 13, kIn223, 3, kAt223, 1, 1, 4},
+    {"Loop", 16, kIn224, 3, kAt224, 1, 1, 4},
+    {"Loop", 19, kIn225, 3, kAt225, 1, 1, 4},
+    {"Loop", 21, kIn226, 3, kAt226, 1, 1, 4},
+    {"Loop", 23, kIn227, 3, kAt227, 1, 1, 4},
+    {"Loop", 24, kIn228, 3, kAt228, 1, 1, 4},
+    {"Loop", 25, kIn229, 3, kAt229, 1, 1, 4},
+    {"LpNormalization", 1, kIn230, 1, kAt230, 2, 1, 1},
+    {"LpNormalization", 22, kIn231, 1, kAt231, 2, 1, 1},
+    {"MatMul", 1, kIn232, 2, kAt232, 0, 1, 1},
+    {"MatMul", 9, kIn233, 2, kAt233, 0, 1, 1},
+    {"MatMul", 13, kIn234, 2, kAt234, 0, 1, 1},
+    {"MatMulInteger", 10, kIn235, 4, kAt235, 0, 1, 1},
+    {"Max", 6, kIn236, 1, kAt236, 0, 1, 1},
+    {"Max", 8, kIn237, 1, kAt237, 0, 1, 1},
+    {"Max", 12, kIn238, 1, kAt238, 0, 1, 1},
+    {"Max", 13, kIn239, 1, kAt239, 0, 1, 1},
+    {"MaxPool", 1, kIn240, 1, kAt240, 4, 1, 1},
+    {"MaxPool", 8, kIn241, 1, kAt241, 5, 1, 2},
+    {"MaxPool", 10, kIn242, 1, kAt242, 7, 1, 2},
+    {"MaxPool", 11, kIn243, 1, kAt243, 7, 1, 2},
+    {"MaxPool", 12, kIn244, 1, kAt244, 7, 1, 2},
+    {"MaxPool", 22, kIn245, 1, kAt245, 7, 1, 2},
+    {"Mean", 6, kIn246, 1, kAt246, 0, 1, 1},
+    {"Mean", 8, kIn247, 1, kAt247, 0, 1, 1},
+    {"Mean", 13, kIn248, 1, kAt248, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn249, 1, kAt249, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn250, 1, kAt250, 1, 1, 1},
+    {"Min", 6, kIn251, 1, kAt251, 0, 1, 1},
+    {"Min", 8, kIn252, 1, kAt252, 0, 1, 1},
+    {"Min", 12, kIn253, 1, kAt253, 0, 1, 1},
+    {"Min", 13, kIn254, 1, kAt254, 0, 1, 1},
+    {"Mish", 18, kIn255, 1, kAt255, 0, 1, 1},
+    {"Mish", 22, kIn256, 1, kAt256, 0, 1, 1},
+    {"Mod", 10, kIn257, 2, kAt257, 1, 1, 1},
+    {"Mod", 13, kIn258, 2, kAt258, 1, 1, 1},
+    {"Mul", 7, kIn259, 2, kAt259, 0, 1, 1},
+    {"Mul", 13, kIn260, 2, kAt260, 0, 1, 1},
+    {"Mul", 14, kIn261, 2, kAt261, 0, 1, 1},
+    {"Neg", 6, kIn262, 1, kAt262, 0, 1, 1},
+    {"Neg", 13, kIn263, 1, kAt263, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn264, 3, kAt264, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn265, 3, kAt265, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn266, 3, kAt266, 2, 1, 1},
+    {"NonZero", 9, kIn267, 1, kAt267, 0, 1, 1},
+    {"NonZero", 13, kIn268, 1, kAt268, 0, 1, 1},
+    {"Not", 1, kIn269, 1, kAt269, 0, 1, 1},
+    {"OneHot", 9, kIn270, 3, kAt270, 1, 1, 1},
+    {"OneHot", 11, kIn271, 3, kAt271, 1, 1, 1},
+    {"Optional", 15, kIn272, 1, kAt272, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn273, 1, kAt273, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn274, 1, kAt274, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn275, 1, kAt275, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn276, 1, kAt276, 0, 1, 1},
+    {"Or", 7, kIn277, 2, kAt277, 0, 1, 1},
+    {"PRelu", 7, kIn278, 2, kAt278, 0, 1, 1},
+    {"PRelu", 9, kIn279, 2, kAt279, 0, 1, 1},
+    {"PRelu", 16, kIn280, 2, kAt280, 0, 1, 1},
+    {"Pad", 1, kIn281, 1, kAt281, 3, 1, 1},
+    {"Pad", 2, kIn282, 1, kAt282, 3, 1, 1},
+    {"Pad", 11, kIn283, 3, kAt283, 1, 1, 1},
+    {"Pad", 13, kIn284, 3, kAt284, 1, 1, 1},
+    {"Pad", 18, kIn285, 4, kAt285, 1, 1, 1},
+    {"Pad", 19, kIn286, 4, kAt286, 1, 1, 1},
+    {"Pad", 21, kIn287, 4, kAt287, 1, 1, 1},
+    {"Pad", 23, kIn288, 4, kAt288, 1, 1, 1},
+    {"Pad", 24, kIn289, 4, kAt289, 1, 1, 1},
+    {"Pad", 25, kIn290, 4, kAt290, 1, 1, 1},
+    {"Pow", 7, kIn291, 2, kAt291, 0, 1, 1},
+    {"Pow", 12, kIn292, 2, kAt292, 0, 1, 1},
+    {"Pow", 13, kIn293, 2, kAt293, 0, 1, 1},
+    {"Pow", 15, kIn294, 2, kAt294, 0, 1, 1},
+    {"QLinearConv", 10, kIn295, 9, kAt295, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn296, 8, kAt296, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn297, 8, kAt297, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn298, 3, kAt298, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn299, 3, kAt299, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn300, 3, kAt300, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn301, 3, kAt301, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn302, 3, kAt302, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn303, 3, kAt303, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn304, 3, kAt304, 5, 1, 1},
+    {"RMSNormalization", 23, kIn305, 2, kAt305, 3, 1, 1},
+    {"RNN", 7, kIn306, 6, kAt306, 6, 1, 2},
+    {"RNN", 14, kIn307, 6, kAt307, 7, 1, 2},
+    {"RNN", 22, kIn308, 6, kAt308, 7, 1, 2},
+    {"Range", 11, kIn309, 3, kAt309, 0, 1, 1},
+    {"Range", 27, kIn310, 3, kAt310, 1, 1, 1},
+    {"Reciprocal", 6, kIn311, 1, kAt311, 0, 1, 1},
+    {"Reciprocal", 13, kIn312, 1, kAt312, 0, 1, 1},
+    {"ReduceL1", 1, kIn313, 1, kAt313, 2, 1, 1},
+    {"ReduceL1", 11, kIn314, 1, kAt314, 2, 1, 1},
+    {"ReduceL1", 13, kIn315, 1, kAt315, 2, 1, 1},
+    {"ReduceL1", 18, kIn316, 2, kAt316, 2, 1, 1},
+    {"ReduceL2", 1, kIn317, 1, kAt317, 2, 1, 1},
+    {"ReduceL2", 11, kIn318, 1, kAt318, 2, 1, 1},
+    {"ReduceL2", 13, kIn319, 1, kAt319, 2, 1, 1},
+    {"ReduceL2", 18, kIn320, 2, kAt320, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn321, 1, kAt321, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn322, 1, kAt322, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn323, 1, kAt323, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn324, 2, kAt324, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn325, 1, kAt325, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn326, 1, kAt326, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn327, 1, kAt327, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn328, 2, kAt328, 2, 1, 1},
+    {"ReduceMax", 1, kIn329, 1, kAt329, 2, 1, 1},
+    {"ReduceMax", 11, kIn330, 1, kAt330, 2, 1, 1},
+    {"ReduceMax", 12, kIn331, 1, kAt331, 2, 1, 1},
+    {"ReduceMax", 13, kIn332, 1, kAt332, 2, 1, 1},
+    {"ReduceMax", 18, kIn333, 2, kAt333, 2, 1, 1},
+    {"ReduceMax", 20, kIn334, 2, kAt334, 2, 1, 1},
+    {"ReduceMean", 1, kIn335, 1, kAt335, 2, 1, 1},
+    {"ReduceMean", 11, kIn336, 1, kAt336, 2, 1, 1},
+    {"ReduceMean", 13, kIn337, 1, kAt337, 2, 1, 1},
+    {"ReduceMean", 18, kIn338, 2, kAt338, 2, 1, 1},
+    {"ReduceMin", 1, kIn339, 1, kAt339, 2, 1, 1},
+    {"ReduceMin", 11, kIn340, 1, kAt340, 2, 1, 1},
+    {"ReduceMin", 12, kIn341, 1, kAt341, 2, 1, 1},
+    {"ReduceMin", 13, kIn342, 1, kAt342, 2, 1, 1},
+    {"ReduceMin", 18, kIn343, 2, kAt343, 2, 1, 1},
+    {"ReduceMin", 20, kIn344, 2, kAt344, 2, 1, 1},
+    {"ReduceProd", 1, kIn345, 1, kAt345, 2, 1, 1},
+    {"ReduceProd", 11, kIn346, 1, kAt346, 2, 1, 1},
+    {"ReduceProd", 13, kIn347, 1, kAt347, 2, 1, 1},
+    {"ReduceProd", 18, kIn348, 2, kAt348, 2, 1, 1},
+    {"ReduceSum", 1, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceSum", 11, kIn350, 1, kAt350, 2, 1, 1},
+    {"ReduceSum", 13, kIn351, 2, kAt351, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn355, 2, kAt355, 2, 1, 1},
+    {"Relu", 6, kIn356, 1, kAt356, 0, 1, 1},
+    {"Relu", 13, kIn357, 1, kAt357, 0, 1, 1},
+    {"Relu", 14, kIn358, 1, kAt358, 0, 1, 1},
+    {"Reshape", 5, kIn359, 2, kAt359, 0, 1, 1},
+    {"Reshape", 13, kIn360, 2, kAt360, 0, 1, 1},
+    {"Reshape", 14, kIn361, 2, kAt361, 1, 1, 1},
+    {"Reshape", 19, kIn362, 2, kAt362, 1, 1, 1},
+    {"Reshape", 21, kIn363, 2, kAt363, 1, 1, 1},
+    {"Reshape", 23, kIn364, 2, kAt364, 1, 1, 1},
+    {"Reshape", 24, kIn365, 2, kAt365, 1, 1, 1},
+    {"Reshape", 25, kIn366, 2, kAt366, 1, 1, 1},
+    {"Resize", 10, kIn367, 2, kAt367, 1, 1, 1},
+    {"Resize", 11, kIn368, 4, kAt368, 6, 1, 1},
+    {"Resize", 13, kIn369, 4, kAt369, 6, 1, 1},
+    {"Resize", 18, kIn370, 4, kAt370, 9, 1, 1},
+    {"Resize", 19, kIn371, 4, kAt371, 9, 1, 1},
+    {"RotaryEmbedding", 23, kIn372, 4, kAt372, 3, 1, 1},
+    {"Round", 11, kIn373, 1, kAt373, 0, 1, 1},
+    {"Round", 22, kIn374, 1, kAt374, 0, 1, 1},
+    {"Scan", 8, kIn375, 2, kAt375, 3, 1, 4},
+    {"Scan", 9, kIn376, 1, kAt376, 6, 1, 4},
+    {"Scan", 11, kIn377, 1, kAt377, 6, 1, 4},
+    {"Scan", 16, kIn378, 1, kAt378, 6, 1, 4},
+    {"Scan", 19, kIn379, 1, kAt379, 6, 1, 4},
+    {"Scan", 21, kIn380, 1, kAt380, 6, 1, 4},
+    {"Scan", 23, kIn381, 1, kAt381, 6, 1, 4},
+    {"Scan", 24, kIn382, 1, kAt382, 6, 1, 4},
+    {"Scan", 25, kIn383, 1, kAt383, 6, 1, 4},
+    {"ScatterElements", 11, kIn384, 3, kAt384, 1, 1, 1},
+    {"ScatterElements", 13, kIn385, 3, kAt385, 1, 1, 1},
+    {"ScatterElements", 16, kIn386, 3, kAt386, 2, 1, 1},
+    {"ScatterElements", 18, kIn387, 3, kAt387, 2, 1, 1},
+    {"ScatterND", 11, kIn388, 3, kAt388, 0, 1, 1},
+    {"ScatterND", 13, kIn389, 3, kAt389, 0, 1, 1},
+    {"ScatterND", 16, kIn390, 3, kAt390, 1, 1, 1},
+    {"ScatterND", 18, kIn391, 3, kAt391, 1, 1, 1},
+    {"Selu", 6, kIn392, 1, kAt392, 2, 1, 1},
+    {"Selu", 22, kIn393, 1, kAt393, 2, 1, 1},
+    {"SequenceAt", 11, kIn394, 2, kAt394, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn395, 1, kAt395, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn396, 0, kAt396, 1, 1, 1},
+    {"SequenceErase", 11, kIn397, 2, kAt397, 0, 1, 1},
+    {"SequenceInsert", 11, kIn398, 3, kAt398, 0, 1, 1},
+    {"SequenceLength", 11, kIn399, 1, kAt399, 0, 1, 1},
+    {"SequenceMap", 17, kIn400, 2, kAt400, 1, 1, 4},
+    {"Shape", 1, kIn401, 1, kAt401, 0, 1, 1},
+    {"Shape", 13, kIn402, 1, kAt402, 0, 1, 1},
+    {"Shape", 15, kIn403, 1, kAt403, 2, 1, 1},
+    {"Shape", 19, kIn404, 1, kAt404, 2, 1, 1},
+    {"Shape", 21, kIn405, 1, kAt405, 2, 1, 1},
+    {"Shape", 23, kIn406, 1, kAt406, 2, 1, 1},
+    {"Shape", 24, kIn407, 1, kAt407, 2, 1, 1},
+    {"Shape", 25, kIn408, 1, kAt408, 2, 1, 1},
+    {"Shrink", 9, kIn409, 1, kAt409, 2, 1, 1},
+    {"Sigmoid", 6, kIn410, 1, kAt410, 0, 1, 1},
+    {"Sigmoid", 13, kIn411, 1, kAt411, 0, 1, 1},
+    {"Sign", 9, kIn412, 1, kAt412, 0, 1, 1},
+    {"Sign", 13, kIn413, 1, kAt413, 0, 1, 1},
+    {"Sin", 7, kIn414, 1, kAt414, 0, 1, 1},
+    {"Sin", 22, kIn415, 1, kAt415, 0, 1, 1},
+    {"Sinh", 9, kIn416, 1, kAt416, 0, 1, 1},
+    {"Sinh", 22, kIn417, 1, kAt417, 0, 1, 1},
+    {"Size", 1, kIn418, 1, kAt418, 0, 1, 1},
+    {"Size", 13, kIn419, 1, kAt419, 0, 1, 1},
+    {"Size", 19, kIn420, 1, kAt420, 0, 1, 1},
+    {"Size", 21, kIn421, 1, kAt421, 0, 1, 1},
+    {"Size", 23, kIn422, 1, kAt422, 0, 1, 1},
+    {"Size", 24, kIn423, 1, kAt423, 0, 1, 1},
+    {"Size", 25, kIn424, 1, kAt424, 0, 1, 1},
+    {"Slice", 1, kIn425, 1, kAt425, 3, 1, 1},
+    {"Slice", 10, kIn426, 5, kAt426, 0, 1, 1},
+    {"Slice", 11, kIn427, 5, kAt427, 0, 1, 1},
+    {"Slice", 13, kIn428, 5, kAt428, 0, 1, 1},
+    {"Softmax", 1, kIn429, 1, kAt429, 1, 1, 1},
+    {"Softmax", 11, kIn430, 1, kAt430, 1, 1, 1},
+    {"Softmax", 13, kIn431, 1, kAt431, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn432, 3, kAt432, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn433, 3, kAt433, 2, 1, 2},
+    {"Softplus", 1, kIn434, 1, kAt434, 0, 1, 1},
+    {"Softplus", 22, kIn435, 1, kAt435, 0, 1, 1},
+    {"Softsign", 1, kIn436, 1, kAt436, 0, 1, 1},
+    {"Softsign", 22, kIn437, 1, kAt437, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn438, 1, kAt438, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn439, 1, kAt439, 1, 1, 1},
+    {"Split", 1, kIn440, 2, kAt440, 2, 1, 4},
+    {"Split", 2, kIn441, 1, kAt441, 2, 1, 4},
+    {"Split", 11, kIn442, 1, kAt442, 2, 1, 4},
+    {"Split", 13, kIn443, 2, kAt443, 1, 1, 4},
+    {"Split", 18, kIn444, 2, kAt444, 2, 1, 4},
+    {"SplitToSequence", 11, kIn445, 2, kAt445, 2, 1, 1},
+    {"SplitToSequence", 24, kIn446, 2, kAt446, 2, 1, 1},
+    {"Sqrt", 6, kIn447, 1, kAt447, 0, 1, 1},
+    {"Sqrt", 13, kIn448, 1, kAt448, 0, 1, 1},
+    {"Squeeze", 1, kIn449, 1, kAt449, 1, 1, 1},
+    {"Squeeze", 11, kIn450, 1, kAt450, 1, 1, 1},
+    {"Squeeze", 13, kIn451, 2, kAt451, 0, 1, 1},
+    {"Squeeze", 21, kIn452, 2, kAt452, 0, 1, 1},
+    {"Squeeze", 23, kIn453, 2, kAt453, 0, 1, 1},
+    {"Squeeze", 24, kIn454, 2, kAt454, 0, 1, 1},
+    {"Squeeze", 25, kIn455, 2, kAt455, 0, 1, 1},
+    {"Sub", 7, kIn456, 2, kAt456, 0, 1, 1},
+    {"Sub", 13, kIn457, 2, kAt457, 0, 1, 1},
+    {"Sub", 14, kIn458, 2, kAt458, 0, 1, 1},
+    {"Sum", 6, kIn459, 1, kAt459, 0, 1, 1},
+    {"Sum", 8, kIn460, 1, kAt460, 0, 1, 1},
+    {"Sum", 13, kIn461, 1, kAt461, 0, 1, 1},
+    {"Tan", 7, kIn462, 1, kAt462, 0, 1, 1},
+    {"Tan", 22, kIn463, 1, kAt463, 0, 1, 1},
+    {"Tanh", 6, kIn464, 1, kAt464, 0, 1, 1},
+    {"Tanh", 13, kIn465, 1, kAt465, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn466, 1, kAt466, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn467, 1, kAt467, 1, 1, 1},
+    {"Tile", 6, kIn468, 2, kAt468, 0, 1, 1},
+    {"Tile", 13, kIn469, 2, kAt469, 0, 1, 1},
+    {"TopK", 1, kIn470, 1, kAt470, 2, 2, 2},
+    {"TopK", 10, kIn471, 2, kAt471, 1, 2, 2},
+    {"TopK", 11, kIn472, 2, kAt472, 3, 2, 2},
+    {"TopK", 24, kIn473, 2, kAt473, 3, 2, 2},
+    {"Transpose", 1, kIn474, 1, kAt474, 1, 1, 1},
+    {"Transpose", 13, kIn475, 1, kAt475, 1, 1, 1},
+    {"Transpose", 21, kIn476, 1, kAt476, 1, 1, 1},
+    {"Transpose", 23, kIn477, 1, kAt477, 1, 1, 1},
+    {"Transpose", 24, kIn478, 1, kAt478, 1, 1, 1},
+    {"Transpose", 25, kIn479, 1, kAt479, 1, 1, 1},
+    {"Trilu", 14, kIn480, 2, kAt480, 1, 1, 1},
+    {"Unsqueeze", 1, kIn481, 1, kAt481, 1, 1, 1},
+    {"Unsqueeze", 11, kIn482, 1, kAt482, 1, 1, 1},
+    {"Unsqueeze", 13, kIn483, 2, kAt483, 0, 1, 1},
+    {"Unsqueeze", 21, kIn484, 2, kAt484, 0, 1, 1},
+    {"Unsqueeze", 23, kIn485, 2, kAt485, 0, 1, 1},
+    {"Unsqueeze", 24, kIn486, 2, kAt486, 0, 1, 1},
+    {"Unsqueeze", 25, kIn487, 2, kAt487, 0, 1, 1},
+    {"Upsample", 7, kIn488, 1, kAt488, 2, 1, 1},
+    {"Upsample", 9, kIn489, 2, kAt489, 1, 1, 1},
+    {"Upsample", 10, kIn490, 2, kAt490, 1, 1, 1},
+    {"Where", 9, kIn491, 3, kAt491, 0, 1, 1},
+    {"Where", 16, kIn492, 3, kAt492, 0, 1, 1},
+    {"Xor", 7, kIn493, 2, kAt493, 0, 1, 1},
 };
 
 }  // namespace

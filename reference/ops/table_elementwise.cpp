@@ -59,6 +59,15 @@ std::unique_ptr<OpKernel> make_shrink(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sigmoid(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sign(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sin(const NodeInfo&);
+std::unique_ptr<OpKernel> make_acos(const NodeInfo&);
+std::unique_ptr<OpKernel> make_acosh(const NodeInfo&);
+std::unique_ptr<OpKernel> make_asin(const NodeInfo&);
+std::unique_ptr<OpKernel> make_asinh(const NodeInfo&);
+std::unique_ptr<OpKernel> make_atan(const NodeInfo&);
+std::unique_ptr<OpKernel> make_atanh(const NodeInfo&);
+std::unique_ptr<OpKernel> make_cosh(const NodeInfo&);
+std::unique_ptr<OpKernel> make_sinh(const NodeInfo&);
+std::unique_ptr<OpKernel> make_tan(const NodeInfo&);
 std::unique_ptr<OpKernel> make_softplus(const NodeInfo&);
 std::unique_ptr<OpKernel> make_softsign(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sqrt(const NodeInfo&);
@@ -72,8 +81,14 @@ std::unique_ptr<OpKernel> make_xor(const NodeInfo&);
 std::span<const OpDef> elementwise_ops() {
   static const std::vector<OpDef> rows = {
       {"", "Abs", 6, 27, make_abs, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
+      {"", "Acos", 7, 27, make_acos, "F32 F64"},
+      {"", "Acosh", 9, 27, make_acosh, "F32 F64"},
       {"", "Add", 7, 27, make_add, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "And", 7, 27, make_and, "Bool"},
+      {"", "Asin", 7, 27, make_asin, "F32 F64"},
+      {"", "Asinh", 9, 27, make_asinh, "F32 F64"},
+      {"", "Atan", 7, 27, make_atan, "F32 F64"},
+      {"", "Atanh", 9, 27, make_atanh, "F32 F64"},
       {"", "BitShift", 11, 27, make_bit_shift, "U8 U16 U32 U64"},
       {"", "BitwiseAnd", 18, 27, make_bitwise_and, "I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "BitwiseNot", 18, 27, make_bitwise_not, "I8 I16 I32 I64 U8 U16 U32 U64"},
@@ -86,6 +101,7 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Clip", 6, 10, make_clip_6, "F32 F64 F16"},
       {"", "Clip", 11, 27, make_clip_11, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Cos", 7, 27, make_cos, "F32 F64"},
+      {"", "Cosh", 9, 27, make_cosh, "F32 F64"},
       {"", "Div", 7, 27, make_div, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Elu", 6, 27, make_elu, "F32 F64"},
       {"", "Equal", 7, 27, make_equal, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64 Bool"},
@@ -123,11 +139,13 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Sigmoid", 6, 27, make_sigmoid, "F32 F64"},
       {"", "Sign", 9, 27, make_sign, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sin", 7, 27, make_sin, "F32 F64"},
+      {"", "Sinh", 9, 27, make_sinh, "F32 F64"},
       {"", "Softplus", 1, 27, make_softplus, "F32 F64"},
       {"", "Softsign", 1, 27, make_softsign, "F32 F64"},
       {"", "Sqrt", 6, 27, make_sqrt, "F32 F64 F16"},
       {"", "Sub", 7, 27, make_sub, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sum", 6, 27, make_sum, "F32 F64 F16"},
+      {"", "Tan", 7, 27, make_tan, "F32 F64"},
       {"", "Tanh", 6, 27, make_tanh, "F32 F64"},
       {"", "ThresholdedRelu", 10, 27, make_thresholded_relu, "F32 F64"},
       // Where: the types of X and Y (inputs 1 and 2); the condition is Bool.

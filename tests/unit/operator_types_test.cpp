@@ -40,7 +40,8 @@ const std::set<std::string> kOneInput = {
     "Exp",     "Floor",      "Gelu",      "HardSigmoid", "HardSwish", "IsInf",    "IsNaN",    "LeakyRelu",
     "Log",     "Mish",       "Neg",       "Not",      "Reciprocal", "Relu",       "Round",    "Selu",
     "Shrink",  "Sigmoid",    "Sign",      "Sin",      "Softplus",   "Softsign",   "Sqrt",     "Tanh",
-    "ThresholdedRelu", "Identity", "Softmax", "LogSoftmax", "Hardmax"};
+    "ThresholdedRelu", "Identity", "Softmax", "LogSoftmax", "Hardmax", "Tan", "Asin", "Acos", "Atan",
+    "Sinh",    "Cosh",       "Asinh",     "Acosh",    "Atanh"};
 
 // Two inputs of the same type and shape. Mod is left out: its float types depend on the fmod
 // attribute (fmod = 0 refuses them as InvalidModel), so a node without attributes cannot show them.

@@ -26,6 +26,7 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
+from ops_cases_breadth import gen_breadth
 from ops_cases_quant import gen_quant
 
 FORMAT_VERSION = 1
@@ -970,6 +971,7 @@ FAMILIES = [
     ("recurrent", 108, gen_recurrent),
     ("float64", 109, gen_float64),
     ("quant", 110, gen_quant),
+    ("breadth", 111, gen_breadth),
 ]
 
 
@@ -987,7 +989,7 @@ def main():
     for name, seed, gen in FAMILIES:
         if args.family and name not in args.family:
             continue
-        f = Family(name, seed, reference_fallback=(name == "float64"))
+        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth")))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
