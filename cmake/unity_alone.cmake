@@ -76,5 +76,8 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_atanh.cpp
     reference/ops/op_cosh.cpp
     reference/ops/op_sinh.cpp
-    reference/ops/op_tan.cpp)
+    reference/ops/op_tan.cpp
+    # Legacy opset 6 forms (issue 17): new files, alone.
+    reference/ops/legacy_broadcast.cpp
+    reference/ops/legacy_factories.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

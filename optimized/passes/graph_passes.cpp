@@ -1,5 +1,6 @@
 // The pass table and its driver (graph-passes.md "Levels and exact mode").
 #include <span>
+#include <string_view>
 
 #include "optimized/passes/graph_pass.hpp"
 
@@ -49,13 +50,26 @@ int rank_of(OptimizationLevel level) {
   return 0;
 }
 
+// A model of opset 6 or earlier in the default domain: its Add, Sub, Mul, Div, Pow, PRelu and Gemm
+// may carry the legacy broadcast and axis attributes (spec/ops/elementwise.md section 11), which
+// the fusion passes do not read. Such models get constant folding only, which runs the nodes' own
+// kernels.
+bool legacy_opset_model(PassGraph& graph) {
+  for (const CompiledNode& node : graph.nodes()) {
+    if ((node.ir->domain.empty() || node.ir->domain == "ai.onnx") && node.ir->opset < 7) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::span<const GraphPass> all_graph_passes() { return kPasses; }
 
 void run_graph_passes(PassGraph& graph) {
   const SessionOptions& options = graph.options();
+  const bool legacy = legacy_opset_model(graph);
   for (const GraphPass& pass : kPasses) {
+    if (legacy && std::string_view(pass.name) != "constant-fold") continue;
     if (rank_of(options.optimization_level) < rank_of(pass.min_level)) continue;
     // graph-passes.md: in exact mode only the passes that preserve bits run.
     if (options.mode == ExecutionMode::Exact && !pass.preserves_bits) continue;

@@ -7,6 +7,8 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_gemm_6(const NodeInfo&);
+std::unique_ptr<OpKernel> make_batch_normalization_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_matmul(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_11(const NodeInfo&);
@@ -28,6 +30,7 @@ std::unique_ptr<OpKernel> make_upsample_9(const NodeInfo&);
 std::span<const OpDef> conv_ops() {
   static const std::vector<OpDef> rows = {
       {"", "MatMul", 1, 27, make_matmul, "F32 F64 F16 BF16 I32 I64 U32 U64"},
+      {"", "Gemm", 6, 6, make_gemm_6, "F32 F64 F16 BF16 I32 I64 U32 U64"},
       {"", "Gemm", 7, 10, make_gemm_7, "F32 F64 F16 BF16 I32 I64 U32 U64"},
       {"", "Gemm", 11, 27, make_gemm_11, "F32 F64 F16 BF16 I32 I64 U32 U64"},
       {"", "Conv", 1, 27, make_conv, "F32"},
@@ -36,6 +39,7 @@ std::span<const OpDef> conv_ops() {
       {"", "AveragePool", 1, 27, make_average_pool, "F32 F64"},
       {"", "GlobalAveragePool", 1, 27, make_global_average_pool, "F32 F64"},
       {"", "GlobalMaxPool", 1, 27, make_global_max_pool, "F32 F64"},
+      {"", "BatchNormalization", 6, 6, make_batch_normalization_6, "F32 F64"},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
       {"", "Resize", 10, 10, make_resize_10, "F32"},

@@ -8,6 +8,12 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_add_6(const NodeInfo&);
+std::unique_ptr<OpKernel> make_sub_6(const NodeInfo&);
+std::unique_ptr<OpKernel> make_mul_6(const NodeInfo&);
+std::unique_ptr<OpKernel> make_div_6(const NodeInfo&);
+std::unique_ptr<OpKernel> make_pow_1(const NodeInfo&);
+std::unique_ptr<OpKernel> make_prelu_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_abs(const NodeInfo&);
 std::unique_ptr<OpKernel> make_add(const NodeInfo&);
 std::unique_ptr<OpKernel> make_and(const NodeInfo&);
@@ -83,6 +89,8 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Abs", 6, 27, make_abs, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Acos", 7, 27, make_acos, "F32 F64"},
       {"", "Acosh", 9, 27, make_acosh, "F32 F64"},
+      // Opset 6 (Pow: 1 to 6): the legacy broadcast and axis attributes (section 11).
+      {"", "Add", 6, 6, make_add_6, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Add", 7, 27, make_add, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "And", 7, 27, make_and, "Bool"},
       {"", "Asin", 7, 27, make_asin, "F32 F64"},
@@ -102,6 +110,7 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Clip", 11, 27, make_clip_11, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Cos", 7, 27, make_cos, "F32 F64"},
       {"", "Cosh", 9, 27, make_cosh, "F32 F64"},
+      {"", "Div", 6, 6, make_div_6, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Div", 7, 27, make_div, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Elu", 6, 27, make_elu, "F32 F64"},
       {"", "Equal", 7, 27, make_equal, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64 Bool"},
@@ -125,11 +134,14 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Mish", 18, 27, make_mish, "F32 F64"},
       // Mod: the floats only with fmod = 1 (fmod = 0 refuses them, InvalidModel).
       {"", "Mod", 10, 27, make_mod, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
+      {"", "Mul", 6, 6, make_mul_6, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Mul", 7, 27, make_mul, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Neg", 6, 27, make_neg, "F32 F64 F16 I8 I16 I32 I64"},
       {"", "Not", 1, 27, make_not, "Bool"},
       {"", "Or", 7, 27, make_or, "Bool"},
+      {"", "PRelu", 6, 6, make_prelu_6, "F32 F64 F16 I8 I16 I32 I64"},
       {"", "PRelu", 7, 27, make_prelu, "F32 F64 F16 I8 I16 I32 I64"},
+      {"", "Pow", 1, 6, make_pow_1, "F32 F64 I32 I64"},
       {"", "Pow", 7, 27, make_pow, "F32 F64 I32 I64"},  // the base X; Y: F32 F64 I32 I64 U32 U64
       {"", "Reciprocal", 6, 27, make_reciprocal, "F32 F64 F16"},
       {"", "Relu", 6, 27, make_relu, "F32 F64 F16 I8 I16 I32 I64"},
@@ -143,6 +155,7 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Softplus", 1, 27, make_softplus, "F32 F64"},
       {"", "Softsign", 1, 27, make_softsign, "F32 F64"},
       {"", "Sqrt", 6, 27, make_sqrt, "F32 F64 F16"},
+      {"", "Sub", 6, 6, make_sub_6, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sub", 7, 27, make_sub, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sum", 6, 27, make_sum, "F32 F64 F16"},
       {"", "Tan", 7, 27, make_tan, "F32 F64"},
