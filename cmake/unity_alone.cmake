@@ -79,5 +79,14 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_tan.cpp
     # Legacy opset 6 forms (issue 17): new files, alone.
     reference/ops/legacy_broadcast.cpp
-    reference/ops/legacy_factories.cpp)
+    reference/ops/legacy_factories.cpp
+    # The spectral family (issue 17): new files, alone.
+    reference/ops/op_blackman_window.cpp
+    reference/ops/op_dft.cpp
+    reference/ops/op_hamming_window.cpp
+    reference/ops/op_hann_window.cpp
+    reference/ops/op_mel_weight_matrix.cpp
+    reference/ops/op_stft.cpp
+    reference/ops/spectral_window.cpp
+    reference/ops/table_spectral.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

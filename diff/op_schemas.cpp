@@ -94,66 +94,66 @@ constexpr SchemaInput kIn43[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}}
 constexpr SchemaAttribute kAt43[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn44[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt44[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn45[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt45[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn45[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt45[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
 constexpr SchemaInput kIn46[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt46[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn47[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaInput kIn47[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt47[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn48[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt48[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt48[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn49[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt49[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn50[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt50[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn51[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt51[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt51[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn52[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt52[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt53[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt53[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt54[] = {{"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt54[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt55[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt56[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn57[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt57[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt57[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn58[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt58[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn59[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt59[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn60[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn59[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt59[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn60[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt60[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn61[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt61[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn62[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt62[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn63[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt63[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn64[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn61[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt61[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn62[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt62[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn63[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt63[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn64[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt64[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn65[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn65[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt65[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn66[] = {{"inputs", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt66[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn67[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt67[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn66[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt66[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn67[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt67[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn68[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt68[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn69[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaInput kIn69[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt69[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn70[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt70[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
-constexpr SchemaInput kIn71[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt71[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn70[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt70[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn71[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt71[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
 constexpr SchemaInput kIn72[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt72[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn73[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt73[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
+constexpr SchemaAttribute kAt73[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn74[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt74[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt74[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
 constexpr SchemaInput kIn75[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt75[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn76[] = {{"", 0, 0u, ""}};
@@ -166,8 +166,8 @@ constexpr SchemaInput kIn79[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt79[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn80[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt80[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn81[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt81[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn81[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn82[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt82[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn83[] = {{"input", 0, 0x80u, "T1"}};
@@ -178,228 +178,228 @@ constexpr SchemaInput kIn85[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt85[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn86[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt86[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn87[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt87[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn87[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt87[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn88[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt88[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn89[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn89[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt89[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn90[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn90[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt90[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn91[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt91[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn91[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt91[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn92[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt92[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn93[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn93[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt93[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn94[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt94[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn95[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn94[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt94[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn95[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt95[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn96[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn96[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt96[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn97[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn97[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt97[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn98[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt98[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn99[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn98[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt98[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn99[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt99[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn100[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn100[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt100[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn101[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt101[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn102[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt102[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn103[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt103[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn104[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt104[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn105[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt105[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn106[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
-constexpr SchemaAttribute kAt106[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn107[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt107[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
-constexpr SchemaInput kIn108[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn109[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn101[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt101[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn102[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt102[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt103[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn104[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt104[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn105[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt105[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn106[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt106[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn107[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt107[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn108[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn109[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn110[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt110[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn111[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt111[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn112[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt112[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn113[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt113[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn114[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt110[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
+constexpr SchemaInput kIn111[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt111[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn112[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt112[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn113[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt113[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn114[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt114[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn115[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn115[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt115[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn116[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn117[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt117[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn118[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt118[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn119[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt119[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn116[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt116[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn117[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt117[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn118[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt118[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn119[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt119[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn120[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt120[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn121[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt121[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn122[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt122[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn123[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt123[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn124[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt124[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn125[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt125[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn126[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt126[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn127[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
+constexpr SchemaAttribute kAt120[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn121[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt121[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn122[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt122[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn123[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt123[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn124[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt124[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn125[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt125[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn126[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt126[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn127[] = {{"x", 0, 0x2u, "T1"}};
 constexpr SchemaAttribute kAt127[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn128[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn129[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt129[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn130[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn128[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt128[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn129[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt129[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn130[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
 constexpr SchemaAttribute kAt130[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn131[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn131[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt131[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn132[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn132[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt132[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn133[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn133[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt133[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn134[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn134[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt134[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn135[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn135[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt135[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn136[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn136[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt136[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn137[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt137[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn138[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt138[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn139[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt139[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn140[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt140[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn141[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt141[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn142[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn137[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt137[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn138[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt138[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn139[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt139[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn140[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt140[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn141[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt141[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn142[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt142[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn143[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn143[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt143[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn144[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn144[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt144[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn145[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt145[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn146[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt146[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn147[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt147[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn148[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt148[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn149[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt149[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn150[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt150[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn151[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt151[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn152[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt152[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn153[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt153[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn154[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt154[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn147[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt147[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn148[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt148[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn149[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt149[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn150[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt150[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn151[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt151[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn152[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt152[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn153[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt153[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn154[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt154[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
 constexpr SchemaInput kIn155[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt155[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn156[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn156[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt156[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn157[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt157[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn158[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt158[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn159[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt159[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn160[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt160[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn161[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt161[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn162[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt162[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt163[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn164[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt164[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn165[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn157[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt157[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn158[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt158[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn159[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt159[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn160[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt160[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn161[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt161[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn162[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt162[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn163[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt163[] = {{"approximate", 3, false, "none"}};
+constexpr SchemaInput kIn164[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt164[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn165[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt165[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn166[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt166[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn167[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt167[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn168[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt168[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn169[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn166[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt166[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn167[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt167[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn168[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt168[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn169[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt169[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn170[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn170[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn171[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn171[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt171[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn172[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn172[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt172[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn173[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn173[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt173[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn174[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn174[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt174[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn175[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt175[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn176[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt176[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn177[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt177[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn178[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt178[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt179[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn180[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt180[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn181[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt181[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn182[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt182[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn183[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt183[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn184[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn175[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt175[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn176[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn177[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt177[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn178[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt178[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn179[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt179[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn180[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt180[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn181[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt181[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn182[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt182[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn183[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt183[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn184[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn185[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn185[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt185[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn186[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt186[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn187[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn188[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn189[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn186[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt186[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn187[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt187[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn188[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt188[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn189[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn190[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn190[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt190[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn191[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt191[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn192[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt192[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn193[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt193[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn194[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt194[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn195[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt195[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn196[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt196[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn197[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt197[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn193[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt193[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn194[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt194[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn195[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt195[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn196[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt196[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn197[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt197[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn198[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt198[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn199[] = {{"cond", 0, 0x200u, "B"}};
@@ -408,606 +408,620 @@ constexpr SchemaInput kIn200[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt200[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn201[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt201[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn202[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt202[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn203[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt203[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn204[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt204[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn205[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt205[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn206[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt206[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn207[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt207[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn208[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt208[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn209[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt209[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn210[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt210[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn211[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt211[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn212[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt212[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn213[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt213[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn214[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt214[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn215[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt215[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn216[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt216[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn217[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn218[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn219[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt219[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn220[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn202[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt202[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn203[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt203[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn204[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt204[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn205[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt205[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn206[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt206[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn207[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt207[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn208[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt208[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn209[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt209[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn210[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt210[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn211[] = {{"X", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt211[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn212[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt212[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn213[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt213[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn214[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt214[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn215[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt215[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn216[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt216[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn217[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt217[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn218[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt218[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn219[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt219[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn220[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt220[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn221[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn221[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn222[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt222[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn223[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt223[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn224[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt224[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn225[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt225[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn226[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt226[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn227[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt227[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn228[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt228[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn229[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt229[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn230[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn222[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn223[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn224[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn225[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn226[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn227[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt227[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn228[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt228[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn229[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt229[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn230[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt230[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn231[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn231[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt231[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn232[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn232[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt232[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn233[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt233[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn234[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt234[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn235[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt235[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn236[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn238[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn239[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn240[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt240[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn241[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn234[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt234[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn235[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt235[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn236[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt236[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn237[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt237[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn238[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt238[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn239[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt239[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn240[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt240[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn241[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt241[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn242[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn242[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn243[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn243[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt243[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn244[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt244[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn245[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt245[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn246[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt246[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn247[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt247[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn248[] = {{"X", 0, 0xc0eu, "T"}};
-constexpr SchemaAttribute kAt248[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn249[] = {{"X", 0, 0x10c0eu, "T"}};
-constexpr SchemaAttribute kAt249[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn250[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt250[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn251[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt251[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn252[] = {{"data_0", 2, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt252[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn254[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt254[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn244[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt244[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn245[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt245[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn246[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt246[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn247[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt247[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn248[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt248[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn249[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt249[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn250[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt250[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn251[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt251[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn252[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt252[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn253[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn254[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn255[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt255[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn256[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt256[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn257[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn257[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt257[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn258[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn259[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn262[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt262[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn263[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt263[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn264[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn258[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn259[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt259[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn260[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt260[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn261[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn262[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn263[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn265[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn266[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn266[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"X", 0, 0xceau, "T"}};
-constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn268[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn269[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn270[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn271[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn272[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn267[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt267[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn268[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt268[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn269[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn270[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn271[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt271[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn272[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt272[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn273[] = {{"X", 0, 0xceau, "T"}};
 constexpr SchemaAttribute kAt273[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn274[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn274[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt275[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn276[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt276[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn277[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt277[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn278[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn275[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt275[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn276[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt276[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn277[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn279[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn279[] = {{"X", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn280[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn280[] = {{"X", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn281[] = {{"input", 1, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn282[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn283[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn284[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn281[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt281[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn282[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt282[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn283[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt283[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn284[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn285[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn286[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn287[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt287[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn288[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt288[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn289[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt289[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn290[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt290[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn291[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt291[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn292[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt292[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn293[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt293[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn294[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt294[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn295[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn287[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn288[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn289[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn290[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn291[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn292[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn293[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt293[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn294[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn295[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt295[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn296[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn296[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt296[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn297[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt297[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn298[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn299[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt299[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn300[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt300[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn301[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
-constexpr SchemaAttribute kAt301[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn302[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt302[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn303[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt303[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn304[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn297[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn298[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt298[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn299[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn300[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn301[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt301[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn302[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt302[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn303[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn304[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt304[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn305[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn305[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt306[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn307[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn308[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt308[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn309[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt309[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn310[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt310[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn311[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt311[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn312[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt312[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn313[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt313[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn314[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt314[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn315[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt315[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn316[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn317[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt317[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn318[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt318[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn319[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt319[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn320[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt320[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn321[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt321[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn322[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt322[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn323[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt323[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt324[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn326[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn306[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn307[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn308[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt308[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn309[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn310[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn311[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn312[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt312[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn313[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt313[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn314[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt314[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn315[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt315[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn316[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn318[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn319[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt319[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn320[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt320[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn321[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt321[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn322[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt322[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn323[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt323[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt324[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn325[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn326[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt326[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn327[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt327[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn328[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn327[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt327[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn328[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt328[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn329[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn330[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn329[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt329[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn330[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt330[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn331[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt331[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn332[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn331[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt331[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn333[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt333[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn334[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn333[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt333[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn334[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt334[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt335[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn335[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt335[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn337[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt337[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn338[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt338[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn339[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt339[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt340[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt341[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn342[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn343[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt343[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn344[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt344[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt345[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn345[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt346[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt347[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt358[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn356[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt356[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt357[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn364[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt364[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn365[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt365[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt366[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt367[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt368[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn369[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt369[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt370[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt371[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt372[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt361[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn364[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt364[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn369[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt369[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn370[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt370[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn371[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt371[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt372[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn373[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt373[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn374[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt374[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn375[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt375[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn376[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt376[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn377[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt377[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn378[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt378[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn379[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt379[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn380[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt380[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn381[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt381[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn382[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt382[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn383[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt383[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn384[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt384[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn385[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt385[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn386[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt386[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn387[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt387[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn388[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt388[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn389[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt389[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn390[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt373[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn374[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt374[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt375[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt376[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt377[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt378[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn379[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt379[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn380[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt380[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn381[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt381[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn382[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt382[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn383[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt383[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn384[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt384[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn385[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt385[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt386[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn387[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt387[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn388[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt388[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt389[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn390[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt390[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn391[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt391[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn392[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt392[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt393[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt394[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn395[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt397[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn398[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt398[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn399[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt399[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn400[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt400[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn401[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt401[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn402[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaInput kIn391[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt391[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn392[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt392[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn393[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt393[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn394[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt394[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn395[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt396[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn397[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt397[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn398[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt398[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt399[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt400[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt401[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt402[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn403[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt403[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn404[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt404[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn405[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt405[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn406[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt406[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn407[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt407[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn408[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt403[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt404[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt405[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn406[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt406[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn407[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt407[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn408[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn409[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn410[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt410[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn411[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt411[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn412[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt412[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn413[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt413[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn414[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt414[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn415[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt415[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn416[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt416[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn417[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn418[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn419[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn420[] = {{"input", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn421[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt421[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn422[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt422[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn423[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt423[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn424[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn410[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt410[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn411[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn412[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn413[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt414[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn415[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn416[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn417[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt417[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn418[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt418[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn419[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt419[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn420[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt420[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn421[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt421[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt422[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn423[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt423[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn424[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt424[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn425[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt425[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn426[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt426[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn427[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt427[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn428[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn429[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn430[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn431[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn432[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn433[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn433[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn434[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn434[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt436[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn437[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt437[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt438[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn439[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt439[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn440[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt440[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn441[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn438[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn439[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt439[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn440[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn443[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn444[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn445[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn446[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt446[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn447[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn448[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn449[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn450[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt450[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn451[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt451[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn452[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt452[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt453[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn454[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt456[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn457[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt457[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn458[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn461[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt443[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn444[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt444[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn445[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt445[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn446[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt446[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn447[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt447[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn448[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn449[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn450[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn451[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn452[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt455[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt457[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt458[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt459[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn461[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn462[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn462[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn463[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn464[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn465[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn463[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt463[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn464[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn466[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn467[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn467[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn470[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn471[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn470[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn471[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn472[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn472[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn473[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn474[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn475[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt475[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn476[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn474[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn475[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn476[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn477[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn479[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt479[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn480[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt480[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn481[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt481[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn482[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt482[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn483[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt483[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn484[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt484[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn485[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt485[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn486[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt486[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn487[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt487[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn488[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt488[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn478[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn479[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn481[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt481[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn482[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn485[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn486[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn487[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
 constexpr SchemaInput kIn489[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn490[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt490[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn496[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn497[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt497[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn498[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt498[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn499[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt489[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn490[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt490[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt492[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt493[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt494[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn495[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt495[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn496[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt496[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn497[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt497[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn501[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn503[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn504[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt504[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn505[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt505[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn506[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn507[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn508[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1055,463 +1069,470 @@ constexpr OpSchema kSchemas[] = {
     {"BitwiseNot", 18, kIn42, 1, kAt42, 0, 1, 1},
     {"BitwiseOr", 18, kIn43, 2, kAt43, 0, 1, 1},
     {"BitwiseXor", 18, kIn44, 2, kAt44, 0, 1, 1},
-    {"Cast", 6, kIn45, 1, kAt45, 1, 1, 1},
-    {"Cast", 9, kIn46, 1, kAt46, 1, 1, 1},
-    {"Cast", 13, kIn47, 1, kAt47, 1, 1, 1},
-    {"Cast", 19, kIn48, 1, kAt48, 2, 1, 1},
-    {"Cast", 21, kIn49, 1, kAt49, 2, 1, 1},
-    {"Cast", 23, kIn50, 1, kAt50, 2, 1, 1},
-    {"Cast", 24, kIn51, 1, kAt51, 3, 1, 1},
-    {"Cast", 25, kIn52, 1, kAt52, 3, 1, 1},
-    {"CastLike", 15, kIn53, 2, kAt53, 0, 1, 1},
-    {"CastLike", 19, kIn54, 2, kAt54, 1, 1, 1},
-    {"CastLike", 21, kIn55, 2, kAt55, 1, 1, 1},
-    {"CastLike", 23, kIn56, 2, kAt56, 1, 1, 1},
-    {"CastLike", 24, kIn57, 2, kAt57, 2, 1, 1},
-    {"CastLike", 25, kIn58, 2, kAt58, 2, 1, 1},
-    {"Ceil", 6, kIn59, 1, kAt59, 0, 1, 1},
-    {"Ceil", 13, kIn60, 1, kAt60, 0, 1, 1},
-    {"Celu", 12, kIn61, 1, kAt61, 1, 1, 1},
-    {"Clip", 6, kIn62, 1, kAt62, 2, 1, 1},
-    {"Clip", 11, kIn63, 3, kAt63, 0, 1, 1},
-    {"Clip", 12, kIn64, 3, kAt64, 0, 1, 1},
-    {"Clip", 13, kIn65, 3, kAt65, 0, 1, 1},
-    {"Concat", 1, kIn66, 1, kAt66, 1, 1, 1},
-    {"Concat", 4, kIn67, 1, kAt67, 1, 1, 1},
-    {"Concat", 11, kIn68, 1, kAt68, 1, 1, 1},
-    {"Concat", 13, kIn69, 1, kAt69, 1, 1, 1},
-    {"ConcatFromSequence", 11, kIn70, 1, kAt70, 2, 1, 1},
-    {"Constant", 1, kIn71, 0, kAt71, 1, 1, 1},
-    {"Constant", 9, kIn72, 0, kAt72, 1, 1, 1},
-    {"Constant", 11, kIn73, 0, kAt73, 2, 1, 1},
-    {"Constant", 12, kIn74, 0, kAt74, 8, 1, 1},
-    {"Constant", 13, kIn75, 0, kAt75, 8, 1, 1},
-    {"Constant", 19, kIn76, 0, kAt76, 8, 1, 1},
-    {"Constant", 21, kIn77, 0, kAt77, 8, 1, 1},
-    {"Constant", 23, kIn78, 0, kAt78, 8, 1, 1},
-    {"Constant", 24, kIn79, 0, kAt79, 8, 1, 1},
-    {"Constant", 25, kIn80, 0, kAt80, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn81, 1, kAt81, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn82, 1, kAt82, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn83, 1, kAt83, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn84, 1, kAt84, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn85, 1, kAt85, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn86, 1, kAt86, 1, 1, 1},
-    {"Conv", 1, kIn87, 3, kAt87, 6, 1, 1},
-    {"Conv", 11, kIn88, 3, kAt88, 6, 1, 1},
-    {"Conv", 22, kIn89, 3, kAt89, 6, 1, 1},
-    {"ConvInteger", 10, kIn90, 4, kAt90, 6, 1, 1},
-    {"ConvTranspose", 1, kIn91, 3, kAt91, 8, 1, 1},
-    {"ConvTranspose", 11, kIn92, 3, kAt92, 8, 1, 1},
-    {"ConvTranspose", 22, kIn93, 3, kAt93, 8, 1, 1},
-    {"Cos", 7, kIn94, 1, kAt94, 0, 1, 1},
-    {"Cos", 22, kIn95, 1, kAt95, 0, 1, 1},
-    {"Cosh", 9, kIn96, 1, kAt96, 0, 1, 1},
-    {"Cosh", 22, kIn97, 1, kAt97, 0, 1, 1},
-    {"CumProd", 26, kIn98, 2, kAt98, 2, 1, 1},
-    {"CumSum", 11, kIn99, 2, kAt99, 2, 1, 1},
-    {"CumSum", 14, kIn100, 2, kAt100, 2, 1, 1},
-    {"DepthToSpace", 1, kIn101, 1, kAt101, 1, 1, 1},
-    {"DepthToSpace", 11, kIn102, 1, kAt102, 2, 1, 1},
-    {"DepthToSpace", 13, kIn103, 1, kAt103, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn104, 3, kAt104, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn105, 3, kAt105, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn106, 3, kAt106, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn107, 3, kAt107, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn108, 3, kAt108, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn109, 3, kAt109, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn110, 3, kAt110, 3, 1, 1},
-    {"Det", 11, kIn111, 1, kAt111, 0, 1, 1},
-    {"Det", 22, kIn112, 1, kAt112, 0, 1, 1},
-    {"Div", 6, kIn113, 2, kAt113, 2, 1, 1},
-    {"Div", 7, kIn114, 2, kAt114, 0, 1, 1},
-    {"Div", 13, kIn115, 2, kAt115, 0, 1, 1},
-    {"Div", 14, kIn116, 2, kAt116, 0, 1, 1},
-    {"Dropout", 1, kIn117, 1, kAt117, 3, 1, 2},
-    {"Dropout", 6, kIn118, 1, kAt118, 2, 1, 2},
-    {"Dropout", 7, kIn119, 1, kAt119, 1, 1, 2},
-    {"Dropout", 10, kIn120, 1, kAt120, 1, 1, 2},
-    {"Dropout", 12, kIn121, 3, kAt121, 1, 1, 2},
-    {"Dropout", 13, kIn122, 3, kAt122, 1, 1, 2},
-    {"Dropout", 22, kIn123, 3, kAt123, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn124, 1, kAt124, 0, 3, 3},
-    {"Elu", 6, kIn125, 1, kAt125, 1, 1, 1},
-    {"Elu", 22, kIn126, 1, kAt126, 1, 1, 1},
-    {"Equal", 7, kIn127, 2, kAt127, 0, 1, 1},
-    {"Equal", 11, kIn128, 2, kAt128, 0, 1, 1},
-    {"Equal", 13, kIn129, 2, kAt129, 0, 1, 1},
-    {"Equal", 19, kIn130, 2, kAt130, 0, 1, 1},
-    {"Erf", 9, kIn131, 1, kAt131, 0, 1, 1},
-    {"Erf", 13, kIn132, 1, kAt132, 0, 1, 1},
-    {"Exp", 6, kIn133, 1, kAt133, 0, 1, 1},
-    {"Exp", 13, kIn134, 1, kAt134, 0, 1, 1},
-    {"Expand", 8, kIn135, 2, kAt135, 0, 1, 1},
-    {"Expand", 13, kIn136, 2, kAt136, 0, 1, 1},
-    {"EyeLike", 9, kIn137, 1, kAt137, 2, 1, 1},
-    {"EyeLike", 22, kIn138, 1, kAt138, 2, 1, 1},
-    {"Flatten", 1, kIn139, 1, kAt139, 1, 1, 1},
-    {"Flatten", 9, kIn140, 1, kAt140, 1, 1, 1},
-    {"Flatten", 11, kIn141, 1, kAt141, 1, 1, 1},
-    {"Flatten", 13, kIn142, 1, kAt142, 1, 1, 1},
-    {"Flatten", 21, kIn143, 1, kAt143, 1, 1, 1},
-    {"Flatten", 23, kIn144, 1, kAt144, 1, 1, 1},
-    {"Flatten", 24, kIn145, 1, kAt145, 1, 1, 1},
-    {"Flatten", 25, kIn146, 1, kAt146, 1, 1, 1},
-    {"Floor", 6, kIn147, 1, kAt147, 0, 1, 1},
-    {"Floor", 13, kIn148, 1, kAt148, 0, 1, 1},
-    {"GRU", 7, kIn149, 6, kAt149, 7, 1, 2},
-    {"GRU", 14, kIn150, 6, kAt150, 8, 1, 2},
-    {"GRU", 22, kIn151, 6, kAt151, 8, 1, 2},
-    {"Gather", 1, kIn152, 2, kAt152, 1, 1, 1},
-    {"Gather", 11, kIn153, 2, kAt153, 1, 1, 1},
-    {"Gather", 13, kIn154, 2, kAt154, 1, 1, 1},
-    {"GatherElements", 11, kIn155, 2, kAt155, 1, 1, 1},
-    {"GatherElements", 13, kIn156, 2, kAt156, 1, 1, 1},
-    {"GatherND", 11, kIn157, 2, kAt157, 0, 1, 1},
-    {"GatherND", 12, kIn158, 2, kAt158, 1, 1, 1},
-    {"GatherND", 13, kIn159, 2, kAt159, 1, 1, 1},
-    {"Gelu", 20, kIn160, 1, kAt160, 1, 1, 1},
-    {"Gemm", 6, kIn161, 3, kAt161, 5, 1, 1},
-    {"Gemm", 7, kIn162, 3, kAt162, 4, 1, 1},
-    {"Gemm", 9, kIn163, 3, kAt163, 4, 1, 1},
-    {"Gemm", 11, kIn164, 3, kAt164, 4, 1, 1},
-    {"Gemm", 13, kIn165, 3, kAt165, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn166, 1, kAt166, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn167, 1, kAt167, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn168, 1, kAt168, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn169, 1, kAt169, 0, 1, 1},
-    {"Greater", 7, kIn170, 2, kAt170, 0, 1, 1},
-    {"Greater", 9, kIn171, 2, kAt171, 0, 1, 1},
-    {"Greater", 13, kIn172, 2, kAt172, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn173, 2, kAt173, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn174, 2, kAt174, 0, 1, 1},
-    {"GroupNormalization", 18, kIn175, 3, kAt175, 2, 1, 1},
-    {"GroupNormalization", 21, kIn176, 3, kAt176, 3, 1, 1},
-    {"HardSigmoid", 6, kIn177, 1, kAt177, 2, 1, 1},
-    {"HardSigmoid", 22, kIn178, 1, kAt178, 2, 1, 1},
-    {"HardSwish", 14, kIn179, 1, kAt179, 0, 1, 1},
-    {"HardSwish", 22, kIn180, 1, kAt180, 0, 1, 1},
-    {"Hardmax", 1, kIn181, 1, kAt181, 1, 1, 1},
-    {"Hardmax", 11, kIn182, 1, kAt182, 1, 1, 1},
-    {"Hardmax", 13, kIn183, 1, kAt183, 1, 1, 1},
-    {"Identity", 1, kIn184, 1, kAt184, 0, 1, 1},
-    {"Identity", 13, kIn185, 1, kAt185, 0, 1, 1},
-    {"Identity", 14, kIn186, 1, kAt186, 0, 1, 1},
-    {"Identity", 16, kIn187, 1, kAt187, 0, 1, 1},
-    {"Identity", 19, kIn188, 1, kAt188, 0, 1, 1},
-    {"Identity", 21, kIn189, 1, kAt189, 0, 1, 1},
-    {"Identity", 23, kIn190, 1, kAt190, 0, 1, 1},
-    {"Identity", 24, kIn191, 1, kAt191, 0, 1, 1},
-    {"Identity", 25, kIn192, 1, kAt192, 0, 1, 1},
-    {"If", 1, kIn193, 1, kAt193, 2, 1, 4},
-    {"If", 11, kIn194, 1, kAt194, 2, 1, 4},
-    {"If", 13, kIn195, 1, kAt195, 2, 1, 4},
-    {"If", 16, kIn196, 1, kAt196, 2, 1, 4},
-    {"If", 19, kIn197, 1, kAt197, 2, 1, 4},
-    {"If", 21, kIn198, 1, kAt198, 2, 1, 4},
-    {"If", 23, kIn199, 1, kAt199, 2, 1, 4},
-    {"If", 24, kIn200, 1, kAt200, 2, 1, 4},
-    {"If", 25, kIn201, 1, kAt201, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn202, 3, kAt202, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn203, 3, kAt203, 1, 1, 1},
-    {"IsInf", 10, kIn204, 1, kAt204, 2, 1, 1},
-    {"IsInf", 20, kIn205, 1, kAt205, 2, 1, 1},
-    {"IsNaN", 9, kIn206, 1, kAt206, 0, 1, 1},
-    {"IsNaN", 13, kIn207, 1, kAt207, 0, 1, 1},
-    {"IsNaN", 20, kIn208, 1, kAt208, 0, 1, 1},
-    {"LSTM", 7, kIn209, 8, kAt209, 7, 1, 3},
-    {"LSTM", 14, kIn210, 8, kAt210, 8, 1, 3},
-    {"LSTM", 22, kIn211, 8, kAt211, 8, 1, 3},
-    {"LayerNormalization", 17, kIn212, 3, kAt212, 3, 1, 3},
-    {"LeakyRelu", 6, kIn213, 1, kAt213, 1, 1, 1},
-    {"LeakyRelu", 16, kIn214, 1, kAt214, 1, 1, 1},
-    {"Less", 7, kIn215, 2, kAt215, 0, 1, 1},
-    {"Less", 9, kIn216, 2, kAt216, 0, 1, 1},
-    {"Less", 13, kIn217, 2, kAt217, 0, 1, 1},
-    {"LessOrEqual", 12, kIn218, 2, kAt218, 0, 1, 1},
-    {"LessOrEqual", 16, kIn219, 2, kAt219, 0, 1, 1},
-    {"Log", 6, kIn220, 1, kAt220, 0, 1, 1},
-    {"Log", 13, kIn221, 1, kAt221, 0, 1, 1},
-    {"LogSoftmax", 1, kIn222, 1, kAt222, 1, 1, 1},
-    {"LogSoftmax", 11, kIn223, 1, kAt223, 1, 1, 1},
-    {"LogSoftmax", 13, kIn224, 1, kAt224, 1, 1, 1},
-    {"Loop", 1, kIn225, 3, kAt225, 1, 1, 4},
-    {"Loop", 11, kIn226, 3, kAt226, 1, 1, 4},
-    {"Loop", 13, kIn227, 3, kAt227, 1, 1, 4},
-    {"Loop", 16, kIn228, 3, kAt228, 1, 1, 4},
-    {"Loop", 19, kIn229, 3, kAt229, 1, 1, 4},
-    {"Loop", 21, kIn230, 3, kAt230, 1, 1, 4},
-    {"Loop", 23, kIn231, 3, kAt231, 1, 1, 4},
-    {"Loop", 24, kIn232, 3, kAt232, 1, 1, 4},
-    {"Loop", 25, kIn233, 3, kAt233, 1, 1, 4},
-    {"LpNormalization", 1, kIn234, 1, kAt234, 2, 1, 1},
-    {"LpNormalization", 22, kIn235, 1, kAt235, 2, 1, 1},
-    {"MatMul", 1, kIn236, 2, kAt236, 0, 1, 1},
-    {"MatMul", 9, kIn237, 2, kAt237, 0, 1, 1},
-    {"MatMul", 13, kIn238, 2, kAt238, 0, 1, 1},
-    {"MatMulInteger", 10, kIn239, 4, kAt239, 0, 1, 1},
-    {"Max", 6, kIn240, 1, kAt240, 0, 1, 1},
-    {"Max", 8, kIn241, 1, kAt241, 0, 1, 1},
-    {"Max", 12, kIn242, 1, kAt242, 0, 1, 1},
-    {"Max", 13, kIn243, 1, kAt243, 0, 1, 1},
-    {"MaxPool", 1, kIn244, 1, kAt244, 4, 1, 1},
-    {"MaxPool", 8, kIn245, 1, kAt245, 5, 1, 2},
-    {"MaxPool", 10, kIn246, 1, kAt246, 7, 1, 2},
-    {"MaxPool", 11, kIn247, 1, kAt247, 7, 1, 2},
-    {"MaxPool", 12, kIn248, 1, kAt248, 7, 1, 2},
-    {"MaxPool", 22, kIn249, 1, kAt249, 7, 1, 2},
-    {"Mean", 6, kIn250, 1, kAt250, 0, 1, 1},
-    {"Mean", 8, kIn251, 1, kAt251, 0, 1, 1},
-    {"Mean", 13, kIn252, 1, kAt252, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn253, 1, kAt253, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn254, 1, kAt254, 1, 1, 1},
-    {"Min", 6, kIn255, 1, kAt255, 0, 1, 1},
-    {"Min", 8, kIn256, 1, kAt256, 0, 1, 1},
-    {"Min", 12, kIn257, 1, kAt257, 0, 1, 1},
-    {"Min", 13, kIn258, 1, kAt258, 0, 1, 1},
-    {"Mish", 18, kIn259, 1, kAt259, 0, 1, 1},
-    {"Mish", 22, kIn260, 1, kAt260, 0, 1, 1},
-    {"Mod", 10, kIn261, 2, kAt261, 1, 1, 1},
-    {"Mod", 13, kIn262, 2, kAt262, 1, 1, 1},
-    {"Mul", 6, kIn263, 2, kAt263, 2, 1, 1},
-    {"Mul", 7, kIn264, 2, kAt264, 0, 1, 1},
-    {"Mul", 13, kIn265, 2, kAt265, 0, 1, 1},
-    {"Mul", 14, kIn266, 2, kAt266, 0, 1, 1},
-    {"Neg", 6, kIn267, 1, kAt267, 0, 1, 1},
-    {"Neg", 13, kIn268, 1, kAt268, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn269, 3, kAt269, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn270, 3, kAt270, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn271, 3, kAt271, 2, 1, 1},
-    {"NonZero", 9, kIn272, 1, kAt272, 0, 1, 1},
-    {"NonZero", 13, kIn273, 1, kAt273, 0, 1, 1},
-    {"Not", 1, kIn274, 1, kAt274, 0, 1, 1},
-    {"OneHot", 9, kIn275, 3, kAt275, 1, 1, 1},
-    {"OneHot", 11, kIn276, 3, kAt276, 1, 1, 1},
-    {"Optional", 15, kIn277, 1, kAt277, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn278, 1, kAt278, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn279, 1, kAt279, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn280, 1, kAt280, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn281, 1, kAt281, 0, 1, 1},
-    {"Or", 7, kIn282, 2, kAt282, 0, 1, 1},
-    {"PRelu", 6, kIn283, 2, kAt283, 0, 1, 1},
-    {"PRelu", 7, kIn284, 2, kAt284, 0, 1, 1},
-    {"PRelu", 9, kIn285, 2, kAt285, 0, 1, 1},
-    {"PRelu", 16, kIn286, 2, kAt286, 0, 1, 1},
-    {"Pad", 1, kIn287, 1, kAt287, 3, 1, 1},
-    {"Pad", 2, kIn288, 1, kAt288, 3, 1, 1},
-    {"Pad", 11, kIn289, 3, kAt289, 1, 1, 1},
-    {"Pad", 13, kIn290, 3, kAt290, 1, 1, 1},
-    {"Pad", 18, kIn291, 4, kAt291, 1, 1, 1},
-    {"Pad", 19, kIn292, 4, kAt292, 1, 1, 1},
-    {"Pad", 21, kIn293, 4, kAt293, 1, 1, 1},
-    {"Pad", 23, kIn294, 4, kAt294, 1, 1, 1},
-    {"Pad", 24, kIn295, 4, kAt295, 1, 1, 1},
-    {"Pad", 25, kIn296, 4, kAt296, 1, 1, 1},
-    {"Pow", 1, kIn297, 2, kAt297, 2, 1, 1},
-    {"Pow", 7, kIn298, 2, kAt298, 0, 1, 1},
-    {"Pow", 12, kIn299, 2, kAt299, 0, 1, 1},
-    {"Pow", 13, kIn300, 2, kAt300, 0, 1, 1},
-    {"Pow", 15, kIn301, 2, kAt301, 0, 1, 1},
-    {"QLinearConv", 10, kIn302, 9, kAt302, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn303, 8, kAt303, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn304, 8, kAt304, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn305, 3, kAt305, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn306, 3, kAt306, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn307, 3, kAt307, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn308, 3, kAt308, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn309, 3, kAt309, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn310, 3, kAt310, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn311, 3, kAt311, 5, 1, 1},
-    {"RMSNormalization", 23, kIn312, 2, kAt312, 3, 1, 1},
-    {"RNN", 7, kIn313, 6, kAt313, 6, 1, 2},
-    {"RNN", 14, kIn314, 6, kAt314, 7, 1, 2},
-    {"RNN", 22, kIn315, 6, kAt315, 7, 1, 2},
-    {"Range", 11, kIn316, 3, kAt316, 0, 1, 1},
-    {"Range", 27, kIn317, 3, kAt317, 1, 1, 1},
-    {"Reciprocal", 6, kIn318, 1, kAt318, 0, 1, 1},
-    {"Reciprocal", 13, kIn319, 1, kAt319, 0, 1, 1},
-    {"ReduceL1", 1, kIn320, 1, kAt320, 2, 1, 1},
-    {"ReduceL1", 11, kIn321, 1, kAt321, 2, 1, 1},
-    {"ReduceL1", 13, kIn322, 1, kAt322, 2, 1, 1},
-    {"ReduceL1", 18, kIn323, 2, kAt323, 2, 1, 1},
-    {"ReduceL2", 1, kIn324, 1, kAt324, 2, 1, 1},
-    {"ReduceL2", 11, kIn325, 1, kAt325, 2, 1, 1},
-    {"ReduceL2", 13, kIn326, 1, kAt326, 2, 1, 1},
-    {"ReduceL2", 18, kIn327, 2, kAt327, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn328, 1, kAt328, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn329, 1, kAt329, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn330, 1, kAt330, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn331, 2, kAt331, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn332, 1, kAt332, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn333, 1, kAt333, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn334, 1, kAt334, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn335, 2, kAt335, 2, 1, 1},
-    {"ReduceMax", 1, kIn336, 1, kAt336, 2, 1, 1},
-    {"ReduceMax", 11, kIn337, 1, kAt337, 2, 1, 1},
-    {"ReduceMax", 12, kIn338, 1, kAt338, 2, 1, 1},
-    {"ReduceMax", 13, kIn339, 1, kAt339, 2, 1, 1},
-    {"ReduceMax", 18, kIn340, 2, kAt340, 2, 1, 1},
-    {"ReduceMax", 20, kIn341, 2, kAt341, 2, 1, 1},
-    {"ReduceMean", 1, kIn342, 1, kAt342, 2, 1, 1},
-    {"ReduceMean", 11, kIn343, 1, kAt343, 2, 1, 1},
-    {"ReduceMean", 13, kIn344, 1, kAt344, 2, 1, 1},
-    {"ReduceMean", 18, kIn345, 2, kAt345, 2, 1, 1},
-    {"ReduceMin", 1, kIn346, 1, kAt346, 2, 1, 1},
-    {"ReduceMin", 11, kIn347, 1, kAt347, 2, 1, 1},
-    {"ReduceMin", 12, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceMin", 13, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceMin", 18, kIn350, 2, kAt350, 2, 1, 1},
-    {"ReduceMin", 20, kIn351, 2, kAt351, 2, 1, 1},
-    {"ReduceProd", 1, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceProd", 11, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceProd", 13, kIn354, 1, kAt354, 2, 1, 1},
-    {"ReduceProd", 18, kIn355, 2, kAt355, 2, 1, 1},
-    {"ReduceSum", 1, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceSum", 11, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceSum", 13, kIn358, 2, kAt358, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn362, 2, kAt362, 2, 1, 1},
-    {"Relu", 6, kIn363, 1, kAt363, 0, 1, 1},
-    {"Relu", 13, kIn364, 1, kAt364, 0, 1, 1},
-    {"Relu", 14, kIn365, 1, kAt365, 0, 1, 1},
-    {"Reshape", 5, kIn366, 2, kAt366, 0, 1, 1},
-    {"Reshape", 13, kIn367, 2, kAt367, 0, 1, 1},
-    {"Reshape", 14, kIn368, 2, kAt368, 1, 1, 1},
-    {"Reshape", 19, kIn369, 2, kAt369, 1, 1, 1},
-    {"Reshape", 21, kIn370, 2, kAt370, 1, 1, 1},
-    {"Reshape", 23, kIn371, 2, kAt371, 1, 1, 1},
-    {"Reshape", 24, kIn372, 2, kAt372, 1, 1, 1},
-    {"Reshape", 25, kIn373, 2, kAt373, 1, 1, 1},
-    {"Resize", 10, kIn374, 2, kAt374, 1, 1, 1},
-    {"Resize", 11, kIn375, 4, kAt375, 6, 1, 1},
-    {"Resize", 13, kIn376, 4, kAt376, 6, 1, 1},
-    {"Resize", 18, kIn377, 4, kAt377, 9, 1, 1},
-    {"Resize", 19, kIn378, 4, kAt378, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn379, 4, kAt379, 3, 1, 1},
-    {"Round", 11, kIn380, 1, kAt380, 0, 1, 1},
-    {"Round", 22, kIn381, 1, kAt381, 0, 1, 1},
-    {"Scan", 8, kIn382, 2, kAt382, 3, 1, 4},
-    {"Scan", 9, kIn383, 1, kAt383, 6, 1, 4},
-    {"Scan", 11, kIn384, 1, kAt384, 6, 1, 4},
-    {"Scan", 16, kIn385, 1, kAt385, 6, 1, 4},
-    {"Scan", 19, kIn386, 1, kAt386, 6, 1, 4},
-    {"Scan", 21, kIn387, 1, kAt387, 6, 1, 4},
-    {"Scan", 23, kIn388, 1, kAt388, 6, 1, 4},
-    {"Scan", 24, kIn389, 1, kAt389, 6, 1, 4},
-    {"Scan", 25, kIn390, 1, kAt390, 6, 1, 4},
-    {"ScatterElements", 11, kIn391, 3, kAt391, 1, 1, 1},
-    {"ScatterElements", 13, kIn392, 3, kAt392, 1, 1, 1},
-    {"ScatterElements", 16, kIn393, 3, kAt393, 2, 1, 1},
-    {"ScatterElements", 18, kIn394, 3, kAt394, 2, 1, 1},
-    {"ScatterND", 11, kIn395, 3, kAt395, 0, 1, 1},
-    {"ScatterND", 13, kIn396, 3, kAt396, 0, 1, 1},
-    {"ScatterND", 16, kIn397, 3, kAt397, 1, 1, 1},
-    {"ScatterND", 18, kIn398, 3, kAt398, 1, 1, 1},
-    {"Selu", 6, kIn399, 1, kAt399, 2, 1, 1},
-    {"Selu", 22, kIn400, 1, kAt400, 2, 1, 1},
-    {"SequenceAt", 11, kIn401, 2, kAt401, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn402, 1, kAt402, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn403, 0, kAt403, 1, 1, 1},
-    {"SequenceErase", 11, kIn404, 2, kAt404, 0, 1, 1},
-    {"SequenceInsert", 11, kIn405, 3, kAt405, 0, 1, 1},
-    {"SequenceLength", 11, kIn406, 1, kAt406, 0, 1, 1},
-    {"SequenceMap", 17, kIn407, 2, kAt407, 1, 1, 4},
-    {"Shape", 1, kIn408, 1, kAt408, 0, 1, 1},
-    {"Shape", 13, kIn409, 1, kAt409, 0, 1, 1},
-    {"Shape", 15, kIn410, 1, kAt410, 2, 1, 1},
-    {"Shape", 19, kIn411, 1, kAt411, 2, 1, 1},
-    {"Shape", 21, kIn412, 1, kAt412, 2, 1, 1},
-    {"Shape", 23, kIn413, 1, kAt413, 2, 1, 1},
-    {"Shape", 24, kIn414, 1, kAt414, 2, 1, 1},
-    {"Shape", 25, kIn415, 1, kAt415, 2, 1, 1},
-    {"Shrink", 9, kIn416, 1, kAt416, 2, 1, 1},
-    {"Sigmoid", 6, kIn417, 1, kAt417, 0, 1, 1},
-    {"Sigmoid", 13, kIn418, 1, kAt418, 0, 1, 1},
-    {"Sign", 9, kIn419, 1, kAt419, 0, 1, 1},
-    {"Sign", 13, kIn420, 1, kAt420, 0, 1, 1},
-    {"Sin", 7, kIn421, 1, kAt421, 0, 1, 1},
-    {"Sin", 22, kIn422, 1, kAt422, 0, 1, 1},
-    {"Sinh", 9, kIn423, 1, kAt423, 0, 1, 1},
-    {"Sinh", 22, kIn424, 1, kAt424, 0, 1, 1},
-    {"Size", 1, kIn425, 1, kAt425, 0, 1, 1},
-    {"Size", 13, kIn426, 1, kAt426, 0, 1, 1},
-    {"Size", 19, kIn427, 1, kAt427, 0, 1, 1},
-    {"Size", 21, kIn428, 1, kAt428, 0, 1, 1},
-    {"Size", 23, kIn429, 1, kAt429, 0, 1, 1},
-    {"Size", 24, kIn430, 1, kAt430, 0, 1, 1},
-    {"Size", 25, kIn431, 1, kAt431, 0, 1, 1},
-    {"Slice", 1, kIn432, 1, kAt432, 3, 1, 1},
-    {"Slice", 10, kIn433, 5, kAt433, 0, 1, 1},
-    {"Slice", 11, kIn434, 5, kAt434, 0, 1, 1},
-    {"Slice", 13, kIn435, 5, kAt435, 0, 1, 1},
-    {"Softmax", 1, kIn436, 1, kAt436, 1, 1, 1},
-    {"Softmax", 11, kIn437, 1, kAt437, 1, 1, 1},
-    {"Softmax", 13, kIn438, 1, kAt438, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn439, 3, kAt439, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn440, 3, kAt440, 2, 1, 2},
-    {"Softplus", 1, kIn441, 1, kAt441, 0, 1, 1},
-    {"Softplus", 22, kIn442, 1, kAt442, 0, 1, 1},
-    {"Softsign", 1, kIn443, 1, kAt443, 0, 1, 1},
-    {"Softsign", 22, kIn444, 1, kAt444, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn445, 1, kAt445, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn446, 1, kAt446, 1, 1, 1},
-    {"Split", 1, kIn447, 2, kAt447, 2, 1, 4},
-    {"Split", 2, kIn448, 1, kAt448, 2, 1, 4},
-    {"Split", 11, kIn449, 1, kAt449, 2, 1, 4},
-    {"Split", 13, kIn450, 2, kAt450, 1, 1, 4},
-    {"Split", 18, kIn451, 2, kAt451, 2, 1, 4},
-    {"SplitToSequence", 11, kIn452, 2, kAt452, 2, 1, 1},
-    {"SplitToSequence", 24, kIn453, 2, kAt453, 2, 1, 1},
-    {"Sqrt", 6, kIn454, 1, kAt454, 0, 1, 1},
-    {"Sqrt", 13, kIn455, 1, kAt455, 0, 1, 1},
-    {"Squeeze", 1, kIn456, 1, kAt456, 1, 1, 1},
-    {"Squeeze", 11, kIn457, 1, kAt457, 1, 1, 1},
-    {"Squeeze", 13, kIn458, 2, kAt458, 0, 1, 1},
-    {"Squeeze", 21, kIn459, 2, kAt459, 0, 1, 1},
-    {"Squeeze", 23, kIn460, 2, kAt460, 0, 1, 1},
-    {"Squeeze", 24, kIn461, 2, kAt461, 0, 1, 1},
-    {"Squeeze", 25, kIn462, 2, kAt462, 0, 1, 1},
-    {"Sub", 6, kIn463, 2, kAt463, 2, 1, 1},
-    {"Sub", 7, kIn464, 2, kAt464, 0, 1, 1},
-    {"Sub", 13, kIn465, 2, kAt465, 0, 1, 1},
-    {"Sub", 14, kIn466, 2, kAt466, 0, 1, 1},
-    {"Sum", 6, kIn467, 1, kAt467, 0, 1, 1},
-    {"Sum", 8, kIn468, 1, kAt468, 0, 1, 1},
-    {"Sum", 13, kIn469, 1, kAt469, 0, 1, 1},
-    {"Tan", 7, kIn470, 1, kAt470, 0, 1, 1},
-    {"Tan", 22, kIn471, 1, kAt471, 0, 1, 1},
-    {"Tanh", 6, kIn472, 1, kAt472, 0, 1, 1},
-    {"Tanh", 13, kIn473, 1, kAt473, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn474, 1, kAt474, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn475, 1, kAt475, 1, 1, 1},
-    {"Tile", 6, kIn476, 2, kAt476, 0, 1, 1},
-    {"Tile", 13, kIn477, 2, kAt477, 0, 1, 1},
-    {"TopK", 1, kIn478, 1, kAt478, 2, 2, 2},
-    {"TopK", 10, kIn479, 2, kAt479, 1, 2, 2},
-    {"TopK", 11, kIn480, 2, kAt480, 3, 2, 2},
-    {"TopK", 24, kIn481, 2, kAt481, 3, 2, 2},
-    {"Transpose", 1, kIn482, 1, kAt482, 1, 1, 1},
-    {"Transpose", 13, kIn483, 1, kAt483, 1, 1, 1},
-    {"Transpose", 21, kIn484, 1, kAt484, 1, 1, 1},
-    {"Transpose", 23, kIn485, 1, kAt485, 1, 1, 1},
-    {"Transpose", 24, kIn486, 1, kAt486, 1, 1, 1},
-    {"Transpose", 25, kIn487, 1, kAt487, 1, 1, 1},
-    {"Trilu", 14, kIn488, 2, kAt488, 1, 1, 1},
-    {"Unsqueeze", 1, kIn489, 1, kAt489, 1, 1, 1},
-    {"Unsqueeze", 11, kIn490, 1, kAt490, 1, 1, 1},
-    {"Unsqueeze", 13, kIn491, 2, kAt491, 0, 1, 1},
-    {"Unsqueeze", 21, kIn492, 2, kAt492, 0, 1, 1},
-    {"Unsqueeze", 23, kIn493, 2, kAt493, 0, 1, 1},
-    {"Unsqueeze", 24, kIn494, 2, kAt494, 0, 1, 1},
-    {"Unsqueeze", 25, kIn495, 2, kAt495, 0, 1, 1},
-    {"Upsample", 7, kIn496, 1, kAt496, 2, 1, 1},
-    {"Upsample", 9, kIn497, 2, kAt497, 1, 1, 1},
-    {"Upsample", 10, kIn498, 2, kAt498, 1, 1, 1},
-    {"Where", 9, kIn499, 3, kAt499, 0, 1, 1},
-    {"Where", 16, kIn500, 3, kAt500, 0, 1, 1},
-    {"Xor", 7, kIn501, 2, kAt501, 0, 1, 1},
+    {"BlackmanWindow", 17, kIn45, 1, kAt45, 2, 1, 1},
+    {"Cast", 6, kIn46, 1, kAt46, 1, 1, 1},
+    {"Cast", 9, kIn47, 1, kAt47, 1, 1, 1},
+    {"Cast", 13, kIn48, 1, kAt48, 1, 1, 1},
+    {"Cast", 19, kIn49, 1, kAt49, 2, 1, 1},
+    {"Cast", 21, kIn50, 1, kAt50, 2, 1, 1},
+    {"Cast", 23, kIn51, 1, kAt51, 2, 1, 1},
+    {"Cast", 24, kIn52, 1, kAt52, 3, 1, 1},
+    {"Cast", 25, kIn53, 1, kAt53, 3, 1, 1},
+    {"CastLike", 15, kIn54, 2, kAt54, 0, 1, 1},
+    {"CastLike", 19, kIn55, 2, kAt55, 1, 1, 1},
+    {"CastLike", 21, kIn56, 2, kAt56, 1, 1, 1},
+    {"CastLike", 23, kIn57, 2, kAt57, 1, 1, 1},
+    {"CastLike", 24, kIn58, 2, kAt58, 2, 1, 1},
+    {"CastLike", 25, kIn59, 2, kAt59, 2, 1, 1},
+    {"Ceil", 6, kIn60, 1, kAt60, 0, 1, 1},
+    {"Ceil", 13, kIn61, 1, kAt61, 0, 1, 1},
+    {"Celu", 12, kIn62, 1, kAt62, 1, 1, 1},
+    {"Clip", 6, kIn63, 1, kAt63, 2, 1, 1},
+    {"Clip", 11, kIn64, 3, kAt64, 0, 1, 1},
+    {"Clip", 12, kIn65, 3, kAt65, 0, 1, 1},
+    {"Clip", 13, kIn66, 3, kAt66, 0, 1, 1},
+    {"Concat", 1, kIn67, 1, kAt67, 1, 1, 1},
+    {"Concat", 4, kIn68, 1, kAt68, 1, 1, 1},
+    {"Concat", 11, kIn69, 1, kAt69, 1, 1, 1},
+    {"Concat", 13, kIn70, 1, kAt70, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn71, 1, kAt71, 2, 1, 1},
+    {"Constant", 1, kIn72, 0, kAt72, 1, 1, 1},
+    {"Constant", 9, kIn73, 0, kAt73, 1, 1, 1},
+    {"Constant", 11, kIn74, 0, kAt74, 2, 1, 1},
+    {"Constant", 12, kIn75, 0, kAt75, 8, 1, 1},
+    {"Constant", 13, kIn76, 0, kAt76, 8, 1, 1},
+    {"Constant", 19, kIn77, 0, kAt77, 8, 1, 1},
+    {"Constant", 21, kIn78, 0, kAt78, 8, 1, 1},
+    {"Constant", 23, kIn79, 0, kAt79, 8, 1, 1},
+    {"Constant", 24, kIn80, 0, kAt80, 8, 1, 1},
+    {"Constant", 25, kIn81, 0, kAt81, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn82, 1, kAt82, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn83, 1, kAt83, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn84, 1, kAt84, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn85, 1, kAt85, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn86, 1, kAt86, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn87, 1, kAt87, 1, 1, 1},
+    {"Conv", 1, kIn88, 3, kAt88, 6, 1, 1},
+    {"Conv", 11, kIn89, 3, kAt89, 6, 1, 1},
+    {"Conv", 22, kIn90, 3, kAt90, 6, 1, 1},
+    {"ConvInteger", 10, kIn91, 4, kAt91, 6, 1, 1},
+    {"ConvTranspose", 1, kIn92, 3, kAt92, 8, 1, 1},
+    {"ConvTranspose", 11, kIn93, 3, kAt93, 8, 1, 1},
+    {"ConvTranspose", 22, kIn94, 3, kAt94, 8, 1, 1},
+    {"Cos", 7, kIn95, 1, kAt95, 0, 1, 1},
+    {"Cos", 22, kIn96, 1, kAt96, 0, 1, 1},
+    {"Cosh", 9, kIn97, 1, kAt97, 0, 1, 1},
+    {"Cosh", 22, kIn98, 1, kAt98, 0, 1, 1},
+    {"CumProd", 26, kIn99, 2, kAt99, 2, 1, 1},
+    {"CumSum", 11, kIn100, 2, kAt100, 2, 1, 1},
+    {"CumSum", 14, kIn101, 2, kAt101, 2, 1, 1},
+    {"DFT", 17, kIn102, 2, kAt102, 3, 1, 1},
+    {"DFT", 20, kIn103, 3, kAt103, 2, 1, 1},
+    {"DepthToSpace", 1, kIn104, 1, kAt104, 1, 1, 1},
+    {"DepthToSpace", 11, kIn105, 1, kAt105, 2, 1, 1},
+    {"DepthToSpace", 13, kIn106, 1, kAt106, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn107, 3, kAt107, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn108, 3, kAt108, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn109, 3, kAt109, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn110, 3, kAt110, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn111, 3, kAt111, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn112, 3, kAt112, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn113, 3, kAt113, 3, 1, 1},
+    {"Det", 11, kIn114, 1, kAt114, 0, 1, 1},
+    {"Det", 22, kIn115, 1, kAt115, 0, 1, 1},
+    {"Div", 6, kIn116, 2, kAt116, 2, 1, 1},
+    {"Div", 7, kIn117, 2, kAt117, 0, 1, 1},
+    {"Div", 13, kIn118, 2, kAt118, 0, 1, 1},
+    {"Div", 14, kIn119, 2, kAt119, 0, 1, 1},
+    {"Dropout", 1, kIn120, 1, kAt120, 3, 1, 2},
+    {"Dropout", 6, kIn121, 1, kAt121, 2, 1, 2},
+    {"Dropout", 7, kIn122, 1, kAt122, 1, 1, 2},
+    {"Dropout", 10, kIn123, 1, kAt123, 1, 1, 2},
+    {"Dropout", 12, kIn124, 3, kAt124, 1, 1, 2},
+    {"Dropout", 13, kIn125, 3, kAt125, 1, 1, 2},
+    {"Dropout", 22, kIn126, 3, kAt126, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn127, 1, kAt127, 0, 3, 3},
+    {"Elu", 6, kIn128, 1, kAt128, 1, 1, 1},
+    {"Elu", 22, kIn129, 1, kAt129, 1, 1, 1},
+    {"Equal", 7, kIn130, 2, kAt130, 0, 1, 1},
+    {"Equal", 11, kIn131, 2, kAt131, 0, 1, 1},
+    {"Equal", 13, kIn132, 2, kAt132, 0, 1, 1},
+    {"Equal", 19, kIn133, 2, kAt133, 0, 1, 1},
+    {"Erf", 9, kIn134, 1, kAt134, 0, 1, 1},
+    {"Erf", 13, kIn135, 1, kAt135, 0, 1, 1},
+    {"Exp", 6, kIn136, 1, kAt136, 0, 1, 1},
+    {"Exp", 13, kIn137, 1, kAt137, 0, 1, 1},
+    {"Expand", 8, kIn138, 2, kAt138, 0, 1, 1},
+    {"Expand", 13, kIn139, 2, kAt139, 0, 1, 1},
+    {"EyeLike", 9, kIn140, 1, kAt140, 2, 1, 1},
+    {"EyeLike", 22, kIn141, 1, kAt141, 2, 1, 1},
+    {"Flatten", 1, kIn142, 1, kAt142, 1, 1, 1},
+    {"Flatten", 9, kIn143, 1, kAt143, 1, 1, 1},
+    {"Flatten", 11, kIn144, 1, kAt144, 1, 1, 1},
+    {"Flatten", 13, kIn145, 1, kAt145, 1, 1, 1},
+    {"Flatten", 21, kIn146, 1, kAt146, 1, 1, 1},
+    {"Flatten", 23, kIn147, 1, kAt147, 1, 1, 1},
+    {"Flatten", 24, kIn148, 1, kAt148, 1, 1, 1},
+    {"Flatten", 25, kIn149, 1, kAt149, 1, 1, 1},
+    {"Floor", 6, kIn150, 1, kAt150, 0, 1, 1},
+    {"Floor", 13, kIn151, 1, kAt151, 0, 1, 1},
+    {"GRU", 7, kIn152, 6, kAt152, 7, 1, 2},
+    {"GRU", 14, kIn153, 6, kAt153, 8, 1, 2},
+    {"GRU", 22, kIn154, 6, kAt154, 8, 1, 2},
+    {"Gather", 1, kIn155, 2, kAt155, 1, 1, 1},
+    {"Gather", 11, kIn156, 2, kAt156, 1, 1, 1},
+    {"Gather", 13, kIn157, 2, kAt157, 1, 1, 1},
+    {"GatherElements", 11, kIn158, 2, kAt158, 1, 1, 1},
+    {"GatherElements", 13, kIn159, 2, kAt159, 1, 1, 1},
+    {"GatherND", 11, kIn160, 2, kAt160, 0, 1, 1},
+    {"GatherND", 12, kIn161, 2, kAt161, 1, 1, 1},
+    {"GatherND", 13, kIn162, 2, kAt162, 1, 1, 1},
+    {"Gelu", 20, kIn163, 1, kAt163, 1, 1, 1},
+    {"Gemm", 6, kIn164, 3, kAt164, 5, 1, 1},
+    {"Gemm", 7, kIn165, 3, kAt165, 4, 1, 1},
+    {"Gemm", 9, kIn166, 3, kAt166, 4, 1, 1},
+    {"Gemm", 11, kIn167, 3, kAt167, 4, 1, 1},
+    {"Gemm", 13, kIn168, 3, kAt168, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn169, 1, kAt169, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn170, 1, kAt170, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn171, 1, kAt171, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn172, 1, kAt172, 0, 1, 1},
+    {"Greater", 7, kIn173, 2, kAt173, 0, 1, 1},
+    {"Greater", 9, kIn174, 2, kAt174, 0, 1, 1},
+    {"Greater", 13, kIn175, 2, kAt175, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn176, 2, kAt176, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn177, 2, kAt177, 0, 1, 1},
+    {"GroupNormalization", 18, kIn178, 3, kAt178, 2, 1, 1},
+    {"GroupNormalization", 21, kIn179, 3, kAt179, 3, 1, 1},
+    {"HammingWindow", 17, kIn180, 1, kAt180, 2, 1, 1},
+    {"HannWindow", 17, kIn181, 1, kAt181, 2, 1, 1},
+    {"HardSigmoid", 6, kIn182, 1, kAt182, 2, 1, 1},
+    {"HardSigmoid", 22, kIn183, 1, kAt183, 2, 1, 1},
+    {"HardSwish", 14, kIn184, 1, kAt184, 0, 1, 1},
+    {"HardSwish", 22, kIn185, 1, kAt185, 0, 1, 1},
+    {"Hardmax", 1, kIn186, 1, kAt186, 1, 1, 1},
+    {"Hardmax", 11, kIn187, 1, kAt187, 1, 1, 1},
+    {"Hardmax", 13, kIn188, 1, kAt188, 1, 1, 1},
+    {"Identity", 1, kIn189, 1, kAt189, 0, 1, 1},
+    {"Identity", 13, kIn190, 1, kAt190, 0, 1, 1},
+    {"Identity", 14, kIn191, 1, kAt191, 0, 1, 1},
+    {"Identity", 16, kIn192, 1, kAt192, 0, 1, 1},
+    {"Identity", 19, kIn193, 1, kAt193, 0, 1, 1},
+    {"Identity", 21, kIn194, 1, kAt194, 0, 1, 1},
+    {"Identity", 23, kIn195, 1, kAt195, 0, 1, 1},
+    {"Identity", 24, kIn196, 1, kAt196, 0, 1, 1},
+    {"Identity", 25, kIn197, 1, kAt197, 0, 1, 1},
+    {"If", 1, kIn198, 1, kAt198, 2, 1, 4},
+    {"If", 11, kIn199, 1, kAt199, 2, 1, 4},
+    {"If", 13, kIn200, 1, kAt200, 2, 1, 4},
+    {"If", 16, kIn201, 1, kAt201, 2, 1, 4},
+    {"If", 19, kIn202, 1, kAt202, 2, 1, 4},
+    {"If", 21, kIn203, 1, kAt203, 2, 1, 4},
+    {"If", 23, kIn204, 1, kAt204, 2, 1, 4},
+    {"If", 24, kIn205, 1, kAt205, 2, 1, 4},
+    {"If", 25, kIn206, 1, kAt206, 2, 1, 4},
+    {"InstanceNormalization", 6, kIn207, 3, kAt207, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn208, 3, kAt208, 1, 1, 1},
+    {"IsInf", 10, kIn209, 1, kAt209, 2, 1, 1},
+    {"IsInf", 20, kIn210, 1, kAt210, 2, 1, 1},
+    {"IsNaN", 9, kIn211, 1, kAt211, 0, 1, 1},
+    {"IsNaN", 13, kIn212, 1, kAt212, 0, 1, 1},
+    {"IsNaN", 20, kIn213, 1, kAt213, 0, 1, 1},
+    {"LSTM", 7, kIn214, 8, kAt214, 7, 1, 3},
+    {"LSTM", 14, kIn215, 8, kAt215, 8, 1, 3},
+    {"LSTM", 22, kIn216, 8, kAt216, 8, 1, 3},
+    {"LayerNormalization", 17, kIn217, 3, kAt217, 3, 1, 3},
+    {"LeakyRelu", 6, kIn218, 1, kAt218, 1, 1, 1},
+    {"LeakyRelu", 16, kIn219, 1, kAt219, 1, 1, 1},
+    {"Less", 7, kIn220, 2, kAt220, 0, 1, 1},
+    {"Less", 9, kIn221, 2, kAt221, 0, 1, 1},
+    {"Less", 13, kIn222, 2, kAt222, 0, 1, 1},
+    {"LessOrEqual", 12, kIn223, 2, kAt223, 0, 1, 1},
+    {"LessOrEqual", 16, kIn224, 2, kAt224, 0, 1, 1},
+    {"Log", 6, kIn225, 1, kAt225, 0, 1, 1},
+    {"Log", 13, kIn226, 1, kAt226, 0, 1, 1},
+    {"LogSoftmax", 1, kIn227, 1, kAt227, 1, 1, 1},
+    {"LogSoftmax", 11, kIn228, 1, kAt228, 1, 1, 1},
+    {"LogSoftmax", 13, kIn229, 1, kAt229, 1, 1, 1},
+    {"Loop", 1, kIn230, 3, kAt230, 1, 1, 4},
+    {"Loop", 11, kIn231, 3, kAt231, 1, 1, 4},
+    {"Loop", 13, kIn232, 3, kAt232, 1, 1, 4},
+    {"Loop", 16, kIn233, 3, kAt233, 1, 1, 4},
+    {"Loop", 19, kIn234, 3, kAt234, 1, 1, 4},
+    {"Loop", 21, kIn235, 3, kAt235, 1, 1, 4},
+    {"Loop", 23, kIn236, 3, kAt236, 1, 1, 4},
+    {"Loop", 24, kIn237, 3, kAt237, 1, 1, 4},
+    {"Loop", 25, kIn238, 3, kAt238, 1, 1, 4},
+    {"LpNormalization", 1, kIn239, 1, kAt239, 2, 1, 1},
+    {"LpNormalization", 22, kIn240, 1, kAt240, 2, 1, 1},
+    {"MatMul", 1, kIn241, 2, kAt241, 0, 1, 1},
+    {"MatMul", 9, kIn242, 2, kAt242, 0, 1, 1},
+    {"MatMul", 13, kIn243, 2, kAt243, 0, 1, 1},
+    {"MatMulInteger", 10, kIn244, 4, kAt244, 0, 1, 1},
+    {"Max", 6, kIn245, 1, kAt245, 0, 1, 1},
+    {"Max", 8, kIn246, 1, kAt246, 0, 1, 1},
+    {"Max", 12, kIn247, 1, kAt247, 0, 1, 1},
+    {"Max", 13, kIn248, 1, kAt248, 0, 1, 1},
+    {"MaxPool", 1, kIn249, 1, kAt249, 4, 1, 1},
+    {"MaxPool", 8, kIn250, 1, kAt250, 5, 1, 2},
+    {"MaxPool", 10, kIn251, 1, kAt251, 7, 1, 2},
+    {"MaxPool", 11, kIn252, 1, kAt252, 7, 1, 2},
+    {"MaxPool", 12, kIn253, 1, kAt253, 7, 1, 2},
+    {"MaxPool", 22, kIn254, 1, kAt254, 7, 1, 2},
+    {"Mean", 6, kIn255, 1, kAt255, 0, 1, 1},
+    {"Mean", 8, kIn256, 1, kAt256, 0, 1, 1},
+    {"Mean", 13, kIn257, 1, kAt257, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn258, 1, kAt258, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn259, 1, kAt259, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn260, 5, kAt260, 1, 1, 1},
+    {"Min", 6, kIn261, 1, kAt261, 0, 1, 1},
+    {"Min", 8, kIn262, 1, kAt262, 0, 1, 1},
+    {"Min", 12, kIn263, 1, kAt263, 0, 1, 1},
+    {"Min", 13, kIn264, 1, kAt264, 0, 1, 1},
+    {"Mish", 18, kIn265, 1, kAt265, 0, 1, 1},
+    {"Mish", 22, kIn266, 1, kAt266, 0, 1, 1},
+    {"Mod", 10, kIn267, 2, kAt267, 1, 1, 1},
+    {"Mod", 13, kIn268, 2, kAt268, 1, 1, 1},
+    {"Mul", 6, kIn269, 2, kAt269, 2, 1, 1},
+    {"Mul", 7, kIn270, 2, kAt270, 0, 1, 1},
+    {"Mul", 13, kIn271, 2, kAt271, 0, 1, 1},
+    {"Mul", 14, kIn272, 2, kAt272, 0, 1, 1},
+    {"Neg", 6, kIn273, 1, kAt273, 0, 1, 1},
+    {"Neg", 13, kIn274, 1, kAt274, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn275, 3, kAt275, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn276, 3, kAt276, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn277, 3, kAt277, 2, 1, 1},
+    {"NonZero", 9, kIn278, 1, kAt278, 0, 1, 1},
+    {"NonZero", 13, kIn279, 1, kAt279, 0, 1, 1},
+    {"Not", 1, kIn280, 1, kAt280, 0, 1, 1},
+    {"OneHot", 9, kIn281, 3, kAt281, 1, 1, 1},
+    {"OneHot", 11, kIn282, 3, kAt282, 1, 1, 1},
+    {"Optional", 15, kIn283, 1, kAt283, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn284, 1, kAt284, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn285, 1, kAt285, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn286, 1, kAt286, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn287, 1, kAt287, 0, 1, 1},
+    {"Or", 7, kIn288, 2, kAt288, 0, 1, 1},
+    {"PRelu", 6, kIn289, 2, kAt289, 0, 1, 1},
+    {"PRelu", 7, kIn290, 2, kAt290, 0, 1, 1},
+    {"PRelu", 9, kIn291, 2, kAt291, 0, 1, 1},
+    {"PRelu", 16, kIn292, 2, kAt292, 0, 1, 1},
+    {"Pad", 1, kIn293, 1, kAt293, 3, 1, 1},
+    {"Pad", 2, kIn294, 1, kAt294, 3, 1, 1},
+    {"Pad", 11, kIn295, 3, kAt295, 1, 1, 1},
+    {"Pad", 13, kIn296, 3, kAt296, 1, 1, 1},
+    {"Pad", 18, kIn297, 4, kAt297, 1, 1, 1},
+    {"Pad", 19, kIn298, 4, kAt298, 1, 1, 1},
+    {"Pad", 21, kIn299, 4, kAt299, 1, 1, 1},
+    {"Pad", 23, kIn300, 4, kAt300, 1, 1, 1},
+    {"Pad", 24, kIn301, 4, kAt301, 1, 1, 1},
+    {"Pad", 25, kIn302, 4, kAt302, 1, 1, 1},
+    {"Pow", 1, kIn303, 2, kAt303, 2, 1, 1},
+    {"Pow", 7, kIn304, 2, kAt304, 0, 1, 1},
+    {"Pow", 12, kIn305, 2, kAt305, 0, 1, 1},
+    {"Pow", 13, kIn306, 2, kAt306, 0, 1, 1},
+    {"Pow", 15, kIn307, 2, kAt307, 0, 1, 1},
+    {"QLinearConv", 10, kIn308, 9, kAt308, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn309, 8, kAt309, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn310, 8, kAt310, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn311, 3, kAt311, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn312, 3, kAt312, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn313, 3, kAt313, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn314, 3, kAt314, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn315, 3, kAt315, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn316, 3, kAt316, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn317, 3, kAt317, 5, 1, 1},
+    {"RMSNormalization", 23, kIn318, 2, kAt318, 3, 1, 1},
+    {"RNN", 7, kIn319, 6, kAt319, 6, 1, 2},
+    {"RNN", 14, kIn320, 6, kAt320, 7, 1, 2},
+    {"RNN", 22, kIn321, 6, kAt321, 7, 1, 2},
+    {"Range", 11, kIn322, 3, kAt322, 0, 1, 1},
+    {"Range", 27, kIn323, 3, kAt323, 1, 1, 1},
+    {"Reciprocal", 6, kIn324, 1, kAt324, 0, 1, 1},
+    {"Reciprocal", 13, kIn325, 1, kAt325, 0, 1, 1},
+    {"ReduceL1", 1, kIn326, 1, kAt326, 2, 1, 1},
+    {"ReduceL1", 11, kIn327, 1, kAt327, 2, 1, 1},
+    {"ReduceL1", 13, kIn328, 1, kAt328, 2, 1, 1},
+    {"ReduceL1", 18, kIn329, 2, kAt329, 2, 1, 1},
+    {"ReduceL2", 1, kIn330, 1, kAt330, 2, 1, 1},
+    {"ReduceL2", 11, kIn331, 1, kAt331, 2, 1, 1},
+    {"ReduceL2", 13, kIn332, 1, kAt332, 2, 1, 1},
+    {"ReduceL2", 18, kIn333, 2, kAt333, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn334, 1, kAt334, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn335, 1, kAt335, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn336, 1, kAt336, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn337, 2, kAt337, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn338, 1, kAt338, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn339, 1, kAt339, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn340, 1, kAt340, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn341, 2, kAt341, 2, 1, 1},
+    {"ReduceMax", 1, kIn342, 1, kAt342, 2, 1, 1},
+    {"ReduceMax", 11, kIn343, 1, kAt343, 2, 1, 1},
+    {"ReduceMax", 12, kIn344, 1, kAt344, 2, 1, 1},
+    {"ReduceMax", 13, kIn345, 1, kAt345, 2, 1, 1},
+    {"ReduceMax", 18, kIn346, 2, kAt346, 2, 1, 1},
+    {"ReduceMax", 20, kIn347, 2, kAt347, 2, 1, 1},
+    {"ReduceMean", 1, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceMean", 11, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceMean", 13, kIn350, 1, kAt350, 2, 1, 1},
+    {"ReduceMean", 18, kIn351, 2, kAt351, 2, 1, 1},
+    {"ReduceMin", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceMin", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceMin", 12, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceMin", 13, kIn355, 1, kAt355, 2, 1, 1},
+    {"ReduceMin", 18, kIn356, 2, kAt356, 2, 1, 1},
+    {"ReduceMin", 20, kIn357, 2, kAt357, 2, 1, 1},
+    {"ReduceProd", 1, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceProd", 11, kIn359, 1, kAt359, 2, 1, 1},
+    {"ReduceProd", 13, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceProd", 18, kIn361, 2, kAt361, 2, 1, 1},
+    {"ReduceSum", 1, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceSum", 11, kIn363, 1, kAt363, 2, 1, 1},
+    {"ReduceSum", 13, kIn364, 2, kAt364, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn367, 1, kAt367, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn368, 2, kAt368, 2, 1, 1},
+    {"Relu", 6, kIn369, 1, kAt369, 0, 1, 1},
+    {"Relu", 13, kIn370, 1, kAt370, 0, 1, 1},
+    {"Relu", 14, kIn371, 1, kAt371, 0, 1, 1},
+    {"Reshape", 5, kIn372, 2, kAt372, 0, 1, 1},
+    {"Reshape", 13, kIn373, 2, kAt373, 0, 1, 1},
+    {"Reshape", 14, kIn374, 2, kAt374, 1, 1, 1},
+    {"Reshape", 19, kIn375, 2, kAt375, 1, 1, 1},
+    {"Reshape", 21, kIn376, 2, kAt376, 1, 1, 1},
+    {"Reshape", 23, kIn377, 2, kAt377, 1, 1, 1},
+    {"Reshape", 24, kIn378, 2, kAt378, 1, 1, 1},
+    {"Reshape", 25, kIn379, 2, kAt379, 1, 1, 1},
+    {"Resize", 10, kIn380, 2, kAt380, 1, 1, 1},
+    {"Resize", 11, kIn381, 4, kAt381, 6, 1, 1},
+    {"Resize", 13, kIn382, 4, kAt382, 6, 1, 1},
+    {"Resize", 18, kIn383, 4, kAt383, 9, 1, 1},
+    {"Resize", 19, kIn384, 4, kAt384, 9, 1, 1},
+    {"RotaryEmbedding", 23, kIn385, 4, kAt385, 3, 1, 1},
+    {"Round", 11, kIn386, 1, kAt386, 0, 1, 1},
+    {"Round", 22, kIn387, 1, kAt387, 0, 1, 1},
+    {"STFT", 17, kIn388, 4, kAt388, 1, 1, 1},
+    {"Scan", 8, kIn389, 2, kAt389, 3, 1, 4},
+    {"Scan", 9, kIn390, 1, kAt390, 6, 1, 4},
+    {"Scan", 11, kIn391, 1, kAt391, 6, 1, 4},
+    {"Scan", 16, kIn392, 1, kAt392, 6, 1, 4},
+    {"Scan", 19, kIn393, 1, kAt393, 6, 1, 4},
+    {"Scan", 21, kIn394, 1, kAt394, 6, 1, 4},
+    {"Scan", 23, kIn395, 1, kAt395, 6, 1, 4},
+    {"Scan", 24, kIn396, 1, kAt396, 6, 1, 4},
+    {"Scan", 25, kIn397, 1, kAt397, 6, 1, 4},
+    {"ScatterElements", 11, kIn398, 3, kAt398, 1, 1, 1},
+    {"ScatterElements", 13, kIn399, 3, kAt399, 1, 1, 1},
+    {"ScatterElements", 16, kIn400, 3, kAt400, 2, 1, 1},
+    {"ScatterElements", 18, kIn401, 3, kAt401, 2, 1, 1},
+    {"ScatterND", 11, kIn402, 3, kAt402, 0, 1, 1},
+    {"ScatterND", 13, kIn403, 3, kAt403, 0, 1, 1},
+    {"ScatterND", 16, kIn404, 3, kAt404, 1, 1, 1},
+    {"ScatterND", 18, kIn405, 3, kAt405, 1, 1, 1},
+    {"Selu", 6, kIn406, 1, kAt406, 2, 1, 1},
+    {"Selu", 22, kIn407, 1, kAt407, 2, 1, 1},
+    {"SequenceAt", 11, kIn408, 2, kAt408, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn409, 1, kAt409, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn410, 0, kAt410, 1, 1, 1},
+    {"SequenceErase", 11, kIn411, 2, kAt411, 0, 1, 1},
+    {"SequenceInsert", 11, kIn412, 3, kAt412, 0, 1, 1},
+    {"SequenceLength", 11, kIn413, 1, kAt413, 0, 1, 1},
+    {"SequenceMap", 17, kIn414, 2, kAt414, 1, 1, 4},
+    {"Shape", 1, kIn415, 1, kAt415, 0, 1, 1},
+    {"Shape", 13, kIn416, 1, kAt416, 0, 1, 1},
+    {"Shape", 15, kIn417, 1, kAt417, 2, 1, 1},
+    {"Shape", 19, kIn418, 1, kAt418, 2, 1, 1},
+    {"Shape", 21, kIn419, 1, kAt419, 2, 1, 1},
+    {"Shape", 23, kIn420, 1, kAt420, 2, 1, 1},
+    {"Shape", 24, kIn421, 1, kAt421, 2, 1, 1},
+    {"Shape", 25, kIn422, 1, kAt422, 2, 1, 1},
+    {"Shrink", 9, kIn423, 1, kAt423, 2, 1, 1},
+    {"Sigmoid", 6, kIn424, 1, kAt424, 0, 1, 1},
+    {"Sigmoid", 13, kIn425, 1, kAt425, 0, 1, 1},
+    {"Sign", 9, kIn426, 1, kAt426, 0, 1, 1},
+    {"Sign", 13, kIn427, 1, kAt427, 0, 1, 1},
+    {"Sin", 7, kIn428, 1, kAt428, 0, 1, 1},
+    {"Sin", 22, kIn429, 1, kAt429, 0, 1, 1},
+    {"Sinh", 9, kIn430, 1, kAt430, 0, 1, 1},
+    {"Sinh", 22, kIn431, 1, kAt431, 0, 1, 1},
+    {"Size", 1, kIn432, 1, kAt432, 0, 1, 1},
+    {"Size", 13, kIn433, 1, kAt433, 0, 1, 1},
+    {"Size", 19, kIn434, 1, kAt434, 0, 1, 1},
+    {"Size", 21, kIn435, 1, kAt435, 0, 1, 1},
+    {"Size", 23, kIn436, 1, kAt436, 0, 1, 1},
+    {"Size", 24, kIn437, 1, kAt437, 0, 1, 1},
+    {"Size", 25, kIn438, 1, kAt438, 0, 1, 1},
+    {"Slice", 1, kIn439, 1, kAt439, 3, 1, 1},
+    {"Slice", 10, kIn440, 5, kAt440, 0, 1, 1},
+    {"Slice", 11, kIn441, 5, kAt441, 0, 1, 1},
+    {"Slice", 13, kIn442, 5, kAt442, 0, 1, 1},
+    {"Softmax", 1, kIn443, 1, kAt443, 1, 1, 1},
+    {"Softmax", 11, kIn444, 1, kAt444, 1, 1, 1},
+    {"Softmax", 13, kIn445, 1, kAt445, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn446, 3, kAt446, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn447, 3, kAt447, 2, 1, 2},
+    {"Softplus", 1, kIn448, 1, kAt448, 0, 1, 1},
+    {"Softplus", 22, kIn449, 1, kAt449, 0, 1, 1},
+    {"Softsign", 1, kIn450, 1, kAt450, 0, 1, 1},
+    {"Softsign", 22, kIn451, 1, kAt451, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn452, 1, kAt452, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn453, 1, kAt453, 1, 1, 1},
+    {"Split", 1, kIn454, 2, kAt454, 2, 1, 4},
+    {"Split", 2, kIn455, 1, kAt455, 2, 1, 4},
+    {"Split", 11, kIn456, 1, kAt456, 2, 1, 4},
+    {"Split", 13, kIn457, 2, kAt457, 1, 1, 4},
+    {"Split", 18, kIn458, 2, kAt458, 2, 1, 4},
+    {"SplitToSequence", 11, kIn459, 2, kAt459, 2, 1, 1},
+    {"SplitToSequence", 24, kIn460, 2, kAt460, 2, 1, 1},
+    {"Sqrt", 6, kIn461, 1, kAt461, 0, 1, 1},
+    {"Sqrt", 13, kIn462, 1, kAt462, 0, 1, 1},
+    {"Squeeze", 1, kIn463, 1, kAt463, 1, 1, 1},
+    {"Squeeze", 11, kIn464, 1, kAt464, 1, 1, 1},
+    {"Squeeze", 13, kIn465, 2, kAt465, 0, 1, 1},
+    {"Squeeze", 21, kIn466, 2, kAt466, 0, 1, 1},
+    {"Squeeze", 23, kIn467, 2, kAt467, 0, 1, 1},
+    {"Squeeze", 24, kIn468, 2, kAt468, 0, 1, 1},
+    {"Squeeze", 25, kIn469, 2, kAt469, 0, 1, 1},
+    {"Sub", 6, kIn470, 2, kAt470, 2, 1, 1},
+    {"Sub", 7, kIn471, 2, kAt471, 0, 1, 1},
+    {"Sub", 13, kIn472, 2, kAt472, 0, 1, 1},
+    {"Sub", 14, kIn473, 2, kAt473, 0, 1, 1},
+    {"Sum", 6, kIn474, 1, kAt474, 0, 1, 1},
+    {"Sum", 8, kIn475, 1, kAt475, 0, 1, 1},
+    {"Sum", 13, kIn476, 1, kAt476, 0, 1, 1},
+    {"Tan", 7, kIn477, 1, kAt477, 0, 1, 1},
+    {"Tan", 22, kIn478, 1, kAt478, 0, 1, 1},
+    {"Tanh", 6, kIn479, 1, kAt479, 0, 1, 1},
+    {"Tanh", 13, kIn480, 1, kAt480, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn481, 1, kAt481, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn482, 1, kAt482, 1, 1, 1},
+    {"Tile", 6, kIn483, 2, kAt483, 0, 1, 1},
+    {"Tile", 13, kIn484, 2, kAt484, 0, 1, 1},
+    {"TopK", 1, kIn485, 1, kAt485, 2, 2, 2},
+    {"TopK", 10, kIn486, 2, kAt486, 1, 2, 2},
+    {"TopK", 11, kIn487, 2, kAt487, 3, 2, 2},
+    {"TopK", 24, kIn488, 2, kAt488, 3, 2, 2},
+    {"Transpose", 1, kIn489, 1, kAt489, 1, 1, 1},
+    {"Transpose", 13, kIn490, 1, kAt490, 1, 1, 1},
+    {"Transpose", 21, kIn491, 1, kAt491, 1, 1, 1},
+    {"Transpose", 23, kIn492, 1, kAt492, 1, 1, 1},
+    {"Transpose", 24, kIn493, 1, kAt493, 1, 1, 1},
+    {"Transpose", 25, kIn494, 1, kAt494, 1, 1, 1},
+    {"Trilu", 14, kIn495, 2, kAt495, 1, 1, 1},
+    {"Unsqueeze", 1, kIn496, 1, kAt496, 1, 1, 1},
+    {"Unsqueeze", 11, kIn497, 1, kAt497, 1, 1, 1},
+    {"Unsqueeze", 13, kIn498, 2, kAt498, 0, 1, 1},
+    {"Unsqueeze", 21, kIn499, 2, kAt499, 0, 1, 1},
+    {"Unsqueeze", 23, kIn500, 2, kAt500, 0, 1, 1},
+    {"Unsqueeze", 24, kIn501, 2, kAt501, 0, 1, 1},
+    {"Unsqueeze", 25, kIn502, 2, kAt502, 0, 1, 1},
+    {"Upsample", 7, kIn503, 1, kAt503, 2, 1, 1},
+    {"Upsample", 9, kIn504, 2, kAt504, 1, 1, 1},
+    {"Upsample", 10, kIn505, 2, kAt505, 1, 1, 1},
+    {"Where", 9, kIn506, 3, kAt506, 0, 1, 1},
+    {"Where", 16, kIn507, 3, kAt507, 0, 1, 1},
+    {"Xor", 7, kIn508, 2, kAt508, 0, 1, 1},
 };
 
 }  // namespace

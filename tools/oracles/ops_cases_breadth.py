@@ -6,7 +6,8 @@ is NaN); float64 outputs come from the onnx reference evaluator, ONNX Runtime ha
 float64 kernels for them. Seeded: the family's PCG64 seed is in ops_cases.FAMILIES; new operators are appended at
 the end so the cases already stored keep their data.
 
-Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family).
+Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family),
+spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix).
 """
 import numpy as np
 
@@ -41,3 +42,58 @@ def gen_breadth(f):
                 f.add(op, [("x", x)], opset=opset, tol=SCALED, tag=np.dtype(dt).name, onnxref=wide)
             f.add(op, [("x", SPECIALS.astype(dt))], opset=opset, tol=SCALED, tag="special_" + np.dtype(dt).name,
                   onnxref=wide)
+    gen_spectral(f)
+
+
+def gen_spectral(f):
+    """DFT (opset 20, and 17 with its axis attribute), STFT, the three windows and
+    MelWeightMatrix (spec/ops/spectral.md), against ONNX Runtime's float32 kernels."""
+    for i in range(6):
+        rank = int(f.rng.integers(2, 4))
+        shape = [int(f.rng.integers(1, 5)) for _ in range(rank - 1)] + [int(f.rng.integers(1, 3))]
+        shape[-2] = int(f.rng.integers(3, 12))
+        x = f.normal(tuple(shape))
+        axis = -2 if i % 2 == 0 else -(rank)
+        if axis == -1 or rank + axis > rank - 2:
+            axis = -2
+        inverse = i % 3 == 1
+        ins = [("x", x), ("len", None), ("axis", np.array(axis, np.int64))]
+        f.add("DFT", ins, attrs=dict(inverse=int(inverse)), opset=20, tol=SCALED, const=("axis",), tag="c%d" % i)
+    # dft_length pads and cuts; the one-sided forms.
+    x = f.normal((2, 9, 1))
+    for length in (5, 9, 16):
+        f.add("DFT", [("x", x), ("len", np.array(length, np.int64))], attrs=dict(onesided=1), opset=20, tol=SCALED,
+              const=("len",), tag="rfft%d" % length)
+        f.add("DFT", [("x", x), ("len", np.array(length, np.int64))], opset=20, tol=SCALED, const=("len",),
+              tag="len%d" % length)
+    spectrum = f.normal((3, 6, 2))
+    f.add("DFT", [("x", spectrum)], attrs=dict(onesided=1, inverse=1), opset=20, tol=SCALED, tag="irfft")
+    f.add("DFT", [("x", f.normal((2, 4, 7, 2)))], attrs=dict(axis=2), opset=17, tol=SCALED, tag="opset17_axis2")
+    # STFT: rectangular and Hann windows, steps that leave a remainder, a complex two-sided signal.
+    for step, frame, window in ((3, 8, True), (4, 6, False), (5, 5, True)):
+        sig = f.normal((2, 23, 1))
+        ins = [("s", sig), ("step", np.array(step, np.int64))]
+        const = ["step"]
+        if window:
+            ins.append(("w", (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(frame) / frame)).astype(np.float32)))
+        else:
+            ins.append(("w", None))
+        ins.append(("len", np.array(frame, np.int64)))
+        const.append("len")
+        f.add("STFT", ins, opset=17, tol=SCALED, const=tuple(const), tag="s%d_f%d" % (step, frame))
+    f.add("STFT", [("s", f.normal((1, 12, 2))), ("step", np.array(2, np.int64)), ("w", None),
+                   ("len", np.array(4, np.int64))], attrs=dict(onesided=0), opset=17, tol=SCALED,
+          const=("step", "len"), tag="complex")
+    for op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
+        # Blackman's windows of one and two samples are 0.42 - 0.5 + 0.08 = 0 up to rounding
+        # (ONNX Runtime's float32 gives 1.5e-8, binary64 -1.4e-17): no relative bound can judge them.
+        for size in ((1, 2, 7, 32) if op != "BlackmanWindow" else (7, 32)):
+            for periodic in (0, 1):
+                f.add(op, [("size", np.array(size, np.int64))], attrs=dict(periodic=periodic), opset=17, tol=SCALED,
+                      const=("size",), tag="n%d_p%d" % (size, periodic))
+        f.add(op, [("size", np.array(10, np.int32))], attrs=dict(output_datatype=11), opset=17, tol=SCALED,
+              const=("size",), tag="double")
+    for bins, length, rate, lo, hi in ((8, 64, 16000, 0.0, 8000.0), (5, 33, 8000, 100.0, 3000.0), (20, 512, 22050, 20.0, 11000.0)):
+        ins = [("b", np.array(bins, np.int64)), ("n", np.array(length, np.int64)), ("r", np.array(rate, np.int64)),
+               ("lo", np.array(lo, np.float32)), ("hi", np.array(hi, np.float32))]
+        f.add("MelWeightMatrix", ins, opset=17, tol=SCALED, const=("b", "n", "r", "lo", "hi"), tag="b%d" % bins)
