@@ -88,5 +88,7 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_mel_weight_matrix.cpp
     reference/ops/op_stft.cpp
     reference/ops/spectral_window.cpp
-    reference/ops/table_spectral.cpp)
+    reference/ops/table_spectral.cpp
+    # GridSample (issue 17): new file, alone.
+    reference/ops/op_grid_sample.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -360,37 +360,37 @@ constexpr SchemaInput kIn176[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}
 constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn177[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt177[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn178[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt178[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt179[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn180[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt180[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn181[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt181[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn182[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt182[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn183[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt183[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn184[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn185[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt185[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn186[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt186[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn187[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt187[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn188[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt188[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn189[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn190[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt190[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn191[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt191[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn192[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn178[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt178[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn179[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt179[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn180[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt180[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn181[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt181[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn182[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt182[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn183[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt183[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn184[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt184[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn185[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt185[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn186[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt186[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn187[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn188[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn189[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt189[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn190[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt190[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn191[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt191[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn192[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt192[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn193[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn193[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt193[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn194[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt194[] = {{"", 0, false, ""}};
@@ -400,12 +400,12 @@ constexpr SchemaInput kIn196[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt196[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn197[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt197[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn198[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt198[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn199[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt199[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn200[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt200[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn198[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt198[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn199[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn200[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn201[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt201[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn202[] = {{"cond", 0, 0x200u, "B"}};
@@ -418,63 +418,63 @@ constexpr SchemaInput kIn205[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt205[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn206[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt206[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn207[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt207[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn208[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt208[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn209[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt209[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn210[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt210[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn211[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt211[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn212[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt212[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn207[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt207[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn208[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt208[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn209[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt209[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn210[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt210[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn211[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt211[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn212[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt212[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
 constexpr SchemaInput kIn213[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt213[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn214[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt214[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn215[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt215[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn216[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt216[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn217[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn218[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn219[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt219[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn220[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt220[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn221[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn222[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn223[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt213[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn214[] = {{"X", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt214[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn215[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt215[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn216[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt216[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn217[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt217[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn218[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt218[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn219[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt219[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt220[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn221[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt221[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn222[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt222[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn223[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn224[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn224[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn225[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn225[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn226[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn226[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn227[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn228[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt228[] = {{"axis", 2, false, ""}};
+constexpr SchemaAttribute kAt228[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn229[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn230[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt230[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn231[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt231[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn232[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt232[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn233[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt229[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn230[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn231[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt231[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn232[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn233[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt233[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn234[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn234[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt234[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn235[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn235[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt235[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn236[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt236[] = {{"body", 5, true, ""}};
@@ -482,127 +482,127 @@ constexpr SchemaInput kIn237[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}
 constexpr SchemaAttribute kAt237[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn238[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt238[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn239[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt239[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn240[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt240[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn241[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt241[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn242[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn243[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt243[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn244[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn239[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt239[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn240[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt240[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn241[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt241[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn242[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt242[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn243[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt243[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn244[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt244[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn245[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn245[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt245[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn246[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn246[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt246[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn247[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn247[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt247[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn248[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn248[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt248[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn249[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt249[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn250[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt250[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn251[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt251[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn249[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt249[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn250[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt250[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn251[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt251[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn252[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt252[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn253[] = {{"X", 0, 0xc0eu, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn254[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt252[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn254[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn255[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt255[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn256[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt256[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn257[] = {{"data_0", 2, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn258[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn259[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt259[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn260[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt260[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn261[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn262[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn263[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn256[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn257[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn258[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn259[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn260[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn261[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn262[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt262[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn263[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt263[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn264[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn265[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn266[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn266[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt267[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn268[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt268[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn269[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn270[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn271[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn272[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt272[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaInput kIn267[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn269[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn270[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn271[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt271[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn272[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt272[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn273[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt273[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn274[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn274[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt275[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn276[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt276[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn277[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt277[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn278[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn279[] = {{"X", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn280[] = {{"X", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn281[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt281[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn282[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt282[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn283[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt283[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn284[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"input", 0, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn287[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn275[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn276[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn278[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt278[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn279[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt279[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn280[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt280[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn281[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn282[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn283[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn284[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt284[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn285[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt285[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn286[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt286[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn287[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn288[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn288[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn289[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn289[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn290[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn291[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn292[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn293[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt293[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn294[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn295[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt295[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn296[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt296[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn297[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn298[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn293[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn294[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn295[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn296[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt296[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn297[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn298[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt298[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn299[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn299[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn300[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}};
@@ -610,127 +610,127 @@ constexpr SchemaInput kIn301[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u,
 constexpr SchemaAttribute kAt301[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn302[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt302[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn303[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn304[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt304[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn305[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn307[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn303[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt303[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn304[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt304[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn305[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt305[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn306[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt306[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn307[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn308[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt308[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn309[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn308[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn309[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn310[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt312[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn313[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt313[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn314[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt314[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn315[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt315[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn316[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn318[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn319[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt319[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn320[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt320[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn321[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt321[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn322[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt322[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn323[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt323[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt324[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn325[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn311[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt311[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn312[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn313[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn314[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn315[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt315[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn316[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn318[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn319[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt319[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn320[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt320[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn321[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt321[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn322[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt322[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn323[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt323[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt324[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn325[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
 constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn326[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt326[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn327[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt327[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn328[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt328[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn329[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt329[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn326[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt326[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn327[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt327[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn328[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn329[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt329[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn330[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt330[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn331[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn331[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt331[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn333[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt333[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt332[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn333[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt333[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn334[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt334[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn335[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt335[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt337[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt336[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn337[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn338[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt338[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn339[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt339[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt341[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt340[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt341[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn342[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn343[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt343[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x3cceu, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn344[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt344[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt346[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt347[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn346[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt349[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x3cceu, "T"}};
-constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn356[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt356[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt357[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt361[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt360[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn362[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt364[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
@@ -738,61 +738,61 @@ constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn366[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn369[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt369[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn370[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt370[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn371[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt371[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt371[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn372[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt372[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn373[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt373[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn374[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt374[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt375[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn374[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt374[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt375[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn376[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt376[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt376[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn377[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt377[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn378[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt378[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn379[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt379[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn380[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt380[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn381[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt381[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn382[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt382[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn383[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt383[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn384[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt384[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn385[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt385[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt386[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn387[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt387[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn388[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt388[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt389[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn390[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt390[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn391[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt391[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn392[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt392[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn393[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn380[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt380[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt381[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt382[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt383[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn384[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt384[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn385[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt385[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn386[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt386[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn387[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt387[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn388[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt388[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt389[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn390[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn391[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt391[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn392[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt392[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn393[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt393[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn394[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn394[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt394[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn395[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -800,81 +800,81 @@ constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt396[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn397[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt397[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn398[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt398[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt399[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt400[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt401[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn402[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt402[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt403[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt404[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt405[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn406[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt406[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn408[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn409[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn410[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt410[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn411[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn398[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt398[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn399[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt399[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt401[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt402[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt403[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt404[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt405[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt406[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt407[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt408[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt409[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt410[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn411[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn412[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn412[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt414[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn415[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn413[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt413[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt414[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn415[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn416[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn416[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn417[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt417[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn418[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn418[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn419[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt419[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn420[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt420[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn421[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt421[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt422[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn423[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt423[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn424[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt424[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn425[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt425[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn423[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt423[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt424[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt425[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn426[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn427[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt426[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn427[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt427[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn428[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn428[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn429[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn430[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn430[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn431[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn432[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn432[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn433[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn434[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn434[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn435[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
@@ -882,146 +882,152 @@ constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn438[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt439[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn440[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn439[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn440[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn441[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn443[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn444[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt444[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn445[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn446[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt446[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn447[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn448[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn449[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn450[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn451[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt442[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn443[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn444[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn446[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt446[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn447[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt447[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn448[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn449[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn450[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn451[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn452[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn455[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt456[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt457[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt458[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt459[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn461[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn462[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn463[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt463[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn464[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt464[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt455[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt457[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt458[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt459[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn461[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn464[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn465[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn466[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn467[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt467[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn470[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn471[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn470[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn471[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn472[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn472[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn474[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn473[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt473[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn474[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn475[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn476[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn477[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn478[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn479[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt481[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn482[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt482[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn482[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn485[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn486[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn487[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn489[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn490[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt490[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt491[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn484[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt484[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn485[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt485[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn489[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn490[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn491[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn492[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt492[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt493[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt494[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn495[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt495[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn496[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn497[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt497[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt495[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt496[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt497[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn498[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt498[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn499[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt499[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn500[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt500[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn504[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt504[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn505[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt505[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn506[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn508[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn503[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn504[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn505[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn506[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt506[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn507[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt507[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn508[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt508[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn509[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn510[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn511[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1202,337 +1208,340 @@ constexpr OpSchema kSchemas[] = {
     {"Greater", 13, kIn175, 2, kAt175, 0, 1, 1},
     {"GreaterOrEqual", 12, kIn176, 2, kAt176, 0, 1, 1},
     {"GreaterOrEqual", 16, kIn177, 2, kAt177, 0, 1, 1},
-    {"GroupNormalization", 18, kIn178, 3, kAt178, 2, 1, 1},
-    {"GroupNormalization", 21, kIn179, 3, kAt179, 3, 1, 1},
-    {"HammingWindow", 17, kIn180, 1, kAt180, 2, 1, 1},
-    {"HannWindow", 17, kIn181, 1, kAt181, 2, 1, 1},
-    {"HardSigmoid", 6, kIn182, 1, kAt182, 2, 1, 1},
-    {"HardSigmoid", 22, kIn183, 1, kAt183, 2, 1, 1},
-    {"HardSwish", 14, kIn184, 1, kAt184, 0, 1, 1},
-    {"HardSwish", 22, kIn185, 1, kAt185, 0, 1, 1},
-    {"Hardmax", 1, kIn186, 1, kAt186, 1, 1, 1},
-    {"Hardmax", 11, kIn187, 1, kAt187, 1, 1, 1},
-    {"Hardmax", 13, kIn188, 1, kAt188, 1, 1, 1},
-    {"Identity", 1, kIn189, 1, kAt189, 0, 1, 1},
-    {"Identity", 13, kIn190, 1, kAt190, 0, 1, 1},
-    {"Identity", 14, kIn191, 1, kAt191, 0, 1, 1},
-    {"Identity", 16, kIn192, 1, kAt192, 0, 1, 1},
-    {"Identity", 19, kIn193, 1, kAt193, 0, 1, 1},
-    {"Identity", 21, kIn194, 1, kAt194, 0, 1, 1},
-    {"Identity", 23, kIn195, 1, kAt195, 0, 1, 1},
-    {"Identity", 24, kIn196, 1, kAt196, 0, 1, 1},
-    {"Identity", 25, kIn197, 1, kAt197, 0, 1, 1},
-    {"If", 1, kIn198, 1, kAt198, 2, 1, 4},
-    {"If", 11, kIn199, 1, kAt199, 2, 1, 4},
-    {"If", 13, kIn200, 1, kAt200, 2, 1, 4},
-    {"If", 16, kIn201, 1, kAt201, 2, 1, 4},
-    {"If", 19, kIn202, 1, kAt202, 2, 1, 4},
-    {"If", 21, kIn203, 1, kAt203, 2, 1, 4},
-    {"If", 23, kIn204, 1, kAt204, 2, 1, 4},
-    {"If", 24, kIn205, 1, kAt205, 2, 1, 4},
-    {"If", 25, kIn206, 1, kAt206, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn207, 3, kAt207, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn208, 3, kAt208, 1, 1, 1},
-    {"IsInf", 10, kIn209, 1, kAt209, 2, 1, 1},
-    {"IsInf", 20, kIn210, 1, kAt210, 2, 1, 1},
-    {"IsNaN", 9, kIn211, 1, kAt211, 0, 1, 1},
-    {"IsNaN", 13, kIn212, 1, kAt212, 0, 1, 1},
-    {"IsNaN", 20, kIn213, 1, kAt213, 0, 1, 1},
-    {"LSTM", 7, kIn214, 8, kAt214, 7, 1, 3},
-    {"LSTM", 14, kIn215, 8, kAt215, 8, 1, 3},
-    {"LSTM", 22, kIn216, 8, kAt216, 8, 1, 3},
-    {"LayerNormalization", 17, kIn217, 3, kAt217, 3, 1, 3},
-    {"LeakyRelu", 6, kIn218, 1, kAt218, 1, 1, 1},
-    {"LeakyRelu", 16, kIn219, 1, kAt219, 1, 1, 1},
-    {"Less", 7, kIn220, 2, kAt220, 0, 1, 1},
-    {"Less", 9, kIn221, 2, kAt221, 0, 1, 1},
-    {"Less", 13, kIn222, 2, kAt222, 0, 1, 1},
-    {"LessOrEqual", 12, kIn223, 2, kAt223, 0, 1, 1},
-    {"LessOrEqual", 16, kIn224, 2, kAt224, 0, 1, 1},
-    {"Log", 6, kIn225, 1, kAt225, 0, 1, 1},
-    {"Log", 13, kIn226, 1, kAt226, 0, 1, 1},
-    {"LogSoftmax", 1, kIn227, 1, kAt227, 1, 1, 1},
-    {"LogSoftmax", 11, kIn228, 1, kAt228, 1, 1, 1},
-    {"LogSoftmax", 13, kIn229, 1, kAt229, 1, 1, 1},
-    {"Loop", 1, kIn230, 3, kAt230, 1, 1, 4},
-    {"Loop", 11, kIn231, 3, kAt231, 1, 1, 4},
-    {"Loop", 13, kIn232, 3, kAt232, 1, 1, 4},
-    {"Loop", 16, kIn233, 3, kAt233, 1, 1, 4},
-    {"Loop", 19, kIn234, 3, kAt234, 1, 1, 4},
-    {"Loop", 21, kIn235, 3, kAt235, 1, 1, 4},
-    {"Loop", 23, kIn236, 3, kAt236, 1, 1, 4},
-    {"Loop", 24, kIn237, 3, kAt237, 1, 1, 4},
-    {"Loop", 25, kIn238, 3, kAt238, 1, 1, 4},
-    {"LpNormalization", 1, kIn239, 1, kAt239, 2, 1, 1},
-    {"LpNormalization", 22, kIn240, 1, kAt240, 2, 1, 1},
-    {"MatMul", 1, kIn241, 2, kAt241, 0, 1, 1},
-    {"MatMul", 9, kIn242, 2, kAt242, 0, 1, 1},
-    {"MatMul", 13, kIn243, 2, kAt243, 0, 1, 1},
-    {"MatMulInteger", 10, kIn244, 4, kAt244, 0, 1, 1},
-    {"Max", 6, kIn245, 1, kAt245, 0, 1, 1},
-    {"Max", 8, kIn246, 1, kAt246, 0, 1, 1},
-    {"Max", 12, kIn247, 1, kAt247, 0, 1, 1},
-    {"Max", 13, kIn248, 1, kAt248, 0, 1, 1},
-    {"MaxPool", 1, kIn249, 1, kAt249, 4, 1, 1},
-    {"MaxPool", 8, kIn250, 1, kAt250, 5, 1, 2},
-    {"MaxPool", 10, kIn251, 1, kAt251, 7, 1, 2},
-    {"MaxPool", 11, kIn252, 1, kAt252, 7, 1, 2},
-    {"MaxPool", 12, kIn253, 1, kAt253, 7, 1, 2},
-    {"MaxPool", 22, kIn254, 1, kAt254, 7, 1, 2},
-    {"Mean", 6, kIn255, 1, kAt255, 0, 1, 1},
-    {"Mean", 8, kIn256, 1, kAt256, 0, 1, 1},
-    {"Mean", 13, kIn257, 1, kAt257, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn258, 1, kAt258, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn259, 1, kAt259, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn260, 5, kAt260, 1, 1, 1},
-    {"Min", 6, kIn261, 1, kAt261, 0, 1, 1},
-    {"Min", 8, kIn262, 1, kAt262, 0, 1, 1},
-    {"Min", 12, kIn263, 1, kAt263, 0, 1, 1},
-    {"Min", 13, kIn264, 1, kAt264, 0, 1, 1},
-    {"Mish", 18, kIn265, 1, kAt265, 0, 1, 1},
-    {"Mish", 22, kIn266, 1, kAt266, 0, 1, 1},
-    {"Mod", 10, kIn267, 2, kAt267, 1, 1, 1},
-    {"Mod", 13, kIn268, 2, kAt268, 1, 1, 1},
-    {"Mul", 6, kIn269, 2, kAt269, 2, 1, 1},
-    {"Mul", 7, kIn270, 2, kAt270, 0, 1, 1},
-    {"Mul", 13, kIn271, 2, kAt271, 0, 1, 1},
-    {"Mul", 14, kIn272, 2, kAt272, 0, 1, 1},
-    {"Neg", 6, kIn273, 1, kAt273, 0, 1, 1},
-    {"Neg", 13, kIn274, 1, kAt274, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn275, 3, kAt275, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn276, 3, kAt276, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn277, 3, kAt277, 2, 1, 1},
-    {"NonZero", 9, kIn278, 1, kAt278, 0, 1, 1},
-    {"NonZero", 13, kIn279, 1, kAt279, 0, 1, 1},
-    {"Not", 1, kIn280, 1, kAt280, 0, 1, 1},
-    {"OneHot", 9, kIn281, 3, kAt281, 1, 1, 1},
-    {"OneHot", 11, kIn282, 3, kAt282, 1, 1, 1},
-    {"Optional", 15, kIn283, 1, kAt283, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn284, 1, kAt284, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn285, 1, kAt285, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn286, 1, kAt286, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn287, 1, kAt287, 0, 1, 1},
-    {"Or", 7, kIn288, 2, kAt288, 0, 1, 1},
-    {"PRelu", 6, kIn289, 2, kAt289, 0, 1, 1},
-    {"PRelu", 7, kIn290, 2, kAt290, 0, 1, 1},
-    {"PRelu", 9, kIn291, 2, kAt291, 0, 1, 1},
-    {"PRelu", 16, kIn292, 2, kAt292, 0, 1, 1},
-    {"Pad", 1, kIn293, 1, kAt293, 3, 1, 1},
-    {"Pad", 2, kIn294, 1, kAt294, 3, 1, 1},
-    {"Pad", 11, kIn295, 3, kAt295, 1, 1, 1},
-    {"Pad", 13, kIn296, 3, kAt296, 1, 1, 1},
-    {"Pad", 18, kIn297, 4, kAt297, 1, 1, 1},
-    {"Pad", 19, kIn298, 4, kAt298, 1, 1, 1},
-    {"Pad", 21, kIn299, 4, kAt299, 1, 1, 1},
-    {"Pad", 23, kIn300, 4, kAt300, 1, 1, 1},
-    {"Pad", 24, kIn301, 4, kAt301, 1, 1, 1},
-    {"Pad", 25, kIn302, 4, kAt302, 1, 1, 1},
-    {"Pow", 1, kIn303, 2, kAt303, 2, 1, 1},
-    {"Pow", 7, kIn304, 2, kAt304, 0, 1, 1},
-    {"Pow", 12, kIn305, 2, kAt305, 0, 1, 1},
-    {"Pow", 13, kIn306, 2, kAt306, 0, 1, 1},
-    {"Pow", 15, kIn307, 2, kAt307, 0, 1, 1},
-    {"QLinearConv", 10, kIn308, 9, kAt308, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn309, 8, kAt309, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn310, 8, kAt310, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn311, 3, kAt311, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn312, 3, kAt312, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn313, 3, kAt313, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn314, 3, kAt314, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn315, 3, kAt315, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn316, 3, kAt316, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn317, 3, kAt317, 5, 1, 1},
-    {"RMSNormalization", 23, kIn318, 2, kAt318, 3, 1, 1},
-    {"RNN", 7, kIn319, 6, kAt319, 6, 1, 2},
-    {"RNN", 14, kIn320, 6, kAt320, 7, 1, 2},
-    {"RNN", 22, kIn321, 6, kAt321, 7, 1, 2},
-    {"Range", 11, kIn322, 3, kAt322, 0, 1, 1},
-    {"Range", 27, kIn323, 3, kAt323, 1, 1, 1},
-    {"Reciprocal", 6, kIn324, 1, kAt324, 0, 1, 1},
-    {"Reciprocal", 13, kIn325, 1, kAt325, 0, 1, 1},
-    {"ReduceL1", 1, kIn326, 1, kAt326, 2, 1, 1},
-    {"ReduceL1", 11, kIn327, 1, kAt327, 2, 1, 1},
-    {"ReduceL1", 13, kIn328, 1, kAt328, 2, 1, 1},
-    {"ReduceL1", 18, kIn329, 2, kAt329, 2, 1, 1},
-    {"ReduceL2", 1, kIn330, 1, kAt330, 2, 1, 1},
-    {"ReduceL2", 11, kIn331, 1, kAt331, 2, 1, 1},
-    {"ReduceL2", 13, kIn332, 1, kAt332, 2, 1, 1},
-    {"ReduceL2", 18, kIn333, 2, kAt333, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn334, 1, kAt334, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn335, 1, kAt335, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn336, 1, kAt336, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn337, 2, kAt337, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn338, 1, kAt338, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn339, 1, kAt339, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn340, 1, kAt340, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn341, 2, kAt341, 2, 1, 1},
-    {"ReduceMax", 1, kIn342, 1, kAt342, 2, 1, 1},
-    {"ReduceMax", 11, kIn343, 1, kAt343, 2, 1, 1},
-    {"ReduceMax", 12, kIn344, 1, kAt344, 2, 1, 1},
-    {"ReduceMax", 13, kIn345, 1, kAt345, 2, 1, 1},
-    {"ReduceMax", 18, kIn346, 2, kAt346, 2, 1, 1},
-    {"ReduceMax", 20, kIn347, 2, kAt347, 2, 1, 1},
-    {"ReduceMean", 1, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceMean", 11, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceMean", 13, kIn350, 1, kAt350, 2, 1, 1},
-    {"ReduceMean", 18, kIn351, 2, kAt351, 2, 1, 1},
-    {"ReduceMin", 1, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceMin", 11, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceMin", 12, kIn354, 1, kAt354, 2, 1, 1},
-    {"ReduceMin", 13, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceMin", 18, kIn356, 2, kAt356, 2, 1, 1},
-    {"ReduceMin", 20, kIn357, 2, kAt357, 2, 1, 1},
-    {"ReduceProd", 1, kIn358, 1, kAt358, 2, 1, 1},
-    {"ReduceProd", 11, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceProd", 13, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceProd", 18, kIn361, 2, kAt361, 2, 1, 1},
-    {"ReduceSum", 1, kIn362, 1, kAt362, 2, 1, 1},
-    {"ReduceSum", 11, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceSum", 13, kIn364, 2, kAt364, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn367, 1, kAt367, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn368, 2, kAt368, 2, 1, 1},
-    {"Relu", 6, kIn369, 1, kAt369, 0, 1, 1},
-    {"Relu", 13, kIn370, 1, kAt370, 0, 1, 1},
-    {"Relu", 14, kIn371, 1, kAt371, 0, 1, 1},
-    {"Reshape", 5, kIn372, 2, kAt372, 0, 1, 1},
-    {"Reshape", 13, kIn373, 2, kAt373, 0, 1, 1},
-    {"Reshape", 14, kIn374, 2, kAt374, 1, 1, 1},
-    {"Reshape", 19, kIn375, 2, kAt375, 1, 1, 1},
-    {"Reshape", 21, kIn376, 2, kAt376, 1, 1, 1},
-    {"Reshape", 23, kIn377, 2, kAt377, 1, 1, 1},
-    {"Reshape", 24, kIn378, 2, kAt378, 1, 1, 1},
-    {"Reshape", 25, kIn379, 2, kAt379, 1, 1, 1},
-    {"Resize", 10, kIn380, 2, kAt380, 1, 1, 1},
-    {"Resize", 11, kIn381, 4, kAt381, 6, 1, 1},
-    {"Resize", 13, kIn382, 4, kAt382, 6, 1, 1},
-    {"Resize", 18, kIn383, 4, kAt383, 9, 1, 1},
-    {"Resize", 19, kIn384, 4, kAt384, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn385, 4, kAt385, 3, 1, 1},
-    {"Round", 11, kIn386, 1, kAt386, 0, 1, 1},
-    {"Round", 22, kIn387, 1, kAt387, 0, 1, 1},
-    {"STFT", 17, kIn388, 4, kAt388, 1, 1, 1},
-    {"Scan", 8, kIn389, 2, kAt389, 3, 1, 4},
-    {"Scan", 9, kIn390, 1, kAt390, 6, 1, 4},
-    {"Scan", 11, kIn391, 1, kAt391, 6, 1, 4},
-    {"Scan", 16, kIn392, 1, kAt392, 6, 1, 4},
-    {"Scan", 19, kIn393, 1, kAt393, 6, 1, 4},
-    {"Scan", 21, kIn394, 1, kAt394, 6, 1, 4},
-    {"Scan", 23, kIn395, 1, kAt395, 6, 1, 4},
-    {"Scan", 24, kIn396, 1, kAt396, 6, 1, 4},
-    {"Scan", 25, kIn397, 1, kAt397, 6, 1, 4},
-    {"ScatterElements", 11, kIn398, 3, kAt398, 1, 1, 1},
-    {"ScatterElements", 13, kIn399, 3, kAt399, 1, 1, 1},
-    {"ScatterElements", 16, kIn400, 3, kAt400, 2, 1, 1},
-    {"ScatterElements", 18, kIn401, 3, kAt401, 2, 1, 1},
-    {"ScatterND", 11, kIn402, 3, kAt402, 0, 1, 1},
-    {"ScatterND", 13, kIn403, 3, kAt403, 0, 1, 1},
-    {"ScatterND", 16, kIn404, 3, kAt404, 1, 1, 1},
-    {"ScatterND", 18, kIn405, 3, kAt405, 1, 1, 1},
-    {"Selu", 6, kIn406, 1, kAt406, 2, 1, 1},
-    {"Selu", 22, kIn407, 1, kAt407, 2, 1, 1},
-    {"SequenceAt", 11, kIn408, 2, kAt408, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn409, 1, kAt409, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn410, 0, kAt410, 1, 1, 1},
-    {"SequenceErase", 11, kIn411, 2, kAt411, 0, 1, 1},
-    {"SequenceInsert", 11, kIn412, 3, kAt412, 0, 1, 1},
-    {"SequenceLength", 11, kIn413, 1, kAt413, 0, 1, 1},
-    {"SequenceMap", 17, kIn414, 2, kAt414, 1, 1, 4},
-    {"Shape", 1, kIn415, 1, kAt415, 0, 1, 1},
-    {"Shape", 13, kIn416, 1, kAt416, 0, 1, 1},
-    {"Shape", 15, kIn417, 1, kAt417, 2, 1, 1},
-    {"Shape", 19, kIn418, 1, kAt418, 2, 1, 1},
-    {"Shape", 21, kIn419, 1, kAt419, 2, 1, 1},
-    {"Shape", 23, kIn420, 1, kAt420, 2, 1, 1},
-    {"Shape", 24, kIn421, 1, kAt421, 2, 1, 1},
-    {"Shape", 25, kIn422, 1, kAt422, 2, 1, 1},
-    {"Shrink", 9, kIn423, 1, kAt423, 2, 1, 1},
-    {"Sigmoid", 6, kIn424, 1, kAt424, 0, 1, 1},
-    {"Sigmoid", 13, kIn425, 1, kAt425, 0, 1, 1},
-    {"Sign", 9, kIn426, 1, kAt426, 0, 1, 1},
-    {"Sign", 13, kIn427, 1, kAt427, 0, 1, 1},
-    {"Sin", 7, kIn428, 1, kAt428, 0, 1, 1},
-    {"Sin", 22, kIn429, 1, kAt429, 0, 1, 1},
-    {"Sinh", 9, kIn430, 1, kAt430, 0, 1, 1},
-    {"Sinh", 22, kIn431, 1, kAt431, 0, 1, 1},
-    {"Size", 1, kIn432, 1, kAt432, 0, 1, 1},
-    {"Size", 13, kIn433, 1, kAt433, 0, 1, 1},
-    {"Size", 19, kIn434, 1, kAt434, 0, 1, 1},
-    {"Size", 21, kIn435, 1, kAt435, 0, 1, 1},
-    {"Size", 23, kIn436, 1, kAt436, 0, 1, 1},
-    {"Size", 24, kIn437, 1, kAt437, 0, 1, 1},
-    {"Size", 25, kIn438, 1, kAt438, 0, 1, 1},
-    {"Slice", 1, kIn439, 1, kAt439, 3, 1, 1},
-    {"Slice", 10, kIn440, 5, kAt440, 0, 1, 1},
-    {"Slice", 11, kIn441, 5, kAt441, 0, 1, 1},
-    {"Slice", 13, kIn442, 5, kAt442, 0, 1, 1},
-    {"Softmax", 1, kIn443, 1, kAt443, 1, 1, 1},
-    {"Softmax", 11, kIn444, 1, kAt444, 1, 1, 1},
-    {"Softmax", 13, kIn445, 1, kAt445, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn446, 3, kAt446, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn447, 3, kAt447, 2, 1, 2},
-    {"Softplus", 1, kIn448, 1, kAt448, 0, 1, 1},
-    {"Softplus", 22, kIn449, 1, kAt449, 0, 1, 1},
-    {"Softsign", 1, kIn450, 1, kAt450, 0, 1, 1},
-    {"Softsign", 22, kIn451, 1, kAt451, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn452, 1, kAt452, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn453, 1, kAt453, 1, 1, 1},
-    {"Split", 1, kIn454, 2, kAt454, 2, 1, 4},
-    {"Split", 2, kIn455, 1, kAt455, 2, 1, 4},
-    {"Split", 11, kIn456, 1, kAt456, 2, 1, 4},
-    {"Split", 13, kIn457, 2, kAt457, 1, 1, 4},
-    {"Split", 18, kIn458, 2, kAt458, 2, 1, 4},
-    {"SplitToSequence", 11, kIn459, 2, kAt459, 2, 1, 1},
-    {"SplitToSequence", 24, kIn460, 2, kAt460, 2, 1, 1},
-    {"Sqrt", 6, kIn461, 1, kAt461, 0, 1, 1},
-    {"Sqrt", 13, kIn462, 1, kAt462, 0, 1, 1},
-    {"Squeeze", 1, kIn463, 1, kAt463, 1, 1, 1},
-    {"Squeeze", 11, kIn464, 1, kAt464, 1, 1, 1},
-    {"Squeeze", 13, kIn465, 2, kAt465, 0, 1, 1},
-    {"Squeeze", 21, kIn466, 2, kAt466, 0, 1, 1},
-    {"Squeeze", 23, kIn467, 2, kAt467, 0, 1, 1},
-    {"Squeeze", 24, kIn468, 2, kAt468, 0, 1, 1},
-    {"Squeeze", 25, kIn469, 2, kAt469, 0, 1, 1},
-    {"Sub", 6, kIn470, 2, kAt470, 2, 1, 1},
-    {"Sub", 7, kIn471, 2, kAt471, 0, 1, 1},
-    {"Sub", 13, kIn472, 2, kAt472, 0, 1, 1},
-    {"Sub", 14, kIn473, 2, kAt473, 0, 1, 1},
-    {"Sum", 6, kIn474, 1, kAt474, 0, 1, 1},
-    {"Sum", 8, kIn475, 1, kAt475, 0, 1, 1},
-    {"Sum", 13, kIn476, 1, kAt476, 0, 1, 1},
-    {"Tan", 7, kIn477, 1, kAt477, 0, 1, 1},
-    {"Tan", 22, kIn478, 1, kAt478, 0, 1, 1},
-    {"Tanh", 6, kIn479, 1, kAt479, 0, 1, 1},
-    {"Tanh", 13, kIn480, 1, kAt480, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn481, 1, kAt481, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn482, 1, kAt482, 1, 1, 1},
-    {"Tile", 6, kIn483, 2, kAt483, 0, 1, 1},
-    {"Tile", 13, kIn484, 2, kAt484, 0, 1, 1},
-    {"TopK", 1, kIn485, 1, kAt485, 2, 2, 2},
-    {"TopK", 10, kIn486, 2, kAt486, 1, 2, 2},
-    {"TopK", 11, kIn487, 2, kAt487, 3, 2, 2},
-    {"TopK", 24, kIn488, 2, kAt488, 3, 2, 2},
-    {"Transpose", 1, kIn489, 1, kAt489, 1, 1, 1},
-    {"Transpose", 13, kIn490, 1, kAt490, 1, 1, 1},
-    {"Transpose", 21, kIn491, 1, kAt491, 1, 1, 1},
-    {"Transpose", 23, kIn492, 1, kAt492, 1, 1, 1},
-    {"Transpose", 24, kIn493, 1, kAt493, 1, 1, 1},
-    {"Transpose", 25, kIn494, 1, kAt494, 1, 1, 1},
-    {"Trilu", 14, kIn495, 2, kAt495, 1, 1, 1},
-    {"Unsqueeze", 1, kIn496, 1, kAt496, 1, 1, 1},
-    {"Unsqueeze", 11, kIn497, 1, kAt497, 1, 1, 1},
-    {"Unsqueeze", 13, kIn498, 2, kAt498, 0, 1, 1},
-    {"Unsqueeze", 21, kIn499, 2, kAt499, 0, 1, 1},
-    {"Unsqueeze", 23, kIn500, 2, kAt500, 0, 1, 1},
-    {"Unsqueeze", 24, kIn501, 2, kAt501, 0, 1, 1},
-    {"Unsqueeze", 25, kIn502, 2, kAt502, 0, 1, 1},
-    {"Upsample", 7, kIn503, 1, kAt503, 2, 1, 1},
-    {"Upsample", 9, kIn504, 2, kAt504, 1, 1, 1},
-    {"Upsample", 10, kIn505, 2, kAt505, 1, 1, 1},
-    {"Where", 9, kIn506, 3, kAt506, 0, 1, 1},
-    {"Where", 16, kIn507, 3, kAt507, 0, 1, 1},
-    {"Xor", 7, kIn508, 2, kAt508, 0, 1, 1},
+    {"GridSample", 16, kIn178, 2, kAt178, 3, 1, 1},
+    {"GridSample", 20, kIn179, 2, kAt179, 3, 1, 1},
+    {"GridSample", 22, kIn180, 2, kAt180, 3, 1, 1},
+    {"GroupNormalization", 18, kIn181, 3, kAt181, 2, 1, 1},
+    {"GroupNormalization", 21, kIn182, 3, kAt182, 3, 1, 1},
+    {"HammingWindow", 17, kIn183, 1, kAt183, 2, 1, 1},
+    {"HannWindow", 17, kIn184, 1, kAt184, 2, 1, 1},
+    {"HardSigmoid", 6, kIn185, 1, kAt185, 2, 1, 1},
+    {"HardSigmoid", 22, kIn186, 1, kAt186, 2, 1, 1},
+    {"HardSwish", 14, kIn187, 1, kAt187, 0, 1, 1},
+    {"HardSwish", 22, kIn188, 1, kAt188, 0, 1, 1},
+    {"Hardmax", 1, kIn189, 1, kAt189, 1, 1, 1},
+    {"Hardmax", 11, kIn190, 1, kAt190, 1, 1, 1},
+    {"Hardmax", 13, kIn191, 1, kAt191, 1, 1, 1},
+    {"Identity", 1, kIn192, 1, kAt192, 0, 1, 1},
+    {"Identity", 13, kIn193, 1, kAt193, 0, 1, 1},
+    {"Identity", 14, kIn194, 1, kAt194, 0, 1, 1},
+    {"Identity", 16, kIn195, 1, kAt195, 0, 1, 1},
+    {"Identity", 19, kIn196, 1, kAt196, 0, 1, 1},
+    {"Identity", 21, kIn197, 1, kAt197, 0, 1, 1},
+    {"Identity", 23, kIn198, 1, kAt198, 0, 1, 1},
+    {"Identity", 24, kIn199, 1, kAt199, 0, 1, 1},
+    {"Identity", 25, kIn200, 1, kAt200, 0, 1, 1},
+    {"If", 1, kIn201, 1, kAt201, 2, 1, 4},
+    {"If", 11, kIn202, 1, kAt202, 2, 1, 4},
+    {"If", 13, kIn203, 1, kAt203, 2, 1, 4},
+    {"If", 16, kIn204, 1, kAt204, 2, 1, 4},
+    {"If", 19, kIn205, 1, kAt205, 2, 1, 4},
+    {"If", 21, kIn206, 1, kAt206, 2, 1, 4},
+    {"If", 23, kIn207, 1, kAt207, 2, 1, 4},
+    {"If", 24, kIn208, 1, kAt208, 2, 1, 4},
+    {"If", 25, kIn209, 1, kAt209, 2, 1, 4},
+    {"InstanceNormalization", 6, kIn210, 3, kAt210, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn211, 3, kAt211, 1, 1, 1},
+    {"IsInf", 10, kIn212, 1, kAt212, 2, 1, 1},
+    {"IsInf", 20, kIn213, 1, kAt213, 2, 1, 1},
+    {"IsNaN", 9, kIn214, 1, kAt214, 0, 1, 1},
+    {"IsNaN", 13, kIn215, 1, kAt215, 0, 1, 1},
+    {"IsNaN", 20, kIn216, 1, kAt216, 0, 1, 1},
+    {"LSTM", 7, kIn217, 8, kAt217, 7, 1, 3},
+    {"LSTM", 14, kIn218, 8, kAt218, 8, 1, 3},
+    {"LSTM", 22, kIn219, 8, kAt219, 8, 1, 3},
+    {"LayerNormalization", 17, kIn220, 3, kAt220, 3, 1, 3},
+    {"LeakyRelu", 6, kIn221, 1, kAt221, 1, 1, 1},
+    {"LeakyRelu", 16, kIn222, 1, kAt222, 1, 1, 1},
+    {"Less", 7, kIn223, 2, kAt223, 0, 1, 1},
+    {"Less", 9, kIn224, 2, kAt224, 0, 1, 1},
+    {"Less", 13, kIn225, 2, kAt225, 0, 1, 1},
+    {"LessOrEqual", 12, kIn226, 2, kAt226, 0, 1, 1},
+    {"LessOrEqual", 16, kIn227, 2, kAt227, 0, 1, 1},
+    {"Log", 6, kIn228, 1, kAt228, 0, 1, 1},
+    {"Log", 13, kIn229, 1, kAt229, 0, 1, 1},
+    {"LogSoftmax", 1, kIn230, 1, kAt230, 1, 1, 1},
+    {"LogSoftmax", 11, kIn231, 1, kAt231, 1, 1, 1},
+    {"LogSoftmax", 13, kIn232, 1, kAt232, 1, 1, 1},
+    {"Loop", 1, kIn233, 3, kAt233, 1, 1, 4},
+    {"Loop", 11, kIn234, 3, kAt234, 1, 1, 4},
+    {"Loop", 13, kIn235, 3, kAt235, 1, 1, 4},
+    {"Loop", 16, kIn236, 3, kAt236, 1, 1, 4},
+    {"Loop", 19, kIn237, 3, kAt237, 1, 1, 4},
+    {"Loop", 21, kIn238, 3, kAt238, 1, 1, 4},
+    {"Loop", 23, kIn239, 3, kAt239, 1, 1, 4},
+    {"Loop", 24, kIn240, 3, kAt240, 1, 1, 4},
+    {"Loop", 25, kIn241, 3, kAt241, 1, 1, 4},
+    {"LpNormalization", 1, kIn242, 1, kAt242, 2, 1, 1},
+    {"LpNormalization", 22, kIn243, 1, kAt243, 2, 1, 1},
+    {"MatMul", 1, kIn244, 2, kAt244, 0, 1, 1},
+    {"MatMul", 9, kIn245, 2, kAt245, 0, 1, 1},
+    {"MatMul", 13, kIn246, 2, kAt246, 0, 1, 1},
+    {"MatMulInteger", 10, kIn247, 4, kAt247, 0, 1, 1},
+    {"Max", 6, kIn248, 1, kAt248, 0, 1, 1},
+    {"Max", 8, kIn249, 1, kAt249, 0, 1, 1},
+    {"Max", 12, kIn250, 1, kAt250, 0, 1, 1},
+    {"Max", 13, kIn251, 1, kAt251, 0, 1, 1},
+    {"MaxPool", 1, kIn252, 1, kAt252, 4, 1, 1},
+    {"MaxPool", 8, kIn253, 1, kAt253, 5, 1, 2},
+    {"MaxPool", 10, kIn254, 1, kAt254, 7, 1, 2},
+    {"MaxPool", 11, kIn255, 1, kAt255, 7, 1, 2},
+    {"MaxPool", 12, kIn256, 1, kAt256, 7, 1, 2},
+    {"MaxPool", 22, kIn257, 1, kAt257, 7, 1, 2},
+    {"Mean", 6, kIn258, 1, kAt258, 0, 1, 1},
+    {"Mean", 8, kIn259, 1, kAt259, 0, 1, 1},
+    {"Mean", 13, kIn260, 1, kAt260, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn261, 1, kAt261, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn262, 1, kAt262, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn263, 5, kAt263, 1, 1, 1},
+    {"Min", 6, kIn264, 1, kAt264, 0, 1, 1},
+    {"Min", 8, kIn265, 1, kAt265, 0, 1, 1},
+    {"Min", 12, kIn266, 1, kAt266, 0, 1, 1},
+    {"Min", 13, kIn267, 1, kAt267, 0, 1, 1},
+    {"Mish", 18, kIn268, 1, kAt268, 0, 1, 1},
+    {"Mish", 22, kIn269, 1, kAt269, 0, 1, 1},
+    {"Mod", 10, kIn270, 2, kAt270, 1, 1, 1},
+    {"Mod", 13, kIn271, 2, kAt271, 1, 1, 1},
+    {"Mul", 6, kIn272, 2, kAt272, 2, 1, 1},
+    {"Mul", 7, kIn273, 2, kAt273, 0, 1, 1},
+    {"Mul", 13, kIn274, 2, kAt274, 0, 1, 1},
+    {"Mul", 14, kIn275, 2, kAt275, 0, 1, 1},
+    {"Neg", 6, kIn276, 1, kAt276, 0, 1, 1},
+    {"Neg", 13, kIn277, 1, kAt277, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn278, 3, kAt278, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn279, 3, kAt279, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn280, 3, kAt280, 2, 1, 1},
+    {"NonZero", 9, kIn281, 1, kAt281, 0, 1, 1},
+    {"NonZero", 13, kIn282, 1, kAt282, 0, 1, 1},
+    {"Not", 1, kIn283, 1, kAt283, 0, 1, 1},
+    {"OneHot", 9, kIn284, 3, kAt284, 1, 1, 1},
+    {"OneHot", 11, kIn285, 3, kAt285, 1, 1, 1},
+    {"Optional", 15, kIn286, 1, kAt286, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn287, 1, kAt287, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn288, 1, kAt288, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn289, 1, kAt289, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn290, 1, kAt290, 0, 1, 1},
+    {"Or", 7, kIn291, 2, kAt291, 0, 1, 1},
+    {"PRelu", 6, kIn292, 2, kAt292, 0, 1, 1},
+    {"PRelu", 7, kIn293, 2, kAt293, 0, 1, 1},
+    {"PRelu", 9, kIn294, 2, kAt294, 0, 1, 1},
+    {"PRelu", 16, kIn295, 2, kAt295, 0, 1, 1},
+    {"Pad", 1, kIn296, 1, kAt296, 3, 1, 1},
+    {"Pad", 2, kIn297, 1, kAt297, 3, 1, 1},
+    {"Pad", 11, kIn298, 3, kAt298, 1, 1, 1},
+    {"Pad", 13, kIn299, 3, kAt299, 1, 1, 1},
+    {"Pad", 18, kIn300, 4, kAt300, 1, 1, 1},
+    {"Pad", 19, kIn301, 4, kAt301, 1, 1, 1},
+    {"Pad", 21, kIn302, 4, kAt302, 1, 1, 1},
+    {"Pad", 23, kIn303, 4, kAt303, 1, 1, 1},
+    {"Pad", 24, kIn304, 4, kAt304, 1, 1, 1},
+    {"Pad", 25, kIn305, 4, kAt305, 1, 1, 1},
+    {"Pow", 1, kIn306, 2, kAt306, 2, 1, 1},
+    {"Pow", 7, kIn307, 2, kAt307, 0, 1, 1},
+    {"Pow", 12, kIn308, 2, kAt308, 0, 1, 1},
+    {"Pow", 13, kIn309, 2, kAt309, 0, 1, 1},
+    {"Pow", 15, kIn310, 2, kAt310, 0, 1, 1},
+    {"QLinearConv", 10, kIn311, 9, kAt311, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn312, 8, kAt312, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn313, 8, kAt313, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn314, 3, kAt314, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn315, 3, kAt315, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn316, 3, kAt316, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn317, 3, kAt317, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn318, 3, kAt318, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn319, 3, kAt319, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn320, 3, kAt320, 5, 1, 1},
+    {"RMSNormalization", 23, kIn321, 2, kAt321, 3, 1, 1},
+    {"RNN", 7, kIn322, 6, kAt322, 6, 1, 2},
+    {"RNN", 14, kIn323, 6, kAt323, 7, 1, 2},
+    {"RNN", 22, kIn324, 6, kAt324, 7, 1, 2},
+    {"Range", 11, kIn325, 3, kAt325, 0, 1, 1},
+    {"Range", 27, kIn326, 3, kAt326, 1, 1, 1},
+    {"Reciprocal", 6, kIn327, 1, kAt327, 0, 1, 1},
+    {"Reciprocal", 13, kIn328, 1, kAt328, 0, 1, 1},
+    {"ReduceL1", 1, kIn329, 1, kAt329, 2, 1, 1},
+    {"ReduceL1", 11, kIn330, 1, kAt330, 2, 1, 1},
+    {"ReduceL1", 13, kIn331, 1, kAt331, 2, 1, 1},
+    {"ReduceL1", 18, kIn332, 2, kAt332, 2, 1, 1},
+    {"ReduceL2", 1, kIn333, 1, kAt333, 2, 1, 1},
+    {"ReduceL2", 11, kIn334, 1, kAt334, 2, 1, 1},
+    {"ReduceL2", 13, kIn335, 1, kAt335, 2, 1, 1},
+    {"ReduceL2", 18, kIn336, 2, kAt336, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn337, 1, kAt337, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn338, 1, kAt338, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn339, 1, kAt339, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn340, 2, kAt340, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn341, 1, kAt341, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn342, 1, kAt342, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn343, 1, kAt343, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn344, 2, kAt344, 2, 1, 1},
+    {"ReduceMax", 1, kIn345, 1, kAt345, 2, 1, 1},
+    {"ReduceMax", 11, kIn346, 1, kAt346, 2, 1, 1},
+    {"ReduceMax", 12, kIn347, 1, kAt347, 2, 1, 1},
+    {"ReduceMax", 13, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceMax", 18, kIn349, 2, kAt349, 2, 1, 1},
+    {"ReduceMax", 20, kIn350, 2, kAt350, 2, 1, 1},
+    {"ReduceMean", 1, kIn351, 1, kAt351, 2, 1, 1},
+    {"ReduceMean", 11, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceMean", 13, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceMean", 18, kIn354, 2, kAt354, 2, 1, 1},
+    {"ReduceMin", 1, kIn355, 1, kAt355, 2, 1, 1},
+    {"ReduceMin", 11, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceMin", 12, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceMin", 13, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceMin", 18, kIn359, 2, kAt359, 2, 1, 1},
+    {"ReduceMin", 20, kIn360, 2, kAt360, 2, 1, 1},
+    {"ReduceProd", 1, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceProd", 11, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceProd", 13, kIn363, 1, kAt363, 2, 1, 1},
+    {"ReduceProd", 18, kIn364, 2, kAt364, 2, 1, 1},
+    {"ReduceSum", 1, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceSum", 11, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceSum", 13, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn368, 1, kAt368, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn371, 2, kAt371, 2, 1, 1},
+    {"Relu", 6, kIn372, 1, kAt372, 0, 1, 1},
+    {"Relu", 13, kIn373, 1, kAt373, 0, 1, 1},
+    {"Relu", 14, kIn374, 1, kAt374, 0, 1, 1},
+    {"Reshape", 5, kIn375, 2, kAt375, 0, 1, 1},
+    {"Reshape", 13, kIn376, 2, kAt376, 0, 1, 1},
+    {"Reshape", 14, kIn377, 2, kAt377, 1, 1, 1},
+    {"Reshape", 19, kIn378, 2, kAt378, 1, 1, 1},
+    {"Reshape", 21, kIn379, 2, kAt379, 1, 1, 1},
+    {"Reshape", 23, kIn380, 2, kAt380, 1, 1, 1},
+    {"Reshape", 24, kIn381, 2, kAt381, 1, 1, 1},
+    {"Reshape", 25, kIn382, 2, kAt382, 1, 1, 1},
+    {"Resize", 10, kIn383, 2, kAt383, 1, 1, 1},
+    {"Resize", 11, kIn384, 4, kAt384, 6, 1, 1},
+    {"Resize", 13, kIn385, 4, kAt385, 6, 1, 1},
+    {"Resize", 18, kIn386, 4, kAt386, 9, 1, 1},
+    {"Resize", 19, kIn387, 4, kAt387, 9, 1, 1},
+    {"RotaryEmbedding", 23, kIn388, 4, kAt388, 3, 1, 1},
+    {"Round", 11, kIn389, 1, kAt389, 0, 1, 1},
+    {"Round", 22, kIn390, 1, kAt390, 0, 1, 1},
+    {"STFT", 17, kIn391, 4, kAt391, 1, 1, 1},
+    {"Scan", 8, kIn392, 2, kAt392, 3, 1, 4},
+    {"Scan", 9, kIn393, 1, kAt393, 6, 1, 4},
+    {"Scan", 11, kIn394, 1, kAt394, 6, 1, 4},
+    {"Scan", 16, kIn395, 1, kAt395, 6, 1, 4},
+    {"Scan", 19, kIn396, 1, kAt396, 6, 1, 4},
+    {"Scan", 21, kIn397, 1, kAt397, 6, 1, 4},
+    {"Scan", 23, kIn398, 1, kAt398, 6, 1, 4},
+    {"Scan", 24, kIn399, 1, kAt399, 6, 1, 4},
+    {"Scan", 25, kIn400, 1, kAt400, 6, 1, 4},
+    {"ScatterElements", 11, kIn401, 3, kAt401, 1, 1, 1},
+    {"ScatterElements", 13, kIn402, 3, kAt402, 1, 1, 1},
+    {"ScatterElements", 16, kIn403, 3, kAt403, 2, 1, 1},
+    {"ScatterElements", 18, kIn404, 3, kAt404, 2, 1, 1},
+    {"ScatterND", 11, kIn405, 3, kAt405, 0, 1, 1},
+    {"ScatterND", 13, kIn406, 3, kAt406, 0, 1, 1},
+    {"ScatterND", 16, kIn407, 3, kAt407, 1, 1, 1},
+    {"ScatterND", 18, kIn408, 3, kAt408, 1, 1, 1},
+    {"Selu", 6, kIn409, 1, kAt409, 2, 1, 1},
+    {"Selu", 22, kIn410, 1, kAt410, 2, 1, 1},
+    {"SequenceAt", 11, kIn411, 2, kAt411, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn412, 1, kAt412, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn413, 0, kAt413, 1, 1, 1},
+    {"SequenceErase", 11, kIn414, 2, kAt414, 0, 1, 1},
+    {"SequenceInsert", 11, kIn415, 3, kAt415, 0, 1, 1},
+    {"SequenceLength", 11, kIn416, 1, kAt416, 0, 1, 1},
+    {"SequenceMap", 17, kIn417, 2, kAt417, 1, 1, 4},
+    {"Shape", 1, kIn418, 1, kAt418, 0, 1, 1},
+    {"Shape", 13, kIn419, 1, kAt419, 0, 1, 1},
+    {"Shape", 15, kIn420, 1, kAt420, 2, 1, 1},
+    {"Shape", 19, kIn421, 1, kAt421, 2, 1, 1},
+    {"Shape", 21, kIn422, 1, kAt422, 2, 1, 1},
+    {"Shape", 23, kIn423, 1, kAt423, 2, 1, 1},
+    {"Shape", 24, kIn424, 1, kAt424, 2, 1, 1},
+    {"Shape", 25, kIn425, 1, kAt425, 2, 1, 1},
+    {"Shrink", 9, kIn426, 1, kAt426, 2, 1, 1},
+    {"Sigmoid", 6, kIn427, 1, kAt427, 0, 1, 1},
+    {"Sigmoid", 13, kIn428, 1, kAt428, 0, 1, 1},
+    {"Sign", 9, kIn429, 1, kAt429, 0, 1, 1},
+    {"Sign", 13, kIn430, 1, kAt430, 0, 1, 1},
+    {"Sin", 7, kIn431, 1, kAt431, 0, 1, 1},
+    {"Sin", 22, kIn432, 1, kAt432, 0, 1, 1},
+    {"Sinh", 9, kIn433, 1, kAt433, 0, 1, 1},
+    {"Sinh", 22, kIn434, 1, kAt434, 0, 1, 1},
+    {"Size", 1, kIn435, 1, kAt435, 0, 1, 1},
+    {"Size", 13, kIn436, 1, kAt436, 0, 1, 1},
+    {"Size", 19, kIn437, 1, kAt437, 0, 1, 1},
+    {"Size", 21, kIn438, 1, kAt438, 0, 1, 1},
+    {"Size", 23, kIn439, 1, kAt439, 0, 1, 1},
+    {"Size", 24, kIn440, 1, kAt440, 0, 1, 1},
+    {"Size", 25, kIn441, 1, kAt441, 0, 1, 1},
+    {"Slice", 1, kIn442, 1, kAt442, 3, 1, 1},
+    {"Slice", 10, kIn443, 5, kAt443, 0, 1, 1},
+    {"Slice", 11, kIn444, 5, kAt444, 0, 1, 1},
+    {"Slice", 13, kIn445, 5, kAt445, 0, 1, 1},
+    {"Softmax", 1, kIn446, 1, kAt446, 1, 1, 1},
+    {"Softmax", 11, kIn447, 1, kAt447, 1, 1, 1},
+    {"Softmax", 13, kIn448, 1, kAt448, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn449, 3, kAt449, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn450, 3, kAt450, 2, 1, 2},
+    {"Softplus", 1, kIn451, 1, kAt451, 0, 1, 1},
+    {"Softplus", 22, kIn452, 1, kAt452, 0, 1, 1},
+    {"Softsign", 1, kIn453, 1, kAt453, 0, 1, 1},
+    {"Softsign", 22, kIn454, 1, kAt454, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn455, 1, kAt455, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn456, 1, kAt456, 1, 1, 1},
+    {"Split", 1, kIn457, 2, kAt457, 2, 1, 4},
+    {"Split", 2, kIn458, 1, kAt458, 2, 1, 4},
+    {"Split", 11, kIn459, 1, kAt459, 2, 1, 4},
+    {"Split", 13, kIn460, 2, kAt460, 1, 1, 4},
+    {"Split", 18, kIn461, 2, kAt461, 2, 1, 4},
+    {"SplitToSequence", 11, kIn462, 2, kAt462, 2, 1, 1},
+    {"SplitToSequence", 24, kIn463, 2, kAt463, 2, 1, 1},
+    {"Sqrt", 6, kIn464, 1, kAt464, 0, 1, 1},
+    {"Sqrt", 13, kIn465, 1, kAt465, 0, 1, 1},
+    {"Squeeze", 1, kIn466, 1, kAt466, 1, 1, 1},
+    {"Squeeze", 11, kIn467, 1, kAt467, 1, 1, 1},
+    {"Squeeze", 13, kIn468, 2, kAt468, 0, 1, 1},
+    {"Squeeze", 21, kIn469, 2, kAt469, 0, 1, 1},
+    {"Squeeze", 23, kIn470, 2, kAt470, 0, 1, 1},
+    {"Squeeze", 24, kIn471, 2, kAt471, 0, 1, 1},
+    {"Squeeze", 25, kIn472, 2, kAt472, 0, 1, 1},
+    {"Sub", 6, kIn473, 2, kAt473, 2, 1, 1},
+    {"Sub", 7, kIn474, 2, kAt474, 0, 1, 1},
+    {"Sub", 13, kIn475, 2, kAt475, 0, 1, 1},
+    {"Sub", 14, kIn476, 2, kAt476, 0, 1, 1},
+    {"Sum", 6, kIn477, 1, kAt477, 0, 1, 1},
+    {"Sum", 8, kIn478, 1, kAt478, 0, 1, 1},
+    {"Sum", 13, kIn479, 1, kAt479, 0, 1, 1},
+    {"Tan", 7, kIn480, 1, kAt480, 0, 1, 1},
+    {"Tan", 22, kIn481, 1, kAt481, 0, 1, 1},
+    {"Tanh", 6, kIn482, 1, kAt482, 0, 1, 1},
+    {"Tanh", 13, kIn483, 1, kAt483, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn484, 1, kAt484, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn485, 1, kAt485, 1, 1, 1},
+    {"Tile", 6, kIn486, 2, kAt486, 0, 1, 1},
+    {"Tile", 13, kIn487, 2, kAt487, 0, 1, 1},
+    {"TopK", 1, kIn488, 1, kAt488, 2, 2, 2},
+    {"TopK", 10, kIn489, 2, kAt489, 1, 2, 2},
+    {"TopK", 11, kIn490, 2, kAt490, 3, 2, 2},
+    {"TopK", 24, kIn491, 2, kAt491, 3, 2, 2},
+    {"Transpose", 1, kIn492, 1, kAt492, 1, 1, 1},
+    {"Transpose", 13, kIn493, 1, kAt493, 1, 1, 1},
+    {"Transpose", 21, kIn494, 1, kAt494, 1, 1, 1},
+    {"Transpose", 23, kIn495, 1, kAt495, 1, 1, 1},
+    {"Transpose", 24, kIn496, 1, kAt496, 1, 1, 1},
+    {"Transpose", 25, kIn497, 1, kAt497, 1, 1, 1},
+    {"Trilu", 14, kIn498, 2, kAt498, 1, 1, 1},
+    {"Unsqueeze", 1, kIn499, 1, kAt499, 1, 1, 1},
+    {"Unsqueeze", 11, kIn500, 1, kAt500, 1, 1, 1},
+    {"Unsqueeze", 13, kIn501, 2, kAt501, 0, 1, 1},
+    {"Unsqueeze", 21, kIn502, 2, kAt502, 0, 1, 1},
+    {"Unsqueeze", 23, kIn503, 2, kAt503, 0, 1, 1},
+    {"Unsqueeze", 24, kIn504, 2, kAt504, 0, 1, 1},
+    {"Unsqueeze", 25, kIn505, 2, kAt505, 0, 1, 1},
+    {"Upsample", 7, kIn506, 1, kAt506, 2, 1, 1},
+    {"Upsample", 9, kIn507, 2, kAt507, 1, 1, 1},
+    {"Upsample", 10, kIn508, 2, kAt508, 1, 1, 1},
+    {"Where", 9, kIn509, 3, kAt509, 0, 1, 1},
+    {"Where", 16, kIn510, 3, kAt510, 0, 1, 1},
+    {"Xor", 7, kIn511, 2, kAt511, 0, 1, 1},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_grid_sample(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_matmul(const NodeInfo&);
@@ -42,6 +43,9 @@ std::span<const OpDef> conv_ops() {
       {"", "BatchNormalization", 6, 6, make_batch_normalization_6, "F32 F64"},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
+      // spec/ops/grid-sample.md: opset 16 names the modes bilinear and bicubic and takes 4-D X only.
+      {"", "GridSample", 16, 19, make_grid_sample, "F32 F64"},
+      {"", "GridSample", 20, 27, make_grid_sample, "F32 F64"},
       {"", "Resize", 10, 10, make_resize_10, "F32"},
       {"", "Resize", 11, 27, make_resize_11, "F32"},
       {"", "Upsample", 7, 8, make_upsample_7, "F32"},

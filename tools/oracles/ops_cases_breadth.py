@@ -7,7 +7,7 @@ float64 kernels for them. Seeded: the family's PCG64 seed is in ops_cases.FAMILI
 the end so the cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family),
-spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix).
+spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md.
 """
 import numpy as np
 
@@ -43,6 +43,7 @@ def gen_breadth(f):
             f.add(op, [("x", SPECIALS.astype(dt))], opset=opset, tol=SCALED, tag="special_" + np.dtype(dt).name,
                   onnxref=wide)
     gen_spectral(f)
+    gen_grid_sample(f)
 
 
 def gen_spectral(f):
@@ -97,3 +98,25 @@ def gen_spectral(f):
         ins = [("b", np.array(bins, np.int64)), ("n", np.array(length, np.int64)), ("r", np.array(rate, np.int64)),
                ("lo", np.array(lo, np.float32)), ("hi", np.array(hi, np.float32))]
         f.add("MelWeightMatrix", ins, opset=17, tol=SCALED, const=("b", "n", "r", "lo", "hi"), tag="b%d" % bins)
+
+
+def gen_grid_sample(f):
+    """GridSample (spec/ops/grid-sample.md): every mode, padding and align_corners at opset 16
+    (old mode names) and 20, positions reaching past the borders, volumetric linear and nearest."""
+    old = {"linear": "bilinear", "cubic": "bicubic", "nearest": "nearest"}
+    for mode in ("linear", "nearest", "cubic"):
+        for padding in ("zeros", "border", "reflection"):
+            for align in (0, 1):
+                x = f.normal((2, 3, 5, 6))
+                grid = (f.rng.random((2, 4, 7, 2)) * 2.8 - 1.4).astype(np.float32)
+                opset = 16 if (align + len(padding)) % 2 == 0 else 20
+                name = old[mode] if opset == 16 else mode
+                f.add("GridSample", [("x", x), ("grid", grid)],
+                      attrs=dict(mode=name, padding_mode=padding, align_corners=align), opset=opset, tol=SCALED,
+                      tag="%s_%s_a%d" % (mode, padding, align))
+    for mode in ("linear", "nearest"):
+        for padding in ("zeros", "border", "reflection"):
+            x = f.normal((1, 2, 3, 4, 5))
+            grid = (f.rng.random((1, 2, 3, 4, 3)) * 2.6 - 1.3).astype(np.float32)
+            f.add("GridSample", [("x", x), ("grid", grid)], attrs=dict(mode=mode, padding_mode=padding), opset=20,
+                  tol=SCALED, tag="volumetric_%s_%s" % (mode, padding))
