@@ -89,6 +89,7 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_stft.cpp
     reference/ops/spectral_window.cpp
     reference/ops/table_spectral.cpp
-    # GridSample (issue 17): new file, alone.
+    # GridSample and AffineGrid (issue 17): new files, alone.
+    reference/ops/op_affine_grid.cpp
     reference/ops/op_grid_sample.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

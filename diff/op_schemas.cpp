@@ -24,138 +24,138 @@ constexpr SchemaInput kIn8[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}
 constexpr SchemaAttribute kAt8[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn9[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt9[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn10[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt10[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn11[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt11[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn10[] = {{"theta", 0, 0x10c02u, "T1"}, {"size", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt10[] = {{"align_corners", 2, false, ""}};
+constexpr SchemaInput kIn11[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt11[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn12[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt12[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn13[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt13[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn14[] = {{"data", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt13[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn14[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt14[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn15[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt15[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn15[] = {{"data", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt15[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
 constexpr SchemaInput kIn16[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt16[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn17[] = {{"data", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt17[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn18[] = {{"data", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt17[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn18[] = {{"data", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt18[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
-constexpr SchemaInput kIn19[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt19[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn20[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn19[] = {{"data", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt19[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}, {"select_last_index", 2, false, ""}};
+constexpr SchemaInput kIn20[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt20[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn21[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn21[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt21[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn22[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn22[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt22[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn23[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn23[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt23[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn24[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn24[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt24[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn25[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn25[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt25[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn26[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn26[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt26[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn27[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt27[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
-constexpr SchemaInput kIn28[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}, {"nonpad_kv_seqlen", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn27[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt27[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn28[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}};
 constexpr SchemaAttribute kAt28[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
-constexpr SchemaInput kIn29[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt29[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn29[] = {{"Q", 0, 0x10c02u, "T1"}, {"K", 0, 0x10c02u, "T1"}, {"V", 0, 0x10c02u, "T2"}, {"attn_mask", 1, 0x13efeu, "U"}, {"past_key", 1, 0x10c02u, "T1"}, {"past_value", 1, 0x10c02u, "T2"}, {"nonpad_kv_seqlen", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt29[] = {{"is_causal", 2, false, ""}, {"kv_num_heads", 2, false, ""}, {"q_num_heads", 2, false, ""}, {"qk_matmul_output_mode", 2, false, ""}, {"scale", 1, false, ""}, {"softcap", 1, false, ""}, {"softmax_precision", 2, false, ""}};
 constexpr SchemaInput kIn30[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt30[] = {{"auto_pad", 3, false, "NOTSET"}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt30[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn31[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt31[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt31[] = {{"auto_pad", 3, false, "NOTSET"}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn32[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt32[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn33[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt33[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn34[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt33[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn34[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt34[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn35[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt35[] = {{"epsilon", 1, false, ""}, {"is_test", 2, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
+constexpr SchemaInput kIn35[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt35[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"count_include_pad", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn36[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt36[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
+constexpr SchemaAttribute kAt36[] = {{"epsilon", 1, false, ""}, {"is_test", 2, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
 constexpr SchemaInput kIn37[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt37[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}};
-constexpr SchemaInput kIn38[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}, {"input_mean", 0, 0x10c02u, "U"}, {"input_var", 0, 0x10c02u, "U"}};
-constexpr SchemaAttribute kAt38[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn39[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt37[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"spatial", 2, false, ""}};
+constexpr SchemaInput kIn38[] = {{"X", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"mean", 0, 0xc02u, "T"}, {"var", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt38[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}};
+constexpr SchemaInput kIn39[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}, {"input_mean", 0, 0x10c02u, "U"}, {"input_var", 0, 0x10c02u, "U"}};
 constexpr SchemaAttribute kAt39[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn40[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
-constexpr SchemaAttribute kAt40[] = {{"direction", 3, true, ""}};
-constexpr SchemaInput kIn41[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt41[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn42[] = {{"X", 0, 0x30fcu, "T"}};
+constexpr SchemaInput kIn40[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt40[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
+constexpr SchemaInput kIn41[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
+constexpr SchemaAttribute kAt41[] = {{"direction", 3, true, ""}};
+constexpr SchemaInput kIn42[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt42[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn43[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaInput kIn43[] = {{"X", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt43[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn44[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt44[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn45[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt45[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn46[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt46[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn45[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt45[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn46[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt46[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
 constexpr SchemaInput kIn47[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt47[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn48[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaInput kIn48[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt48[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn49[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt49[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt49[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn50[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt50[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn51[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt51[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn52[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt52[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt52[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt53[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt54[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt54[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt55[] = {{"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt55[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt56[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn57[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt57[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn58[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt58[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt58[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn59[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt59[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn60[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt60[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn61[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn60[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt60[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn61[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt61[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn62[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt62[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn63[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt63[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn64[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt64[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn65[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn62[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt62[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn63[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt63[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn64[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt64[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn65[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt65[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn66[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn66[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt66[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn67[] = {{"inputs", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt67[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn68[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt68[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn67[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt67[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn68[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt68[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn69[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt69[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn70[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaInput kIn70[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt70[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn71[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt71[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
-constexpr SchemaInput kIn72[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt72[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn71[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt71[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn72[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt72[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
 constexpr SchemaInput kIn73[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt73[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn74[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt74[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
+constexpr SchemaAttribute kAt74[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn75[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt75[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt75[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
 constexpr SchemaInput kIn76[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt76[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn77[] = {{"", 0, 0u, ""}};
@@ -168,8 +168,8 @@ constexpr SchemaInput kIn80[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt80[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn81[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn82[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt82[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn82[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt82[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn83[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt83[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn84[] = {{"input", 0, 0x80u, "T1"}};
@@ -180,121 +180,121 @@ constexpr SchemaInput kIn86[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt86[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn87[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt87[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn88[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt88[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn88[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt88[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn89[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt89[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn90[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn90[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt90[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn91[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn91[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt91[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn92[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt92[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn92[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt92[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn93[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt93[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn94[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn94[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt94[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn95[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt95[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn96[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn95[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt95[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn96[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt96[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn97[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn97[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt97[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn98[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn98[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt98[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn99[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt99[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn100[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn99[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt99[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn100[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt100[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn101[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn101[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt101[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn102[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt102[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt103[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn104[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt104[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn102[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt102[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt103[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn104[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt104[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
 constexpr SchemaInput kIn105[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt105[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn106[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt105[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn106[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt106[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn107[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt107[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn107[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt107[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
 constexpr SchemaInput kIn108[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn109[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt108[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn109[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
 constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn110[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt110[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
+constexpr SchemaInput kIn110[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt110[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn111[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt111[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaAttribute kAt111[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
 constexpr SchemaInput kIn112[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
 constexpr SchemaAttribute kAt112[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
 constexpr SchemaInput kIn113[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
 constexpr SchemaAttribute kAt113[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn114[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt114[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn115[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn114[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt114[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn115[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt115[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn116[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt116[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn116[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn117[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt117[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn118[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn118[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt118[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn119[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn119[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt119[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn120[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt120[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn120[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt120[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn121[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt121[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaAttribute kAt121[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
 constexpr SchemaInput kIn122[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt122[] = {{"ratio", 1, false, ""}};
+constexpr SchemaAttribute kAt122[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
 constexpr SchemaInput kIn123[] = {{"data", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt123[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn124[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt124[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn125[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaInput kIn124[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt124[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn125[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
 constexpr SchemaAttribute kAt125[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn126[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaInput kIn126[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
 constexpr SchemaAttribute kAt126[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn127[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt127[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn128[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt128[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn129[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn127[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt127[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn128[] = {{"x", 0, 0x2u, "T1"}};
+constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn129[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt129[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn130[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
-constexpr SchemaAttribute kAt130[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn131[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn130[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt130[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn131[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
 constexpr SchemaAttribute kAt131[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn132[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn132[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt132[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn133[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt133[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn134[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn134[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt134[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn135[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn135[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt135[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn136[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn136[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt136[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn137[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn137[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt137[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn138[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn138[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt138[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn139[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn139[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt139[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn140[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt140[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn141[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaInput kIn140[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt140[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn141[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt141[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn142[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt142[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn143[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn142[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt142[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn143[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt143[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn144[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt144[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn145[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn145[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt145[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn146[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt146[] = {{"axis", 2, false, ""}};
@@ -304,95 +304,95 @@ constexpr SchemaInput kIn148[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt148[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn149[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt149[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn150[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt150[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn151[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn150[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt150[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn151[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt151[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn152[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt152[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn152[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt152[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn153[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt153[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn154[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt153[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn154[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt154[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn155[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt155[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn155[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt155[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
 constexpr SchemaInput kIn156[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt156[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn157[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn157[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt157[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn158[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn158[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt158[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn159[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn159[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt159[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn160[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt160[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn160[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt160[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn161[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt161[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn162[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt161[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn162[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt162[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt163[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn164[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt164[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn163[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt163[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn164[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt164[] = {{"approximate", 3, false, "none"}};
 constexpr SchemaInput kIn165[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt165[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn166[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt165[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn166[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt166[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn167[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn167[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt167[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn168[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn168[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt168[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn169[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt169[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn170[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn169[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt169[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn170[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn171[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn171[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt171[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn172[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn172[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt172[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn173[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn173[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt173[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn174[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn174[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt174[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn175[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn175[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt175[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn176[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn176[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn177[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn177[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt177[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn178[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt178[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn178[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt178[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn179[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt179[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn180[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt179[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn180[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
 constexpr SchemaAttribute kAt180[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn181[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt181[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn181[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt181[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
 constexpr SchemaInput kIn182[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt182[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn183[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt183[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaAttribute kAt182[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn183[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt183[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
 constexpr SchemaInput kIn184[] = {{"size", 0, 0xc0u, "T1"}};
 constexpr SchemaAttribute kAt184[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn185[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt185[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn186[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn185[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt185[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn186[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt186[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn187[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn188[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn187[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt187[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn188[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn189[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt189[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn189[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn190[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt190[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn191[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn191[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt191[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn192[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt192[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn193[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn192[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt192[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn193[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt193[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn194[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn194[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt194[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn195[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt195[] = {{"", 0, false, ""}};
@@ -406,8 +406,8 @@ constexpr SchemaInput kIn199[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn200[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn201[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt201[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn201[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt201[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn202[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt202[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn203[] = {{"cond", 0, 0x200u, "B"}};
@@ -424,59 +424,59 @@ constexpr SchemaInput kIn208[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt208[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn209[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt209[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn210[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt210[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn211[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn210[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt210[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn211[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt211[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn212[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt212[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn213[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn212[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt212[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn213[] = {{"X", 0, 0x802u, "T1"}};
 constexpr SchemaAttribute kAt213[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn214[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt214[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn215[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn214[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt214[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn215[] = {{"X", 0, 0xc02u, "T1"}};
 constexpr SchemaAttribute kAt215[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn216[] = {{"X", 0, 0x10c02u, "T1"}};
 constexpr SchemaAttribute kAt216[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn217[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn217[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt217[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn218[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn219[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt218[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn219[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt219[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt220[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn221[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt221[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt220[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn221[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt221[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn222[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt222[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn223[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn224[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt223[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn224[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn225[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn225[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn226[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn226[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn227[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn228[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn228[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt228[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn229[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn229[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt229[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn230[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn230[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn231[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt231[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn232[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn232[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt232[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn233[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt233[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn233[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn234[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt234[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn235[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt235[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn236[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn236[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt236[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn237[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt237[] = {{"body", 5, true, ""}};
@@ -488,123 +488,123 @@ constexpr SchemaInput kIn240[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}
 constexpr SchemaAttribute kAt240[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn241[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt241[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn242[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt242[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn243[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn242[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt242[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn243[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt243[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn244[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt244[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn245[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn244[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt244[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn245[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt245[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn246[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn246[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt246[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn247[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn247[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt247[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn248[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn248[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt248[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn249[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt249[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn250[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn250[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt250[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn251[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn251[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt251[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn252[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt252[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn252[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt252[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn254[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn256[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaInput kIn256[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn257[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaInput kIn257[] = {{"X", 0, 0xc0eu, "T"}};
 constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn258[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn258[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn259[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn260[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn262[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn261[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn262[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt262[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn263[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt263[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn264[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn263[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt263[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn264[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt264[] = {{"output_datatype", 2, false, ""}};
 constexpr SchemaInput kIn265[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn266[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn266[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn267[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn269[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn270[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn271[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn271[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt271[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn272[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt272[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn272[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt272[] = {{"fmod", 2, false, ""}};
 constexpr SchemaInput kIn273[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt273[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn274[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt273[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn274[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn275[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn276[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaInput kIn276[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0xceau, "T"}};
 constexpr SchemaAttribute kAt277[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn278[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt278[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn279[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt279[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn280[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn280[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt280[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn281[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn282[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn281[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt281[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn282[] = {{"X", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn283[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn283[] = {{"X", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn284[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt284[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn284[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn285[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
 constexpr SchemaAttribute kAt285[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn286[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt286[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn287[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn288[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn286[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt286[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn287[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt287[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn288[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn289[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn289[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn290[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn291[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn292[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn293[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn294[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn295[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn295[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn296[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt296[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn296[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn297[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn298[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn299[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn298[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt298[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn299[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn300[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn300[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn301[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt301[] = {{"mode", 3, false, "constant"}};
@@ -616,150 +616,150 @@ constexpr SchemaInput kIn304[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u,
 constexpr SchemaAttribute kAt304[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn305[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt305[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn306[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt306[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn306[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt306[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn307[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn308[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn308[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn309[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn309[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn310[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt311[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn312[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn311[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn312[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt312[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn313[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn314[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn315[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt315[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn316[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn318[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn316[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn318[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn319[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt319[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn320[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt320[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn321[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt321[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn322[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt322[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn321[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt321[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn322[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt322[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
 constexpr SchemaInput kIn323[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt323[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt323[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt324[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn326[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt326[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn327[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt327[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn328[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn325[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt325[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn326[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt326[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn327[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt327[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn328[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn329[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn329[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt329[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn330[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt330[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn331[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn331[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt331[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt332[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn333[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt333[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn333[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt333[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn334[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt334[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn335[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt335[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt336[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn337[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt337[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn338[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt338[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn339[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt339[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt340[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt341[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt341[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn342[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn343[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt343[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt344[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt344[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt345[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn346[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt349[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt360[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt361[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn362[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn364[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt364[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn364[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt365[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn366[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt371[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt372[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn373[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt373[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn374[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn374[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt374[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn375[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt375[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt376[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn377[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt377[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt377[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn378[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt378[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn379[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
@@ -770,31 +770,31 @@ constexpr SchemaInput kIn381[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u
 constexpr SchemaAttribute kAt381[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn382[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt382[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt383[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn384[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt384[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn385[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt383[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn384[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt384[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn385[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt385[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn386[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt386[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaAttribute kAt386[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn387[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt387[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn388[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt388[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt389[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn388[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt388[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn389[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt389[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn391[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt391[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn392[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt392[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn393[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt393[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn392[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt392[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn393[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt393[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
 constexpr SchemaInput kIn394[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt394[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn395[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn395[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt396[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -806,46 +806,46 @@ constexpr SchemaInput kIn399[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt399[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn401[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt401[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn402[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn401[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt401[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt402[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt403[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt403[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt404[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn405[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt405[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt405[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt406[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt407[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt408[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn409[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt409[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt409[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt410[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn411[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn412[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt411[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn412[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt413[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt414[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn415[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn413[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn414[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt414[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn415[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn416[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn416[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn418[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn419[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn418[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn419[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn420[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt420[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn421[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt421[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
@@ -856,27 +856,27 @@ constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt424[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt425[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn426[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn427[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt427[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn428[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt426[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn427[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt427[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn428[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn429[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn430[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn430[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn431[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn432[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn432[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn433[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn434[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn434[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn435[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn436[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
@@ -888,60 +888,60 @@ constexpr SchemaInput kIn440[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn441[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt442[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn443[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn443[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt443[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
 constexpr SchemaInput kIn444[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn445[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn446[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt446[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn447[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt447[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn448[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn448[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt448[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn449[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn450[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn449[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn450[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt450[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn451[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn451[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt451[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn452[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn453[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt456[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt457[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt457[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn459[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn461[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn462[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn463[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn464[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn465[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn464[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn465[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt466[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn466[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt467[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt468[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn470[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
@@ -950,47 +950,47 @@ constexpr SchemaInput kIn471[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u,
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn472[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt473[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn473[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn474[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt474[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn475[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn476[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn477[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn478[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn479[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn480[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn482[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn484[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt484[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn485[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn484[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn485[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt485[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn486[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt486[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn489[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn490[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn491[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn488[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn489[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn490[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn491[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn492[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt492[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn492[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn493[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt493[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt494[] = {{"perm", 7, false, ""}};
@@ -1000,14 +1000,14 @@ constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt496[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt497[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn498[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt498[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn499[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt499[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt498[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn499[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt499[] = {{"upper", 2, false, ""}};
 constexpr SchemaInput kIn500[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt500[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn501[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt501[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn503[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
@@ -1016,18 +1016,20 @@ constexpr SchemaInput kIn504[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u,
 constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn505[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt506[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn507[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt507[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn506[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn507[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
 constexpr SchemaInput kIn508[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
 constexpr SchemaAttribute kAt508[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn509[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn510[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn509[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt509[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn510[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn511[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn512[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1040,508 +1042,509 @@ constexpr OpSchema kSchemas[] = {
     {"Add", 7, kIn7, 2, kAt7, 0, 1, 1},
     {"Add", 13, kIn8, 2, kAt8, 0, 1, 1},
     {"Add", 14, kIn9, 2, kAt9, 0, 1, 1},
-    {"And", 7, kIn10, 2, kAt10, 0, 1, 1},
-    {"ArgMax", 1, kIn11, 1, kAt11, 2, 1, 1},
-    {"ArgMax", 11, kIn12, 1, kAt12, 2, 1, 1},
-    {"ArgMax", 12, kIn13, 1, kAt13, 3, 1, 1},
-    {"ArgMax", 13, kIn14, 1, kAt14, 3, 1, 1},
-    {"ArgMin", 1, kIn15, 1, kAt15, 2, 1, 1},
-    {"ArgMin", 11, kIn16, 1, kAt16, 2, 1, 1},
-    {"ArgMin", 12, kIn17, 1, kAt17, 3, 1, 1},
-    {"ArgMin", 13, kIn18, 1, kAt18, 3, 1, 1},
-    {"Asin", 7, kIn19, 1, kAt19, 0, 1, 1},
-    {"Asin", 22, kIn20, 1, kAt20, 0, 1, 1},
-    {"Asinh", 9, kIn21, 1, kAt21, 0, 1, 1},
-    {"Asinh", 22, kIn22, 1, kAt22, 0, 1, 1},
-    {"Atan", 7, kIn23, 1, kAt23, 0, 1, 1},
-    {"Atan", 22, kIn24, 1, kAt24, 0, 1, 1},
-    {"Atanh", 9, kIn25, 1, kAt25, 0, 1, 1},
-    {"Atanh", 22, kIn26, 1, kAt26, 0, 1, 1},
-    {"Attention", 23, kIn27, 6, kAt27, 7, 1, 4},
-    {"Attention", 24, kIn28, 7, kAt28, 7, 1, 4},
-    {"AveragePool", 1, kIn29, 1, kAt29, 4, 1, 1},
-    {"AveragePool", 7, kIn30, 1, kAt30, 5, 1, 1},
-    {"AveragePool", 10, kIn31, 1, kAt31, 6, 1, 1},
-    {"AveragePool", 11, kIn32, 1, kAt32, 6, 1, 1},
-    {"AveragePool", 19, kIn33, 1, kAt33, 7, 1, 1},
-    {"AveragePool", 22, kIn34, 1, kAt34, 7, 1, 1},
-    {"BatchNormalization", 6, kIn35, 5, kAt35, 4, 1, 5},
-    {"BatchNormalization", 7, kIn36, 5, kAt36, 3, 1, 5},
-    {"BatchNormalization", 9, kIn37, 5, kAt37, 2, 1, 5},
-    {"BatchNormalization", 14, kIn38, 5, kAt38, 3, 1, 3},
-    {"BatchNormalization", 15, kIn39, 5, kAt39, 3, 1, 3},
-    {"BitShift", 11, kIn40, 2, kAt40, 1, 1, 1},
-    {"BitwiseAnd", 18, kIn41, 2, kAt41, 0, 1, 1},
-    {"BitwiseNot", 18, kIn42, 1, kAt42, 0, 1, 1},
-    {"BitwiseOr", 18, kIn43, 2, kAt43, 0, 1, 1},
-    {"BitwiseXor", 18, kIn44, 2, kAt44, 0, 1, 1},
-    {"BlackmanWindow", 17, kIn45, 1, kAt45, 2, 1, 1},
-    {"Cast", 6, kIn46, 1, kAt46, 1, 1, 1},
-    {"Cast", 9, kIn47, 1, kAt47, 1, 1, 1},
-    {"Cast", 13, kIn48, 1, kAt48, 1, 1, 1},
-    {"Cast", 19, kIn49, 1, kAt49, 2, 1, 1},
-    {"Cast", 21, kIn50, 1, kAt50, 2, 1, 1},
-    {"Cast", 23, kIn51, 1, kAt51, 2, 1, 1},
-    {"Cast", 24, kIn52, 1, kAt52, 3, 1, 1},
-    {"Cast", 25, kIn53, 1, kAt53, 3, 1, 1},
-    {"CastLike", 15, kIn54, 2, kAt54, 0, 1, 1},
-    {"CastLike", 19, kIn55, 2, kAt55, 1, 1, 1},
-    {"CastLike", 21, kIn56, 2, kAt56, 1, 1, 1},
-    {"CastLike", 23, kIn57, 2, kAt57, 1, 1, 1},
-    {"CastLike", 24, kIn58, 2, kAt58, 2, 1, 1},
-    {"CastLike", 25, kIn59, 2, kAt59, 2, 1, 1},
-    {"Ceil", 6, kIn60, 1, kAt60, 0, 1, 1},
-    {"Ceil", 13, kIn61, 1, kAt61, 0, 1, 1},
-    {"Celu", 12, kIn62, 1, kAt62, 1, 1, 1},
-    {"Clip", 6, kIn63, 1, kAt63, 2, 1, 1},
-    {"Clip", 11, kIn64, 3, kAt64, 0, 1, 1},
-    {"Clip", 12, kIn65, 3, kAt65, 0, 1, 1},
-    {"Clip", 13, kIn66, 3, kAt66, 0, 1, 1},
-    {"Concat", 1, kIn67, 1, kAt67, 1, 1, 1},
-    {"Concat", 4, kIn68, 1, kAt68, 1, 1, 1},
-    {"Concat", 11, kIn69, 1, kAt69, 1, 1, 1},
-    {"Concat", 13, kIn70, 1, kAt70, 1, 1, 1},
-    {"ConcatFromSequence", 11, kIn71, 1, kAt71, 2, 1, 1},
-    {"Constant", 1, kIn72, 0, kAt72, 1, 1, 1},
-    {"Constant", 9, kIn73, 0, kAt73, 1, 1, 1},
-    {"Constant", 11, kIn74, 0, kAt74, 2, 1, 1},
-    {"Constant", 12, kIn75, 0, kAt75, 8, 1, 1},
-    {"Constant", 13, kIn76, 0, kAt76, 8, 1, 1},
-    {"Constant", 19, kIn77, 0, kAt77, 8, 1, 1},
-    {"Constant", 21, kIn78, 0, kAt78, 8, 1, 1},
-    {"Constant", 23, kIn79, 0, kAt79, 8, 1, 1},
-    {"Constant", 24, kIn80, 0, kAt80, 8, 1, 1},
-    {"Constant", 25, kIn81, 0, kAt81, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn82, 1, kAt82, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn83, 1, kAt83, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn84, 1, kAt84, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn85, 1, kAt85, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn86, 1, kAt86, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn87, 1, kAt87, 1, 1, 1},
-    {"Conv", 1, kIn88, 3, kAt88, 6, 1, 1},
-    {"Conv", 11, kIn89, 3, kAt89, 6, 1, 1},
-    {"Conv", 22, kIn90, 3, kAt90, 6, 1, 1},
-    {"ConvInteger", 10, kIn91, 4, kAt91, 6, 1, 1},
-    {"ConvTranspose", 1, kIn92, 3, kAt92, 8, 1, 1},
-    {"ConvTranspose", 11, kIn93, 3, kAt93, 8, 1, 1},
-    {"ConvTranspose", 22, kIn94, 3, kAt94, 8, 1, 1},
-    {"Cos", 7, kIn95, 1, kAt95, 0, 1, 1},
-    {"Cos", 22, kIn96, 1, kAt96, 0, 1, 1},
-    {"Cosh", 9, kIn97, 1, kAt97, 0, 1, 1},
-    {"Cosh", 22, kIn98, 1, kAt98, 0, 1, 1},
-    {"CumProd", 26, kIn99, 2, kAt99, 2, 1, 1},
-    {"CumSum", 11, kIn100, 2, kAt100, 2, 1, 1},
-    {"CumSum", 14, kIn101, 2, kAt101, 2, 1, 1},
-    {"DFT", 17, kIn102, 2, kAt102, 3, 1, 1},
-    {"DFT", 20, kIn103, 3, kAt103, 2, 1, 1},
-    {"DepthToSpace", 1, kIn104, 1, kAt104, 1, 1, 1},
-    {"DepthToSpace", 11, kIn105, 1, kAt105, 2, 1, 1},
-    {"DepthToSpace", 13, kIn106, 1, kAt106, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn107, 3, kAt107, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn108, 3, kAt108, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn109, 3, kAt109, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn110, 3, kAt110, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn111, 3, kAt111, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn112, 3, kAt112, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn113, 3, kAt113, 3, 1, 1},
-    {"Det", 11, kIn114, 1, kAt114, 0, 1, 1},
-    {"Det", 22, kIn115, 1, kAt115, 0, 1, 1},
-    {"Div", 6, kIn116, 2, kAt116, 2, 1, 1},
-    {"Div", 7, kIn117, 2, kAt117, 0, 1, 1},
-    {"Div", 13, kIn118, 2, kAt118, 0, 1, 1},
-    {"Div", 14, kIn119, 2, kAt119, 0, 1, 1},
-    {"Dropout", 1, kIn120, 1, kAt120, 3, 1, 2},
-    {"Dropout", 6, kIn121, 1, kAt121, 2, 1, 2},
-    {"Dropout", 7, kIn122, 1, kAt122, 1, 1, 2},
-    {"Dropout", 10, kIn123, 1, kAt123, 1, 1, 2},
-    {"Dropout", 12, kIn124, 3, kAt124, 1, 1, 2},
-    {"Dropout", 13, kIn125, 3, kAt125, 1, 1, 2},
-    {"Dropout", 22, kIn126, 3, kAt126, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn127, 1, kAt127, 0, 3, 3},
-    {"Elu", 6, kIn128, 1, kAt128, 1, 1, 1},
-    {"Elu", 22, kIn129, 1, kAt129, 1, 1, 1},
-    {"Equal", 7, kIn130, 2, kAt130, 0, 1, 1},
-    {"Equal", 11, kIn131, 2, kAt131, 0, 1, 1},
-    {"Equal", 13, kIn132, 2, kAt132, 0, 1, 1},
-    {"Equal", 19, kIn133, 2, kAt133, 0, 1, 1},
-    {"Erf", 9, kIn134, 1, kAt134, 0, 1, 1},
-    {"Erf", 13, kIn135, 1, kAt135, 0, 1, 1},
-    {"Exp", 6, kIn136, 1, kAt136, 0, 1, 1},
-    {"Exp", 13, kIn137, 1, kAt137, 0, 1, 1},
-    {"Expand", 8, kIn138, 2, kAt138, 0, 1, 1},
-    {"Expand", 13, kIn139, 2, kAt139, 0, 1, 1},
-    {"EyeLike", 9, kIn140, 1, kAt140, 2, 1, 1},
-    {"EyeLike", 22, kIn141, 1, kAt141, 2, 1, 1},
-    {"Flatten", 1, kIn142, 1, kAt142, 1, 1, 1},
-    {"Flatten", 9, kIn143, 1, kAt143, 1, 1, 1},
-    {"Flatten", 11, kIn144, 1, kAt144, 1, 1, 1},
-    {"Flatten", 13, kIn145, 1, kAt145, 1, 1, 1},
-    {"Flatten", 21, kIn146, 1, kAt146, 1, 1, 1},
-    {"Flatten", 23, kIn147, 1, kAt147, 1, 1, 1},
-    {"Flatten", 24, kIn148, 1, kAt148, 1, 1, 1},
-    {"Flatten", 25, kIn149, 1, kAt149, 1, 1, 1},
-    {"Floor", 6, kIn150, 1, kAt150, 0, 1, 1},
-    {"Floor", 13, kIn151, 1, kAt151, 0, 1, 1},
-    {"GRU", 7, kIn152, 6, kAt152, 7, 1, 2},
-    {"GRU", 14, kIn153, 6, kAt153, 8, 1, 2},
-    {"GRU", 22, kIn154, 6, kAt154, 8, 1, 2},
-    {"Gather", 1, kIn155, 2, kAt155, 1, 1, 1},
-    {"Gather", 11, kIn156, 2, kAt156, 1, 1, 1},
-    {"Gather", 13, kIn157, 2, kAt157, 1, 1, 1},
-    {"GatherElements", 11, kIn158, 2, kAt158, 1, 1, 1},
-    {"GatherElements", 13, kIn159, 2, kAt159, 1, 1, 1},
-    {"GatherND", 11, kIn160, 2, kAt160, 0, 1, 1},
-    {"GatherND", 12, kIn161, 2, kAt161, 1, 1, 1},
-    {"GatherND", 13, kIn162, 2, kAt162, 1, 1, 1},
-    {"Gelu", 20, kIn163, 1, kAt163, 1, 1, 1},
-    {"Gemm", 6, kIn164, 3, kAt164, 5, 1, 1},
-    {"Gemm", 7, kIn165, 3, kAt165, 4, 1, 1},
-    {"Gemm", 9, kIn166, 3, kAt166, 4, 1, 1},
-    {"Gemm", 11, kIn167, 3, kAt167, 4, 1, 1},
-    {"Gemm", 13, kIn168, 3, kAt168, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn169, 1, kAt169, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn170, 1, kAt170, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn171, 1, kAt171, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn172, 1, kAt172, 0, 1, 1},
-    {"Greater", 7, kIn173, 2, kAt173, 0, 1, 1},
-    {"Greater", 9, kIn174, 2, kAt174, 0, 1, 1},
-    {"Greater", 13, kIn175, 2, kAt175, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn176, 2, kAt176, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn177, 2, kAt177, 0, 1, 1},
-    {"GridSample", 16, kIn178, 2, kAt178, 3, 1, 1},
-    {"GridSample", 20, kIn179, 2, kAt179, 3, 1, 1},
-    {"GridSample", 22, kIn180, 2, kAt180, 3, 1, 1},
-    {"GroupNormalization", 18, kIn181, 3, kAt181, 2, 1, 1},
-    {"GroupNormalization", 21, kIn182, 3, kAt182, 3, 1, 1},
-    {"HammingWindow", 17, kIn183, 1, kAt183, 2, 1, 1},
-    {"HannWindow", 17, kIn184, 1, kAt184, 2, 1, 1},
-    {"HardSigmoid", 6, kIn185, 1, kAt185, 2, 1, 1},
-    {"HardSigmoid", 22, kIn186, 1, kAt186, 2, 1, 1},
-    {"HardSwish", 14, kIn187, 1, kAt187, 0, 1, 1},
-    {"HardSwish", 22, kIn188, 1, kAt188, 0, 1, 1},
-    {"Hardmax", 1, kIn189, 1, kAt189, 1, 1, 1},
-    {"Hardmax", 11, kIn190, 1, kAt190, 1, 1, 1},
-    {"Hardmax", 13, kIn191, 1, kAt191, 1, 1, 1},
-    {"Identity", 1, kIn192, 1, kAt192, 0, 1, 1},
-    {"Identity", 13, kIn193, 1, kAt193, 0, 1, 1},
-    {"Identity", 14, kIn194, 1, kAt194, 0, 1, 1},
-    {"Identity", 16, kIn195, 1, kAt195, 0, 1, 1},
-    {"Identity", 19, kIn196, 1, kAt196, 0, 1, 1},
-    {"Identity", 21, kIn197, 1, kAt197, 0, 1, 1},
-    {"Identity", 23, kIn198, 1, kAt198, 0, 1, 1},
-    {"Identity", 24, kIn199, 1, kAt199, 0, 1, 1},
-    {"Identity", 25, kIn200, 1, kAt200, 0, 1, 1},
-    {"If", 1, kIn201, 1, kAt201, 2, 1, 4},
-    {"If", 11, kIn202, 1, kAt202, 2, 1, 4},
-    {"If", 13, kIn203, 1, kAt203, 2, 1, 4},
-    {"If", 16, kIn204, 1, kAt204, 2, 1, 4},
-    {"If", 19, kIn205, 1, kAt205, 2, 1, 4},
-    {"If", 21, kIn206, 1, kAt206, 2, 1, 4},
-    {"If", 23, kIn207, 1, kAt207, 2, 1, 4},
-    {"If", 24, kIn208, 1, kAt208, 2, 1, 4},
-    {"If", 25, kIn209, 1, kAt209, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn210, 3, kAt210, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn211, 3, kAt211, 1, 1, 1},
-    {"IsInf", 10, kIn212, 1, kAt212, 2, 1, 1},
-    {"IsInf", 20, kIn213, 1, kAt213, 2, 1, 1},
-    {"IsNaN", 9, kIn214, 1, kAt214, 0, 1, 1},
-    {"IsNaN", 13, kIn215, 1, kAt215, 0, 1, 1},
-    {"IsNaN", 20, kIn216, 1, kAt216, 0, 1, 1},
-    {"LSTM", 7, kIn217, 8, kAt217, 7, 1, 3},
-    {"LSTM", 14, kIn218, 8, kAt218, 8, 1, 3},
-    {"LSTM", 22, kIn219, 8, kAt219, 8, 1, 3},
-    {"LayerNormalization", 17, kIn220, 3, kAt220, 3, 1, 3},
-    {"LeakyRelu", 6, kIn221, 1, kAt221, 1, 1, 1},
-    {"LeakyRelu", 16, kIn222, 1, kAt222, 1, 1, 1},
-    {"Less", 7, kIn223, 2, kAt223, 0, 1, 1},
-    {"Less", 9, kIn224, 2, kAt224, 0, 1, 1},
-    {"Less", 13, kIn225, 2, kAt225, 0, 1, 1},
-    {"LessOrEqual", 12, kIn226, 2, kAt226, 0, 1, 1},
-    {"LessOrEqual", 16, kIn227, 2, kAt227, 0, 1, 1},
-    {"Log", 6, kIn228, 1, kAt228, 0, 1, 1},
-    {"Log", 13, kIn229, 1, kAt229, 0, 1, 1},
-    {"LogSoftmax", 1, kIn230, 1, kAt230, 1, 1, 1},
-    {"LogSoftmax", 11, kIn231, 1, kAt231, 1, 1, 1},
-    {"LogSoftmax", 13, kIn232, 1, kAt232, 1, 1, 1},
-    {"Loop", 1, kIn233, 3, kAt233, 1, 1, 4},
-    {"Loop", 11, kIn234, 3, kAt234, 1, 1, 4},
-    {"Loop", 13, kIn235, 3, kAt235, 1, 1, 4},
-    {"Loop", 16, kIn236, 3, kAt236, 1, 1, 4},
-    {"Loop", 19, kIn237, 3, kAt237, 1, 1, 4},
-    {"Loop", 21, kIn238, 3, kAt238, 1, 1, 4},
-    {"Loop", 23, kIn239, 3, kAt239, 1, 1, 4},
-    {"Loop", 24, kIn240, 3, kAt240, 1, 1, 4},
-    {"Loop", 25, kIn241, 3, kAt241, 1, 1, 4},
-    {"LpNormalization", 1, kIn242, 1, kAt242, 2, 1, 1},
-    {"LpNormalization", 22, kIn243, 1, kAt243, 2, 1, 1},
-    {"MatMul", 1, kIn244, 2, kAt244, 0, 1, 1},
-    {"MatMul", 9, kIn245, 2, kAt245, 0, 1, 1},
-    {"MatMul", 13, kIn246, 2, kAt246, 0, 1, 1},
-    {"MatMulInteger", 10, kIn247, 4, kAt247, 0, 1, 1},
-    {"Max", 6, kIn248, 1, kAt248, 0, 1, 1},
-    {"Max", 8, kIn249, 1, kAt249, 0, 1, 1},
-    {"Max", 12, kIn250, 1, kAt250, 0, 1, 1},
-    {"Max", 13, kIn251, 1, kAt251, 0, 1, 1},
-    {"MaxPool", 1, kIn252, 1, kAt252, 4, 1, 1},
-    {"MaxPool", 8, kIn253, 1, kAt253, 5, 1, 2},
-    {"MaxPool", 10, kIn254, 1, kAt254, 7, 1, 2},
-    {"MaxPool", 11, kIn255, 1, kAt255, 7, 1, 2},
-    {"MaxPool", 12, kIn256, 1, kAt256, 7, 1, 2},
-    {"MaxPool", 22, kIn257, 1, kAt257, 7, 1, 2},
-    {"Mean", 6, kIn258, 1, kAt258, 0, 1, 1},
-    {"Mean", 8, kIn259, 1, kAt259, 0, 1, 1},
-    {"Mean", 13, kIn260, 1, kAt260, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn261, 1, kAt261, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn262, 1, kAt262, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn263, 5, kAt263, 1, 1, 1},
-    {"Min", 6, kIn264, 1, kAt264, 0, 1, 1},
-    {"Min", 8, kIn265, 1, kAt265, 0, 1, 1},
-    {"Min", 12, kIn266, 1, kAt266, 0, 1, 1},
-    {"Min", 13, kIn267, 1, kAt267, 0, 1, 1},
-    {"Mish", 18, kIn268, 1, kAt268, 0, 1, 1},
-    {"Mish", 22, kIn269, 1, kAt269, 0, 1, 1},
-    {"Mod", 10, kIn270, 2, kAt270, 1, 1, 1},
-    {"Mod", 13, kIn271, 2, kAt271, 1, 1, 1},
-    {"Mul", 6, kIn272, 2, kAt272, 2, 1, 1},
-    {"Mul", 7, kIn273, 2, kAt273, 0, 1, 1},
-    {"Mul", 13, kIn274, 2, kAt274, 0, 1, 1},
-    {"Mul", 14, kIn275, 2, kAt275, 0, 1, 1},
-    {"Neg", 6, kIn276, 1, kAt276, 0, 1, 1},
-    {"Neg", 13, kIn277, 1, kAt277, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn278, 3, kAt278, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn279, 3, kAt279, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn280, 3, kAt280, 2, 1, 1},
-    {"NonZero", 9, kIn281, 1, kAt281, 0, 1, 1},
-    {"NonZero", 13, kIn282, 1, kAt282, 0, 1, 1},
-    {"Not", 1, kIn283, 1, kAt283, 0, 1, 1},
-    {"OneHot", 9, kIn284, 3, kAt284, 1, 1, 1},
-    {"OneHot", 11, kIn285, 3, kAt285, 1, 1, 1},
-    {"Optional", 15, kIn286, 1, kAt286, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn287, 1, kAt287, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn288, 1, kAt288, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn289, 1, kAt289, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn290, 1, kAt290, 0, 1, 1},
-    {"Or", 7, kIn291, 2, kAt291, 0, 1, 1},
-    {"PRelu", 6, kIn292, 2, kAt292, 0, 1, 1},
-    {"PRelu", 7, kIn293, 2, kAt293, 0, 1, 1},
-    {"PRelu", 9, kIn294, 2, kAt294, 0, 1, 1},
-    {"PRelu", 16, kIn295, 2, kAt295, 0, 1, 1},
-    {"Pad", 1, kIn296, 1, kAt296, 3, 1, 1},
-    {"Pad", 2, kIn297, 1, kAt297, 3, 1, 1},
-    {"Pad", 11, kIn298, 3, kAt298, 1, 1, 1},
-    {"Pad", 13, kIn299, 3, kAt299, 1, 1, 1},
-    {"Pad", 18, kIn300, 4, kAt300, 1, 1, 1},
-    {"Pad", 19, kIn301, 4, kAt301, 1, 1, 1},
-    {"Pad", 21, kIn302, 4, kAt302, 1, 1, 1},
-    {"Pad", 23, kIn303, 4, kAt303, 1, 1, 1},
-    {"Pad", 24, kIn304, 4, kAt304, 1, 1, 1},
-    {"Pad", 25, kIn305, 4, kAt305, 1, 1, 1},
-    {"Pow", 1, kIn306, 2, kAt306, 2, 1, 1},
-    {"Pow", 7, kIn307, 2, kAt307, 0, 1, 1},
-    {"Pow", 12, kIn308, 2, kAt308, 0, 1, 1},
-    {"Pow", 13, kIn309, 2, kAt309, 0, 1, 1},
-    {"Pow", 15, kIn310, 2, kAt310, 0, 1, 1},
-    {"QLinearConv", 10, kIn311, 9, kAt311, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn312, 8, kAt312, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn313, 8, kAt313, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn314, 3, kAt314, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn315, 3, kAt315, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn316, 3, kAt316, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn317, 3, kAt317, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn318, 3, kAt318, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn319, 3, kAt319, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn320, 3, kAt320, 5, 1, 1},
-    {"RMSNormalization", 23, kIn321, 2, kAt321, 3, 1, 1},
-    {"RNN", 7, kIn322, 6, kAt322, 6, 1, 2},
-    {"RNN", 14, kIn323, 6, kAt323, 7, 1, 2},
-    {"RNN", 22, kIn324, 6, kAt324, 7, 1, 2},
-    {"Range", 11, kIn325, 3, kAt325, 0, 1, 1},
-    {"Range", 27, kIn326, 3, kAt326, 1, 1, 1},
-    {"Reciprocal", 6, kIn327, 1, kAt327, 0, 1, 1},
-    {"Reciprocal", 13, kIn328, 1, kAt328, 0, 1, 1},
-    {"ReduceL1", 1, kIn329, 1, kAt329, 2, 1, 1},
-    {"ReduceL1", 11, kIn330, 1, kAt330, 2, 1, 1},
-    {"ReduceL1", 13, kIn331, 1, kAt331, 2, 1, 1},
-    {"ReduceL1", 18, kIn332, 2, kAt332, 2, 1, 1},
-    {"ReduceL2", 1, kIn333, 1, kAt333, 2, 1, 1},
-    {"ReduceL2", 11, kIn334, 1, kAt334, 2, 1, 1},
-    {"ReduceL2", 13, kIn335, 1, kAt335, 2, 1, 1},
-    {"ReduceL2", 18, kIn336, 2, kAt336, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn337, 1, kAt337, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn338, 1, kAt338, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn339, 1, kAt339, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn340, 2, kAt340, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn341, 1, kAt341, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn342, 1, kAt342, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn343, 1, kAt343, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn344, 2, kAt344, 2, 1, 1},
-    {"ReduceMax", 1, kIn345, 1, kAt345, 2, 1, 1},
-    {"ReduceMax", 11, kIn346, 1, kAt346, 2, 1, 1},
-    {"ReduceMax", 12, kIn347, 1, kAt347, 2, 1, 1},
-    {"ReduceMax", 13, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceMax", 18, kIn349, 2, kAt349, 2, 1, 1},
-    {"ReduceMax", 20, kIn350, 2, kAt350, 2, 1, 1},
-    {"ReduceMean", 1, kIn351, 1, kAt351, 2, 1, 1},
-    {"ReduceMean", 11, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceMean", 13, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceMean", 18, kIn354, 2, kAt354, 2, 1, 1},
-    {"ReduceMin", 1, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceMin", 11, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceMin", 12, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceMin", 13, kIn358, 1, kAt358, 2, 1, 1},
-    {"ReduceMin", 18, kIn359, 2, kAt359, 2, 1, 1},
-    {"ReduceMin", 20, kIn360, 2, kAt360, 2, 1, 1},
-    {"ReduceProd", 1, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceProd", 11, kIn362, 1, kAt362, 2, 1, 1},
-    {"ReduceProd", 13, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceProd", 18, kIn364, 2, kAt364, 2, 1, 1},
-    {"ReduceSum", 1, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceSum", 11, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceSum", 13, kIn367, 2, kAt367, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn368, 1, kAt368, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn371, 2, kAt371, 2, 1, 1},
-    {"Relu", 6, kIn372, 1, kAt372, 0, 1, 1},
-    {"Relu", 13, kIn373, 1, kAt373, 0, 1, 1},
-    {"Relu", 14, kIn374, 1, kAt374, 0, 1, 1},
-    {"Reshape", 5, kIn375, 2, kAt375, 0, 1, 1},
-    {"Reshape", 13, kIn376, 2, kAt376, 0, 1, 1},
-    {"Reshape", 14, kIn377, 2, kAt377, 1, 1, 1},
-    {"Reshape", 19, kIn378, 2, kAt378, 1, 1, 1},
-    {"Reshape", 21, kIn379, 2, kAt379, 1, 1, 1},
-    {"Reshape", 23, kIn380, 2, kAt380, 1, 1, 1},
-    {"Reshape", 24, kIn381, 2, kAt381, 1, 1, 1},
-    {"Reshape", 25, kIn382, 2, kAt382, 1, 1, 1},
-    {"Resize", 10, kIn383, 2, kAt383, 1, 1, 1},
-    {"Resize", 11, kIn384, 4, kAt384, 6, 1, 1},
-    {"Resize", 13, kIn385, 4, kAt385, 6, 1, 1},
-    {"Resize", 18, kIn386, 4, kAt386, 9, 1, 1},
-    {"Resize", 19, kIn387, 4, kAt387, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn388, 4, kAt388, 3, 1, 1},
-    {"Round", 11, kIn389, 1, kAt389, 0, 1, 1},
-    {"Round", 22, kIn390, 1, kAt390, 0, 1, 1},
-    {"STFT", 17, kIn391, 4, kAt391, 1, 1, 1},
-    {"Scan", 8, kIn392, 2, kAt392, 3, 1, 4},
-    {"Scan", 9, kIn393, 1, kAt393, 6, 1, 4},
-    {"Scan", 11, kIn394, 1, kAt394, 6, 1, 4},
-    {"Scan", 16, kIn395, 1, kAt395, 6, 1, 4},
-    {"Scan", 19, kIn396, 1, kAt396, 6, 1, 4},
-    {"Scan", 21, kIn397, 1, kAt397, 6, 1, 4},
-    {"Scan", 23, kIn398, 1, kAt398, 6, 1, 4},
-    {"Scan", 24, kIn399, 1, kAt399, 6, 1, 4},
-    {"Scan", 25, kIn400, 1, kAt400, 6, 1, 4},
-    {"ScatterElements", 11, kIn401, 3, kAt401, 1, 1, 1},
-    {"ScatterElements", 13, kIn402, 3, kAt402, 1, 1, 1},
-    {"ScatterElements", 16, kIn403, 3, kAt403, 2, 1, 1},
-    {"ScatterElements", 18, kIn404, 3, kAt404, 2, 1, 1},
-    {"ScatterND", 11, kIn405, 3, kAt405, 0, 1, 1},
-    {"ScatterND", 13, kIn406, 3, kAt406, 0, 1, 1},
-    {"ScatterND", 16, kIn407, 3, kAt407, 1, 1, 1},
-    {"ScatterND", 18, kIn408, 3, kAt408, 1, 1, 1},
-    {"Selu", 6, kIn409, 1, kAt409, 2, 1, 1},
-    {"Selu", 22, kIn410, 1, kAt410, 2, 1, 1},
-    {"SequenceAt", 11, kIn411, 2, kAt411, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn412, 1, kAt412, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn413, 0, kAt413, 1, 1, 1},
-    {"SequenceErase", 11, kIn414, 2, kAt414, 0, 1, 1},
-    {"SequenceInsert", 11, kIn415, 3, kAt415, 0, 1, 1},
-    {"SequenceLength", 11, kIn416, 1, kAt416, 0, 1, 1},
-    {"SequenceMap", 17, kIn417, 2, kAt417, 1, 1, 4},
-    {"Shape", 1, kIn418, 1, kAt418, 0, 1, 1},
-    {"Shape", 13, kIn419, 1, kAt419, 0, 1, 1},
-    {"Shape", 15, kIn420, 1, kAt420, 2, 1, 1},
-    {"Shape", 19, kIn421, 1, kAt421, 2, 1, 1},
-    {"Shape", 21, kIn422, 1, kAt422, 2, 1, 1},
-    {"Shape", 23, kIn423, 1, kAt423, 2, 1, 1},
-    {"Shape", 24, kIn424, 1, kAt424, 2, 1, 1},
-    {"Shape", 25, kIn425, 1, kAt425, 2, 1, 1},
-    {"Shrink", 9, kIn426, 1, kAt426, 2, 1, 1},
-    {"Sigmoid", 6, kIn427, 1, kAt427, 0, 1, 1},
-    {"Sigmoid", 13, kIn428, 1, kAt428, 0, 1, 1},
-    {"Sign", 9, kIn429, 1, kAt429, 0, 1, 1},
-    {"Sign", 13, kIn430, 1, kAt430, 0, 1, 1},
-    {"Sin", 7, kIn431, 1, kAt431, 0, 1, 1},
-    {"Sin", 22, kIn432, 1, kAt432, 0, 1, 1},
-    {"Sinh", 9, kIn433, 1, kAt433, 0, 1, 1},
-    {"Sinh", 22, kIn434, 1, kAt434, 0, 1, 1},
-    {"Size", 1, kIn435, 1, kAt435, 0, 1, 1},
-    {"Size", 13, kIn436, 1, kAt436, 0, 1, 1},
-    {"Size", 19, kIn437, 1, kAt437, 0, 1, 1},
-    {"Size", 21, kIn438, 1, kAt438, 0, 1, 1},
-    {"Size", 23, kIn439, 1, kAt439, 0, 1, 1},
-    {"Size", 24, kIn440, 1, kAt440, 0, 1, 1},
-    {"Size", 25, kIn441, 1, kAt441, 0, 1, 1},
-    {"Slice", 1, kIn442, 1, kAt442, 3, 1, 1},
-    {"Slice", 10, kIn443, 5, kAt443, 0, 1, 1},
-    {"Slice", 11, kIn444, 5, kAt444, 0, 1, 1},
-    {"Slice", 13, kIn445, 5, kAt445, 0, 1, 1},
-    {"Softmax", 1, kIn446, 1, kAt446, 1, 1, 1},
-    {"Softmax", 11, kIn447, 1, kAt447, 1, 1, 1},
-    {"Softmax", 13, kIn448, 1, kAt448, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn449, 3, kAt449, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn450, 3, kAt450, 2, 1, 2},
-    {"Softplus", 1, kIn451, 1, kAt451, 0, 1, 1},
-    {"Softplus", 22, kIn452, 1, kAt452, 0, 1, 1},
-    {"Softsign", 1, kIn453, 1, kAt453, 0, 1, 1},
-    {"Softsign", 22, kIn454, 1, kAt454, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn455, 1, kAt455, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn456, 1, kAt456, 1, 1, 1},
-    {"Split", 1, kIn457, 2, kAt457, 2, 1, 4},
-    {"Split", 2, kIn458, 1, kAt458, 2, 1, 4},
-    {"Split", 11, kIn459, 1, kAt459, 2, 1, 4},
-    {"Split", 13, kIn460, 2, kAt460, 1, 1, 4},
-    {"Split", 18, kIn461, 2, kAt461, 2, 1, 4},
-    {"SplitToSequence", 11, kIn462, 2, kAt462, 2, 1, 1},
-    {"SplitToSequence", 24, kIn463, 2, kAt463, 2, 1, 1},
-    {"Sqrt", 6, kIn464, 1, kAt464, 0, 1, 1},
-    {"Sqrt", 13, kIn465, 1, kAt465, 0, 1, 1},
-    {"Squeeze", 1, kIn466, 1, kAt466, 1, 1, 1},
-    {"Squeeze", 11, kIn467, 1, kAt467, 1, 1, 1},
-    {"Squeeze", 13, kIn468, 2, kAt468, 0, 1, 1},
-    {"Squeeze", 21, kIn469, 2, kAt469, 0, 1, 1},
-    {"Squeeze", 23, kIn470, 2, kAt470, 0, 1, 1},
-    {"Squeeze", 24, kIn471, 2, kAt471, 0, 1, 1},
-    {"Squeeze", 25, kIn472, 2, kAt472, 0, 1, 1},
-    {"Sub", 6, kIn473, 2, kAt473, 2, 1, 1},
-    {"Sub", 7, kIn474, 2, kAt474, 0, 1, 1},
-    {"Sub", 13, kIn475, 2, kAt475, 0, 1, 1},
-    {"Sub", 14, kIn476, 2, kAt476, 0, 1, 1},
-    {"Sum", 6, kIn477, 1, kAt477, 0, 1, 1},
-    {"Sum", 8, kIn478, 1, kAt478, 0, 1, 1},
-    {"Sum", 13, kIn479, 1, kAt479, 0, 1, 1},
-    {"Tan", 7, kIn480, 1, kAt480, 0, 1, 1},
-    {"Tan", 22, kIn481, 1, kAt481, 0, 1, 1},
-    {"Tanh", 6, kIn482, 1, kAt482, 0, 1, 1},
-    {"Tanh", 13, kIn483, 1, kAt483, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn484, 1, kAt484, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn485, 1, kAt485, 1, 1, 1},
-    {"Tile", 6, kIn486, 2, kAt486, 0, 1, 1},
-    {"Tile", 13, kIn487, 2, kAt487, 0, 1, 1},
-    {"TopK", 1, kIn488, 1, kAt488, 2, 2, 2},
-    {"TopK", 10, kIn489, 2, kAt489, 1, 2, 2},
-    {"TopK", 11, kIn490, 2, kAt490, 3, 2, 2},
-    {"TopK", 24, kIn491, 2, kAt491, 3, 2, 2},
-    {"Transpose", 1, kIn492, 1, kAt492, 1, 1, 1},
-    {"Transpose", 13, kIn493, 1, kAt493, 1, 1, 1},
-    {"Transpose", 21, kIn494, 1, kAt494, 1, 1, 1},
-    {"Transpose", 23, kIn495, 1, kAt495, 1, 1, 1},
-    {"Transpose", 24, kIn496, 1, kAt496, 1, 1, 1},
-    {"Transpose", 25, kIn497, 1, kAt497, 1, 1, 1},
-    {"Trilu", 14, kIn498, 2, kAt498, 1, 1, 1},
-    {"Unsqueeze", 1, kIn499, 1, kAt499, 1, 1, 1},
-    {"Unsqueeze", 11, kIn500, 1, kAt500, 1, 1, 1},
-    {"Unsqueeze", 13, kIn501, 2, kAt501, 0, 1, 1},
-    {"Unsqueeze", 21, kIn502, 2, kAt502, 0, 1, 1},
-    {"Unsqueeze", 23, kIn503, 2, kAt503, 0, 1, 1},
-    {"Unsqueeze", 24, kIn504, 2, kAt504, 0, 1, 1},
-    {"Unsqueeze", 25, kIn505, 2, kAt505, 0, 1, 1},
-    {"Upsample", 7, kIn506, 1, kAt506, 2, 1, 1},
-    {"Upsample", 9, kIn507, 2, kAt507, 1, 1, 1},
-    {"Upsample", 10, kIn508, 2, kAt508, 1, 1, 1},
-    {"Where", 9, kIn509, 3, kAt509, 0, 1, 1},
-    {"Where", 16, kIn510, 3, kAt510, 0, 1, 1},
-    {"Xor", 7, kIn511, 2, kAt511, 0, 1, 1},
+    {"AffineGrid", 20, kIn10, 2, kAt10, 1, 1, 1},
+    {"And", 7, kIn11, 2, kAt11, 0, 1, 1},
+    {"ArgMax", 1, kIn12, 1, kAt12, 2, 1, 1},
+    {"ArgMax", 11, kIn13, 1, kAt13, 2, 1, 1},
+    {"ArgMax", 12, kIn14, 1, kAt14, 3, 1, 1},
+    {"ArgMax", 13, kIn15, 1, kAt15, 3, 1, 1},
+    {"ArgMin", 1, kIn16, 1, kAt16, 2, 1, 1},
+    {"ArgMin", 11, kIn17, 1, kAt17, 2, 1, 1},
+    {"ArgMin", 12, kIn18, 1, kAt18, 3, 1, 1},
+    {"ArgMin", 13, kIn19, 1, kAt19, 3, 1, 1},
+    {"Asin", 7, kIn20, 1, kAt20, 0, 1, 1},
+    {"Asin", 22, kIn21, 1, kAt21, 0, 1, 1},
+    {"Asinh", 9, kIn22, 1, kAt22, 0, 1, 1},
+    {"Asinh", 22, kIn23, 1, kAt23, 0, 1, 1},
+    {"Atan", 7, kIn24, 1, kAt24, 0, 1, 1},
+    {"Atan", 22, kIn25, 1, kAt25, 0, 1, 1},
+    {"Atanh", 9, kIn26, 1, kAt26, 0, 1, 1},
+    {"Atanh", 22, kIn27, 1, kAt27, 0, 1, 1},
+    {"Attention", 23, kIn28, 6, kAt28, 7, 1, 4},
+    {"Attention", 24, kIn29, 7, kAt29, 7, 1, 4},
+    {"AveragePool", 1, kIn30, 1, kAt30, 4, 1, 1},
+    {"AveragePool", 7, kIn31, 1, kAt31, 5, 1, 1},
+    {"AveragePool", 10, kIn32, 1, kAt32, 6, 1, 1},
+    {"AveragePool", 11, kIn33, 1, kAt33, 6, 1, 1},
+    {"AveragePool", 19, kIn34, 1, kAt34, 7, 1, 1},
+    {"AveragePool", 22, kIn35, 1, kAt35, 7, 1, 1},
+    {"BatchNormalization", 6, kIn36, 5, kAt36, 4, 1, 5},
+    {"BatchNormalization", 7, kIn37, 5, kAt37, 3, 1, 5},
+    {"BatchNormalization", 9, kIn38, 5, kAt38, 2, 1, 5},
+    {"BatchNormalization", 14, kIn39, 5, kAt39, 3, 1, 3},
+    {"BatchNormalization", 15, kIn40, 5, kAt40, 3, 1, 3},
+    {"BitShift", 11, kIn41, 2, kAt41, 1, 1, 1},
+    {"BitwiseAnd", 18, kIn42, 2, kAt42, 0, 1, 1},
+    {"BitwiseNot", 18, kIn43, 1, kAt43, 0, 1, 1},
+    {"BitwiseOr", 18, kIn44, 2, kAt44, 0, 1, 1},
+    {"BitwiseXor", 18, kIn45, 2, kAt45, 0, 1, 1},
+    {"BlackmanWindow", 17, kIn46, 1, kAt46, 2, 1, 1},
+    {"Cast", 6, kIn47, 1, kAt47, 1, 1, 1},
+    {"Cast", 9, kIn48, 1, kAt48, 1, 1, 1},
+    {"Cast", 13, kIn49, 1, kAt49, 1, 1, 1},
+    {"Cast", 19, kIn50, 1, kAt50, 2, 1, 1},
+    {"Cast", 21, kIn51, 1, kAt51, 2, 1, 1},
+    {"Cast", 23, kIn52, 1, kAt52, 2, 1, 1},
+    {"Cast", 24, kIn53, 1, kAt53, 3, 1, 1},
+    {"Cast", 25, kIn54, 1, kAt54, 3, 1, 1},
+    {"CastLike", 15, kIn55, 2, kAt55, 0, 1, 1},
+    {"CastLike", 19, kIn56, 2, kAt56, 1, 1, 1},
+    {"CastLike", 21, kIn57, 2, kAt57, 1, 1, 1},
+    {"CastLike", 23, kIn58, 2, kAt58, 1, 1, 1},
+    {"CastLike", 24, kIn59, 2, kAt59, 2, 1, 1},
+    {"CastLike", 25, kIn60, 2, kAt60, 2, 1, 1},
+    {"Ceil", 6, kIn61, 1, kAt61, 0, 1, 1},
+    {"Ceil", 13, kIn62, 1, kAt62, 0, 1, 1},
+    {"Celu", 12, kIn63, 1, kAt63, 1, 1, 1},
+    {"Clip", 6, kIn64, 1, kAt64, 2, 1, 1},
+    {"Clip", 11, kIn65, 3, kAt65, 0, 1, 1},
+    {"Clip", 12, kIn66, 3, kAt66, 0, 1, 1},
+    {"Clip", 13, kIn67, 3, kAt67, 0, 1, 1},
+    {"Concat", 1, kIn68, 1, kAt68, 1, 1, 1},
+    {"Concat", 4, kIn69, 1, kAt69, 1, 1, 1},
+    {"Concat", 11, kIn70, 1, kAt70, 1, 1, 1},
+    {"Concat", 13, kIn71, 1, kAt71, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn72, 1, kAt72, 2, 1, 1},
+    {"Constant", 1, kIn73, 0, kAt73, 1, 1, 1},
+    {"Constant", 9, kIn74, 0, kAt74, 1, 1, 1},
+    {"Constant", 11, kIn75, 0, kAt75, 2, 1, 1},
+    {"Constant", 12, kIn76, 0, kAt76, 8, 1, 1},
+    {"Constant", 13, kIn77, 0, kAt77, 8, 1, 1},
+    {"Constant", 19, kIn78, 0, kAt78, 8, 1, 1},
+    {"Constant", 21, kIn79, 0, kAt79, 8, 1, 1},
+    {"Constant", 23, kIn80, 0, kAt80, 8, 1, 1},
+    {"Constant", 24, kIn81, 0, kAt81, 8, 1, 1},
+    {"Constant", 25, kIn82, 0, kAt82, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn83, 1, kAt83, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn84, 1, kAt84, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn85, 1, kAt85, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn86, 1, kAt86, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn87, 1, kAt87, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn88, 1, kAt88, 1, 1, 1},
+    {"Conv", 1, kIn89, 3, kAt89, 6, 1, 1},
+    {"Conv", 11, kIn90, 3, kAt90, 6, 1, 1},
+    {"Conv", 22, kIn91, 3, kAt91, 6, 1, 1},
+    {"ConvInteger", 10, kIn92, 4, kAt92, 6, 1, 1},
+    {"ConvTranspose", 1, kIn93, 3, kAt93, 8, 1, 1},
+    {"ConvTranspose", 11, kIn94, 3, kAt94, 8, 1, 1},
+    {"ConvTranspose", 22, kIn95, 3, kAt95, 8, 1, 1},
+    {"Cos", 7, kIn96, 1, kAt96, 0, 1, 1},
+    {"Cos", 22, kIn97, 1, kAt97, 0, 1, 1},
+    {"Cosh", 9, kIn98, 1, kAt98, 0, 1, 1},
+    {"Cosh", 22, kIn99, 1, kAt99, 0, 1, 1},
+    {"CumProd", 26, kIn100, 2, kAt100, 2, 1, 1},
+    {"CumSum", 11, kIn101, 2, kAt101, 2, 1, 1},
+    {"CumSum", 14, kIn102, 2, kAt102, 2, 1, 1},
+    {"DFT", 17, kIn103, 2, kAt103, 3, 1, 1},
+    {"DFT", 20, kIn104, 3, kAt104, 2, 1, 1},
+    {"DepthToSpace", 1, kIn105, 1, kAt105, 1, 1, 1},
+    {"DepthToSpace", 11, kIn106, 1, kAt106, 2, 1, 1},
+    {"DepthToSpace", 13, kIn107, 1, kAt107, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn108, 3, kAt108, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn109, 3, kAt109, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn110, 3, kAt110, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn111, 3, kAt111, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn112, 3, kAt112, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn113, 3, kAt113, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn114, 3, kAt114, 3, 1, 1},
+    {"Det", 11, kIn115, 1, kAt115, 0, 1, 1},
+    {"Det", 22, kIn116, 1, kAt116, 0, 1, 1},
+    {"Div", 6, kIn117, 2, kAt117, 2, 1, 1},
+    {"Div", 7, kIn118, 2, kAt118, 0, 1, 1},
+    {"Div", 13, kIn119, 2, kAt119, 0, 1, 1},
+    {"Div", 14, kIn120, 2, kAt120, 0, 1, 1},
+    {"Dropout", 1, kIn121, 1, kAt121, 3, 1, 2},
+    {"Dropout", 6, kIn122, 1, kAt122, 2, 1, 2},
+    {"Dropout", 7, kIn123, 1, kAt123, 1, 1, 2},
+    {"Dropout", 10, kIn124, 1, kAt124, 1, 1, 2},
+    {"Dropout", 12, kIn125, 3, kAt125, 1, 1, 2},
+    {"Dropout", 13, kIn126, 3, kAt126, 1, 1, 2},
+    {"Dropout", 22, kIn127, 3, kAt127, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn128, 1, kAt128, 0, 3, 3},
+    {"Elu", 6, kIn129, 1, kAt129, 1, 1, 1},
+    {"Elu", 22, kIn130, 1, kAt130, 1, 1, 1},
+    {"Equal", 7, kIn131, 2, kAt131, 0, 1, 1},
+    {"Equal", 11, kIn132, 2, kAt132, 0, 1, 1},
+    {"Equal", 13, kIn133, 2, kAt133, 0, 1, 1},
+    {"Equal", 19, kIn134, 2, kAt134, 0, 1, 1},
+    {"Erf", 9, kIn135, 1, kAt135, 0, 1, 1},
+    {"Erf", 13, kIn136, 1, kAt136, 0, 1, 1},
+    {"Exp", 6, kIn137, 1, kAt137, 0, 1, 1},
+    {"Exp", 13, kIn138, 1, kAt138, 0, 1, 1},
+    {"Expand", 8, kIn139, 2, kAt139, 0, 1, 1},
+    {"Expand", 13, kIn140, 2, kAt140, 0, 1, 1},
+    {"EyeLike", 9, kIn141, 1, kAt141, 2, 1, 1},
+    {"EyeLike", 22, kIn142, 1, kAt142, 2, 1, 1},
+    {"Flatten", 1, kIn143, 1, kAt143, 1, 1, 1},
+    {"Flatten", 9, kIn144, 1, kAt144, 1, 1, 1},
+    {"Flatten", 11, kIn145, 1, kAt145, 1, 1, 1},
+    {"Flatten", 13, kIn146, 1, kAt146, 1, 1, 1},
+    {"Flatten", 21, kIn147, 1, kAt147, 1, 1, 1},
+    {"Flatten", 23, kIn148, 1, kAt148, 1, 1, 1},
+    {"Flatten", 24, kIn149, 1, kAt149, 1, 1, 1},
+    {"Flatten", 25, kIn150, 1, kAt150, 1, 1, 1},
+    {"Floor", 6, kIn151, 1, kAt151, 0, 1, 1},
+    {"Floor", 13, kIn152, 1, kAt152, 0, 1, 1},
+    {"GRU", 7, kIn153, 6, kAt153, 7, 1, 2},
+    {"GRU", 14, kIn154, 6, kAt154, 8, 1, 2},
+    {"GRU", 22, kIn155, 6, kAt155, 8, 1, 2},
+    {"Gather", 1, kIn156, 2, kAt156, 1, 1, 1},
+    {"Gather", 11, kIn157, 2, kAt157, 1, 1, 1},
+    {"Gather", 13, kIn158, 2, kAt158, 1, 1, 1},
+    {"GatherElements", 11, kIn159, 2, kAt159, 1, 1, 1},
+    {"GatherElements", 13, kIn160, 2, kAt160, 1, 1, 1},
+    {"GatherND", 11, kIn161, 2, kAt161, 0, 1, 1},
+    {"GatherND", 12, kIn162, 2, kAt162, 1, 1, 1},
+    {"GatherND", 13, kIn163, 2, kAt163, 1, 1, 1},
+    {"Gelu", 20, kIn164, 1, kAt164, 1, 1, 1},
+    {"Gemm", 6, kIn165, 3, kAt165, 5, 1, 1},
+    {"Gemm", 7, kIn166, 3, kAt166, 4, 1, 1},
+    {"Gemm", 9, kIn167, 3, kAt167, 4, 1, 1},
+    {"Gemm", 11, kIn168, 3, kAt168, 4, 1, 1},
+    {"Gemm", 13, kIn169, 3, kAt169, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn170, 1, kAt170, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn171, 1, kAt171, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn172, 1, kAt172, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn173, 1, kAt173, 0, 1, 1},
+    {"Greater", 7, kIn174, 2, kAt174, 0, 1, 1},
+    {"Greater", 9, kIn175, 2, kAt175, 0, 1, 1},
+    {"Greater", 13, kIn176, 2, kAt176, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn177, 2, kAt177, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn178, 2, kAt178, 0, 1, 1},
+    {"GridSample", 16, kIn179, 2, kAt179, 3, 1, 1},
+    {"GridSample", 20, kIn180, 2, kAt180, 3, 1, 1},
+    {"GridSample", 22, kIn181, 2, kAt181, 3, 1, 1},
+    {"GroupNormalization", 18, kIn182, 3, kAt182, 2, 1, 1},
+    {"GroupNormalization", 21, kIn183, 3, kAt183, 3, 1, 1},
+    {"HammingWindow", 17, kIn184, 1, kAt184, 2, 1, 1},
+    {"HannWindow", 17, kIn185, 1, kAt185, 2, 1, 1},
+    {"HardSigmoid", 6, kIn186, 1, kAt186, 2, 1, 1},
+    {"HardSigmoid", 22, kIn187, 1, kAt187, 2, 1, 1},
+    {"HardSwish", 14, kIn188, 1, kAt188, 0, 1, 1},
+    {"HardSwish", 22, kIn189, 1, kAt189, 0, 1, 1},
+    {"Hardmax", 1, kIn190, 1, kAt190, 1, 1, 1},
+    {"Hardmax", 11, kIn191, 1, kAt191, 1, 1, 1},
+    {"Hardmax", 13, kIn192, 1, kAt192, 1, 1, 1},
+    {"Identity", 1, kIn193, 1, kAt193, 0, 1, 1},
+    {"Identity", 13, kIn194, 1, kAt194, 0, 1, 1},
+    {"Identity", 14, kIn195, 1, kAt195, 0, 1, 1},
+    {"Identity", 16, kIn196, 1, kAt196, 0, 1, 1},
+    {"Identity", 19, kIn197, 1, kAt197, 0, 1, 1},
+    {"Identity", 21, kIn198, 1, kAt198, 0, 1, 1},
+    {"Identity", 23, kIn199, 1, kAt199, 0, 1, 1},
+    {"Identity", 24, kIn200, 1, kAt200, 0, 1, 1},
+    {"Identity", 25, kIn201, 1, kAt201, 0, 1, 1},
+    {"If", 1, kIn202, 1, kAt202, 2, 1, 4},
+    {"If", 11, kIn203, 1, kAt203, 2, 1, 4},
+    {"If", 13, kIn204, 1, kAt204, 2, 1, 4},
+    {"If", 16, kIn205, 1, kAt205, 2, 1, 4},
+    {"If", 19, kIn206, 1, kAt206, 2, 1, 4},
+    {"If", 21, kIn207, 1, kAt207, 2, 1, 4},
+    {"If", 23, kIn208, 1, kAt208, 2, 1, 4},
+    {"If", 24, kIn209, 1, kAt209, 2, 1, 4},
+    {"If", 25, kIn210, 1, kAt210, 2, 1, 4},
+    {"InstanceNormalization", 6, kIn211, 3, kAt211, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn212, 3, kAt212, 1, 1, 1},
+    {"IsInf", 10, kIn213, 1, kAt213, 2, 1, 1},
+    {"IsInf", 20, kIn214, 1, kAt214, 2, 1, 1},
+    {"IsNaN", 9, kIn215, 1, kAt215, 0, 1, 1},
+    {"IsNaN", 13, kIn216, 1, kAt216, 0, 1, 1},
+    {"IsNaN", 20, kIn217, 1, kAt217, 0, 1, 1},
+    {"LSTM", 7, kIn218, 8, kAt218, 7, 1, 3},
+    {"LSTM", 14, kIn219, 8, kAt219, 8, 1, 3},
+    {"LSTM", 22, kIn220, 8, kAt220, 8, 1, 3},
+    {"LayerNormalization", 17, kIn221, 3, kAt221, 3, 1, 3},
+    {"LeakyRelu", 6, kIn222, 1, kAt222, 1, 1, 1},
+    {"LeakyRelu", 16, kIn223, 1, kAt223, 1, 1, 1},
+    {"Less", 7, kIn224, 2, kAt224, 0, 1, 1},
+    {"Less", 9, kIn225, 2, kAt225, 0, 1, 1},
+    {"Less", 13, kIn226, 2, kAt226, 0, 1, 1},
+    {"LessOrEqual", 12, kIn227, 2, kAt227, 0, 1, 1},
+    {"LessOrEqual", 16, kIn228, 2, kAt228, 0, 1, 1},
+    {"Log", 6, kIn229, 1, kAt229, 0, 1, 1},
+    {"Log", 13, kIn230, 1, kAt230, 0, 1, 1},
+    {"LogSoftmax", 1, kIn231, 1, kAt231, 1, 1, 1},
+    {"LogSoftmax", 11, kIn232, 1, kAt232, 1, 1, 1},
+    {"LogSoftmax", 13, kIn233, 1, kAt233, 1, 1, 1},
+    {"Loop", 1, kIn234, 3, kAt234, 1, 1, 4},
+    {"Loop", 11, kIn235, 3, kAt235, 1, 1, 4},
+    {"Loop", 13, kIn236, 3, kAt236, 1, 1, 4},
+    {"Loop", 16, kIn237, 3, kAt237, 1, 1, 4},
+    {"Loop", 19, kIn238, 3, kAt238, 1, 1, 4},
+    {"Loop", 21, kIn239, 3, kAt239, 1, 1, 4},
+    {"Loop", 23, kIn240, 3, kAt240, 1, 1, 4},
+    {"Loop", 24, kIn241, 3, kAt241, 1, 1, 4},
+    {"Loop", 25, kIn242, 3, kAt242, 1, 1, 4},
+    {"LpNormalization", 1, kIn243, 1, kAt243, 2, 1, 1},
+    {"LpNormalization", 22, kIn244, 1, kAt244, 2, 1, 1},
+    {"MatMul", 1, kIn245, 2, kAt245, 0, 1, 1},
+    {"MatMul", 9, kIn246, 2, kAt246, 0, 1, 1},
+    {"MatMul", 13, kIn247, 2, kAt247, 0, 1, 1},
+    {"MatMulInteger", 10, kIn248, 4, kAt248, 0, 1, 1},
+    {"Max", 6, kIn249, 1, kAt249, 0, 1, 1},
+    {"Max", 8, kIn250, 1, kAt250, 0, 1, 1},
+    {"Max", 12, kIn251, 1, kAt251, 0, 1, 1},
+    {"Max", 13, kIn252, 1, kAt252, 0, 1, 1},
+    {"MaxPool", 1, kIn253, 1, kAt253, 4, 1, 1},
+    {"MaxPool", 8, kIn254, 1, kAt254, 5, 1, 2},
+    {"MaxPool", 10, kIn255, 1, kAt255, 7, 1, 2},
+    {"MaxPool", 11, kIn256, 1, kAt256, 7, 1, 2},
+    {"MaxPool", 12, kIn257, 1, kAt257, 7, 1, 2},
+    {"MaxPool", 22, kIn258, 1, kAt258, 7, 1, 2},
+    {"Mean", 6, kIn259, 1, kAt259, 0, 1, 1},
+    {"Mean", 8, kIn260, 1, kAt260, 0, 1, 1},
+    {"Mean", 13, kIn261, 1, kAt261, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn262, 1, kAt262, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn263, 1, kAt263, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn264, 5, kAt264, 1, 1, 1},
+    {"Min", 6, kIn265, 1, kAt265, 0, 1, 1},
+    {"Min", 8, kIn266, 1, kAt266, 0, 1, 1},
+    {"Min", 12, kIn267, 1, kAt267, 0, 1, 1},
+    {"Min", 13, kIn268, 1, kAt268, 0, 1, 1},
+    {"Mish", 18, kIn269, 1, kAt269, 0, 1, 1},
+    {"Mish", 22, kIn270, 1, kAt270, 0, 1, 1},
+    {"Mod", 10, kIn271, 2, kAt271, 1, 1, 1},
+    {"Mod", 13, kIn272, 2, kAt272, 1, 1, 1},
+    {"Mul", 6, kIn273, 2, kAt273, 2, 1, 1},
+    {"Mul", 7, kIn274, 2, kAt274, 0, 1, 1},
+    {"Mul", 13, kIn275, 2, kAt275, 0, 1, 1},
+    {"Mul", 14, kIn276, 2, kAt276, 0, 1, 1},
+    {"Neg", 6, kIn277, 1, kAt277, 0, 1, 1},
+    {"Neg", 13, kIn278, 1, kAt278, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn279, 3, kAt279, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn280, 3, kAt280, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn281, 3, kAt281, 2, 1, 1},
+    {"NonZero", 9, kIn282, 1, kAt282, 0, 1, 1},
+    {"NonZero", 13, kIn283, 1, kAt283, 0, 1, 1},
+    {"Not", 1, kIn284, 1, kAt284, 0, 1, 1},
+    {"OneHot", 9, kIn285, 3, kAt285, 1, 1, 1},
+    {"OneHot", 11, kIn286, 3, kAt286, 1, 1, 1},
+    {"Optional", 15, kIn287, 1, kAt287, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn288, 1, kAt288, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn289, 1, kAt289, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn290, 1, kAt290, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn291, 1, kAt291, 0, 1, 1},
+    {"Or", 7, kIn292, 2, kAt292, 0, 1, 1},
+    {"PRelu", 6, kIn293, 2, kAt293, 0, 1, 1},
+    {"PRelu", 7, kIn294, 2, kAt294, 0, 1, 1},
+    {"PRelu", 9, kIn295, 2, kAt295, 0, 1, 1},
+    {"PRelu", 16, kIn296, 2, kAt296, 0, 1, 1},
+    {"Pad", 1, kIn297, 1, kAt297, 3, 1, 1},
+    {"Pad", 2, kIn298, 1, kAt298, 3, 1, 1},
+    {"Pad", 11, kIn299, 3, kAt299, 1, 1, 1},
+    {"Pad", 13, kIn300, 3, kAt300, 1, 1, 1},
+    {"Pad", 18, kIn301, 4, kAt301, 1, 1, 1},
+    {"Pad", 19, kIn302, 4, kAt302, 1, 1, 1},
+    {"Pad", 21, kIn303, 4, kAt303, 1, 1, 1},
+    {"Pad", 23, kIn304, 4, kAt304, 1, 1, 1},
+    {"Pad", 24, kIn305, 4, kAt305, 1, 1, 1},
+    {"Pad", 25, kIn306, 4, kAt306, 1, 1, 1},
+    {"Pow", 1, kIn307, 2, kAt307, 2, 1, 1},
+    {"Pow", 7, kIn308, 2, kAt308, 0, 1, 1},
+    {"Pow", 12, kIn309, 2, kAt309, 0, 1, 1},
+    {"Pow", 13, kIn310, 2, kAt310, 0, 1, 1},
+    {"Pow", 15, kIn311, 2, kAt311, 0, 1, 1},
+    {"QLinearConv", 10, kIn312, 9, kAt312, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn313, 8, kAt313, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn314, 8, kAt314, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn315, 3, kAt315, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn316, 3, kAt316, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn317, 3, kAt317, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn318, 3, kAt318, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn319, 3, kAt319, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn320, 3, kAt320, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn321, 3, kAt321, 5, 1, 1},
+    {"RMSNormalization", 23, kIn322, 2, kAt322, 3, 1, 1},
+    {"RNN", 7, kIn323, 6, kAt323, 6, 1, 2},
+    {"RNN", 14, kIn324, 6, kAt324, 7, 1, 2},
+    {"RNN", 22, kIn325, 6, kAt325, 7, 1, 2},
+    {"Range", 11, kIn326, 3, kAt326, 0, 1, 1},
+    {"Range", 27, kIn327, 3, kAt327, 1, 1, 1},
+    {"Reciprocal", 6, kIn328, 1, kAt328, 0, 1, 1},
+    {"Reciprocal", 13, kIn329, 1, kAt329, 0, 1, 1},
+    {"ReduceL1", 1, kIn330, 1, kAt330, 2, 1, 1},
+    {"ReduceL1", 11, kIn331, 1, kAt331, 2, 1, 1},
+    {"ReduceL1", 13, kIn332, 1, kAt332, 2, 1, 1},
+    {"ReduceL1", 18, kIn333, 2, kAt333, 2, 1, 1},
+    {"ReduceL2", 1, kIn334, 1, kAt334, 2, 1, 1},
+    {"ReduceL2", 11, kIn335, 1, kAt335, 2, 1, 1},
+    {"ReduceL2", 13, kIn336, 1, kAt336, 2, 1, 1},
+    {"ReduceL2", 18, kIn337, 2, kAt337, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn338, 1, kAt338, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn339, 1, kAt339, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn340, 1, kAt340, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn341, 2, kAt341, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn342, 1, kAt342, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn343, 1, kAt343, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn344, 1, kAt344, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn345, 2, kAt345, 2, 1, 1},
+    {"ReduceMax", 1, kIn346, 1, kAt346, 2, 1, 1},
+    {"ReduceMax", 11, kIn347, 1, kAt347, 2, 1, 1},
+    {"ReduceMax", 12, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceMax", 13, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceMax", 18, kIn350, 2, kAt350, 2, 1, 1},
+    {"ReduceMax", 20, kIn351, 2, kAt351, 2, 1, 1},
+    {"ReduceMean", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceMean", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceMean", 13, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceMean", 18, kIn355, 2, kAt355, 2, 1, 1},
+    {"ReduceMin", 1, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceMin", 11, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceMin", 12, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceMin", 13, kIn359, 1, kAt359, 2, 1, 1},
+    {"ReduceMin", 18, kIn360, 2, kAt360, 2, 1, 1},
+    {"ReduceMin", 20, kIn361, 2, kAt361, 2, 1, 1},
+    {"ReduceProd", 1, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceProd", 11, kIn363, 1, kAt363, 2, 1, 1},
+    {"ReduceProd", 13, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceProd", 18, kIn365, 2, kAt365, 2, 1, 1},
+    {"ReduceSum", 1, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceSum", 11, kIn367, 1, kAt367, 2, 1, 1},
+    {"ReduceSum", 13, kIn368, 2, kAt368, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn372, 2, kAt372, 2, 1, 1},
+    {"Relu", 6, kIn373, 1, kAt373, 0, 1, 1},
+    {"Relu", 13, kIn374, 1, kAt374, 0, 1, 1},
+    {"Relu", 14, kIn375, 1, kAt375, 0, 1, 1},
+    {"Reshape", 5, kIn376, 2, kAt376, 0, 1, 1},
+    {"Reshape", 13, kIn377, 2, kAt377, 0, 1, 1},
+    {"Reshape", 14, kIn378, 2, kAt378, 1, 1, 1},
+    {"Reshape", 19, kIn379, 2, kAt379, 1, 1, 1},
+    {"Reshape", 21, kIn380, 2, kAt380, 1, 1, 1},
+    {"Reshape", 23, kIn381, 2, kAt381, 1, 1, 1},
+    {"Reshape", 24, kIn382, 2, kAt382, 1, 1, 1},
+    {"Reshape", 25, kIn383, 2, kAt383, 1, 1, 1},
+    {"Resize", 10, kIn384, 2, kAt384, 1, 1, 1},
+    {"Resize", 11, kIn385, 4, kAt385, 6, 1, 1},
+    {"Resize", 13, kIn386, 4, kAt386, 6, 1, 1},
+    {"Resize", 18, kIn387, 4, kAt387, 9, 1, 1},
+    {"Resize", 19, kIn388, 4, kAt388, 9, 1, 1},
+    {"RotaryEmbedding", 23, kIn389, 4, kAt389, 3, 1, 1},
+    {"Round", 11, kIn390, 1, kAt390, 0, 1, 1},
+    {"Round", 22, kIn391, 1, kAt391, 0, 1, 1},
+    {"STFT", 17, kIn392, 4, kAt392, 1, 1, 1},
+    {"Scan", 8, kIn393, 2, kAt393, 3, 1, 4},
+    {"Scan", 9, kIn394, 1, kAt394, 6, 1, 4},
+    {"Scan", 11, kIn395, 1, kAt395, 6, 1, 4},
+    {"Scan", 16, kIn396, 1, kAt396, 6, 1, 4},
+    {"Scan", 19, kIn397, 1, kAt397, 6, 1, 4},
+    {"Scan", 21, kIn398, 1, kAt398, 6, 1, 4},
+    {"Scan", 23, kIn399, 1, kAt399, 6, 1, 4},
+    {"Scan", 24, kIn400, 1, kAt400, 6, 1, 4},
+    {"Scan", 25, kIn401, 1, kAt401, 6, 1, 4},
+    {"ScatterElements", 11, kIn402, 3, kAt402, 1, 1, 1},
+    {"ScatterElements", 13, kIn403, 3, kAt403, 1, 1, 1},
+    {"ScatterElements", 16, kIn404, 3, kAt404, 2, 1, 1},
+    {"ScatterElements", 18, kIn405, 3, kAt405, 2, 1, 1},
+    {"ScatterND", 11, kIn406, 3, kAt406, 0, 1, 1},
+    {"ScatterND", 13, kIn407, 3, kAt407, 0, 1, 1},
+    {"ScatterND", 16, kIn408, 3, kAt408, 1, 1, 1},
+    {"ScatterND", 18, kIn409, 3, kAt409, 1, 1, 1},
+    {"Selu", 6, kIn410, 1, kAt410, 2, 1, 1},
+    {"Selu", 22, kIn411, 1, kAt411, 2, 1, 1},
+    {"SequenceAt", 11, kIn412, 2, kAt412, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn413, 1, kAt413, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn414, 0, kAt414, 1, 1, 1},
+    {"SequenceErase", 11, kIn415, 2, kAt415, 0, 1, 1},
+    {"SequenceInsert", 11, kIn416, 3, kAt416, 0, 1, 1},
+    {"SequenceLength", 11, kIn417, 1, kAt417, 0, 1, 1},
+    {"SequenceMap", 17, kIn418, 2, kAt418, 1, 1, 4},
+    {"Shape", 1, kIn419, 1, kAt419, 0, 1, 1},
+    {"Shape", 13, kIn420, 1, kAt420, 0, 1, 1},
+    {"Shape", 15, kIn421, 1, kAt421, 2, 1, 1},
+    {"Shape", 19, kIn422, 1, kAt422, 2, 1, 1},
+    {"Shape", 21, kIn423, 1, kAt423, 2, 1, 1},
+    {"Shape", 23, kIn424, 1, kAt424, 2, 1, 1},
+    {"Shape", 24, kIn425, 1, kAt425, 2, 1, 1},
+    {"Shape", 25, kIn426, 1, kAt426, 2, 1, 1},
+    {"Shrink", 9, kIn427, 1, kAt427, 2, 1, 1},
+    {"Sigmoid", 6, kIn428, 1, kAt428, 0, 1, 1},
+    {"Sigmoid", 13, kIn429, 1, kAt429, 0, 1, 1},
+    {"Sign", 9, kIn430, 1, kAt430, 0, 1, 1},
+    {"Sign", 13, kIn431, 1, kAt431, 0, 1, 1},
+    {"Sin", 7, kIn432, 1, kAt432, 0, 1, 1},
+    {"Sin", 22, kIn433, 1, kAt433, 0, 1, 1},
+    {"Sinh", 9, kIn434, 1, kAt434, 0, 1, 1},
+    {"Sinh", 22, kIn435, 1, kAt435, 0, 1, 1},
+    {"Size", 1, kIn436, 1, kAt436, 0, 1, 1},
+    {"Size", 13, kIn437, 1, kAt437, 0, 1, 1},
+    {"Size", 19, kIn438, 1, kAt438, 0, 1, 1},
+    {"Size", 21, kIn439, 1, kAt439, 0, 1, 1},
+    {"Size", 23, kIn440, 1, kAt440, 0, 1, 1},
+    {"Size", 24, kIn441, 1, kAt441, 0, 1, 1},
+    {"Size", 25, kIn442, 1, kAt442, 0, 1, 1},
+    {"Slice", 1, kIn443, 1, kAt443, 3, 1, 1},
+    {"Slice", 10, kIn444, 5, kAt444, 0, 1, 1},
+    {"Slice", 11, kIn445, 5, kAt445, 0, 1, 1},
+    {"Slice", 13, kIn446, 5, kAt446, 0, 1, 1},
+    {"Softmax", 1, kIn447, 1, kAt447, 1, 1, 1},
+    {"Softmax", 11, kIn448, 1, kAt448, 1, 1, 1},
+    {"Softmax", 13, kIn449, 1, kAt449, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn450, 3, kAt450, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn451, 3, kAt451, 2, 1, 2},
+    {"Softplus", 1, kIn452, 1, kAt452, 0, 1, 1},
+    {"Softplus", 22, kIn453, 1, kAt453, 0, 1, 1},
+    {"Softsign", 1, kIn454, 1, kAt454, 0, 1, 1},
+    {"Softsign", 22, kIn455, 1, kAt455, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn456, 1, kAt456, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn457, 1, kAt457, 1, 1, 1},
+    {"Split", 1, kIn458, 2, kAt458, 2, 1, 4},
+    {"Split", 2, kIn459, 1, kAt459, 2, 1, 4},
+    {"Split", 11, kIn460, 1, kAt460, 2, 1, 4},
+    {"Split", 13, kIn461, 2, kAt461, 1, 1, 4},
+    {"Split", 18, kIn462, 2, kAt462, 2, 1, 4},
+    {"SplitToSequence", 11, kIn463, 2, kAt463, 2, 1, 1},
+    {"SplitToSequence", 24, kIn464, 2, kAt464, 2, 1, 1},
+    {"Sqrt", 6, kIn465, 1, kAt465, 0, 1, 1},
+    {"Sqrt", 13, kIn466, 1, kAt466, 0, 1, 1},
+    {"Squeeze", 1, kIn467, 1, kAt467, 1, 1, 1},
+    {"Squeeze", 11, kIn468, 1, kAt468, 1, 1, 1},
+    {"Squeeze", 13, kIn469, 2, kAt469, 0, 1, 1},
+    {"Squeeze", 21, kIn470, 2, kAt470, 0, 1, 1},
+    {"Squeeze", 23, kIn471, 2, kAt471, 0, 1, 1},
+    {"Squeeze", 24, kIn472, 2, kAt472, 0, 1, 1},
+    {"Squeeze", 25, kIn473, 2, kAt473, 0, 1, 1},
+    {"Sub", 6, kIn474, 2, kAt474, 2, 1, 1},
+    {"Sub", 7, kIn475, 2, kAt475, 0, 1, 1},
+    {"Sub", 13, kIn476, 2, kAt476, 0, 1, 1},
+    {"Sub", 14, kIn477, 2, kAt477, 0, 1, 1},
+    {"Sum", 6, kIn478, 1, kAt478, 0, 1, 1},
+    {"Sum", 8, kIn479, 1, kAt479, 0, 1, 1},
+    {"Sum", 13, kIn480, 1, kAt480, 0, 1, 1},
+    {"Tan", 7, kIn481, 1, kAt481, 0, 1, 1},
+    {"Tan", 22, kIn482, 1, kAt482, 0, 1, 1},
+    {"Tanh", 6, kIn483, 1, kAt483, 0, 1, 1},
+    {"Tanh", 13, kIn484, 1, kAt484, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn485, 1, kAt485, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn486, 1, kAt486, 1, 1, 1},
+    {"Tile", 6, kIn487, 2, kAt487, 0, 1, 1},
+    {"Tile", 13, kIn488, 2, kAt488, 0, 1, 1},
+    {"TopK", 1, kIn489, 1, kAt489, 2, 2, 2},
+    {"TopK", 10, kIn490, 2, kAt490, 1, 2, 2},
+    {"TopK", 11, kIn491, 2, kAt491, 3, 2, 2},
+    {"TopK", 24, kIn492, 2, kAt492, 3, 2, 2},
+    {"Transpose", 1, kIn493, 1, kAt493, 1, 1, 1},
+    {"Transpose", 13, kIn494, 1, kAt494, 1, 1, 1},
+    {"Transpose", 21, kIn495, 1, kAt495, 1, 1, 1},
+    {"Transpose", 23, kIn496, 1, kAt496, 1, 1, 1},
+    {"Transpose", 24, kIn497, 1, kAt497, 1, 1, 1},
+    {"Transpose", 25, kIn498, 1, kAt498, 1, 1, 1},
+    {"Trilu", 14, kIn499, 2, kAt499, 1, 1, 1},
+    {"Unsqueeze", 1, kIn500, 1, kAt500, 1, 1, 1},
+    {"Unsqueeze", 11, kIn501, 1, kAt501, 1, 1, 1},
+    {"Unsqueeze", 13, kIn502, 2, kAt502, 0, 1, 1},
+    {"Unsqueeze", 21, kIn503, 2, kAt503, 0, 1, 1},
+    {"Unsqueeze", 23, kIn504, 2, kAt504, 0, 1, 1},
+    {"Unsqueeze", 24, kIn505, 2, kAt505, 0, 1, 1},
+    {"Unsqueeze", 25, kIn506, 2, kAt506, 0, 1, 1},
+    {"Upsample", 7, kIn507, 1, kAt507, 2, 1, 1},
+    {"Upsample", 9, kIn508, 2, kAt508, 1, 1, 1},
+    {"Upsample", 10, kIn509, 2, kAt509, 1, 1, 1},
+    {"Where", 9, kIn510, 3, kAt510, 0, 1, 1},
+    {"Where", 16, kIn511, 3, kAt511, 0, 1, 1},
+    {"Xor", 7, kIn512, 2, kAt512, 0, 1, 1},
 };
 
 }  // namespace

@@ -19,6 +19,7 @@ constexpr InputSignature kSignatures[] = {
     {"Add", 7, "A,B"},
     {"Add", 13, "A,B"},
     {"Add", 14, "A,B"},
+    {"AffineGrid", 20, "theta,size"},
     {"And", 7, "A,B"},
     {"ArgMax", 1, "data"},
     {"ArgMax", 11, "data"},

@@ -81,5 +81,32 @@ TEST(OpsGridSample, Refusals) {
             SessionErrorKind::InvalidModel);
 }
 
+// Section 5: the identity theta returns the base positions; with align_corners = 1 and 2 x 2
+// they are the corners, x innermost.
+TEST(OpsAffineGrid, IdentityGivesTheBasePositions) {
+  const Tensor theta = f32({1, 2, 3}, {1, 0, 0, 0, 1, 0});
+  const Tensor size = Tensor::from_values<std::int64_t>(DType::I64, Shape{4}, {1, 1, 2, 2});
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    EXPECT_EQ(run_one_node("AffineGrid", 20, {{"theta", theta}, {"size", size}}, {unshaped_tensor_value_info("y", 1)},
+                           {int_attr("align_corners", 1)}, mode)
+                  .at(0)
+                  .to_vector<float>(),
+              (std::vector<float>{-1, -1, 1, -1, -1, 1, 1, 1}));
+  }
+  // align_corners = 0: the pixel centres -0.5 and 0.5; a translation adds to every position.
+  const Tensor shifted = f32({1, 2, 3}, {1, 0, 0.25f, 0, 1, -1});
+  EXPECT_EQ(run_one_node("AffineGrid", 20, {{"theta", shifted}, {"size", size}}, {unshaped_tensor_value_info("y", 1)}, {},
+                         ExecutionMode::Exact)
+                .at(0)
+                .to_vector<float>(),
+            (std::vector<float>{-0.25f, -1.5f, 0.75f, -1.5f, -0.25f, -0.5f, 0.75f, -0.5f}));
+  // A theta for 3-D with a 2-D size.
+  EXPECT_EQ(session_error_kind_of([&] {
+              run_one_node("AffineGrid", 20, {{"theta", f32({1, 3, 4}, std::vector<float>(12, 0))}, {"size", size}},
+                           {unshaped_tensor_value_info("y", 1)}, {}, ExecutionMode::Fast);
+            }),
+            SessionErrorKind::InvalidInput);
+}
+
 }  // namespace
 }  // namespace onemodel

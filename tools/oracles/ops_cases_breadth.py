@@ -44,6 +44,7 @@ def gen_breadth(f):
                   onnxref=wide)
     gen_spectral(f)
     gen_grid_sample(f)
+    gen_affine_grid(f)
 
 
 def gen_spectral(f):
@@ -120,3 +121,17 @@ def gen_grid_sample(f):
             grid = (f.rng.random((1, 2, 3, 4, 3)) * 2.6 - 1.3).astype(np.float32)
             f.add("GridSample", [("x", x), ("grid", grid)], attrs=dict(mode=mode, padding_mode=padding), opset=20,
                   tol=SCALED, tag="volumetric_%s_%s" % (mode, padding))
+
+
+def gen_affine_grid(f):
+    """AffineGrid (spec/ops/grid-sample.md section 5): 2-D and 3-D, both align_corners, sizes of 1."""
+    for align in (0, 1):
+        for size in ((2, 3, 4, 5), (1, 1, 1, 6), (2, 1, 3, 2, 4), (1, 2, 1, 1, 3)):
+            r = len(size) - 2
+            theta = f.normal((size[0], r, r + 1))
+            # An axis of one sample with align_corners = 1: ONNX Runtime places it at +1, PyTorch's
+            # linspace and ONNX's reference at -1 (the page's choice): the onnx evaluator judges it.
+            onnxref = align == 1 and 1 in size[2:]
+            f.add("AffineGrid", [("theta", theta), ("size", np.array(size, np.int64))],
+                  attrs=dict(align_corners=align), opset=20, tol=SCALED, const=("size",),
+                  tag="%dd_a%d_%s" % (r, align, "x".join(map(str, size))), onnxref=onnxref)
