@@ -91,5 +91,7 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/table_spectral.cpp
     # GridSample and AffineGrid (issue 17): new files, alone.
     reference/ops/op_affine_grid.cpp
-    reference/ops/op_grid_sample.cpp)
+    reference/ops/op_grid_sample.cpp
+    # NonMaxSuppression (issue 17): new file, alone.
+    reference/ops/op_non_max_suppression.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -568,47 +568,47 @@ constexpr SchemaInput kIn280[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u
 constexpr SchemaAttribute kAt280[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
 constexpr SchemaInput kIn281[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt281[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn282[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn283[] = {{"X", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn284[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn282[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt282[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn283[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt283[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn284[] = {{"X", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt285[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn286[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt286[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn287[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt287[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn288[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn289[] = {{"input", 0, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn285[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn286[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn287[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt287[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn288[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt288[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn289[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt289[] = {{"type", 13, false, ""}};
 constexpr SchemaInput kIn290[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn291[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn292[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn293[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn293[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn294[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn295[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn295[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn296[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn296[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn297[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt297[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn298[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn299[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn300[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn301[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn297[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn298[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn299[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn300[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn301[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt301[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn302[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn302[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt302[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn303[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt303[] = {{"mode", 3, false, "constant"}};
@@ -618,152 +618,152 @@ constexpr SchemaInput kIn305[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u,
 constexpr SchemaAttribute kAt305[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn306[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt306[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn307[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn308[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn309[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn307[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt307[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn308[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt308[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn309[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt309[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn310[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn311[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt312[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn313[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn312[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn313[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn315[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn314[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt314[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn315[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn316[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt316[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn317[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt317[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn318[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn319[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt319[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn320[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt320[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn316[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn317[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt317[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn318[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn319[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt319[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn320[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt320[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn321[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt321[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn322[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt322[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn323[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt323[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt324[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn326[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt326[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn327[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt327[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn328[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn322[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt322[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn323[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt323[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt324[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn325[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt325[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn326[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt326[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn327[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt327[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn328[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
 constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn329[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn330[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt330[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn331[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt331[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn332[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn329[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt329[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn330[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn331[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn333[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt333[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn334[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn333[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt333[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn334[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt334[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt335[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn335[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt335[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt337[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn337[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn338[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt338[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt339[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn339[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt339[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt341[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn342[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn341[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt341[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn342[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt343[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn343[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt343[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt344[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt345[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn345[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt347[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn352[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt352[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt353[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn356[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt357[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt360[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt361[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn364[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt365[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt370[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt373[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn374[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt374[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn375[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt372[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn374[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt374[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn375[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt375[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn376[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt376[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn377[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn377[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt377[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn378[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt378[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt378[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn379[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt379[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt379[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn380[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt380[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn381[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
@@ -772,33 +772,33 @@ constexpr SchemaInput kIn382[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u
 constexpr SchemaAttribute kAt382[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn383[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt383[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn384[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt384[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn385[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt385[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn386[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt386[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn387[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt387[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn384[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt384[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt385[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt386[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn387[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt387[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn388[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt388[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn389[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt389[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn392[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt392[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn393[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt393[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn394[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt394[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn395[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt388[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn389[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt389[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn390[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt390[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt391[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn393[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn394[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt394[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn395[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt396[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn397[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn397[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt397[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn398[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt398[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -808,48 +808,48 @@ constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn401[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt401[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn402[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt402[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt403[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt404[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn402[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt402[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn403[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt403[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt404[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt405[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn406[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt406[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt408[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt405[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt406[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt407[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn408[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt409[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt410[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt411[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn412[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn414[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt414[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn415[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn410[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt410[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn411[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt411[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt412[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt414[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn415[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn416[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn416[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt416[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn418[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn419[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn418[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn419[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn420[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn421[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt421[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn420[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn421[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt421[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt422[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt422[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn423[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt423[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}};
@@ -858,29 +858,29 @@ constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt425[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt426[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn427[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt427[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn428[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn430[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt427[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt428[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn429[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn430[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn431[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn432[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn432[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn433[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn434[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn435[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn436[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn437[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn438[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn438[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn439[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
@@ -890,111 +890,111 @@ constexpr SchemaInput kIn441[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn443[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn444[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn445[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn445[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt445[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn446[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn447[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn448[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn449[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn447[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn449[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt449[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn450[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn451[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt451[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn452[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn453[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn450[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn451[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt451[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn452[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn453[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn454[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn455[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt456[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt457[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt458[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt459[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt458[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt459[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn461[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn462[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn463[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn464[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn465[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn466[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt467[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt468[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn470[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn461[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn464[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn465[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt465[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn466[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt466[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn467[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn468[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt469[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn470[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn471[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn472[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn473[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn474[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn475[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn474[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn475[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn476[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt476[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn477[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn478[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn479[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn480[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn480[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn481[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn482[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn483[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn484[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn485[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt485[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn486[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt486[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn488[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn489[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn490[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn491[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn492[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn493[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt493[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt494[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt485[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn487[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt487[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn489[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn490[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt490[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn491[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn492[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn493[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt493[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn494[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt494[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn495[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt495[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt496[] = {{"perm", 7, false, ""}};
@@ -1002,34 +1002,38 @@ constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt497[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt498[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn499[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt499[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt500[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn501[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt501[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt499[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt500[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn501[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt501[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn502[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt502[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn503[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn504[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn505[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn506[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn508[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt508[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn509[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt509[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn510[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn507[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn508[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn509[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt509[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn510[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt510[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn511[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt511[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn512[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn513[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt513[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn514[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt514[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1314,237 +1318,239 @@ constexpr OpSchema kSchemas[] = {
     {"NegativeLogLikelihoodLoss", 12, kIn279, 3, kAt279, 2, 1, 1},
     {"NegativeLogLikelihoodLoss", 13, kIn280, 3, kAt280, 2, 1, 1},
     {"NegativeLogLikelihoodLoss", 22, kIn281, 3, kAt281, 2, 1, 1},
-    {"NonZero", 9, kIn282, 1, kAt282, 0, 1, 1},
-    {"NonZero", 13, kIn283, 1, kAt283, 0, 1, 1},
-    {"Not", 1, kIn284, 1, kAt284, 0, 1, 1},
-    {"OneHot", 9, kIn285, 3, kAt285, 1, 1, 1},
-    {"OneHot", 11, kIn286, 3, kAt286, 1, 1, 1},
-    {"Optional", 15, kIn287, 1, kAt287, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn288, 1, kAt288, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn289, 1, kAt289, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn290, 1, kAt290, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn291, 1, kAt291, 0, 1, 1},
-    {"Or", 7, kIn292, 2, kAt292, 0, 1, 1},
-    {"PRelu", 6, kIn293, 2, kAt293, 0, 1, 1},
-    {"PRelu", 7, kIn294, 2, kAt294, 0, 1, 1},
-    {"PRelu", 9, kIn295, 2, kAt295, 0, 1, 1},
-    {"PRelu", 16, kIn296, 2, kAt296, 0, 1, 1},
-    {"Pad", 1, kIn297, 1, kAt297, 3, 1, 1},
-    {"Pad", 2, kIn298, 1, kAt298, 3, 1, 1},
-    {"Pad", 11, kIn299, 3, kAt299, 1, 1, 1},
-    {"Pad", 13, kIn300, 3, kAt300, 1, 1, 1},
-    {"Pad", 18, kIn301, 4, kAt301, 1, 1, 1},
-    {"Pad", 19, kIn302, 4, kAt302, 1, 1, 1},
-    {"Pad", 21, kIn303, 4, kAt303, 1, 1, 1},
-    {"Pad", 23, kIn304, 4, kAt304, 1, 1, 1},
-    {"Pad", 24, kIn305, 4, kAt305, 1, 1, 1},
-    {"Pad", 25, kIn306, 4, kAt306, 1, 1, 1},
-    {"Pow", 1, kIn307, 2, kAt307, 2, 1, 1},
-    {"Pow", 7, kIn308, 2, kAt308, 0, 1, 1},
-    {"Pow", 12, kIn309, 2, kAt309, 0, 1, 1},
-    {"Pow", 13, kIn310, 2, kAt310, 0, 1, 1},
-    {"Pow", 15, kIn311, 2, kAt311, 0, 1, 1},
-    {"QLinearConv", 10, kIn312, 9, kAt312, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn313, 8, kAt313, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn314, 8, kAt314, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn315, 3, kAt315, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn316, 3, kAt316, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn317, 3, kAt317, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn318, 3, kAt318, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn319, 3, kAt319, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn320, 3, kAt320, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn321, 3, kAt321, 5, 1, 1},
-    {"RMSNormalization", 23, kIn322, 2, kAt322, 3, 1, 1},
-    {"RNN", 7, kIn323, 6, kAt323, 6, 1, 2},
-    {"RNN", 14, kIn324, 6, kAt324, 7, 1, 2},
-    {"RNN", 22, kIn325, 6, kAt325, 7, 1, 2},
-    {"Range", 11, kIn326, 3, kAt326, 0, 1, 1},
-    {"Range", 27, kIn327, 3, kAt327, 1, 1, 1},
-    {"Reciprocal", 6, kIn328, 1, kAt328, 0, 1, 1},
-    {"Reciprocal", 13, kIn329, 1, kAt329, 0, 1, 1},
-    {"ReduceL1", 1, kIn330, 1, kAt330, 2, 1, 1},
-    {"ReduceL1", 11, kIn331, 1, kAt331, 2, 1, 1},
-    {"ReduceL1", 13, kIn332, 1, kAt332, 2, 1, 1},
-    {"ReduceL1", 18, kIn333, 2, kAt333, 2, 1, 1},
-    {"ReduceL2", 1, kIn334, 1, kAt334, 2, 1, 1},
-    {"ReduceL2", 11, kIn335, 1, kAt335, 2, 1, 1},
-    {"ReduceL2", 13, kIn336, 1, kAt336, 2, 1, 1},
-    {"ReduceL2", 18, kIn337, 2, kAt337, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn338, 1, kAt338, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn339, 1, kAt339, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn340, 1, kAt340, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn341, 2, kAt341, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn342, 1, kAt342, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn343, 1, kAt343, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn344, 1, kAt344, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn345, 2, kAt345, 2, 1, 1},
-    {"ReduceMax", 1, kIn346, 1, kAt346, 2, 1, 1},
-    {"ReduceMax", 11, kIn347, 1, kAt347, 2, 1, 1},
-    {"ReduceMax", 12, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceMax", 13, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceMax", 18, kIn350, 2, kAt350, 2, 1, 1},
-    {"ReduceMax", 20, kIn351, 2, kAt351, 2, 1, 1},
-    {"ReduceMean", 1, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceMean", 11, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceMean", 13, kIn354, 1, kAt354, 2, 1, 1},
-    {"ReduceMean", 18, kIn355, 2, kAt355, 2, 1, 1},
-    {"ReduceMin", 1, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceMin", 11, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceMin", 12, kIn358, 1, kAt358, 2, 1, 1},
-    {"ReduceMin", 13, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceMin", 18, kIn360, 2, kAt360, 2, 1, 1},
-    {"ReduceMin", 20, kIn361, 2, kAt361, 2, 1, 1},
-    {"ReduceProd", 1, kIn362, 1, kAt362, 2, 1, 1},
-    {"ReduceProd", 11, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceProd", 13, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceProd", 18, kIn365, 2, kAt365, 2, 1, 1},
-    {"ReduceSum", 1, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceSum", 11, kIn367, 1, kAt367, 2, 1, 1},
-    {"ReduceSum", 13, kIn368, 2, kAt368, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn371, 1, kAt371, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn372, 2, kAt372, 2, 1, 1},
-    {"Relu", 6, kIn373, 1, kAt373, 0, 1, 1},
-    {"Relu", 13, kIn374, 1, kAt374, 0, 1, 1},
-    {"Relu", 14, kIn375, 1, kAt375, 0, 1, 1},
-    {"Reshape", 5, kIn376, 2, kAt376, 0, 1, 1},
-    {"Reshape", 13, kIn377, 2, kAt377, 0, 1, 1},
-    {"Reshape", 14, kIn378, 2, kAt378, 1, 1, 1},
-    {"Reshape", 19, kIn379, 2, kAt379, 1, 1, 1},
-    {"Reshape", 21, kIn380, 2, kAt380, 1, 1, 1},
-    {"Reshape", 23, kIn381, 2, kAt381, 1, 1, 1},
-    {"Reshape", 24, kIn382, 2, kAt382, 1, 1, 1},
-    {"Reshape", 25, kIn383, 2, kAt383, 1, 1, 1},
-    {"Resize", 10, kIn384, 2, kAt384, 1, 1, 1},
-    {"Resize", 11, kIn385, 4, kAt385, 6, 1, 1},
-    {"Resize", 13, kIn386, 4, kAt386, 6, 1, 1},
-    {"Resize", 18, kIn387, 4, kAt387, 9, 1, 1},
-    {"Resize", 19, kIn388, 4, kAt388, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn389, 4, kAt389, 3, 1, 1},
-    {"Round", 11, kIn390, 1, kAt390, 0, 1, 1},
-    {"Round", 22, kIn391, 1, kAt391, 0, 1, 1},
-    {"STFT", 17, kIn392, 4, kAt392, 1, 1, 1},
-    {"Scan", 8, kIn393, 2, kAt393, 3, 1, 4},
-    {"Scan", 9, kIn394, 1, kAt394, 6, 1, 4},
-    {"Scan", 11, kIn395, 1, kAt395, 6, 1, 4},
-    {"Scan", 16, kIn396, 1, kAt396, 6, 1, 4},
-    {"Scan", 19, kIn397, 1, kAt397, 6, 1, 4},
-    {"Scan", 21, kIn398, 1, kAt398, 6, 1, 4},
-    {"Scan", 23, kIn399, 1, kAt399, 6, 1, 4},
-    {"Scan", 24, kIn400, 1, kAt400, 6, 1, 4},
-    {"Scan", 25, kIn401, 1, kAt401, 6, 1, 4},
-    {"ScatterElements", 11, kIn402, 3, kAt402, 1, 1, 1},
-    {"ScatterElements", 13, kIn403, 3, kAt403, 1, 1, 1},
-    {"ScatterElements", 16, kIn404, 3, kAt404, 2, 1, 1},
-    {"ScatterElements", 18, kIn405, 3, kAt405, 2, 1, 1},
-    {"ScatterND", 11, kIn406, 3, kAt406, 0, 1, 1},
-    {"ScatterND", 13, kIn407, 3, kAt407, 0, 1, 1},
-    {"ScatterND", 16, kIn408, 3, kAt408, 1, 1, 1},
-    {"ScatterND", 18, kIn409, 3, kAt409, 1, 1, 1},
-    {"Selu", 6, kIn410, 1, kAt410, 2, 1, 1},
-    {"Selu", 22, kIn411, 1, kAt411, 2, 1, 1},
-    {"SequenceAt", 11, kIn412, 2, kAt412, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn413, 1, kAt413, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn414, 0, kAt414, 1, 1, 1},
-    {"SequenceErase", 11, kIn415, 2, kAt415, 0, 1, 1},
-    {"SequenceInsert", 11, kIn416, 3, kAt416, 0, 1, 1},
-    {"SequenceLength", 11, kIn417, 1, kAt417, 0, 1, 1},
-    {"SequenceMap", 17, kIn418, 2, kAt418, 1, 1, 4},
-    {"Shape", 1, kIn419, 1, kAt419, 0, 1, 1},
-    {"Shape", 13, kIn420, 1, kAt420, 0, 1, 1},
-    {"Shape", 15, kIn421, 1, kAt421, 2, 1, 1},
-    {"Shape", 19, kIn422, 1, kAt422, 2, 1, 1},
-    {"Shape", 21, kIn423, 1, kAt423, 2, 1, 1},
-    {"Shape", 23, kIn424, 1, kAt424, 2, 1, 1},
-    {"Shape", 24, kIn425, 1, kAt425, 2, 1, 1},
-    {"Shape", 25, kIn426, 1, kAt426, 2, 1, 1},
-    {"Shrink", 9, kIn427, 1, kAt427, 2, 1, 1},
-    {"Sigmoid", 6, kIn428, 1, kAt428, 0, 1, 1},
-    {"Sigmoid", 13, kIn429, 1, kAt429, 0, 1, 1},
-    {"Sign", 9, kIn430, 1, kAt430, 0, 1, 1},
-    {"Sign", 13, kIn431, 1, kAt431, 0, 1, 1},
-    {"Sin", 7, kIn432, 1, kAt432, 0, 1, 1},
-    {"Sin", 22, kIn433, 1, kAt433, 0, 1, 1},
-    {"Sinh", 9, kIn434, 1, kAt434, 0, 1, 1},
-    {"Sinh", 22, kIn435, 1, kAt435, 0, 1, 1},
-    {"Size", 1, kIn436, 1, kAt436, 0, 1, 1},
-    {"Size", 13, kIn437, 1, kAt437, 0, 1, 1},
-    {"Size", 19, kIn438, 1, kAt438, 0, 1, 1},
-    {"Size", 21, kIn439, 1, kAt439, 0, 1, 1},
-    {"Size", 23, kIn440, 1, kAt440, 0, 1, 1},
-    {"Size", 24, kIn441, 1, kAt441, 0, 1, 1},
-    {"Size", 25, kIn442, 1, kAt442, 0, 1, 1},
-    {"Slice", 1, kIn443, 1, kAt443, 3, 1, 1},
-    {"Slice", 10, kIn444, 5, kAt444, 0, 1, 1},
-    {"Slice", 11, kIn445, 5, kAt445, 0, 1, 1},
-    {"Slice", 13, kIn446, 5, kAt446, 0, 1, 1},
-    {"Softmax", 1, kIn447, 1, kAt447, 1, 1, 1},
-    {"Softmax", 11, kIn448, 1, kAt448, 1, 1, 1},
-    {"Softmax", 13, kIn449, 1, kAt449, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn450, 3, kAt450, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn451, 3, kAt451, 2, 1, 2},
-    {"Softplus", 1, kIn452, 1, kAt452, 0, 1, 1},
-    {"Softplus", 22, kIn453, 1, kAt453, 0, 1, 1},
-    {"Softsign", 1, kIn454, 1, kAt454, 0, 1, 1},
-    {"Softsign", 22, kIn455, 1, kAt455, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn456, 1, kAt456, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn457, 1, kAt457, 1, 1, 1},
-    {"Split", 1, kIn458, 2, kAt458, 2, 1, 4},
-    {"Split", 2, kIn459, 1, kAt459, 2, 1, 4},
-    {"Split", 11, kIn460, 1, kAt460, 2, 1, 4},
-    {"Split", 13, kIn461, 2, kAt461, 1, 1, 4},
-    {"Split", 18, kIn462, 2, kAt462, 2, 1, 4},
-    {"SplitToSequence", 11, kIn463, 2, kAt463, 2, 1, 1},
-    {"SplitToSequence", 24, kIn464, 2, kAt464, 2, 1, 1},
-    {"Sqrt", 6, kIn465, 1, kAt465, 0, 1, 1},
-    {"Sqrt", 13, kIn466, 1, kAt466, 0, 1, 1},
-    {"Squeeze", 1, kIn467, 1, kAt467, 1, 1, 1},
-    {"Squeeze", 11, kIn468, 1, kAt468, 1, 1, 1},
-    {"Squeeze", 13, kIn469, 2, kAt469, 0, 1, 1},
-    {"Squeeze", 21, kIn470, 2, kAt470, 0, 1, 1},
-    {"Squeeze", 23, kIn471, 2, kAt471, 0, 1, 1},
-    {"Squeeze", 24, kIn472, 2, kAt472, 0, 1, 1},
-    {"Squeeze", 25, kIn473, 2, kAt473, 0, 1, 1},
-    {"Sub", 6, kIn474, 2, kAt474, 2, 1, 1},
-    {"Sub", 7, kIn475, 2, kAt475, 0, 1, 1},
-    {"Sub", 13, kIn476, 2, kAt476, 0, 1, 1},
-    {"Sub", 14, kIn477, 2, kAt477, 0, 1, 1},
-    {"Sum", 6, kIn478, 1, kAt478, 0, 1, 1},
-    {"Sum", 8, kIn479, 1, kAt479, 0, 1, 1},
-    {"Sum", 13, kIn480, 1, kAt480, 0, 1, 1},
-    {"Tan", 7, kIn481, 1, kAt481, 0, 1, 1},
-    {"Tan", 22, kIn482, 1, kAt482, 0, 1, 1},
-    {"Tanh", 6, kIn483, 1, kAt483, 0, 1, 1},
-    {"Tanh", 13, kIn484, 1, kAt484, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn485, 1, kAt485, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn486, 1, kAt486, 1, 1, 1},
-    {"Tile", 6, kIn487, 2, kAt487, 0, 1, 1},
-    {"Tile", 13, kIn488, 2, kAt488, 0, 1, 1},
-    {"TopK", 1, kIn489, 1, kAt489, 2, 2, 2},
-    {"TopK", 10, kIn490, 2, kAt490, 1, 2, 2},
-    {"TopK", 11, kIn491, 2, kAt491, 3, 2, 2},
-    {"TopK", 24, kIn492, 2, kAt492, 3, 2, 2},
-    {"Transpose", 1, kIn493, 1, kAt493, 1, 1, 1},
-    {"Transpose", 13, kIn494, 1, kAt494, 1, 1, 1},
-    {"Transpose", 21, kIn495, 1, kAt495, 1, 1, 1},
-    {"Transpose", 23, kIn496, 1, kAt496, 1, 1, 1},
-    {"Transpose", 24, kIn497, 1, kAt497, 1, 1, 1},
-    {"Transpose", 25, kIn498, 1, kAt498, 1, 1, 1},
-    {"Trilu", 14, kIn499, 2, kAt499, 1, 1, 1},
-    {"Unsqueeze", 1, kIn500, 1, kAt500, 1, 1, 1},
-    {"Unsqueeze", 11, kIn501, 1, kAt501, 1, 1, 1},
-    {"Unsqueeze", 13, kIn502, 2, kAt502, 0, 1, 1},
-    {"Unsqueeze", 21, kIn503, 2, kAt503, 0, 1, 1},
-    {"Unsqueeze", 23, kIn504, 2, kAt504, 0, 1, 1},
-    {"Unsqueeze", 24, kIn505, 2, kAt505, 0, 1, 1},
-    {"Unsqueeze", 25, kIn506, 2, kAt506, 0, 1, 1},
-    {"Upsample", 7, kIn507, 1, kAt507, 2, 1, 1},
-    {"Upsample", 9, kIn508, 2, kAt508, 1, 1, 1},
-    {"Upsample", 10, kIn509, 2, kAt509, 1, 1, 1},
-    {"Where", 9, kIn510, 3, kAt510, 0, 1, 1},
-    {"Where", 16, kIn511, 3, kAt511, 0, 1, 1},
-    {"Xor", 7, kIn512, 2, kAt512, 0, 1, 1},
+    {"NonMaxSuppression", 10, kIn282, 5, kAt282, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn283, 5, kAt283, 1, 1, 1},
+    {"NonZero", 9, kIn284, 1, kAt284, 0, 1, 1},
+    {"NonZero", 13, kIn285, 1, kAt285, 0, 1, 1},
+    {"Not", 1, kIn286, 1, kAt286, 0, 1, 1},
+    {"OneHot", 9, kIn287, 3, kAt287, 1, 1, 1},
+    {"OneHot", 11, kIn288, 3, kAt288, 1, 1, 1},
+    {"Optional", 15, kIn289, 1, kAt289, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn290, 1, kAt290, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn291, 1, kAt291, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn292, 1, kAt292, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn293, 1, kAt293, 0, 1, 1},
+    {"Or", 7, kIn294, 2, kAt294, 0, 1, 1},
+    {"PRelu", 6, kIn295, 2, kAt295, 0, 1, 1},
+    {"PRelu", 7, kIn296, 2, kAt296, 0, 1, 1},
+    {"PRelu", 9, kIn297, 2, kAt297, 0, 1, 1},
+    {"PRelu", 16, kIn298, 2, kAt298, 0, 1, 1},
+    {"Pad", 1, kIn299, 1, kAt299, 3, 1, 1},
+    {"Pad", 2, kIn300, 1, kAt300, 3, 1, 1},
+    {"Pad", 11, kIn301, 3, kAt301, 1, 1, 1},
+    {"Pad", 13, kIn302, 3, kAt302, 1, 1, 1},
+    {"Pad", 18, kIn303, 4, kAt303, 1, 1, 1},
+    {"Pad", 19, kIn304, 4, kAt304, 1, 1, 1},
+    {"Pad", 21, kIn305, 4, kAt305, 1, 1, 1},
+    {"Pad", 23, kIn306, 4, kAt306, 1, 1, 1},
+    {"Pad", 24, kIn307, 4, kAt307, 1, 1, 1},
+    {"Pad", 25, kIn308, 4, kAt308, 1, 1, 1},
+    {"Pow", 1, kIn309, 2, kAt309, 2, 1, 1},
+    {"Pow", 7, kIn310, 2, kAt310, 0, 1, 1},
+    {"Pow", 12, kIn311, 2, kAt311, 0, 1, 1},
+    {"Pow", 13, kIn312, 2, kAt312, 0, 1, 1},
+    {"Pow", 15, kIn313, 2, kAt313, 0, 1, 1},
+    {"QLinearConv", 10, kIn314, 9, kAt314, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn315, 8, kAt315, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn316, 8, kAt316, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn317, 3, kAt317, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn318, 3, kAt318, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn319, 3, kAt319, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn320, 3, kAt320, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn321, 3, kAt321, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn322, 3, kAt322, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn323, 3, kAt323, 5, 1, 1},
+    {"RMSNormalization", 23, kIn324, 2, kAt324, 3, 1, 1},
+    {"RNN", 7, kIn325, 6, kAt325, 6, 1, 2},
+    {"RNN", 14, kIn326, 6, kAt326, 7, 1, 2},
+    {"RNN", 22, kIn327, 6, kAt327, 7, 1, 2},
+    {"Range", 11, kIn328, 3, kAt328, 0, 1, 1},
+    {"Range", 27, kIn329, 3, kAt329, 1, 1, 1},
+    {"Reciprocal", 6, kIn330, 1, kAt330, 0, 1, 1},
+    {"Reciprocal", 13, kIn331, 1, kAt331, 0, 1, 1},
+    {"ReduceL1", 1, kIn332, 1, kAt332, 2, 1, 1},
+    {"ReduceL1", 11, kIn333, 1, kAt333, 2, 1, 1},
+    {"ReduceL1", 13, kIn334, 1, kAt334, 2, 1, 1},
+    {"ReduceL1", 18, kIn335, 2, kAt335, 2, 1, 1},
+    {"ReduceL2", 1, kIn336, 1, kAt336, 2, 1, 1},
+    {"ReduceL2", 11, kIn337, 1, kAt337, 2, 1, 1},
+    {"ReduceL2", 13, kIn338, 1, kAt338, 2, 1, 1},
+    {"ReduceL2", 18, kIn339, 2, kAt339, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn340, 1, kAt340, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn341, 1, kAt341, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn342, 1, kAt342, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn343, 2, kAt343, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn344, 1, kAt344, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn345, 1, kAt345, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn346, 1, kAt346, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn347, 2, kAt347, 2, 1, 1},
+    {"ReduceMax", 1, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceMax", 11, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceMax", 12, kIn350, 1, kAt350, 2, 1, 1},
+    {"ReduceMax", 13, kIn351, 1, kAt351, 2, 1, 1},
+    {"ReduceMax", 18, kIn352, 2, kAt352, 2, 1, 1},
+    {"ReduceMax", 20, kIn353, 2, kAt353, 2, 1, 1},
+    {"ReduceMean", 1, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceMean", 11, kIn355, 1, kAt355, 2, 1, 1},
+    {"ReduceMean", 13, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceMean", 18, kIn357, 2, kAt357, 2, 1, 1},
+    {"ReduceMin", 1, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceMin", 11, kIn359, 1, kAt359, 2, 1, 1},
+    {"ReduceMin", 12, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceMin", 13, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceMin", 18, kIn362, 2, kAt362, 2, 1, 1},
+    {"ReduceMin", 20, kIn363, 2, kAt363, 2, 1, 1},
+    {"ReduceProd", 1, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceProd", 11, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceProd", 13, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceProd", 18, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceSum", 1, kIn368, 1, kAt368, 2, 1, 1},
+    {"ReduceSum", 11, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceSum", 13, kIn370, 2, kAt370, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn372, 1, kAt372, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn373, 1, kAt373, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn374, 2, kAt374, 2, 1, 1},
+    {"Relu", 6, kIn375, 1, kAt375, 0, 1, 1},
+    {"Relu", 13, kIn376, 1, kAt376, 0, 1, 1},
+    {"Relu", 14, kIn377, 1, kAt377, 0, 1, 1},
+    {"Reshape", 5, kIn378, 2, kAt378, 0, 1, 1},
+    {"Reshape", 13, kIn379, 2, kAt379, 0, 1, 1},
+    {"Reshape", 14, kIn380, 2, kAt380, 1, 1, 1},
+    {"Reshape", 19, kIn381, 2, kAt381, 1, 1, 1},
+    {"Reshape", 21, kIn382, 2, kAt382, 1, 1, 1},
+    {"Reshape", 23, kIn383, 2, kAt383, 1, 1, 1},
+    {"Reshape", 24, kIn384, 2, kAt384, 1, 1, 1},
+    {"Reshape", 25, kIn385, 2, kAt385, 1, 1, 1},
+    {"Resize", 10, kIn386, 2, kAt386, 1, 1, 1},
+    {"Resize", 11, kIn387, 4, kAt387, 6, 1, 1},
+    {"Resize", 13, kIn388, 4, kAt388, 6, 1, 1},
+    {"Resize", 18, kIn389, 4, kAt389, 9, 1, 1},
+    {"Resize", 19, kIn390, 4, kAt390, 9, 1, 1},
+    {"RotaryEmbedding", 23, kIn391, 4, kAt391, 3, 1, 1},
+    {"Round", 11, kIn392, 1, kAt392, 0, 1, 1},
+    {"Round", 22, kIn393, 1, kAt393, 0, 1, 1},
+    {"STFT", 17, kIn394, 4, kAt394, 1, 1, 1},
+    {"Scan", 8, kIn395, 2, kAt395, 3, 1, 4},
+    {"Scan", 9, kIn396, 1, kAt396, 6, 1, 4},
+    {"Scan", 11, kIn397, 1, kAt397, 6, 1, 4},
+    {"Scan", 16, kIn398, 1, kAt398, 6, 1, 4},
+    {"Scan", 19, kIn399, 1, kAt399, 6, 1, 4},
+    {"Scan", 21, kIn400, 1, kAt400, 6, 1, 4},
+    {"Scan", 23, kIn401, 1, kAt401, 6, 1, 4},
+    {"Scan", 24, kIn402, 1, kAt402, 6, 1, 4},
+    {"Scan", 25, kIn403, 1, kAt403, 6, 1, 4},
+    {"ScatterElements", 11, kIn404, 3, kAt404, 1, 1, 1},
+    {"ScatterElements", 13, kIn405, 3, kAt405, 1, 1, 1},
+    {"ScatterElements", 16, kIn406, 3, kAt406, 2, 1, 1},
+    {"ScatterElements", 18, kIn407, 3, kAt407, 2, 1, 1},
+    {"ScatterND", 11, kIn408, 3, kAt408, 0, 1, 1},
+    {"ScatterND", 13, kIn409, 3, kAt409, 0, 1, 1},
+    {"ScatterND", 16, kIn410, 3, kAt410, 1, 1, 1},
+    {"ScatterND", 18, kIn411, 3, kAt411, 1, 1, 1},
+    {"Selu", 6, kIn412, 1, kAt412, 2, 1, 1},
+    {"Selu", 22, kIn413, 1, kAt413, 2, 1, 1},
+    {"SequenceAt", 11, kIn414, 2, kAt414, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn415, 1, kAt415, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn416, 0, kAt416, 1, 1, 1},
+    {"SequenceErase", 11, kIn417, 2, kAt417, 0, 1, 1},
+    {"SequenceInsert", 11, kIn418, 3, kAt418, 0, 1, 1},
+    {"SequenceLength", 11, kIn419, 1, kAt419, 0, 1, 1},
+    {"SequenceMap", 17, kIn420, 2, kAt420, 1, 1, 4},
+    {"Shape", 1, kIn421, 1, kAt421, 0, 1, 1},
+    {"Shape", 13, kIn422, 1, kAt422, 0, 1, 1},
+    {"Shape", 15, kIn423, 1, kAt423, 2, 1, 1},
+    {"Shape", 19, kIn424, 1, kAt424, 2, 1, 1},
+    {"Shape", 21, kIn425, 1, kAt425, 2, 1, 1},
+    {"Shape", 23, kIn426, 1, kAt426, 2, 1, 1},
+    {"Shape", 24, kIn427, 1, kAt427, 2, 1, 1},
+    {"Shape", 25, kIn428, 1, kAt428, 2, 1, 1},
+    {"Shrink", 9, kIn429, 1, kAt429, 2, 1, 1},
+    {"Sigmoid", 6, kIn430, 1, kAt430, 0, 1, 1},
+    {"Sigmoid", 13, kIn431, 1, kAt431, 0, 1, 1},
+    {"Sign", 9, kIn432, 1, kAt432, 0, 1, 1},
+    {"Sign", 13, kIn433, 1, kAt433, 0, 1, 1},
+    {"Sin", 7, kIn434, 1, kAt434, 0, 1, 1},
+    {"Sin", 22, kIn435, 1, kAt435, 0, 1, 1},
+    {"Sinh", 9, kIn436, 1, kAt436, 0, 1, 1},
+    {"Sinh", 22, kIn437, 1, kAt437, 0, 1, 1},
+    {"Size", 1, kIn438, 1, kAt438, 0, 1, 1},
+    {"Size", 13, kIn439, 1, kAt439, 0, 1, 1},
+    {"Size", 19, kIn440, 1, kAt440, 0, 1, 1},
+    {"Size", 21, kIn441, 1, kAt441, 0, 1, 1},
+    {"Size", 23, kIn442, 1, kAt442, 0, 1, 1},
+    {"Size", 24, kIn443, 1, kAt443, 0, 1, 1},
+    {"Size", 25, kIn444, 1, kAt444, 0, 1, 1},
+    {"Slice", 1, kIn445, 1, kAt445, 3, 1, 1},
+    {"Slice", 10, kIn446, 5, kAt446, 0, 1, 1},
+    {"Slice", 11, kIn447, 5, kAt447, 0, 1, 1},
+    {"Slice", 13, kIn448, 5, kAt448, 0, 1, 1},
+    {"Softmax", 1, kIn449, 1, kAt449, 1, 1, 1},
+    {"Softmax", 11, kIn450, 1, kAt450, 1, 1, 1},
+    {"Softmax", 13, kIn451, 1, kAt451, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn452, 3, kAt452, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn453, 3, kAt453, 2, 1, 2},
+    {"Softplus", 1, kIn454, 1, kAt454, 0, 1, 1},
+    {"Softplus", 22, kIn455, 1, kAt455, 0, 1, 1},
+    {"Softsign", 1, kIn456, 1, kAt456, 0, 1, 1},
+    {"Softsign", 22, kIn457, 1, kAt457, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn458, 1, kAt458, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn459, 1, kAt459, 1, 1, 1},
+    {"Split", 1, kIn460, 2, kAt460, 2, 1, 4},
+    {"Split", 2, kIn461, 1, kAt461, 2, 1, 4},
+    {"Split", 11, kIn462, 1, kAt462, 2, 1, 4},
+    {"Split", 13, kIn463, 2, kAt463, 1, 1, 4},
+    {"Split", 18, kIn464, 2, kAt464, 2, 1, 4},
+    {"SplitToSequence", 11, kIn465, 2, kAt465, 2, 1, 1},
+    {"SplitToSequence", 24, kIn466, 2, kAt466, 2, 1, 1},
+    {"Sqrt", 6, kIn467, 1, kAt467, 0, 1, 1},
+    {"Sqrt", 13, kIn468, 1, kAt468, 0, 1, 1},
+    {"Squeeze", 1, kIn469, 1, kAt469, 1, 1, 1},
+    {"Squeeze", 11, kIn470, 1, kAt470, 1, 1, 1},
+    {"Squeeze", 13, kIn471, 2, kAt471, 0, 1, 1},
+    {"Squeeze", 21, kIn472, 2, kAt472, 0, 1, 1},
+    {"Squeeze", 23, kIn473, 2, kAt473, 0, 1, 1},
+    {"Squeeze", 24, kIn474, 2, kAt474, 0, 1, 1},
+    {"Squeeze", 25, kIn475, 2, kAt475, 0, 1, 1},
+    {"Sub", 6, kIn476, 2, kAt476, 2, 1, 1},
+    {"Sub", 7, kIn477, 2, kAt477, 0, 1, 1},
+    {"Sub", 13, kIn478, 2, kAt478, 0, 1, 1},
+    {"Sub", 14, kIn479, 2, kAt479, 0, 1, 1},
+    {"Sum", 6, kIn480, 1, kAt480, 0, 1, 1},
+    {"Sum", 8, kIn481, 1, kAt481, 0, 1, 1},
+    {"Sum", 13, kIn482, 1, kAt482, 0, 1, 1},
+    {"Tan", 7, kIn483, 1, kAt483, 0, 1, 1},
+    {"Tan", 22, kIn484, 1, kAt484, 0, 1, 1},
+    {"Tanh", 6, kIn485, 1, kAt485, 0, 1, 1},
+    {"Tanh", 13, kIn486, 1, kAt486, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn487, 1, kAt487, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn488, 1, kAt488, 1, 1, 1},
+    {"Tile", 6, kIn489, 2, kAt489, 0, 1, 1},
+    {"Tile", 13, kIn490, 2, kAt490, 0, 1, 1},
+    {"TopK", 1, kIn491, 1, kAt491, 2, 2, 2},
+    {"TopK", 10, kIn492, 2, kAt492, 1, 2, 2},
+    {"TopK", 11, kIn493, 2, kAt493, 3, 2, 2},
+    {"TopK", 24, kIn494, 2, kAt494, 3, 2, 2},
+    {"Transpose", 1, kIn495, 1, kAt495, 1, 1, 1},
+    {"Transpose", 13, kIn496, 1, kAt496, 1, 1, 1},
+    {"Transpose", 21, kIn497, 1, kAt497, 1, 1, 1},
+    {"Transpose", 23, kIn498, 1, kAt498, 1, 1, 1},
+    {"Transpose", 24, kIn499, 1, kAt499, 1, 1, 1},
+    {"Transpose", 25, kIn500, 1, kAt500, 1, 1, 1},
+    {"Trilu", 14, kIn501, 2, kAt501, 1, 1, 1},
+    {"Unsqueeze", 1, kIn502, 1, kAt502, 1, 1, 1},
+    {"Unsqueeze", 11, kIn503, 1, kAt503, 1, 1, 1},
+    {"Unsqueeze", 13, kIn504, 2, kAt504, 0, 1, 1},
+    {"Unsqueeze", 21, kIn505, 2, kAt505, 0, 1, 1},
+    {"Unsqueeze", 23, kIn506, 2, kAt506, 0, 1, 1},
+    {"Unsqueeze", 24, kIn507, 2, kAt507, 0, 1, 1},
+    {"Unsqueeze", 25, kIn508, 2, kAt508, 0, 1, 1},
+    {"Upsample", 7, kIn509, 1, kAt509, 2, 1, 1},
+    {"Upsample", 9, kIn510, 2, kAt510, 1, 1, 1},
+    {"Upsample", 10, kIn511, 2, kAt511, 1, 1, 1},
+    {"Where", 9, kIn512, 3, kAt512, 0, 1, 1},
+    {"Where", 16, kIn513, 3, kAt513, 0, 1, 1},
+    {"Xor", 7, kIn514, 2, kAt514, 0, 1, 1},
 };
 
 }  // namespace

@@ -291,6 +291,8 @@ constexpr InputSignature kSignatures[] = {
     {"NegativeLogLikelihoodLoss", 12, "input,target,weight?"},
     {"NegativeLogLikelihoodLoss", 13, "input,target,weight?"},
     {"NegativeLogLikelihoodLoss", 22, "input,target,weight?"},
+    {"NonMaxSuppression", 10, "boxes,scores,max_output_boxes_per_class?,iou_threshold?,score_threshold?"},
+    {"NonMaxSuppression", 11, "boxes,scores,max_output_boxes_per_class?,iou_threshold?,score_threshold?"},
     {"NonZero", 9, "X"},
     {"NonZero", 13, "X"},
     {"Not", 1, "X"},

@@ -7,6 +7,7 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_non_max_suppression(const NodeInfo&);
 std::unique_ptr<OpKernel> make_affine_grid(const NodeInfo&);
 std::unique_ptr<OpKernel> make_grid_sample(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_6(const NodeInfo&);
@@ -45,6 +46,7 @@ std::span<const OpDef> conv_ops() {
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
       {"", "AffineGrid", 20, 27, make_affine_grid, "F32 F64 F16 BF16"},
+      {"", "NonMaxSuppression", 10, 27, make_non_max_suppression, "F32"},  // spec/ops/detection.md
       // spec/ops/grid-sample.md: opset 16 names the modes bilinear and bicubic and takes 4-D X only.
       {"", "GridSample", 16, 19, make_grid_sample, "F32 F64"},
       {"", "GridSample", 20, 27, make_grid_sample, "F32 F64"},

@@ -7,7 +7,7 @@ float64 kernels for them. Seeded: the family's PCG64 seed is in ops_cases.FAMILI
 the end so the cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family),
-spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md.
+spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md, spec/ops/detection.md.
 """
 import numpy as np
 
@@ -45,6 +45,7 @@ def gen_breadth(f):
     gen_spectral(f)
     gen_grid_sample(f)
     gen_affine_grid(f)
+    gen_nms(f)
 
 
 def gen_spectral(f):
@@ -135,3 +136,28 @@ def gen_affine_grid(f):
             f.add("AffineGrid", [("theta", theta), ("size", np.array(size, np.int64))],
                   attrs=dict(align_corners=align), opset=20, tol=SCALED, const=("size",),
                   tag="%dd_a%d_%s" % (r, align, "x".join(map(str, size))), onnxref=onnxref)
+
+
+def gen_nms(f):
+    """NonMaxSuppression (spec/ops/detection.md): random boxes in both box formats, thresholds,
+    limits, several batches and classes."""
+    for i in range(8):
+        batches, classes, count = int(f.rng.integers(1, 3)), int(f.rng.integers(1, 4)), int(f.rng.integers(1, 30))
+        corner = f.rng.random((batches, count, 2)).astype(np.float32) * 10
+        size = f.rng.random((batches, count, 2)).astype(np.float32) * 4 + 0.1
+        center = i % 2 == 1
+        if center:
+            boxes = np.concatenate([corner, size], axis=2)
+        else:
+            # Corners in either order: flip some boxes.
+            other = corner + size
+            flip = f.rng.random((batches, count, 1)) < 0.3
+            boxes = np.concatenate([np.where(flip, other, corner), np.where(flip, corner, other)], axis=2)
+        scores = f.rng.random((batches, classes, count)).astype(np.float32)
+        ins = [("boxes", boxes.astype(np.float32)), ("scores", scores),
+               ("max", np.array(int(f.rng.integers(0, 12)), np.int64)),
+               ("iou", np.array(float(f.rng.random() * 0.8), np.float32))]
+        if i % 3 != 0:
+            ins.append(("score", np.array(float(f.rng.random() * 0.5), np.float32)))
+        f.add("NonMaxSuppression", ins, attrs=dict(center_point_box=int(center)), opset=11,
+              const=tuple(n for n, _ in ins[2:]), tag="c%d" % i)
