@@ -93,5 +93,6 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_affine_grid.cpp
     reference/ops/op_grid_sample.cpp
     # NonMaxSuppression (issue 17): new file, alone.
-    reference/ops/op_non_max_suppression.cpp)
+    reference/ops/op_non_max_suppression.cpp
+    reference/ops/op_roi_align.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

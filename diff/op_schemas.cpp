@@ -786,25 +786,25 @@ constexpr SchemaInput kIn389[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "
 constexpr SchemaAttribute kAt389[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn390[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt390[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt391[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn392[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn393[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn394[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt394[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn395[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt395[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn396[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt396[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn397[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt397[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn398[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt398[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn399[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt391[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt392[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn393[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt393[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn394[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt394[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn395[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn396[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn397[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt397[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn398[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt398[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn399[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt399[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn401[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt401[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -812,81 +812,81 @@ constexpr SchemaInput kIn402[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt402[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn403[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt403[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn404[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt404[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt405[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt406[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn407[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn408[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn410[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt410[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn411[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt411[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt412[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt413[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn414[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt414[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn415[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn416[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt416[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn404[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt404[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn405[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt405[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn406[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt406[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn407[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt407[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt408[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt409[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn410[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt410[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn411[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn412[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn413[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn414[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt414[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn415[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt415[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn416[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt416[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn418[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn418[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn419[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt419[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn420[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn421[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn419[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt419[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn420[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn421[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt421[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn422[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn422[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt422[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn423[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt423[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn424[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt424[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn423[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt424[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt425[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt425[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt426[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt427[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt428[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn429[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt429[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn430[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt431[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt430[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt431[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn432[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn433[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn434[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn434[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn435[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn436[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn437[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn437[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn438[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn438[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn439[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn440[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn441[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
@@ -894,146 +894,152 @@ constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn445[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn446[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn447[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn449[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn450[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn451[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt451[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn452[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn453[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn454[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn448[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn449[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt449[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn450[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn452[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn455[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt455[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn456[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn457[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt458[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt459[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt460[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn458[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn461[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt461[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn462[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt462[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn463[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn464[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn465[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt465[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn466[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt466[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn467[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt469[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn470[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt470[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn471[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt461[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt462[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn464[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn465[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt465[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn466[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt466[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn467[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt467[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn468[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt468[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn469[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt469[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn470[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn471[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn472[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn472[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt472[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn473[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt473[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn474[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn475[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt476[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn477[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn476[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn477[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn478[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn480[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn479[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn480[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn481[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn482[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn483[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn484[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn484[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn485[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt485[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn487[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt487[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt488[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn489[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn488[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn489[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn490[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt490[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn491[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn492[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn493[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt493[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn494[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt494[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt495[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt497[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn490[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt490[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn491[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn492[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn493[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn494[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt494[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn495[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt495[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn496[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt496[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn497[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt497[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn498[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt498[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt499[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt500[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn501[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt501[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn502[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt502[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn503[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn504[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn505[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt501[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt502[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn503[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn504[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt504[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn505[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt505[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn506[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt506[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn507[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn508[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn509[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt509[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn510[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt510[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn511[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt511[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn512[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn513[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt513[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn514[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt514[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn509[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn510[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn511[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn512[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt512[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn513[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt513[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt514[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn515[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt515[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn516[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn517[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt517[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1427,130 +1433,133 @@ constexpr OpSchema kSchemas[] = {
     {"Resize", 13, kIn388, 4, kAt388, 6, 1, 1},
     {"Resize", 18, kIn389, 4, kAt389, 9, 1, 1},
     {"Resize", 19, kIn390, 4, kAt390, 9, 1, 1},
-    {"RotaryEmbedding", 23, kIn391, 4, kAt391, 3, 1, 1},
-    {"Round", 11, kIn392, 1, kAt392, 0, 1, 1},
-    {"Round", 22, kIn393, 1, kAt393, 0, 1, 1},
-    {"STFT", 17, kIn394, 4, kAt394, 1, 1, 1},
-    {"Scan", 8, kIn395, 2, kAt395, 3, 1, 4},
-    {"Scan", 9, kIn396, 1, kAt396, 6, 1, 4},
-    {"Scan", 11, kIn397, 1, kAt397, 6, 1, 4},
-    {"Scan", 16, kIn398, 1, kAt398, 6, 1, 4},
-    {"Scan", 19, kIn399, 1, kAt399, 6, 1, 4},
-    {"Scan", 21, kIn400, 1, kAt400, 6, 1, 4},
-    {"Scan", 23, kIn401, 1, kAt401, 6, 1, 4},
-    {"Scan", 24, kIn402, 1, kAt402, 6, 1, 4},
-    {"Scan", 25, kIn403, 1, kAt403, 6, 1, 4},
-    {"ScatterElements", 11, kIn404, 3, kAt404, 1, 1, 1},
-    {"ScatterElements", 13, kIn405, 3, kAt405, 1, 1, 1},
-    {"ScatterElements", 16, kIn406, 3, kAt406, 2, 1, 1},
-    {"ScatterElements", 18, kIn407, 3, kAt407, 2, 1, 1},
-    {"ScatterND", 11, kIn408, 3, kAt408, 0, 1, 1},
-    {"ScatterND", 13, kIn409, 3, kAt409, 0, 1, 1},
-    {"ScatterND", 16, kIn410, 3, kAt410, 1, 1, 1},
-    {"ScatterND", 18, kIn411, 3, kAt411, 1, 1, 1},
-    {"Selu", 6, kIn412, 1, kAt412, 2, 1, 1},
-    {"Selu", 22, kIn413, 1, kAt413, 2, 1, 1},
-    {"SequenceAt", 11, kIn414, 2, kAt414, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn415, 1, kAt415, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn416, 0, kAt416, 1, 1, 1},
-    {"SequenceErase", 11, kIn417, 2, kAt417, 0, 1, 1},
-    {"SequenceInsert", 11, kIn418, 3, kAt418, 0, 1, 1},
-    {"SequenceLength", 11, kIn419, 1, kAt419, 0, 1, 1},
-    {"SequenceMap", 17, kIn420, 2, kAt420, 1, 1, 4},
-    {"Shape", 1, kIn421, 1, kAt421, 0, 1, 1},
-    {"Shape", 13, kIn422, 1, kAt422, 0, 1, 1},
-    {"Shape", 15, kIn423, 1, kAt423, 2, 1, 1},
-    {"Shape", 19, kIn424, 1, kAt424, 2, 1, 1},
-    {"Shape", 21, kIn425, 1, kAt425, 2, 1, 1},
-    {"Shape", 23, kIn426, 1, kAt426, 2, 1, 1},
-    {"Shape", 24, kIn427, 1, kAt427, 2, 1, 1},
-    {"Shape", 25, kIn428, 1, kAt428, 2, 1, 1},
-    {"Shrink", 9, kIn429, 1, kAt429, 2, 1, 1},
-    {"Sigmoid", 6, kIn430, 1, kAt430, 0, 1, 1},
-    {"Sigmoid", 13, kIn431, 1, kAt431, 0, 1, 1},
-    {"Sign", 9, kIn432, 1, kAt432, 0, 1, 1},
-    {"Sign", 13, kIn433, 1, kAt433, 0, 1, 1},
-    {"Sin", 7, kIn434, 1, kAt434, 0, 1, 1},
-    {"Sin", 22, kIn435, 1, kAt435, 0, 1, 1},
-    {"Sinh", 9, kIn436, 1, kAt436, 0, 1, 1},
-    {"Sinh", 22, kIn437, 1, kAt437, 0, 1, 1},
-    {"Size", 1, kIn438, 1, kAt438, 0, 1, 1},
-    {"Size", 13, kIn439, 1, kAt439, 0, 1, 1},
-    {"Size", 19, kIn440, 1, kAt440, 0, 1, 1},
-    {"Size", 21, kIn441, 1, kAt441, 0, 1, 1},
-    {"Size", 23, kIn442, 1, kAt442, 0, 1, 1},
-    {"Size", 24, kIn443, 1, kAt443, 0, 1, 1},
-    {"Size", 25, kIn444, 1, kAt444, 0, 1, 1},
-    {"Slice", 1, kIn445, 1, kAt445, 3, 1, 1},
-    {"Slice", 10, kIn446, 5, kAt446, 0, 1, 1},
-    {"Slice", 11, kIn447, 5, kAt447, 0, 1, 1},
-    {"Slice", 13, kIn448, 5, kAt448, 0, 1, 1},
-    {"Softmax", 1, kIn449, 1, kAt449, 1, 1, 1},
-    {"Softmax", 11, kIn450, 1, kAt450, 1, 1, 1},
-    {"Softmax", 13, kIn451, 1, kAt451, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn452, 3, kAt452, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn453, 3, kAt453, 2, 1, 2},
-    {"Softplus", 1, kIn454, 1, kAt454, 0, 1, 1},
-    {"Softplus", 22, kIn455, 1, kAt455, 0, 1, 1},
-    {"Softsign", 1, kIn456, 1, kAt456, 0, 1, 1},
-    {"Softsign", 22, kIn457, 1, kAt457, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn458, 1, kAt458, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn459, 1, kAt459, 1, 1, 1},
-    {"Split", 1, kIn460, 2, kAt460, 2, 1, 4},
-    {"Split", 2, kIn461, 1, kAt461, 2, 1, 4},
-    {"Split", 11, kIn462, 1, kAt462, 2, 1, 4},
-    {"Split", 13, kIn463, 2, kAt463, 1, 1, 4},
-    {"Split", 18, kIn464, 2, kAt464, 2, 1, 4},
-    {"SplitToSequence", 11, kIn465, 2, kAt465, 2, 1, 1},
-    {"SplitToSequence", 24, kIn466, 2, kAt466, 2, 1, 1},
-    {"Sqrt", 6, kIn467, 1, kAt467, 0, 1, 1},
-    {"Sqrt", 13, kIn468, 1, kAt468, 0, 1, 1},
-    {"Squeeze", 1, kIn469, 1, kAt469, 1, 1, 1},
-    {"Squeeze", 11, kIn470, 1, kAt470, 1, 1, 1},
-    {"Squeeze", 13, kIn471, 2, kAt471, 0, 1, 1},
-    {"Squeeze", 21, kIn472, 2, kAt472, 0, 1, 1},
-    {"Squeeze", 23, kIn473, 2, kAt473, 0, 1, 1},
-    {"Squeeze", 24, kIn474, 2, kAt474, 0, 1, 1},
-    {"Squeeze", 25, kIn475, 2, kAt475, 0, 1, 1},
-    {"Sub", 6, kIn476, 2, kAt476, 2, 1, 1},
-    {"Sub", 7, kIn477, 2, kAt477, 0, 1, 1},
-    {"Sub", 13, kIn478, 2, kAt478, 0, 1, 1},
-    {"Sub", 14, kIn479, 2, kAt479, 0, 1, 1},
-    {"Sum", 6, kIn480, 1, kAt480, 0, 1, 1},
-    {"Sum", 8, kIn481, 1, kAt481, 0, 1, 1},
-    {"Sum", 13, kIn482, 1, kAt482, 0, 1, 1},
-    {"Tan", 7, kIn483, 1, kAt483, 0, 1, 1},
-    {"Tan", 22, kIn484, 1, kAt484, 0, 1, 1},
-    {"Tanh", 6, kIn485, 1, kAt485, 0, 1, 1},
-    {"Tanh", 13, kIn486, 1, kAt486, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn487, 1, kAt487, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn488, 1, kAt488, 1, 1, 1},
-    {"Tile", 6, kIn489, 2, kAt489, 0, 1, 1},
-    {"Tile", 13, kIn490, 2, kAt490, 0, 1, 1},
-    {"TopK", 1, kIn491, 1, kAt491, 2, 2, 2},
-    {"TopK", 10, kIn492, 2, kAt492, 1, 2, 2},
-    {"TopK", 11, kIn493, 2, kAt493, 3, 2, 2},
-    {"TopK", 24, kIn494, 2, kAt494, 3, 2, 2},
-    {"Transpose", 1, kIn495, 1, kAt495, 1, 1, 1},
-    {"Transpose", 13, kIn496, 1, kAt496, 1, 1, 1},
-    {"Transpose", 21, kIn497, 1, kAt497, 1, 1, 1},
-    {"Transpose", 23, kIn498, 1, kAt498, 1, 1, 1},
-    {"Transpose", 24, kIn499, 1, kAt499, 1, 1, 1},
-    {"Transpose", 25, kIn500, 1, kAt500, 1, 1, 1},
-    {"Trilu", 14, kIn501, 2, kAt501, 1, 1, 1},
-    {"Unsqueeze", 1, kIn502, 1, kAt502, 1, 1, 1},
-    {"Unsqueeze", 11, kIn503, 1, kAt503, 1, 1, 1},
-    {"Unsqueeze", 13, kIn504, 2, kAt504, 0, 1, 1},
-    {"Unsqueeze", 21, kIn505, 2, kAt505, 0, 1, 1},
-    {"Unsqueeze", 23, kIn506, 2, kAt506, 0, 1, 1},
-    {"Unsqueeze", 24, kIn507, 2, kAt507, 0, 1, 1},
-    {"Unsqueeze", 25, kIn508, 2, kAt508, 0, 1, 1},
-    {"Upsample", 7, kIn509, 1, kAt509, 2, 1, 1},
-    {"Upsample", 9, kIn510, 2, kAt510, 1, 1, 1},
-    {"Upsample", 10, kIn511, 2, kAt511, 1, 1, 1},
-    {"Where", 9, kIn512, 3, kAt512, 0, 1, 1},
-    {"Where", 16, kIn513, 3, kAt513, 0, 1, 1},
-    {"Xor", 7, kIn514, 2, kAt514, 0, 1, 1},
+    {"RoiAlign", 10, kIn391, 3, kAt391, 5, 1, 1},
+    {"RoiAlign", 16, kIn392, 3, kAt392, 6, 1, 1},
+    {"RoiAlign", 22, kIn393, 3, kAt393, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn394, 4, kAt394, 3, 1, 1},
+    {"Round", 11, kIn395, 1, kAt395, 0, 1, 1},
+    {"Round", 22, kIn396, 1, kAt396, 0, 1, 1},
+    {"STFT", 17, kIn397, 4, kAt397, 1, 1, 1},
+    {"Scan", 8, kIn398, 2, kAt398, 3, 1, 4},
+    {"Scan", 9, kIn399, 1, kAt399, 6, 1, 4},
+    {"Scan", 11, kIn400, 1, kAt400, 6, 1, 4},
+    {"Scan", 16, kIn401, 1, kAt401, 6, 1, 4},
+    {"Scan", 19, kIn402, 1, kAt402, 6, 1, 4},
+    {"Scan", 21, kIn403, 1, kAt403, 6, 1, 4},
+    {"Scan", 23, kIn404, 1, kAt404, 6, 1, 4},
+    {"Scan", 24, kIn405, 1, kAt405, 6, 1, 4},
+    {"Scan", 25, kIn406, 1, kAt406, 6, 1, 4},
+    {"ScatterElements", 11, kIn407, 3, kAt407, 1, 1, 1},
+    {"ScatterElements", 13, kIn408, 3, kAt408, 1, 1, 1},
+    {"ScatterElements", 16, kIn409, 3, kAt409, 2, 1, 1},
+    {"ScatterElements", 18, kIn410, 3, kAt410, 2, 1, 1},
+    {"ScatterND", 11, kIn411, 3, kAt411, 0, 1, 1},
+    {"ScatterND", 13, kIn412, 3, kAt412, 0, 1, 1},
+    {"ScatterND", 16, kIn413, 3, kAt413, 1, 1, 1},
+    {"ScatterND", 18, kIn414, 3, kAt414, 1, 1, 1},
+    {"Selu", 6, kIn415, 1, kAt415, 2, 1, 1},
+    {"Selu", 22, kIn416, 1, kAt416, 2, 1, 1},
+    {"SequenceAt", 11, kIn417, 2, kAt417, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn418, 1, kAt418, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn419, 0, kAt419, 1, 1, 1},
+    {"SequenceErase", 11, kIn420, 2, kAt420, 0, 1, 1},
+    {"SequenceInsert", 11, kIn421, 3, kAt421, 0, 1, 1},
+    {"SequenceLength", 11, kIn422, 1, kAt422, 0, 1, 1},
+    {"SequenceMap", 17, kIn423, 2, kAt423, 1, 1, 4},
+    {"Shape", 1, kIn424, 1, kAt424, 0, 1, 1},
+    {"Shape", 13, kIn425, 1, kAt425, 0, 1, 1},
+    {"Shape", 15, kIn426, 1, kAt426, 2, 1, 1},
+    {"Shape", 19, kIn427, 1, kAt427, 2, 1, 1},
+    {"Shape", 21, kIn428, 1, kAt428, 2, 1, 1},
+    {"Shape", 23, kIn429, 1, kAt429, 2, 1, 1},
+    {"Shape", 24, kIn430, 1, kAt430, 2, 1, 1},
+    {"Shape", 25, kIn431, 1, kAt431, 2, 1, 1},
+    {"Shrink", 9, kIn432, 1, kAt432, 2, 1, 1},
+    {"Sigmoid", 6, kIn433, 1, kAt433, 0, 1, 1},
+    {"Sigmoid", 13, kIn434, 1, kAt434, 0, 1, 1},
+    {"Sign", 9, kIn435, 1, kAt435, 0, 1, 1},
+    {"Sign", 13, kIn436, 1, kAt436, 0, 1, 1},
+    {"Sin", 7, kIn437, 1, kAt437, 0, 1, 1},
+    {"Sin", 22, kIn438, 1, kAt438, 0, 1, 1},
+    {"Sinh", 9, kIn439, 1, kAt439, 0, 1, 1},
+    {"Sinh", 22, kIn440, 1, kAt440, 0, 1, 1},
+    {"Size", 1, kIn441, 1, kAt441, 0, 1, 1},
+    {"Size", 13, kIn442, 1, kAt442, 0, 1, 1},
+    {"Size", 19, kIn443, 1, kAt443, 0, 1, 1},
+    {"Size", 21, kIn444, 1, kAt444, 0, 1, 1},
+    {"Size", 23, kIn445, 1, kAt445, 0, 1, 1},
+    {"Size", 24, kIn446, 1, kAt446, 0, 1, 1},
+    {"Size", 25, kIn447, 1, kAt447, 0, 1, 1},
+    {"Slice", 1, kIn448, 1, kAt448, 3, 1, 1},
+    {"Slice", 10, kIn449, 5, kAt449, 0, 1, 1},
+    {"Slice", 11, kIn450, 5, kAt450, 0, 1, 1},
+    {"Slice", 13, kIn451, 5, kAt451, 0, 1, 1},
+    {"Softmax", 1, kIn452, 1, kAt452, 1, 1, 1},
+    {"Softmax", 11, kIn453, 1, kAt453, 1, 1, 1},
+    {"Softmax", 13, kIn454, 1, kAt454, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn455, 3, kAt455, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn456, 3, kAt456, 2, 1, 2},
+    {"Softplus", 1, kIn457, 1, kAt457, 0, 1, 1},
+    {"Softplus", 22, kIn458, 1, kAt458, 0, 1, 1},
+    {"Softsign", 1, kIn459, 1, kAt459, 0, 1, 1},
+    {"Softsign", 22, kIn460, 1, kAt460, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn461, 1, kAt461, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn462, 1, kAt462, 1, 1, 1},
+    {"Split", 1, kIn463, 2, kAt463, 2, 1, 4},
+    {"Split", 2, kIn464, 1, kAt464, 2, 1, 4},
+    {"Split", 11, kIn465, 1, kAt465, 2, 1, 4},
+    {"Split", 13, kIn466, 2, kAt466, 1, 1, 4},
+    {"Split", 18, kIn467, 2, kAt467, 2, 1, 4},
+    {"SplitToSequence", 11, kIn468, 2, kAt468, 2, 1, 1},
+    {"SplitToSequence", 24, kIn469, 2, kAt469, 2, 1, 1},
+    {"Sqrt", 6, kIn470, 1, kAt470, 0, 1, 1},
+    {"Sqrt", 13, kIn471, 1, kAt471, 0, 1, 1},
+    {"Squeeze", 1, kIn472, 1, kAt472, 1, 1, 1},
+    {"Squeeze", 11, kIn473, 1, kAt473, 1, 1, 1},
+    {"Squeeze", 13, kIn474, 2, kAt474, 0, 1, 1},
+    {"Squeeze", 21, kIn475, 2, kAt475, 0, 1, 1},
+    {"Squeeze", 23, kIn476, 2, kAt476, 0, 1, 1},
+    {"Squeeze", 24, kIn477, 2, kAt477, 0, 1, 1},
+    {"Squeeze", 25, kIn478, 2, kAt478, 0, 1, 1},
+    {"Sub", 6, kIn479, 2, kAt479, 2, 1, 1},
+    {"Sub", 7, kIn480, 2, kAt480, 0, 1, 1},
+    {"Sub", 13, kIn481, 2, kAt481, 0, 1, 1},
+    {"Sub", 14, kIn482, 2, kAt482, 0, 1, 1},
+    {"Sum", 6, kIn483, 1, kAt483, 0, 1, 1},
+    {"Sum", 8, kIn484, 1, kAt484, 0, 1, 1},
+    {"Sum", 13, kIn485, 1, kAt485, 0, 1, 1},
+    {"Tan", 7, kIn486, 1, kAt486, 0, 1, 1},
+    {"Tan", 22, kIn487, 1, kAt487, 0, 1, 1},
+    {"Tanh", 6, kIn488, 1, kAt488, 0, 1, 1},
+    {"Tanh", 13, kIn489, 1, kAt489, 0, 1, 1},
+    {"ThresholdedRelu", 10, kIn490, 1, kAt490, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn491, 1, kAt491, 1, 1, 1},
+    {"Tile", 6, kIn492, 2, kAt492, 0, 1, 1},
+    {"Tile", 13, kIn493, 2, kAt493, 0, 1, 1},
+    {"TopK", 1, kIn494, 1, kAt494, 2, 2, 2},
+    {"TopK", 10, kIn495, 2, kAt495, 1, 2, 2},
+    {"TopK", 11, kIn496, 2, kAt496, 3, 2, 2},
+    {"TopK", 24, kIn497, 2, kAt497, 3, 2, 2},
+    {"Transpose", 1, kIn498, 1, kAt498, 1, 1, 1},
+    {"Transpose", 13, kIn499, 1, kAt499, 1, 1, 1},
+    {"Transpose", 21, kIn500, 1, kAt500, 1, 1, 1},
+    {"Transpose", 23, kIn501, 1, kAt501, 1, 1, 1},
+    {"Transpose", 24, kIn502, 1, kAt502, 1, 1, 1},
+    {"Transpose", 25, kIn503, 1, kAt503, 1, 1, 1},
+    {"Trilu", 14, kIn504, 2, kAt504, 1, 1, 1},
+    {"Unsqueeze", 1, kIn505, 1, kAt505, 1, 1, 1},
+    {"Unsqueeze", 11, kIn506, 1, kAt506, 1, 1, 1},
+    {"Unsqueeze", 13, kIn507, 2, kAt507, 0, 1, 1},
+    {"Unsqueeze", 21, kIn508, 2, kAt508, 0, 1, 1},
+    {"Unsqueeze", 23, kIn509, 2, kAt509, 0, 1, 1},
+    {"Unsqueeze", 24, kIn510, 2, kAt510, 0, 1, 1},
+    {"Unsqueeze", 25, kIn511, 2, kAt511, 0, 1, 1},
+    {"Upsample", 7, kIn512, 1, kAt512, 2, 1, 1},
+    {"Upsample", 9, kIn513, 2, kAt513, 1, 1, 1},
+    {"Upsample", 10, kIn514, 2, kAt514, 1, 1, 1},
+    {"Where", 9, kIn515, 3, kAt515, 0, 1, 1},
+    {"Where", 16, kIn516, 3, kAt516, 0, 1, 1},
+    {"Xor", 7, kIn517, 2, kAt517, 0, 1, 1},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_roi_align(const NodeInfo&);
 std::unique_ptr<OpKernel> make_non_max_suppression(const NodeInfo&);
 std::unique_ptr<OpKernel> make_affine_grid(const NodeInfo&);
 std::unique_ptr<OpKernel> make_grid_sample(const NodeInfo&);
@@ -47,6 +48,8 @@ std::span<const OpDef> conv_ops() {
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
       {"", "AffineGrid", 20, 27, make_affine_grid, "F32 F64 F16 BF16"},
       {"", "NonMaxSuppression", 10, 27, make_non_max_suppression, "F32"},  // spec/ops/detection.md
+      {"", "RoiAlign", 10, 15, make_roi_align, "F32"},  // spec/ops/detection.md section 2
+      {"", "RoiAlign", 16, 27, make_roi_align, "F32"},
       // spec/ops/grid-sample.md: opset 16 names the modes bilinear and bicubic and takes 4-D X only.
       {"", "GridSample", 16, 19, make_grid_sample, "F32 F64"},
       {"", "GridSample", 20, 27, make_grid_sample, "F32 F64"},

@@ -1,9 +1,10 @@
-// NonMaxSuppression (spec/ops/detection.md section 1): the order and tie rules worked by hand, a
-// NaN score, and the refusals. The backend cases and the oracle family `breadth` check the rest.
+// NonMaxSuppression and RoiAlign (spec/ops/detection.md): the order and tie rules worked by hand,
+// a NaN score, RoiAlign's one-sample bin, and the refusals. The backend cases and the oracle family `breadth` check the rest.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "onemodel/session.hpp"
@@ -51,6 +52,30 @@ TEST(OpsDetection, Refusals) {
   EXPECT_EQ(session_error_kind_of([&] {
               run_one_node("NonMaxSuppression", 11, {{"b", f32({1, 1, 3}, {0, 0, 1})}, {"s", f32({1, 1, 1}, {1})}},
                            {unshaped_tensor_value_info("y", 7)}, {}, ExecutionMode::Fast);
+            }),
+            SessionErrorKind::InvalidInput);
+}
+
+// Section 2: a roi over the 2 x 2 map with one sample at its centre (0.5, 0.5): avg is the
+// bilinear value 2.5, max the largest weighted neighbour 0.25 * 4 = 1.
+TEST(OpsDetection, RoiAlignOneSample) {
+  const Tensor x = f32({1, 1, 2, 2}, {1, 2, 3, 4});
+  const Tensor rois = f32({1, 4}, {0, 0, 1, 1});
+  for (const char* mode : {"avg", "max"}) {
+    for (ExecutionMode m : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+      const std::vector<float> y =
+          run_one_node("RoiAlign", 10,
+                       {{"x", x}, {"rois", rois}, {"i", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {0})}},
+                       {unshaped_tensor_value_info("y", 1)}, {string_attr("mode", mode)}, m)
+              .at(0)
+              .to_vector<float>();
+      EXPECT_EQ(y, (std::vector<float>{std::string(mode) == "avg" ? 2.5f : 1.0f})) << mode;
+    }
+  }
+  EXPECT_EQ(session_error_kind_of([&] {
+              run_one_node("RoiAlign", 10,
+                           {{"x", x}, {"rois", rois}, {"i", Tensor::from_values<std::int64_t>(DType::I64, Shape{1}, {1})}},
+                           {unshaped_tensor_value_info("y", 1)}, {}, ExecutionMode::Fast);
             }),
             SessionErrorKind::InvalidInput);
 }

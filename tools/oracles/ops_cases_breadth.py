@@ -46,6 +46,7 @@ def gen_breadth(f):
     gen_grid_sample(f)
     gen_affine_grid(f)
     gen_nms(f)
+    gen_roi_align(f)
 
 
 def gen_spectral(f):
@@ -161,3 +162,23 @@ def gen_nms(f):
             ins.append(("score", np.array(float(f.rng.random() * 0.5), np.float32)))
         f.add("NonMaxSuppression", ins, attrs=dict(center_point_box=int(center)), opset=11,
               const=tuple(n for n, _ in ins[2:]), tag="c%d" % i)
+
+
+def gen_roi_align(f):
+    """RoiAlign (spec/ops/detection.md section 2): both modes, both coordinate modes and opset 10,
+    regions reaching past the map, sampling_ratio 0 and 2."""
+    for i in range(8):
+        x = f.normal((2, 3, 10, 12))
+        count = int(f.rng.integers(1, 6))
+        xy = f.rng.random((count, 2)) * 12 - 1.5
+        wh = f.rng.random((count, 2)) * 8 + 0.2
+        rois = np.concatenate([xy, xy + wh], axis=1).astype(np.float32)
+        index = f.rng.integers(0, 2, (count,)).astype(np.int64)
+        attrs = dict(mode="max" if i % 2 else "avg", output_height=int(f.rng.integers(1, 4)),
+                     output_width=int(f.rng.integers(1, 5)), sampling_ratio=int((i // 2) % 2 * 2),
+                     spatial_scale=float([1.0, 0.5][i % 2 == 0 and i > 3]))
+        opset = 10 if i in (2, 5) else 16
+        if opset == 16:
+            attrs["coordinate_transformation_mode"] = "half_pixel" if i % 3 else "output_half_pixel"
+        f.add("RoiAlign", [("x", x), ("rois", rois), ("index", index)], attrs=attrs, opset=opset, tol=SCALED,
+              tag="r%d" % i)
