@@ -94,5 +94,10 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_grid_sample.cpp
     # NonMaxSuppression (issue 17): new file, alone.
     reference/ops/op_non_max_suppression.cpp
-    reference/ops/op_roi_align.cpp)
+    reference/ops/op_roi_align.cpp
+    # The training optimizers (issue 17): new files, alone.
+    reference/ops/op_adagrad.cpp
+    reference/ops/op_adam.cpp
+    reference/ops/op_momentum.cpp
+    reference/ops/table_training.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -17,5 +17,6 @@ std::span<const OpDef> loss_ops();         // spec/ops/losses.md
 std::span<const OpDef> quant_ops();        // spec/ops/quantization.md
 std::span<const OpDef> control_ops();      // spec/ops/control-flow.md
 std::span<const OpDef> spectral_ops();     // spec/ops/spectral.md
+std::span<const OpDef> training_ops();     // spec/ops/training.md
 
 }  // namespace onemodel

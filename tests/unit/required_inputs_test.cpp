@@ -103,6 +103,10 @@ std::vector<Version> served_versions() {
 
 TEST(RequiredInputs, EveryOpsetOfEveryRowHasASignature) {
   for (const OpDef& def : all_ops()) {
+    // The signatures cover the default domain (tools/table_schemas.py); the rows of other domains
+    // (ai.onnx.preview.training) check their inputs in their own kernels.
+    const std::string_view domain(def.domain);
+    if (!domain.empty() && domain != "ai.onnx") continue;
     for (int v = def.min_opset; v <= def.max_opset; ++v) {
       const InputSignature* s = find_input_signature(def.domain, def.op_type, v);
       ASSERT_NE(s, nullptr) << def.op_type << " opset " << v;

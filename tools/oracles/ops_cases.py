@@ -92,13 +92,15 @@ class Family:
         self.dropped = []
         self.counter = {}
 
-    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag="", onnxref=False, nodes=None):
+    def add(self, op, inputs, attrs=None, opset=21, outputs=1, tol=EXACT, const=(), tag="", onnxref=False, nodes=None,
+            domains=()):
         """inputs: list of (name, array or None); None leaves an optional input out. Names in
         `const` become initializers. outputs: a count or a list of names ("" skips an output).
         onnxref (families with reference_fallback only): skip ONNX Runtime and take the onnx
         reference evaluator, for a case where ONNX Runtime departs from the operator text.
         nodes: the graph's nodes for a case of several nodes (then `op` only names the case and
-        `attrs` is unused; the graph outputs are `outputs`)."""
+        `attrs` is unused; the graph outputs are `outputs`). domains: (domain, version) pairs imported
+        beside the default domain (the training optimizers' ai.onnx.preview.training)."""
         attrs = attrs or {}
         inputs = [(n, None if a is None else np.asarray(a)) for n, a in inputs]
         k = self.counter.get(op, 0)
@@ -122,7 +124,8 @@ class Family:
         used_outs = [o for o in out_names if o]
         graph = helper.make_graph(nodes, "case", graph_inputs, [helper.make_value_info(o, onnx.TypeProto()) for o in used_outs],
                                   initializer=inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ops_cases.py")
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)] +
+                                  [helper.make_opsetid(d, v) for d, v in domains], producer_name="ops_cases.py")
         model.ir_version = 10
         try:
             inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)

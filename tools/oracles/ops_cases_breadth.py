@@ -7,7 +7,7 @@ float64 kernels for them. Seeded: the family's PCG64 seed is in ops_cases.FAMILI
 the end so the cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family),
-spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md, spec/ops/detection.md.
+spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md, spec/ops/detection.md, spec/ops/training.md.
 """
 import numpy as np
 
@@ -47,6 +47,7 @@ def gen_breadth(f):
     gen_affine_grid(f)
     gen_nms(f)
     gen_roi_align(f)
+    gen_training(f)
 
 
 def gen_spectral(f):
@@ -182,3 +183,29 @@ def gen_roi_align(f):
             attrs["coordinate_transformation_mode"] = "half_pixel" if i % 3 else "output_half_pixel"
         f.add("RoiAlign", [("x", x), ("rois", rois), ("index", index)], attrs=attrs, opset=opset, tol=SCALED,
               tag="r%d" % i)
+
+
+def gen_training(f):
+    """Adagrad, Momentum, Adam (spec/ops/training.md) against the onnx reference evaluator: ONNX
+    Runtime has no kernels for the ai.onnx.preview.training domain."""
+    from onnx import helper
+    domain = "ai.onnx.preview.training"
+    specs = [("Adagrad", 3, dict(decay_factor=0.1, epsilon=1e-5, norm_coefficient=0.01)),
+             ("Momentum", 3, dict(alpha=0.9, beta=0.5, norm_coefficient=0.02, mode="standard")),
+             ("Momentum", 3, dict(alpha=0.8, beta=0.7, norm_coefficient=0.0, mode="nesterov")),
+             ("Adam", 4, dict(alpha=0.85, beta=0.95, epsilon=1e-4, norm_coefficient=0.01, norm_coefficient_post=0.02))]
+    for op, groups, attrs in specs:
+        for n, t in ((1, 0), (2, 3)):
+            shapes = [f.shape(int(f.rng.integers(1, 3)), 1, 5) for _ in range(n)]
+            ins = [("r", np.array(0.1, np.float32)), ("t", np.array(t, np.int64))]
+            for g in range(groups):
+                for i, s in enumerate(shapes):
+                    data = f.normal(s)
+                    if (op == "Adagrad" and g == 2) or (op == "Adam" and g == 3):
+                        data = np.abs(data)  # accumulated squares are not negative
+                    ins.append(("in%d_%d" % (g, i), data))
+            names = [name for name, _ in ins]
+            outs = ["out%d" % k for k in range((groups - 1) * n)]
+            node = helper.make_node(op, names, outs, domain=domain, **attrs)
+            f.add(op, ins, outputs=outs, nodes=[node], onnxref=True, tol=SCALED, domains=((domain, 1),),
+                  tag="%s_n%d_t%d" % (attrs.get("mode", op), n, t))
