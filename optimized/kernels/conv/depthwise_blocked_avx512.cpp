@@ -243,10 +243,19 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
       for (std::size_t l = 0; l < lanes; ++l) _mm512_mask_storeu_ps(first + l * plane + p0, mask, columns[l]);
     }
     if (activation != nullptr) {
-      for (std::size_t l = 0; l < lanes; ++l) {
-        const std::size_t oc = oc0 + l;
-        apply_conv_activation(context.isa, *activation, oc, first + l * plane, plane, (n * cout + oc) * plane);
+      // The normalization per plane (its factor and shift are the channel's); the residual and
+      // the activation are element-wise, so one call over the block's adjacent planes gives each
+      // value what a call per plane gives it, at a fraction of the calls on 7x7 maps.
+      if (activation->norm_scale != nullptr) {
+        for (std::size_t l = 0; l < lanes; ++l) {
+          float* p = first + l * plane;
+          batchnorm::batch_norm_plane_f32(p, p, plane, activation->norm_scale[oc0 + l], activation->norm_shift[oc0 + l]);
+        }
       }
+      ConvActivation rest = *activation;
+      rest.norm_scale = nullptr;
+      rest.norm_shift = nullptr;
+      apply_conv_activation(context.isa, rest, oc0, first, lanes * plane, (n * cout + oc0) * plane);
     }
   });
 }
