@@ -251,9 +251,20 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       job.bias = bias != nullptr ? bias + oc : nullptr;
       job.exact = exact;
       walk(job);
-      if (activation != nullptr) {
-        apply_conv_activation(context.isa, *activation, oc, job.out, s.out_plane(), q * s.out_plane());
+      if (activation != nullptr && activation->norm_scale != nullptr) {
+        batchnorm::batch_norm_plane_f32(job.out, job.out, s.out_plane(), activation->norm_scale[oc],
+                                        activation->norm_shift[oc]);
       }
+    }
+    if (activation != nullptr) {
+      // The residual and the activation are element-wise: one call over the chunk's adjacent
+      // planes gives each value what a call per plane gives it (after its plane's normalization
+      // above), with up to 32 times fewer calls on small maps.
+      ConvActivation rest = *activation;
+      rest.norm_scale = nullptr;
+      rest.norm_shift = nullptr;
+      const std::size_t first = chunk * per_chunk * s.out_plane();
+      apply_conv_activation(context.isa, rest, 0, y + first, end * s.out_plane() - first, first);
     }
   });
 }
