@@ -59,7 +59,8 @@ struct Case : conv_test::Window {
 // The definition: +0, taps in row-major order, product rounded then sum rounded, padding a real
 // +0; bias one rounded addition; NaN stored as 0x7FC00000. `value` and `magnitude`, when given,
 // receive the same sum in double and sum |w*x| (fast mode's bound).
-[[maybe_unused]] std::vector<float> naive(const Case& c, const Data& d, std::vector<double>* value, std::vector<double>* magnitude) {
+[[maybe_unused]] std::vector<float> naive(const Case& c, const Data& d, std::vector<double>* value,
+                                         std::vector<double>* magnitude) {
   const Conv2dShape s = c.shape();
   std::vector<float> y;
   for (std::size_t n = 0; n < c.batch; ++n) {
@@ -73,7 +74,8 @@ struct Case : conv_test::Window {
             for (std::size_t kx = 0; kx < c.kw; ++kx) {
               const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
               const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
-              const bool inside = iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const bool inside =
+                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
               const float v = inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
               const float wv = d.w[(oc * c.kh + ky) * c.kw + kx];
               volatile float product = wv * v;

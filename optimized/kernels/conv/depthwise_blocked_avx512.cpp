@@ -249,7 +249,8 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
       if (activation->norm_scale != nullptr) {
         for (std::size_t l = 0; l < lanes; ++l) {
           float* p = first + l * plane;
-          batchnorm::batch_norm_plane_f32(p, p, plane, activation->norm_scale[oc0 + l], activation->norm_shift[oc0 + l]);
+          const std::size_t oc = oc0 + l;
+          batchnorm::batch_norm_plane_f32(p, p, plane, activation->norm_scale[oc], activation->norm_shift[oc]);
         }
       }
       ConvActivation rest = *activation;
