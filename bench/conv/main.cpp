@@ -10,7 +10,10 @@
 // loading the machine lower the numbers; the CPU-time rate (flops / process CPU seconds) is
 // printed alongside and is disturbed less.
 //
-// Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference]
+// 3. --depthwise-blocked (after --threads N): the zoo's depthwise shapes, plane walk against the
+//    channel-blocked kernel (depthwise_blocked.hpp), AVX-512.
+//
+// Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference] [--depthwise-blocked]
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -26,6 +29,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 
 namespace {
@@ -182,6 +186,55 @@ void bench_depthwise(const std::vector<Isa>& isas, int threads, bool with_refere
   }
 }
 
+#if defined(__x86_64__)
+// The zoo's depthwise shapes (EfficientNet-B0, MnasNet, ConvNeXt-T, MobileNetV3): the plane walk
+// against the channel-blocked kernel on the AVX-512 path, microseconds per call (wall and process
+// CPU), fast and exact; the rule in depthwise_takes_blocked comes from this table.
+void bench_depthwise_blocked(int threads) {
+  bool avx512 = false;
+  for (Isa isa : onemodel::opt::available_isas()) avx512 = avx512 || isa == Isa::Avx512;
+  if (!avx512) return;
+  std::printf("\nZoo depthwise shapes, AVX-512, %d thread(s): plane walk vs channel-blocked, us per call "
+              "(wall / cpu)\n", threads);
+  std::printf("%-24s %5s %-6s %17s %17s %7s\n", "layer", "rule", "mode", "walk", "blocked", "ratio");
+  onemodel::opt::ThreadPool pool(threads);
+  struct Layer {
+    std::size_t channels, size, k, stride, dilation;
+  };
+  const Layer layers[] = {{32, 112, 3, 1, 1},  {96, 112, 3, 2, 1},  {144, 56, 3, 1, 1}, {144, 56, 5, 2, 1},
+                          {240, 28, 5, 1, 1},  {240, 28, 3, 2, 1},  {480, 14, 3, 1, 1}, {672, 14, 5, 1, 1},
+                          {672, 14, 5, 2, 1},  {1152, 7, 5, 1, 1},  {1152, 7, 3, 1, 1}, {96, 56, 7, 1, 1},
+                          {192, 28, 7, 1, 1},  {384, 14, 7, 1, 1},  {768, 7, 7, 1, 1},  {960, 14, 5, 1, 2},
+                          {200, 14, 3, 1, 1},  {72, 28, 5, 1, 1},   {120, 28, 5, 1, 1}, {64, 112, 3, 2, 1}};
+  for (const Layer& l : layers) {
+    Conv2dShape s = square(l.channels, l.channels, l.channels, l.size, l.k, l.stride);
+    s.dilation_h = s.dilation_w = l.dilation;
+    s.pad_top = s.pad_left = l.dilation * (l.k / 2);
+    s.out_h = s.out_w = (l.size + 2 * s.pad_top - l.dilation * (l.k - 1) - 1) / l.stride + 1;
+    const std::vector<float> x = random_values(s.in_channels * s.in_plane(), 5);
+    const std::vector<float> w = random_values(s.out_channels * s.taps(), 6);
+    const std::vector<float> bias = random_values(s.out_channels, 7);
+    std::vector<float> y(s.out_channels * s.out_plane());
+    char name[64];
+    std::snprintf(name, sizeof name, "%zu %zux%zu/%zu d%zu @%zu", l.channels, l.k, l.k, l.stride, l.dilation, l.size);
+    for (int exact = 0; exact < 2; ++exact) {
+      const KernelContext context{Isa::Avx512, exact == 1, &pool};
+      const Timing walk = measure([&] {
+        onemodel::opt::depthwise_walk_conv2d_f32(context, s, x.data(), w.data(), bias.data(), y.data());
+      });
+      const Timing blocked = measure([&] {
+        onemodel::opt::depthwise_blocked_conv2d_f32__avx512(context, s, x.data(), w.data(), bias.data(), y.data(),
+                                                            nullptr);
+      });
+      std::printf("%-24s %5s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name,
+                  onemodel::opt::depthwise_takes_blocked(Isa::Avx512, s) ? "blk" : "walk", exact ? "exact" : "fast",
+                  walk.wall * 1e6, walk.cpu * 1e6, blocked.wall * 1e6, blocked.cpu * 1e6, walk.cpu / blocked.cpu);
+      std::fflush(stdout);
+    }
+  }
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,6 +244,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--depthwise-blocked") == 0) {
+#if defined(__x86_64__)
+      bench_depthwise_blocked(threads);
+#endif
+      return 0;
     } else if (std::strcmp(argv[i], "--no-reference") == 0) {
       with_reference = false;
     } else if (std::strcmp(argv[i], "--isas") == 0 && i + 1 < argc) {

@@ -101,6 +101,9 @@ std::vector<ConvCase> conv_cases() {
       {"depthwise fallback", Shape{2, 6, 12, 12}, Shape{6, 1, 9, 9}, {int_attr("group", 6)}},
       {"one spatial axis", Shape{2, 3, 40}, Shape{7, 3, 5}, {ints_attr("pads", {2, 2})}},
       {"three spatial axes (reference Conv)", Shape{1, 2, 4, 5, 6}, Shape{6, 2, 2, 2, 2}, {}},
+      // 7x7 outputs: the channel-blocked kernel on the AVX-512 path, a whole and a partial block.
+      {"depthwise channel-blocked", Shape{1, 18, 9, 7}, Shape{18, 1, 5, 5},
+       {int_attr("group", 18), ints_attr("pads", {2, 2, 2, 2}), ints_attr("strides", {2, 1})}},
   };
 }
 

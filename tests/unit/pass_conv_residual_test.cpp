@@ -1,7 +1,8 @@
 // The `conv-residual` pass (optimized/passes/conv_residual_fuse.cpp, docs/design.md "Residual
 // Add"): Conv -> Add(R) [-> activation], either operand order of the Add, becomes one Conv node
 // whose kernels add R to each finished tile or plane. It claims to preserve bits, so:
-//  - after each Conv kernel (im2col, 1x1, grouped, depthwise vector walk and fallback; a batch of
+//  - after each Conv kernel (im2col, 1x1, grouped, depthwise vector walk, channel-blocked depthwise
+//    and fallback; a batch of
 //    two, several groups, more than one product tile in each direction), with no activation, Relu
 //    or a SiLU after the Add, the graph leaves one node (counted in the compiled graph in both
 //    modes), and the fused graph gives, bit for bit, the reference engine's outputs and the
@@ -176,6 +177,10 @@ std::vector<ConvCase> conv_cases() {
       {"depthwise 5x5, batch 2", Shape{2, 8, 14, 37}, Shape{8, 1, 5, 5},
        {int_attr("group", 8), ints_attr("pads", {2, 2, 2, 2})}, true, Shape{2, 8, 14, 37}},
       {"depthwise fallback", Shape{1, 3, 12, 12}, Shape{3, 1, 9, 9}, {int_attr("group", 3)}, true, Shape{1, 3, 4, 4}},
+      // 7x7 outputs: the channel-blocked kernel on the AVX-512 path (depthwise_takes_blocked), 20
+      // channels: one whole block of 16 and a partial one.
+      {"depthwise 3x3 channel-blocked", Shape{1, 20, 7, 7}, Shape{20, 1, 3, 3},
+       {int_attr("group", 20), ints_attr("pads", {1, 1, 1, 1})}, true, Shape{1, 20, 7, 7}},
   };
 }
 
@@ -283,7 +288,8 @@ TEST(ConvResidual, DilatedConvWhoseTapRegionsAreNarrowKeepsTheReferenceBits) {
 
 TEST(ConvResidual, AfterTheBatchNormalizationEpilogueTheNormalizationComesFirst) {
   const test::RequireSplit two_thread_runs_split;
-  for (const std::size_t k : {std::size_t{0}, std::size_t{4}}) {  // 3x3 im2col, depthwise 5x5
+  // 3x3 im2col, depthwise 5x5 (plane walk), depthwise 3x3 on 7x7 (channel-blocked on AVX-512)
+  for (const std::size_t k : {std::size_t{0}, std::size_t{4}, std::size_t{6}}) {
     const ConvCase c = conv_cases()[k];
     const std::int64_t channels = c.w[0];
     for (bool residual_first : {false, true}) {

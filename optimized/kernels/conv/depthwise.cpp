@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
 #include "optimized/frame/canonical_nan.hpp"
 
@@ -161,6 +162,19 @@ bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept {
 
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
                           const float* bias, float* y, const ConvActivation* activation) {
+#if defined(__x86_64__)
+  // Small maps: sixteen channels in the lanes instead of sixteen columns (depthwise_blocked.hpp);
+  // the same bits in exact mode.
+  if (depthwise_takes_blocked(context.isa, s)) {
+    depthwise_blocked_conv2d_f32__avx512(context, s, x, w, bias, y, activation);
+    return;
+  }
+#endif
+  depthwise_walk_conv2d_f32(context, s, x, w, bias, y, activation);
+}
+
+void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
+                               const float* bias, float* y, const ConvActivation* activation) {
   const std::size_t planes = s.batch * s.out_channels;
   if (planes == 0 || s.out_plane() == 0) return;
   const std::size_t multiplier = s.out_channels / s.in_channels;
@@ -237,9 +251,20 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
       job.bias = bias != nullptr ? bias + oc : nullptr;
       job.exact = exact;
       walk(job);
-      if (activation != nullptr) {
-        apply_conv_activation(context.isa, *activation, oc, job.out, s.out_plane(), q * s.out_plane());
+      if (activation != nullptr && activation->norm_scale != nullptr) {
+        batchnorm::batch_norm_plane_f32(job.out, job.out, s.out_plane(), activation->norm_scale[oc],
+                                        activation->norm_shift[oc]);
       }
+    }
+    if (activation != nullptr) {
+      // The residual and the activation are element-wise: one call over the chunk's adjacent
+      // planes gives each value what a call per plane gives it (after its plane's normalization
+      // above), with up to 32 times fewer calls on small maps.
+      ConvActivation rest = *activation;
+      rest.norm_scale = nullptr;
+      rest.norm_shift = nullptr;
+      const std::size_t first = chunk * per_chunk * s.out_plane();
+      apply_conv_activation(context.isa, rest, 0, y + first, end * s.out_plane() - first, first);
     }
   });
 }

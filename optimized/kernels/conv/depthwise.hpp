@@ -20,6 +20,12 @@ namespace onemodel::opt {
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
                           const float* bias, float* y, const ConvActivation* activation = nullptr);
 
+// The plane walk alone, whatever the shape (depthwise_conv2d_f32 takes the channel-blocked kernel
+// for the shapes depthwise_takes_blocked names, depthwise_blocked.hpp): same arguments, the same
+// bits in exact mode. For tests and benches that compare the two.
+void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
+                               const float* bias, float* y, const ConvActivation* activation = nullptr);
+
 // The number of planes in one chunk: clamp(4096 / (OutH * OutW), 1, 32) (kernels-depthwise.md
 // "Chunks"), a constant of the shape.
 std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept;

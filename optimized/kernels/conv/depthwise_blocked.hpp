@@ -1,0 +1,43 @@
+// The channel-blocked direct depthwise convolution (docs/design.md "Channel-blocked depthwise"):
+// sixteen output channels in the lanes of one AVX-512 vector, each output plane's window walked
+// over a small channel-interleaved copy of the zero-padded input. For small maps (7x7 and 14x14
+// with 5x5 and 7x7 kernels in EfficientNet, MnasNet, ConvNeXt, MobileNetV3) where the plane walk
+// (depthwise.cpp) fills few of its 16 column lanes and builds a padded plane per channel.
+//
+// Every lane is one output computed as kernels-depthwise.md "What each output is" states it: +0,
+// then the taps in row-major order, padding taps real products with +0 (the copy holds zeros
+// there), the bias one rounded addition afterwards; exact mode: product and sum rounded apart
+// (no fused multiply-add, exact-mode.md rule 1) and canonical NaN (rule 4), so the bits are the
+// plane walk's and the reference's on every path. Fast mode: one fused multiply-add per tap, as
+// the plane walk. Which outputs a thread computes never changes a value.
+#pragma once
+
+#include <cstddef>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
+namespace onemodel::opt {
+
+// Channels per block: the lanes of one 512-bit vector.
+inline constexpr std::size_t kDepthwiseBlockLanes = 16;
+// The channel-interleaved padded input of one block is at most this many floats (256 KiB).
+inline constexpr std::size_t kDepthwiseBlockMaxTileFloats = 65536;
+
+// Whether depthwise_conv2d_f32 takes the channel-blocked kernel for this shape on this path: the
+// AVX-512 path only, at most 64 taps, the block's padded copy within kDepthwiseBlockMaxTileFloats,
+// and output rows of at most 8, or narrower than 16 with at least 49 taps (the rule measured on
+// this CPU, depthwise_blocked.cpp). A constant of the shape and path, never of the thread count.
+bool depthwise_takes_blocked(Isa isa, const Conv2dShape& shape) noexcept;
+
+#if defined(__x86_64__)
+// x, w, bias, y, activation as depthwise_conv2d_f32 (any channel multiplier). Requires an
+// AVX-512 machine; callers go through depthwise_conv2d_f32, tests and benches call it directly.
+void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                                          const float* w, const float* bias, float* y,
+                                          const ConvActivation* activation);
+#endif
+
+}  // namespace onemodel::opt

@@ -1,0 +1,313 @@
+// The channel-blocked depthwise kernel (optimized/kernels/conv/depthwise_blocked.*) on the AVX-512
+// path, called directly whatever the selection rule says: exact mode bit for bit against a naive
+// loop written from kernels-depthwise.md "What each output is" and exact-mode.md "Convolution", at
+// 1 and 2 threads, with partial channel blocks, channel multipliers, strides, dilations,
+// asymmetric pads, rows and planes longer than one 16-wide interleaving step, and special values;
+// with a fused normalization, residual and activation the bits of the plane walk given the same
+// epilogue; fast mode within the sequential-sum bound and the same at 1 and 2 threads; and the
+// selection rule (depthwise_takes_blocked) for the shapes it names. A machine without AVX-512
+// reports these tests skipped.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "tests/kernels/conv_test_support.hpp"
+#include "tests/kernels/two_threads.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using conv_test::bits;
+using conv_test::Data;
+
+#if defined(__x86_64__)
+constexpr bool kIsX86_64 = true;
+#else
+constexpr bool kIsX86_64 = false;
+#endif
+
+[[maybe_unused]] bool has_avx512() {
+  for (Isa isa : available_isas()) {
+    if (isa == Isa::Avx512) return true;
+  }
+  return false;
+}
+
+struct Case : conv_test::Window {
+  std::size_t batch = 1, channels = 1, multiplier = 1;
+  bool bias = false;
+  Conv2dShape shape() const { return conv_shape(batch, channels, channels * multiplier, channels); }
+  std::string describe() const {
+    return "batch " + std::to_string(batch) + " C " + std::to_string(channels) + " mult " + std::to_string(multiplier) +
+           " in " + std::to_string(in_h) + "x" + std::to_string(in_w) + " k " + std::to_string(kh) + "x" +
+           std::to_string(kw) + " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) +
+           "," + std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
+           std::to_string(pb) + "," + std::to_string(pr) + (bias ? " bias" : "");
+  }
+};
+
+// The definition: +0, taps in row-major order, product rounded then sum rounded, padding a real
+// +0; bias one rounded addition; NaN stored as 0x7FC00000. `value` and `magnitude`, when given,
+// receive the same sum in double and sum |w*x| (fast mode's bound).
+[[maybe_unused]] std::vector<float> naive(const Case& c, const Data& d, std::vector<double>* value,
+                                         std::vector<double>* magnitude) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y;
+  for (std::size_t n = 0; n < c.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t ic = oc / c.multiplier;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          volatile float acc = 0.0f;
+          double wide = 0.0, mag = 0.0;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside =
+                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              const float wv = d.w[(oc * c.kh + ky) * c.kw + kx];
+              volatile float product = wv * v;
+              acc = acc + product;
+              wide += static_cast<double>(wv) * v;
+              mag += std::fabs(static_cast<double>(wv) * v);
+            }
+          }
+          float out = acc;
+          if (c.bias) {
+            out = out + d.b[oc];
+            wide += d.b[oc];
+            mag += std::fabs(static_cast<double>(d.b[oc]));
+          }
+          if (std::isnan(out)) out = std::bit_cast<float>(std::uint32_t{0x7FC00000u});
+          y.push_back(out);
+          if (value != nullptr) value->push_back(wide);
+          if (magnitude != nullptr) magnitude->push_back(mag);
+        }
+      }
+    }
+  }
+  return y;
+}
+
+[[maybe_unused]] Data random_data(const Case& c, std::uint32_t seed, bool special) {
+  return conv_test::random_data(c.batch * c.channels * c.in_h * c.in_w, c.channels * c.multiplier * c.kh * c.kw,
+                                c.channels * c.multiplier, seed, special, 6);
+}
+
+#if defined(__x86_64__)
+std::vector<float> run_blocked(const Case& c, const Data& d, bool exact, ThreadPool* pool,
+                               const ConvActivation* activation = nullptr) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y(c.batch * s.out_channels * s.out_plane(), 12345.0f);
+  const KernelContext context{Isa::Avx512, exact, pool};
+  depthwise_blocked_conv2d_f32__avx512(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, y.data(),
+                                       activation);
+  return y;
+}
+
+// Exact bits against the definition at 1 and 2 threads (every call shared); "" when equal.
+std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
+  const Data d = random_data(c, seed, special);
+  const std::vector<float> expected = naive(c, d, nullptr, nullptr);
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  for (ThreadPool* pool : {&one, &two}) {
+    const std::vector<float> got = run_blocked(c, d, true, pool);
+    if (got.size() != expected.size()) return c.describe() + " size";
+    const std::string difference = conv_test::first_bit_difference(got, expected);
+    if (!difference.empty()) return c.describe() + " threads " + std::to_string(pool->threads()) + difference;
+  }
+  return "";
+}
+
+// kernels-gemm.md "Fast mode": |y - exact| <= k*u*sum|w*x| + 1e-30, k the number of terms; the
+// same bits at 1 and 2 threads.
+std::string check_fast(const Case& c, std::uint32_t seed) {
+  const Data d = random_data(c, seed, false);
+  std::vector<double> value, magnitude;
+  naive(c, d, &value, &magnitude);
+  const double u = std::ldexp(1.0, -24);
+  const double terms = static_cast<double>(c.kh * c.kw + (c.bias ? 1 : 0));
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  const std::vector<float> first = run_blocked(c, d, false, &one);
+  const std::vector<float> second = run_blocked(c, d, false, &two);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (!(std::fabs(first[i] - value[i]) <= terms * u * magnitude[i] + 1e-30)) {
+      return c.describe() + " fast element " + std::to_string(i);
+    }
+    if (bits(first[i]) != bits(second[i])) return c.describe() + " fast differs between 1 and 2 threads";
+  }
+  return "";
+}
+
+TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactSweepOfChannelsSizesKernelsStrides");
+  std::uint32_t seed = 1;
+  // 1, 15, 16, 17, 33 channels: partial, whole and several blocks; sizes 1..21 (a row of more than
+  // 16 columns and planes of more than 16 positions take several interleaving steps).
+  for (std::size_t channels : {1u, 15u, 16u, 17u, 33u}) {
+    for (std::size_t k : {1u, 3u, 5u, 7u}) {
+      for (std::size_t stride : {1u, 2u, 3u}) {
+        for (std::size_t size : {1u, 4u, 7u, 9u, 14u, 17u, 21u}) {
+          Case c;
+          c.channels = channels;
+          c.multiplier = size % 3 == 1 ? 2 : 1;
+          c.batch = size % 4 == 1 ? 2 : 1;
+          c.in_h = size;
+          c.in_w = size + (k % 2);
+          c.kh = c.kw = k;
+          c.sh = c.sw = stride;
+          c.pt = c.pl = c.pb = c.pr = k / 2;
+          c.bias = (size + k) % 2 == 0;
+          if (!c.conv_valid()) continue;
+          ASSERT_EQ(check_exact(c, seed++, false), "");
+        }
+      }
+    }
+  }
+}
+
+TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactDilationAsymmetricPadsAndSpecialValues");
+  std::uint32_t seed = 100;
+  for (std::size_t dh : {1u, 2u}) {
+    for (std::size_t dw : {1u, 3u}) {
+      for (std::size_t pads : {0u, 1u, 2u, 5u}) {
+        Case c;
+        c.batch = 2;
+        c.channels = 19;
+        c.multiplier = 1 + pads % 2;
+        c.in_h = 11;
+        c.in_w = 8;
+        c.kh = 3;
+        c.kw = 2;
+        c.sh = 2;
+        c.sw = 1 + dw % 2;
+        c.dh = dh;
+        c.dw = dw;
+        c.pt = pads % 3;
+        c.pl = pads / 2;
+        c.pb = pads;
+        c.pr = pads % 2;
+        c.bias = true;
+        if (!c.conv_valid()) continue;
+        ASSERT_EQ(check_exact(c, seed++, true), "");
+      }
+    }
+  }
+}
+
+// An infinite weight meeting padding gives NaN: padding taps are real products with +0.
+TEST(DepthwiseBlocked, InfiniteWeightMeetsPaddingAsNaN) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  Case c;
+  c.channels = 17;
+  c.in_h = c.in_w = 4;
+  c.kh = c.kw = 3;
+  c.pt = c.pl = c.pb = c.pr = 1;
+  Data d;
+  d.x.assign(17 * 16, 1.0f);
+  d.w.assign(17 * 9, 0.0f);
+  d.w[16 * 9] = std::numeric_limits<float>::infinity();  // channel 16's top-left tap
+  d.b.assign(17, 0.0f);
+  const std::vector<float> y = run_blocked(c, d, true, nullptr);
+  EXPECT_EQ(bits(y[16 * 16]), 0x7FC00000u);                        // output (0, 0): padding
+  EXPECT_EQ(y[16 * 16 + 5], std::numeric_limits<float>::infinity());  // output (1, 1): input
+  EXPECT_EQ(bits(y[0]), 0u);                                        // channel 0: +0
+}
+
+TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FastWithinBoundAndThreadIndependent");
+  std::uint32_t seed = 400;
+  for (std::size_t k : {3u, 5u, 7u}) {
+    for (std::size_t size : {7u, 14u, 20u}) {
+      Case c;
+      c.channels = 40;
+      c.in_h = c.in_w = size;
+      c.kh = c.kw = k;
+      c.pt = c.pl = c.pb = c.pr = k / 2;
+      c.sh = c.sw = 1 + size % 2;
+      c.bias = k != 5;
+      EXPECT_EQ(check_fast(c, seed++), "");
+    }
+  }
+}
+
+// With a fused BatchNormalization, residual and activation (graph-passes.md
+// `conv-batchnorm-epilogue`, `conv-residual`, `conv-activation`) the blocked kernel gives the plane
+// walk's bits given the same epilogue, exact mode, at 1 and 2 threads.
+TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FusedEpilogueMatchesThePlaneWalk");
+  Case c;
+  c.batch = 2;
+  c.channels = 21;
+  c.in_h = c.in_w = 7;
+  c.kh = c.kw = 5;
+  c.pt = c.pl = c.pb = c.pr = 2;
+  c.bias = true;
+  const Conv2dShape s = c.shape();
+  const Data d = random_data(c, 77, true);
+  const Data extra = conv_test::random_data(s.batch * s.out_channels * s.out_plane(), s.out_channels,
+                                            s.out_channels, 78, true, 6);
+  for (bool residual_first : {false, true}) {
+    ConvActivation fused;
+    fused.norm_scale = extra.w.data();
+    fused.norm_shift = extra.b.data();
+    fused.residual = extra.x.data();
+    fused.residual_first = residual_first;
+    fused.args.op = ew::UnaryOp::Relu;
+    ThreadPool one(1), two(2, two_threads::kAlways);
+    for (ThreadPool* pool : {&one, &two}) {
+      std::vector<float> walk(s.batch * s.out_channels * s.out_plane(), 5.0f);
+      const KernelContext context{Isa::Avx512, true, pool};
+      depthwise_walk_conv2d_f32(context, s, d.x.data(), d.w.data(), d.b.data(), walk.data(), &fused);
+      const std::vector<float> blocked = run_blocked(c, d, true, pool, &fused);
+      EXPECT_EQ(conv_test::first_bit_difference(blocked, walk), "")
+          << "threads " << pool->threads() << (residual_first ? " residual first" : "");
+    }
+  }
+}
+
+#endif  // __x86_64__
+
+// The rule (depthwise_blocked.cpp): AVX-512 only; outputs of at most 8 columns, or narrower
+// than 16 with at least 49 taps; at most 64 taps.
+TEST(DepthwiseBlocked, SelectionRule) {
+  Case c;
+  c.channels = 1152;
+  c.in_h = c.in_w = 7;
+  c.kh = c.kw = 5;
+  c.pt = c.pl = c.pb = c.pr = 2;
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx2, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, c.shape()));
+  c.in_h = c.in_w = 14;  // 14 wide, 25 taps: the walk
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  c.kh = c.kw = 7;  // 14 wide, 49 taps: blocked
+  c.pt = c.pl = c.pb = c.pr = 3;
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 28;  // 28 wide: the walk
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  c.in_h = c.in_w = 7;
+  c.kh = c.kw = 9;  // 81 taps: the walk's fallback loop
+  c.pt = c.pl = c.pb = c.pr = 4;
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+}
+
+}  // namespace
+}  // namespace onemodel::opt
