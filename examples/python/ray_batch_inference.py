@@ -51,10 +51,6 @@ class SessionPerWorker:
         return {"id": batch["id"], **outputs}
 
 
-def add_features(batch):
-    return {"id": batch["id"], "features": features_of(batch["id"])}
-
-
 def check(ids, outputs, rows, expected):
     """Returns the failed checks (empty when all hold)."""
     problems = []
@@ -98,6 +94,8 @@ def main():
     if expected is not None and expected.shape[0] < args.rows:
         parser.error(f"{args.expected} holds {expected.shape[0]} rows, fewer than --rows {args.rows}")
 
+    # No usage report to Ray's servers (Ray sends one by default).
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray  # here, so make_ray_batch_expected.py can import features_of without Ray
 
     if args.address:
@@ -105,12 +103,18 @@ def main():
     else:
         ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
     try:
-        dataset = ray.data.range(args.rows).map_batches(add_features, batch_format="numpy")
+        # The rows are made here and handed to Ray Data as in-memory blocks: no read task, so the
+        # --workers CPUs all go to the Session actors (a read task waiting for a CPU that the actors
+        # hold would stall the pipeline on a cluster of exactly --workers CPUs).
+        ids = np.arange(args.rows)
+        dataset = ray.data.from_items([{"id": int(i), "features": row} for i, row in zip(ids, features_of(ids))],
+                                      override_num_blocks=min(args.rows, 4 * args.workers))
         predictions = dataset.map_batches(
             SessionPerWorker,
             fn_constructor_kwargs={"model_path": os.path.abspath(args.model), "mode": args.mode,
                                    "threads": args.threads},
-            batch_size=args.batch_size, batch_format="numpy", concurrency=args.workers, num_cpus=1)
+            batch_size=args.batch_size, batch_format="numpy", num_cpus=1,
+            compute=ray.data.ActorPoolStrategy(size=args.workers))
         batches = list(predictions.iter_batches(batch_size=None, batch_format="numpy"))
     finally:
         ray.shutdown()

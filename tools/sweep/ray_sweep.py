@@ -41,6 +41,8 @@ def shard_task(sweep_dir, cli, golden, data_root, run, cases):
 
 
 def run_with_ray(args, runs, shards):
+    # No usage report to Ray's servers from CI or a developer's sweep (Ray sends one by default).
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
 
     if args.address:
