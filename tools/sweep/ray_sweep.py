@@ -45,10 +45,13 @@ def run_with_ray(args, runs, shards):
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
 
+    started = time.monotonic()
     if args.address:
         ray.init(address=args.address, log_to_driver=False)
     else:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
+    print(f"ray_sweep: Ray up in {time.monotonic() - started:.1f} s with {ray.cluster_resources().get('CPU', 0):g} CPUs",
+          file=sys.stderr)
     try:
         task = ray.remote(num_cpus=1)(shard_task)
         # Every (run, shard) pair at once: Ray runs them as workers free up; the results are put
