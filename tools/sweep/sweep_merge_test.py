@@ -10,6 +10,25 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep_cases import list_cases, make_case_tree, split_into_shards, take_every  # noqa: E402
 from sweep_merge import MergeError, merge_run, write_outputs  # noqa: E402
+from sweep_runs import run_shard  # noqa: E402
+
+# A stand-in for `onemodel conformance ROOT ... --tsv FILE`: every case fails with a reason that
+# names its model file under ROOT, as the runner's Malformed errors do.
+FAKE_RUNNER = r"""#!/usr/bin/env python3
+import os, sys
+root, tsv = sys.argv[2], sys.argv[sys.argv.index("--tsv") + 1]
+rows, fails = [], []
+for group in ("node", "simple"):
+    for case in sorted(os.listdir(os.path.join(root, group))) if os.path.isdir(os.path.join(root, group)) else []:
+        reason = "Malformed: bad (in " + os.path.join(root, group, case, "model.onnx") + ")"
+        rows.append(group + "\t" + case + "\t\t0\tfail\t" + reason + "\n")
+        fails.append("fail " + group + "/" + case + ": " + reason + "\n")
+with open(tsv, "w") as f:
+    f.write("group\tcase\toperators\topset\tstatus\treason\n" + "".join(rows))
+sys.stdout.write("".join(fails) + "cases %d pass 0 fail %d unsupported-op 0 unsupported-type 0 not-exact 0 known-diff 0\n"
+                 % (len(rows), len(rows)))
+sys.exit(1 if rows else 0)
+"""
 
 HEADER = "group\tcase\toperators\topset\tstatus\treason\n"
 
@@ -43,6 +62,28 @@ class CaseOrderTest(unittest.TestCase):
             open(os.path.join(data, "node", "test_a", "model.onnx"), "w").close()
             make_case_tree(os.path.join(tree, "cases"), data, [("node", "test_a")])
             self.assertTrue(os.path.isfile(os.path.join(tree, "cases", "node", "test_a", "model.onnx")))
+
+
+class RunShardTest(unittest.TestCase):
+    def test_a_shard_names_files_as_a_run_over_the_data_root_does(self):
+        with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as tools:
+            for case in ("test_a", "test_b", "test_c"):
+                os.makedirs(os.path.join(data, "node", case))
+                open(os.path.join(data, "node", case, "model.onnx"), "w").close()
+            runner = os.path.join(tools, "onemodel")
+            with open(runner, "w", encoding="utf-8") as f:
+                f.write(FAKE_RUNNER.replace("/usr/bin/env python3", sys.executable))
+            os.chmod(runner, 0o755)
+            run = ("reference-fast", ["--engine", "reference", "--mode", "fast"], None)
+            whole = run_shard(runner, runner, data, run, None)
+            shards = [run_shard(runner, runner, data, run, cases)
+                      for cases in ([("node", "test_a")], [("node", "test_b"), ("node", "test_c")])]
+            self.assertIn(os.path.join(data, "node", "test_b", "model.onnx"), whole["tsv_rows"][1])
+            self.assertEqual(shards[0]["tsv_rows"] + shards[1]["tsv_rows"], whole["tsv_rows"])
+            merged = merge_run("reference-fast", [([("node", "test_a")], shards[0]),
+                                                  ([("node", "test_b"), ("node", "test_c")], shards[1])])
+            self.assertEqual(merged["stdout"], whole["stdout"])
+            self.assertEqual((merged["status"], whole["status"]), (1, 1))
 
 
 class ShardTest(unittest.TestCase):

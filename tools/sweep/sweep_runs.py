@@ -82,9 +82,22 @@ def run_shard(cli, golden, data_root, run, cases):
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{name}: {' '.join(command)} exited with {done.returncode}: "
                                f"{done.stderr.strip()[-800:]}")
+        if not os.path.isfile(tsv_path):
+            raise RuntimeError(f"{name}: {' '.join(command)} exited with {done.returncode} and wrote no TSV: "
+                               f"{done.stderr.strip()[-800:]}")
         with open(tsv_path, encoding="utf-8", newline="") as f:
-            lines = f.read().splitlines(keepends=True)
+            text = f.read()
+        if not text.startswith("group\tcase\t"):
+            raise RuntimeError(f"{name}: {tsv_path} is not a conformance TSV (it starts {text[:40]!r})")
+        stdout = done.stdout
+        if root != data_root:
+            # A reason may name a file of the case (`... in <root>/node/test_x/model.onnx`): name it
+            # as a run over the data root does. The link it went through points there, and the
+            # temporary folder's random name cannot occur in a reason by chance.
+            text = text.replace(os.path.join(root, ""), os.path.join(data_root, ""))
+            stdout = stdout.replace(os.path.join(root, ""), os.path.join(data_root, ""))
+        lines = text.splitlines(keepends=True)
         return {"available": True, "status": done.returncode, "tsv_header": lines[0] if lines else "",
-                "tsv_rows": lines[1:], "stdout": done.stdout}
+                "tsv_rows": lines[1:], "stdout": stdout}
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
