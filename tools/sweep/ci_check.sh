@@ -40,7 +40,7 @@ echo "ci_check: sharded Ray sweep identical to the single-process sweep ($runs r
 
 if [ -f "$root/python/pyproject.toml" ]; then
   # The package under test from this checkout's sources (docs/api.md, Python).
-  "$py" -m pip install -q --disable-pip-version-check "$root/python"
+  "$py" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$root/python"
   "$py" "$root/examples/python/ray_batch_inference.py" --rows 1000 --workers 2 \
         --expected "$root/examples/python/classifier_expected.npy"
   "$py" "$root/examples/python/ray_batch_inference.py" --rows 1000 --workers 2 --mode exact \
