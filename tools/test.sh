@@ -55,7 +55,10 @@ ctest --test-dir build/checked -j "$jobs" --output-on-failure -LE fuzz-smoke
 # TSVs and summary must be byte-identical. Then the Ray Data batch-inference example (when the
 # Python package is in the checkout). Needs build/venv-ray (tools/setup.sh --ray, as .ci/run
 # does); without it, and without CI=true, the step is skipped with a note.
-# Measured (EPYC Zen 4, 2 cores, load ~12 from other builds): the sweep part 56 s.
+# Measured on the 2-core EPYC Zen 4 with other builds running (load 12 to 22): the sweep part
+# 56 to 112 s; with the Python package merged in, the whole step 383 s, of which about 200 s was
+# `pip install ./python` building build/pywheel (the Python package step below then reuses that
+# tree, so the build is paid once) and about 70 s the example in fast and exact mode.
 step "Ray sweep and batch inference (local Ray, 2 workers)"
 if [ -x build/venv-ray/bin/python ] || [ "${CI:-}" = "true" ]; then
   tools/sweep/ci_check.sh build/checked
