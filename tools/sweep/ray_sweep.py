@@ -50,9 +50,9 @@ def run_with_ray(args, runs, shards):
         ray.init(address=args.address, log_to_driver=False)
     else:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
-    print(f"ray_sweep: Ray up in {time.monotonic() - started:.1f} s with {ray.cluster_resources().get('CPU', 0):g} CPUs",
-          file=sys.stderr)
     try:
+        print(f"ray_sweep: Ray up in {time.monotonic() - started:.1f} s with "
+              f"{ray.cluster_resources().get('CPU', 0):g} CPUs", file=sys.stderr)
         task = ray.remote(num_cpus=1)(shard_task)
         # Every (run, shard) pair at once: Ray runs them as workers free up; the results are put
         # back in (run, shard) order whatever order they finish in.
