@@ -6,8 +6,19 @@
 #   tools/setup.sh --no-python   Debian packages only
 #   tools/setup.sh --oracles     also the oracle environment, models and ONNX Runtime reference
 #                                outputs (tools/oracles/setup.sh --models; several GB, idempotent)
+#   tools/setup.sh --ray         also build/venv-ray: Ray for the sharded sweep and the batch
+#                                example (docs/sweeps.md); options combine (--oracles --ray)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
+no_python=0 oracles=0 ray=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-python) no_python=1 ;;
+    --oracles) oracles=1 ;;
+    --ray) ray=1 ;;
+    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
@@ -32,7 +43,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if [ "${1:-}" != "--no-python" ]; then
+if [ "$no_python" = 0 ]; then
   # Pinned oracle environment (DESIGN.md section 5); numpy pinned so dumps stay reproducible.
   venv="$here/build/venv"
   pins=(onnx==1.23.2 onnxruntime==1.31.1 numpy==2.3.5)
@@ -44,7 +55,20 @@ if [ "${1:-}" != "--no-python" ]; then
     "$venv/bin/pip" install -q --disable-pip-version-check "${pins[@]}"
   fi
 fi
-if [ "${1:-}" = "--oracles" ]; then
+if [ "$ray" = 1 ]; then
+  # Ray in an environment of its own (docs/sweeps.md): ray[data] brings pyarrow and pandas, about
+  # 600 MB that the build's and the oracles' environments need not carry. Pinned as resolved on
+  # PyPI for Python 3.11; numpy as in build/venv.
+  ray_venv="$here/build/venv-ray"
+  ray_pins=("ray[data]==2.60.0" pyarrow==26.0.1 pandas==3.1.1 numpy==2.3.5)
+  if [ ! -x "$ray_venv/bin/python" ]; then
+    "$(command -v python3)" -m venv "$ray_venv"
+  fi
+  if ! "$ray_venv/bin/python" -c 'import ray, pyarrow, pandas, numpy, sys; sys.exit(0 if (ray.__version__, pyarrow.__version__, pandas.__version__, numpy.__version__) == ("2.60.0", "26.0.1", "3.1.1", "2.3.5") else 1)' 2>/dev/null; then
+    "$ray_venv/bin/pip" install -q --disable-pip-version-check "${ray_pins[@]}"
+  fi
+fi
+if [ "$oracles" = 1 ]; then
   bash "$here/tools/oracles/setup.sh" --models
 fi
 echo "setup: ok"
