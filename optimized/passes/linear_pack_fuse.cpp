@@ -1,6 +1,9 @@
 // `linear-pack-fuse` (graph-passes.md, bit-preserving): MatMul, or Gemm with alpha = 1 and no
 // transA, with a constant 2-D float32 (or compact) B, then optionally an Add of a constant bias along the last
-// axis, then optionally one activation, becomes one LinearOp. A step is absorbed only when the
+// axis, then optionally an Add of another float32 value R
+// (a residual, docs/design.md "Residual Add": not in a model with half values; the fused node then
+// takes the Add's place, since R may be made after the product), then optionally one activation,
+// becomes one LinearOp. A step is absorbed only when the
 // value between the two nodes is read by nothing else and is not a graph output, and only when A
 // is known to be float32 (else the graph is left as it is). In a model with half values, also A
 // and B of one 16-bit type with a bias of that type: a LinearOp whose epilogue keeps the adapter's
