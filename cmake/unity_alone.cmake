@@ -24,6 +24,9 @@ set(ONEMODEL_UNITY_ALONE
     # The self-gate pass and its node (issue 15): new files, alone.
     optimized/passes/self_gate_fuse.cpp
     optimized/passes/self_gate_op.cpp
+    # The matmul-transpose pass and its node (issue 15): new files, alone.
+    optimized/passes/matmul_transpose_fuse.cpp
+    optimized/passes/transposed_matmul_op.cpp
     # The C interface (issue 16): new files, alone.
     core/c_api/c_errors.cpp
     core/c_api/c_session.cpp

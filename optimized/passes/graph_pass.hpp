@@ -38,6 +38,7 @@ void run_attention_fuse(PassGraph& graph);
 void run_self_gate_fuse(PassGraph& graph);
 void run_conv_residual_fuse(PassGraph& graph);
 void run_linear_pack_fuse(PassGraph& graph);
+void run_matmul_transpose_fuse(PassGraph& graph);
 void run_conv_activation(PassGraph& graph);
 void run_elementwise_chain_fuse(PassGraph& graph);
 

@@ -35,6 +35,9 @@ constexpr GraphPass kPasses[] = {
     // Conv -> Add(residual) -> Relu takes the Add and the Relu together. Not for half models.
     {"conv-residual", OptimizationLevel::All, true, run_conv_residual_fuse},
     {"linear-pack-fuse", OptimizationLevel::All, true, run_linear_pack_fuse, true},
+    // Not in the source's table (docs/design.md, "Transposed product operands"): after
+    // linear-pack-fuse, so a product with a constant B is packed first. Not for half models.
+    {"matmul-transpose", OptimizationLevel::All, true, run_matmul_transpose_fuse},
     {"conv-activation", OptimizationLevel::All, true, run_conv_activation, true},
     // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single
     // activations above are absorbed by their product first.

@@ -2,7 +2,9 @@
 // epilogue", "Packed B").
 #include "optimized/passes/linear_op.hpp"
 
+#include <array>
 #include <cstring>
+#include <span>
 
 #include "core/graph/half_convert.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -20,6 +22,10 @@ struct EpilogueState {
   // A 16-bit result (LinearSpec::storage): the output, n values per row.
   std::uint16_t* out16 = nullptr;
   std::size_t n = 0;
+  // The residual R (LinearSpec::residual_input), contiguous, of C's shape: n values per row.
+  const float* residual = nullptr;
+  // Stop after the bias: the stages from the residual Add on run separately.
+  bool bias_only = false;
 };
 
 float canonical(float v) noexcept {
@@ -56,6 +62,17 @@ void finish_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t ro
       // The Add override's kernel: canonical NaN as it stores it (elementwise.hpp).
       ew::binary_f32_run(s.isa, ew::BinaryOp::Add, line, 1, bias, 1, line, cols);
       if (half && spec.has_activation) round_through_16(s.isa, line, cols, bfloat16);
+    }
+    if (s.bias_only) continue;
+    if (s.residual != nullptr) {
+      // The residual Add override's own call on the finished sums and R, operands in the Add's
+      // order (docs/design.md "Residual Add"); R is read at the output's own position.
+      const float* r_line = s.residual + (row + r) * s.n + col;
+      if (spec.residual_first) {
+        ew::binary_f32_run(s.isa, ew::BinaryOp::Add, r_line, 1, line, 1, line, cols);
+      } else {
+        ew::binary_f32_run(s.isa, ew::BinaryOp::Add, line, 1, r_line, 1, line, cols);
+      }
     }
     if (spec.has_activation) ew::unary_f32_run(s.isa, spec.activation, line, line, cols);
     if (half) narrow_f32_to_16(s.isa, line, s.out16 + (row + r) * s.n + col, cols, bfloat16);
@@ -148,23 +165,64 @@ void LinearOp::run(RunContext& context) const {
     return;
   }
   const std::size_t rows = static_cast<std::size_t>(a_t.element_count()) / k;
-  if (rows == 0) return;  // an empty product: the output is empty
   const Tensor a = a_t.contiguous();
   const MatrixView a_view{a.data<float>().data(), static_cast<std::ptrdiff_t>(k), 1};
-  const EpilogueState state{&spec_, config_.isa, context.exact()};
-  const GemmEpilogue epilogue{finish_tile, &state};
-  const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None || spec_.has_activation;
+  EpilogueState state{&spec_, config_.isa, context.exact()};
+  state.n = n;
+  Tensor residual;
+  if (spec_.residual_input >= 0) {
+    // The tile epilogue reads R in place only when R and the output are float32 of the product's
+    // own shape (A's with n last); otherwise (a broadcasting Add) the separate stages run.
+    // On the stack: a warm run allocates nothing here.
+    std::array<std::int64_t, kMaxRank> extents{};
+    const int rank = a_t.rank();
+    for (int d = 0; d < rank; ++d) extents[static_cast<std::size_t>(d)] = a_t.shape()[d];
+    extents[static_cast<std::size_t>(rank - 1)] = static_cast<std::int64_t>(n);
+    const Shape product{std::span<const std::int64_t>(extents.data(), static_cast<std::size_t>(rank))};
+    const Tensor& r = context.input(static_cast<std::size_t>(spec_.residual_input));
+    if (r.dtype() != DType::F32 || !(r.shape() == product) || !(context.output(0).shape() == product)) {
+      run_residual_apart(context, rows, a_view, product);
+      return;
+    }
+    residual = r.contiguous();
+    state.residual = residual.data<float>().data();
+  }
+  if (rows == 0) return;  // an empty product: the output is empty
+  run_product(context, rows, a_view, context.output(0).mutable_data<float>().data(), &state);
+}
+
+// The product of `rows` rows of A into c (n values a row), each finished tile through the
+// epilogue `state` describes (none when it has nothing to do).
+void LinearOp::run_product(RunContext& context, std::size_t rows, const MatrixView& a_view, float* c,
+                           const void* state) const {
+  const std::size_t k = k_, n = n_;
+  const EpilogueState& s = *static_cast<const EpilogueState*>(state);
+  const GemmEpilogue epilogue{finish_tile, state};
+  const bool any_epilogue = spec_.bias_kind != LinearSpec::Bias::None ||
+                            (!s.bias_only && (spec_.has_activation || s.residual != nullptr));
   if (compact_) {
     const PackedHalfB packed{packed_half(), k, n, half_format_, config_.isa};
     const BStripSource source = packed_half_b_source(packed);
     gemm_f32_sourced(KernelContext{config_.isa, context.exact(), config_.pool}, rows, n, k, nullptr, a_view, &source,
-                     MatrixView{}, context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
-                     any_epilogue ? &epilogue : nullptr);
+                     MatrixView{}, c, static_cast<std::ptrdiff_t>(n), any_epilogue ? &epilogue : nullptr);
     return;
   }
-  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_,
-                  context.output(0).mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n),
-                  any_epilogue ? &epilogue : nullptr);
+  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_, c,
+                  static_cast<std::ptrdiff_t>(n), any_epilogue ? &epilogue : nullptr);
+}
+
+// A residual the epilogue cannot read in place: the product and its bias into scratch (the
+// bits of the separate product and bias Add, as the fused run's tiles have them before the
+// residual), then the residual Add's stage and those after it by their own kernels, as the unfused
+// graph runs them.
+void LinearOp::run_residual_apart(RunContext& context, std::size_t rows, const MatrixView& a_view,
+                                  const Shape& product) const {
+  Tensor head = context.scratch(DType::F32, product);
+  EpilogueState state{&spec_, config_.isa, context.exact()};
+  state.n = n_;
+  state.bias_only = true;
+  if (rows > 0) run_product(context, rows, a_view, head.mutable_data<float>().data(), &state);
+  run_stages(context, spec_.residual_stage, head);
 }
 
 // A 16-bit product (spec/half-precision.md section 8.6): A widened block by block as the product
@@ -193,10 +251,9 @@ void LinearOp::run_half_storage(RunContext& context) const {
 
 // The replaced nodes one after the other, each on the previous one's result, exactly as the
 // unfused graph runs them.
-void LinearOp::run_stages(RunContext& context) const {
-  if (!context.has_input(1)) context.node().fail_unsupported(std::string("a fused product whose A is not float32 with k columns: ") + std::string(dtype_name(context.input(0).dtype())) + " " + context.input(0).shape().to_string());
-  Tensor previous;
-  for (std::size_t s = 0; s < stages_.size(); ++s) {
+void LinearOp::run_stages(RunContext& context, std::size_t first, Tensor previous) const {
+  if (first == 0 && !context.has_input(1)) context.node().fail_unsupported(std::string("a fused product whose A is not float32 with k columns: ") + std::string(dtype_name(context.input(0).dtype())) + " " + context.input(0).shape().to_string());
+  for (std::size_t s = first; s < stages_.size(); ++s) {
     const LinearStage& stage = stages_[s];
     std::vector<Tensor> inputs(stage.inputs.size());
     for (std::size_t i = 0; i < stage.inputs.size(); ++i) {

@@ -40,6 +40,14 @@ struct LinearSpec {
   bool trans_b = false;          // Gemm's transB: B is stored n x k
   Bias bias_kind = Bias::None;
   std::vector<float> bias;       // n values
+  // A residual Add after the product and its bias (docs/design.md "Residual Add"): the fused
+  // node's input `residual_input` (-1: none), added to each finished element after the bias and
+  // before the activation by the Add override's own call, operands in the Add's order (R first
+  // when `residual_first`). `residual_stage` is the Add's stage: a residual that is not float32 of
+  // the product's shape at run time (a broadcasting Add) runs the stages from there separately.
+  int residual_input = -1;
+  bool residual_first = false;
+  std::size_t residual_stage = 0;
   bool has_activation = false;
   ew::UnaryArgs activation;
   // F32; or F16 / BF16 in a model with half values (spec/half-precision.md section 8.6): A, B and
@@ -64,7 +72,12 @@ class LinearOp final : public OpKernel {
   std::size_t stage_count() const noexcept { return stages_.size(); }
 
  private:
-  void run_stages(RunContext& context) const;
+  // The stages from `first` on, one after the other; `previous` is the result of the stage before.
+  void run_stages(RunContext& context, std::size_t first = 0, Tensor previous = Tensor()) const;
+  // The product and its bias into scratch, then the stages from the residual Add on, each by its
+  // own kernel (a residual the tile epilogue cannot read in place).
+  void run_residual_apart(RunContext& context, std::size_t rows, const MatrixView& a_view, const Shape& product) const;
+  void run_product(RunContext& context, std::size_t rows, const MatrixView& a_view, float* c, const void* state) const;
   void run_half_storage(RunContext& context) const;
 
   std::vector<LinearStage> stages_;

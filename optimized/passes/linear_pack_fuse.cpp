@@ -1,6 +1,9 @@
 // `linear-pack-fuse` (graph-passes.md, bit-preserving): MatMul, or Gemm with alpha = 1 and no
 // transA, with a constant 2-D float32 (or compact) B, then optionally an Add of a constant bias along the last
-// axis, then optionally one activation, becomes one LinearOp. A step is absorbed only when the
+// axis, then optionally an Add of another float32 value R
+// (a residual, docs/design.md "Residual Add": not in a model with half values; the fused node then
+// takes the Add's place, since R may be made after the product), then optionally one activation,
+// becomes one LinearOp. A step is absorbed only when the
 // value between the two nodes is read by nothing else and is not a graph output, and only when A
 // is known to be float32 (else the graph is left as it is). In a model with half values, also A
 // and B of one 16-bit type with a bias of that type: a LinearOp whose epilogue keeps the adapter's
@@ -131,6 +134,28 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
       }
     }
   }
+  // A residual Add after the product and its bias (docs/design.md "Residual Add"): the Add's other
+  // operand is any non-constant float32 value but the chained one. Float32 products only (not in a
+  // model with half values, whose adapter would round between the nodes).
+  std::size_t slot = index;
+  if (reader >= 0 && !graph.half_model() && spec.storage == DType::F32 &&
+      is_onnx(*nodes[static_cast<std::size_t>(reader)].ir, "Add")) {
+    const CompiledNode& add = nodes[static_cast<std::size_t>(reader)];
+    if (add.inputs.size() == 2 && add.outputs.size() == 1 && add.outputs[0] >= 0 && add.inputs[0] != add.inputs[1]) {
+      const bool residual_first = add.inputs[1] == current;
+      const int other = add.inputs[residual_first ? 0 : 1];
+      if (other >= 0 && graph.constant(other) == nullptr && graph.constant_value(other) == nullptr &&
+          graph.known_f32(other)) {
+        spec.residual_first = residual_first;
+        spec.residual_stage = chain.size();
+        absorb(static_cast<std::size_t>(reader));
+        spec.residual_input = static_cast<int>(fused_inputs.size() - 1);
+        // R may be made after the product: the fused node takes the Add's slot, after all it reads.
+        slot = chain.back();
+        reader = absorbable_reader(graph, current);
+      }
+    }
+  }
   if (reader >= 0 && activation_args(graph, nodes[static_cast<std::size_t>(reader)], spec.activation)) {
     spec.has_activation = true;
     absorb(static_cast<std::size_t>(reader));
@@ -145,15 +170,24 @@ bool fuse_at(PassGraph& graph, std::size_t index) {
     CompiledNode& node = nodes[chain[s]];
     stages.push_back(LinearStage{std::move(node.kernel), node.info, std::move(stage_inputs[s])});
   }
-  CompiledNode& head = nodes[index];
   const int b_id = fused_inputs[1];
-  head.kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), *graph.constant(b_id), graph.config());
+  auto kernel = std::make_unique<LinearOp>(std::move(stages), std::move(spec), *graph.constant(b_id), graph.config());
   fused_inputs[1] = -1;  // the node reads the packed copy only
   // The absorbed nodes go; the fused node keeps the product's place (and NodeInfo), which is
-  // after everything it reads: the absorbed nodes' other inputs are constants.
-  for (std::size_t s = 1; s < chain.size(); ++s) graph.remove_node(chain[s]);
-  graph.set_inputs(index, std::move(fused_inputs));
-  graph.set_outputs(index, {current});
+  // after everything it reads when the absorbed nodes' other inputs are constants; with a residual
+  // it takes the residual Add's place, with the product's IR node and NodeInfo.
+  if (slot != index) {
+    CompiledNode& head = nodes[index];
+    CompiledNode& target = nodes[slot];
+    target.ir = head.ir;
+    target.info = head.info;
+  }
+  nodes[slot].kernel = std::move(kernel);
+  for (std::size_t s = 0; s < chain.size(); ++s) {
+    if (chain[s] != slot) graph.remove_node(chain[s]);
+  }
+  graph.set_inputs(slot, std::move(fused_inputs));
+  graph.set_outputs(slot, {current});
   // graph-passes.md "Memory": the packed copy replaces B once nothing else reads it.
   graph.release_if_unread(b_id);
   return true;
