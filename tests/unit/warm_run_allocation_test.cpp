@@ -281,6 +281,40 @@ TEST(WarmRunAllocation, QdqInt8Convolutions) {
   expect_no_warm_allocations(c, "QDQ int8 convolutions");
 }
 
+TEST(WarmRunAllocation, QdqInt8MatMul) {
+  // The QDQ form of a product with per-column int8 weights: fast mode runs it as one QLinearMatMul
+  // (the qdq pass), whose requantization is read once per plan.
+  constexpr float sx = 0.03f;
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{6, 32});
+  std::vector<std::int8_t> w(32 * 24);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>(static_cast<int>(i * 53 % 241) - 120);
+  std::vector<float> sw(24);
+  for (std::size_t i = 0; i < sw.size(); ++i) sw[i] = 0.003f + 0.0004f * static_cast<float>(i % 5);
+  b.initializer("sx", Tensor::from_values<float>(DType::F32, Shape{}, {sx}));
+  b.initializer("zx", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{125}}));
+  b.initializer("w", Tensor::from_values<std::int8_t>(DType::I8, Shape{32, 24}, w));
+  b.initializer("sw", Tensor::from_values<float>(DType::F32, Shape{24}, sw));
+  b.initializer("zw", Tensor::zeros(DType::I8, Shape{24}));
+  b.initializer("sy", Tensor::from_values<float>(DType::F32, Shape{}, {0.05f}));
+  b.initializer("zy", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{128}}));
+  b.node("QuantizeLinear", {"x", "sx", "zx"}, {"xq"});
+  b.node("DequantizeLinear", {"xq", "sx", "zx"}, {"xd"});
+  b.node("DequantizeLinear", {"w", "sw", "zw"}, {"wd"}, {int_attr("axis", 1)});
+  b.node("MatMul", {"xd", "wd"}, {"y"});
+  b.node("QuantizeLinear", {"y", "sy", "zy"}, {"yq"});
+  b.node("DequantizeLinear", {"yq", "sy", "zy"}, {"out"});
+  b.output("out", DType::F32);
+  Case c{b.build(), {"x"}, {ramp(Shape{6, 32}, 0.11f, -1.5f)}, {"out"}};
+  SessionOptions fast;
+  static opt::ThreadPool pool(1);
+  const auto graph = opt::compile_graph(c.model, fast, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+  std::size_t qlinear = 0;
+  for (const auto& node : graph->nodes) qlinear += node.ir->op_type == "QLinearMatMul" ? 1 : 0;
+  EXPECT_EQ(qlinear, 1u);
+  expect_no_warm_allocations(c, "QDQ int8 MatMul");
+}
+
 TEST(WarmRunAllocation, TheCounterSeesAllocations) {
   // The tests above can fail: the counter counts, aligned allocations too.
   g_allocations = 0;
