@@ -112,8 +112,9 @@ TEST(ConstantFold, DequantizedWeightsBecomeAConstant) {
 }
 
 // A Constant node, a chain of constant arithmetic (Mul then Sqrt of a constant), and a Shape-free
-// Reshape of a constant (a view: folded to a view over the same buffer), all folded; a node feeding a graph
-// output is not; a result larger than its inputs and 64 KiB (Expand to 256 x 256 floats) is not.
+// Reshape of a constant (a view: folded to a view over the same buffer), all folded; a node
+// feeding a graph output is not; a result larger than its inputs and 64 KiB (Expand to 256 x 256
+// floats) is not.
 TEST(ConstantFold, FoldsWhatThePageSaysAndNothingElse) {
   // (Too small a graph for a call shared by two threads; the first test holds that claim.)
   GraphBuilder b(17);
