@@ -62,7 +62,8 @@ class WeightPacks {
 
  private:
   // (buffer address, byte offset of element 0, row stride, col stride, k, n, isa, kind)
-  using Key = std::tuple<const void*, std::ptrdiff_t, std::ptrdiff_t, std::ptrdiff_t, std::size_t, std::size_t, int, int>;
+  using Key =
+      std::tuple<const void*, std::ptrdiff_t, std::ptrdiff_t, std::ptrdiff_t, std::size_t, std::size_t, int, int>;
   struct Entry {
     std::weak_ptr<Buffer> buffer;
     std::weak_ptr<const PackedB> pack;
