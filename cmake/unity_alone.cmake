@@ -21,6 +21,8 @@ set(ONEMODEL_UNITY_ALONE
     optimized/ops/table_recurrent.cpp
     # The profiling hook (issue 15): new file, alone.
     optimized/runtime/node_profile.cpp
+    # Shared packed weights (issue 15, memory): new file, alone.
+    optimized/runtime/weight_packs.cpp
     # The self-gate pass and its node (issue 15): new files, alone.
     optimized/passes/self_gate_fuse.cpp
     optimized/passes/self_gate_op.cpp

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/graph/constants_pool.hpp"
 #include "core/session/compact_weights.hpp"
 #include "onemodel/dtype.hpp"
 #include "onemodel/session_error.hpp"
@@ -82,7 +83,9 @@ std::optional<Tensor> NodeInfo::get_tensor(std::string_view name) const {
   }
 }
 
-Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
+namespace {
+
+Tensor tensor_from_ir_in(const IrTensor& tensor, const std::string& what, BufferPool& pool) {
   // spec/session.md section 9: a weight the session compacted is already a tensor; share it.
   if (tensor.compact) {
     if (std::optional<Tensor> shared = shared_compact_tensor(tensor)) return *shared;
@@ -100,10 +103,25 @@ Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
                          what + " holds " + std::to_string(tensor.data.size) + " bytes, expected " +
                              std::to_string(bytes));
     }
-    return Tensor::from_bytes(type, shape, tensor.data.span());
+    return Tensor::from_bytes(type, shape, tensor.data.span(), pool);
   } catch (const TensorError& e) {
     throw SessionError(SessionErrorKind::Unsupported, what + ": " + e.message());
   }
+}
+
+}  // namespace
+
+Tensor tensor_from_ir(const IrTensor& tensor, const std::string& what) {
+  return tensor_from_ir_in(tensor, what, BufferPool::shared());
+}
+
+BufferPool& constants_pool() {
+  static BufferPool pool(0);
+  return pool;
+}
+
+Tensor constant_from_ir(const IrTensor& tensor, const std::string& what) {
+  return tensor_from_ir_in(tensor, what, constants_pool());
 }
 
 const SubgraphCompiler& NodeInfo::subgraphs() const {

@@ -22,13 +22,6 @@ inline std::int32_t conv_shifted(std::uint8_t byte, bool is_signed) {
   return is_signed ? static_cast<std::int32_t>(static_cast<std::int8_t>(byte)) : static_cast<std::int32_t>(byte) - 128;
 }
 
-// Where row kk of B (input channel c of the group, tap kd, ky, kx) reads: the channel's plane and
-// the tap's dilated offsets on each axis.
-struct ConvTapOffset {
-  std::int64_t plane, d, y, x;
-  std::int64_t linear;  // plane + (d * in_h + y) * in_w + x: the offset from the window's first tap
-};
-
 std::vector<ConvTapOffset> conv_tap_offsets(const quant::IntegerConvGeometry& g, std::int64_t c_per_group) {
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
@@ -63,10 +56,9 @@ bool conv_is_pointwise(const quant::IntegerConvGeometry& g) {
 // at tap kk; the position's first tap, and whether its whole window lies inside the input (then
 // no tap needs a bounds test), are worked out once per column.
 template <bool Signed>
-int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vector<ConvTapOffset>& offsets,
-                           const std::vector<std::int64_t>& linear_offsets,
-                           const std::uint8_t* planes, std::int64_t col0, std::int64_t k, std::size_t cols,
-                           std::int32_t pad, Isa isa) {
+void pack_windows(int8::PackedB& packed, const quant::IntegerConvGeometry& g, const std::vector<ConvTapOffset>& offsets,
+                  const std::vector<std::int64_t>& linear_offsets, const std::uint8_t* planes, std::int64_t col0,
+                  std::int64_t k, std::size_t cols, std::int32_t pad, Isa isa) {
   const conv_geometry::Axis& ad = g.axes[0];
   const conv_geometry::Axis& ah = g.axes[1];
   const conv_geometry::Axis& aw = g.axes[2];
@@ -99,7 +91,23 @@ int8::PackedB pack_windows(const quant::IntegerConvGeometry& g, const std::vecto
     if (id < 0 || id >= in_d || iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) return pad;
     return conv_shifted(planes[t.plane + (id * in_h + iy) * in_w + ix], Signed);
   };
-  return int8::pack_b_with(static_cast<std::size_t>(k), cols, Signed, isa, value);
+  int8::pack_b_with_into(packed, static_cast<std::size_t>(k), cols, Signed, isa, value);
+}
+
+// The packed windows of one call (graph-runtime.md section 4: a warm run allocates nothing): the
+// panels of a PackedB only grow, so once a thread has packed the largest B of a model its packing
+// reuses the same storage. `chunk_pack` serves one chunk of the one-phase form (packed, used and
+// dropped by one thread); `call_packs` the two-phase form, owned by the calling thread and filled
+// by whichever threads run the packing chunks (each its own element). No conv runs inside a chunk,
+// so neither is in use twice at once on one thread.
+int8::PackedB& chunk_pack() {
+  thread_local int8::PackedB packed;
+  return packed;
+}
+std::vector<int8::PackedB>& call_packs(std::size_t count) {
+  thread_local std::vector<int8::PackedB> packs;
+  if (packs.size() < count) packs.resize(count);
+  return packs;
 }
 
 }  // namespace
@@ -118,6 +126,12 @@ IntegerConvWeights prepare_integer_conv_weights(const quant::IntegerConvGeometry
     }
   }
   out.depthwise = integer_conv_is_depthwise(g) && integer_depthwise_fits(g);
+  if (!out.depthwise) {
+    out.offsets = conv_tap_offsets(g, g.c / g.group);
+    out.linear.reserve(out.offsets.size());
+    for (const ConvTapOffset& t : out.offsets) out.linear.push_back(t.linear);
+    out.pointwise = conv_is_pointwise(g);
+  }
   if (out.depthwise) {
     // (w - zw) per output channel and tap: the direct kernel's weights (|v| <= 255).
     const std::int64_t taps = g.axes[0].kernel * g.axes[1].kernel * g.axes[2].kernel;
@@ -157,12 +171,11 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
   const std::uint8_t* wb = conv_bytes_of(weights.w);
   // A padding tap holds the input's zero point, so it contributes (zx - zx) = 0 (section 7).
   const std::int32_t pad = conv_shifted(static_cast<std::uint8_t>(zx), x_signed);
-  const std::vector<ConvTapOffset> offsets = conv_tap_offsets(g, c_per_group);
-  std::vector<std::int64_t> linear;
-  linear.reserve(offsets.size());
-  for (const ConvTapOffset& t : offsets) linear.push_back(t.linear);
-  const bool pointwise = conv_is_pointwise(g);
-  const std::vector<std::int32_t> zb{zx};
+  const std::vector<ConvTapOffset>& offsets = weights.offsets;
+  const std::vector<std::int64_t>& linear = weights.linear;
+  const bool pointwise = weights.pointwise;
+  const std::int32_t zb_value = zx;
+  const std::span<const std::int32_t> zb(&zb_value, 1);
   const std::int64_t blocks = (plane_out + kColumnBlock - 1) / kColumnBlock;
   // Chunks fixed by the shape (never by the thread count; the sums are exact either way). With at
   // least kPackChunksForOnePhase (image, group, column block) triples, one phase: each packs its
@@ -172,7 +185,13 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
   // share the hundreds of channels and the windows are still packed once.
   const std::int64_t row_blocks = (m_per_group + kRowBlock - 1) / kRowBlock;
   const auto packs = static_cast<std::size_t>(g.n * g.group * blocks);
-  std::vector<int8::PackedB> packed(packs);
+  const bool one_phase = packs >= kPackChunksForOnePhase;
+  std::vector<int8::PackedB>* two_phase = one_phase ? nullptr : &call_packs(packs);
+  // The pack of chunk `index`: the thread's own in the one-phase form (the chunk packs and uses
+  // it), the call's element `index` in the two-phase form.
+  const auto packed_of = [&](std::size_t index) -> int8::PackedB& {
+    return one_phase ? chunk_pack() : (*two_phase)[index];
+  };
   const auto pack = [&](std::size_t index) {
     const std::int64_t cb = static_cast<std::int64_t>(index) % blocks;
     const std::int64_t grp = static_cast<std::int64_t>(index) / blocks % g.group;
@@ -180,12 +199,14 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
     const std::int64_t col0 = cb * kColumnBlock;
     const auto cols = static_cast<std::size_t>(std::min(kColumnBlock, plane_out - col0));
     const std::uint8_t* planes = xb + (n * g.c + grp * c_per_group) * plane_in;
+    int8::PackedB& into = packed_of(index);
     if (pointwise) {
       const int8::Operand b{planes + col0, x_signed, static_cast<std::size_t>(plane_in)};
-      packed[index] = int8::pack_b(b, static_cast<std::size_t>(k), cols, config.isa);
+      int8::pack_b_into(into, b, static_cast<std::size_t>(k), cols, config.isa);
+    } else if (x_signed) {
+      pack_windows<true>(into, g, offsets, linear, planes, col0, k, cols, pad, config.isa);
     } else {
-      packed[index] = x_signed ? pack_windows<true>(g, offsets, linear, planes, col0, k, cols, pad, config.isa)
-                               : pack_windows<false>(g, offsets, linear, planes, col0, k, cols, pad, config.isa);
+      pack_windows<false>(into, g, offsets, linear, planes, col0, k, cols, pad, config.isa);
     }
   };
   const auto product = [&](std::size_t index) {
@@ -203,7 +224,7 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
                              : std::span<const std::int32_t>(za_group).subspan(static_cast<std::size_t>(r0),
                                                                                 static_cast<std::size_t>(rows));
     const int8::Operand a{wb + (grp * m_per_group + r0) * k, weights.is_signed, static_cast<std::size_t>(k)};
-    int8::gemm(static_cast<std::size_t>(rows), a, za, packed[p], zb,
+    int8::gemm(static_cast<std::size_t>(rows), a, za, packed_of(p), zb,
                y + (n * g.m + grp * m_per_group + r0) * plane_out + col0, static_cast<std::size_t>(plane_out), nullptr,
                config.isa);
     if (epilogue != nullptr) (*epilogue)(n, grp * m_per_group + r0, rows, col0, cols);
@@ -211,7 +232,7 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
   // The pool's estimates (they decide only how many helpers wake): about 0.05 ns per multiply-add
   // and 0.5 ns per packed byte.
   const double estimate = 0.05 * static_cast<double>(g.n * g.m * plane_out * k);
-  if (packs >= kPackChunksForOnePhase) {
+  if (one_phase) {
     // Enough column blocks to share: each chunk packs its windows, runs every row block on them
     // while they are in cache, and lets them go.
     run_integer_chunks(config.pool, packs, estimate, [&](std::size_t index) {
@@ -219,7 +240,6 @@ void run_integer_conv(const quant::IntegerConvGeometry& g, const Tensor& x_in, s
       for (std::int64_t rb = 0; rb < row_blocks; ++rb) {
         product(index * static_cast<std::size_t>(row_blocks) + static_cast<std::size_t>(rb));
       }
-      packed[index] = int8::PackedB();
     });
     return;
   }

@@ -31,15 +31,27 @@ inline constexpr std::int64_t kColumnBlock = 256;
 inline constexpr std::int64_t kRowBlock = 96;
 inline constexpr std::size_t kPackChunksForOnePhase = 8;
 
+// Where row kk of B (input channel c of the group, tap kd, ky, kx) reads: the channel's plane and
+// the tap's dilated offsets on each axis.
+struct ConvTapOffset {
+  std::int64_t plane, d, y, x;
+  std::int64_t linear;  // plane + (d * in_h + y) * in_w + x: the offset from the window's first tap
+};
+
 // What the weights give once: the contiguous weight tensor, its zero points as the kernel takes
 // them per group (one value, or one per output channel of the group) and, for a depthwise
-// convolution, (w - zw) per output channel and tap.
+// convolution, (w - zw) per output channel and tap; for the general path the windows' tap offsets
+// (from the geometry alone), so a call with prepared weights builds no table (graph-runtime.md
+// section 4: a warm run allocates nothing).
 struct IntegerConvWeights {
   Tensor w;
   bool is_signed = false;
   bool depthwise = false;
   std::vector<std::vector<std::int32_t>> za;  // per group
   std::vector<std::int32_t> taps;             // depthwise: m * taps values, |v| <= 255
+  std::vector<ConvTapOffset> offsets;         // general: one per row of B
+  std::vector<std::int64_t> linear;           // general: offsets[kk].linear, compact
+  bool pointwise = false;                     // general: B is the input plane itself
 };
 
 // True when the convolution runs the direct depthwise kernel (one input channel per group).

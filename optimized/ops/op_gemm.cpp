@@ -13,6 +13,7 @@
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "optimized/runtime/weight_packs.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -90,8 +91,13 @@ class GemmOptimized final : public OptimizedKernel {
     if (k == 0 || n == 0) return nullptr;
     Tensor holder;
     const float* data = contiguous_f32(*b, holder);
-    return std::make_shared<const PackedB>(
-        pack_b_f32(config().isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), b_view(data, k, n)));
+    // Shared with every other node packing the same matrix the same way (weight_packs.hpp).
+    const MatrixView view = b_view(data, k, n);
+    const PackOrigin origin{holder.defined() ? &holder : b, view.data, view.row_stride, view.col_stride,
+                            PackSource::Float32};
+    const auto uk = static_cast<std::size_t>(k), un = static_cast<std::size_t>(n);
+    return shared_packed_b(config().packs, config().isa, uk, un, origin,
+                           [&] { return pack_b_f32(config().isa, uk, un, view); });
   }
 
   void run(RunContext& context) const override {

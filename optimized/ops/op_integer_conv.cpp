@@ -26,16 +26,62 @@ bool conv_served(const quant::IntegerConvGeometry& g, const IntegerConvWeights& 
   return static_cast<std::size_t>(g.c / g.group * taps) <= int8::kMaxK;
 }
 
+std::vector<std::int32_t> conv_int32_values(const std::vector<std::int64_t>& values) {
+  return std::vector<std::int32_t>(values.begin(), values.end());
+}
+
+// The scalars and per-channel values a call reads besides x and the weights: x's zero point and,
+// for QLinearConv, the requantization (the multiplier (sx * sw) / sy per output channel, the bias,
+// y's zero point). Worked out once per plan when they are constants (so a warm call allocates
+// nothing, graph-runtime.md section 4), else per call.
+struct ConvScalars {
+  std::int32_t zx = 0;
+  std::vector<float> mult;           // QLinearConv: one per output channel
+  std::vector<std::int32_t> bias;    // QLinearConv: empty, one, or one per output channel
+  std::int32_t zy = 0;               // QLinearConv
+};
+
+// `has(i)` tells whether input i is given, `value(i)` is its tensor or nullptr when not known
+// (then false and `out` is not complete).
+template <class Has, class ValueOf>
+bool conv_scalars(const quant::IntegerConvGeometry& g, bool qlinear, Has&& has, ValueOf&& value, ConvScalars& out) {
+  if (has(2)) {
+    const Tensor* z = value(2);
+    if (z == nullptr) return false;
+    out.zx = static_cast<std::int32_t>(quant::integers_of(*z)[0]);
+  }
+  if (!qlinear) return true;
+  const Tensor* sx_t = value(1);
+  const Tensor* sw_t = value(4);
+  const Tensor* sy_t = value(6);
+  const Tensor* zy_t = value(7);
+  const Tensor* b_t = has(8) ? value(8) : nullptr;
+  if (sx_t == nullptr || sw_t == nullptr || sy_t == nullptr || zy_t == nullptr || (has(8) && b_t == nullptr)) {
+    return false;
+  }
+  const float sx = quant::floats_of(*sx_t)[0];
+  const std::vector<float> sw = quant::floats_of(*sw_t);
+  const float sy = quant::floats_of(*sy_t)[0];
+  out.zy = static_cast<std::int32_t>(quant::integers_of(*zy_t)[0]);
+  // The multiplier once per output channel: requant_multiplier on the very values the
+  // reference's per-element call uses, so the same float32 bits.
+  out.mult.resize(static_cast<std::size_t>(g.m));
+  for (std::int64_t oc = 0; oc < g.m; ++oc) {
+    out.mult[static_cast<std::size_t>(oc)] =
+        quant::requant_multiplier(sx, sw[sw.size() == 1 ? 0 : static_cast<std::size_t>(oc)], sy);
+  }
+  if (b_t != nullptr) out.bias = conv_int32_values(quant::integers_of(*b_t));
+  return true;
+}
+
 // What prepare() makes when the weights and their zero point are constants of the model.
 struct IntegerConvPlan {
   Shape x_shape, w_shape;
   quant::IntegerConvGeometry geometry;
   IntegerConvWeights weights;
+  bool scalars_known = false;  // `scalars` holds the constants' values
+  ConvScalars scalars;
 };
-
-std::vector<std::int32_t> conv_int32_values(const std::vector<std::int64_t>& values) {
-  return std::vector<std::int32_t>(values.begin(), values.end());
-}
 
 class IntegerConvOptimized final : public OptimizedKernel {
  public:
@@ -64,6 +110,9 @@ class IntegerConvOptimized final : public OptimizedKernel {
     plan->w_shape = w->shape();
     plan->geometry = quant::integer_conv_geometry(context.node(), window_, group_, plan->x_shape, plan->w_shape);
     plan->weights = prepare_integer_conv_weights(plan->geometry, *w, zw);
+    plan->scalars_known = conv_scalars(
+        plan->geometry, qlinear_, [&](std::size_t i) { return context.has_input(i); },
+        [&](std::size_t i) { return context.known_value(i); }, plan->scalars);
     return plan;
   }
 
@@ -85,7 +134,15 @@ class IntegerConvOptimized final : public OptimizedKernel {
       run_reference(context);
       return;
     }
-    const std::int32_t zx = context.has_input(2) ? static_cast<std::int32_t>(quant::integers_of(context.input(2))[0]) : 0;
+    // The plan's scalars when they were constants, else this call's inputs' values.
+    ConvScalars local_scalars;
+    const ConvScalars* scalars = plan->scalars_known ? &plan->scalars : &local_scalars;
+    if (!plan->scalars_known) {
+      conv_scalars(
+          g, qlinear_, [&](std::size_t i) { return context.has_input(i); },
+          [&](std::size_t i) { return &context.input(i); }, local_scalars);
+    }
+    const std::int32_t zx = scalars->zx;
     const Tensor& out = context.output(0);
     if (!qlinear_) {
       run_integer_conv(g, x, zx, plan->weights, out.mutable_data<std::int32_t>().data(), config());
@@ -95,18 +152,9 @@ class IntegerConvOptimized final : public OptimizedKernel {
     Tensor acc = context.scratch(DType::I32, Shape{total});
     std::int32_t* c = acc.mutable_data<std::int32_t>().data();
     // QLinearConv's epilogue, run by each chunk on the part it wrote (integer_conv_run.hpp).
-    const float sx = quant::floats_of(context.input(1))[0];
-    const std::vector<float> sw = quant::floats_of(context.input(4));
-    const float sy = quant::floats_of(context.input(6))[0];
-    const auto zy = static_cast<std::int32_t>(quant::integers_of(context.input(7))[0]);
-    // The multiplier once per output channel: requant_multiplier on the very values the
-    // reference's per-element call uses, so the same float32 bits.
-    std::vector<float> mult(static_cast<std::size_t>(g.m));
-    for (std::int64_t oc = 0; oc < g.m; ++oc) {
-      mult[static_cast<std::size_t>(oc)] = quant::requant_multiplier(sx, sw[sw.size() == 1 ? 0 : static_cast<std::size_t>(oc)], sy);
-    }
-    std::vector<std::int32_t> bias;
-    if (context.has_input(8)) bias = conv_int32_values(quant::integers_of(context.input(8)));
+    const std::vector<float>& mult = scalars->mult;
+    const std::vector<std::int32_t>& bias = scalars->bias;
+    const std::int32_t zy = scalars->zy;
     const quant::Range range = quant::range_of(out.dtype());
     const std::int64_t plane = g.axes[0].out * g.axes[1].out * g.axes[2].out;
     auto* y = reinterpret_cast<std::uint8_t*>(out.dtype() == DType::U8 ? static_cast<void*>(out.mutable_data<std::uint8_t>().data())

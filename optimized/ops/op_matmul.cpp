@@ -9,6 +9,7 @@
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "optimized/runtime/weight_packs.hpp"
 #include "reference/ops/matmul_helpers.hpp"
 
 namespace onemodel::opt {
@@ -16,12 +17,13 @@ namespace {
 
 // What prepare() works out once per plan: the shape rules' result for the plan's input shapes
 // (so run() allocates nothing for them, graph-runtime.md section 4) and, when B is constant,
-// B packed, one PackedB per matrix of B's batch. A compact B (spec/session.md section 9) is not
+// B packed, one PackedB per matrix of B's batch, shared with every other node packing the same
+// matrix of the same constant (weight_packs.hpp). A compact B (spec/session.md section 9) is not
 // packed here: a binary32 copy is what compaction saves; the product widens it as it packs.
 struct MatMulPlan {
   Shape a_shape, b_shape;
   products::MatMulShape shape;
-  std::vector<PackedB> packed_b;  // empty: B is not constant
+  std::vector<std::shared_ptr<const PackedB>> packed_b;  // empty: B is not constant
 };
 
 // The float32 elements of a tensor in row-major order: the tensor itself when contiguous, else
@@ -59,12 +61,15 @@ class MatMulOptimized final : public OptimizedKernel {
     if (b != nullptr && !compact_b && s.k > 0 && s.n > 0) {
       Tensor holder;
       const float* data = contiguous_f32(*b, holder);
+      const Tensor& source = holder.defined() ? holder : *b;
       const std::int64_t count = b->element_count() / (s.k * s.n);
+      const auto k = static_cast<std::size_t>(s.k), n = static_cast<std::size_t>(s.n);
       plan->packed_b.reserve(static_cast<std::size_t>(count));
       for (std::int64_t i = 0; i < count; ++i) {
         const MatrixView view{data + i * s.k * s.n, static_cast<std::ptrdiff_t>(s.n), 1};
-        plan->packed_b.push_back(
-            pack_b_f32(config().isa, static_cast<std::size_t>(s.k), static_cast<std::size_t>(s.n), view));
+        const PackOrigin origin{&source, view.data, view.row_stride, view.col_stride, PackSource::Float32};
+        plan->packed_b.push_back(shared_packed_b(config().packs, config().isa, k, n, origin,
+                                                 [&] { return pack_b_f32(config().isa, k, n, view); }));
       }
     }
     return plan;
@@ -85,7 +90,8 @@ class MatMulOptimized final : public OptimizedKernel {
     products::MatMulShape computed;
     if (plan == nullptr) computed = products::matmul_shape(context.node(), a_t.shape(), b_t.shape());
     const products::MatMulShape& s = plan != nullptr ? plan->shape : computed;
-    const std::vector<PackedB>* packed = plan != nullptr && !plan->packed_b.empty() ? &plan->packed_b : nullptr;
+    const std::vector<std::shared_ptr<const PackedB>>* packed =
+        plan != nullptr && !plan->packed_b.empty() ? &plan->packed_b : nullptr;
     const std::size_t m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
                       k = static_cast<std::size_t>(s.k);
     const std::int64_t batches = s.batch.element_count();
@@ -105,7 +111,7 @@ class MatMulOptimized final : public OptimizedKernel {
       const MatrixView a_view{a == nullptr ? nullptr : a + a_off * s.m * s.k, static_cast<std::ptrdiff_t>(k), 1};
       float* c_batch = c + bi * s.m * s.n;
       if (packed != nullptr) {
-        gemm_f32_packed(on, rows, a_view, (*packed)[static_cast<std::size_t>(b_off)], c_batch,
+        gemm_f32_packed(on, rows, a_view, *(*packed)[static_cast<std::size_t>(b_off)], c_batch,
                         static_cast<std::ptrdiff_t>(n));
       } else if (b_half != nullptr) {
         // A compact B, widened strip by strip as the product packs it (gemm_half.hpp).

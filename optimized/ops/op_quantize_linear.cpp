@@ -29,6 +29,29 @@ bool quantize_out_of(DType type, quantize::Out& out) noexcept {
   }
 }
 
+// The scales (rounded to the division's type) and zero points as the vector kernels read them.
+// Made once per plan when both are constants (a warm run then allocates nothing, graph-runtime.md
+// section 4), else per call. False when the zero points do not match the scales (infer() checked
+// the shapes; the reference kernel then runs, never indexing past either).
+struct QuantizeOperands {
+  std::vector<float> scale;
+  std::vector<float> zero;
+};
+
+bool quantize_operands(const Tensor& s_t, const Tensor* zp_t, QuantizeOperands& out) {
+  out.scale = quant::floats_of(s_t);
+  // The reference rounds the scale to the division's type (binary32: only a NaN changes, and a
+  // NaN quotient gives the smallest value whatever its payload).
+  for (float& s : out.scale) s = quant::round_to(DType::F32, s);
+  out.zero.assign(out.scale.size(), 0.0f);
+  if (zp_t == nullptr) return true;
+  const std::vector<std::int64_t> zp = quant::integers_of(*zp_t);
+  if (zp.size() != out.scale.size()) return false;
+  // |zp| <= 65535 (a zero point has the output's type): exact in binary32.
+  for (std::size_t k = 0; k < zp.size(); ++k) out.zero[k] = static_cast<float>(zp[k]);
+  return true;
+}
+
 class QuantizeLinearOptimized final : public OptimizedKernel {
  public:
   QuantizeLinearOptimized(const NodeInfo& node, const OptimizedConfig& config)
@@ -37,6 +60,19 @@ class QuantizeLinearOptimized final : public OptimizedKernel {
         axis_(node.opset() >= 13 ? node.get_int("axis", 1) : 1),
         block_size_(node.opset() >= 21 ? node.get_int("block_size", 0) : 0),
         precision_(node.opset() >= 23 ? node.get_int("precision", 0) : 0) {}
+
+  std::shared_ptr<const void> prepare(const InferContext& context) const override {
+    const Tensor* s_t = context.known_value(1);
+    if (s_t == nullptr || s_t->dtype() != DType::F32) return nullptr;
+    const Tensor* zp_t = nullptr;
+    if (context.has_input(2)) {
+      zp_t = context.known_value(2);
+      if (zp_t == nullptr) return nullptr;
+    }
+    auto operands = std::make_shared<QuantizeOperands>();
+    if (!quantize_operands(*s_t, zp_t, *operands)) return nullptr;
+    return operands;
+  }
 
   void run(RunContext& context) const override {
     const Tensor& x_t = context.input(0);
@@ -51,20 +87,18 @@ class QuantizeLinearOptimized final : public OptimizedKernel {
     }
     const quant::ScaleLayout layout =
         quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
-    // The reference rounds the scale to the division's type (binary32: only a NaN changes, and a
-    // NaN quotient gives the smallest value whatever its payload).
-    std::vector<float> scale = quant::floats_of(s_t);
-    for (float& s : scale) s = quant::round_to(DType::F32, s);
-    std::vector<float> zero(scale.size(), 0.0f);
-    if (context.has_input(2)) {
-      const std::vector<std::int64_t> zp = quant::integers_of(context.input(2));
-      if (zp.size() != scale.size()) {  // infer() checked the shapes; never index past either
+    // The plan's operands when the scales and zero points are constants, else this call's.
+    const auto* planned = static_cast<const QuantizeOperands*>(context.state());
+    QuantizeOperands local;
+    if (planned == nullptr) {
+      if (!quantize_operands(s_t, context.has_input(2) ? &context.input(2) : nullptr, local)) {
         run_reference(context);
         return;
       }
-      // |zp| <= 65535 (a zero point has the output's type): exact in binary32.
-      for (std::size_t k = 0; k < zp.size(); ++k) zero[k] = static_cast<float>(zp[k]);
+      planned = &local;
     }
+    const std::vector<float>& scale = planned->scale;
+    const std::vector<float>& zero = planned->zero;
     const std::size_t per_axis = layout.kind == quant::ScaleLayout::Kind::PerAxis ? scale.size() : 1;
     const auto extent = static_cast<std::size_t>(layout.extent);
     const auto inner = static_cast<std::size_t>(layout.inner);

@@ -12,10 +12,15 @@
 
 namespace onemodel::opt {
 
+class WeightPacks;
+
 // Session-wide: fixed when the session is created.
 struct OptimizedConfig {
   Isa isa = Isa::Scalar;
   ThreadPool* pool = nullptr;  // owned by the engine, outlives every kernel
+  // Packed weights shared by the engine's nodes (weight_packs.hpp); owned by the engine, outlives
+  // every kernel. nullptr: every kernel packs its own.
+  WeightPacks* packs = nullptr;
 };
 
 class OptimizedKernel : public OpKernel {

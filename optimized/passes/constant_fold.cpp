@@ -13,11 +13,17 @@
 // inputs other than Constant (a random generator must draw per run), nodes reading a compact
 // weight (its binary32 form is the adapter's, per run: graph-passes.md "Half-precision weights"),
 // and any node whose shaping or run throws: the plan then raises the error, named as it always
-// is, when the session makes its first plan. Every result is a fresh tensor the kernel wrote, so
-// a view of a constant becomes a copy.
+// is, when the session makes its first plan. Every result is a fresh tensor the kernel wrote,
+// except a view of a constant (Identity, Reshape, Squeeze, Unsqueeze, Flatten: view_of_input),
+// which becomes a view over the same buffer (issue 15, memory): its elements are the input's in
+// the same order, which is what the kernel would copy, and constants are never written after they
+// are made. So the readers of a weight through Identity (ALBERT's twelve layers) see one buffer,
+// and the packs made from it are shared (weight_packs.hpp).
 #include <algorithm>
 #include <exception>
+#include <optional>
 
+#include "core/graph/constants_pool.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "optimized/runtime/plan.hpp"
 
@@ -107,9 +113,17 @@ bool evaluate(const PassGraph& graph, const CompiledNode& node, std::vector<Tens
       }
       return true;
     }
+    if (kernel.view_of_input && !inputs.empty() && inputs[0].defined() && inputs[0].is_contiguous() &&
+        stated.size() == 1 && stated[0].wanted && stated[0].type == inputs[0].dtype() &&
+        stated[0].shape.element_count() == inputs[0].element_count()) {
+      if (std::optional<Tensor> view = inputs[0].try_reshape(stated[0].shape)) {
+        results.assign(1, std::move(*view));
+        return true;
+      }
+    }
     const std::shared_ptr<const void> prepared = kernel.prepare(infer);
     for (std::size_t i = 0; i < stated.size(); ++i) {
-      if (stated[i].wanted) results[i] = Tensor::empty(stated[i].type, stated[i].shape);
+      if (stated[i].wanted) results[i] = Tensor::empty(stated[i].type, stated[i].shape, constants_pool());
     }
     RunContext run(node.info, inputs, results, nullptr, prepared.get());
     kernel.run(run);

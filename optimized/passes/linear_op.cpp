@@ -7,10 +7,12 @@
 #include <span>
 
 #include "core/graph/half_convert.hpp"
+#include "core/graph/tensor_bytes.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/passes/replaced_stage.hpp"
 #include "optimized/runtime/half_conversions.hpp"
+#include "optimized/runtime/weight_packs.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -98,12 +100,20 @@ LinearOp::LinearOp(std::vector<LinearStage> stages, LinearSpec spec, const Tenso
   // the floats the adapter's product reads), once, into the binary32 layout of a float32 model;
   // the 16-bit original is then released by the pass. It is 16-bit to stage 0's infer.
   if (sixteen_bit) b_type_ = b.dtype();
-  const Tensor dense = sixteen_bit ? widen_tensor(b) : b.contiguous();
-  const float* data = dense.data<float>().data();
   // Element (p, j) of B' is B[j][p] when transB (as op_gemm.cpp reads it).
-  const MatrixView view = spec_.trans_b ? MatrixView{data, 1, static_cast<std::ptrdiff_t>(k)}
-                                        : MatrixView{data, static_cast<std::ptrdiff_t>(n), 1};
-  packed_ = pack_b_f32(config_.isa, static_cast<std::size_t>(k), static_cast<std::size_t>(n), view);
+  const std::ptrdiff_t row_stride = spec_.trans_b ? 1 : static_cast<std::ptrdiff_t>(n);
+  const std::ptrdiff_t col_stride = spec_.trans_b ? static_cast<std::ptrdiff_t>(k) : 1;
+  const Tensor source = b.contiguous();  // the same buffer (initializers are contiguous)
+  const void* element0 = source.element_count() == 0 ? nullptr : tensor_bytes(source).data();
+  const PackSource kind = !sixteen_bit                 ? PackSource::Float32
+                          : b.dtype() == DType::F16 ? PackSource::WidenedBinary16
+                                                    : PackSource::WidenedBFloat16;
+  const PackOrigin origin{&source, element0, row_stride, col_stride, kind};
+  packed_ = shared_packed_b(config_.packs, config_.isa, k_, n_, origin, [&] {
+    const Tensor dense = sixteen_bit ? widen_tensor(source) : source;
+    const MatrixView view{dense.data<float>().data(), row_stride, col_stride};
+    return pack_b_f32(config_.isa, k_, n_, view);
+  });
 }
 
 const std::uint16_t* LinearOp::packed_half() const {
@@ -207,7 +217,7 @@ void LinearOp::run_product(RunContext& context, std::size_t rows, const MatrixVi
                      MatrixView{}, c, static_cast<std::ptrdiff_t>(n), any_epilogue ? &epilogue : nullptr);
     return;
   }
-  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, packed_, c,
+  gemm_f32_packed(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_view, *packed_, c,
                   static_cast<std::ptrdiff_t>(n), any_epilogue ? &epilogue : nullptr);
 }
 
@@ -245,7 +255,7 @@ void LinearOp::run_half_storage(RunContext& context) const {
   const Tensor c = Tensor::empty(DType::F32, Shape{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(n)});
   const EpilogueState state{&spec_, config_.isa, context.exact(), context.output(0).mutable_data<std::uint16_t>().data(), n};
   const GemmEpilogue epilogue{finish_tile, &state};
-  gemm_f32_packed_b_sourced_a(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_source, packed_,
+  gemm_f32_packed_b_sourced_a(KernelContext{config_.isa, context.exact(), config_.pool}, rows, a_source, *packed_,
                               c.mutable_data<float>().data(), static_cast<std::ptrdiff_t>(n), &epilogue);
 }
 

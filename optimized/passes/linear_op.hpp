@@ -83,7 +83,9 @@ class LinearOp final : public OpKernel {
   std::vector<LinearStage> stages_;
   LinearSpec spec_;
   Shape b_shape_;
-  PackedB packed_;
+  // Shared with every other node packing the same matrix the same way (weight_packs.hpp):
+  // ALBERT's twelve layers read one set of weights.
+  std::shared_ptr<const PackedB> packed_;
   // A compact B: packed 16 bits wide (pack_half_b, U16 values) at the first run that needs it,
   // not when the pass runs: the session's model still holds every compact weight then, so packing
   // at pass time would hold each weight twice; packed at run time, each packing gets from the pool

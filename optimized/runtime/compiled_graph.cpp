@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/graph/constants_pool.hpp"
 #include "core/graph/half_adapter.hpp"
 #include "core/io/file_bytes.hpp"
 #include "optimized/frame/thread_pool.hpp"
@@ -103,7 +104,8 @@ std::unique_ptr<CompiledGraph> compile_graph(const IrModel& model, const Session
   compiled->compact.assign(graph.values.size(), 0);
   for (const IrTensor& initializer : graph.initializers) {
     const auto id = static_cast<std::size_t>(defined_id(initializer.name, "initializer"));
-    compiled->initializers[id] = tensor_from_ir(initializer, "initializer '" + initializer.name + "'");
+    compiled->initializers[id] =
+        constant_from_ir(initializer, "initializer '" + initializer.name + "'");
     compiled->compact[id] = initializer.compact ? 1 : 0;
     // The copy is the engine's from now on: let the file's pages go as we go, so the file and
     // the copies are never resident together (peak memory of loading).

@@ -15,6 +15,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "optimized/runtime/plan.hpp"
 #include "optimized/runtime/run_state.hpp"
+#include "optimized/runtime/weight_packs.hpp"
 
 namespace onemodel {
 namespace {
@@ -41,7 +42,9 @@ class OptimizedEngine final : public Engine {
                                       [](const IrModel& m, const SessionOptions& o, const EngineParent& p) {
                                         return make_optimized_engine(m, o, p);
                                       })),
-        graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get()}, subgraphs_.get())),
+        packs_(std::make_unique<opt::WeightPacks>()),
+        graph_(opt::compile_graph(model, options, opt::OptimizedConfig{isa_, pool_.get(), packs_.get()},
+                                  subgraphs_.get())),
         max_plans_(static_cast<std::size_t>(std::max(1, options.max_cached_plans))),
         plans_(std::make_shared<const PlanList>()) {
     std::vector<std::string> outputs;
@@ -149,6 +152,7 @@ class OptimizedEngine final : public Engine {
   opt::Isa isa_;
   std::shared_ptr<opt::ThreadPool> pool_;  // before graph_: kernels hold a pointer to it
   std::unique_ptr<SubgraphCompiler> subgraphs_;  // before graph_: the kernel factories use it
+  std::unique_ptr<opt::WeightPacks> packs_;        // before graph_: passes and plans share packs in it
   std::unique_ptr<opt::CompiledGraph> graph_;
   std::size_t max_plans_;
   mutable std::shared_ptr<const PlanList> plans_;

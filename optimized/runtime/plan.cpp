@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
+#include "core/graph/constants_pool.hpp"
 #include "core/graph/half_adapter.hpp"
 #include "onemodel/session_error.hpp"
 #include "optimized/runtime/node_errors.hpp"
@@ -124,6 +126,21 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
         const std::int64_t bytes = byte_size(out.type, out.shape);
         if (bytes > kFoldLimitBytes && bytes > largest_input) fold = false;
       }
+      // A view of a constant (Identity, Reshape, ...) is a view over the same buffer, not a copy:
+      // the same elements in the same order, and readers of one weight through views share its
+      // buffer and packs (constant_fold.cpp, weight_packs.hpp).
+      const int source = node.inputs.empty() ? -1 : node.inputs[0];
+      if (fold && kernel.view_of_input && source >= 0 && stated.size() == 1 && stated[0].wanted) {
+        const Tensor& from = values_[static_cast<std::size_t>(source)].constant;
+        if (from.defined() && from.is_contiguous() && from.dtype() == stated[0].type &&
+            from.element_count() == stated[0].shape.element_count()) {
+          if (std::optional<Tensor> view = from.try_reshape(stated[0].shape)) {
+            values_[static_cast<std::size_t>(node.outputs[0])] =
+                PlanValue{ValueKind::Constant, stated[0].type, stated[0].shape, std::move(*view), -1, 0, -1};
+            continue;
+          }
+        }
+      }
       if (fold) {
         std::vector<Tensor> in(node.inputs.size());
         for (std::size_t i = 0; i < node.inputs.size(); ++i) {
@@ -132,7 +149,7 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
         std::vector<Tensor> out(node.outputs.size());
         with_node(node, [&] {
           for (std::size_t i = 0; i < stated.size(); ++i) {
-            if (stated[i].wanted) out[i] = Tensor::empty(stated[i].type, stated[i].shape);
+            if (stated[i].wanted) out[i] = Tensor::empty(stated[i].type, stated[i].shape, constants_pool());
           }
           RunContext context(node.info, in, out, nullptr, prepared.get());
           kernel.run(context);

@@ -112,8 +112,9 @@ TEST(ConstantFold, DequantizedWeightsBecomeAConstant) {
 }
 
 // A Constant node, a chain of constant arithmetic (Mul then Sqrt of a constant), and a Shape-free
-// Reshape of a constant (a view, which the fold must copy), all folded; a node feeding a graph
-// output is not; a result larger than its inputs and 64 KiB (Expand to 256 x 256 floats) is not.
+// Reshape of a constant (a view: folded to a view over the same buffer), all folded; a node
+// feeding a graph output is not; a result larger than its inputs and 64 KiB (Expand to 256 x 256
+// floats) is not.
 TEST(ConstantFold, FoldsWhatThePageSaysAndNothingElse) {
   // (Too small a graph for a call shared by two threads; the first test holds that claim.)
   GraphBuilder b(17);
@@ -125,7 +126,7 @@ TEST(ConstantFold, FoldsWhatThePageSaysAndNothingElse) {
       .node("Mul", {"a", "c"}, {"ac"})           // folded (after the Constant)
       .node("Abs", {"ac"}, {"abs"})              // folded
       .node("Sqrt", {"abs"}, {"root"})           // folded
-      .node("Reshape", {"root", "shape"}, {"r"})  // folded: a view of a constant, copied
+      .node("Reshape", {"root", "shape"}, {"r"})  // folded: a view of the constant, no copy
       .node("Neg", {"a"}, {"negated"})           // a graph output: not folded
       .node("Reshape", {"negated", "shape"}, {"nr"})
       .node("Expand", {"c", "big_shape"}, {"big"})  // 256 KiB: not folded

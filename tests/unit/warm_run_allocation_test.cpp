@@ -16,6 +16,8 @@
 
 #include "diff/graph_builder.hpp"
 #include "onemodel/session.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/same_outputs.hpp"
 
@@ -217,6 +219,100 @@ TEST(WarmRunAllocation, DynamicallyQuantizedProducts) {
   b.output("y", DType::F32).output("raw", DType::I32);
   Case c{b.build(), {"x"}, {ramp(Shape{6, 8})}, {"y", "raw"}};
   expect_no_warm_allocations(c, "int8 products");
+}
+
+// A QDQ convolution as quantization tools write it: DequantizeLinear of the uint8 activation,
+// of int8 weights with per-channel scales and of an int32 bias (scale sx * sw), then Conv, then
+// QuantizeLinear. Fast mode runs it as one QLinearConv (the qdq pass), exact mode as written.
+void add_qdq_conv(GraphBuilder& b, const std::string& name, std::int64_t m, std::int64_t c_per_group,
+                  std::int64_t kernel, std::int64_t group, float sx) {
+  std::vector<std::int8_t> w(static_cast<std::size_t>(m * c_per_group * kernel * kernel));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>(static_cast<int>(i * 37 % 251) - 125);
+  std::vector<float> sw(static_cast<std::size_t>(m)), sb(static_cast<std::size_t>(m));
+  std::vector<std::int32_t> bias(static_cast<std::size_t>(m));
+  for (std::size_t i = 0; i < sw.size(); ++i) {
+    sw[i] = 0.002f + 0.0005f * static_cast<float>(i % 7);
+    sb[i] = sx * sw[i];  // the float32 product the qdq pass checks
+    bias[i] = static_cast<std::int32_t>(i * 131 % 997) - 498;
+  }
+  const Shape ws{m, c_per_group, kernel, kernel};
+  b.initializer(name + "_w", Tensor::from_values<std::int8_t>(DType::I8, ws, w));
+  b.initializer(name + "_sw", Tensor::from_values<float>(DType::F32, Shape{m}, sw));
+  b.initializer(name + "_zw", Tensor::zeros(DType::I8, Shape{m}));
+  b.initializer(name + "_b", Tensor::from_values<std::int32_t>(DType::I32, Shape{m}, bias));
+  b.initializer(name + "_sb", Tensor::from_values<float>(DType::F32, Shape{m}, sb));
+  b.initializer(name + "_zb", Tensor::zeros(DType::I32, Shape{m}));
+  b.initializer(name + "_sy", Tensor::from_values<float>(DType::F32, Shape{}, {0.04f}));
+  b.initializer(name + "_zy", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{131}}));
+  b.node("DequantizeLinear", {name + "_w", name + "_sw", name + "_zw"}, {name + "_wd"}, {int_attr("axis", 0)});
+  b.node("DequantizeLinear", {name + "_b", name + "_sb", name + "_zb"}, {name + "_bd"}, {int_attr("axis", 0)});
+  const std::int64_t pad = kernel / 2;
+  b.node("Conv", {"xd", name + "_wd", name + "_bd"}, {name + "_y"},
+         {ints_attr("kernel_shape", {kernel, kernel}), ints_attr("pads", {pad, pad, pad, pad}),
+          int_attr("group", group)});
+  b.node("QuantizeLinear", {name + "_y", name + "_sy", name + "_zy"}, {name + "_q"});
+  b.node("DequantizeLinear", {name + "_q", name + "_sy", name + "_zy"}, {name});
+  b.output(name, DType::F32);
+}
+
+TEST(WarmRunAllocation, QdqInt8Convolutions) {
+  // Four QDQ convolutions of one quantized input [2, 8, 24, 24] (576 positions: three column
+  // blocks per image): 3x3 (6 window packs: the two-phase form), 3x3 in 2 groups (12 packs: the
+  // one-phase form), 1x1 (the pointwise packing) and depthwise 3x3 (the direct kernel).
+  constexpr float sx = 0.03f;
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{2, 8, 24, 24});
+  b.initializer("sx", Tensor::from_values<float>(DType::F32, Shape{}, {sx}));
+  b.initializer("zx", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{120}}));
+  b.node("QuantizeLinear", {"x", "sx", "zx"}, {"xq"});
+  b.node("DequantizeLinear", {"xq", "sx", "zx"}, {"xd"});
+  add_qdq_conv(b, "full", 16, 8, 3, 1, sx);
+  add_qdq_conv(b, "grouped", 16, 4, 3, 2, sx);
+  add_qdq_conv(b, "pointwise", 12, 8, 1, 1, sx);
+  add_qdq_conv(b, "depthwise", 8, 1, 3, 8, sx);
+  Case c{b.build(), {"x"}, {ramp(Shape{2, 8, 24, 24}, 0.07f, -1.0f)}, {"full", "grouped", "pointwise", "depthwise"}};
+  // The fast session does run the integer kernel: the four convolutions are QLinearConv nodes.
+  SessionOptions fast;
+  static opt::ThreadPool pool(1);
+  const auto graph = opt::compile_graph(c.model, fast, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+  std::size_t qlinear = 0;
+  for (const auto& node : graph->nodes) qlinear += node.ir->op_type == "QLinearConv" ? 1 : 0;
+  EXPECT_EQ(qlinear, 4u);
+  expect_no_warm_allocations(c, "QDQ int8 convolutions");
+}
+
+TEST(WarmRunAllocation, QdqInt8MatMul) {
+  // The QDQ form of a product with per-column int8 weights: fast mode runs it as one QLinearMatMul
+  // (the qdq pass), whose requantization is read once per plan.
+  constexpr float sx = 0.03f;
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{6, 32});
+  std::vector<std::int8_t> w(32 * 24);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>(static_cast<int>(i * 53 % 241) - 120);
+  std::vector<float> sw(24);
+  for (std::size_t i = 0; i < sw.size(); ++i) sw[i] = 0.003f + 0.0004f * static_cast<float>(i % 5);
+  b.initializer("sx", Tensor::from_values<float>(DType::F32, Shape{}, {sx}));
+  b.initializer("zx", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{125}}));
+  b.initializer("w", Tensor::from_values<std::int8_t>(DType::I8, Shape{32, 24}, w));
+  b.initializer("sw", Tensor::from_values<float>(DType::F32, Shape{24}, sw));
+  b.initializer("zw", Tensor::zeros(DType::I8, Shape{24}));
+  b.initializer("sy", Tensor::from_values<float>(DType::F32, Shape{}, {0.05f}));
+  b.initializer("zy", Tensor::from_values<std::uint8_t>(DType::U8, Shape{}, {std::uint8_t{128}}));
+  b.node("QuantizeLinear", {"x", "sx", "zx"}, {"xq"});
+  b.node("DequantizeLinear", {"xq", "sx", "zx"}, {"xd"});
+  b.node("DequantizeLinear", {"w", "sw", "zw"}, {"wd"}, {int_attr("axis", 1)});
+  b.node("MatMul", {"xd", "wd"}, {"y"});
+  b.node("QuantizeLinear", {"y", "sy", "zy"}, {"yq"});
+  b.node("DequantizeLinear", {"yq", "sy", "zy"}, {"out"});
+  b.output("out", DType::F32);
+  Case c{b.build(), {"x"}, {ramp(Shape{6, 32}, 0.11f, -1.5f)}, {"out"}};
+  SessionOptions fast;
+  static opt::ThreadPool pool(1);
+  const auto graph = opt::compile_graph(c.model, fast, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+  std::size_t qlinear = 0;
+  for (const auto& node : graph->nodes) qlinear += node.ir->op_type == "QLinearMatMul" ? 1 : 0;
+  EXPECT_EQ(qlinear, 1u);
+  expect_no_warm_allocations(c, "QDQ int8 MatMul");
 }
 
 TEST(WarmRunAllocation, TheCounterSeesAllocations) {

@@ -118,7 +118,13 @@ std::span<const Path* const> variants_for(Isa isa) noexcept {
 }
 
 PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa) {
-  return pack_b_with(k, n, b.is_signed, isa, [&](std::size_t kk, std::size_t col) { return shifted(b, kk, col); });
+  PackedB packed;
+  pack_b_into(packed, b, k, n, isa);
+  return packed;
+}
+
+void pack_b_into(PackedB& packed, const Operand& b, std::size_t k, std::size_t n, Isa isa) {
+  pack_b_with_into(packed, k, n, b.is_signed, isa, [&](std::size_t kk, std::size_t col) { return shifted(b, kk, col); });
 }
 
 void gemm(std::size_t m, const Operand& a, std::span<const std::int32_t> za, const PackedB& b,

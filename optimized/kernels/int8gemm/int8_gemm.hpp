@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "optimized/frame/isa.hpp"
@@ -84,6 +85,13 @@ PackedB pack_b(const Operand& b, std::size_t k, std::size_t n, Isa isa);
 template <class Value>
 PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value);
 
+// pack_b_with and pack_b into an existing PackedB, reusing its storage: no allocation once its
+// vectors have held a B at least this large (the per-call windows of a convolution, packed again
+// on every run into the same storage). The result is the one pack_b_with / pack_b make.
+template <class Value>
+void pack_b_with_into(PackedB& packed, std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value);
+void pack_b_into(PackedB& packed, const Operand& b, std::size_t k, std::size_t n, Isa isa);
+
 // C [m x n] (row-major, leading dimension ldc) = (A - za)(B - zb). `za` holds one zero point or
 // m (one per row), `zb` one or n (one per column), in the operands' own domains (uint8 or int8
 // values). `b` must have been packed for `isa`'s path (std::invalid_argument otherwise).
@@ -96,9 +104,15 @@ void gemm_on(const Path& path, std::size_t m, const Operand& a, std::span<const 
 
 template <class Value>
 PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value) {
+  PackedB packed;
+  pack_b_with_into(packed, k, n, is_signed, isa, std::forward<Value>(value));
+  return packed;
+}
+
+template <class Value>
+void pack_b_with_into(PackedB& packed, std::size_t k, std::size_t n, bool is_signed, Isa isa, Value&& value) {
   if (k > kMaxK) throw std::length_error("int8 product: K above the int32 accumulation bound");
   const Path& path = path_for(isa);
-  PackedB packed;
   packed.k = k;
   packed.n = n;
   packed.nr = path.nr;
@@ -121,7 +135,6 @@ PackedB pack_b_with(std::size_t k, std::size_t n, bool is_signed, Isa isa, Value
       packed.col_sums[col] = sum;
     }
   }
-  return packed;
 }
 
 // Per-path micro kernels (int8_micro_<path>.cpp).
