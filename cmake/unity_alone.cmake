@@ -94,5 +94,9 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_grid_sample.cpp
     # NonMaxSuppression (issue 17): new file, alone.
     reference/ops/op_non_max_suppression.cpp
-    reference/ops/op_roi_align.cpp)
+    reference/ops/op_roi_align.cpp
+    # Operator breadth (issue 17, branch breadth): new files, alone.
+    reference/ops/op_lp_pool.cpp
+    reference/ops/op_lrn.cpp
+    reference/ops/op_swish.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -1,0 +1,140 @@
+// Operators added for issue 17's breadth (branch breadth): Swish, LpPool, LRN and the ones after
+// them. Expected values are computed by hand from the ONNX operator text and the spec sections
+// cited next to each (spec/ops/*.md), never by running the code under test; the refusals of
+// untrusted attributes and inputs are checked for their kind and their message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
+
+namespace onemodel {
+namespace {
+
+using namespace ir_builder;
+
+constexpr std::int32_t kF32 = 1;
+constexpr std::int32_t kI64 = 7;
+constexpr std::int32_t kF64 = 11;
+
+Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from_values<float>(DType::F32, shape, v); }
+Tensor f64(const Shape& shape, std::vector<double> v) { return Tensor::from_values<double>(DType::F64, shape, v); }
+Tensor i64(const Shape& shape, std::vector<std::int64_t> v) {
+  return Tensor::from_values<std::int64_t>(DType::I64, shape, v);
+}
+
+// One node `op` at `opset`, output "y" of element type `out_elem`, in the reference engine.
+Tensor run_one(const std::string& op, std::int64_t opset, const std::vector<NodeInput>& inputs, std::int32_t out_elem,
+               std::vector<IrAttribute> attributes, ExecutionMode mode = ExecutionMode::Exact) {
+  return run_one_node(op, opset, inputs, {unshaped_tensor_value_info("y", out_elem)}, std::move(attributes), mode).at(0);
+}
+
+// The error a one-node run raises: its kind, and that its message names the operator and says
+// `why` (`<Kind>: <message>`, spec/errors.md).
+void expect_refused(SessionErrorKind kind, const std::string& why, const std::string& op, std::int64_t opset,
+                    const std::vector<NodeInput>& inputs, std::vector<IrAttribute> attributes,
+                    std::int32_t out_elem = kF32, std::size_t outputs = 1) {
+  std::vector<IrValueInfo> outs{unshaped_tensor_value_info("y", out_elem)};
+  for (std::size_t i = 1; i < outputs; ++i) outs.push_back(unshaped_tensor_value_info("y" + std::to_string(i), kI64));
+  try {
+    run_one_node(op, opset, inputs, outs, std::move(attributes), ExecutionMode::Fast);
+    ADD_FAILURE() << op << ": no error, expected one saying '" << why << "'";
+  } catch (const SessionError& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    const std::string message = e.what();
+    EXPECT_NE(message.find(op + ":"), std::string::npos) << message;
+    EXPECT_NE(message.find(why), std::string::npos) << message;
+  }
+}
+
+std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
+
+// ---- Swish (spec/ops/elementwise.md section 9): x * sigmoid(alpha * x) ----------------------
+
+// alpha = 0 makes the sigmoid 1/2 exactly, so Swish is x / 2; alpha = 1 at x = 0 gives 0.
+TEST(Swish, AlphaZeroHalvesAndZeroStaysZero) {
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    const Tensor y = run_one("Swish", 24, {{"x", f32(Shape{3}, {2.0f, -3.0f, 5.5f})}}, kF32, {float_attr("alpha", 0.0f)}, mode);
+    EXPECT_EQ(values(y), (std::vector<float>{1.0f, -1.5f, 2.75f}));
+    const Tensor z = run_one("Swish", 24, {{"x", f32(Shape{2}, {0.0f, 40.0f})}}, kF32, {}, mode);
+    // sigmoid(40) rounds to 1 in binary32 (e^-40 < 2^-25), so Swish(40) = 40.
+    EXPECT_EQ(values(z), (std::vector<float>{0.0f, 40.0f}));
+  }
+  const Tensor d = run_one("Swish", 24, {{"x", f64(Shape{1}, {3.0})}}, kF64, {float_attr("alpha", 0.0f)}, ExecutionMode::Fast);
+  EXPECT_EQ(d.to_vector<double>(), (std::vector<double>{1.5}));
+}
+
+TEST(Swish, IntegersAreUnsupported) {
+  expect_refused(SessionErrorKind::Unsupported, "I32", "Swish", 24, {{"x", Tensor::from_values<std::int32_t>(DType::I32, Shape{1}, {1})}},
+                 {}, 6);
+}
+
+// ---- LpPool (spec/ops/products-conv.md section 8.5) -----------------------------------------
+
+// p = 1: sums of |x|; p = 2 on (3, 4): 5 exactly (the exact Pow is within 0.501 ulp of 25^0.5).
+TEST(LpPool, HandComputedNorms) {
+  const Tensor x = f32(Shape{1, 1, 4}, {1.0f, -2.0f, 3.0f, 4.0f});
+  EXPECT_EQ(values(run_one("LpPool", 18, {{"x", x}}, kF32, {ints_attr("kernel_shape", {2}), int_attr("p", 1)})),
+            (std::vector<float>{3.0f, 5.0f, 7.0f}));
+  EXPECT_EQ(values(run_one("LpPool", 18, {{"x", x}}, kF32, {ints_attr("kernel_shape", {2}), ints_attr("strides", {2})})),
+            (std::vector<float>{std::sqrt(5.0f), 5.0f}));
+  // Padding adds nothing: a window over [pad, 1] with p = 3 is |1| = 1.
+  EXPECT_EQ(values(run_one("LpPool", 18, {{"x", x}}, kF32,
+                           {ints_attr("kernel_shape", {2}), ints_attr("pads", {1, 0}), int_attr("p", 3)}))[0],
+            1.0f);
+}
+
+TEST(LpPool, RefusesBadAttributes) {
+  const std::vector<NodeInput> in{{"x", f32(Shape{1, 1, 4}, {1, 2, 3, 4})}};
+  expect_refused(SessionErrorKind::InvalidModel, "not a positive norm order", "LpPool", 18, in,
+                 {ints_attr("kernel_shape", {2}), int_attr("p", 0)});
+  expect_refused(SessionErrorKind::InvalidModel, "not a positive norm order", "LpPool", 18, in,
+                 {ints_attr("kernel_shape", {2}), int_attr("p", -2)});
+  expect_refused(SessionErrorKind::InvalidModel, "'kernel_shape' is required", "LpPool", 18, in, {});
+  expect_refused(SessionErrorKind::InvalidModel, "does not fit", "LpPool", 18, in, {ints_attr("kernel_shape", {5})});
+  expect_refused(SessionErrorKind::InvalidModel, "rank 3 or more", "LpPool", 18, {{"x", f32(Shape{4}, {1, 2, 3, 4})}},
+                 {ints_attr("kernel_shape", {2})});
+  expect_refused(SessionErrorKind::InvalidModel, "pad -1", "LpPool", 18, in,
+                 {ints_attr("kernel_shape", {2}), ints_attr("pads", {-1, 0})});
+}
+
+// ---- LRN (spec/ops/norms.md section 10) ------------------------------------------------------
+
+// size 2: the region of channel c is [c - floor(1/2), c + ceil(1/2)] = [c, c + 1] (ONNX text), so
+// for X = (1, 2), alpha 2, beta 1, bias 1: c = 0 sums 1 + 4 = 5, Y = 1 / (1 + 1 * 5) = 1/6;
+// c = 1 sums 4, Y = 2 / (1 + 4) = 2/5. (A window centred the other way, [c - 1, c], would give
+// 1/2 and 2/6.)
+TEST(Lrn, EvenSizeRegionIsTheOnnxOne) {
+  const Tensor y = run_one("LRN", 13, {{"x", f32(Shape{1, 2, 1, 1}, {1.0f, 2.0f})}}, kF32,
+                           {int_attr("size", 2), float_attr("alpha", 2.0f), float_attr("beta", 1.0f)});
+  EXPECT_EQ(values(y), (std::vector<float>{1.0f / 6.0f, 2.0f / 5.0f}));
+  const Tensor d = run_one("LRN", 13, {{"x", f64(Shape{1, 2, 1, 1}, {1.0, 2.0})}}, kF64,
+                           {int_attr("size", 2), float_attr("alpha", 2.0f), float_attr("beta", 1.0f)});
+  EXPECT_EQ(d.to_vector<double>(), (std::vector<double>{1.0 / 6.0, 2.0 / 5.0}));
+}
+
+// Rank 3 and rank 5 inputs give the values of the same data shaped [N, C, H, 1] (rank 4 is what
+// the oracle cases check against ONNX Runtime).
+TEST(Lrn, OtherRanksMatchRankFour) {
+  std::vector<float> data;
+  for (int i = 0; i < 2 * 5 * 6; ++i) data.push_back(static_cast<float>((i * 7) % 11) - 5.0f);
+  const std::vector<IrAttribute> attrs{int_attr("size", 3), float_attr("alpha", 0.3f), float_attr("beta", 0.8f)};
+  const auto four = values(run_one("LRN", 13, {{"x", f32(Shape{2, 5, 6, 1}, data)}}, kF32, attrs));
+  EXPECT_EQ(values(run_one("LRN", 13, {{"x", f32(Shape{2, 5, 6}, data)}}, kF32, attrs)), four);
+  EXPECT_EQ(values(run_one("LRN", 13, {{"x", f32(Shape{2, 5, 2, 3, 1}, data)}}, kF32, attrs)), four);
+}
+
+TEST(Lrn, RefusesBadSizeAndRank) {
+  const std::vector<NodeInput> in{{"x", f32(Shape{1, 2, 1, 1}, {1, 2})}};
+  expect_refused(SessionErrorKind::InvalidModel, "'size' must be given and positive", "LRN", 13, in, {});
+  expect_refused(SessionErrorKind::InvalidModel, "'size' must be given and positive", "LRN", 13, in, {int_attr("size", -3)});
+  expect_refused(SessionErrorKind::InvalidModel, "rank 3 or more", "LRN", 13, {{"x", f32(Shape{2, 2}, {1, 2, 3, 4})}},
+                 {int_attr("size", 3)});
+}
+
+}  // namespace
+}  // namespace onemodel

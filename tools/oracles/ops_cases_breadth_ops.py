@@ -1,0 +1,83 @@
+"""The `breadth_ops` family of tools/oracles/ops_cases.py (issue 17, operator breadth): ONNX Runtime
+1.31.1 oracle cases for the operators added on the `breadth` branch beyond the trigonometric family
+(ops_cases_breadth.py, the lead's `breadth` family). Where ONNX Runtime has no kernel for a type
+(float64 for several of them) the case takes the onnx reference evaluator (onnxref=True; the family
+has reference_fallback set in ops_cases.main()), and its name ends in `.onnxref`. Seeded: the
+family's PCG64 seed (112) is in ops_cases.FAMILIES; new operators are appended at the end so the
+cases already stored keep their data.
+
+Semantics: spec/ops/elementwise.md section 9 (Swish), spec/ops/products-conv.md section 8.5
+(LpPool), spec/ops/norms.md section 10 (LRN).
+"""
+import numpy as np
+
+SCALED = "scaled1e-4"
+
+
+def gen_swish(f):
+    # Swish (opset 24): x * sigmoid(alpha * x), float32 from ONNX Runtime, float64 from the onnx
+    # reference evaluator when ONNX Runtime has no double kernel.
+    for dt in (np.float32, np.float64):
+        for alpha in (None, 0.5, -1.25, 3.0):
+            x = f.normal(f.shape(int(f.rng.integers(1, 4)), 1, 6), 4.0, dtype=dt)
+            attrs = {} if alpha is None else {"alpha": alpha}
+            f.add("Swish", [("x", x)], attrs, opset=24, tol=SCALED, tag=np.dtype(dt).name)
+        f.add("Swish", [("x", f.special((4, 5), dtype=dt))], {"alpha": 1.5}, opset=24, tol=SCALED,
+              tag="special_" + np.dtype(dt).name)
+
+
+def gen_lp_pool(f):
+    # LpPool: 1-D, 2-D and 3-D windows; p 1, 2, 3 and 4; pads, strides, dilations, ceil_mode,
+    # auto_pad; opsets 11, 18 and 22.
+    configs = [
+        (1, dict(kernel_shape=[3]), 18),
+        (2, dict(kernel_shape=[2, 2]), 18),
+        (2, dict(kernel_shape=[3, 3], p=1), 18),
+        (2, dict(kernel_shape=[3, 2], p=3, strides=[2, 1]), 22),
+        (2, dict(kernel_shape=[3, 3], pads=[1, 0, 2, 1], p=2), 18),
+        (2, dict(kernel_shape=[2, 2], dilations=[2, 1], p=4), 18),
+        (2, dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1), 18),
+        (2, dict(kernel_shape=[3, 2], auto_pad="SAME_UPPER", strides=[2, 1]), 18),
+        (2, dict(kernel_shape=[3, 2], auto_pad="SAME_LOWER"), 11),
+        (2, dict(kernel_shape=[2, 2], auto_pad="VALID", strides=[1, 2]), 11),
+        (3, dict(kernel_shape=[2, 2, 2]), 18),
+    ]
+    for rank, attrs, opset in configs:
+        shape = (int(f.rng.integers(1, 3)), int(f.rng.integers(1, 4))) + f.shape(rank, 4, 7)
+        x = f.normal(shape, 2.0)
+        f.add("LpPool", [("x", x)], attrs, opset=opset, tol=SCALED, tag="%dd" % rank)
+    x = f.normal((1, 2, 5, 6), 2.0, dtype=np.float64)
+    f.add("LpPool", [("x", x)], dict(kernel_shape=[2, 3], p=3), opset=18, tol=SCALED, tag="float64")
+    f.add("LpPool", [("x", f.special((1, 2, 5, 5)))], dict(kernel_shape=[2, 2]), opset=18, tol=SCALED, tag="special")
+
+
+def gen_lrn(f):
+    # LRN: odd sizes 1 to 7, attribute variants, float32, rank 4. Not here (tests/unit/ops_breadth_test.cpp
+    # covers them from the operator text): even sizes (ONNX Runtime's kernel requires an odd size),
+    # float64 (no ONNX Runtime kernel), rank 3 and 5 (ONNX Runtime takes rank 4 only); the onnx
+    # reference evaluator is no fallback here: its LRN walks the batch axis instead of the channels.
+    configs = [
+        (dict(size=3), (2, 5, 3, 4)),
+        (dict(size=1), (1, 4, 3, 3)),
+        (dict(size=5, alpha=0.002, beta=0.75, bias=1.0), (2, 7, 3, 2)),
+        (dict(size=3, alpha=0.1, beta=1.3, bias=0.5), (1, 5, 4, 1)),
+        (dict(size=7, alpha=0.05, beta=0.5, bias=2.0), (1, 4, 2, 3)),
+    ]
+    for attrs, shape in configs:
+        f.add("LRN", [("x", f.normal(shape, 3.0))], attrs, opset=13, tol=SCALED)
+    # Special values without NaN, infinities or squares that overflow: ONNX Runtime keeps a running
+    # window sum (adding the entering square, subtracting the leaving one), so an infinite square
+    # gives inf - inf = NaN where the operator text gives x / inf = 0, a NaN reaches every later
+    # channel (NaN - NaN), and a large square loses the small ones beside it when subtracted back out.
+    pool = np.array([0.0, -0.0, 1e-30, -1e-30, 1e-40, -1e-45, 100.0, -100.0, 0.5, -2.5], dtype=np.float32)
+    x = f.normal((1, 5, 3, 3), 2.0)
+    mask = f.rng.random(x.shape) < 0.35
+    x[mask] = pool[f.rng.integers(0, len(pool), x.shape)][mask]
+    f.add("LRN", [("x", x)], dict(size=3, alpha=0.001), opset=13, tol=SCALED, tag="special")
+    f.add("LRN", [("x", f.normal((1, 4, 3, 3), 3.0))], dict(size=3), opset=1, tol=SCALED, tag="opset1")
+
+
+def gen_breadth_ops(f):
+    gen_swish(f)
+    gen_lp_pool(f)
+    gen_lrn(f)
