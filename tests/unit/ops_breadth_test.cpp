@@ -136,5 +136,119 @@ TEST(Lrn, RefusesBadSizeAndRank) {
                  {int_attr("size", 3)});
 }
 
+// ---- Compress (spec/ops/shape-indexing.md section 2) -----------------------------------------
+
+Tensor bools(std::vector<std::uint8_t> v) {
+  return Tensor::from_values<std::uint8_t>(DType::Bool, Shape{static_cast<std::int64_t>(v.size())}, v);
+}
+
+// [[1, 2, 3], [4, 5, 6]]: axis 1 with (false, true, true, false) keeps columns 1 and 2 (the false
+// tail past the extent is allowed); no axis with (true, false, false, true) reads 1, 2, 3, 4 and
+// keeps 1 and 4.
+TEST(Compress, HandComputedSelections) {
+  const Tensor x = f32(Shape{2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor y = run_one("Compress", 11, {{"x", x}, {"c", bools({0, 1, 1, 0})}}, kF32, {int_attr("axis", 1)});
+  EXPECT_EQ(y.shape(), (Shape{2, 2}));
+  EXPECT_EQ(values(y), (std::vector<float>{2, 3, 5, 6}));
+  const Tensor flat = run_one("Compress", 11, {{"x", x}, {"c", bools({1, 0, 0, 1})}}, kF32, {});
+  EXPECT_EQ(flat.shape(), (Shape{2}));
+  EXPECT_EQ(values(flat), (std::vector<float>{1, 4}));
+}
+
+TEST(Compress, RefusesBadConditionAndAxis) {
+  const Tensor x = f32(Shape{2, 3}, {1, 2, 3, 4, 5, 6});
+  // A true entry past the axis, from the caller: InvalidInput.
+  expect_refused(SessionErrorKind::InvalidInput, "condition entry 3 is true but the axis has 3 slices", "Compress", 11,
+                 {{"x", x}, {"c", bools({0, 0, 0, 1})}}, {int_attr("axis", 1)});
+  expect_refused(SessionErrorKind::InvalidModel, "axis 2 outside [-2, 2)", "Compress", 11, {{"x", x}, {"c", bools({1})}},
+                 {int_attr("axis", 2)});
+  expect_refused(SessionErrorKind::InvalidModel, "condition must be bool", "Compress", 11,
+                 {{"x", x}, {"c", f32(Shape{1}, {1})}}, {int_attr("axis", 0)});
+  expect_refused(SessionErrorKind::InvalidModel, "condition must have rank 1", "Compress", 11,
+                 {{"x", x}, {"c", Tensor::from_values<std::uint8_t>(DType::Bool, Shape{1, 1}, {1})}}, {int_attr("axis", 0)});
+}
+
+// ---- ReverseSequence (spec/ops/shape-indexing.md section 2) ---------------------------------
+
+// The ONNX text's example 2: batch_axis 0, time_axis 1, lengths 1, 2, 3, 4.
+TEST(ReverseSequence, OnnxExampleTwo) {
+  std::vector<float> x;
+  for (int i = 0; i < 16; ++i) x.push_back(static_cast<float>(i));
+  const Tensor y = run_one("ReverseSequence", 10, {{"x", f32(Shape{4, 4}, x)}, {"lens", i64(Shape{4}, {1, 2, 3, 4})}},
+                           kF32, {int_attr("batch_axis", 0), int_attr("time_axis", 1)});
+  EXPECT_EQ(values(y), (std::vector<float>{0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12}));
+}
+
+TEST(ReverseSequence, RefusesBadAxesShapesAndLengths) {
+  const std::vector<NodeInput> in{{"x", f32(Shape{2, 2}, {1, 2, 3, 4})}, {"lens", i64(Shape{2}, {1, 2})}};
+  expect_refused(SessionErrorKind::InvalidModel, "batch_axis and time_axis are both 0", "ReverseSequence", 10, in,
+                 {int_attr("batch_axis", 0)});
+  expect_refused(SessionErrorKind::InvalidModel, "time_axis must be 0 or 1, not 2", "ReverseSequence", 10, in,
+                 {int_attr("time_axis", 2)});
+  expect_refused(SessionErrorKind::InvalidModel, "rank 2 or more", "ReverseSequence", 10,
+                 {{"x", f32(Shape{2}, {1, 2})}, {"lens", i64(Shape{2}, {1, 2})}}, {});
+  expect_refused(SessionErrorKind::InvalidModel, "sequence_lens must have shape [2]", "ReverseSequence", 10,
+                 {{"x", f32(Shape{2, 2}, {1, 2, 3, 4})}, {"lens", i64(Shape{3}, {1, 2, 1})}}, {});
+  expect_refused(SessionErrorKind::InvalidInput, "sequence_lens[1] = 3 outside [0, 2]", "ReverseSequence", 10,
+                 {{"x", f32(Shape{2, 2}, {1, 2, 3, 4})}, {"lens", i64(Shape{2}, {1, 3})}}, {});
+  expect_refused(SessionErrorKind::InvalidInput, "sequence_lens[0] = -1 outside [0, 2]", "ReverseSequence", 10,
+                 {{"x", f32(Shape{2, 2}, {1, 2, 3, 4})}, {"lens", i64(Shape{2}, {-1, 1})}}, {});
+}
+
+// ---- Unique (spec/ops/shape-indexing.md section 2) ------------------------------------------
+
+std::vector<Tensor> run_unique(const Tensor& x, std::vector<IrAttribute> attrs, std::int32_t elem = kF32) {
+  return run_one_node("Unique", 11, {{"x", x}},
+                      {unshaped_tensor_value_info("y", elem), unshaped_tensor_value_info("indices", kI64),
+                       unshaped_tensor_value_info("inverse", kI64), unshaped_tensor_value_info("counts", kI64)},
+                      std::move(attrs), ExecutionMode::Exact);
+}
+
+// The ONNX text's example 1 (sorted 0) and example 2 (sorted 1).
+TEST(Unique, OnnxExamplesOneAndTwo) {
+  const auto one = run_unique(f32(Shape{6}, {2, 1, 1, 3, 4, 3}), {int_attr("sorted", 0)});
+  EXPECT_EQ(values(one[0]), (std::vector<float>{2, 1, 3, 4}));
+  EXPECT_EQ(one[1].to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 3, 4}));
+  EXPECT_EQ(one[2].to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 1, 2, 3, 2}));
+  EXPECT_EQ(one[3].to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 2, 1}));
+  const auto two = run_unique(f32(Shape{2, 2}, {1, 3, 2, 3}), {int_attr("sorted", 1)});
+  EXPECT_EQ(values(two[0]), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(two[1].to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 1}));
+  EXPECT_EQ(two[2].to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 1, 2}));
+  EXPECT_EQ(two[3].to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 1, 2}));
+}
+
+// The ONNX text's example 4: slices along axis 1 of a [2, 4, 2] input.
+TEST(Unique, OnnxExampleFourAlongAnAxis) {
+  const auto r = run_unique(f32(Shape{2, 4, 2}, {1, 1, 0, 1, 2, 1, 0, 1, 1, 1, 0, 1, 2, 1, 0, 1}),
+                            {int_attr("sorted", 1), int_attr("axis", 1)});
+  EXPECT_EQ(r[0].shape(), (Shape{2, 3, 2}));
+  EXPECT_EQ(values(r[0]), (std::vector<float>{0, 1, 1, 1, 2, 1, 0, 1, 1, 1, 2, 1}));
+  EXPECT_EQ(r[1].to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 0, 2}));
+  EXPECT_EQ(r[2].to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 0, 2, 0}));
+  EXPECT_EQ(r[3].to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 1, 1}));
+}
+
+// NaNs are one value ordered last; -0 and +0 are one value whose bits are the first occurrence's.
+TEST(Unique, NanAndSignedZeros) {
+  const float nan = std::nanf("");
+  const auto r = run_unique(f32(Shape{6}, {nan, -0.0f, 1.0f, nan, 0.0f, -1.0f}), {});
+  const std::vector<float> y = values(r[0]);
+  ASSERT_EQ(y.size(), 4u);
+  EXPECT_EQ(y[0], -1.0f);
+  EXPECT_EQ(float_bits(y[1]), float_bits(-0.0f));
+  EXPECT_EQ(y[2], 1.0f);
+  EXPECT_TRUE(std::isnan(y[3]));
+  EXPECT_EQ(r[1].to_vector<std::int64_t>(), (std::vector<std::int64_t>{5, 1, 2, 0}));
+  EXPECT_EQ(r[3].to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 1, 2}));
+}
+
+TEST(Unique, RefusesBadAttributes) {
+  const Tensor x = f32(Shape{2, 2}, {1, 2, 3, 4});
+  expect_refused(SessionErrorKind::InvalidModel, "sorted must be 0 or 1, not 2", "Unique", 11, {{"x", x}},
+                 {int_attr("sorted", 2)});
+  expect_refused(SessionErrorKind::InvalidModel, "axis -3 outside [-2, 2)", "Unique", 11, {{"x", x}}, {int_attr("axis", -3)});
+}
+
 }  // namespace
 }  // namespace onemodel

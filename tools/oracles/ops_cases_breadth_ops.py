@@ -7,7 +7,8 @@ family's PCG64 seed (112) is in ops_cases.FAMILIES; new operators are appended a
 cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md section 9 (Swish), spec/ops/products-conv.md section 8.5
-(LpPool), spec/ops/norms.md section 10 (LRN).
+(LpPool), spec/ops/norms.md section 10 (LRN), spec/ops/shape-indexing.md section 2 (Compress,
+ReverseSequence, Unique).
 """
 import numpy as np
 
@@ -77,7 +78,64 @@ def gen_lrn(f):
     f.add("LRN", [("x", f.normal((1, 4, 3, 3), 3.0))], dict(size=3), opset=1, tol=SCALED, tag="opset1")
 
 
+def gen_compress(f):
+    # Compress: with and without axis (negative too), conditions shorter than the axis and longer
+    # with false tails, none true, several element types; the condition fed by the caller or
+    # stored as an initializer (then the output shape is known when the session is made).
+    for i, (dt, shape, axis) in enumerate([
+            (np.float32, (3, 4), 0), (np.float32, (3, 4), 1), (np.float32, (2, 3, 4), -1), (np.int64, (2, 5), None),
+            (np.float16, (4, 2, 3), 1), (np.uint8, (6,), 0), (np.bool_, (3, 3), -2), (np.float64, (2, 3, 2), 2)]):
+        x = f.normal(shape, 3.0).astype(dt) if dt != np.bool_ else f.rng.random(shape) < 0.5
+        extent = int(np.prod(shape)) if axis is None else shape[axis]
+        length = [extent, max(extent - 1, 1), extent + 2][i % 3]  # full, short, long with a false tail
+        cond = f.rng.random(length) < 0.5
+        cond[0] = True
+        cond[min(extent, length) - 1] = True
+        if length > extent:
+            cond[extent:] = False
+        attrs = {} if axis is None else {"axis": axis}
+        const = ("c",) if i % 2 == 1 else ()
+        f.add("Compress", [("x", x), ("c", cond)], attrs, opset=11, const=const, tag=np.dtype(dt).name)
+    f.add("Compress", [("x", f.normal((2, 3))), ("c", np.zeros(3, dtype=np.bool_))], {"axis": 1}, opset=9, tag="none_true")
+
+
+def gen_reverse_sequence(f):
+    # ReverseSequence: time-major and batch-major, lengths 0 to the full extent, rank 2 to 4,
+    # several element types.
+    for dt, shape, batch_axis, time_axis in [
+            (np.float32, (4, 3), 1, 0), (np.float32, (3, 5), 0, 1), (np.float32, (5, 2, 3), 1, 0),
+            (np.int64, (2, 4, 3, 2), 0, 1), (np.float16, (4, 3), 1, 0), (np.float64, (3, 4, 2), 0, 1),
+            (np.int32, (6, 2), 1, 0)]:
+        x = f.normal(shape, 4.0).astype(dt)
+        lens = f.rng.integers(0, shape[time_axis] + 1, shape[batch_axis]).astype(np.int64)
+        lens[0] = shape[time_axis]
+        f.add("ReverseSequence", [("x", x), ("lens", lens)], {"batch_axis": batch_axis, "time_axis": time_axis},
+              opset=10, tag=np.dtype(dt).name)
+
+
+def gen_unique(f):
+    # Unique: flattened and along an axis (negative too), sorted and in first-occurrence order,
+    # all four outputs; values drawn from a few integers so that duplicates are common, signed
+    # zeros among the floats (equal by value). No NaN (ONNX Runtime's order of NaN is its own).
+    for i, (dt, shape, axis, sorted_) in enumerate([
+            (np.float32, (12,), None, 1), (np.float32, (3, 4), None, 0), (np.int64, (10,), None, 1),
+            (np.float32, (4, 3), 0, 1), (np.float32, (3, 5), 1, 0), (np.int64, (2, 4, 2), 1, 1),
+            (np.float64, (6, 2), -2, 1), (np.int8, (9,), None, 0), (np.float32, (2, 6, 2), -1, 1)]):
+        x = f.rng.integers(-2, 3, shape).astype(dt)
+        if x.dtype.kind == "f":
+            x[f.rng.random(shape) < 0.15] = -0.0
+        attrs = {"sorted": sorted_}
+        if axis is not None:
+            attrs["axis"] = axis
+        f.add("Unique", [("x", x)], attrs, opset=11, outputs=4, tag=np.dtype(dt).name)
+    f.add("Unique", [("x", np.array([2, 1, 1, 3, 4, 3], dtype=np.float32))], {"sorted": 0}, opset=11,
+          outputs=["y", "", "inverse", ""], tag="some_outputs")
+
+
 def gen_breadth_ops(f):
     gen_swish(f)
     gen_lp_pool(f)
     gen_lrn(f)
+    gen_compress(f)
+    gen_reverse_sequence(f)
+    gen_unique(f)
