@@ -96,10 +96,13 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_non_max_suppression.cpp
     reference/ops/op_roi_align.cpp
     # Operator breadth (issue 17, branch breadth): new files, alone.
+    reference/ops/op_bit_cast.cpp
     reference/ops/op_compress.cpp
     reference/ops/op_lp_pool.cpp
     reference/ops/op_lrn.cpp
     reference/ops/op_reverse_sequence.cpp
+    reference/ops/op_scatter.cpp
     reference/ops/op_swish.cpp
+    reference/ops/op_tensor_scatter.cpp
     reference/ops/op_unique.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -8,6 +8,7 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_bit_cast(const NodeInfo&);
 std::unique_ptr<OpKernel> make_compress(const NodeInfo&);
 std::unique_ptr<OpKernel> make_concat(const NodeInfo&);
 std::unique_ptr<OpKernel> make_depth_to_space(const NodeInfo&);
@@ -25,7 +26,9 @@ std::unique_ptr<OpKernel> make_pad_11(const NodeInfo&);
 std::unique_ptr<OpKernel> make_pad_2(const NodeInfo&);
 std::unique_ptr<OpKernel> make_range(const NodeInfo&);
 std::unique_ptr<OpKernel> make_reverse_sequence(const NodeInfo&);
+std::unique_ptr<OpKernel> make_scatter(const NodeInfo&);
 std::unique_ptr<OpKernel> make_scatter_nd(const NodeInfo&);
+std::unique_ptr<OpKernel> make_tensor_scatter(const NodeInfo&);
 std::unique_ptr<OpKernel> make_tile(const NodeInfo&);
 std::unique_ptr<OpKernel> make_top_k_1(const NodeInfo&);
 std::unique_ptr<OpKernel> make_top_k_10(const NodeInfo&);
@@ -93,6 +96,9 @@ std::span<const OpDef> shape_ops() {
       {"", "Compress", 9, 27, make_compress, "any"},
       {"", "ReverseSequence", 10, 27, make_reverse_sequence, "any"},
       {"", "Unique", 11, 27, make_unique_op, "any"},
+      {"", "Scatter", 9, 10, make_scatter, "any"},  // ScatterElements without a reduction
+      {"", "TensorScatter", 24, 27, make_tensor_scatter, "any"},
+      {"", "BitCast", 26, 27, make_bit_cast, "any"},  // to any stored type of the same width
   };
   return rows;
 }

@@ -250,5 +250,91 @@ TEST(Unique, RefusesBadAttributes) {
   expect_refused(SessionErrorKind::InvalidModel, "axis -3 outside [-2, 2)", "Unique", 11, {{"x", x}}, {int_attr("axis", -3)});
 }
 
+// ---- Scatter (spec/ops/shape-indexing.md section 2) -----------------------------------------
+
+// The ONNX text's example 1 (axis 0) at opset 9.
+TEST(Scatter, OnnxExampleOne) {
+  const Tensor y = run_one("Scatter", 9,
+                           {{"data", f32(Shape{3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0})},
+                            {"indices", i64(Shape{2, 3}, {1, 0, 2, 0, 2, 1})},
+                            {"updates", f32(Shape{2, 3}, {1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f})}},
+                           kF32, {});
+  EXPECT_EQ(values(y), (std::vector<float>{2.0f, 1.1f, 0.0f, 1.0f, 0.0f, 2.2f, 0.0f, 2.1f, 1.2f}));
+}
+
+TEST(Scatter, RefusesReductionAndIndicesOutside) {
+  const std::vector<NodeInput> in{{"data", f32(Shape{1, 3}, {1, 2, 3})}, {"indices", i64(Shape{1, 1}, {3})},
+                                  {"updates", f32(Shape{1, 1}, {9})}};
+  expect_refused(SessionErrorKind::InvalidModel, "no 'reduction' attribute", "Scatter", 10, in,
+                 {int_attr("axis", 1), string_attr("reduction", "add")});
+  expect_refused(SessionErrorKind::InvalidInput, "an index is outside its extent", "Scatter", 10, in, {int_attr("axis", 1)});
+}
+
+// ---- TensorScatter (spec/ops/shape-indexing.md section 2) -----------------------------------
+
+// past [2, 4] (batch 2, axis 1 of 4 positions), update [2, 2]: batch 0 written at 1 and 2;
+// batch 1 circular at 3 and (3 + 1) mod 4 = 0.
+TEST(TensorScatter, LinearAndCircularWrites) {
+  const Tensor past = f32(Shape{2, 4}, {0, 1, 2, 3, 10, 11, 12, 13});
+  const Tensor update = f32(Shape{2, 2}, {-1, -2, -3, -4});
+  const Tensor linear = run_one("TensorScatter", 24, {{"past", past}, {"update", update}, {"w", i64(Shape{2}, {1, 2})}},
+                                kF32, {int_attr("axis", 1)});
+  EXPECT_EQ(values(linear), (std::vector<float>{0, -1, -2, 3, 10, 11, -3, -4}));
+  const Tensor circular = run_one("TensorScatter", 24, {{"past", past}, {"update", update}, {"w", i64(Shape{2}, {1, 3})}},
+                                  kF32, {int_attr("axis", 1), string_attr("mode", "circular")});
+  EXPECT_EQ(values(circular), (std::vector<float>{0, -1, -2, 3, -4, 11, 12, -3}));
+  // No write_indices: both batches written from 0; axis -2 is the default.
+  const Tensor zero = run_one("TensorScatter", 24, {{"past", f32(Shape{2, 4, 1}, {0, 1, 2, 3, 10, 11, 12, 13})},
+                                                    {"update", f32(Shape{2, 2, 1}, {-1, -2, -3, -4})}},
+                              kF32, {});
+  EXPECT_EQ(values(zero), (std::vector<float>{-1, -2, 2, 3, -3, -4, 12, 13}));
+}
+
+TEST(TensorScatter, RefusesBadAttributesShapesAndIndices) {
+  const Tensor past = f32(Shape{2, 4}, {0, 1, 2, 3, 10, 11, 12, 13});
+  const Tensor update = f32(Shape{2, 2}, {-1, -2, -3, -4});
+  expect_refused(SessionErrorKind::InvalidModel, "mode 'wrap'", "TensorScatter", 24, {{"past", past}, {"update", update}},
+                 {int_attr("axis", 1), string_attr("mode", "wrap")});
+  expect_refused(SessionErrorKind::InvalidModel, "batch axis 0", "TensorScatter", 24, {{"past", past}, {"update", update}},
+                 {int_attr("axis", 0)});
+  expect_refused(SessionErrorKind::InvalidModel, "axis 2 outside", "TensorScatter", 24, {{"past", past}, {"update", update}},
+                 {int_attr("axis", 2)});
+  expect_refused(SessionErrorKind::InvalidModel, "exceeds past_cache's 4", "TensorScatter", 24,
+                 {{"past", past}, {"update", f32(Shape{2, 5}, std::vector<float>(10, 0))}}, {int_attr("axis", 1)});
+  expect_refused(SessionErrorKind::InvalidModel, "differs from past_cache's 2", "TensorScatter", 24,
+                 {{"past", past}, {"update", f32(Shape{1, 2}, {1, 2})}}, {int_attr("axis", 1)});
+  expect_refused(SessionErrorKind::InvalidModel, "write_indices must have shape [2]", "TensorScatter", 24,
+                 {{"past", past}, {"update", update}, {"w", i64(Shape{3}, {0, 0, 0})}}, {int_attr("axis", 1)});
+  // Linear: 3 + 2 > 4.
+  expect_refused(SessionErrorKind::InvalidInput, "write_indices[1] = 3 outside [0, 2] (linear mode)", "TensorScatter", 24,
+                 {{"past", past}, {"update", update}, {"w", i64(Shape{2}, {0, 3})}}, {int_attr("axis", 1)});
+  expect_refused(SessionErrorKind::InvalidInput, "write_indices[0] = -1", "TensorScatter", 24,
+                 {{"past", past}, {"update", update}, {"w", i64(Shape{2}, {-1, 0})}},
+                 {int_attr("axis", 1), string_attr("mode", "circular")});
+}
+
+// ---- BitCast (spec/ops/shape-indexing.md section 2) -----------------------------------------
+
+// -1.5f is 0xBFC00000 (sign 1, exponent 127, mantissa 0x400000); 1.0 as binary64 is
+// 0x3FF0000000000000.
+TEST(BitCast, HandComputedPatterns) {
+  const Tensor y = run_one("BitCast", 26, {{"x", f32(Shape{2}, {-1.5f, 0.0f})}}, 12, {int_attr("to", 12)});
+  EXPECT_EQ(y.to_vector<std::uint32_t>(), (std::vector<std::uint32_t>{0xBFC00000u, 0u}));
+  const Tensor d = run_one("BitCast", 26, {{"x", i64(Shape{1}, {0x3FF0000000000000})}}, kF64, {int_attr("to", 11)});
+  EXPECT_EQ(d.to_vector<double>(), (std::vector<double>{1.0}));
+}
+
+TEST(BitCast, RefusesOtherWidthsUnstoredTypesAndNonBoolBytes) {
+  const std::vector<NodeInput> in{{"x", f32(Shape{2}, {1, 2})}};
+  expect_refused(SessionErrorKind::InvalidModel, "cannot reinterpret F32 (32 bits) as I64 (64 bits)", "BitCast", 26, in,
+                 {int_attr("to", 7)}, kI64);
+  expect_refused(SessionErrorKind::Unsupported, "to = 8 (STRING) is not a type the library stores", "BitCast", 26, in,
+                 {int_attr("to", 8)});
+  expect_refused(SessionErrorKind::Unsupported, "to = -4", "BitCast", 26, in, {int_attr("to", -4)});
+  expect_refused(SessionErrorKind::InvalidModel, "attribute 'to' is required", "BitCast", 26, in, {});
+  expect_refused(SessionErrorKind::InvalidInput, "byte 2 at element 1 is not a bool", "BitCast", 26,
+                 {{"x", Tensor::from_values<std::uint8_t>(DType::U8, Shape{2}, {1, 2})}}, {int_attr("to", 9)}, 9);
+}
+
 }  // namespace
 }  // namespace onemodel

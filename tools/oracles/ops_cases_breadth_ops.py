@@ -8,7 +8,7 @@ cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md section 9 (Swish), spec/ops/products-conv.md section 8.5
 (LpPool), spec/ops/norms.md section 10 (LRN), spec/ops/shape-indexing.md section 2 (Compress,
-ReverseSequence, Unique).
+ReverseSequence, Unique, Scatter, TensorScatter, BitCast).
 """
 import numpy as np
 
@@ -132,6 +132,60 @@ def gen_unique(f):
           outputs=["y", "", "inverse", ""], tag="some_outputs")
 
 
+def gen_scatter(f):
+    # Scatter (opsets 9, 10): ScatterElements without a reduction; axes 0, 1 and negative, negative
+    # indices, indices distinct per written line so the result does not depend on write order.
+    for opset, dt, shape, upd_shape, axis in [(9, np.float32, (3, 4), (2, 4), 0), (10, np.float32, (3, 5), (3, 2), 1),
+                                              (10, np.int64, (2, 3, 4), (2, 3, 3), -1), (9, np.float64, (4, 2), (3, 2), 0)]:
+        data = f.normal(shape, 3.0).astype(dt)
+        updates = f.normal(upd_shape, 3.0).astype(dt)
+        ax = axis % len(shape)
+        extent = shape[ax]
+        idx = np.moveaxis(np.argsort(f.rng.random(np.moveaxis(np.zeros(upd_shape), ax, -1).shape[:-1] + (extent,)), axis=-1)
+                          [..., :upd_shape[ax]], -1, ax).astype(np.int64)
+        idx[idx == extent - 1] -= extent  # the last position as a negative index
+        attrs = {} if axis == 0 else {"axis": axis}
+        f.add("Scatter", [("data", data), ("indices", idx), ("updates", updates)], attrs, opset=opset, tag=np.dtype(dt).name)
+
+
+def gen_tensor_scatter(f):
+    # TensorScatter (opset 24): linear and circular (wrapping) writes, write_indices absent and
+    # given, axes -2 (default), 1 and 2, several element types.
+    for dt, past_shape, seq, axis, mode, with_indices in [
+            (np.float32, (2, 3, 6, 4), 2, None, "linear", True), (np.float32, (2, 5, 3), 3, 1, "linear", False),
+            (np.float32, (3, 6, 2), 4, 1, "circular", True), (np.float16, (2, 2, 5, 2), 3, 2, "circular", True),
+            (np.int64, (2, 4, 3), 4, -2, "linear", True)]:
+        ax = (axis if axis is not None else -2) % len(past_shape)
+        upd_shape = list(past_shape)
+        upd_shape[ax] = seq
+        past = f.normal(past_shape, 3.0).astype(dt)
+        update = f.normal(tuple(upd_shape), 3.0).astype(dt)
+        inputs = [("past", past), ("update", update)]
+        if with_indices:
+            hi = past_shape[ax] - seq + 1 if mode == "linear" else past_shape[ax] + 3
+            inputs.append(("write", f.rng.integers(0, hi, past_shape[0]).astype(np.int64)))
+        attrs = {"mode": mode}
+        if axis is not None:
+            attrs["axis"] = axis
+        f.add("TensorScatter", inputs, attrs, opset=24, tag=mode + "_" + np.dtype(dt).name)
+
+
+def gen_bit_cast(f):
+    # BitCast (opset 26): every width, floats with special values (NaN payloads, signed zeros,
+    # infinities) to integers and back, bool to and from 8-bit integers.
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.5, -2.25, 1e-45, 3.4e38], dtype=np.float32)
+    f.add("BitCast", [("x", specials)], {"to": 6}, opset=26, tag="float32_to_int32")
+    f.add("BitCast", [("x", f.ints((3, 4), -2**31, 2**31 - 1, np.int32))], {"to": 1}, opset=26, tag="int32_to_float32")
+    f.add("BitCast", [("x", f.normal((2, 3), 5.0, np.float64))], {"to": 13}, opset=26, tag="float64_to_uint64")
+    f.add("BitCast", [("x", f.ints((5,), -2**63, 2**63 - 1, np.int64))], {"to": 11}, opset=26, tag="int64_to_float64")
+    f.add("BitCast", [("x", f.normal((2, 4), 3.0, np.float16))], {"to": 5}, opset=26, tag="float16_to_int16")
+    f.add("BitCast", [("x", f.ints((6,), 0, 65536, np.uint16))], {"to": 10}, opset=26, tag="uint16_to_float16")
+    f.add("BitCast", [("x", f.ints((7,), -128, 128, np.int8))], {"to": 2}, opset=26, tag="int8_to_uint8")
+    f.add("BitCast", [("x", f.rng.random((2, 3)) < 0.5)], {"to": 3}, opset=26, tag="bool_to_int8")
+    f.add("BitCast", [("x", f.ints((4,), 0, 2, np.uint8))], {"to": 9}, opset=26, tag="uint8_to_bool")
+    f.add("BitCast", [("x", np.float32(-1.5))], {"to": 12}, opset=26, tag="scalar_float32_to_uint32")
+
+
 def gen_breadth_ops(f):
     gen_swish(f)
     gen_lp_pool(f)
@@ -139,3 +193,6 @@ def gen_breadth_ops(f):
     gen_compress(f)
     gen_reverse_sequence(f)
     gen_unique(f)
+    gen_scatter(f)
+    gen_tensor_scatter(f)
+    gen_bit_cast(f)
