@@ -97,9 +97,12 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_roi_align.cpp
     # Operator breadth (issue 17, branch breadth): new files, alone.
     reference/ops/op_bit_cast.cpp
+    reference/ops/op_center_crop_pad.cpp
+    reference/ops/op_col2im.cpp
     reference/ops/op_compress.cpp
     reference/ops/op_lp_pool.cpp
     reference/ops/op_lrn.cpp
+    reference/ops/op_max_unpool.cpp
     reference/ops/op_reverse_sequence.cpp
     reference/ops/op_scatter.cpp
     reference/ops/op_swish.cpp

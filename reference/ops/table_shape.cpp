@@ -9,6 +9,7 @@ namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
 std::unique_ptr<OpKernel> make_bit_cast(const NodeInfo&);
+std::unique_ptr<OpKernel> make_center_crop_pad(const NodeInfo&);
 std::unique_ptr<OpKernel> make_compress(const NodeInfo&);
 std::unique_ptr<OpKernel> make_concat(const NodeInfo&);
 std::unique_ptr<OpKernel> make_depth_to_space(const NodeInfo&);
@@ -99,6 +100,7 @@ std::span<const OpDef> shape_ops() {
       {"", "Scatter", 9, 10, make_scatter, "any"},  // ScatterElements without a reduction
       {"", "TensorScatter", 24, 27, make_tensor_scatter, "any"},
       {"", "BitCast", 26, 27, make_bit_cast, "any"},  // to any stored type of the same width
+      {"", "CenterCropPad", 18, 27, make_center_crop_pad, "any"},
   };
   return rows;
 }

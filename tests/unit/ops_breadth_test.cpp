@@ -336,5 +336,106 @@ TEST(BitCast, RefusesOtherWidthsUnstoredTypesAndNonBoolBytes) {
                  {{"x", Tensor::from_values<std::uint8_t>(DType::U8, Shape{2}, {1, 2})}}, {int_attr("to", 9)}, 9);
 }
 
+// ---- CenterCropPad (spec/ops/shape-indexing.md section 2) -----------------------------------
+
+// Crop 5 to 2 starts at floor(3 / 2) = 1; pad 1 to 4 puts floor(3 / 2) = 1 zero before and 2 after.
+TEST(CenterCropPad, CropStartsLeftPadExtraGoesRight) {
+  const Tensor crop = run_one("CenterCropPad", 18, {{"x", f32(Shape{5}, {0, 1, 2, 3, 4})}, {"s", i64(Shape{1}, {2})}}, kF32, {});
+  EXPECT_EQ(values(crop), (std::vector<float>{1, 2}));
+  const Tensor pad = run_one("CenterCropPad", 18, {{"x", f32(Shape{2, 1}, {7, 8})}, {"s", i64(Shape{1}, {4})}}, kF32,
+                             {ints_attr("axes", {-1})});
+  EXPECT_EQ(pad.shape(), (Shape{2, 4}));
+  EXPECT_EQ(values(pad), (std::vector<float>{0, 7, 0, 0, 0, 8, 0, 0}));
+}
+
+TEST(CenterCropPad, RefusesBadTargetsAndAxes) {
+  const Tensor x = f32(Shape{2, 3}, {1, 2, 3, 4, 5, 6});
+  expect_refused(SessionErrorKind::InvalidInput, "target extent -1 is negative", "CenterCropPad", 18,
+                 {{"x", x}, {"s", i64(Shape{2}, {2, -1})}}, {});
+  expect_refused(SessionErrorKind::InvalidInput, "shape has 1 entries for 2 axes", "CenterCropPad", 18,
+                 {{"x", x}, {"s", i64(Shape{1}, {2})}}, {});
+  expect_refused(SessionErrorKind::InvalidInput, "axis -2 is listed twice", "CenterCropPad", 18,
+                 {{"x", x}, {"s", i64(Shape{2}, {2, 2})}}, {ints_attr("axes", {0, -2})});
+  expect_refused(SessionErrorKind::InvalidInput, "axis 2 outside", "CenterCropPad", 18, {{"x", x}, {"s", i64(Shape{1}, {2})}},
+                 {ints_attr("axes", {2})});
+}
+
+// ---- Col2Im (spec/ops/products-conv.md section 11) ------------------------------------------
+
+// Image [4] from blocks of 2 at stride 1: 3 positions. Column rows (offset 0, 1) = (a0 a1 a2),
+// (b0 b1 b2): pixel p sums a_p (p < 3) and b_{p-1} (p >= 1).
+TEST(Col2Im, OverlappingBlocksAreSummed) {
+  const Tensor y = run_one("Col2Im", 18,
+                           {{"x", f32(Shape{1, 2, 3}, {1, 2, 3, 10, 20, 30})}, {"image", i64(Shape{1}, {4})},
+                            {"block", i64(Shape{1}, {2})}},
+                           kF32, {});
+  EXPECT_EQ(y.shape(), (Shape{1, 1, 4}));
+  EXPECT_EQ(values(y), (std::vector<float>{1, 12, 23, 30}));
+  // pads (1, 0): positions start at -1; the tap at -1 (a0 = 1) falls in the padding and is dropped.
+  const Tensor padded = run_one("Col2Im", 18,
+                                {{"x", f32(Shape{1, 2, 4}, {1, 2, 3, 4, 10, 20, 30, 40})}, {"image", i64(Shape{1}, {4})},
+                                 {"block", i64(Shape{1}, {2})}},
+                                kF32, {ints_attr("pads", {1, 0})});
+  EXPECT_EQ(values(padded), (std::vector<float>{2 + 10, 3 + 20, 4 + 30, 40}));
+}
+
+TEST(Col2Im, RefusesInconsistentShapes) {
+  const Tensor x = f32(Shape{1, 2, 3}, {1, 2, 3, 4, 5, 6});
+  const auto run = [&](SessionErrorKind kind, const std::string& why, Tensor image, Tensor block, std::vector<IrAttribute> attrs,
+                       Tensor input) {
+    expect_refused(kind, why, "Col2Im", 18, {{"x", input}, {"image", image}, {"block", block}}, std::move(attrs));
+  };
+  run(SessionErrorKind::InvalidInput, "L = 3 is not the number of block positions", i64(Shape{1}, {5}), i64(Shape{1}, {2}), {}, x);
+  run(SessionErrorKind::InvalidInput, "is not a multiple of prod(block_shape) 4", i64(Shape{1}, {6}), i64(Shape{1}, {4}), {},
+      f32(Shape{1, 6, 3}, std::vector<float>(18, 1)));
+  run(SessionErrorKind::InvalidInput, "prod(block_shape) exceeds", i64(Shape{1}, {4}), i64(Shape{1}, {3}), {}, x);
+  run(SessionErrorKind::InvalidInput, "block extent 0 is not positive", i64(Shape{1}, {4}), i64(Shape{1}, {0}), {}, x);
+  run(SessionErrorKind::InvalidInput, "image extent -4", i64(Shape{1}, {-4}), i64(Shape{1}, {2}), {}, x);
+  run(SessionErrorKind::InvalidInput, "does not fit the padded image extent 1", i64(Shape{1}, {1}), i64(Shape{1}, {2}), {}, x);
+  run(SessionErrorKind::InvalidInput, "same positive length", i64(Shape{2}, {4, 4}), i64(Shape{1}, {2}), {}, x);
+  run(SessionErrorKind::InvalidInput, "stride 0 is not positive", i64(Shape{1}, {4}), i64(Shape{1}, {2}), {ints_attr("strides", {0})}, x);
+  run(SessionErrorKind::InvalidInput, "pads must have 2 entries", i64(Shape{1}, {4}), i64(Shape{1}, {2}), {ints_attr("pads", {0})}, x);
+  run(SessionErrorKind::InvalidModel, "input must have rank 3", i64(Shape{1}, {4}), i64(Shape{1}, {2}), {},
+      f32(Shape{2, 3}, {1, 2, 3, 4, 5, 6}));
+  // 2^20 block positions on the first axis: refused by the comparison with L before the second
+  // axis is multiplied in.
+  run(SessionErrorKind::InvalidInput, "L = 3 is not the number of block positions", i64(Shape{2}, {1 << 20, 1}),
+      i64(Shape{2}, {1, 2}), {}, x);
+}
+
+// ---- MaxUnpool (spec/ops/products-conv.md section 12) ---------------------------------------
+
+// X [1, 1, 2] from a kernel 2, stride 2 pool of 4: U has extent 4; indices 1 and 2. With
+// output_shape [1, 1, 6], U sits at the start: (0, 5, 6, 0, 0, 0).
+TEST(MaxUnpool, IndicesIntoTheUnpooledTensor) {
+  const std::vector<IrAttribute> attrs{ints_attr("kernel_shape", {2}), ints_attr("strides", {2})};
+  const Tensor x = f32(Shape{1, 1, 2}, {5, 6});
+  const Tensor i = i64(Shape{1, 1, 2}, {1, 2});
+  EXPECT_EQ(values(run_one("MaxUnpool", 11, {{"x", x}, {"i", i}}, kF32, attrs)), (std::vector<float>{0, 5, 6, 0}));
+  const Tensor y = run_one("MaxUnpool", 11, {{"x", x}, {"i", i}, {"o", i64(Shape{3}, {1, 1, 6})}}, kF32, attrs);
+  EXPECT_EQ(values(y), (std::vector<float>{0, 5, 6, 0, 0, 0}));
+}
+
+TEST(MaxUnpool, RefusesBadAttributesShapesAndIndices) {
+  const std::vector<IrAttribute> attrs{ints_attr("kernel_shape", {2}), ints_attr("strides", {2})};
+  const Tensor x = f32(Shape{1, 1, 2}, {5, 6});
+  expect_refused(SessionErrorKind::InvalidInput, "index 4 at element 1 outside [0, 4)", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 4})}}, attrs);
+  expect_refused(SessionErrorKind::InvalidInput, "index -1 at element 0", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {-1, 0})}}, attrs);
+  expect_refused(SessionErrorKind::InvalidModel, "'kernel_shape' is required", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}}, {});
+  expect_refused(SessionErrorKind::InvalidModel, "stride 0 is not positive", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}}, {ints_attr("kernel_shape", {2}), ints_attr("strides", {0})});
+  expect_refused(SessionErrorKind::InvalidModel, "I must have X's shape", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 2}, {0, 1})}}, attrs);
+  expect_refused(SessionErrorKind::InvalidModel, "X must have rank 4", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}}, {ints_attr("kernel_shape", {2, 2})});
+  expect_refused(SessionErrorKind::InvalidModel, "unpooled extent -2", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}}, {ints_attr("kernel_shape", {1}), ints_attr("pads", {2, 2})});
+  expect_refused(SessionErrorKind::InvalidInput, "output_shape[2] = 3 is below the unpooled extent 4", "MaxUnpool", 11,
+                 {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}, {"o", i64(Shape{3}, {1, 1, 3})}}, attrs);
+}
+
 }  // namespace
 }  // namespace onemodel

@@ -8,7 +8,8 @@ cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md section 9 (Swish), spec/ops/products-conv.md section 8.5
 (LpPool), spec/ops/norms.md section 10 (LRN), spec/ops/shape-indexing.md section 2 (Compress,
-ReverseSequence, Unique, Scatter, TensorScatter, BitCast).
+ReverseSequence, Unique, Scatter, TensorScatter, BitCast, CenterCropPad), spec/ops/products-conv.md
+sections 11 and 12 (Col2Im, MaxUnpool).
 """
 import numpy as np
 
@@ -186,6 +187,67 @@ def gen_bit_cast(f):
     f.add("BitCast", [("x", np.float32(-1.5))], {"to": 12}, opset=26, tag="scalar_float32_to_uint32")
 
 
+def gen_center_crop_pad(f):
+    # CenterCropPad (opset 18): crop and pad (odd and even differences), every axis or some (negative
+    # axes too), the target shape fed by the caller or stored, several element types.
+    for i, (dt, shape, target, axes) in enumerate([
+            (np.float32, (5, 6), (3, 4), None), (np.float32, (4, 5), (7, 8), None), (np.float32, (3, 6, 2), (5, 3), [0, 1]),
+            (np.int64, (2, 7, 3), (4,), [-2]), (np.float16, (4, 4, 3), (6, 3), [1, 0]), (np.uint8, (5,), (2,), None),
+            (np.float64, (3, 3, 3), (1, 6), [2, -3])]):
+        x = f.normal(shape, 3.0).astype(dt)
+        attrs = {} if axes is None else {"axes": axes}
+        const = ("shape",) if i % 2 == 1 else ()
+        f.add("CenterCropPad", [("x", x), ("shape", np.array(target, dtype=np.int64))], attrs, opset=18, const=const,
+              tag=np.dtype(dt).name)
+
+
+def gen_col2im(f):
+    # Col2Im (opset 18): 1-D to 3-D images, overlapping blocks (stride below the block), pads,
+    # dilations, strides.
+    for dt, channels, image, block, attrs in [
+            (np.float32, 1, [5, 5], [2, 2], {}), (np.float32, 2, [6, 5], [3, 2], {"strides": [2, 1]}),
+            (np.float32, 3, [5, 6], [2, 3], {"pads": [1, 0, 1, 2], "dilations": [2, 1]}),
+            (np.float32, 2, [7], [3], {"strides": [2], "pads": [1, 1]}), (np.float32, 1, [3, 4, 3], [2, 2, 2], {}),
+            (np.float64, 2, [4, 5], [2, 2], {"strides": [1, 2]})]:
+        r = len(image)
+        pads = attrs.get("pads", [0] * 2 * r)
+        strides = attrs.get("strides", [1] * r)
+        dil = attrs.get("dilations", [1] * r)
+        blocks = 1
+        for d in range(r):
+            blocks *= (image[d] + pads[d] + pads[d + r] - (dil[d] * (block[d] - 1) + 1)) // strides[d] + 1
+        x = f.normal((2, channels * int(np.prod(block)), blocks), 2.0, dtype=dt)
+        f.add("Col2Im", [("x", x), ("image", np.array(image, dtype=np.int64)), ("block", np.array(block, dtype=np.int64))],
+              attrs, opset=18, const=("image", "block"), tol=SCALED, tag="%dd_%s" % (r, np.dtype(dt).name))
+
+
+def gen_max_unpool(f):
+    # MaxUnpool (opsets 11, 22): 1-D to 3-D, strides and pads, distinct random indices into the
+    # unpooled tensor, with and without output_shape.
+    for opset, dt, xshape, attrs, extra in [
+            (11, np.float32, (1, 2, 3, 3), dict(kernel_shape=[2, 2], strides=[2, 2]), None),
+            (22, np.float32, (2, 1, 4), dict(kernel_shape=[3], strides=[2], pads=[1, 0]), None),
+            (11, np.float32, (1, 1, 2, 3), dict(kernel_shape=[2, 2], strides=[2, 2]), [0, 0, 1, 1]),
+            (22, np.float64, (1, 2, 2, 2, 2), dict(kernel_shape=[2, 2, 2], strides=[2, 2, 2]), None),
+            (22, np.float16, (2, 2, 3, 2), dict(kernel_shape=[3, 2], strides=[1, 2], pads=[1, 0, 1, 0]), None)]:
+        r = len(xshape) - 2
+        k, s_ = attrs["kernel_shape"], attrs["strides"]
+        pads = attrs.get("pads", [0] * 2 * r)
+        unpooled = list(xshape[:2]) + [(xshape[d + 2] - 1) * s_[d] - pads[d] - pads[d + r] + k[d] for d in range(r)]
+        size = int(np.prod(unpooled))
+        x = f.normal(xshape, 3.0).astype(dt)
+        idx = f.rng.permutation(size)[:int(np.prod(xshape))].reshape(xshape).astype(np.int64)
+        inputs = [("x", x), ("i", idx)]
+        if extra is not None:
+            inputs.append(("out", np.array([u + e for u, e in zip(unpooled, extra)], dtype=np.int64)))
+        # With output_shape ONNX Runtime reads the indices as positions in the output itself; the
+        # onnx reference evaluator (and the backend case test_maxunpool_export_with_output_shape it
+        # generated) as positions in the unpooled tensor placed at the output's start, which is the
+        # reading this library follows: those cases take the evaluator.
+        f.add("MaxUnpool", inputs, attrs, opset=opset, const=("out",), tag=np.dtype(dt).name + ("_output_shape" if extra else ""),
+              onnxref=extra is not None)
+
+
 def gen_breadth_ops(f):
     gen_swish(f)
     gen_lp_pool(f)
@@ -196,3 +258,6 @@ def gen_breadth_ops(f):
     gen_scatter(f)
     gen_tensor_scatter(f)
     gen_bit_cast(f)
+    gen_center_crop_pad(f)
+    gen_col2im(f)
+    gen_max_unpool(f)
