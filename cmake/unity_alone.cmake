@@ -100,6 +100,7 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_center_crop_pad.cpp
     reference/ops/op_col2im.cpp
     reference/ops/op_compress.cpp
+    reference/ops/op_einsum.cpp
     reference/ops/op_lp_pool.cpp
     reference/ops/op_lrn.cpp
     reference/ops/op_max_unpool.cpp

@@ -14,6 +14,7 @@ std::unique_ptr<OpKernel> make_grid_sample(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_matmul(const NodeInfo&);
+std::unique_ptr<OpKernel> make_einsum(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_11(const NodeInfo&);
 std::unique_ptr<OpKernel> make_conv(const NodeInfo&);
@@ -50,6 +51,7 @@ std::span<const OpDef> conv_ops() {
       {"", "LpPool", 2, 27, make_lp_pool, "F32 F64"},
       {"", "Col2Im", 18, 27, make_col2im, "F32 F64"},
       {"", "MaxUnpool", 9, 27, make_max_unpool, "F32 F64 F16 BF16"},
+      {"", "Einsum", 12, 27, make_einsum, "F32 F64 I32 I64"},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
       {"", "AffineGrid", 20, 27, make_affine_grid, "F32 F64 F16 BF16"},

@@ -437,5 +437,41 @@ TEST(MaxUnpool, RefusesBadAttributesShapesAndIndices) {
                  {{"x", x}, {"i", i64(Shape{1, 1, 2}, {0, 1})}, {"o", i64(Shape{3}, {1, 1, 3})}}, attrs);
 }
 
+// ---- Einsum (spec/ops/products-conv.md section 13) ------------------------------------------
+
+// Trace, diagonal, transpose and a product by hand on A = [[1, 2], [3, 4]].
+TEST(Einsum, HandComputedForms) {
+  const Tensor a = f32(Shape{2, 2}, {1, 2, 3, 4});
+  EXPECT_EQ(values(run_one("Einsum", 12, {{"a", a}}, kF32, {string_attr("equation", "ii")})), (std::vector<float>{5}));
+  EXPECT_EQ(values(run_one("Einsum", 12, {{"a", a}}, kF32, {string_attr("equation", "ii->i")})), (std::vector<float>{1, 4}));
+  EXPECT_EQ(values(run_one("Einsum", 12, {{"a", a}}, kF32, {string_attr("equation", "ij -> ji")})),
+            (std::vector<float>{1, 3, 2, 4}));
+  // Implicit "ij,jk": i and k occur once -> "ik", the matrix product: [[7, 10], [15, 22]].
+  EXPECT_EQ(values(run_one("Einsum", 12, {{"a", a}, {"b", a}}, kF32, {string_attr("equation", "ij,jk")})),
+            (std::vector<float>{7, 10, 15, 22}));
+  // Implicit "Ba": B < a in ASCII, so the output is "Ba" itself (no transpose).
+  EXPECT_EQ(values(run_one("Einsum", 12, {{"a", a}}, kF32, {string_attr("equation", "Ba")})), (std::vector<float>{1, 2, 3, 4}));
+  // Ellipsis broadcast: [2] . [1] -> each row scaled.
+  const Tensor y = run_one("Einsum", 12, {{"a", a}, {"b", f32(Shape{1}, {3})}}, kF32, {string_attr("equation", "...i,...->...i")});
+  EXPECT_EQ(values(y), (std::vector<float>{3, 6, 9, 12}));
+}
+
+TEST(Einsum, RefusesBadEquations) {
+  const Tensor a = f32(Shape{2, 3}, {1, 2, 3, 4, 5, 6});
+  const auto refused = [&](const std::string& why, const std::string& equation, std::vector<NodeInput> in) {
+    expect_refused(SessionErrorKind::InvalidModel, why, "Einsum", 12, in, {string_attr("equation", equation)});
+  };
+  refused("attribute 'equation' is required", "", {{"a", a}});
+  refused("2 input terms for 1 inputs", "ij,jk->ik", {{"a", a}});
+  refused("input 0 has rank 2 for a term of 3 letters", "ijk->i", {{"a", a}});
+  refused("a label has extents 2 and 3", "ii->i", {{"a", a}});
+  refused("output label repeated", "ij->ii", {{"a", a}});
+  refused("output label not in any input term", "ij->k", {{"a", a}});
+  refused("is not a letter", "i1->i", {{"a", a}});
+  refused("more than one ellipsis", "......->", {{"a", a}});
+  refused("ellipsis stands for different numbers of axes", "...,...->...", {{"a", a}, {"b", f32(Shape{2}, {1, 2})}});
+  refused("do not broadcast", "...,...->...", {{"a", a}, {"b", f32(Shape{2, 2}, {1, 2, 3, 4})}});
+}
+
 }  // namespace
 }  // namespace onemodel

@@ -9,7 +9,7 @@ cases already stored keep their data.
 Semantics: spec/ops/elementwise.md section 9 (Swish), spec/ops/products-conv.md section 8.5
 (LpPool), spec/ops/norms.md section 10 (LRN), spec/ops/shape-indexing.md section 2 (Compress,
 ReverseSequence, Unique, Scatter, TensorScatter, BitCast, CenterCropPad), spec/ops/products-conv.md
-sections 11 and 12 (Col2Im, MaxUnpool).
+sections 11 to 13 (Col2Im, MaxUnpool, Einsum).
 """
 import numpy as np
 
@@ -248,6 +248,26 @@ def gen_max_unpool(f):
               onnxref=extra is not None)
 
 
+def gen_einsum(f):
+    # Einsum (opset 12): products, transposes, traces and diagonals, full sums, outer products,
+    # three operands, ellipsis with broadcasting, the implicit form (upper case before lower case),
+    # spaces; f32, f64, i32, i64.
+    for eq, shapes, dt in [
+            ("ij,jk->ik", [(3, 4), (4, 5)], np.float32), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)], np.float32),
+            ("ij->ji", [(3, 5)], np.float32), ("ii", [(4, 4)], np.float32), ("ii->i", [(3, 3)], np.float32),
+            ("ij->", [(3, 4)], np.float32), ("i,j->ij", [(3,), (4,)], np.float32),
+            ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)], np.float32), ("...ij,...jk->...ik", [(2, 1, 3, 4), (1, 3, 4, 2)], np.float32),
+            ("Ba,aC", [(3, 4), (4, 2)], np.float32), ("b i j , b j -> b i", [(2, 3, 4), (2, 4)], np.float32),
+            ("i...,i...->...", [(3, 2, 2), (3, 1, 2)], np.float32), ("ij,jk->ik", [(3, 4), (4, 2)], np.float64),
+            ("ij,ij->i", [(4, 5), (4, 5)], np.int64), ("ki,kj->ij", [(3, 2), (3, 4)], np.int32), ("ijk->kji", [(2, 3, 4)], np.int64)]:
+        inputs = []
+        for k, sh in enumerate(shapes):
+            x = f.normal(sh, 2.0, dtype=dt) if np.dtype(dt).kind == "f" else f.ints(sh, -5, 6, dt)
+            inputs.append(("x%d" % k, x))
+        f.add("Einsum", inputs, {"equation": eq}, opset=12, tol=SCALED if np.dtype(dt).kind == "f" else "exact",
+              tag=np.dtype(dt).name)
+
+
 def gen_breadth_ops(f):
     gen_swish(f)
     gen_lp_pool(f)
@@ -261,3 +281,4 @@ def gen_breadth_ops(f):
     gen_center_crop_pad(f)
     gen_col2im(f)
     gen_max_unpool(f)
+    gen_einsum(f)
