@@ -104,5 +104,19 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_adagrad.cpp
     reference/ops/op_adam.cpp
     reference/ops/op_momentum.cpp
-    reference/ops/table_training.cpp)
+    reference/ops/table_training.cpp
+    # Operator breadth (issue 17, branch breadth): new files, alone.
+    reference/ops/op_bit_cast.cpp
+    reference/ops/op_center_crop_pad.cpp
+    reference/ops/op_col2im.cpp
+    reference/ops/op_compress.cpp
+    reference/ops/op_einsum.cpp
+    reference/ops/op_lp_pool.cpp
+    reference/ops/op_lrn.cpp
+    reference/ops/op_max_unpool.cpp
+    reference/ops/op_reverse_sequence.cpp
+    reference/ops/op_scatter.cpp
+    reference/ops/op_swish.cpp
+    reference/ops/op_tensor_scatter.cpp
+    reference/ops/op_unique.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

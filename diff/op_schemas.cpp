@@ -86,960 +86,1000 @@ constexpr SchemaInput kIn39[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u,
 constexpr SchemaAttribute kAt39[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
 constexpr SchemaInput kIn40[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
 constexpr SchemaAttribute kAt40[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn41[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
-constexpr SchemaAttribute kAt41[] = {{"direction", 3, true, ""}};
-constexpr SchemaInput kIn42[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt42[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn43[] = {{"X", 0, 0x30fcu, "T"}};
+constexpr SchemaInput kIn41[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt41[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn42[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
+constexpr SchemaAttribute kAt42[] = {{"direction", 3, true, ""}};
+constexpr SchemaInput kIn43[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt43[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn44[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaInput kIn44[] = {{"X", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt44[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn45[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt45[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn46[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt46[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn47[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt47[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn46[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt46[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn47[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt47[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
 constexpr SchemaInput kIn48[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt48[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn49[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaInput kIn49[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt49[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn50[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt50[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt50[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn51[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt51[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn52[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt52[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt53[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt53[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt54[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt55[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt55[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt56[] = {{"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt56[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn57[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt57[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn58[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt58[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn59[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt59[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt59[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn60[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt60[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn61[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt61[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn62[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn61[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt61[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn62[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt62[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn63[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt63[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn64[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt64[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn65[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt65[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn66[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt66[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn67[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn63[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt63[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn64[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt64[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn65[] = {{"input_data", 0, 0x13efeu, "T"}, {"shape", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt65[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn66[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt66[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn67[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt67[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn68[] = {{"inputs", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt68[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn69[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt69[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn70[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt70[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn71[] = {{"inputs", 2, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt71[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn72[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt72[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
-constexpr SchemaInput kIn73[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt73[] = {{"value", 4, true, ""}};
-constexpr SchemaInput kIn74[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt74[] = {{"value", 4, true, ""}};
-constexpr SchemaInput kIn75[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt75[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
-constexpr SchemaInput kIn76[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt76[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn77[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt77[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn68[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt68[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn69[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt69[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn70[] = {{"input", 0, 0x13efeu, "T"}, {"image_shape", 0, 0x80u, "tensor(int64)"}, {"block_shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt70[] = {{"dilations", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn71[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
+constexpr SchemaAttribute kAt71[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn72[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
+constexpr SchemaAttribute kAt72[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn73[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt73[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn74[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt74[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn75[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt75[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn76[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt76[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn77[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt77[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
 constexpr SchemaInput kIn78[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt78[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt78[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn79[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt79[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt79[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn80[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt80[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt80[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
 constexpr SchemaInput kIn81[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn82[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt82[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn83[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt83[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn84[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt84[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn85[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt85[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn86[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt86[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn87[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt87[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn83[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt83[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn84[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt84[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn85[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt85[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn86[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt86[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn87[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt87[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn88[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt88[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn89[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt89[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn90[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt90[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn91[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt91[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn92[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt92[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn93[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt93[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn89[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt89[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn90[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt90[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn91[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt91[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn92[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt92[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn93[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt93[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn94[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt94[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn95[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt95[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn96[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt96[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn97[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt97[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn98[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt98[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn99[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt99[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn100[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt100[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn101[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt101[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn102[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt102[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt103[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn104[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt104[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn105[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt105[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn106[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt106[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn107[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt107[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn108[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt108[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn109[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn110[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
-constexpr SchemaAttribute kAt110[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn111[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt111[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
-constexpr SchemaInput kIn112[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt112[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn113[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt113[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn114[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt114[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn115[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt115[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn116[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn117[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn118[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt118[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn119[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt119[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn120[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt94[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn95[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt95[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn96[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt96[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn97[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt97[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn98[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt98[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn99[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt99[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn100[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt100[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn101[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt101[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn102[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt102[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn103[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt103[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn104[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt104[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn105[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt105[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn106[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt106[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn107[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt107[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn108[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn109[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt109[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn110[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt110[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn111[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt111[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn112[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt112[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn113[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt113[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn114[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt114[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn115[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt115[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn116[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt116[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
+constexpr SchemaInput kIn117[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn118[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt118[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn119[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt119[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn120[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt120[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn121[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt121[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn122[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt122[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn123[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt123[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn124[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt124[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn125[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt125[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn126[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt126[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn127[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt127[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn128[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn129[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt129[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn130[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt130[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn131[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
-constexpr SchemaAttribute kAt131[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn132[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt132[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn133[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn121[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt121[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn122[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt122[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn123[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt123[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn124[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt124[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn125[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt125[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn126[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt126[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn127[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt127[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn128[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt128[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn129[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt129[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn130[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt130[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn131[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt131[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn132[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt132[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn133[] = {{"x", 0, 0x2u, "T1"}};
 constexpr SchemaAttribute kAt133[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn134[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt134[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn135[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt135[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn136[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt136[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn137[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn134[] = {{"Inputs", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt134[] = {{"equation", 3, true, ""}};
+constexpr SchemaInput kIn135[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt135[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn136[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt136[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn137[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
 constexpr SchemaAttribute kAt137[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn138[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn138[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt138[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn139[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn139[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt139[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn140[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn140[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt140[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn141[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt141[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn142[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt142[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn141[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt141[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn142[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt142[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn143[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt143[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn144[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt144[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn145[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt145[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn146[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt146[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn147[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt147[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn148[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt148[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn149[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt143[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn144[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt144[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn145[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt145[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn146[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt146[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn147[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt147[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn148[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt148[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn149[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt149[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn150[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn150[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt150[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn151[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt151[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn152[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt152[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn153[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt153[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn154[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt154[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn155[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt155[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn156[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn151[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt151[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn152[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt152[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn153[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt153[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn154[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt154[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn155[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt155[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn156[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt156[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn157[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt157[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn158[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt158[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn159[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt159[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn160[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt160[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn161[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt161[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn162[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt162[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt163[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn164[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt164[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn165[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt165[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn166[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt166[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn167[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt167[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn168[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt168[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn169[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt169[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn170[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn171[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt171[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn172[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt172[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn173[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt173[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn174[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt174[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn175[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt175[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn176[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn157[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt157[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn158[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt158[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn159[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt159[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn160[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt160[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn161[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt161[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn162[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt162[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn163[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt163[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn164[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt164[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn165[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt165[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn166[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt166[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn167[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt167[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn168[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt168[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn169[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt169[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn170[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt170[] = {{"approximate", 3, false, "none"}};
+constexpr SchemaInput kIn171[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt171[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn172[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt172[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn173[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt173[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn174[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt174[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn175[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt175[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn176[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn177[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn177[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt177[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn178[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn178[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt178[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt179[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn180[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt180[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn181[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt181[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn182[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt182[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn183[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt183[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn184[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt184[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn185[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt185[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn186[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt186[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn187[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt187[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn188[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn189[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn190[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt190[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn191[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt191[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn192[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt192[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn193[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt193[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn194[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn179[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt179[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn180[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt180[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn181[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt181[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn182[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt182[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn183[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt183[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn184[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn185[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt185[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn186[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt186[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn187[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt187[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn188[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt188[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn189[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt189[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn190[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt190[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn191[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt191[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn192[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt192[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn193[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt193[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn194[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt194[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn195[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn195[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt195[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn196[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt196[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn197[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt197[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn198[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt198[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn199[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn196[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt196[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn197[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt197[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn198[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt198[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn199[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn200[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn200[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn201[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt201[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn202[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt202[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn203[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt203[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn204[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt204[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn205[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt205[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn206[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt206[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn207[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt207[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn202[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt202[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn203[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt203[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn204[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt204[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn205[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt205[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn206[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt206[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn207[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt207[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn208[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt208[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn209[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt209[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn210[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt210[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn211[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt211[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn212[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt212[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn213[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt213[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn214[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt214[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn215[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt215[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn216[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt216[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn217[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt217[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn218[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn219[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt219[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt220[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn221[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt221[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt222[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt223[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn224[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn225[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn226[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn228[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt228[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn229[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn230[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn231[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt231[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn232[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn233[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt233[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn234[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt234[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn235[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt235[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn236[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt236[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn237[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt237[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn238[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt238[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn239[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt239[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn240[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt240[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn241[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt241[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn242[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn211[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt211[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn212[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt212[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn213[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt213[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn214[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt214[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn215[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt215[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn216[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt216[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn217[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt217[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn218[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt218[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn219[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt219[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt220[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn221[] = {{"X", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn222[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn224[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt224[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn225[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt225[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn226[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt226[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn227[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt227[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn228[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt228[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt229[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn231[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt231[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn232[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn233[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn234[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt234[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn235[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt235[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn236[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn237[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn238[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn239[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt239[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn240[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt240[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn241[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt241[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn242[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt242[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn243[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt243[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn244[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt244[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn245[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt245[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn246[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt246[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn247[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt247[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn248[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt248[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn249[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt249[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn250[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt250[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn251[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt251[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn252[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt252[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn243[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt243[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn244[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt244[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn245[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt245[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn246[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt246[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn247[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt247[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn248[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt248[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt249[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt250[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn251[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt251[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn252[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt252[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
 constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn254[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn256[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn257[] = {{"X", 0, 0xc0eu, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn258[] = {{"X", 0, 0x10c0eu, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn259[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn256[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn257[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn258[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn259[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn260[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn261[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn262[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt262[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn263[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt263[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn264[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt264[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn265[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn266[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn271[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn272[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt272[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn273[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt273[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn274[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn262[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn263[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn265[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt265[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn266[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt266[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn267[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt267[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt268[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn269[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt271[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt272[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn273[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt273[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn274[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn275[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn276[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn276[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0xceau, "T"}};
-constexpr SchemaAttribute kAt277[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn278[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn279[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt279[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn280[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt280[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn281[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt281[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn282[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt282[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn283[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt283[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn284[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt278[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn279[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt279[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn280[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn281[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn282[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn283[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn284[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn285[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"X", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn287[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt287[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn288[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt288[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn289[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt289[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn290[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn286[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt286[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn287[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt287[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn288[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt288[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn289[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn290[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn291[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn292[] = {{"X", 0, 0xceau, "T"}};
 constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn293[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn293[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn295[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn296[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn297[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn298[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn299[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn300[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt300[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn301[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt301[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn302[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt302[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn303[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt303[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn304[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt304[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn305[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt305[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn306[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt306[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn307[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt307[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn308[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt308[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn309[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt309[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn310[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn294[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn295[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt295[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn296[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt296[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn297[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt297[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn298[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt298[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn299[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt299[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn300[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt300[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn301[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt301[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn302[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt302[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn303[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn304[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt304[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn305[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn306[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn307[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn308[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn309[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn310[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn311[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn312[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn313[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt314[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn315[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn316[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn317[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt317[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn318[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt318[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn319[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt319[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn320[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt320[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn321[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt321[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn322[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt322[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn323[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt323[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt324[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn326[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt326[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn327[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt327[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn328[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaInput kIn314[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt314[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn315[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt315[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn316[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt316[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn317[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt317[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn318[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt318[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn319[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn320[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn321[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt321[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt322[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt324[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn325[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn326[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt326[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn327[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt327[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn328[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
 constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn329[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn330[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn329[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt329[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn330[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn331[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn331[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn332[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt332[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn333[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt333[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn334[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt334[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt335[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt336[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt337[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt338[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt339[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt340[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt341[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn342[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt342[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt343[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt346[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt347[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn332[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt332[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn333[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt333[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn334[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt334[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn335[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt335[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt336[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn337[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt337[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn338[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn339[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt340[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt341[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn342[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt342[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn343[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt343[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn344[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt344[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn346[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt346[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x3cceu, "T"}};
-constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn352[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt352[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt353[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn356[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt357[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt358[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt370[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt372[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn374[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt374[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt375[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn376[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt376[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn377[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt377[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn378[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt378[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn379[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt379[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn380[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt380[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn381[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt381[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn382[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt382[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt383[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn384[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt384[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn385[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt385[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt386[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn387[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt387[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn388[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt388[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn389[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt389[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt390[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt391[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn392[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt392[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn393[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt393[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn394[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt394[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn395[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn396[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn397[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt397[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn398[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt398[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn399[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt399[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn400[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt400[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn401[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt401[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn402[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt402[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn403[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt403[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn404[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt404[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn405[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt405[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn406[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt406[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn407[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt407[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn408[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt408[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn409[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt409[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn410[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt410[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn411[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn374[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt374[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt375[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt376[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt377[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt378[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt379[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt380[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt381[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt382[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt383[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn384[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt384[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt385[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt386[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn387[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt387[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn388[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn393[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn395[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt395[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt396[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt397[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn398[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt398[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt399[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt400[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn401[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt401[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt402[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn403[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt403[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn404[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt404[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn405[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt405[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn406[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt406[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
+constexpr SchemaInput kIn407[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt407[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn408[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt410[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn412[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn412[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt413[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn414[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt414[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn415[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt415[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn416[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt416[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn417[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn418[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn419[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt419[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn420[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt420[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn421[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt421[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn422[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt422[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn423[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt424[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt425[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt427[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt429[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt431[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn432[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn433[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn434[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn413[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt413[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn414[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt414[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn415[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn416[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt416[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn418[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn419[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt419[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn420[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn423[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt423[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt424[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt425[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt427[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn428[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt430[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt431[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn432[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn433[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt433[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn434[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn435[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"input", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn437[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn436[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt436[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn437[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt440[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt443[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt444[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt445[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt446[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn448[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn449[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt449[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn450[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt447[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn449[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn450[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn451[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn455[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn456[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt456[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn457[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn452[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn458[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn459[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn461[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt461[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn462[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt462[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn463[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt463[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn464[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt464[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn465[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt465[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn466[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt466[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn467[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt467[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn468[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt468[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn469[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt469[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn470[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn471[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn472[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt472[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn473[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt473[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn474[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn461[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn462[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn465[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt465[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn469[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt469[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn470[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn471[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt471[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn472[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt472[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn473[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt473[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn474[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn475[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn476[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn477[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt479[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn480[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn483[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn484[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn485[] = {{"data_0", 2, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt485[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn478[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn479[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt480[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt481[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn482[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn487[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn488[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn489[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn490[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt490[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn491[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt491[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn492[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn489[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt489[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn490[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt490[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn493[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn494[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt494[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn495[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt495[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn496[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt496[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn497[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt497[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn498[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt498[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt499[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt500[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt501[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn502[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt502[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn503[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn504[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt504[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn505[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt505[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn506[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt506[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn507[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn496[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt496[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn497[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt497[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn498[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn499[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn500[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn501[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn502[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn503[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn504[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn505[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn506[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn507[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn508[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn509[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn510[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn508[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt508[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn509[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt509[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn510[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt510[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn511[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt512[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn513[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt513[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn514[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt514[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn515[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt515[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn516[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn517[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt517[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn512[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn513[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt513[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt514[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn515[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt515[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn516[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt516[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn517[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt517[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn518[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt518[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn519[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt519[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn520[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt520[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn521[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt521[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn522[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt522[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn523[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt523[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn524[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt524[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn525[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt525[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn526[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt526[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt527[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn528[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt528[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn529[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt529[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn530[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt530[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt531[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn532[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt532[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn533[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt533[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn534[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt534[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn535[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt535[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn536[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt536[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn537[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt537[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1083,483 +1123,503 @@ constexpr OpSchema kSchemas[] = {
     {"BatchNormalization", 9, kIn38, 5, kAt38, 2, 1, 5},
     {"BatchNormalization", 14, kIn39, 5, kAt39, 3, 1, 3},
     {"BatchNormalization", 15, kIn40, 5, kAt40, 3, 1, 3},
-    {"BitShift", 11, kIn41, 2, kAt41, 1, 1, 1},
-    {"BitwiseAnd", 18, kIn42, 2, kAt42, 0, 1, 1},
-    {"BitwiseNot", 18, kIn43, 1, kAt43, 0, 1, 1},
-    {"BitwiseOr", 18, kIn44, 2, kAt44, 0, 1, 1},
-    {"BitwiseXor", 18, kIn45, 2, kAt45, 0, 1, 1},
-    {"BlackmanWindow", 17, kIn46, 1, kAt46, 2, 1, 1},
-    {"Cast", 6, kIn47, 1, kAt47, 1, 1, 1},
-    {"Cast", 9, kIn48, 1, kAt48, 1, 1, 1},
-    {"Cast", 13, kIn49, 1, kAt49, 1, 1, 1},
-    {"Cast", 19, kIn50, 1, kAt50, 2, 1, 1},
-    {"Cast", 21, kIn51, 1, kAt51, 2, 1, 1},
-    {"Cast", 23, kIn52, 1, kAt52, 2, 1, 1},
-    {"Cast", 24, kIn53, 1, kAt53, 3, 1, 1},
-    {"Cast", 25, kIn54, 1, kAt54, 3, 1, 1},
-    {"CastLike", 15, kIn55, 2, kAt55, 0, 1, 1},
-    {"CastLike", 19, kIn56, 2, kAt56, 1, 1, 1},
-    {"CastLike", 21, kIn57, 2, kAt57, 1, 1, 1},
-    {"CastLike", 23, kIn58, 2, kAt58, 1, 1, 1},
-    {"CastLike", 24, kIn59, 2, kAt59, 2, 1, 1},
-    {"CastLike", 25, kIn60, 2, kAt60, 2, 1, 1},
-    {"Ceil", 6, kIn61, 1, kAt61, 0, 1, 1},
-    {"Ceil", 13, kIn62, 1, kAt62, 0, 1, 1},
-    {"Celu", 12, kIn63, 1, kAt63, 1, 1, 1},
-    {"Clip", 6, kIn64, 1, kAt64, 2, 1, 1},
-    {"Clip", 11, kIn65, 3, kAt65, 0, 1, 1},
-    {"Clip", 12, kIn66, 3, kAt66, 0, 1, 1},
-    {"Clip", 13, kIn67, 3, kAt67, 0, 1, 1},
-    {"Concat", 1, kIn68, 1, kAt68, 1, 1, 1},
-    {"Concat", 4, kIn69, 1, kAt69, 1, 1, 1},
-    {"Concat", 11, kIn70, 1, kAt70, 1, 1, 1},
-    {"Concat", 13, kIn71, 1, kAt71, 1, 1, 1},
-    {"ConcatFromSequence", 11, kIn72, 1, kAt72, 2, 1, 1},
-    {"Constant", 1, kIn73, 0, kAt73, 1, 1, 1},
-    {"Constant", 9, kIn74, 0, kAt74, 1, 1, 1},
-    {"Constant", 11, kIn75, 0, kAt75, 2, 1, 1},
-    {"Constant", 12, kIn76, 0, kAt76, 8, 1, 1},
-    {"Constant", 13, kIn77, 0, kAt77, 8, 1, 1},
-    {"Constant", 19, kIn78, 0, kAt78, 8, 1, 1},
-    {"Constant", 21, kIn79, 0, kAt79, 8, 1, 1},
-    {"Constant", 23, kIn80, 0, kAt80, 8, 1, 1},
-    {"Constant", 24, kIn81, 0, kAt81, 8, 1, 1},
-    {"Constant", 25, kIn82, 0, kAt82, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn83, 1, kAt83, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn84, 1, kAt84, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn85, 1, kAt85, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn86, 1, kAt86, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn87, 1, kAt87, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn88, 1, kAt88, 1, 1, 1},
-    {"Conv", 1, kIn89, 3, kAt89, 6, 1, 1},
-    {"Conv", 11, kIn90, 3, kAt90, 6, 1, 1},
-    {"Conv", 22, kIn91, 3, kAt91, 6, 1, 1},
-    {"ConvInteger", 10, kIn92, 4, kAt92, 6, 1, 1},
-    {"ConvTranspose", 1, kIn93, 3, kAt93, 8, 1, 1},
-    {"ConvTranspose", 11, kIn94, 3, kAt94, 8, 1, 1},
-    {"ConvTranspose", 22, kIn95, 3, kAt95, 8, 1, 1},
-    {"Cos", 7, kIn96, 1, kAt96, 0, 1, 1},
-    {"Cos", 22, kIn97, 1, kAt97, 0, 1, 1},
-    {"Cosh", 9, kIn98, 1, kAt98, 0, 1, 1},
-    {"Cosh", 22, kIn99, 1, kAt99, 0, 1, 1},
-    {"CumProd", 26, kIn100, 2, kAt100, 2, 1, 1},
-    {"CumSum", 11, kIn101, 2, kAt101, 2, 1, 1},
-    {"CumSum", 14, kIn102, 2, kAt102, 2, 1, 1},
-    {"DFT", 17, kIn103, 2, kAt103, 3, 1, 1},
-    {"DFT", 20, kIn104, 3, kAt104, 2, 1, 1},
-    {"DepthToSpace", 1, kIn105, 1, kAt105, 1, 1, 1},
-    {"DepthToSpace", 11, kIn106, 1, kAt106, 2, 1, 1},
-    {"DepthToSpace", 13, kIn107, 1, kAt107, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn108, 3, kAt108, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn109, 3, kAt109, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn110, 3, kAt110, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn111, 3, kAt111, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn112, 3, kAt112, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn113, 3, kAt113, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn114, 3, kAt114, 3, 1, 1},
-    {"Det", 11, kIn115, 1, kAt115, 0, 1, 1},
-    {"Det", 22, kIn116, 1, kAt116, 0, 1, 1},
-    {"Div", 6, kIn117, 2, kAt117, 2, 1, 1},
-    {"Div", 7, kIn118, 2, kAt118, 0, 1, 1},
-    {"Div", 13, kIn119, 2, kAt119, 0, 1, 1},
-    {"Div", 14, kIn120, 2, kAt120, 0, 1, 1},
-    {"Dropout", 1, kIn121, 1, kAt121, 3, 1, 2},
-    {"Dropout", 6, kIn122, 1, kAt122, 2, 1, 2},
-    {"Dropout", 7, kIn123, 1, kAt123, 1, 1, 2},
-    {"Dropout", 10, kIn124, 1, kAt124, 1, 1, 2},
-    {"Dropout", 12, kIn125, 3, kAt125, 1, 1, 2},
-    {"Dropout", 13, kIn126, 3, kAt126, 1, 1, 2},
-    {"Dropout", 22, kIn127, 3, kAt127, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn128, 1, kAt128, 0, 3, 3},
-    {"Elu", 6, kIn129, 1, kAt129, 1, 1, 1},
-    {"Elu", 22, kIn130, 1, kAt130, 1, 1, 1},
-    {"Equal", 7, kIn131, 2, kAt131, 0, 1, 1},
-    {"Equal", 11, kIn132, 2, kAt132, 0, 1, 1},
-    {"Equal", 13, kIn133, 2, kAt133, 0, 1, 1},
-    {"Equal", 19, kIn134, 2, kAt134, 0, 1, 1},
-    {"Erf", 9, kIn135, 1, kAt135, 0, 1, 1},
-    {"Erf", 13, kIn136, 1, kAt136, 0, 1, 1},
-    {"Exp", 6, kIn137, 1, kAt137, 0, 1, 1},
-    {"Exp", 13, kIn138, 1, kAt138, 0, 1, 1},
-    {"Expand", 8, kIn139, 2, kAt139, 0, 1, 1},
-    {"Expand", 13, kIn140, 2, kAt140, 0, 1, 1},
-    {"EyeLike", 9, kIn141, 1, kAt141, 2, 1, 1},
-    {"EyeLike", 22, kIn142, 1, kAt142, 2, 1, 1},
-    {"Flatten", 1, kIn143, 1, kAt143, 1, 1, 1},
-    {"Flatten", 9, kIn144, 1, kAt144, 1, 1, 1},
-    {"Flatten", 11, kIn145, 1, kAt145, 1, 1, 1},
-    {"Flatten", 13, kIn146, 1, kAt146, 1, 1, 1},
-    {"Flatten", 21, kIn147, 1, kAt147, 1, 1, 1},
-    {"Flatten", 23, kIn148, 1, kAt148, 1, 1, 1},
-    {"Flatten", 24, kIn149, 1, kAt149, 1, 1, 1},
-    {"Flatten", 25, kIn150, 1, kAt150, 1, 1, 1},
-    {"Floor", 6, kIn151, 1, kAt151, 0, 1, 1},
-    {"Floor", 13, kIn152, 1, kAt152, 0, 1, 1},
-    {"GRU", 7, kIn153, 6, kAt153, 7, 1, 2},
-    {"GRU", 14, kIn154, 6, kAt154, 8, 1, 2},
-    {"GRU", 22, kIn155, 6, kAt155, 8, 1, 2},
-    {"Gather", 1, kIn156, 2, kAt156, 1, 1, 1},
-    {"Gather", 11, kIn157, 2, kAt157, 1, 1, 1},
-    {"Gather", 13, kIn158, 2, kAt158, 1, 1, 1},
-    {"GatherElements", 11, kIn159, 2, kAt159, 1, 1, 1},
-    {"GatherElements", 13, kIn160, 2, kAt160, 1, 1, 1},
-    {"GatherND", 11, kIn161, 2, kAt161, 0, 1, 1},
-    {"GatherND", 12, kIn162, 2, kAt162, 1, 1, 1},
-    {"GatherND", 13, kIn163, 2, kAt163, 1, 1, 1},
-    {"Gelu", 20, kIn164, 1, kAt164, 1, 1, 1},
-    {"Gemm", 6, kIn165, 3, kAt165, 5, 1, 1},
-    {"Gemm", 7, kIn166, 3, kAt166, 4, 1, 1},
-    {"Gemm", 9, kIn167, 3, kAt167, 4, 1, 1},
-    {"Gemm", 11, kIn168, 3, kAt168, 4, 1, 1},
-    {"Gemm", 13, kIn169, 3, kAt169, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn170, 1, kAt170, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn171, 1, kAt171, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn172, 1, kAt172, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn173, 1, kAt173, 0, 1, 1},
-    {"Greater", 7, kIn174, 2, kAt174, 0, 1, 1},
-    {"Greater", 9, kIn175, 2, kAt175, 0, 1, 1},
-    {"Greater", 13, kIn176, 2, kAt176, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn177, 2, kAt177, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn178, 2, kAt178, 0, 1, 1},
-    {"GridSample", 16, kIn179, 2, kAt179, 3, 1, 1},
-    {"GridSample", 20, kIn180, 2, kAt180, 3, 1, 1},
-    {"GridSample", 22, kIn181, 2, kAt181, 3, 1, 1},
-    {"GroupNormalization", 18, kIn182, 3, kAt182, 2, 1, 1},
-    {"GroupNormalization", 21, kIn183, 3, kAt183, 3, 1, 1},
-    {"HammingWindow", 17, kIn184, 1, kAt184, 2, 1, 1},
-    {"HannWindow", 17, kIn185, 1, kAt185, 2, 1, 1},
-    {"HardSigmoid", 6, kIn186, 1, kAt186, 2, 1, 1},
-    {"HardSigmoid", 22, kIn187, 1, kAt187, 2, 1, 1},
-    {"HardSwish", 14, kIn188, 1, kAt188, 0, 1, 1},
-    {"HardSwish", 22, kIn189, 1, kAt189, 0, 1, 1},
-    {"Hardmax", 1, kIn190, 1, kAt190, 1, 1, 1},
-    {"Hardmax", 11, kIn191, 1, kAt191, 1, 1, 1},
-    {"Hardmax", 13, kIn192, 1, kAt192, 1, 1, 1},
-    {"Identity", 1, kIn193, 1, kAt193, 0, 1, 1},
-    {"Identity", 13, kIn194, 1, kAt194, 0, 1, 1},
-    {"Identity", 14, kIn195, 1, kAt195, 0, 1, 1},
-    {"Identity", 16, kIn196, 1, kAt196, 0, 1, 1},
-    {"Identity", 19, kIn197, 1, kAt197, 0, 1, 1},
-    {"Identity", 21, kIn198, 1, kAt198, 0, 1, 1},
-    {"Identity", 23, kIn199, 1, kAt199, 0, 1, 1},
-    {"Identity", 24, kIn200, 1, kAt200, 0, 1, 1},
-    {"Identity", 25, kIn201, 1, kAt201, 0, 1, 1},
-    {"If", 1, kIn202, 1, kAt202, 2, 1, 4},
-    {"If", 11, kIn203, 1, kAt203, 2, 1, 4},
-    {"If", 13, kIn204, 1, kAt204, 2, 1, 4},
-    {"If", 16, kIn205, 1, kAt205, 2, 1, 4},
-    {"If", 19, kIn206, 1, kAt206, 2, 1, 4},
-    {"If", 21, kIn207, 1, kAt207, 2, 1, 4},
-    {"If", 23, kIn208, 1, kAt208, 2, 1, 4},
-    {"If", 24, kIn209, 1, kAt209, 2, 1, 4},
-    {"If", 25, kIn210, 1, kAt210, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn211, 3, kAt211, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn212, 3, kAt212, 1, 1, 1},
-    {"IsInf", 10, kIn213, 1, kAt213, 2, 1, 1},
-    {"IsInf", 20, kIn214, 1, kAt214, 2, 1, 1},
-    {"IsNaN", 9, kIn215, 1, kAt215, 0, 1, 1},
-    {"IsNaN", 13, kIn216, 1, kAt216, 0, 1, 1},
-    {"IsNaN", 20, kIn217, 1, kAt217, 0, 1, 1},
-    {"LSTM", 7, kIn218, 8, kAt218, 7, 1, 3},
-    {"LSTM", 14, kIn219, 8, kAt219, 8, 1, 3},
-    {"LSTM", 22, kIn220, 8, kAt220, 8, 1, 3},
-    {"LayerNormalization", 17, kIn221, 3, kAt221, 3, 1, 3},
-    {"LeakyRelu", 6, kIn222, 1, kAt222, 1, 1, 1},
-    {"LeakyRelu", 16, kIn223, 1, kAt223, 1, 1, 1},
-    {"Less", 7, kIn224, 2, kAt224, 0, 1, 1},
-    {"Less", 9, kIn225, 2, kAt225, 0, 1, 1},
-    {"Less", 13, kIn226, 2, kAt226, 0, 1, 1},
-    {"LessOrEqual", 12, kIn227, 2, kAt227, 0, 1, 1},
-    {"LessOrEqual", 16, kIn228, 2, kAt228, 0, 1, 1},
-    {"Log", 6, kIn229, 1, kAt229, 0, 1, 1},
-    {"Log", 13, kIn230, 1, kAt230, 0, 1, 1},
-    {"LogSoftmax", 1, kIn231, 1, kAt231, 1, 1, 1},
-    {"LogSoftmax", 11, kIn232, 1, kAt232, 1, 1, 1},
-    {"LogSoftmax", 13, kIn233, 1, kAt233, 1, 1, 1},
-    {"Loop", 1, kIn234, 3, kAt234, 1, 1, 4},
-    {"Loop", 11, kIn235, 3, kAt235, 1, 1, 4},
-    {"Loop", 13, kIn236, 3, kAt236, 1, 1, 4},
-    {"Loop", 16, kIn237, 3, kAt237, 1, 1, 4},
-    {"Loop", 19, kIn238, 3, kAt238, 1, 1, 4},
-    {"Loop", 21, kIn239, 3, kAt239, 1, 1, 4},
-    {"Loop", 23, kIn240, 3, kAt240, 1, 1, 4},
-    {"Loop", 24, kIn241, 3, kAt241, 1, 1, 4},
-    {"Loop", 25, kIn242, 3, kAt242, 1, 1, 4},
-    {"LpNormalization", 1, kIn243, 1, kAt243, 2, 1, 1},
-    {"LpNormalization", 22, kIn244, 1, kAt244, 2, 1, 1},
-    {"MatMul", 1, kIn245, 2, kAt245, 0, 1, 1},
-    {"MatMul", 9, kIn246, 2, kAt246, 0, 1, 1},
-    {"MatMul", 13, kIn247, 2, kAt247, 0, 1, 1},
-    {"MatMulInteger", 10, kIn248, 4, kAt248, 0, 1, 1},
-    {"Max", 6, kIn249, 1, kAt249, 0, 1, 1},
-    {"Max", 8, kIn250, 1, kAt250, 0, 1, 1},
-    {"Max", 12, kIn251, 1, kAt251, 0, 1, 1},
-    {"Max", 13, kIn252, 1, kAt252, 0, 1, 1},
-    {"MaxPool", 1, kIn253, 1, kAt253, 4, 1, 1},
-    {"MaxPool", 8, kIn254, 1, kAt254, 5, 1, 2},
-    {"MaxPool", 10, kIn255, 1, kAt255, 7, 1, 2},
-    {"MaxPool", 11, kIn256, 1, kAt256, 7, 1, 2},
-    {"MaxPool", 12, kIn257, 1, kAt257, 7, 1, 2},
-    {"MaxPool", 22, kIn258, 1, kAt258, 7, 1, 2},
-    {"Mean", 6, kIn259, 1, kAt259, 0, 1, 1},
-    {"Mean", 8, kIn260, 1, kAt260, 0, 1, 1},
-    {"Mean", 13, kIn261, 1, kAt261, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn262, 1, kAt262, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn263, 1, kAt263, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn264, 5, kAt264, 1, 1, 1},
-    {"Min", 6, kIn265, 1, kAt265, 0, 1, 1},
-    {"Min", 8, kIn266, 1, kAt266, 0, 1, 1},
-    {"Min", 12, kIn267, 1, kAt267, 0, 1, 1},
-    {"Min", 13, kIn268, 1, kAt268, 0, 1, 1},
-    {"Mish", 18, kIn269, 1, kAt269, 0, 1, 1},
-    {"Mish", 22, kIn270, 1, kAt270, 0, 1, 1},
-    {"Mod", 10, kIn271, 2, kAt271, 1, 1, 1},
-    {"Mod", 13, kIn272, 2, kAt272, 1, 1, 1},
-    {"Mul", 6, kIn273, 2, kAt273, 2, 1, 1},
-    {"Mul", 7, kIn274, 2, kAt274, 0, 1, 1},
-    {"Mul", 13, kIn275, 2, kAt275, 0, 1, 1},
-    {"Mul", 14, kIn276, 2, kAt276, 0, 1, 1},
-    {"Neg", 6, kIn277, 1, kAt277, 0, 1, 1},
-    {"Neg", 13, kIn278, 1, kAt278, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn279, 3, kAt279, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn280, 3, kAt280, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn281, 3, kAt281, 2, 1, 1},
-    {"NonMaxSuppression", 10, kIn282, 5, kAt282, 1, 1, 1},
-    {"NonMaxSuppression", 11, kIn283, 5, kAt283, 1, 1, 1},
-    {"NonZero", 9, kIn284, 1, kAt284, 0, 1, 1},
-    {"NonZero", 13, kIn285, 1, kAt285, 0, 1, 1},
-    {"Not", 1, kIn286, 1, kAt286, 0, 1, 1},
-    {"OneHot", 9, kIn287, 3, kAt287, 1, 1, 1},
-    {"OneHot", 11, kIn288, 3, kAt288, 1, 1, 1},
-    {"Optional", 15, kIn289, 1, kAt289, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn290, 1, kAt290, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn291, 1, kAt291, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn292, 1, kAt292, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn293, 1, kAt293, 0, 1, 1},
-    {"Or", 7, kIn294, 2, kAt294, 0, 1, 1},
-    {"PRelu", 6, kIn295, 2, kAt295, 0, 1, 1},
-    {"PRelu", 7, kIn296, 2, kAt296, 0, 1, 1},
-    {"PRelu", 9, kIn297, 2, kAt297, 0, 1, 1},
-    {"PRelu", 16, kIn298, 2, kAt298, 0, 1, 1},
-    {"Pad", 1, kIn299, 1, kAt299, 3, 1, 1},
-    {"Pad", 2, kIn300, 1, kAt300, 3, 1, 1},
-    {"Pad", 11, kIn301, 3, kAt301, 1, 1, 1},
-    {"Pad", 13, kIn302, 3, kAt302, 1, 1, 1},
-    {"Pad", 18, kIn303, 4, kAt303, 1, 1, 1},
-    {"Pad", 19, kIn304, 4, kAt304, 1, 1, 1},
-    {"Pad", 21, kIn305, 4, kAt305, 1, 1, 1},
-    {"Pad", 23, kIn306, 4, kAt306, 1, 1, 1},
-    {"Pad", 24, kIn307, 4, kAt307, 1, 1, 1},
-    {"Pad", 25, kIn308, 4, kAt308, 1, 1, 1},
-    {"Pow", 1, kIn309, 2, kAt309, 2, 1, 1},
-    {"Pow", 7, kIn310, 2, kAt310, 0, 1, 1},
-    {"Pow", 12, kIn311, 2, kAt311, 0, 1, 1},
-    {"Pow", 13, kIn312, 2, kAt312, 0, 1, 1},
-    {"Pow", 15, kIn313, 2, kAt313, 0, 1, 1},
-    {"QLinearConv", 10, kIn314, 9, kAt314, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn315, 8, kAt315, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn316, 8, kAt316, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn317, 3, kAt317, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn318, 3, kAt318, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn319, 3, kAt319, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn320, 3, kAt320, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn321, 3, kAt321, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn322, 3, kAt322, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn323, 3, kAt323, 5, 1, 1},
-    {"RMSNormalization", 23, kIn324, 2, kAt324, 3, 1, 1},
-    {"RNN", 7, kIn325, 6, kAt325, 6, 1, 2},
-    {"RNN", 14, kIn326, 6, kAt326, 7, 1, 2},
-    {"RNN", 22, kIn327, 6, kAt327, 7, 1, 2},
-    {"Range", 11, kIn328, 3, kAt328, 0, 1, 1},
-    {"Range", 27, kIn329, 3, kAt329, 1, 1, 1},
-    {"Reciprocal", 6, kIn330, 1, kAt330, 0, 1, 1},
-    {"Reciprocal", 13, kIn331, 1, kAt331, 0, 1, 1},
-    {"ReduceL1", 1, kIn332, 1, kAt332, 2, 1, 1},
-    {"ReduceL1", 11, kIn333, 1, kAt333, 2, 1, 1},
-    {"ReduceL1", 13, kIn334, 1, kAt334, 2, 1, 1},
-    {"ReduceL1", 18, kIn335, 2, kAt335, 2, 1, 1},
-    {"ReduceL2", 1, kIn336, 1, kAt336, 2, 1, 1},
-    {"ReduceL2", 11, kIn337, 1, kAt337, 2, 1, 1},
-    {"ReduceL2", 13, kIn338, 1, kAt338, 2, 1, 1},
-    {"ReduceL2", 18, kIn339, 2, kAt339, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn340, 1, kAt340, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn341, 1, kAt341, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn342, 1, kAt342, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn343, 2, kAt343, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn344, 1, kAt344, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn345, 1, kAt345, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn346, 1, kAt346, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn347, 2, kAt347, 2, 1, 1},
-    {"ReduceMax", 1, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceMax", 11, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceMax", 12, kIn350, 1, kAt350, 2, 1, 1},
-    {"ReduceMax", 13, kIn351, 1, kAt351, 2, 1, 1},
-    {"ReduceMax", 18, kIn352, 2, kAt352, 2, 1, 1},
-    {"ReduceMax", 20, kIn353, 2, kAt353, 2, 1, 1},
-    {"ReduceMean", 1, kIn354, 1, kAt354, 2, 1, 1},
-    {"ReduceMean", 11, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceMean", 13, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceMean", 18, kIn357, 2, kAt357, 2, 1, 1},
-    {"ReduceMin", 1, kIn358, 1, kAt358, 2, 1, 1},
-    {"ReduceMin", 11, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceMin", 12, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceMin", 13, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceMin", 18, kIn362, 2, kAt362, 2, 1, 1},
-    {"ReduceMin", 20, kIn363, 2, kAt363, 2, 1, 1},
-    {"ReduceProd", 1, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceProd", 11, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceProd", 13, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceProd", 18, kIn367, 2, kAt367, 2, 1, 1},
-    {"ReduceSum", 1, kIn368, 1, kAt368, 2, 1, 1},
-    {"ReduceSum", 11, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceSum", 13, kIn370, 2, kAt370, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn371, 1, kAt371, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn372, 1, kAt372, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn373, 1, kAt373, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn374, 2, kAt374, 2, 1, 1},
-    {"Relu", 6, kIn375, 1, kAt375, 0, 1, 1},
-    {"Relu", 13, kIn376, 1, kAt376, 0, 1, 1},
-    {"Relu", 14, kIn377, 1, kAt377, 0, 1, 1},
-    {"Reshape", 5, kIn378, 2, kAt378, 0, 1, 1},
-    {"Reshape", 13, kIn379, 2, kAt379, 0, 1, 1},
-    {"Reshape", 14, kIn380, 2, kAt380, 1, 1, 1},
-    {"Reshape", 19, kIn381, 2, kAt381, 1, 1, 1},
-    {"Reshape", 21, kIn382, 2, kAt382, 1, 1, 1},
-    {"Reshape", 23, kIn383, 2, kAt383, 1, 1, 1},
-    {"Reshape", 24, kIn384, 2, kAt384, 1, 1, 1},
-    {"Reshape", 25, kIn385, 2, kAt385, 1, 1, 1},
-    {"Resize", 10, kIn386, 2, kAt386, 1, 1, 1},
-    {"Resize", 11, kIn387, 4, kAt387, 6, 1, 1},
-    {"Resize", 13, kIn388, 4, kAt388, 6, 1, 1},
-    {"Resize", 18, kIn389, 4, kAt389, 9, 1, 1},
-    {"Resize", 19, kIn390, 4, kAt390, 9, 1, 1},
-    {"RoiAlign", 10, kIn391, 3, kAt391, 5, 1, 1},
-    {"RoiAlign", 16, kIn392, 3, kAt392, 6, 1, 1},
-    {"RoiAlign", 22, kIn393, 3, kAt393, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn394, 4, kAt394, 3, 1, 1},
-    {"Round", 11, kIn395, 1, kAt395, 0, 1, 1},
-    {"Round", 22, kIn396, 1, kAt396, 0, 1, 1},
-    {"STFT", 17, kIn397, 4, kAt397, 1, 1, 1},
-    {"Scan", 8, kIn398, 2, kAt398, 3, 1, 4},
-    {"Scan", 9, kIn399, 1, kAt399, 6, 1, 4},
-    {"Scan", 11, kIn400, 1, kAt400, 6, 1, 4},
-    {"Scan", 16, kIn401, 1, kAt401, 6, 1, 4},
-    {"Scan", 19, kIn402, 1, kAt402, 6, 1, 4},
-    {"Scan", 21, kIn403, 1, kAt403, 6, 1, 4},
-    {"Scan", 23, kIn404, 1, kAt404, 6, 1, 4},
-    {"Scan", 24, kIn405, 1, kAt405, 6, 1, 4},
-    {"Scan", 25, kIn406, 1, kAt406, 6, 1, 4},
-    {"ScatterElements", 11, kIn407, 3, kAt407, 1, 1, 1},
-    {"ScatterElements", 13, kIn408, 3, kAt408, 1, 1, 1},
-    {"ScatterElements", 16, kIn409, 3, kAt409, 2, 1, 1},
-    {"ScatterElements", 18, kIn410, 3, kAt410, 2, 1, 1},
-    {"ScatterND", 11, kIn411, 3, kAt411, 0, 1, 1},
-    {"ScatterND", 13, kIn412, 3, kAt412, 0, 1, 1},
-    {"ScatterND", 16, kIn413, 3, kAt413, 1, 1, 1},
-    {"ScatterND", 18, kIn414, 3, kAt414, 1, 1, 1},
-    {"Selu", 6, kIn415, 1, kAt415, 2, 1, 1},
-    {"Selu", 22, kIn416, 1, kAt416, 2, 1, 1},
-    {"SequenceAt", 11, kIn417, 2, kAt417, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn418, 1, kAt418, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn419, 0, kAt419, 1, 1, 1},
-    {"SequenceErase", 11, kIn420, 2, kAt420, 0, 1, 1},
-    {"SequenceInsert", 11, kIn421, 3, kAt421, 0, 1, 1},
-    {"SequenceLength", 11, kIn422, 1, kAt422, 0, 1, 1},
-    {"SequenceMap", 17, kIn423, 2, kAt423, 1, 1, 4},
-    {"Shape", 1, kIn424, 1, kAt424, 0, 1, 1},
-    {"Shape", 13, kIn425, 1, kAt425, 0, 1, 1},
-    {"Shape", 15, kIn426, 1, kAt426, 2, 1, 1},
-    {"Shape", 19, kIn427, 1, kAt427, 2, 1, 1},
-    {"Shape", 21, kIn428, 1, kAt428, 2, 1, 1},
-    {"Shape", 23, kIn429, 1, kAt429, 2, 1, 1},
-    {"Shape", 24, kIn430, 1, kAt430, 2, 1, 1},
-    {"Shape", 25, kIn431, 1, kAt431, 2, 1, 1},
-    {"Shrink", 9, kIn432, 1, kAt432, 2, 1, 1},
-    {"Sigmoid", 6, kIn433, 1, kAt433, 0, 1, 1},
-    {"Sigmoid", 13, kIn434, 1, kAt434, 0, 1, 1},
-    {"Sign", 9, kIn435, 1, kAt435, 0, 1, 1},
-    {"Sign", 13, kIn436, 1, kAt436, 0, 1, 1},
-    {"Sin", 7, kIn437, 1, kAt437, 0, 1, 1},
-    {"Sin", 22, kIn438, 1, kAt438, 0, 1, 1},
-    {"Sinh", 9, kIn439, 1, kAt439, 0, 1, 1},
-    {"Sinh", 22, kIn440, 1, kAt440, 0, 1, 1},
-    {"Size", 1, kIn441, 1, kAt441, 0, 1, 1},
-    {"Size", 13, kIn442, 1, kAt442, 0, 1, 1},
-    {"Size", 19, kIn443, 1, kAt443, 0, 1, 1},
-    {"Size", 21, kIn444, 1, kAt444, 0, 1, 1},
-    {"Size", 23, kIn445, 1, kAt445, 0, 1, 1},
-    {"Size", 24, kIn446, 1, kAt446, 0, 1, 1},
-    {"Size", 25, kIn447, 1, kAt447, 0, 1, 1},
-    {"Slice", 1, kIn448, 1, kAt448, 3, 1, 1},
-    {"Slice", 10, kIn449, 5, kAt449, 0, 1, 1},
-    {"Slice", 11, kIn450, 5, kAt450, 0, 1, 1},
-    {"Slice", 13, kIn451, 5, kAt451, 0, 1, 1},
-    {"Softmax", 1, kIn452, 1, kAt452, 1, 1, 1},
-    {"Softmax", 11, kIn453, 1, kAt453, 1, 1, 1},
-    {"Softmax", 13, kIn454, 1, kAt454, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn455, 3, kAt455, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn456, 3, kAt456, 2, 1, 2},
-    {"Softplus", 1, kIn457, 1, kAt457, 0, 1, 1},
-    {"Softplus", 22, kIn458, 1, kAt458, 0, 1, 1},
-    {"Softsign", 1, kIn459, 1, kAt459, 0, 1, 1},
-    {"Softsign", 22, kIn460, 1, kAt460, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn461, 1, kAt461, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn462, 1, kAt462, 1, 1, 1},
-    {"Split", 1, kIn463, 2, kAt463, 2, 1, 4},
-    {"Split", 2, kIn464, 1, kAt464, 2, 1, 4},
-    {"Split", 11, kIn465, 1, kAt465, 2, 1, 4},
-    {"Split", 13, kIn466, 2, kAt466, 1, 1, 4},
-    {"Split", 18, kIn467, 2, kAt467, 2, 1, 4},
-    {"SplitToSequence", 11, kIn468, 2, kAt468, 2, 1, 1},
-    {"SplitToSequence", 24, kIn469, 2, kAt469, 2, 1, 1},
-    {"Sqrt", 6, kIn470, 1, kAt470, 0, 1, 1},
-    {"Sqrt", 13, kIn471, 1, kAt471, 0, 1, 1},
-    {"Squeeze", 1, kIn472, 1, kAt472, 1, 1, 1},
-    {"Squeeze", 11, kIn473, 1, kAt473, 1, 1, 1},
-    {"Squeeze", 13, kIn474, 2, kAt474, 0, 1, 1},
-    {"Squeeze", 21, kIn475, 2, kAt475, 0, 1, 1},
-    {"Squeeze", 23, kIn476, 2, kAt476, 0, 1, 1},
-    {"Squeeze", 24, kIn477, 2, kAt477, 0, 1, 1},
-    {"Squeeze", 25, kIn478, 2, kAt478, 0, 1, 1},
-    {"Sub", 6, kIn479, 2, kAt479, 2, 1, 1},
-    {"Sub", 7, kIn480, 2, kAt480, 0, 1, 1},
-    {"Sub", 13, kIn481, 2, kAt481, 0, 1, 1},
-    {"Sub", 14, kIn482, 2, kAt482, 0, 1, 1},
-    {"Sum", 6, kIn483, 1, kAt483, 0, 1, 1},
-    {"Sum", 8, kIn484, 1, kAt484, 0, 1, 1},
-    {"Sum", 13, kIn485, 1, kAt485, 0, 1, 1},
-    {"Tan", 7, kIn486, 1, kAt486, 0, 1, 1},
-    {"Tan", 22, kIn487, 1, kAt487, 0, 1, 1},
-    {"Tanh", 6, kIn488, 1, kAt488, 0, 1, 1},
-    {"Tanh", 13, kIn489, 1, kAt489, 0, 1, 1},
-    {"ThresholdedRelu", 10, kIn490, 1, kAt490, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn491, 1, kAt491, 1, 1, 1},
-    {"Tile", 6, kIn492, 2, kAt492, 0, 1, 1},
-    {"Tile", 13, kIn493, 2, kAt493, 0, 1, 1},
-    {"TopK", 1, kIn494, 1, kAt494, 2, 2, 2},
-    {"TopK", 10, kIn495, 2, kAt495, 1, 2, 2},
-    {"TopK", 11, kIn496, 2, kAt496, 3, 2, 2},
-    {"TopK", 24, kIn497, 2, kAt497, 3, 2, 2},
-    {"Transpose", 1, kIn498, 1, kAt498, 1, 1, 1},
-    {"Transpose", 13, kIn499, 1, kAt499, 1, 1, 1},
-    {"Transpose", 21, kIn500, 1, kAt500, 1, 1, 1},
-    {"Transpose", 23, kIn501, 1, kAt501, 1, 1, 1},
-    {"Transpose", 24, kIn502, 1, kAt502, 1, 1, 1},
-    {"Transpose", 25, kIn503, 1, kAt503, 1, 1, 1},
-    {"Trilu", 14, kIn504, 2, kAt504, 1, 1, 1},
-    {"Unsqueeze", 1, kIn505, 1, kAt505, 1, 1, 1},
-    {"Unsqueeze", 11, kIn506, 1, kAt506, 1, 1, 1},
-    {"Unsqueeze", 13, kIn507, 2, kAt507, 0, 1, 1},
-    {"Unsqueeze", 21, kIn508, 2, kAt508, 0, 1, 1},
-    {"Unsqueeze", 23, kIn509, 2, kAt509, 0, 1, 1},
-    {"Unsqueeze", 24, kIn510, 2, kAt510, 0, 1, 1},
-    {"Unsqueeze", 25, kIn511, 2, kAt511, 0, 1, 1},
-    {"Upsample", 7, kIn512, 1, kAt512, 2, 1, 1},
-    {"Upsample", 9, kIn513, 2, kAt513, 1, 1, 1},
-    {"Upsample", 10, kIn514, 2, kAt514, 1, 1, 1},
-    {"Where", 9, kIn515, 3, kAt515, 0, 1, 1},
-    {"Where", 16, kIn516, 3, kAt516, 0, 1, 1},
-    {"Xor", 7, kIn517, 2, kAt517, 0, 1, 1},
+    {"BitCast", 26, kIn41, 1, kAt41, 1, 1, 1},
+    {"BitShift", 11, kIn42, 2, kAt42, 1, 1, 1},
+    {"BitwiseAnd", 18, kIn43, 2, kAt43, 0, 1, 1},
+    {"BitwiseNot", 18, kIn44, 1, kAt44, 0, 1, 1},
+    {"BitwiseOr", 18, kIn45, 2, kAt45, 0, 1, 1},
+    {"BitwiseXor", 18, kIn46, 2, kAt46, 0, 1, 1},
+    {"BlackmanWindow", 17, kIn47, 1, kAt47, 2, 1, 1},
+    {"Cast", 6, kIn48, 1, kAt48, 1, 1, 1},
+    {"Cast", 9, kIn49, 1, kAt49, 1, 1, 1},
+    {"Cast", 13, kIn50, 1, kAt50, 1, 1, 1},
+    {"Cast", 19, kIn51, 1, kAt51, 2, 1, 1},
+    {"Cast", 21, kIn52, 1, kAt52, 2, 1, 1},
+    {"Cast", 23, kIn53, 1, kAt53, 2, 1, 1},
+    {"Cast", 24, kIn54, 1, kAt54, 3, 1, 1},
+    {"Cast", 25, kIn55, 1, kAt55, 3, 1, 1},
+    {"CastLike", 15, kIn56, 2, kAt56, 0, 1, 1},
+    {"CastLike", 19, kIn57, 2, kAt57, 1, 1, 1},
+    {"CastLike", 21, kIn58, 2, kAt58, 1, 1, 1},
+    {"CastLike", 23, kIn59, 2, kAt59, 1, 1, 1},
+    {"CastLike", 24, kIn60, 2, kAt60, 2, 1, 1},
+    {"CastLike", 25, kIn61, 2, kAt61, 2, 1, 1},
+    {"Ceil", 6, kIn62, 1, kAt62, 0, 1, 1},
+    {"Ceil", 13, kIn63, 1, kAt63, 0, 1, 1},
+    {"Celu", 12, kIn64, 1, kAt64, 1, 1, 1},
+    {"CenterCropPad", 18, kIn65, 2, kAt65, 1, 1, 1},
+    {"Clip", 6, kIn66, 1, kAt66, 2, 1, 1},
+    {"Clip", 11, kIn67, 3, kAt67, 0, 1, 1},
+    {"Clip", 12, kIn68, 3, kAt68, 0, 1, 1},
+    {"Clip", 13, kIn69, 3, kAt69, 0, 1, 1},
+    {"Col2Im", 18, kIn70, 3, kAt70, 3, 1, 1},
+    {"Compress", 9, kIn71, 2, kAt71, 1, 1, 1},
+    {"Compress", 11, kIn72, 2, kAt72, 1, 1, 1},
+    {"Concat", 1, kIn73, 1, kAt73, 1, 1, 1},
+    {"Concat", 4, kIn74, 1, kAt74, 1, 1, 1},
+    {"Concat", 11, kIn75, 1, kAt75, 1, 1, 1},
+    {"Concat", 13, kIn76, 1, kAt76, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn77, 1, kAt77, 2, 1, 1},
+    {"Constant", 1, kIn78, 0, kAt78, 1, 1, 1},
+    {"Constant", 9, kIn79, 0, kAt79, 1, 1, 1},
+    {"Constant", 11, kIn80, 0, kAt80, 2, 1, 1},
+    {"Constant", 12, kIn81, 0, kAt81, 8, 1, 1},
+    {"Constant", 13, kIn82, 0, kAt82, 8, 1, 1},
+    {"Constant", 19, kIn83, 0, kAt83, 8, 1, 1},
+    {"Constant", 21, kIn84, 0, kAt84, 8, 1, 1},
+    {"Constant", 23, kIn85, 0, kAt85, 8, 1, 1},
+    {"Constant", 24, kIn86, 0, kAt86, 8, 1, 1},
+    {"Constant", 25, kIn87, 0, kAt87, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn88, 1, kAt88, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn89, 1, kAt89, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn90, 1, kAt90, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn91, 1, kAt91, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn92, 1, kAt92, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn93, 1, kAt93, 1, 1, 1},
+    {"Conv", 1, kIn94, 3, kAt94, 6, 1, 1},
+    {"Conv", 11, kIn95, 3, kAt95, 6, 1, 1},
+    {"Conv", 22, kIn96, 3, kAt96, 6, 1, 1},
+    {"ConvInteger", 10, kIn97, 4, kAt97, 6, 1, 1},
+    {"ConvTranspose", 1, kIn98, 3, kAt98, 8, 1, 1},
+    {"ConvTranspose", 11, kIn99, 3, kAt99, 8, 1, 1},
+    {"ConvTranspose", 22, kIn100, 3, kAt100, 8, 1, 1},
+    {"Cos", 7, kIn101, 1, kAt101, 0, 1, 1},
+    {"Cos", 22, kIn102, 1, kAt102, 0, 1, 1},
+    {"Cosh", 9, kIn103, 1, kAt103, 0, 1, 1},
+    {"Cosh", 22, kIn104, 1, kAt104, 0, 1, 1},
+    {"CumProd", 26, kIn105, 2, kAt105, 2, 1, 1},
+    {"CumSum", 11, kIn106, 2, kAt106, 2, 1, 1},
+    {"CumSum", 14, kIn107, 2, kAt107, 2, 1, 1},
+    {"DFT", 17, kIn108, 2, kAt108, 3, 1, 1},
+    {"DFT", 20, kIn109, 3, kAt109, 2, 1, 1},
+    {"DepthToSpace", 1, kIn110, 1, kAt110, 1, 1, 1},
+    {"DepthToSpace", 11, kIn111, 1, kAt111, 2, 1, 1},
+    {"DepthToSpace", 13, kIn112, 1, kAt112, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn113, 3, kAt113, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn114, 3, kAt114, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn115, 3, kAt115, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn116, 3, kAt116, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn117, 3, kAt117, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn118, 3, kAt118, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn119, 3, kAt119, 3, 1, 1},
+    {"Det", 11, kIn120, 1, kAt120, 0, 1, 1},
+    {"Det", 22, kIn121, 1, kAt121, 0, 1, 1},
+    {"Div", 6, kIn122, 2, kAt122, 2, 1, 1},
+    {"Div", 7, kIn123, 2, kAt123, 0, 1, 1},
+    {"Div", 13, kIn124, 2, kAt124, 0, 1, 1},
+    {"Div", 14, kIn125, 2, kAt125, 0, 1, 1},
+    {"Dropout", 1, kIn126, 1, kAt126, 3, 1, 2},
+    {"Dropout", 6, kIn127, 1, kAt127, 2, 1, 2},
+    {"Dropout", 7, kIn128, 1, kAt128, 1, 1, 2},
+    {"Dropout", 10, kIn129, 1, kAt129, 1, 1, 2},
+    {"Dropout", 12, kIn130, 3, kAt130, 1, 1, 2},
+    {"Dropout", 13, kIn131, 3, kAt131, 1, 1, 2},
+    {"Dropout", 22, kIn132, 3, kAt132, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn133, 1, kAt133, 0, 3, 3},
+    {"Einsum", 12, kIn134, 1, kAt134, 1, 1, 1},
+    {"Elu", 6, kIn135, 1, kAt135, 1, 1, 1},
+    {"Elu", 22, kIn136, 1, kAt136, 1, 1, 1},
+    {"Equal", 7, kIn137, 2, kAt137, 0, 1, 1},
+    {"Equal", 11, kIn138, 2, kAt138, 0, 1, 1},
+    {"Equal", 13, kIn139, 2, kAt139, 0, 1, 1},
+    {"Equal", 19, kIn140, 2, kAt140, 0, 1, 1},
+    {"Erf", 9, kIn141, 1, kAt141, 0, 1, 1},
+    {"Erf", 13, kIn142, 1, kAt142, 0, 1, 1},
+    {"Exp", 6, kIn143, 1, kAt143, 0, 1, 1},
+    {"Exp", 13, kIn144, 1, kAt144, 0, 1, 1},
+    {"Expand", 8, kIn145, 2, kAt145, 0, 1, 1},
+    {"Expand", 13, kIn146, 2, kAt146, 0, 1, 1},
+    {"EyeLike", 9, kIn147, 1, kAt147, 2, 1, 1},
+    {"EyeLike", 22, kIn148, 1, kAt148, 2, 1, 1},
+    {"Flatten", 1, kIn149, 1, kAt149, 1, 1, 1},
+    {"Flatten", 9, kIn150, 1, kAt150, 1, 1, 1},
+    {"Flatten", 11, kIn151, 1, kAt151, 1, 1, 1},
+    {"Flatten", 13, kIn152, 1, kAt152, 1, 1, 1},
+    {"Flatten", 21, kIn153, 1, kAt153, 1, 1, 1},
+    {"Flatten", 23, kIn154, 1, kAt154, 1, 1, 1},
+    {"Flatten", 24, kIn155, 1, kAt155, 1, 1, 1},
+    {"Flatten", 25, kIn156, 1, kAt156, 1, 1, 1},
+    {"Floor", 6, kIn157, 1, kAt157, 0, 1, 1},
+    {"Floor", 13, kIn158, 1, kAt158, 0, 1, 1},
+    {"GRU", 7, kIn159, 6, kAt159, 7, 1, 2},
+    {"GRU", 14, kIn160, 6, kAt160, 8, 1, 2},
+    {"GRU", 22, kIn161, 6, kAt161, 8, 1, 2},
+    {"Gather", 1, kIn162, 2, kAt162, 1, 1, 1},
+    {"Gather", 11, kIn163, 2, kAt163, 1, 1, 1},
+    {"Gather", 13, kIn164, 2, kAt164, 1, 1, 1},
+    {"GatherElements", 11, kIn165, 2, kAt165, 1, 1, 1},
+    {"GatherElements", 13, kIn166, 2, kAt166, 1, 1, 1},
+    {"GatherND", 11, kIn167, 2, kAt167, 0, 1, 1},
+    {"GatherND", 12, kIn168, 2, kAt168, 1, 1, 1},
+    {"GatherND", 13, kIn169, 2, kAt169, 1, 1, 1},
+    {"Gelu", 20, kIn170, 1, kAt170, 1, 1, 1},
+    {"Gemm", 6, kIn171, 3, kAt171, 5, 1, 1},
+    {"Gemm", 7, kIn172, 3, kAt172, 4, 1, 1},
+    {"Gemm", 9, kIn173, 3, kAt173, 4, 1, 1},
+    {"Gemm", 11, kIn174, 3, kAt174, 4, 1, 1},
+    {"Gemm", 13, kIn175, 3, kAt175, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn176, 1, kAt176, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn177, 1, kAt177, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn178, 1, kAt178, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn179, 1, kAt179, 0, 1, 1},
+    {"Greater", 7, kIn180, 2, kAt180, 0, 1, 1},
+    {"Greater", 9, kIn181, 2, kAt181, 0, 1, 1},
+    {"Greater", 13, kIn182, 2, kAt182, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn183, 2, kAt183, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn184, 2, kAt184, 0, 1, 1},
+    {"GridSample", 16, kIn185, 2, kAt185, 3, 1, 1},
+    {"GridSample", 20, kIn186, 2, kAt186, 3, 1, 1},
+    {"GridSample", 22, kIn187, 2, kAt187, 3, 1, 1},
+    {"GroupNormalization", 18, kIn188, 3, kAt188, 2, 1, 1},
+    {"GroupNormalization", 21, kIn189, 3, kAt189, 3, 1, 1},
+    {"HammingWindow", 17, kIn190, 1, kAt190, 2, 1, 1},
+    {"HannWindow", 17, kIn191, 1, kAt191, 2, 1, 1},
+    {"HardSigmoid", 6, kIn192, 1, kAt192, 2, 1, 1},
+    {"HardSigmoid", 22, kIn193, 1, kAt193, 2, 1, 1},
+    {"HardSwish", 14, kIn194, 1, kAt194, 0, 1, 1},
+    {"HardSwish", 22, kIn195, 1, kAt195, 0, 1, 1},
+    {"Hardmax", 1, kIn196, 1, kAt196, 1, 1, 1},
+    {"Hardmax", 11, kIn197, 1, kAt197, 1, 1, 1},
+    {"Hardmax", 13, kIn198, 1, kAt198, 1, 1, 1},
+    {"Identity", 1, kIn199, 1, kAt199, 0, 1, 1},
+    {"Identity", 13, kIn200, 1, kAt200, 0, 1, 1},
+    {"Identity", 14, kIn201, 1, kAt201, 0, 1, 1},
+    {"Identity", 16, kIn202, 1, kAt202, 0, 1, 1},
+    {"Identity", 19, kIn203, 1, kAt203, 0, 1, 1},
+    {"Identity", 21, kIn204, 1, kAt204, 0, 1, 1},
+    {"Identity", 23, kIn205, 1, kAt205, 0, 1, 1},
+    {"Identity", 24, kIn206, 1, kAt206, 0, 1, 1},
+    {"Identity", 25, kIn207, 1, kAt207, 0, 1, 1},
+    {"If", 1, kIn208, 1, kAt208, 2, 1, 4},
+    {"If", 11, kIn209, 1, kAt209, 2, 1, 4},
+    {"If", 13, kIn210, 1, kAt210, 2, 1, 4},
+    {"If", 16, kIn211, 1, kAt211, 2, 1, 4},
+    {"If", 19, kIn212, 1, kAt212, 2, 1, 4},
+    {"If", 21, kIn213, 1, kAt213, 2, 1, 4},
+    {"If", 23, kIn214, 1, kAt214, 2, 1, 4},
+    {"If", 24, kIn215, 1, kAt215, 2, 1, 4},
+    {"If", 25, kIn216, 1, kAt216, 2, 1, 4},
+    {"InstanceNormalization", 6, kIn217, 3, kAt217, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn218, 3, kAt218, 1, 1, 1},
+    {"IsInf", 10, kIn219, 1, kAt219, 2, 1, 1},
+    {"IsInf", 20, kIn220, 1, kAt220, 2, 1, 1},
+    {"IsNaN", 9, kIn221, 1, kAt221, 0, 1, 1},
+    {"IsNaN", 13, kIn222, 1, kAt222, 0, 1, 1},
+    {"IsNaN", 20, kIn223, 1, kAt223, 0, 1, 1},
+    {"LRN", 1, kIn224, 1, kAt224, 4, 1, 1},
+    {"LRN", 13, kIn225, 1, kAt225, 4, 1, 1},
+    {"LSTM", 7, kIn226, 8, kAt226, 7, 1, 3},
+    {"LSTM", 14, kIn227, 8, kAt227, 8, 1, 3},
+    {"LSTM", 22, kIn228, 8, kAt228, 8, 1, 3},
+    {"LayerNormalization", 17, kIn229, 3, kAt229, 3, 1, 3},
+    {"LeakyRelu", 6, kIn230, 1, kAt230, 1, 1, 1},
+    {"LeakyRelu", 16, kIn231, 1, kAt231, 1, 1, 1},
+    {"Less", 7, kIn232, 2, kAt232, 0, 1, 1},
+    {"Less", 9, kIn233, 2, kAt233, 0, 1, 1},
+    {"Less", 13, kIn234, 2, kAt234, 0, 1, 1},
+    {"LessOrEqual", 12, kIn235, 2, kAt235, 0, 1, 1},
+    {"LessOrEqual", 16, kIn236, 2, kAt236, 0, 1, 1},
+    {"Log", 6, kIn237, 1, kAt237, 0, 1, 1},
+    {"Log", 13, kIn238, 1, kAt238, 0, 1, 1},
+    {"LogSoftmax", 1, kIn239, 1, kAt239, 1, 1, 1},
+    {"LogSoftmax", 11, kIn240, 1, kAt240, 1, 1, 1},
+    {"LogSoftmax", 13, kIn241, 1, kAt241, 1, 1, 1},
+    {"Loop", 1, kIn242, 3, kAt242, 1, 1, 4},
+    {"Loop", 11, kIn243, 3, kAt243, 1, 1, 4},
+    {"Loop", 13, kIn244, 3, kAt244, 1, 1, 4},
+    {"Loop", 16, kIn245, 3, kAt245, 1, 1, 4},
+    {"Loop", 19, kIn246, 3, kAt246, 1, 1, 4},
+    {"Loop", 21, kIn247, 3, kAt247, 1, 1, 4},
+    {"Loop", 23, kIn248, 3, kAt248, 1, 1, 4},
+    {"Loop", 24, kIn249, 3, kAt249, 1, 1, 4},
+    {"Loop", 25, kIn250, 3, kAt250, 1, 1, 4},
+    {"LpNormalization", 1, kIn251, 1, kAt251, 2, 1, 1},
+    {"LpNormalization", 22, kIn252, 1, kAt252, 2, 1, 1},
+    {"LpPool", 2, kIn253, 1, kAt253, 5, 1, 1},
+    {"LpPool", 11, kIn254, 1, kAt254, 5, 1, 1},
+    {"LpPool", 18, kIn255, 1, kAt255, 7, 1, 1},
+    {"LpPool", 22, kIn256, 1, kAt256, 7, 1, 1},
+    {"MatMul", 1, kIn257, 2, kAt257, 0, 1, 1},
+    {"MatMul", 9, kIn258, 2, kAt258, 0, 1, 1},
+    {"MatMul", 13, kIn259, 2, kAt259, 0, 1, 1},
+    {"MatMulInteger", 10, kIn260, 4, kAt260, 0, 1, 1},
+    {"Max", 6, kIn261, 1, kAt261, 0, 1, 1},
+    {"Max", 8, kIn262, 1, kAt262, 0, 1, 1},
+    {"Max", 12, kIn263, 1, kAt263, 0, 1, 1},
+    {"Max", 13, kIn264, 1, kAt264, 0, 1, 1},
+    {"MaxPool", 1, kIn265, 1, kAt265, 4, 1, 1},
+    {"MaxPool", 8, kIn266, 1, kAt266, 5, 1, 2},
+    {"MaxPool", 10, kIn267, 1, kAt267, 7, 1, 2},
+    {"MaxPool", 11, kIn268, 1, kAt268, 7, 1, 2},
+    {"MaxPool", 12, kIn269, 1, kAt269, 7, 1, 2},
+    {"MaxPool", 22, kIn270, 1, kAt270, 7, 1, 2},
+    {"MaxUnpool", 9, kIn271, 3, kAt271, 3, 1, 1},
+    {"MaxUnpool", 11, kIn272, 3, kAt272, 3, 1, 1},
+    {"MaxUnpool", 22, kIn273, 3, kAt273, 3, 1, 1},
+    {"Mean", 6, kIn274, 1, kAt274, 0, 1, 1},
+    {"Mean", 8, kIn275, 1, kAt275, 0, 1, 1},
+    {"Mean", 13, kIn276, 1, kAt276, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn277, 1, kAt277, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn278, 1, kAt278, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn279, 5, kAt279, 1, 1, 1},
+    {"Min", 6, kIn280, 1, kAt280, 0, 1, 1},
+    {"Min", 8, kIn281, 1, kAt281, 0, 1, 1},
+    {"Min", 12, kIn282, 1, kAt282, 0, 1, 1},
+    {"Min", 13, kIn283, 1, kAt283, 0, 1, 1},
+    {"Mish", 18, kIn284, 1, kAt284, 0, 1, 1},
+    {"Mish", 22, kIn285, 1, kAt285, 0, 1, 1},
+    {"Mod", 10, kIn286, 2, kAt286, 1, 1, 1},
+    {"Mod", 13, kIn287, 2, kAt287, 1, 1, 1},
+    {"Mul", 6, kIn288, 2, kAt288, 2, 1, 1},
+    {"Mul", 7, kIn289, 2, kAt289, 0, 1, 1},
+    {"Mul", 13, kIn290, 2, kAt290, 0, 1, 1},
+    {"Mul", 14, kIn291, 2, kAt291, 0, 1, 1},
+    {"Neg", 6, kIn292, 1, kAt292, 0, 1, 1},
+    {"Neg", 13, kIn293, 1, kAt293, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn294, 3, kAt294, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn295, 3, kAt295, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn296, 3, kAt296, 2, 1, 1},
+    {"NonMaxSuppression", 10, kIn297, 5, kAt297, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn298, 5, kAt298, 1, 1, 1},
+    {"NonZero", 9, kIn299, 1, kAt299, 0, 1, 1},
+    {"NonZero", 13, kIn300, 1, kAt300, 0, 1, 1},
+    {"Not", 1, kIn301, 1, kAt301, 0, 1, 1},
+    {"OneHot", 9, kIn302, 3, kAt302, 1, 1, 1},
+    {"OneHot", 11, kIn303, 3, kAt303, 1, 1, 1},
+    {"Optional", 15, kIn304, 1, kAt304, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn305, 1, kAt305, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn306, 1, kAt306, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn307, 1, kAt307, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn308, 1, kAt308, 0, 1, 1},
+    {"Or", 7, kIn309, 2, kAt309, 0, 1, 1},
+    {"PRelu", 6, kIn310, 2, kAt310, 0, 1, 1},
+    {"PRelu", 7, kIn311, 2, kAt311, 0, 1, 1},
+    {"PRelu", 9, kIn312, 2, kAt312, 0, 1, 1},
+    {"PRelu", 16, kIn313, 2, kAt313, 0, 1, 1},
+    {"Pad", 1, kIn314, 1, kAt314, 3, 1, 1},
+    {"Pad", 2, kIn315, 1, kAt315, 3, 1, 1},
+    {"Pad", 11, kIn316, 3, kAt316, 1, 1, 1},
+    {"Pad", 13, kIn317, 3, kAt317, 1, 1, 1},
+    {"Pad", 18, kIn318, 4, kAt318, 1, 1, 1},
+    {"Pad", 19, kIn319, 4, kAt319, 1, 1, 1},
+    {"Pad", 21, kIn320, 4, kAt320, 1, 1, 1},
+    {"Pad", 23, kIn321, 4, kAt321, 1, 1, 1},
+    {"Pad", 24, kIn322, 4, kAt322, 1, 1, 1},
+    {"Pad", 25, kIn323, 4, kAt323, 1, 1, 1},
+    {"Pow", 1, kIn324, 2, kAt324, 2, 1, 1},
+    {"Pow", 7, kIn325, 2, kAt325, 0, 1, 1},
+    {"Pow", 12, kIn326, 2, kAt326, 0, 1, 1},
+    {"Pow", 13, kIn327, 2, kAt327, 0, 1, 1},
+    {"Pow", 15, kIn328, 2, kAt328, 0, 1, 1},
+    {"QLinearConv", 10, kIn329, 9, kAt329, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn330, 8, kAt330, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn331, 8, kAt331, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn332, 3, kAt332, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn333, 3, kAt333, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn334, 3, kAt334, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn335, 3, kAt335, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn336, 3, kAt336, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn337, 3, kAt337, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn338, 3, kAt338, 5, 1, 1},
+    {"RMSNormalization", 23, kIn339, 2, kAt339, 3, 1, 1},
+    {"RNN", 7, kIn340, 6, kAt340, 6, 1, 2},
+    {"RNN", 14, kIn341, 6, kAt341, 7, 1, 2},
+    {"RNN", 22, kIn342, 6, kAt342, 7, 1, 2},
+    {"Range", 11, kIn343, 3, kAt343, 0, 1, 1},
+    {"Range", 27, kIn344, 3, kAt344, 1, 1, 1},
+    {"Reciprocal", 6, kIn345, 1, kAt345, 0, 1, 1},
+    {"Reciprocal", 13, kIn346, 1, kAt346, 0, 1, 1},
+    {"ReduceL1", 1, kIn347, 1, kAt347, 2, 1, 1},
+    {"ReduceL1", 11, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceL1", 13, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceL1", 18, kIn350, 2, kAt350, 2, 1, 1},
+    {"ReduceL2", 1, kIn351, 1, kAt351, 2, 1, 1},
+    {"ReduceL2", 11, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceL2", 13, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceL2", 18, kIn354, 2, kAt354, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn355, 1, kAt355, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn358, 2, kAt358, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn359, 1, kAt359, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn362, 2, kAt362, 2, 1, 1},
+    {"ReduceMax", 1, kIn363, 1, kAt363, 2, 1, 1},
+    {"ReduceMax", 11, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceMax", 12, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceMax", 13, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceMax", 18, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceMax", 20, kIn368, 2, kAt368, 2, 1, 1},
+    {"ReduceMean", 1, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceMean", 11, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceMean", 13, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceMean", 18, kIn372, 2, kAt372, 2, 1, 1},
+    {"ReduceMin", 1, kIn373, 1, kAt373, 2, 1, 1},
+    {"ReduceMin", 11, kIn374, 1, kAt374, 2, 1, 1},
+    {"ReduceMin", 12, kIn375, 1, kAt375, 2, 1, 1},
+    {"ReduceMin", 13, kIn376, 1, kAt376, 2, 1, 1},
+    {"ReduceMin", 18, kIn377, 2, kAt377, 2, 1, 1},
+    {"ReduceMin", 20, kIn378, 2, kAt378, 2, 1, 1},
+    {"ReduceProd", 1, kIn379, 1, kAt379, 2, 1, 1},
+    {"ReduceProd", 11, kIn380, 1, kAt380, 2, 1, 1},
+    {"ReduceProd", 13, kIn381, 1, kAt381, 2, 1, 1},
+    {"ReduceProd", 18, kIn382, 2, kAt382, 2, 1, 1},
+    {"ReduceSum", 1, kIn383, 1, kAt383, 2, 1, 1},
+    {"ReduceSum", 11, kIn384, 1, kAt384, 2, 1, 1},
+    {"ReduceSum", 13, kIn385, 2, kAt385, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn386, 1, kAt386, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn387, 1, kAt387, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn388, 1, kAt388, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn389, 2, kAt389, 2, 1, 1},
+    {"Relu", 6, kIn390, 1, kAt390, 0, 1, 1},
+    {"Relu", 13, kIn391, 1, kAt391, 0, 1, 1},
+    {"Relu", 14, kIn392, 1, kAt392, 0, 1, 1},
+    {"Reshape", 5, kIn393, 2, kAt393, 0, 1, 1},
+    {"Reshape", 13, kIn394, 2, kAt394, 0, 1, 1},
+    {"Reshape", 14, kIn395, 2, kAt395, 1, 1, 1},
+    {"Reshape", 19, kIn396, 2, kAt396, 1, 1, 1},
+    {"Reshape", 21, kIn397, 2, kAt397, 1, 1, 1},
+    {"Reshape", 23, kIn398, 2, kAt398, 1, 1, 1},
+    {"Reshape", 24, kIn399, 2, kAt399, 1, 1, 1},
+    {"Reshape", 25, kIn400, 2, kAt400, 1, 1, 1},
+    {"Resize", 10, kIn401, 2, kAt401, 1, 1, 1},
+    {"Resize", 11, kIn402, 4, kAt402, 6, 1, 1},
+    {"Resize", 13, kIn403, 4, kAt403, 6, 1, 1},
+    {"Resize", 18, kIn404, 4, kAt404, 9, 1, 1},
+    {"Resize", 19, kIn405, 4, kAt405, 9, 1, 1},
+    {"ReverseSequence", 10, kIn406, 2, kAt406, 2, 1, 1},
+    {"RoiAlign", 10, kIn407, 3, kAt407, 5, 1, 1},
+    {"RoiAlign", 16, kIn408, 3, kAt408, 6, 1, 1},
+    {"RoiAlign", 22, kIn409, 3, kAt409, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn410, 4, kAt410, 3, 1, 1},
+    {"Round", 11, kIn411, 1, kAt411, 0, 1, 1},
+    {"Round", 22, kIn412, 1, kAt412, 0, 1, 1},
+    {"STFT", 17, kIn413, 4, kAt413, 1, 1, 1},
+    {"Scan", 8, kIn414, 2, kAt414, 3, 1, 4},
+    {"Scan", 9, kIn415, 1, kAt415, 6, 1, 4},
+    {"Scan", 11, kIn416, 1, kAt416, 6, 1, 4},
+    {"Scan", 16, kIn417, 1, kAt417, 6, 1, 4},
+    {"Scan", 19, kIn418, 1, kAt418, 6, 1, 4},
+    {"Scan", 21, kIn419, 1, kAt419, 6, 1, 4},
+    {"Scan", 23, kIn420, 1, kAt420, 6, 1, 4},
+    {"Scan", 24, kIn421, 1, kAt421, 6, 1, 4},
+    {"Scan", 25, kIn422, 1, kAt422, 6, 1, 4},
+    {"Scatter", 9, kIn423, 3, kAt423, 1, 1, 1},
+    {"ScatterElements", 11, kIn424, 3, kAt424, 1, 1, 1},
+    {"ScatterElements", 13, kIn425, 3, kAt425, 1, 1, 1},
+    {"ScatterElements", 16, kIn426, 3, kAt426, 2, 1, 1},
+    {"ScatterElements", 18, kIn427, 3, kAt427, 2, 1, 1},
+    {"ScatterND", 11, kIn428, 3, kAt428, 0, 1, 1},
+    {"ScatterND", 13, kIn429, 3, kAt429, 0, 1, 1},
+    {"ScatterND", 16, kIn430, 3, kAt430, 1, 1, 1},
+    {"ScatterND", 18, kIn431, 3, kAt431, 1, 1, 1},
+    {"Selu", 6, kIn432, 1, kAt432, 2, 1, 1},
+    {"Selu", 22, kIn433, 1, kAt433, 2, 1, 1},
+    {"SequenceAt", 11, kIn434, 2, kAt434, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn435, 1, kAt435, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn436, 0, kAt436, 1, 1, 1},
+    {"SequenceErase", 11, kIn437, 2, kAt437, 0, 1, 1},
+    {"SequenceInsert", 11, kIn438, 3, kAt438, 0, 1, 1},
+    {"SequenceLength", 11, kIn439, 1, kAt439, 0, 1, 1},
+    {"SequenceMap", 17, kIn440, 2, kAt440, 1, 1, 4},
+    {"Shape", 1, kIn441, 1, kAt441, 0, 1, 1},
+    {"Shape", 13, kIn442, 1, kAt442, 0, 1, 1},
+    {"Shape", 15, kIn443, 1, kAt443, 2, 1, 1},
+    {"Shape", 19, kIn444, 1, kAt444, 2, 1, 1},
+    {"Shape", 21, kIn445, 1, kAt445, 2, 1, 1},
+    {"Shape", 23, kIn446, 1, kAt446, 2, 1, 1},
+    {"Shape", 24, kIn447, 1, kAt447, 2, 1, 1},
+    {"Shape", 25, kIn448, 1, kAt448, 2, 1, 1},
+    {"Shrink", 9, kIn449, 1, kAt449, 2, 1, 1},
+    {"Sigmoid", 6, kIn450, 1, kAt450, 0, 1, 1},
+    {"Sigmoid", 13, kIn451, 1, kAt451, 0, 1, 1},
+    {"Sign", 9, kIn452, 1, kAt452, 0, 1, 1},
+    {"Sign", 13, kIn453, 1, kAt453, 0, 1, 1},
+    {"Sin", 7, kIn454, 1, kAt454, 0, 1, 1},
+    {"Sin", 22, kIn455, 1, kAt455, 0, 1, 1},
+    {"Sinh", 9, kIn456, 1, kAt456, 0, 1, 1},
+    {"Sinh", 22, kIn457, 1, kAt457, 0, 1, 1},
+    {"Size", 1, kIn458, 1, kAt458, 0, 1, 1},
+    {"Size", 13, kIn459, 1, kAt459, 0, 1, 1},
+    {"Size", 19, kIn460, 1, kAt460, 0, 1, 1},
+    {"Size", 21, kIn461, 1, kAt461, 0, 1, 1},
+    {"Size", 23, kIn462, 1, kAt462, 0, 1, 1},
+    {"Size", 24, kIn463, 1, kAt463, 0, 1, 1},
+    {"Size", 25, kIn464, 1, kAt464, 0, 1, 1},
+    {"Slice", 1, kIn465, 1, kAt465, 3, 1, 1},
+    {"Slice", 10, kIn466, 5, kAt466, 0, 1, 1},
+    {"Slice", 11, kIn467, 5, kAt467, 0, 1, 1},
+    {"Slice", 13, kIn468, 5, kAt468, 0, 1, 1},
+    {"Softmax", 1, kIn469, 1, kAt469, 1, 1, 1},
+    {"Softmax", 11, kIn470, 1, kAt470, 1, 1, 1},
+    {"Softmax", 13, kIn471, 1, kAt471, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn472, 3, kAt472, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn473, 3, kAt473, 2, 1, 2},
+    {"Softplus", 1, kIn474, 1, kAt474, 0, 1, 1},
+    {"Softplus", 22, kIn475, 1, kAt475, 0, 1, 1},
+    {"Softsign", 1, kIn476, 1, kAt476, 0, 1, 1},
+    {"Softsign", 22, kIn477, 1, kAt477, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn478, 1, kAt478, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn479, 1, kAt479, 1, 1, 1},
+    {"Split", 1, kIn480, 2, kAt480, 2, 1, 4},
+    {"Split", 2, kIn481, 1, kAt481, 2, 1, 4},
+    {"Split", 11, kIn482, 1, kAt482, 2, 1, 4},
+    {"Split", 13, kIn483, 2, kAt483, 1, 1, 4},
+    {"Split", 18, kIn484, 2, kAt484, 2, 1, 4},
+    {"SplitToSequence", 11, kIn485, 2, kAt485, 2, 1, 1},
+    {"SplitToSequence", 24, kIn486, 2, kAt486, 2, 1, 1},
+    {"Sqrt", 6, kIn487, 1, kAt487, 0, 1, 1},
+    {"Sqrt", 13, kIn488, 1, kAt488, 0, 1, 1},
+    {"Squeeze", 1, kIn489, 1, kAt489, 1, 1, 1},
+    {"Squeeze", 11, kIn490, 1, kAt490, 1, 1, 1},
+    {"Squeeze", 13, kIn491, 2, kAt491, 0, 1, 1},
+    {"Squeeze", 21, kIn492, 2, kAt492, 0, 1, 1},
+    {"Squeeze", 23, kIn493, 2, kAt493, 0, 1, 1},
+    {"Squeeze", 24, kIn494, 2, kAt494, 0, 1, 1},
+    {"Squeeze", 25, kIn495, 2, kAt495, 0, 1, 1},
+    {"Sub", 6, kIn496, 2, kAt496, 2, 1, 1},
+    {"Sub", 7, kIn497, 2, kAt497, 0, 1, 1},
+    {"Sub", 13, kIn498, 2, kAt498, 0, 1, 1},
+    {"Sub", 14, kIn499, 2, kAt499, 0, 1, 1},
+    {"Sum", 6, kIn500, 1, kAt500, 0, 1, 1},
+    {"Sum", 8, kIn501, 1, kAt501, 0, 1, 1},
+    {"Sum", 13, kIn502, 1, kAt502, 0, 1, 1},
+    {"Swish", 24, kIn503, 1, kAt503, 1, 1, 1},
+    {"Tan", 7, kIn504, 1, kAt504, 0, 1, 1},
+    {"Tan", 22, kIn505, 1, kAt505, 0, 1, 1},
+    {"Tanh", 6, kIn506, 1, kAt506, 0, 1, 1},
+    {"Tanh", 13, kIn507, 1, kAt507, 0, 1, 1},
+    {"TensorScatter", 24, kIn508, 3, kAt508, 2, 1, 1},
+    {"ThresholdedRelu", 10, kIn509, 1, kAt509, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn510, 1, kAt510, 1, 1, 1},
+    {"Tile", 6, kIn511, 2, kAt511, 0, 1, 1},
+    {"Tile", 13, kIn512, 2, kAt512, 0, 1, 1},
+    {"TopK", 1, kIn513, 1, kAt513, 2, 2, 2},
+    {"TopK", 10, kIn514, 2, kAt514, 1, 2, 2},
+    {"TopK", 11, kIn515, 2, kAt515, 3, 2, 2},
+    {"TopK", 24, kIn516, 2, kAt516, 3, 2, 2},
+    {"Transpose", 1, kIn517, 1, kAt517, 1, 1, 1},
+    {"Transpose", 13, kIn518, 1, kAt518, 1, 1, 1},
+    {"Transpose", 21, kIn519, 1, kAt519, 1, 1, 1},
+    {"Transpose", 23, kIn520, 1, kAt520, 1, 1, 1},
+    {"Transpose", 24, kIn521, 1, kAt521, 1, 1, 1},
+    {"Transpose", 25, kIn522, 1, kAt522, 1, 1, 1},
+    {"Trilu", 14, kIn523, 2, kAt523, 1, 1, 1},
+    {"Unique", 11, kIn524, 1, kAt524, 2, 1, 4},
+    {"Unsqueeze", 1, kIn525, 1, kAt525, 1, 1, 1},
+    {"Unsqueeze", 11, kIn526, 1, kAt526, 1, 1, 1},
+    {"Unsqueeze", 13, kIn527, 2, kAt527, 0, 1, 1},
+    {"Unsqueeze", 21, kIn528, 2, kAt528, 0, 1, 1},
+    {"Unsqueeze", 23, kIn529, 2, kAt529, 0, 1, 1},
+    {"Unsqueeze", 24, kIn530, 2, kAt530, 0, 1, 1},
+    {"Unsqueeze", 25, kIn531, 2, kAt531, 0, 1, 1},
+    {"Upsample", 7, kIn532, 1, kAt532, 2, 1, 1},
+    {"Upsample", 9, kIn533, 2, kAt533, 1, 1, 1},
+    {"Upsample", 10, kIn534, 2, kAt534, 1, 1, 1},
+    {"Where", 9, kIn535, 3, kAt535, 0, 1, 1},
+    {"Where", 16, kIn536, 3, kAt536, 0, 1, 1},
+    {"Xor", 7, kIn537, 2, kAt537, 0, 1, 1},
 };
 
 }  // namespace

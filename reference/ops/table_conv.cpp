@@ -14,6 +14,7 @@ std::unique_ptr<OpKernel> make_grid_sample(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_6(const NodeInfo&);
 std::unique_ptr<OpKernel> make_matmul(const NodeInfo&);
+std::unique_ptr<OpKernel> make_einsum(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_gemm_11(const NodeInfo&);
 std::unique_ptr<OpKernel> make_conv(const NodeInfo&);
@@ -22,6 +23,9 @@ std::unique_ptr<OpKernel> make_max_pool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_average_pool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_global_average_pool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_global_max_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_lp_pool(const NodeInfo&);
+std::unique_ptr<OpKernel> make_col2im(const NodeInfo&);
+std::unique_ptr<OpKernel> make_max_unpool(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_batch_normalization_9(const NodeInfo&);
 std::unique_ptr<OpKernel> make_resize_10(const NodeInfo&);
@@ -44,6 +48,10 @@ std::span<const OpDef> conv_ops() {
       {"", "GlobalAveragePool", 1, 27, make_global_average_pool, "F32 F64"},
       {"", "GlobalMaxPool", 1, 27, make_global_max_pool, "F32 F64"},
       {"", "BatchNormalization", 6, 6, make_batch_normalization_6, "F32 F64"},
+      {"", "LpPool", 2, 27, make_lp_pool, "F32 F64"},
+      {"", "Col2Im", 18, 27, make_col2im, "F32 F64"},
+      {"", "MaxUnpool", 9, 27, make_max_unpool, "F32 F64 F16 BF16"},
+      {"", "Einsum", 12, 27, make_einsum, "F32 F64 I32 I64"},
       {"", "BatchNormalization", 7, 8, make_batch_normalization_7, "F32 F64"},
       {"", "BatchNormalization", 9, 27, make_batch_normalization_9, "F32 F64"},
       {"", "AffineGrid", 20, 27, make_affine_grid, "F32 F64 F16 BF16"},

@@ -77,6 +77,7 @@ std::unique_ptr<OpKernel> make_tan(const NodeInfo&);
 std::unique_ptr<OpKernel> make_softplus(const NodeInfo&);
 std::unique_ptr<OpKernel> make_softsign(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sqrt(const NodeInfo&);
+std::unique_ptr<OpKernel> make_swish(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sub(const NodeInfo&);
 std::unique_ptr<OpKernel> make_sum(const NodeInfo&);
 std::unique_ptr<OpKernel> make_tanh(const NodeInfo&);
@@ -158,6 +159,7 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Sub", 6, 6, make_sub_6, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sub", 7, 27, make_sub, "F32 F64 F16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Sum", 6, 27, make_sum, "F32 F64 F16"},
+      {"", "Swish", 24, 27, make_swish, "F32 F64"},
       {"", "Tan", 7, 27, make_tan, "F32 F64"},
       {"", "Tanh", 6, 27, make_tanh, "F32 F64"},
       {"", "ThresholdedRelu", 10, 27, make_thresholded_relu, "F32 F64"},

@@ -8,6 +8,7 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_lrn(const NodeInfo&);
 std::unique_ptr<OpKernel> make_arg_max(const NodeInfo&);
 std::unique_ptr<OpKernel> make_arg_min(const NodeInfo&);
 std::unique_ptr<OpKernel> make_cum_sum(const NodeInfo&);
@@ -56,6 +57,7 @@ std::span<const OpDef> norm_ops() {
       {"", "Hardmax", 13, 27, make_hardmax_13, "F32 F64"},
       {"", "InstanceNormalization", 6, 27, make_instance_normalization, "F32 F64"},
       {"", "LayerNormalization", 17, 27, make_layer_normalization, "F32 F64"},
+      {"", "LRN", 1, 27, make_lrn, "F32 F64"},
       {"", "LogSoftmax", 1, 12, make_log_softmax_1, "F32 F64"},
       {"", "LogSoftmax", 13, 27, make_log_softmax_13, "F32 F64"},
       {"", "ReduceL1", 1, 17, make_reduce_l1_1, "F32 F64 I8 I32 I64 U8 U32 U64"},

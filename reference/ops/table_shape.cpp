@@ -8,6 +8,9 @@
 namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
+std::unique_ptr<OpKernel> make_bit_cast(const NodeInfo&);
+std::unique_ptr<OpKernel> make_center_crop_pad(const NodeInfo&);
+std::unique_ptr<OpKernel> make_compress(const NodeInfo&);
 std::unique_ptr<OpKernel> make_concat(const NodeInfo&);
 std::unique_ptr<OpKernel> make_depth_to_space(const NodeInfo&);
 std::unique_ptr<OpKernel> make_eye_like(const NodeInfo&);
@@ -23,11 +26,15 @@ std::unique_ptr<OpKernel> make_one_hot(const NodeInfo&);
 std::unique_ptr<OpKernel> make_pad_11(const NodeInfo&);
 std::unique_ptr<OpKernel> make_pad_2(const NodeInfo&);
 std::unique_ptr<OpKernel> make_range(const NodeInfo&);
+std::unique_ptr<OpKernel> make_reverse_sequence(const NodeInfo&);
+std::unique_ptr<OpKernel> make_scatter(const NodeInfo&);
 std::unique_ptr<OpKernel> make_scatter_nd(const NodeInfo&);
+std::unique_ptr<OpKernel> make_tensor_scatter(const NodeInfo&);
 std::unique_ptr<OpKernel> make_tile(const NodeInfo&);
 std::unique_ptr<OpKernel> make_top_k_1(const NodeInfo&);
 std::unique_ptr<OpKernel> make_top_k_10(const NodeInfo&);
 std::unique_ptr<OpKernel> make_trilu(const NodeInfo&);
+std::unique_ptr<OpKernel> make_unique_op(const NodeInfo&);
 std::unique_ptr<OpKernel> make_constant(const NodeInfo&);
 std::unique_ptr<OpKernel> make_dropout(const NodeInfo&);
 std::unique_ptr<OpKernel> make_flatten(const NodeInfo&);
@@ -86,6 +93,14 @@ std::span<const OpDef> shape_ops() {
       {"", "EyeLike", 9, 27, make_eye_like, "any"},
       {"", "ScatterElements", 11, 27, make_scatter_elements, "any"},  // a reduction: F32 F64 I32 I64
       {"", "SpaceToDepth", 1, 27, make_space_to_depth, "any"},
+      // Issue 17 (operator breadth).
+      {"", "Compress", 9, 27, make_compress, "any"},
+      {"", "ReverseSequence", 10, 27, make_reverse_sequence, "any"},
+      {"", "Unique", 11, 27, make_unique_op, "any"},
+      {"", "Scatter", 9, 10, make_scatter, "any"},  // ScatterElements without a reduction
+      {"", "TensorScatter", 24, 27, make_tensor_scatter, "any"},
+      {"", "BitCast", 26, 27, make_bit_cast, "any"},  // to any stored type of the same width
+      {"", "CenterCropPad", 18, 27, make_center_crop_pad, "any"},
   };
   return rows;
 }

@@ -41,7 +41,7 @@ const std::set<std::string> kOneInput = {
     "Log",     "Mish",       "Neg",       "Not",      "Reciprocal", "Relu",       "Round",    "Selu",
     "Shrink",  "Sigmoid",    "Sign",      "Sin",      "Softplus",   "Softsign",   "Sqrt",     "Tanh",
     "ThresholdedRelu", "Identity", "Softmax", "LogSoftmax", "Hardmax", "Tan", "Asin", "Acos", "Atan",
-    "Sinh",    "Cosh",       "Asinh",     "Acosh",    "Atanh"};
+    "Sinh",    "Cosh",       "Asinh",     "Acosh",    "Atanh",    "Swish"};
 
 // Two inputs of the same type and shape. Mod is left out: its float types depend on the fmod
 // attribute (fmod = 0 refuses them as InvalidModel), so a node without attributes cannot show them.

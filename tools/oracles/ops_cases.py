@@ -27,6 +27,7 @@ from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
 from ops_cases_breadth import gen_breadth
+from ops_cases_breadth_ops import gen_breadth_ops
 from ops_cases_quant import gen_quant
 
 FORMAT_VERSION = 1
@@ -975,6 +976,7 @@ FAMILIES = [
     ("float64", 109, gen_float64),
     ("quant", 110, gen_quant),
     ("breadth", 111, gen_breadth),
+    ("breadth_ops", 112, gen_breadth_ops),
 ]
 
 
@@ -992,7 +994,7 @@ def main():
     for name, seed, gen in FAMILIES:
         if args.family and name not in args.family:
             continue
-        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth")))
+        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops")))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
