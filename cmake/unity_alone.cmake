@@ -118,5 +118,9 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_scatter.cpp
     reference/ops/op_swish.cpp
     reference/ops/op_tensor_scatter.cpp
-    reference/ops/op_unique.cpp)
+    reference/ops/op_unique.cpp
+    # ai.onnx.ml (issue 17): new files, alone.
+    reference/ops/op_array_feature_extractor.cpp
+    reference/ops/op_binarizer.cpp
+    reference/ops/table_ml.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -7,7 +7,7 @@ float64 kernels for them. Seeded: the family's PCG64 seed is in ops_cases.FAMILI
 the end so the cases already stored keep their data.
 
 Semantics: spec/ops/elementwise.md sections 1 and 9 (the trigonometric and hyperbolic family),
-spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md, spec/ops/detection.md, spec/ops/training.md.
+spec/ops/spectral.md (DFT, STFT, the windows, MelWeightMatrix), spec/ops/grid-sample.md, spec/ops/detection.md, spec/ops/training.md, spec/ops/ml.md.
 """
 import numpy as np
 
@@ -48,6 +48,7 @@ def gen_breadth(f):
     gen_nms(f)
     gen_roi_align(f)
     gen_training(f)
+    gen_ml(f)
 
 
 def gen_spectral(f):
@@ -209,3 +210,19 @@ def gen_training(f):
             node = helper.make_node(op, names, outs, domain=domain, **attrs)
             f.add(op, ins, outputs=outs, nodes=[node], onnxref=True, tol=SCALED, domains=((domain, 1),),
                   tag="%s_n%d_t%d" % (attrs.get("mode", op), n, t))
+
+
+def gen_ml(f):
+    """Binarizer and ArrayFeatureExtractor of ai.onnx.ml (spec/ops/ml.md) against ONNX Runtime."""
+    from onnx import helper
+    ml = (("ai.onnx.ml", 1),)
+    for dt in (np.float32, np.float64, np.int64, np.int32):
+        x = f.normal((3, 5), 3.0).astype(dt) if dt in (np.float32, np.float64) else f.ints((3, 5), -5, 6, dt)
+        node = helper.make_node("Binarizer", ["x"], ["y0"], domain="ai.onnx.ml", threshold=0.5)
+        f.add("Binarizer", [("x", x)], nodes=[node], domains=ml, tag=np.dtype(dt).name)
+    for xshape, ishape in (((7,), (3,)), ((3, 6), (1, 4)), ((2, 3, 5), (2, 2)), ((4, 4), (0,))):
+        x = f.normal(xshape)
+        index = f.rng.integers(0, xshape[-1], ishape).astype(np.int64)
+        node = helper.make_node("ArrayFeatureExtractor", ["x", "i"], ["y0"], domain="ai.onnx.ml")
+        f.add("ArrayFeatureExtractor", [("x", x), ("i", index)], nodes=[node], domains=ml,
+              tag="x%s_i%s" % ("x".join(map(str, xshape)), "x".join(map(str, ishape))))

@@ -1,0 +1,21 @@
+// Operators of the ai.onnx.ml domain (spec/ops/ml.md). Each row's factory lives in
+// reference/ops/op_<name>.cpp.
+#include <vector>
+
+#include "core/graph/op_kernel.hpp"
+#include "reference/ops/op_families.hpp"
+
+namespace onemodel {
+
+std::unique_ptr<OpKernel> make_array_feature_extractor(const NodeInfo&);
+std::unique_ptr<OpKernel> make_binarizer(const NodeInfo&);
+
+std::span<const OpDef> ml_ops() {
+  static const std::vector<OpDef> rows = {
+      {"ai.onnx.ml", "ArrayFeatureExtractor", 1, 5, make_array_feature_extractor, "F32 F64 I32 I64"},
+      {"ai.onnx.ml", "Binarizer", 1, 5, make_binarizer, "F32 F64 I32 I64"},
+  };
+  return rows;
+}
+
+}  // namespace onemodel
