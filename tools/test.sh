@@ -81,6 +81,21 @@ step "fuzz smoke"
 ctest --test-dir build/fuzz -j "$jobs" --output-on-failure -L fuzz-smoke
 drop_tree build/fuzz
 
+# ---- Python package (owner: pypkg; python/, issue 16) ----
+# `pip install ./python` in a fresh venv: scikit-build-core builds the library from these sources
+# (Release, ccache through CMAKE_CXX_COMPILER_LAUNCHER above) and the nanobind extension, then
+# pytest runs python/tests. The build tree build/pywheel stays (no CI=true drop) only until the
+# job ends; with a warm ccache the step is quick.
+python_package() {
+  rm -rf build/pyvenv
+  python3 -m venv build/pyvenv
+  build/pyvenv/bin/pip install -q --disable-pip-version-check ./python pytest numpy
+  build/pyvenv/bin/python -m pytest -q python/tests
+}
+step "Python package"
+python_package
+drop_tree build/pywheel
+
 # ---- cross-platform golden hashes (owner: cross) ----
 # Exact-mode bits on aarch64 (qemu, NEON and scalar, 1 and 2 threads) and WebAssembly (node,
 # SIMD128 and scalar) against tests/golden/golden-exact.txt, reduced set (golden --quick), and the
