@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nanobind/stl/string.h>
+
 #include "onemodel/ctc.hpp"
 #include "onemodel/error.hpp"
 #include "onemodel/session_error.hpp"
