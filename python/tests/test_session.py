@@ -114,6 +114,22 @@ def test_computation_on_other_types():
     np.testing.assert_array_equal(s.run({"a": a, "b": b})["c"], a + b)
 
 
+def test_an_output_never_aliases_an_input():
+    # A graph whose output is its input, and Reshape (a view in the engine): the arrays returned
+    # are the library's own memory either way.
+    x = np.arange(4, dtype=np.float32)
+    passthrough = ow.model([], [ow.value_info("x", 1, ["n"])], [ow.value_info("x", 1, ["n"])])
+    reshape = ow.model([ow.node("Reshape", ["x", "s"], ["y"])], [ow.value_info("x", 1, [4]), ow.value_info("s", 7, [1])],
+                       [ow.value_info("y", 1, [4])])
+    for engine in ("optimized", "reference"):
+        y = onemodel.Session.from_bytes(passthrough, engine=engine).run({"x": x})["x"]
+        np.testing.assert_array_equal(y, x)
+        assert not np.shares_memory(x, y)
+        y = onemodel.Session.from_bytes(reshape, engine=engine).run({"x": x, "s": np.array([4])})["y"]
+        np.testing.assert_array_equal(y, x)
+        assert not np.shares_memory(x, y)
+
+
 def test_outputs_outlive_later_runs():
     session = onemodel.Session(SAMPLES / "scorer.onnx")
     first = session.run({"features": FEATURES, "bias": BIAS})
