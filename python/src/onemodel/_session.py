@@ -129,7 +129,7 @@ class Session:
 
     @property
     def kernel_path(self) -> str:
-        """The kernels chosen from the hardware ("Avx512", "Avx2", ..., "Reference")."""
+        """The kernels chosen from the hardware ("AVX-512", "AVX2", ...; "Reference" for the reference engine)."""
         return self._impl.kernel_path()
 
     def run(self, feeds: Mapping[str, object], outputs: Optional[Sequence[str]] = None,
