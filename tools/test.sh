@@ -86,8 +86,9 @@ drop_tree build/fuzz
 # (Release, ccache through CMAKE_CXX_COMPILER_LAUNCHER above) and the nanobind extension, then
 # pytest runs python/tests (150 tests, ~15 s). Measured on the 2-core Zen 4 VM at load 15-19:
 # with a warm ccache the whole step took 174 s (156 s venv + install, 18 s pytest; the nanobind
-# sources recompile each time: pip's build environment has a new path); cold, 28 min of wall time
-# under that load for 8.5 min of CPU time (about 5 minutes on two idle cores).
+# sources recompile each time: pip's build environment has a new path). Cold (an empty ccache,
+# 171 compiles, all misses) at load 13 falling to 6: 926 s, for 8.6 min of CPU time (user + sys),
+# so about 5 minutes on two idle cores.
 python_package() {
   rm -rf build/pyvenv
   python3 -m venv build/pyvenv
