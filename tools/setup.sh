@@ -24,6 +24,8 @@ packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libmpfr-dev libgmp-dev libcereal-dev
   python3 python3-venv time
+  # The Python package (python/, built by tools/test.sh): Python's headers for the extension.
+  python3-dev
   # The installed-package check (tools/ci/check_install.sh): pkg-config and binutils' nm/objdump.
   pkg-config binutils
   # A compiler cache: tools/test.sh uses it when present, so a second run on one machine

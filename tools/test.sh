@@ -98,6 +98,24 @@ step "fuzz smoke"
 ctest --test-dir build/fuzz -j "$jobs" --output-on-failure -L fuzz-smoke
 drop_tree build/fuzz
 
+# ---- Python package (owner: pypkg; python/, issue 16) ----
+# `pip install ./python` in a fresh venv: scikit-build-core builds the library from these sources
+# (Release, ccache through CMAKE_CXX_COMPILER_LAUNCHER above) and the nanobind extension, then
+# pytest runs python/tests (150 tests, ~15 s). Measured on the 2-core Zen 4 VM at load 15-19:
+# with a warm ccache the whole step took 174 s (156 s venv + install, 18 s pytest; the nanobind
+# sources recompile each time: pip's build environment has a new path). Cold (an empty ccache,
+# 171 compiles, all misses) at load 13 falling to 6: 926 s, for 8.6 min of CPU time (user + sys),
+# so about 5 minutes on two idle cores.
+python_package() {
+  rm -rf build/pyvenv
+  python3 -m venv build/pyvenv
+  build/pyvenv/bin/pip install -q --disable-pip-version-check ./python pytest numpy
+  build/pyvenv/bin/python -m pytest -q python/tests
+}
+step "Python package"
+python_package
+drop_tree build/pywheel
+
 # ---- cross-platform golden hashes (owner: cross) ----
 # Exact-mode bits on aarch64 (qemu, NEON and scalar, 1 and 2 threads) and WebAssembly (node,
 # SIMD128 and scalar) against tests/golden/golden-exact.txt, reduced set (golden --quick), and the

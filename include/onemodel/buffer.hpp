@@ -41,6 +41,17 @@ class Buffer {
          std::size_t capacity) noexcept;
   ~Buffer();
   Buffer(const Buffer&) = delete;
+
+  // A buffer over `length` bytes at `block` that the caller owns (issue 16: the Python package
+  // runs on NumPy arrays without copying them). Nothing is returned to a pool: `keep_alive` is
+  // held until the last reference goes, so the memory outlives every tensor over it. `block` must
+  // be 64-byte aligned like every buffer (spec/tensors.md section 6; Tensor::validate checks it):
+  // a caller with a less aligned array borrows from the 64-byte boundary below it and makes its
+  // tensor at the byte offset between (Tensor::over). Bytes below the offset are never read. No
+  // canary follows the memory; release() throws TensorError(Pool): the owner frees it.
+  static std::shared_ptr<Buffer> borrow(std::byte* block, std::size_t length, std::shared_ptr<void> keep_alive);
+  // True for a buffer made by borrow().
+  bool borrowed() const noexcept { return pool_ == nullptr; }
   Buffer& operator=(const Buffer&) = delete;
 
   // Null once released.
@@ -70,7 +81,8 @@ class Buffer {
   // The arena reuses the memory of its chunks after Reset; stale tensors must see a new generation.
   void advance_generation() noexcept { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
-  std::shared_ptr<detail::PoolState> pool_;
+  std::shared_ptr<detail::PoolState> pool_;  // null for a borrowed buffer
+  std::shared_ptr<void> keep_alive_;         // a borrowed buffer's owner; null otherwise
   std::byte* block_;
   std::size_t length_;
   std::size_t capacity_;

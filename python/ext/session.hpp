@@ -1,0 +1,9 @@
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace onemodel::python {
+
+void bind_session(nanobind::module_& m);
+
+}  // namespace onemodel::python
