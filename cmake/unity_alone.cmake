@@ -79,5 +79,9 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_tan.cpp
     # Legacy opset 6 forms (issue 17): new files, alone.
     reference/ops/legacy_broadcast.cpp
-    reference/ops/legacy_factories.cpp)
+    reference/ops/legacy_factories.cpp
+    # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
+    reference/math/exact_hyperbolic.cpp
+    reference/math/exact_inverse_trig.cpp
+    reference/math/exact_trig.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)
