@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
   for (const Function& f : kFunctions) {
     const std::uint64_t lo = bits_of(f.dense_lo), hi = bits_of(f.dense_hi);
     char dense_name[128];
-    std::snprintf(dense_name, sizeof dense_name, "every float with %g <= |x| < %g", static_cast<double>(f.dense_lo),
+    std::snprintf(dense_name, sizeof dense_name, "every float with %g <= abs(x) < %g", static_cast<double>(f.dense_lo),
                   static_cast<double>(f.dense_hi));
     const Row rows[] = {
         {"every " + std::to_string(stride) + "th bit pattern", 0, stride, 0xFFFFFFFFull / stride + 1, false},
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
       const double max_mpfr = ref.ulp_error(f.fn(total.at));
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       char line[512];
-      std::snprintf(line, sizeof line, "| %s | %s | %llu | %.7f | %.9g | %.4f | %.1e | %.0f |\n", f.name,
+      std::snprintf(line, sizeof line, "| %s | %s | %llu | %.9f | %.9g | %.4f | %.1e | %.0f |\n", f.name,
                     row.sweep.c_str(), static_cast<unsigned long long>(total.points), max_mpfr,
                     static_cast<double>(total.at), total.sum / static_cast<double>(total.points), total.mpfr_check,
                     secs);
