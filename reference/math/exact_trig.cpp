@@ -25,6 +25,9 @@ Reduced reduce_quarter_turns(float ax) noexcept {
   // ax >= 0.78125 is normal, so E >= 126).
   const std::uint32_t u = detail::bits_of(ax);
   const std::uint32_t biased = (u >> 23) & 0xFFu;
+  // Outside the precondition (finite, at least 0.78125) the table window would leave the table:
+  // such a call gets quadrant 0 and f = 0 instead of reading out of bounds.
+  if (biased < 126u || biased > 254u) return {0u, 0.0};
   const std::uint64_t m = (u & 0x007FFFFFu) | 0x00800000u;
   // Step 2: W = the 128 bits b_(s-1) .. b_(s+126) of 2/pi (b_i = 0 for i <= 0). Bits before
   // b_(s-1) contribute multiples of 4 to ax * 2/pi and are dropped. In the padded table b_i sits at

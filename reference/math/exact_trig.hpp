@@ -30,7 +30,8 @@ namespace trig_detail {
 
 // Section 11.2: |x| = (n + f) * pi/2 with n an integer and |f| <= 1/2, for a finite float32 |x|
 // of at least 0.78125. quadrant is n mod 4; f is f rounded to a double (relative error below
-// 2^-51); exact integer reduction (Payne-Hanek) with 256 bits of 2/pi.
+// 2^-51); exact integer reduction (Payne-Hanek) with 256 bits of 2/pi. Any other input (below
+// 2^-1, infinite or NaN) gives quadrant 0 and f = 0.
 struct Reduced {
   std::uint32_t quadrant;
   double f;
