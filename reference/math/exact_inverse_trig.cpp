@@ -16,8 +16,8 @@ bool is_nan(float x) noexcept { return (detail::bits_of(x) & 0x7FFFFFFFu) > 0x7F
 
 // Section 13.1 steps 2-3: atan t for 0 <= t <= 1. Three halvings t = t / (1 + sqrt(1 + t^2))
 // (atan t = 2 atan t') bring t to at most tan(pi/32) < 0.0985; then the Taylor series
-// t + (t z) P(z), z = t^2, to t^15/15 (first omitted term below 2^-57 relative: z^8/17 with z < 0.0097). Coefficients:
-// the doubles nearest +-1/(2j+1).
+// t + (t z) P(z), z = t^2, to t^15/15 (first omitted term below 2^-57 relative: z^8/17 with
+// z < 0.0097). Coefficients: the doubles nearest +-1/(2j+1).
 double atan_unit(double t) noexcept {
   t = t / (1.0 + std::sqrt(1.0 + t * t));
   t = t / (1.0 + std::sqrt(1.0 + t * t));
