@@ -122,5 +122,9 @@ set(ONEMODEL_UNITY_ALONE
     # ai.onnx.ml (issue 17): new files, alone.
     reference/ops/op_array_feature_extractor.cpp
     reference/ops/op_binarizer.cpp
-    reference/ops/table_ml.cpp)
+    reference/ops/table_ml.cpp
+    # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
+    reference/math/exact_hyperbolic.cpp
+    reference/math/exact_inverse_trig.cpp
+    reference/math/exact_trig.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -1,20 +1,20 @@
-// Atan: the platform's binary32 arctangent (std::atan). Not exact: no exact definition
-// exists yet (spec/ops/elementwise.md sections 1 and 9); exact mode refuses it.
+// Atan: the exact binary32 arctangent (spec/exact-transcendentals.md section 13), in both modes;
+// float64 (spec/ops/elementwise.md section 10): the platform's std::atan, refused in exact mode.
 #include <cmath>
 
+#include "reference/math/exact_trig.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
 namespace {
 
 struct AtanFn {
-  float operator()(float x) const noexcept { return std::atan(x); }
-  // float64 (spec/ops/elementwise.md section 10): the platform's double function, as inexact.
+  float operator()(float x) const noexcept { return exact::atan(x); }
   double operator()(double x) const noexcept { return std::atan(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_atan(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(AtanFn{}, false); }
+std::unique_ptr<OpKernel> make_atan(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(AtanFn{}); }
 
 }  // namespace onemodel

@@ -1,20 +1,20 @@
-// Cosh: the platform's binary32 hyperbolic cosine (std::cosh). Not exact: no exact definition
-// exists yet (spec/ops/elementwise.md sections 1 and 9); exact mode refuses it.
+// Cosh: the exact binary32 hyperbolic cosine (spec/exact-transcendentals.md section 12), in both modes;
+// float64 (spec/ops/elementwise.md section 10): the platform's std::cosh, refused in exact mode.
 #include <cmath>
 
+#include "reference/math/exact_trig.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
 namespace {
 
 struct CoshFn {
-  float operator()(float x) const noexcept { return std::cosh(x); }
-  // float64 (spec/ops/elementwise.md section 10): the platform's double function, as inexact.
+  float operator()(float x) const noexcept { return exact::cosh(x); }
   double operator()(double x) const noexcept { return std::cosh(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_cosh(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(CoshFn{}, false); }
+std::unique_ptr<OpKernel> make_cosh(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(CoshFn{}); }
 
 }  // namespace onemodel

@@ -1,20 +1,20 @@
-// Sin: the platform's binary32 sine. Not exact: there is no exact sine (spec/ops/elementwise.md
-// section 9, from ops-coverage.md "Exactness"); exact mode refuses it.
+// Sin: the exact binary32 sine (spec/exact-transcendentals.md section 11), in both modes;
+// float64 (spec/ops/elementwise.md section 10): the platform's std::sin, refused in exact mode.
 #include <cmath>
 
+#include "reference/math/exact_trig.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
 namespace {
 
 struct SinFn {
-  float operator()(float x) const noexcept { return std::sin(x); }
-  // float64 (spec/ops/elementwise.md section 10): the platform's double sine, as inexact.
+  float operator()(float x) const noexcept { return exact::sin(x); }
   double operator()(double x) const noexcept { return std::sin(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_sin(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(SinFn{}, false); }
+std::unique_ptr<OpKernel> make_sin(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(SinFn{}); }
 
 }  // namespace onemodel

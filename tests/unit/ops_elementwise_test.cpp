@@ -209,9 +209,13 @@ TEST(OpsElementwise, WhereBroadcasts) {
   EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 9, 2, 9}));
 }
 
-// Section 1: Sin has no exact definition; f64 Exp is not served.
+// Section 1: Sin is exact in float32 (spec/exact-transcendentals.md section 11: the correctly rounded
+// value here, i.e. the double sine rounded to float) and refused in float64; f64 Exp is not served.
 TEST(OpsElementwise, RefusalsAreReported) {
-  EXPECT_EQ(session_error_kind_of([&] { one_node("Sin", {{"x", f32({1}, {2.0f})}}, 1, {}, ExecutionMode::Exact, 7); }),
+  const Tensor sin2 = run_one("Sin", {{"x", f32({1}, {2.0f})}}, 1, {}, ExecutionMode::Exact, 7);
+  EXPECT_EQ(sin2.to_vector<float>(), (std::vector<float>{static_cast<float>(std::sin(2.0))}));
+  const Tensor two = Tensor::from_values<double>(DType::F64, Shape{1}, {2.0});
+  EXPECT_EQ(session_error_kind_of([&] { run_one("Sin", {{"x", two}}, 11, {}, ExecutionMode::Exact, 7); }),
             SessionErrorKind::ExactModeUnavailable);
   // Exp takes float32 and float64 (section 10); an integer type is Unsupported, and float64 has no
   // exact exponential, so exact mode refuses it when the node is shaped (spec/exact-mode.md section 4).
