@@ -14,6 +14,7 @@
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/spectral_inputs.hpp"
 #include "reference/ops/spectral_math.hpp"
 
 namespace onemodel {
@@ -119,17 +120,12 @@ class Dft final : public OpKernel {
   }
 
  private:
-  static std::int64_t scalar(const NodeInfo& node, const Tensor& t, const char* what) {
-    if (t.element_count() != 1) node.fail_invalid(std::string(what) + " must be a scalar, got shape " + t.shape().to_string());
-    return shape_ops::read_ints(node, t, what)[0];
-  }
-
   DftGeometry geometry(const NodeInfo& node, const Shape& in, const Tensor* length, const Tensor* axis) const {
     const int rank = in.rank();
     if (rank < 2) node.fail_invalid("the input needs a signal axis and the complex axis, got shape " + in.to_string());
     const std::int32_t last = in[rank - 1];
     if (last != 1 && last != 2) node.fail_invalid("the last axis holds 1 (real) or 2 (complex) values, got " + std::to_string(last));
-    std::int64_t a = axis != nullptr ? scalar(node, *axis, "axis") : (node.opset() < 20 ? axis_attribute_ : -2);
+    std::int64_t a = axis != nullptr ? spectral::int_scalar(node, *axis, "axis") : (node.opset() < 20 ? axis_attribute_ : -2);
     // ONNX: the accepted range is [-r, -2] and [0, r - 2]; -1 and r - 1 name the complex axis.
     if (a < -rank || a > rank - 2 || a == -1) {
       node.fail_invalid("axis " + std::to_string(a) + " outside [" + std::to_string(-rank) + ", -2] and [0, " +
@@ -141,7 +137,7 @@ class Dft final : public OpKernel {
     const bool irfft = onesided_ == 1 && inverse_ == 1;
     if (onesided_ == 1 && inverse_ == 0 && last != 1) node.fail_invalid("onesided = 1 (forward) takes a real input");
     if (irfft && last != 2) node.fail_invalid("onesided = 1 with inverse = 1 takes a complex input");
-    g.length = length != nullptr ? scalar(node, *length, "dft_length") : (irfft ? 2 * (extent - 1) : extent);
+    g.length = length != nullptr ? spectral::int_scalar(node, *length, "dft_length") : (irfft ? 2 * (extent - 1) : extent);
     if (g.length < 1) node.fail_invalid("dft_length " + std::to_string(g.length) + " is not positive");
     if (g.length > kMaxElements) node.fail_unsupported("dft_length beyond the library's limits");
     if (irfft) {

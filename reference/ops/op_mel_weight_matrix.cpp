@@ -14,33 +14,17 @@
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/spectral_inputs.hpp"
 
 namespace onemodel {
 namespace {
 
 using MelTypes = ew::Types<ew::F32, ew::F64, ew::F16, ew::BF16>;
 
-DType output_type(const NodeInfo& node) {
-  const std::int64_t code = node.get_int("output_datatype", 1);
-  switch (code) {
-    case 1: return DType::F32;
-    case 11: return DType::F64;
-    case 10: return DType::F16;
-    case 16: return DType::BF16;
-    default: break;
-  }
-  node.fail_unsupported("output_datatype " + std::to_string(code) + " (float, double, float16 and bfloat16 are served)");
-}
-
 struct MelParameters {
   std::int64_t mel_bins = 0, dft_length = 0, sample_rate = 0;
   double lower = 0.0, upper = 0.0;
 };
-
-std::int64_t int_scalar(const NodeInfo& node, const Tensor& t, const char* what) {
-  if (t.element_count() != 1) node.fail_invalid(std::string(what) + " must be a scalar, got shape " + t.shape().to_string());
-  return shape_ops::read_ints(node, t, what)[0];
-}
 
 double float_scalar(const NodeInfo& node, const Tensor& t, const char* what) {
   if (t.element_count() != 1) node.fail_invalid(std::string(what) + " must be a scalar, got shape " + t.shape().to_string());
@@ -55,9 +39,9 @@ double float_scalar(const NodeInfo& node, const Tensor& t, const char* what) {
 MelParameters read_parameters(const NodeInfo& node, const Tensor& bins, const Tensor& length, const Tensor& rate,
                               const Tensor& lower, const Tensor& upper) {
   MelParameters p;
-  p.mel_bins = int_scalar(node, bins, "num_mel_bins");
-  p.dft_length = int_scalar(node, length, "dft_length");
-  p.sample_rate = int_scalar(node, rate, "sample_rate");
+  p.mel_bins = spectral::int_scalar(node, bins, "num_mel_bins");
+  p.dft_length = spectral::int_scalar(node, length, "dft_length");
+  p.sample_rate = spectral::int_scalar(node, rate, "sample_rate");
   p.lower = float_scalar(node, lower, "lower_edge_hertz");
   p.upper = float_scalar(node, upper, "upper_edge_hertz");
   if (p.mel_bins < 1 || p.mel_bins > kMaxElements) node.fail_invalid("num_mel_bins " + std::to_string(p.mel_bins) + " is not positive");
@@ -93,7 +77,7 @@ std::vector<std::int64_t> edge_bins(const NodeInfo& node, const MelParameters& p
 
 class MelWeightMatrix final : public OpKernel {
  public:
-  explicit MelWeightMatrix(const NodeInfo& node) : type_(output_type(node)) { supports_exact = false; }
+  explicit MelWeightMatrix(const NodeInfo& node) : type_(spectral::output_datatype(node)) { supports_exact = false; }
 
   void infer(InferContext& context) const override {
     const Tensor* v[5];

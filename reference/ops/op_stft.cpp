@@ -11,6 +11,7 @@
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/spectral_inputs.hpp"
 #include "reference/ops/spectral_math.hpp"
 
 namespace onemodel {
@@ -86,11 +87,6 @@ class Stft final : public OpKernel {
   }
 
  private:
-  static std::int64_t scalar(const NodeInfo& node, const Tensor& t, const char* what) {
-    if (t.element_count() != 1) node.fail_invalid(std::string(what) + " must be a scalar, got shape " + t.shape().to_string());
-    return shape_ops::read_ints(node, t, what)[0];
-  }
-
   StftGeometry geometry(const NodeInfo& node, const Shape& signal, const Tensor& step, const Shape* window,
                         const Tensor* length) const {
     if (signal.rank() != 3 || (signal[2] != 1 && signal[2] != 2)) {
@@ -101,11 +97,11 @@ class Stft final : public OpKernel {
     g.signal_length = signal[1];
     g.complex_in = signal[2] == 2;
     if (g.complex_in && onesided_ == 1) node.fail_invalid("onesided = 1 takes a real signal");
-    g.step = scalar(node, step, "frame_step");
+    g.step = spectral::int_scalar(node, step, "frame_step");
     if (g.step < 1) node.fail_invalid("frame_step " + std::to_string(g.step) + " is not positive");
     if (window != nullptr && window->rank() != 1) node.fail_invalid("the window must be 1-D, got " + window->to_string());
     if (length != nullptr) {
-      g.frame_length = scalar(node, *length, "frame_length");
+      g.frame_length = spectral::int_scalar(node, *length, "frame_length");
       if (window != nullptr && (*window)[0] != g.frame_length) {
         node.fail_invalid("the window's length " + std::to_string((*window)[0]) + " differs from frame_length " +
                           std::to_string(g.frame_length));

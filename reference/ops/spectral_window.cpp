@@ -6,28 +6,17 @@
 #include "core/graph/node_info.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/spectral_inputs.hpp"
 
 namespace onemodel {
 namespace {
 
 using WindowTypes = ew::Types<ew::F32, ew::F64, ew::F16, ew::BF16>;
 
-DType output_type(const NodeInfo& node) {
-  const std::int64_t code = node.get_int("output_datatype", 1);
-  switch (code) {
-    case 1: return DType::F32;
-    case 11: return DType::F64;
-    case 10: return DType::F16;
-    case 16: return DType::BF16;
-    default: break;
-  }
-  node.fail_unsupported("output_datatype " + std::to_string(code) + " (float, double, float16 and bfloat16 are served)");
-}
-
 class SpectralWindow final : public OpKernel {
  public:
   SpectralWindow(const NodeInfo& node, spectral::WindowKind kind)
-      : kind_(kind), type_(output_type(node)), periodic_(node.get_int("periodic", 1) != 0) {
+      : kind_(kind), type_(spectral::output_datatype(node)), periodic_(node.get_int("periodic", 1) != 0) {
     const std::int64_t periodic = node.get_int("periodic", 1);
     if (periodic != 0 && periodic != 1) node.fail_invalid("periodic must be 0 or 1, got " + std::to_string(periodic));
     // The functions are the platform's cos (section 1).
