@@ -4,8 +4,8 @@
 // (zero-padded or cut; default the axis extent, or 2 (extent - 1) for the inverse one-sided
 // transform). onesided = 1 with inverse = 0 keeps bins 0..floor(L/2) of a real input; with
 // inverse = 1 it reads those bins of a complex input, completes the spectrum by conjugate symmetry
-// and returns the real part. The inverse divides by L. Sums in binary64 with the platform's cos
-// and sin, rounded once to the element type: not exact.
+// and returns the real part. The inverse divides by L. Sums in binary64 in a stated order with the
+// exact twiddles of spectral_math.hpp, rounded once to the element type: exact.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -37,7 +37,6 @@ class Dft final : public OpKernel {
         axis_attribute_(node.opset() < 20 ? node.get_int("axis", 1) : 0) {
     if (inverse_ != 0 && inverse_ != 1) node.fail_invalid("inverse must be 0 or 1, got " + std::to_string(inverse_));
     if (onesided_ != 0 && onesided_ != 1) node.fail_invalid("onesided must be 0 or 1, got " + std::to_string(onesided_));
-    supports_exact = false;
   }
 
   void infer(InferContext& context) const override {

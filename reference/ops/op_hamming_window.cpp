@@ -1,4 +1,4 @@
-// HammingWindow (opset 17): spec/ops/spectral.md section 3. Not exact (the platform's cos).
+// HammingWindow (opset 17): spec/ops/spectral.md section 3. Exact (cosines by turn()).
 #include "reference/ops/spectral_window.hpp"
 
 namespace onemodel {

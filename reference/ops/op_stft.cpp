@@ -3,7 +3,7 @@
 // starts at f * frame_step; frames = floor((signal_length - frame_length) / frame_step) + 1; each
 // windowed frame is transformed by the DFT of section 2 (length frame_length), onesided (default
 // 1, real input only) keeping bins 0..floor(frame_length / 2). Output [batch, frames, bins, 2].
-// Not exact (the platform's cos and sin).
+// Exact (the twiddles of spectral_math.hpp, sums in a stated order).
 #include <string>
 #include <vector>
 
@@ -28,7 +28,6 @@ class Stft final : public OpKernel {
  public:
   explicit Stft(const NodeInfo& node) : onesided_(node.get_int("onesided", 1)) {
     if (onesided_ != 0 && onesided_ != 1) node.fail_invalid("onesided must be 0 or 1, got " + std::to_string(onesided_));
-    supports_exact = false;
   }
 
   void infer(InferContext& context) const override {

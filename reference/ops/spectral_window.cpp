@@ -19,8 +19,6 @@ class SpectralWindow final : public OpKernel {
       : kind_(kind), type_(spectral::output_datatype(node)), periodic_(node.get_int("periodic", 1) != 0) {
     const std::int64_t periodic = node.get_int("periodic", 1);
     if (periodic != 0 && periodic != 1) node.fail_invalid("periodic must be 0 or 1, got " + std::to_string(periodic));
-    // The functions are the platform's cos (section 1).
-    supports_exact = false;
   }
 
   void infer(InferContext& context) const override {

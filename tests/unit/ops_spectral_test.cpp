@@ -65,13 +65,20 @@ TEST(OpsSpectral, HannWindowValues) {
 TEST(OpsSpectral, Refusals) {
   auto kind = [](const std::function<void()>& f) { return session_error_kind_of(f); };
   // DFT: the complex axis is not a signal axis; a last axis of 3; one-sided forward of a complex
-  // input; dft_length 0; exact mode.
+  // input; dft_length 0.
   const Tensor c = f32({4, 2}, {1, 0, 2, 0, 3, 0, 4, 0});
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}, {"", {}}, {"axis", i64(-1)}}); }), SessionErrorKind::InvalidInput);
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}}); }), SessionErrorKind::InvalidModel);
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}}, {int_attr("onesided", 1)}); }), SessionErrorKind::InvalidModel);
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}, {"len", i64(0)}}); }), SessionErrorKind::InvalidInput);
-  EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}}, {}, ExecutionMode::Exact); }),
+  // MelWeightMatrix keeps the platform's log1p and expm1: exact mode refuses it.
+  EXPECT_EQ(kind([&] {
+              run("MelWeightMatrix", 17,
+                  {{"b", i64(4)}, {"n", i64(64)}, {"r", i64(16000)},
+                   {"lo", Tensor::from_values<float>(DType::F32, Shape{}, {0.0f})},
+                   {"hi", Tensor::from_values<float>(DType::F32, Shape{}, {4000.0f})}},
+                  {}, ExecutionMode::Exact);
+            }),
             SessionErrorKind::ExactModeUnavailable);
   // STFT: a frame longer than the signal; a window of another length than frame_length; step 0.
   const Tensor sig = f32({1, 4, 1}, {1, 2, 3, 4});
@@ -88,6 +95,24 @@ TEST(OpsSpectral, Refusals) {
               run("MelWeightMatrix", 17, {{"b", i64(4)}, {"n", i64(64)}, {"r", i64(16000)}, {"lo", lo}, {"hi", hi}});
             }),
             SessionErrorKind::InvalidInput);
+}
+
+// Section 2: quarter turns are exact (r = 0 gives the cores' 1 and 0), so the DFT of [1, 2, 3, 4]
+// and the periodic Hann window of 4 samples come out exactly, in both modes, with the same bits.
+TEST(OpsSpectral, QuarterTurnsAreExactInBothModes) {
+  const Tensor x = f32({4, 1}, {1, 2, 3, 4});
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    EXPECT_EQ(run("DFT", 20, {{"x", x}}, {}, mode), (std::vector<float>{10, 0, -2, 2, -2, 0, -2, -2}));
+    EXPECT_EQ(run("HannWindow", 17, {{"n", i64(4)}}, {}, mode), (std::vector<float>{0, 0.5f, 1, 0.5f}));
+  }
+  // Other turns: exact mode gives fast mode's bits (one arithmetic), and the values agree with
+  // the binary64 cosine to the float32 rounding.
+  const std::vector<float> fast = run("HammingWindow", 17, {{"n", i64(13)}}, {}, ExecutionMode::Fast);
+  EXPECT_EQ(run("HammingWindow", 17, {{"n", i64(13)}}, {}, ExecutionMode::Exact), fast);
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    const double want = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(2.0 * 3.141592653589793 * static_cast<double>(i) / 13.0);
+    EXPECT_NEAR(fast[i], want, 1e-7) << i;
+  }
 }
 
 }  // namespace
