@@ -1,0 +1,41 @@
+// Dropout (spec/ops/shape-indexing.md section 2): inference is the identity with an all-true mask;
+// training_mode true is the same identity when ratio is exactly 0 and Unsupported otherwise (it
+// would draw random numbers). Values from the rule text.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "onemodel/session.hpp"
+#include "tests/support/ir_builder.hpp"
+
+namespace onemodel {
+namespace {
+
+using namespace ir_builder;
+
+std::vector<Tensor> dropout(float ratio, bool training, ExecutionMode mode) {
+  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{2, 2}, {1.5f, -2.0f, 0.0f, 7.0f});
+  return run_one_node("Dropout", 13,
+                      {{"x", x},
+                       {"ratio", Tensor::from_values<float>(DType::F32, Shape{}, {ratio})},
+                       {"training_mode", Tensor::from_values<std::uint8_t>(DType::Bool, Shape{}, {training ? 1 : 0})}},
+                      {unshaped_tensor_value_info("y", 1), unshaped_tensor_value_info("mask", 9)}, {}, mode);
+}
+
+TEST(OpsDropout, TrainingWithRatioZeroKeepsEverything) {
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    for (bool training : {false, true}) {
+      const std::vector<Tensor> out = dropout(0.0f, training, mode);
+      EXPECT_EQ(out.at(0).to_vector<float>(), (std::vector<float>{1.5f, -2.0f, 0.0f, 7.0f}));
+      EXPECT_EQ(out.at(1).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 1, 1}));
+    }
+  }
+  // Inference ignores the ratio; training with a ratio other than 0 is refused.
+  EXPECT_EQ(dropout(0.5f, false, ExecutionMode::Fast).at(0).to_vector<float>(),
+            (std::vector<float>{1.5f, -2.0f, 0.0f, 7.0f}));
+  EXPECT_EQ(session_error_kind_of([&] { dropout(0.5f, true, ExecutionMode::Fast); }), SessionErrorKind::Unsupported);
+}
+
+}  // namespace
+}  // namespace onemodel
