@@ -19,7 +19,7 @@ std::vector<Tensor> dropout(float ratio, bool training, ExecutionMode mode) {
   return run_one_node("Dropout", 13,
                       {{"x", x},
                        {"ratio", Tensor::from_values<float>(DType::F32, Shape{}, {ratio})},
-                       {"training_mode", Tensor::from_values<std::uint8_t>(DType::Bool, Shape{}, {training ? 1 : 0})}},
+                       {"training_mode", Tensor::from_values<std::uint8_t>(DType::Bool, Shape{}, {static_cast<std::uint8_t>(training ? 1 : 0)})}},
                       {unshaped_tensor_value_info("y", 1), unshaped_tensor_value_info("mask", 9)}, {}, mode);
 }
 
