@@ -129,7 +129,7 @@ class Unique final : public OpKernel {
     const auto write_ints = [&](std::size_t output, const std::vector<std::int64_t>& values) {
       if (!context.output_wanted(output)) return;
       const Tensor& t = context.allocate_output(output, DType::I64, Shape{static_cast<std::int64_t>(values.size())});
-      std::ranges::copy(values, t.mutable_data<std::int64_t>().begin());
+      std::copy(values.begin(), values.end(), t.mutable_data<std::int64_t>().begin());
     };
     write_ints(1, first);
     write_ints(2, group_of);
