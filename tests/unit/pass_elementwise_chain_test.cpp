@@ -1,9 +1,10 @@
 // The `elementwise-chain` pass (optimized/passes/elementwise_chain_fuse.cpp, docs/design.md
 // "Element-wise chains"): a run of float32 element-wise operators reading one tensor plus
 // one-element constants becomes one ElementwiseProgramOp. It claims to preserve bits, so:
-//  - the fused graph's outputs equal, bit for bit, the reference engine's (exact mode) and the
-//    unfused optimized graph's (fast mode, level None), on every kernel path at 1 and 2 threads,
-//    with NaN payloads, infinities, signed zeros and subnormals in the input;
+//  - the fused graph's outputs equal, bit for bit, the reference engine's and the unfused
+//    optimized graph's (level None) in exact mode, and the unfused graph's in fast mode, on every
+//    kernel path at 1 and 2 threads (tests/support/pass_bits.hpp), with NaN payloads, infinities,
+//    signed zeros and subnormals in the input;
 //  - it fires on the PP-OCRv4 detector's exported HardSwish chain (constants as Constant nodes
 //    and as [1]-shaped initializers) and stops where an intermediate is read outside the chain
 //    or is a graph output, or where an operand is not a one-element constant;
@@ -27,6 +28,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/pass_bits.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -37,94 +39,17 @@ using ir_builder::float_attr;
 
 using Feeds = std::vector<std::pair<std::string, Tensor>>;
 
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-float from_bits(std::uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
-// Mostly values in [-8, 8) (the interesting range of HardSwish, Clip and the exponentials), one
-// in `special_every` a special value.
-Tensor input_values(const Shape& shape, std::uint32_t seed, int special_every = 37) {
-  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
-  std::uint32_t state = seed;
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), from_bits(0xFFC01234u), from_bits(0x7F800001u),
-                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                            0.0f, -0.0f, from_bits(0x00000321u), -from_bits(0x00654321u), 3.0e38f, -3.0e38f,
-                            -3.0f, 3.0f, 6.0f};
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    if (special_every > 0 && (state >> 8) % static_cast<std::uint32_t>(special_every) == 0) {
-      v[i] = specials[(state >> 3) % (sizeof specials / sizeof specials[0])];
-    } else {
-      v[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 16.0f;
-    }
-  }
-  return Tensor::from_values<float>(DType::F32, shape, v);
-}
-
 Tensor constant(float v, const Shape& shape = Shape{}) { return Tensor::from_values<float>(DType::F32, shape, {v}); }
 
 using test::count_kernels;
 
-std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode mode) {
-  SessionOptions options;
-  options.mode = mode;
-  static opt::ThreadPool pool(1);
-  return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
-}
+using test::pass_bits::bits_everywhere;
+using test::pass_bits::compiled;
+using test::pass_bits::difference;
 
-// Runs at two threads are counted for the RequireSplit of each test (tests/support/session_runs.hpp).
-std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
-                        int threads, const test::Feeds& feeds) {
-  return test::run_session(model, engine, mode, level, threads, feeds);
-}
-
-// The first difference in shape or bits, or "".
-std::string difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-  if (a.size() != b.size()) return "output counts differ";
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i].shape() == b[i].shape())) {
-      return "output " + std::to_string(i) + " shape " + a[i].shape().to_string() + " vs " + b[i].shape().to_string();
-    }
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      if (bits(x[k]) != bits(y[k])) {
-        return "output " + std::to_string(i) + " element " + std::to_string(k) + ": " + std::to_string(bits(x[k])) +
-               " vs " + std::to_string(bits(y[k]));
-      }
-    }
-  }
-  return "";
-}
-
-// Fused (level All) against the reference engine in exact mode and against the unfused optimized
-// graph in fast mode, on every path at 1 and 2 threads; "" when every bit agrees.
-std::string bits_everywhere(const IrModel& model, const Feeds& feeds) {
-  const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
-  std::string found;
-  for (const opt::Isa path : opt::available_isas()) {
-    const std::string isa(opt::isa_name(path));
-    ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
-    const auto unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, 1, feeds);
-    for (int threads : {1, 2}) {
-      const std::string where = isa + " threads " + std::to_string(threads);
-      const auto exact = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
-      const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
-      if (std::string d = difference(exact, reference); !d.empty()) found = "exact vs reference, " + where + ": " + d;
-      if (std::string d = difference(fast, unfused); !d.empty()) found = "fast fused vs unfused, " + where + ": " + d;
-      if (!found.empty()) break;
-    }
-    if (!found.empty()) break;
-  }
-  ::unsetenv("ONEMODEL_ISA");
-  return found;
+// pass_bits' inputs with the corners of HardSwish and Clip among the special values.
+Tensor input_values(const Shape& shape, std::uint32_t seed, int special_every = 37) {
+  return test::pass_bits::input_values(shape, seed, special_every, {-3.0f, 3.0f, 6.0f});
 }
 
 // The detector's block: y = Add(Mul(Div(Mul(t, Clip(Add(t, 3), 0, 6)), 6), s2), b2) with
@@ -242,7 +167,7 @@ TEST(ElementwiseChain, HigherRankConstantAddsLeadingAxes) {
   const IrModel model = b.build();
   EXPECT_EQ(count_kernels(*compiled(model, ExecutionMode::Exact), "ElementwiseProgramOp"), 1u);
   const Feeds feeds{{"x", input_values(Shape{20000}, 12, 2)}};
-  const auto out = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
+  const auto out = test::run_session(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].shape(), (Shape{1, 1, 20000}));
   EXPECT_EQ(bits_everywhere(model, feeds), "");

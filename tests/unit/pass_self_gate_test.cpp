@@ -29,6 +29,7 @@
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/pass_bits.hpp"
 #include "tests/support/session_runs.hpp"
 
 namespace onemodel {
@@ -40,114 +41,19 @@ using ir_builder::int_attr;
 using ir_builder::ints_attr;
 using test::count_kernels;
 
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-float from_bits(std::uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
+using test::pass_bits::bits;
+using test::pass_bits::bits_everywhere;
+using test::pass_bits::from_bits;
+using test::pass_bits::compiled;
+using test::pass_bits::difference;
+using test::pass_bits::fused_nodes;
 
-// Mostly values in [-8, 8) (where Sigmoid and HardSigmoid bend), one in `special_every` a special
-// value (NaN payloads of both signs, infinities, signed zeros, subnormals, huge values, the
-// HardSwish corners -3 and 3).
+// pass_bits' inputs with the corners of HardSwish (-3, 3) and the exponentials' overflow (88.5) among the special values.
 Tensor input_values(const Shape& shape, std::uint32_t seed, int special_every = 23) {
-  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
-  std::uint32_t state = seed;
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), from_bits(0xFFC01234u), from_bits(0x7F800001u),
-                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                            0.0f, -0.0f, from_bits(0x00000321u), -from_bits(0x00654321u), 3.0e38f, -3.0e38f,
-                            -3.0f, 3.0f, 88.5f, -88.5f};
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    if (special_every > 0 && (state >> 8) % static_cast<std::uint32_t>(special_every) == 0) {
-      v[i] = specials[(state >> 3) % (sizeof specials / sizeof specials[0])];
-    } else {
-      v[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 16.0f;
-    }
-  }
-  return Tensor::from_values<float>(DType::F32, shape, v);
+  return test::pass_bits::input_values(shape, seed, special_every, {-3.0f, 3.0f, 88.5f, -88.5f});
 }
 
-// Weights without specials, small enough that a Conv's sums stay mostly in the gates' bend.
-Tensor weights(const Shape& shape, std::uint32_t seed) {
-  std::vector<float> v(static_cast<std::size_t>(shape.element_count()));
-  std::uint32_t state = seed;
-  for (float& value : v) {
-    state = state * 1664525u + 1013904223u;
-    value = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 0.5f;
-  }
-  return Tensor::from_values<float>(DType::F32, shape, v);
-}
-
-std::unique_ptr<opt::CompiledGraph> compiled(const IrModel& model, ExecutionMode mode,
-                                             OptimizationLevel level = OptimizationLevel::All) {
-  SessionOptions options;
-  options.mode = mode;
-  options.optimization_level = level;
-  static opt::ThreadPool pool(1);
-  return opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
-}
-
-std::vector<Tensor> run(const IrModel& model, EngineKind engine, ExecutionMode mode, OptimizationLevel level,
-                        int threads, const test::Feeds& feeds) {
-  return test::run_session(model, engine, mode, level, threads, feeds);
-}
-
-// The first difference in shape or bits, or "".
-std::string difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-  if (a.size() != b.size()) return "output counts differ";
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i].shape() == b[i].shape())) return "output " + std::to_string(i) + " shapes differ";
-    const auto x = a[i].to_vector<float>();
-    const auto y = b[i].to_vector<float>();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      if (bits(x[k]) != bits(y[k])) {
-        return "output " + std::to_string(i) + " element " + std::to_string(k) + ": " + std::to_string(bits(x[k])) +
-               " vs " + std::to_string(bits(y[k]));
-      }
-    }
-  }
-  return "";
-}
-
-// See the file comment; "" when every bit agrees.
-std::string bits_everywhere(const IrModel& model, const test::Feeds& feeds) {
-  const auto reference = run(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, feeds);
-  std::string found;
-  for (const opt::Isa path : opt::available_isas()) {
-    const std::string isa(opt::isa_name(path));
-    ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
-    const auto fast_unfused = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::None, 1, feeds);
-    const auto fast_one = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, feeds);
-    for (int threads : {1, 2}) {
-      const std::string where = isa + " threads " + std::to_string(threads);
-      const auto exact = run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::All, threads, feeds);
-      const auto exact_unfused =
-          run(model, EngineKind::Optimized, ExecutionMode::Exact, OptimizationLevel::None, threads, feeds);
-      const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, threads, feeds);
-      if (std::string d = difference(exact, reference); !d.empty()) found = "exact vs reference, " + where + ": " + d;
-      if (std::string d = difference(exact, exact_unfused); !d.empty()) found = "exact vs unfused, " + where + ": " + d;
-      if (std::string d = difference(fast, fast_one); !d.empty()) found = "fast at 1 and 2 threads, " + where + ": " + d;
-      if (std::string d = difference(fast, fast_unfused); !d.empty()) found = "fast vs unfused, " + where + ": " + d;
-      if (!found.empty()) break;
-    }
-    if (!found.empty()) break;
-  }
-  ::unsetenv("ONEMODEL_ISA");
-  return found;
-}
-
-// Nodes left by the passes in both modes (they must agree: the pass runs in both).
-std::size_t fused_nodes(const IrModel& model) {
-  const std::size_t exact = compiled(model, ExecutionMode::Exact)->nodes.size();
-  const std::size_t fast = compiled(model, ExecutionMode::Fast)->nodes.size();
-  EXPECT_EQ(exact, fast);
-  return exact;
-}
+Tensor weights(const Shape& shape, std::uint32_t seed) { return test::pass_bits::small_weights(shape, seed); }
 
 std::size_t gates(const IrModel& model) { return count_kernels(*compiled(model, ExecutionMode::Exact), "SelfGateOp"); }
 
