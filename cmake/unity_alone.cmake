@@ -126,5 +126,14 @@ set(ONEMODEL_UNITY_ALONE
     # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
     reference/math/exact_hyperbolic.cpp
     reference/math/exact_inverse_trig.cpp
-    reference/math/exact_trig.cpp)
+    reference/math/exact_trig.cpp
+    # ImageDecoder and its decoders (issue 17): new files, alone.
+    reference/image/bmp_decode.cpp
+    reference/image/image_decode.cpp
+    reference/image/png_decode.cpp
+    reference/image/pnm_decode.cpp
+    reference/image/tiff_decode.cpp
+    reference/image/zlib_inflate.cpp
+    reference/ops/op_image_decoder.cpp
+    reference/ops/table_image.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -438,63 +438,63 @@ constexpr SchemaInput kIn215[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt215[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn216[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt216[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn217[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn218[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn217[] = {{"encoded_stream", 0, 0x4u, "T1"}};
+constexpr SchemaAttribute kAt217[] = {{"pixel_format", 3, false, "RGB"}};
+constexpr SchemaInput kIn218[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt218[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn219[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt219[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn219[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt219[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn220[] = {{"X", 0, 0x802u, "T1"}};
 constexpr SchemaAttribute kAt220[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn221[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn221[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt221[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn222[] = {{"X", 0, 0xc02u, "T1"}};
 constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T1"}};
 constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn224[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt224[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn225[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn224[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn225[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt225[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn226[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt226[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn226[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt226[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
 constexpr SchemaInput kIn227[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn228[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt227[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn228[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt228[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn231[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt229[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn230[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn231[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt231[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn232[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn233[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn232[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn233[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt233[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn234[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn234[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt234[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn235[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn235[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt235[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn236[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn236[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn237[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn238[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn238[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn239[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt239[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn239[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn240[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt240[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn241[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn241[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt241[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn242[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt242[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn242[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt242[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn243[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt243[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn244[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt244[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn245[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn245[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt245[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn246[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt246[] = {{"body", 5, true, ""}};
@@ -506,141 +506,141 @@ constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}
 constexpr SchemaAttribute kAt249[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt250[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn251[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt251[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn252[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn251[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt251[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn252[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt252[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn253[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt253[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
 constexpr SchemaInput kIn254[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn256[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn256[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn257[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn258[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn257[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn258[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn259[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn259[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn260[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn261[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn262[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn263[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn263[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt265[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn265[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn266[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt266[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt266[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn267[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt267[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt267[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt268[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaInput kIn269[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt269[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaInput kIn270[] = {{"X", 0, 0xc0eu, "T"}};
 constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt271[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn271[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt271[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt272[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaInput kIn273[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt273[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn274[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn274[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt274[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn275[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn276[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn276[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt277[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn277[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt278[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn279[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt279[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn280[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn279[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt279[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn280[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt280[] = {{"output_datatype", 2, false, ""}};
 constexpr SchemaInput kIn281[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn282[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn282[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn283[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn283[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn284[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn284[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn285[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt286[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn287[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn286[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn287[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt287[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn288[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt288[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn288[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt288[] = {{"fmod", 2, false, ""}};
 constexpr SchemaInput kIn289[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt289[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn290[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn291[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaInput kIn292[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn293[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn293[] = {{"X", 0, 0xceau, "T"}};
 constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn294[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn295[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt295[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn296[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn296[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt296[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn297[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt297[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn297[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt297[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
 constexpr SchemaInput kIn298[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
 constexpr SchemaAttribute kAt298[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn299[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn300[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn299[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt299[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn300[] = {{"X", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt300[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn301[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn301[] = {{"X", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt301[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn302[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt302[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn302[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt302[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn303[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
 constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn304[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt304[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn305[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn304[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt304[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn305[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt305[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn306[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn307[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn307[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn308[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn308[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn309[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn309[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn310[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn311[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn312[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn313[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt314[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn314[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn315[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt315[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn316[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt316[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn317[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt315[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn316[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt316[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn317[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt317[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn318[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn318[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt318[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn319[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}};
@@ -652,150 +652,150 @@ constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u,
 constexpr SchemaAttribute kAt322[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt324[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn324[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt324[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn325[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn326[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt325[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn326[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt326[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn327[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn327[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt327[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn328[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn328[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn329[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt329[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn330[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn331[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn329[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt329[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn330[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt330[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn331[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn332[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn332[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt332[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn333[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt333[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn334[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt334[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt335[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt336[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt333[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn334[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt334[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn335[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt335[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn336[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt336[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn337[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt337[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn338[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt340[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn339[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
 constexpr SchemaInput kIn341[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt341[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn342[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt341[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn342[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt342[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt343[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn344[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn346[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn343[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt343[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt344[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn345[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt346[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn349[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt351[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt358[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn369[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt369[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt372[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt373[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn374[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt374[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt375[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt376[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt377[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn378[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt377[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt378[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt379[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn379[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt379[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt380[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt381[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt382[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt383[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt382[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt383[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn384[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt384[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn385[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt385[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt386[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt385[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt386[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn387[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt387[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn388[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn388[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt389[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt390[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn392[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn393[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn395[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt395[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt396[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
@@ -806,39 +806,39 @@ constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u
 constexpr SchemaAttribute kAt399[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt400[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn401[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt401[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt402[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn403[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt401[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt402[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn403[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt403[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn404[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt404[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaAttribute kAt404[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn405[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt405[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn406[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt406[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt407[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn406[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt406[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn407[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt407[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
 constexpr SchemaInput kIn408[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn409[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt408[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt410[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn412[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt410[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt411[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt413[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn414[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt414[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn415[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn414[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt414[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn415[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
 constexpr SchemaInput kIn416[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt416[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn418[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -850,48 +850,48 @@ constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn423[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt423[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn423[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt424[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn425[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt425[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt427[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn428[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt428[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn432[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn433[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn433[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn434[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaInput kIn434[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt434[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn435[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt436[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn437[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn436[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn437[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt437[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt440[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn441[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt441[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt444[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}};
@@ -902,27 +902,27 @@ constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt447[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt448[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn449[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn450[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn451[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn450[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn451[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn452[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn459[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
@@ -934,60 +934,60 @@ constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn465[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt465[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
 constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt469[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn470[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn471[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn471[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt471[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn472[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt472[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn473[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn472[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt472[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn473[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt473[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn474[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn474[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt474[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn475[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn476[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn477[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn479[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn478[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn479[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt480[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt480[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn482[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn487[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn489[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn489[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn490[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt490[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn491[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
@@ -996,51 +996,51 @@ constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u,
 constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn496[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt496[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn497[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt497[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn498[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt497[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn498[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn499[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn499[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn500[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn501[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn502[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn502[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn504[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn505[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn503[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn504[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt504[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn505[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn506[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn507[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn508[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt508[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
-constexpr SchemaInput kIn509[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt509[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn510[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn508[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn509[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt509[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn510[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt510[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn511[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn511[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt511[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn512[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn513[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt513[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt514[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn515[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt515[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn516[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn513[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt513[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt514[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn515[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt515[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn516[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt516[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn517[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt517[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn518[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn517[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt517[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn518[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt518[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn519[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt519[] = {{"perm", 7, false, ""}};
@@ -1050,16 +1050,16 @@ constexpr SchemaInput kIn521[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt521[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn522[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt522[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn523[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt523[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn524[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt524[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn525[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt525[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn523[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt523[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn524[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt524[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn525[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt525[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
 constexpr SchemaInput kIn526[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt526[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt527[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn527[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt527[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn528[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt528[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn529[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
@@ -1068,18 +1068,20 @@ constexpr SchemaInput kIn530[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u,
 constexpr SchemaAttribute kAt530[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt531[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn532[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt532[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn533[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt533[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt532[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn533[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt533[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
 constexpr SchemaInput kIn534[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
 constexpr SchemaAttribute kAt534[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn535[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt535[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn536[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn535[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt535[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn536[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt536[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn537[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn537[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt537[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn538[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt538[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1299,327 +1301,328 @@ constexpr OpSchema kSchemas[] = {
     {"If", 23, kIn214, 1, kAt214, 2, 1, 4},
     {"If", 24, kIn215, 1, kAt215, 2, 1, 4},
     {"If", 25, kIn216, 1, kAt216, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn217, 3, kAt217, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn218, 3, kAt218, 1, 1, 1},
-    {"IsInf", 10, kIn219, 1, kAt219, 2, 1, 1},
-    {"IsInf", 20, kIn220, 1, kAt220, 2, 1, 1},
-    {"IsNaN", 9, kIn221, 1, kAt221, 0, 1, 1},
-    {"IsNaN", 13, kIn222, 1, kAt222, 0, 1, 1},
-    {"IsNaN", 20, kIn223, 1, kAt223, 0, 1, 1},
-    {"LRN", 1, kIn224, 1, kAt224, 4, 1, 1},
-    {"LRN", 13, kIn225, 1, kAt225, 4, 1, 1},
-    {"LSTM", 7, kIn226, 8, kAt226, 7, 1, 3},
-    {"LSTM", 14, kIn227, 8, kAt227, 8, 1, 3},
-    {"LSTM", 22, kIn228, 8, kAt228, 8, 1, 3},
-    {"LayerNormalization", 17, kIn229, 3, kAt229, 3, 1, 3},
-    {"LeakyRelu", 6, kIn230, 1, kAt230, 1, 1, 1},
-    {"LeakyRelu", 16, kIn231, 1, kAt231, 1, 1, 1},
-    {"Less", 7, kIn232, 2, kAt232, 0, 1, 1},
-    {"Less", 9, kIn233, 2, kAt233, 0, 1, 1},
-    {"Less", 13, kIn234, 2, kAt234, 0, 1, 1},
-    {"LessOrEqual", 12, kIn235, 2, kAt235, 0, 1, 1},
-    {"LessOrEqual", 16, kIn236, 2, kAt236, 0, 1, 1},
-    {"Log", 6, kIn237, 1, kAt237, 0, 1, 1},
-    {"Log", 13, kIn238, 1, kAt238, 0, 1, 1},
-    {"LogSoftmax", 1, kIn239, 1, kAt239, 1, 1, 1},
-    {"LogSoftmax", 11, kIn240, 1, kAt240, 1, 1, 1},
-    {"LogSoftmax", 13, kIn241, 1, kAt241, 1, 1, 1},
-    {"Loop", 1, kIn242, 3, kAt242, 1, 1, 4},
-    {"Loop", 11, kIn243, 3, kAt243, 1, 1, 4},
-    {"Loop", 13, kIn244, 3, kAt244, 1, 1, 4},
-    {"Loop", 16, kIn245, 3, kAt245, 1, 1, 4},
-    {"Loop", 19, kIn246, 3, kAt246, 1, 1, 4},
-    {"Loop", 21, kIn247, 3, kAt247, 1, 1, 4},
-    {"Loop", 23, kIn248, 3, kAt248, 1, 1, 4},
-    {"Loop", 24, kIn249, 3, kAt249, 1, 1, 4},
-    {"Loop", 25, kIn250, 3, kAt250, 1, 1, 4},
-    {"LpNormalization", 1, kIn251, 1, kAt251, 2, 1, 1},
-    {"LpNormalization", 22, kIn252, 1, kAt252, 2, 1, 1},
-    {"LpPool", 2, kIn253, 1, kAt253, 5, 1, 1},
-    {"LpPool", 11, kIn254, 1, kAt254, 5, 1, 1},
-    {"LpPool", 18, kIn255, 1, kAt255, 7, 1, 1},
-    {"LpPool", 22, kIn256, 1, kAt256, 7, 1, 1},
-    {"MatMul", 1, kIn257, 2, kAt257, 0, 1, 1},
-    {"MatMul", 9, kIn258, 2, kAt258, 0, 1, 1},
-    {"MatMul", 13, kIn259, 2, kAt259, 0, 1, 1},
-    {"MatMulInteger", 10, kIn260, 4, kAt260, 0, 1, 1},
-    {"Max", 6, kIn261, 1, kAt261, 0, 1, 1},
-    {"Max", 8, kIn262, 1, kAt262, 0, 1, 1},
-    {"Max", 12, kIn263, 1, kAt263, 0, 1, 1},
-    {"Max", 13, kIn264, 1, kAt264, 0, 1, 1},
-    {"MaxPool", 1, kIn265, 1, kAt265, 4, 1, 1},
-    {"MaxPool", 8, kIn266, 1, kAt266, 5, 1, 2},
-    {"MaxPool", 10, kIn267, 1, kAt267, 7, 1, 2},
-    {"MaxPool", 11, kIn268, 1, kAt268, 7, 1, 2},
-    {"MaxPool", 12, kIn269, 1, kAt269, 7, 1, 2},
-    {"MaxPool", 22, kIn270, 1, kAt270, 7, 1, 2},
-    {"MaxUnpool", 9, kIn271, 3, kAt271, 3, 1, 1},
-    {"MaxUnpool", 11, kIn272, 3, kAt272, 3, 1, 1},
-    {"MaxUnpool", 22, kIn273, 3, kAt273, 3, 1, 1},
-    {"Mean", 6, kIn274, 1, kAt274, 0, 1, 1},
-    {"Mean", 8, kIn275, 1, kAt275, 0, 1, 1},
-    {"Mean", 13, kIn276, 1, kAt276, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn277, 1, kAt277, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn278, 1, kAt278, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn279, 5, kAt279, 1, 1, 1},
-    {"Min", 6, kIn280, 1, kAt280, 0, 1, 1},
-    {"Min", 8, kIn281, 1, kAt281, 0, 1, 1},
-    {"Min", 12, kIn282, 1, kAt282, 0, 1, 1},
-    {"Min", 13, kIn283, 1, kAt283, 0, 1, 1},
-    {"Mish", 18, kIn284, 1, kAt284, 0, 1, 1},
-    {"Mish", 22, kIn285, 1, kAt285, 0, 1, 1},
-    {"Mod", 10, kIn286, 2, kAt286, 1, 1, 1},
-    {"Mod", 13, kIn287, 2, kAt287, 1, 1, 1},
-    {"Mul", 6, kIn288, 2, kAt288, 2, 1, 1},
-    {"Mul", 7, kIn289, 2, kAt289, 0, 1, 1},
-    {"Mul", 13, kIn290, 2, kAt290, 0, 1, 1},
-    {"Mul", 14, kIn291, 2, kAt291, 0, 1, 1},
-    {"Neg", 6, kIn292, 1, kAt292, 0, 1, 1},
-    {"Neg", 13, kIn293, 1, kAt293, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn294, 3, kAt294, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn295, 3, kAt295, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn296, 3, kAt296, 2, 1, 1},
-    {"NonMaxSuppression", 10, kIn297, 5, kAt297, 1, 1, 1},
-    {"NonMaxSuppression", 11, kIn298, 5, kAt298, 1, 1, 1},
-    {"NonZero", 9, kIn299, 1, kAt299, 0, 1, 1},
-    {"NonZero", 13, kIn300, 1, kAt300, 0, 1, 1},
-    {"Not", 1, kIn301, 1, kAt301, 0, 1, 1},
-    {"OneHot", 9, kIn302, 3, kAt302, 1, 1, 1},
-    {"OneHot", 11, kIn303, 3, kAt303, 1, 1, 1},
-    {"Optional", 15, kIn304, 1, kAt304, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn305, 1, kAt305, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn306, 1, kAt306, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn307, 1, kAt307, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn308, 1, kAt308, 0, 1, 1},
-    {"Or", 7, kIn309, 2, kAt309, 0, 1, 1},
-    {"PRelu", 6, kIn310, 2, kAt310, 0, 1, 1},
-    {"PRelu", 7, kIn311, 2, kAt311, 0, 1, 1},
-    {"PRelu", 9, kIn312, 2, kAt312, 0, 1, 1},
-    {"PRelu", 16, kIn313, 2, kAt313, 0, 1, 1},
-    {"Pad", 1, kIn314, 1, kAt314, 3, 1, 1},
-    {"Pad", 2, kIn315, 1, kAt315, 3, 1, 1},
-    {"Pad", 11, kIn316, 3, kAt316, 1, 1, 1},
-    {"Pad", 13, kIn317, 3, kAt317, 1, 1, 1},
-    {"Pad", 18, kIn318, 4, kAt318, 1, 1, 1},
-    {"Pad", 19, kIn319, 4, kAt319, 1, 1, 1},
-    {"Pad", 21, kIn320, 4, kAt320, 1, 1, 1},
-    {"Pad", 23, kIn321, 4, kAt321, 1, 1, 1},
-    {"Pad", 24, kIn322, 4, kAt322, 1, 1, 1},
-    {"Pad", 25, kIn323, 4, kAt323, 1, 1, 1},
-    {"Pow", 1, kIn324, 2, kAt324, 2, 1, 1},
-    {"Pow", 7, kIn325, 2, kAt325, 0, 1, 1},
-    {"Pow", 12, kIn326, 2, kAt326, 0, 1, 1},
-    {"Pow", 13, kIn327, 2, kAt327, 0, 1, 1},
-    {"Pow", 15, kIn328, 2, kAt328, 0, 1, 1},
-    {"QLinearConv", 10, kIn329, 9, kAt329, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn330, 8, kAt330, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn331, 8, kAt331, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn332, 3, kAt332, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn333, 3, kAt333, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn334, 3, kAt334, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn335, 3, kAt335, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn336, 3, kAt336, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn337, 3, kAt337, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn338, 3, kAt338, 5, 1, 1},
-    {"RMSNormalization", 23, kIn339, 2, kAt339, 3, 1, 1},
-    {"RNN", 7, kIn340, 6, kAt340, 6, 1, 2},
-    {"RNN", 14, kIn341, 6, kAt341, 7, 1, 2},
-    {"RNN", 22, kIn342, 6, kAt342, 7, 1, 2},
-    {"Range", 11, kIn343, 3, kAt343, 0, 1, 1},
-    {"Range", 27, kIn344, 3, kAt344, 1, 1, 1},
-    {"Reciprocal", 6, kIn345, 1, kAt345, 0, 1, 1},
-    {"Reciprocal", 13, kIn346, 1, kAt346, 0, 1, 1},
-    {"ReduceL1", 1, kIn347, 1, kAt347, 2, 1, 1},
-    {"ReduceL1", 11, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceL1", 13, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceL1", 18, kIn350, 2, kAt350, 2, 1, 1},
-    {"ReduceL2", 1, kIn351, 1, kAt351, 2, 1, 1},
-    {"ReduceL2", 11, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceL2", 13, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceL2", 18, kIn354, 2, kAt354, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn358, 2, kAt358, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn362, 2, kAt362, 2, 1, 1},
-    {"ReduceMax", 1, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceMax", 11, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceMax", 12, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceMax", 13, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceMax", 18, kIn367, 2, kAt367, 2, 1, 1},
-    {"ReduceMax", 20, kIn368, 2, kAt368, 2, 1, 1},
-    {"ReduceMean", 1, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceMean", 11, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceMean", 13, kIn371, 1, kAt371, 2, 1, 1},
-    {"ReduceMean", 18, kIn372, 2, kAt372, 2, 1, 1},
-    {"ReduceMin", 1, kIn373, 1, kAt373, 2, 1, 1},
-    {"ReduceMin", 11, kIn374, 1, kAt374, 2, 1, 1},
-    {"ReduceMin", 12, kIn375, 1, kAt375, 2, 1, 1},
-    {"ReduceMin", 13, kIn376, 1, kAt376, 2, 1, 1},
-    {"ReduceMin", 18, kIn377, 2, kAt377, 2, 1, 1},
-    {"ReduceMin", 20, kIn378, 2, kAt378, 2, 1, 1},
-    {"ReduceProd", 1, kIn379, 1, kAt379, 2, 1, 1},
-    {"ReduceProd", 11, kIn380, 1, kAt380, 2, 1, 1},
-    {"ReduceProd", 13, kIn381, 1, kAt381, 2, 1, 1},
-    {"ReduceProd", 18, kIn382, 2, kAt382, 2, 1, 1},
-    {"ReduceSum", 1, kIn383, 1, kAt383, 2, 1, 1},
-    {"ReduceSum", 11, kIn384, 1, kAt384, 2, 1, 1},
-    {"ReduceSum", 13, kIn385, 2, kAt385, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn386, 1, kAt386, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn387, 1, kAt387, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn388, 1, kAt388, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn389, 2, kAt389, 2, 1, 1},
-    {"Relu", 6, kIn390, 1, kAt390, 0, 1, 1},
-    {"Relu", 13, kIn391, 1, kAt391, 0, 1, 1},
-    {"Relu", 14, kIn392, 1, kAt392, 0, 1, 1},
-    {"Reshape", 5, kIn393, 2, kAt393, 0, 1, 1},
-    {"Reshape", 13, kIn394, 2, kAt394, 0, 1, 1},
-    {"Reshape", 14, kIn395, 2, kAt395, 1, 1, 1},
-    {"Reshape", 19, kIn396, 2, kAt396, 1, 1, 1},
-    {"Reshape", 21, kIn397, 2, kAt397, 1, 1, 1},
-    {"Reshape", 23, kIn398, 2, kAt398, 1, 1, 1},
-    {"Reshape", 24, kIn399, 2, kAt399, 1, 1, 1},
-    {"Reshape", 25, kIn400, 2, kAt400, 1, 1, 1},
-    {"Resize", 10, kIn401, 2, kAt401, 1, 1, 1},
-    {"Resize", 11, kIn402, 4, kAt402, 6, 1, 1},
-    {"Resize", 13, kIn403, 4, kAt403, 6, 1, 1},
-    {"Resize", 18, kIn404, 4, kAt404, 9, 1, 1},
-    {"Resize", 19, kIn405, 4, kAt405, 9, 1, 1},
-    {"ReverseSequence", 10, kIn406, 2, kAt406, 2, 1, 1},
-    {"RoiAlign", 10, kIn407, 3, kAt407, 5, 1, 1},
-    {"RoiAlign", 16, kIn408, 3, kAt408, 6, 1, 1},
-    {"RoiAlign", 22, kIn409, 3, kAt409, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn410, 4, kAt410, 3, 1, 1},
-    {"Round", 11, kIn411, 1, kAt411, 0, 1, 1},
-    {"Round", 22, kIn412, 1, kAt412, 0, 1, 1},
-    {"STFT", 17, kIn413, 4, kAt413, 1, 1, 1},
-    {"Scan", 8, kIn414, 2, kAt414, 3, 1, 4},
-    {"Scan", 9, kIn415, 1, kAt415, 6, 1, 4},
-    {"Scan", 11, kIn416, 1, kAt416, 6, 1, 4},
-    {"Scan", 16, kIn417, 1, kAt417, 6, 1, 4},
-    {"Scan", 19, kIn418, 1, kAt418, 6, 1, 4},
-    {"Scan", 21, kIn419, 1, kAt419, 6, 1, 4},
-    {"Scan", 23, kIn420, 1, kAt420, 6, 1, 4},
-    {"Scan", 24, kIn421, 1, kAt421, 6, 1, 4},
-    {"Scan", 25, kIn422, 1, kAt422, 6, 1, 4},
-    {"Scatter", 9, kIn423, 3, kAt423, 1, 1, 1},
-    {"ScatterElements", 11, kIn424, 3, kAt424, 1, 1, 1},
-    {"ScatterElements", 13, kIn425, 3, kAt425, 1, 1, 1},
-    {"ScatterElements", 16, kIn426, 3, kAt426, 2, 1, 1},
-    {"ScatterElements", 18, kIn427, 3, kAt427, 2, 1, 1},
-    {"ScatterND", 11, kIn428, 3, kAt428, 0, 1, 1},
-    {"ScatterND", 13, kIn429, 3, kAt429, 0, 1, 1},
-    {"ScatterND", 16, kIn430, 3, kAt430, 1, 1, 1},
-    {"ScatterND", 18, kIn431, 3, kAt431, 1, 1, 1},
-    {"Selu", 6, kIn432, 1, kAt432, 2, 1, 1},
-    {"Selu", 22, kIn433, 1, kAt433, 2, 1, 1},
-    {"SequenceAt", 11, kIn434, 2, kAt434, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn435, 1, kAt435, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn436, 0, kAt436, 1, 1, 1},
-    {"SequenceErase", 11, kIn437, 2, kAt437, 0, 1, 1},
-    {"SequenceInsert", 11, kIn438, 3, kAt438, 0, 1, 1},
-    {"SequenceLength", 11, kIn439, 1, kAt439, 0, 1, 1},
-    {"SequenceMap", 17, kIn440, 2, kAt440, 1, 1, 4},
-    {"Shape", 1, kIn441, 1, kAt441, 0, 1, 1},
-    {"Shape", 13, kIn442, 1, kAt442, 0, 1, 1},
-    {"Shape", 15, kIn443, 1, kAt443, 2, 1, 1},
-    {"Shape", 19, kIn444, 1, kAt444, 2, 1, 1},
-    {"Shape", 21, kIn445, 1, kAt445, 2, 1, 1},
-    {"Shape", 23, kIn446, 1, kAt446, 2, 1, 1},
-    {"Shape", 24, kIn447, 1, kAt447, 2, 1, 1},
-    {"Shape", 25, kIn448, 1, kAt448, 2, 1, 1},
-    {"Shrink", 9, kIn449, 1, kAt449, 2, 1, 1},
-    {"Sigmoid", 6, kIn450, 1, kAt450, 0, 1, 1},
-    {"Sigmoid", 13, kIn451, 1, kAt451, 0, 1, 1},
-    {"Sign", 9, kIn452, 1, kAt452, 0, 1, 1},
-    {"Sign", 13, kIn453, 1, kAt453, 0, 1, 1},
-    {"Sin", 7, kIn454, 1, kAt454, 0, 1, 1},
-    {"Sin", 22, kIn455, 1, kAt455, 0, 1, 1},
-    {"Sinh", 9, kIn456, 1, kAt456, 0, 1, 1},
-    {"Sinh", 22, kIn457, 1, kAt457, 0, 1, 1},
-    {"Size", 1, kIn458, 1, kAt458, 0, 1, 1},
-    {"Size", 13, kIn459, 1, kAt459, 0, 1, 1},
-    {"Size", 19, kIn460, 1, kAt460, 0, 1, 1},
-    {"Size", 21, kIn461, 1, kAt461, 0, 1, 1},
-    {"Size", 23, kIn462, 1, kAt462, 0, 1, 1},
-    {"Size", 24, kIn463, 1, kAt463, 0, 1, 1},
-    {"Size", 25, kIn464, 1, kAt464, 0, 1, 1},
-    {"Slice", 1, kIn465, 1, kAt465, 3, 1, 1},
-    {"Slice", 10, kIn466, 5, kAt466, 0, 1, 1},
-    {"Slice", 11, kIn467, 5, kAt467, 0, 1, 1},
-    {"Slice", 13, kIn468, 5, kAt468, 0, 1, 1},
-    {"Softmax", 1, kIn469, 1, kAt469, 1, 1, 1},
-    {"Softmax", 11, kIn470, 1, kAt470, 1, 1, 1},
-    {"Softmax", 13, kIn471, 1, kAt471, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn472, 3, kAt472, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn473, 3, kAt473, 2, 1, 2},
-    {"Softplus", 1, kIn474, 1, kAt474, 0, 1, 1},
-    {"Softplus", 22, kIn475, 1, kAt475, 0, 1, 1},
-    {"Softsign", 1, kIn476, 1, kAt476, 0, 1, 1},
-    {"Softsign", 22, kIn477, 1, kAt477, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn478, 1, kAt478, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn479, 1, kAt479, 1, 1, 1},
-    {"Split", 1, kIn480, 2, kAt480, 2, 1, 4},
-    {"Split", 2, kIn481, 1, kAt481, 2, 1, 4},
-    {"Split", 11, kIn482, 1, kAt482, 2, 1, 4},
-    {"Split", 13, kIn483, 2, kAt483, 1, 1, 4},
-    {"Split", 18, kIn484, 2, kAt484, 2, 1, 4},
-    {"SplitToSequence", 11, kIn485, 2, kAt485, 2, 1, 1},
-    {"SplitToSequence", 24, kIn486, 2, kAt486, 2, 1, 1},
-    {"Sqrt", 6, kIn487, 1, kAt487, 0, 1, 1},
-    {"Sqrt", 13, kIn488, 1, kAt488, 0, 1, 1},
-    {"Squeeze", 1, kIn489, 1, kAt489, 1, 1, 1},
-    {"Squeeze", 11, kIn490, 1, kAt490, 1, 1, 1},
-    {"Squeeze", 13, kIn491, 2, kAt491, 0, 1, 1},
-    {"Squeeze", 21, kIn492, 2, kAt492, 0, 1, 1},
-    {"Squeeze", 23, kIn493, 2, kAt493, 0, 1, 1},
-    {"Squeeze", 24, kIn494, 2, kAt494, 0, 1, 1},
-    {"Squeeze", 25, kIn495, 2, kAt495, 0, 1, 1},
-    {"Sub", 6, kIn496, 2, kAt496, 2, 1, 1},
-    {"Sub", 7, kIn497, 2, kAt497, 0, 1, 1},
-    {"Sub", 13, kIn498, 2, kAt498, 0, 1, 1},
-    {"Sub", 14, kIn499, 2, kAt499, 0, 1, 1},
-    {"Sum", 6, kIn500, 1, kAt500, 0, 1, 1},
-    {"Sum", 8, kIn501, 1, kAt501, 0, 1, 1},
-    {"Sum", 13, kIn502, 1, kAt502, 0, 1, 1},
-    {"Swish", 24, kIn503, 1, kAt503, 1, 1, 1},
-    {"Tan", 7, kIn504, 1, kAt504, 0, 1, 1},
-    {"Tan", 22, kIn505, 1, kAt505, 0, 1, 1},
-    {"Tanh", 6, kIn506, 1, kAt506, 0, 1, 1},
-    {"Tanh", 13, kIn507, 1, kAt507, 0, 1, 1},
-    {"TensorScatter", 24, kIn508, 3, kAt508, 2, 1, 1},
-    {"ThresholdedRelu", 10, kIn509, 1, kAt509, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn510, 1, kAt510, 1, 1, 1},
-    {"Tile", 6, kIn511, 2, kAt511, 0, 1, 1},
-    {"Tile", 13, kIn512, 2, kAt512, 0, 1, 1},
-    {"TopK", 1, kIn513, 1, kAt513, 2, 2, 2},
-    {"TopK", 10, kIn514, 2, kAt514, 1, 2, 2},
-    {"TopK", 11, kIn515, 2, kAt515, 3, 2, 2},
-    {"TopK", 24, kIn516, 2, kAt516, 3, 2, 2},
-    {"Transpose", 1, kIn517, 1, kAt517, 1, 1, 1},
-    {"Transpose", 13, kIn518, 1, kAt518, 1, 1, 1},
-    {"Transpose", 21, kIn519, 1, kAt519, 1, 1, 1},
-    {"Transpose", 23, kIn520, 1, kAt520, 1, 1, 1},
-    {"Transpose", 24, kIn521, 1, kAt521, 1, 1, 1},
-    {"Transpose", 25, kIn522, 1, kAt522, 1, 1, 1},
-    {"Trilu", 14, kIn523, 2, kAt523, 1, 1, 1},
-    {"Unique", 11, kIn524, 1, kAt524, 2, 1, 4},
-    {"Unsqueeze", 1, kIn525, 1, kAt525, 1, 1, 1},
-    {"Unsqueeze", 11, kIn526, 1, kAt526, 1, 1, 1},
-    {"Unsqueeze", 13, kIn527, 2, kAt527, 0, 1, 1},
-    {"Unsqueeze", 21, kIn528, 2, kAt528, 0, 1, 1},
-    {"Unsqueeze", 23, kIn529, 2, kAt529, 0, 1, 1},
-    {"Unsqueeze", 24, kIn530, 2, kAt530, 0, 1, 1},
-    {"Unsqueeze", 25, kIn531, 2, kAt531, 0, 1, 1},
-    {"Upsample", 7, kIn532, 1, kAt532, 2, 1, 1},
-    {"Upsample", 9, kIn533, 2, kAt533, 1, 1, 1},
-    {"Upsample", 10, kIn534, 2, kAt534, 1, 1, 1},
-    {"Where", 9, kIn535, 3, kAt535, 0, 1, 1},
-    {"Where", 16, kIn536, 3, kAt536, 0, 1, 1},
-    {"Xor", 7, kIn537, 2, kAt537, 0, 1, 1},
+    {"ImageDecoder", 20, kIn217, 1, kAt217, 1, 1, 1},
+    {"InstanceNormalization", 6, kIn218, 3, kAt218, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn219, 3, kAt219, 1, 1, 1},
+    {"IsInf", 10, kIn220, 1, kAt220, 2, 1, 1},
+    {"IsInf", 20, kIn221, 1, kAt221, 2, 1, 1},
+    {"IsNaN", 9, kIn222, 1, kAt222, 0, 1, 1},
+    {"IsNaN", 13, kIn223, 1, kAt223, 0, 1, 1},
+    {"IsNaN", 20, kIn224, 1, kAt224, 0, 1, 1},
+    {"LRN", 1, kIn225, 1, kAt225, 4, 1, 1},
+    {"LRN", 13, kIn226, 1, kAt226, 4, 1, 1},
+    {"LSTM", 7, kIn227, 8, kAt227, 7, 1, 3},
+    {"LSTM", 14, kIn228, 8, kAt228, 8, 1, 3},
+    {"LSTM", 22, kIn229, 8, kAt229, 8, 1, 3},
+    {"LayerNormalization", 17, kIn230, 3, kAt230, 3, 1, 3},
+    {"LeakyRelu", 6, kIn231, 1, kAt231, 1, 1, 1},
+    {"LeakyRelu", 16, kIn232, 1, kAt232, 1, 1, 1},
+    {"Less", 7, kIn233, 2, kAt233, 0, 1, 1},
+    {"Less", 9, kIn234, 2, kAt234, 0, 1, 1},
+    {"Less", 13, kIn235, 2, kAt235, 0, 1, 1},
+    {"LessOrEqual", 12, kIn236, 2, kAt236, 0, 1, 1},
+    {"LessOrEqual", 16, kIn237, 2, kAt237, 0, 1, 1},
+    {"Log", 6, kIn238, 1, kAt238, 0, 1, 1},
+    {"Log", 13, kIn239, 1, kAt239, 0, 1, 1},
+    {"LogSoftmax", 1, kIn240, 1, kAt240, 1, 1, 1},
+    {"LogSoftmax", 11, kIn241, 1, kAt241, 1, 1, 1},
+    {"LogSoftmax", 13, kIn242, 1, kAt242, 1, 1, 1},
+    {"Loop", 1, kIn243, 3, kAt243, 1, 1, 4},
+    {"Loop", 11, kIn244, 3, kAt244, 1, 1, 4},
+    {"Loop", 13, kIn245, 3, kAt245, 1, 1, 4},
+    {"Loop", 16, kIn246, 3, kAt246, 1, 1, 4},
+    {"Loop", 19, kIn247, 3, kAt247, 1, 1, 4},
+    {"Loop", 21, kIn248, 3, kAt248, 1, 1, 4},
+    {"Loop", 23, kIn249, 3, kAt249, 1, 1, 4},
+    {"Loop", 24, kIn250, 3, kAt250, 1, 1, 4},
+    {"Loop", 25, kIn251, 3, kAt251, 1, 1, 4},
+    {"LpNormalization", 1, kIn252, 1, kAt252, 2, 1, 1},
+    {"LpNormalization", 22, kIn253, 1, kAt253, 2, 1, 1},
+    {"LpPool", 2, kIn254, 1, kAt254, 5, 1, 1},
+    {"LpPool", 11, kIn255, 1, kAt255, 5, 1, 1},
+    {"LpPool", 18, kIn256, 1, kAt256, 7, 1, 1},
+    {"LpPool", 22, kIn257, 1, kAt257, 7, 1, 1},
+    {"MatMul", 1, kIn258, 2, kAt258, 0, 1, 1},
+    {"MatMul", 9, kIn259, 2, kAt259, 0, 1, 1},
+    {"MatMul", 13, kIn260, 2, kAt260, 0, 1, 1},
+    {"MatMulInteger", 10, kIn261, 4, kAt261, 0, 1, 1},
+    {"Max", 6, kIn262, 1, kAt262, 0, 1, 1},
+    {"Max", 8, kIn263, 1, kAt263, 0, 1, 1},
+    {"Max", 12, kIn264, 1, kAt264, 0, 1, 1},
+    {"Max", 13, kIn265, 1, kAt265, 0, 1, 1},
+    {"MaxPool", 1, kIn266, 1, kAt266, 4, 1, 1},
+    {"MaxPool", 8, kIn267, 1, kAt267, 5, 1, 2},
+    {"MaxPool", 10, kIn268, 1, kAt268, 7, 1, 2},
+    {"MaxPool", 11, kIn269, 1, kAt269, 7, 1, 2},
+    {"MaxPool", 12, kIn270, 1, kAt270, 7, 1, 2},
+    {"MaxPool", 22, kIn271, 1, kAt271, 7, 1, 2},
+    {"MaxUnpool", 9, kIn272, 3, kAt272, 3, 1, 1},
+    {"MaxUnpool", 11, kIn273, 3, kAt273, 3, 1, 1},
+    {"MaxUnpool", 22, kIn274, 3, kAt274, 3, 1, 1},
+    {"Mean", 6, kIn275, 1, kAt275, 0, 1, 1},
+    {"Mean", 8, kIn276, 1, kAt276, 0, 1, 1},
+    {"Mean", 13, kIn277, 1, kAt277, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn278, 1, kAt278, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn279, 1, kAt279, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn280, 5, kAt280, 1, 1, 1},
+    {"Min", 6, kIn281, 1, kAt281, 0, 1, 1},
+    {"Min", 8, kIn282, 1, kAt282, 0, 1, 1},
+    {"Min", 12, kIn283, 1, kAt283, 0, 1, 1},
+    {"Min", 13, kIn284, 1, kAt284, 0, 1, 1},
+    {"Mish", 18, kIn285, 1, kAt285, 0, 1, 1},
+    {"Mish", 22, kIn286, 1, kAt286, 0, 1, 1},
+    {"Mod", 10, kIn287, 2, kAt287, 1, 1, 1},
+    {"Mod", 13, kIn288, 2, kAt288, 1, 1, 1},
+    {"Mul", 6, kIn289, 2, kAt289, 2, 1, 1},
+    {"Mul", 7, kIn290, 2, kAt290, 0, 1, 1},
+    {"Mul", 13, kIn291, 2, kAt291, 0, 1, 1},
+    {"Mul", 14, kIn292, 2, kAt292, 0, 1, 1},
+    {"Neg", 6, kIn293, 1, kAt293, 0, 1, 1},
+    {"Neg", 13, kIn294, 1, kAt294, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn295, 3, kAt295, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn296, 3, kAt296, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn297, 3, kAt297, 2, 1, 1},
+    {"NonMaxSuppression", 10, kIn298, 5, kAt298, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn299, 5, kAt299, 1, 1, 1},
+    {"NonZero", 9, kIn300, 1, kAt300, 0, 1, 1},
+    {"NonZero", 13, kIn301, 1, kAt301, 0, 1, 1},
+    {"Not", 1, kIn302, 1, kAt302, 0, 1, 1},
+    {"OneHot", 9, kIn303, 3, kAt303, 1, 1, 1},
+    {"OneHot", 11, kIn304, 3, kAt304, 1, 1, 1},
+    {"Optional", 15, kIn305, 1, kAt305, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn306, 1, kAt306, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn307, 1, kAt307, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn308, 1, kAt308, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn309, 1, kAt309, 0, 1, 1},
+    {"Or", 7, kIn310, 2, kAt310, 0, 1, 1},
+    {"PRelu", 6, kIn311, 2, kAt311, 0, 1, 1},
+    {"PRelu", 7, kIn312, 2, kAt312, 0, 1, 1},
+    {"PRelu", 9, kIn313, 2, kAt313, 0, 1, 1},
+    {"PRelu", 16, kIn314, 2, kAt314, 0, 1, 1},
+    {"Pad", 1, kIn315, 1, kAt315, 3, 1, 1},
+    {"Pad", 2, kIn316, 1, kAt316, 3, 1, 1},
+    {"Pad", 11, kIn317, 3, kAt317, 1, 1, 1},
+    {"Pad", 13, kIn318, 3, kAt318, 1, 1, 1},
+    {"Pad", 18, kIn319, 4, kAt319, 1, 1, 1},
+    {"Pad", 19, kIn320, 4, kAt320, 1, 1, 1},
+    {"Pad", 21, kIn321, 4, kAt321, 1, 1, 1},
+    {"Pad", 23, kIn322, 4, kAt322, 1, 1, 1},
+    {"Pad", 24, kIn323, 4, kAt323, 1, 1, 1},
+    {"Pad", 25, kIn324, 4, kAt324, 1, 1, 1},
+    {"Pow", 1, kIn325, 2, kAt325, 2, 1, 1},
+    {"Pow", 7, kIn326, 2, kAt326, 0, 1, 1},
+    {"Pow", 12, kIn327, 2, kAt327, 0, 1, 1},
+    {"Pow", 13, kIn328, 2, kAt328, 0, 1, 1},
+    {"Pow", 15, kIn329, 2, kAt329, 0, 1, 1},
+    {"QLinearConv", 10, kIn330, 9, kAt330, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn331, 8, kAt331, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn332, 8, kAt332, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn333, 3, kAt333, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn334, 3, kAt334, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn335, 3, kAt335, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn336, 3, kAt336, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn337, 3, kAt337, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn338, 3, kAt338, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn339, 3, kAt339, 5, 1, 1},
+    {"RMSNormalization", 23, kIn340, 2, kAt340, 3, 1, 1},
+    {"RNN", 7, kIn341, 6, kAt341, 6, 1, 2},
+    {"RNN", 14, kIn342, 6, kAt342, 7, 1, 2},
+    {"RNN", 22, kIn343, 6, kAt343, 7, 1, 2},
+    {"Range", 11, kIn344, 3, kAt344, 0, 1, 1},
+    {"Range", 27, kIn345, 3, kAt345, 1, 1, 1},
+    {"Reciprocal", 6, kIn346, 1, kAt346, 0, 1, 1},
+    {"Reciprocal", 13, kIn347, 1, kAt347, 0, 1, 1},
+    {"ReduceL1", 1, kIn348, 1, kAt348, 2, 1, 1},
+    {"ReduceL1", 11, kIn349, 1, kAt349, 2, 1, 1},
+    {"ReduceL1", 13, kIn350, 1, kAt350, 2, 1, 1},
+    {"ReduceL1", 18, kIn351, 2, kAt351, 2, 1, 1},
+    {"ReduceL2", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceL2", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceL2", 13, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceL2", 18, kIn355, 2, kAt355, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn359, 2, kAt359, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn363, 2, kAt363, 2, 1, 1},
+    {"ReduceMax", 1, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceMax", 11, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceMax", 12, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceMax", 13, kIn367, 1, kAt367, 2, 1, 1},
+    {"ReduceMax", 18, kIn368, 2, kAt368, 2, 1, 1},
+    {"ReduceMax", 20, kIn369, 2, kAt369, 2, 1, 1},
+    {"ReduceMean", 1, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceMean", 11, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceMean", 13, kIn372, 1, kAt372, 2, 1, 1},
+    {"ReduceMean", 18, kIn373, 2, kAt373, 2, 1, 1},
+    {"ReduceMin", 1, kIn374, 1, kAt374, 2, 1, 1},
+    {"ReduceMin", 11, kIn375, 1, kAt375, 2, 1, 1},
+    {"ReduceMin", 12, kIn376, 1, kAt376, 2, 1, 1},
+    {"ReduceMin", 13, kIn377, 1, kAt377, 2, 1, 1},
+    {"ReduceMin", 18, kIn378, 2, kAt378, 2, 1, 1},
+    {"ReduceMin", 20, kIn379, 2, kAt379, 2, 1, 1},
+    {"ReduceProd", 1, kIn380, 1, kAt380, 2, 1, 1},
+    {"ReduceProd", 11, kIn381, 1, kAt381, 2, 1, 1},
+    {"ReduceProd", 13, kIn382, 1, kAt382, 2, 1, 1},
+    {"ReduceProd", 18, kIn383, 2, kAt383, 2, 1, 1},
+    {"ReduceSum", 1, kIn384, 1, kAt384, 2, 1, 1},
+    {"ReduceSum", 11, kIn385, 1, kAt385, 2, 1, 1},
+    {"ReduceSum", 13, kIn386, 2, kAt386, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn387, 1, kAt387, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn388, 1, kAt388, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn389, 1, kAt389, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn390, 2, kAt390, 2, 1, 1},
+    {"Relu", 6, kIn391, 1, kAt391, 0, 1, 1},
+    {"Relu", 13, kIn392, 1, kAt392, 0, 1, 1},
+    {"Relu", 14, kIn393, 1, kAt393, 0, 1, 1},
+    {"Reshape", 5, kIn394, 2, kAt394, 0, 1, 1},
+    {"Reshape", 13, kIn395, 2, kAt395, 0, 1, 1},
+    {"Reshape", 14, kIn396, 2, kAt396, 1, 1, 1},
+    {"Reshape", 19, kIn397, 2, kAt397, 1, 1, 1},
+    {"Reshape", 21, kIn398, 2, kAt398, 1, 1, 1},
+    {"Reshape", 23, kIn399, 2, kAt399, 1, 1, 1},
+    {"Reshape", 24, kIn400, 2, kAt400, 1, 1, 1},
+    {"Reshape", 25, kIn401, 2, kAt401, 1, 1, 1},
+    {"Resize", 10, kIn402, 2, kAt402, 1, 1, 1},
+    {"Resize", 11, kIn403, 4, kAt403, 6, 1, 1},
+    {"Resize", 13, kIn404, 4, kAt404, 6, 1, 1},
+    {"Resize", 18, kIn405, 4, kAt405, 9, 1, 1},
+    {"Resize", 19, kIn406, 4, kAt406, 9, 1, 1},
+    {"ReverseSequence", 10, kIn407, 2, kAt407, 2, 1, 1},
+    {"RoiAlign", 10, kIn408, 3, kAt408, 5, 1, 1},
+    {"RoiAlign", 16, kIn409, 3, kAt409, 6, 1, 1},
+    {"RoiAlign", 22, kIn410, 3, kAt410, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn411, 4, kAt411, 3, 1, 1},
+    {"Round", 11, kIn412, 1, kAt412, 0, 1, 1},
+    {"Round", 22, kIn413, 1, kAt413, 0, 1, 1},
+    {"STFT", 17, kIn414, 4, kAt414, 1, 1, 1},
+    {"Scan", 8, kIn415, 2, kAt415, 3, 1, 4},
+    {"Scan", 9, kIn416, 1, kAt416, 6, 1, 4},
+    {"Scan", 11, kIn417, 1, kAt417, 6, 1, 4},
+    {"Scan", 16, kIn418, 1, kAt418, 6, 1, 4},
+    {"Scan", 19, kIn419, 1, kAt419, 6, 1, 4},
+    {"Scan", 21, kIn420, 1, kAt420, 6, 1, 4},
+    {"Scan", 23, kIn421, 1, kAt421, 6, 1, 4},
+    {"Scan", 24, kIn422, 1, kAt422, 6, 1, 4},
+    {"Scan", 25, kIn423, 1, kAt423, 6, 1, 4},
+    {"Scatter", 9, kIn424, 3, kAt424, 1, 1, 1},
+    {"ScatterElements", 11, kIn425, 3, kAt425, 1, 1, 1},
+    {"ScatterElements", 13, kIn426, 3, kAt426, 1, 1, 1},
+    {"ScatterElements", 16, kIn427, 3, kAt427, 2, 1, 1},
+    {"ScatterElements", 18, kIn428, 3, kAt428, 2, 1, 1},
+    {"ScatterND", 11, kIn429, 3, kAt429, 0, 1, 1},
+    {"ScatterND", 13, kIn430, 3, kAt430, 0, 1, 1},
+    {"ScatterND", 16, kIn431, 3, kAt431, 1, 1, 1},
+    {"ScatterND", 18, kIn432, 3, kAt432, 1, 1, 1},
+    {"Selu", 6, kIn433, 1, kAt433, 2, 1, 1},
+    {"Selu", 22, kIn434, 1, kAt434, 2, 1, 1},
+    {"SequenceAt", 11, kIn435, 2, kAt435, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn436, 1, kAt436, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn437, 0, kAt437, 1, 1, 1},
+    {"SequenceErase", 11, kIn438, 2, kAt438, 0, 1, 1},
+    {"SequenceInsert", 11, kIn439, 3, kAt439, 0, 1, 1},
+    {"SequenceLength", 11, kIn440, 1, kAt440, 0, 1, 1},
+    {"SequenceMap", 17, kIn441, 2, kAt441, 1, 1, 4},
+    {"Shape", 1, kIn442, 1, kAt442, 0, 1, 1},
+    {"Shape", 13, kIn443, 1, kAt443, 0, 1, 1},
+    {"Shape", 15, kIn444, 1, kAt444, 2, 1, 1},
+    {"Shape", 19, kIn445, 1, kAt445, 2, 1, 1},
+    {"Shape", 21, kIn446, 1, kAt446, 2, 1, 1},
+    {"Shape", 23, kIn447, 1, kAt447, 2, 1, 1},
+    {"Shape", 24, kIn448, 1, kAt448, 2, 1, 1},
+    {"Shape", 25, kIn449, 1, kAt449, 2, 1, 1},
+    {"Shrink", 9, kIn450, 1, kAt450, 2, 1, 1},
+    {"Sigmoid", 6, kIn451, 1, kAt451, 0, 1, 1},
+    {"Sigmoid", 13, kIn452, 1, kAt452, 0, 1, 1},
+    {"Sign", 9, kIn453, 1, kAt453, 0, 1, 1},
+    {"Sign", 13, kIn454, 1, kAt454, 0, 1, 1},
+    {"Sin", 7, kIn455, 1, kAt455, 0, 1, 1},
+    {"Sin", 22, kIn456, 1, kAt456, 0, 1, 1},
+    {"Sinh", 9, kIn457, 1, kAt457, 0, 1, 1},
+    {"Sinh", 22, kIn458, 1, kAt458, 0, 1, 1},
+    {"Size", 1, kIn459, 1, kAt459, 0, 1, 1},
+    {"Size", 13, kIn460, 1, kAt460, 0, 1, 1},
+    {"Size", 19, kIn461, 1, kAt461, 0, 1, 1},
+    {"Size", 21, kIn462, 1, kAt462, 0, 1, 1},
+    {"Size", 23, kIn463, 1, kAt463, 0, 1, 1},
+    {"Size", 24, kIn464, 1, kAt464, 0, 1, 1},
+    {"Size", 25, kIn465, 1, kAt465, 0, 1, 1},
+    {"Slice", 1, kIn466, 1, kAt466, 3, 1, 1},
+    {"Slice", 10, kIn467, 5, kAt467, 0, 1, 1},
+    {"Slice", 11, kIn468, 5, kAt468, 0, 1, 1},
+    {"Slice", 13, kIn469, 5, kAt469, 0, 1, 1},
+    {"Softmax", 1, kIn470, 1, kAt470, 1, 1, 1},
+    {"Softmax", 11, kIn471, 1, kAt471, 1, 1, 1},
+    {"Softmax", 13, kIn472, 1, kAt472, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn473, 3, kAt473, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn474, 3, kAt474, 2, 1, 2},
+    {"Softplus", 1, kIn475, 1, kAt475, 0, 1, 1},
+    {"Softplus", 22, kIn476, 1, kAt476, 0, 1, 1},
+    {"Softsign", 1, kIn477, 1, kAt477, 0, 1, 1},
+    {"Softsign", 22, kIn478, 1, kAt478, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn479, 1, kAt479, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn480, 1, kAt480, 1, 1, 1},
+    {"Split", 1, kIn481, 2, kAt481, 2, 1, 4},
+    {"Split", 2, kIn482, 1, kAt482, 2, 1, 4},
+    {"Split", 11, kIn483, 1, kAt483, 2, 1, 4},
+    {"Split", 13, kIn484, 2, kAt484, 1, 1, 4},
+    {"Split", 18, kIn485, 2, kAt485, 2, 1, 4},
+    {"SplitToSequence", 11, kIn486, 2, kAt486, 2, 1, 1},
+    {"SplitToSequence", 24, kIn487, 2, kAt487, 2, 1, 1},
+    {"Sqrt", 6, kIn488, 1, kAt488, 0, 1, 1},
+    {"Sqrt", 13, kIn489, 1, kAt489, 0, 1, 1},
+    {"Squeeze", 1, kIn490, 1, kAt490, 1, 1, 1},
+    {"Squeeze", 11, kIn491, 1, kAt491, 1, 1, 1},
+    {"Squeeze", 13, kIn492, 2, kAt492, 0, 1, 1},
+    {"Squeeze", 21, kIn493, 2, kAt493, 0, 1, 1},
+    {"Squeeze", 23, kIn494, 2, kAt494, 0, 1, 1},
+    {"Squeeze", 24, kIn495, 2, kAt495, 0, 1, 1},
+    {"Squeeze", 25, kIn496, 2, kAt496, 0, 1, 1},
+    {"Sub", 6, kIn497, 2, kAt497, 2, 1, 1},
+    {"Sub", 7, kIn498, 2, kAt498, 0, 1, 1},
+    {"Sub", 13, kIn499, 2, kAt499, 0, 1, 1},
+    {"Sub", 14, kIn500, 2, kAt500, 0, 1, 1},
+    {"Sum", 6, kIn501, 1, kAt501, 0, 1, 1},
+    {"Sum", 8, kIn502, 1, kAt502, 0, 1, 1},
+    {"Sum", 13, kIn503, 1, kAt503, 0, 1, 1},
+    {"Swish", 24, kIn504, 1, kAt504, 1, 1, 1},
+    {"Tan", 7, kIn505, 1, kAt505, 0, 1, 1},
+    {"Tan", 22, kIn506, 1, kAt506, 0, 1, 1},
+    {"Tanh", 6, kIn507, 1, kAt507, 0, 1, 1},
+    {"Tanh", 13, kIn508, 1, kAt508, 0, 1, 1},
+    {"TensorScatter", 24, kIn509, 3, kAt509, 2, 1, 1},
+    {"ThresholdedRelu", 10, kIn510, 1, kAt510, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn511, 1, kAt511, 1, 1, 1},
+    {"Tile", 6, kIn512, 2, kAt512, 0, 1, 1},
+    {"Tile", 13, kIn513, 2, kAt513, 0, 1, 1},
+    {"TopK", 1, kIn514, 1, kAt514, 2, 2, 2},
+    {"TopK", 10, kIn515, 2, kAt515, 1, 2, 2},
+    {"TopK", 11, kIn516, 2, kAt516, 3, 2, 2},
+    {"TopK", 24, kIn517, 2, kAt517, 3, 2, 2},
+    {"Transpose", 1, kIn518, 1, kAt518, 1, 1, 1},
+    {"Transpose", 13, kIn519, 1, kAt519, 1, 1, 1},
+    {"Transpose", 21, kIn520, 1, kAt520, 1, 1, 1},
+    {"Transpose", 23, kIn521, 1, kAt521, 1, 1, 1},
+    {"Transpose", 24, kIn522, 1, kAt522, 1, 1, 1},
+    {"Transpose", 25, kIn523, 1, kAt523, 1, 1, 1},
+    {"Trilu", 14, kIn524, 2, kAt524, 1, 1, 1},
+    {"Unique", 11, kIn525, 1, kAt525, 2, 1, 4},
+    {"Unsqueeze", 1, kIn526, 1, kAt526, 1, 1, 1},
+    {"Unsqueeze", 11, kIn527, 1, kAt527, 1, 1, 1},
+    {"Unsqueeze", 13, kIn528, 2, kAt528, 0, 1, 1},
+    {"Unsqueeze", 21, kIn529, 2, kAt529, 0, 1, 1},
+    {"Unsqueeze", 23, kIn530, 2, kAt530, 0, 1, 1},
+    {"Unsqueeze", 24, kIn531, 2, kAt531, 0, 1, 1},
+    {"Unsqueeze", 25, kIn532, 2, kAt532, 0, 1, 1},
+    {"Upsample", 7, kIn533, 1, kAt533, 2, 1, 1},
+    {"Upsample", 9, kIn534, 2, kAt534, 1, 1, 1},
+    {"Upsample", 10, kIn535, 2, kAt535, 1, 1, 1},
+    {"Where", 9, kIn536, 3, kAt536, 0, 1, 1},
+    {"Where", 16, kIn537, 3, kAt537, 0, 1, 1},
+    {"Xor", 7, kIn538, 2, kAt538, 0, 1, 1},
 };
 
 }  // namespace

@@ -226,6 +226,7 @@ constexpr InputSignature kSignatures[] = {
     {"If", 23, "cond"},
     {"If", 24, "cond"},
     {"If", 25, "cond"},
+    {"ImageDecoder", 20, "encoded_stream"},
     {"InstanceNormalization", 6, "input,scale,B"},
     {"InstanceNormalization", 22, "input,scale,B"},
     {"IsInf", 10, "X"},
