@@ -39,7 +39,7 @@ DecodedImage decode_bmp(std::span<const std::uint8_t> bytes) {
   }
   const bool bottom_up = raw_height > 0;
   const std::uint64_t height = static_cast<std::uint64_t>(bottom_up ? raw_height : -raw_height);
-  DecodedImage image = make_image(static_cast<std::uint64_t>(width), height, 3);
+  check_extents(static_cast<std::uint64_t>(width), height);
 
   // The palette follows the info header: B, G, R, reserved per entry.
   std::uint32_t palette_size = 0;
@@ -51,10 +51,13 @@ DecodedImage decode_bmp(std::span<const std::uint8_t> bytes) {
   in.seek(14 + static_cast<std::uint64_t>(header_size), "BMP palette");
   const auto palette = in.take(static_cast<std::uint64_t>(palette_size) * 4, "BMP palette");
 
-  // Each row is padded to a multiple of 4 bytes; the product cannot overflow (width < 2^31, depth <= 32).
+  // Each row is padded to a multiple of 4 bytes (width < 2^31 and depth <= 32: no overflow).
   const std::uint64_t row_bytes = (static_cast<std::uint64_t>(width) * depth + 31) / 32 * 4;
   in.seek(pixel_offset, "BMP pixel data");
+  if (height > in.remaining() / row_bytes) corrupt("BMP declares more rows than the stream holds");  // before multiplying
   const auto rows = in.take(row_bytes * height, "BMP pixel rows");
+  // Allocated once the stream is known to hold every row: no allocation from declared extents alone.
+  DecodedImage image = make_image(static_cast<std::uint64_t>(width), height, 3);
   const std::uint64_t w = static_cast<std::uint64_t>(width);
   for (std::uint64_t r = 0; r < height; ++r) {
     const std::uint64_t stored = bottom_up ? height - 1 - r : r;

@@ -9,12 +9,16 @@ void corrupt(const std::string& message) { throw DecodeError{DecodeFailure::Corr
 
 void unsupported(const std::string& message) { throw DecodeError{DecodeFailure::Unsupported, message}; }
 
-DecodedImage make_image(std::uint64_t width, std::uint64_t height, int channels) {
+void check_extents(std::uint64_t width, std::uint64_t height) {
   if (width == 0 || height == 0) corrupt("the image is " + std::to_string(width) + " x " + std::to_string(height));
   if (width > kMaxPixels || height > kMaxPixels / width) {
     unsupported("the image is " + std::to_string(width) + " x " + std::to_string(height) + ", over " +
                 std::to_string(kMaxPixels) + " pixels");
   }
+}
+
+DecodedImage make_image(std::uint64_t width, std::uint64_t height, int channels) {
+  check_extents(width, height);
   DecodedImage image;
   image.width = static_cast<std::int64_t>(width);
   image.height = static_cast<std::int64_t>(height);

@@ -34,8 +34,12 @@ inline constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
 [[noreturn]] void corrupt(const std::string& message);
 [[noreturn]] void unsupported(const std::string& message);
 
-// An image of `width` x `height` x `channels` zero bytes, after checking both extents are positive
-// and the pixel count is at most kMaxPixels (Corrupt otherwise: no format allows an empty image).
+// Both extents positive (Corrupt otherwise: no format allows an empty image) and the pixel count
+// at most kMaxPixels (Unsupported otherwise). Decoders call it as soon as the header is read.
+void check_extents(std::uint64_t width, std::uint64_t height);
+
+// An image of `width` x `height` x `channels` zero bytes, after check_extents. Decoders call it
+// only once the stream is known to hold the pixels, so no allocation follows from a header alone.
 DecodedImage make_image(std::uint64_t width, std::uint64_t height, int channels);
 
 // By the stream's signature: "BM", "P5"/"P6", the PNG signature, "II*\0"/"MM\0*". Unsupported for

@@ -111,14 +111,18 @@ DecodedImage decode_png(std::span<const std::uint8_t> bytes) {
   }
   if (h.colour_type == 3 && palette.empty()) corrupt("PNG palette image without PLTE");
   const std::uint32_t samples = samples_of(h.colour_type);
-  DecodedImage image = make_image(h.width, h.height, h.colour_type == 0 || h.colour_type == 4 ? 1 : 3);
+  const int channels = h.colour_type == 0 || h.colour_type == 4 ? 1 : 3;
+  check_extents(h.width, h.height);
   // Bytes per row after the filter byte; per complete pixel (at least 1) for the filters.
   const std::uint64_t bits_per_pixel = static_cast<std::uint64_t>(samples) * h.depth;
   const std::uint64_t row_bytes = (static_cast<std::uint64_t>(h.width) * bits_per_pixel + 7) / 8;
   const std::uint64_t pixel_bytes = (bits_per_pixel + 7) / 8;
-  const std::uint64_t total = (row_bytes + 1) * h.height;  // bounded: make_image limited the pixel count
+  const std::uint64_t total = (row_bytes + 1) * h.height;  // at most 2^28 pixels of 64 bits, plus rows
+  // The inflated data grows only as the stream really holds it (a deflate stream expands at most
+  // about 1032 to 1); the image is allocated after it is complete.
   std::vector<std::uint8_t> raw = zlib_inflate(compressed, static_cast<std::size_t>(total));
   if (raw.size() != total) corrupt("PNG image data holds " + std::to_string(raw.size()) + " bytes, not " + std::to_string(total));
+  DecodedImage image = make_image(h.width, h.height, channels);
 
   std::vector<std::uint8_t> previous(static_cast<std::size_t>(row_bytes), 0), row(static_cast<std::size_t>(row_bytes));
   const std::uint32_t maximum = (1u << (h.depth > 8 ? 8 : h.depth)) - 1;

@@ -48,7 +48,12 @@ DecodedImage decode_pnm(std::span<const std::uint8_t> bytes) {
   const std::uint64_t maximum = header_number(in, "maximum value");
   if (maximum == 0 || maximum > 65535) corrupt("PNM maximum value " + std::to_string(maximum) + " is outside 1 to 65535");
   if (maximum != 255) unsupported("PNM maximum value " + std::to_string(maximum) + " (only 255 is decoded)");
-  DecodedImage image = make_image(width, height, colour ? 3 : 1);
+  check_extents(width, height);
+  const std::uint64_t channels = colour ? 3 : 1;
+  // Both extents have at most 9 digits: the product fits in 64 bits. Checked against the stream
+  // before anything is allocated.
+  if (width * height * channels > in.remaining()) corrupt("PNM declares more samples than the stream holds");
+  DecodedImage image = make_image(width, height, static_cast<int>(channels));
   const auto data = in.take(image.pixels.size(), "PNM samples");
   image.pixels.assign(data.begin(), data.end());
   return image;

@@ -90,7 +90,7 @@ DecodedImage decode_tiff(std::span<const std::uint8_t> bytes) {
     const std::uint32_t b = bits.count == 0 ? 1 : value_of(r, bits, bits.count == 1 ? 0 : s, "BitsPerSample");
     if (b != 8) unsupported("TIFF with " + std::to_string(b) + " bits per sample (only 8 is decoded)");
   }
-  DecodedImage image = make_image(w, h, static_cast<int>(colour_samples));
+  check_extents(w, h);
   const std::uint64_t rows_each =
       rows_per_strip.count == 0 ? h : std::min<std::uint64_t>(value_of(r, rows_per_strip, 0, "RowsPerStrip"), h);
   if (rows_each == 0) corrupt("TIFF RowsPerStrip is 0");
@@ -99,6 +99,13 @@ DecodedImage decode_tiff(std::span<const std::uint8_t> bytes) {
     corrupt("TIFF has " + std::to_string(offsets.count) + " strip offsets for " + std::to_string(strips) + " strips");
   }
   const std::uint64_t row_bytes = static_cast<std::uint64_t>(w) * spp;
+  // Every strip must lie inside the stream before the image is allocated.
+  for (std::uint64_t s = 0; s < strips; ++s) {
+    const std::uint64_t rows = std::min<std::uint64_t>(rows_each, h - s * rows_each);
+    const std::uint64_t at = value_of(r, offsets, static_cast<std::uint32_t>(s), "StripOffsets");
+    if (at > bytes.size() || rows * row_bytes > bytes.size() - at) corrupt("TIFF strip " + std::to_string(s) + " lies past the end");
+  }
+  DecodedImage image = make_image(w, h, static_cast<int>(colour_samples));
   for (std::uint64_t s = 0; s < strips; ++s) {
     const std::uint64_t first_row = s * rows_each;
     const std::uint64_t rows = std::min<std::uint64_t>(rows_each, h - first_row);
