@@ -2,8 +2,8 @@
 // the ONNX DeformConv text. A 2-D convolution whose taps read the input at their grid position
 // moved by a learnt offset, by bilinear interpolation (corners outside the input read +0), each
 // sample optionally scaled by a mask; then Conv's product-sum order and Conv's bias pass. Only
-// + - * and floor in the order section 15 states: exact. float32 (float16 and bfloat16 through the
-// adapter); two spatial axes only.
+// + - * and floor in the order section 15 states: exact, in float32 and float64 (float16 and
+// bfloat16 through the adapter); two spatial axes only.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -12,12 +12,15 @@
 
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/conv_geometry.hpp"
+#include "reference/ops/elementwise_dispatch.hpp"
 #include "reference/ops/exact_dot.hpp"
 
 namespace onemodel {
 namespace {
 
 namespace cg = conv_geometry;
+
+using DeformTypes = ew::Types<ew::F32, ew::F64>;
 
 enum : std::size_t { kX = 0, kW, kOffset, kBias, kMask };
 
@@ -43,14 +46,19 @@ class DeformConv final : public OpKernel {
   }
 
   void infer(InferContext& context) const override {
-    for (std::size_t i : {kX, kW, kOffset, kBias, kMask}) {
-      if (context.has_input(i)) context.require_type(i, {DType::F32});
+    // Section 15: one type T for every input, float32 or float64.
+    ew::require(context, kX, DeformTypes{});
+    const DType type = context.input_type(kX);
+    for (std::size_t i : {kW, kOffset, kBias, kMask}) {
+      if (context.has_input(i) && context.input_type(i) != type) {
+        context.node().fail_invalid("DeformConv: every input must have X's element type");
+      }
     }
     const DeformGeometry g = geometry(context.node(), context.input_shape(kX), context.input_shape(kW),
                                       context.input_shape(kOffset),
                                       context.has_input(kBias) ? &context.input_shape(kBias) : nullptr,
                                       context.has_input(kMask) ? &context.input_shape(kMask) : nullptr);
-    context.set_output(0, DType::F32, Shape{g.n, g.m, g.y.out, g.x.out});
+    context.set_output(0, type, Shape{g.n, g.m, g.y.out, g.x.out});
   }
 
   void run(RunContext& context) const override {
@@ -63,11 +71,22 @@ class DeformConv final : public OpKernel {
     const DeformGeometry g = geometry(context.node(), x_t.shape(), w_t.shape(), offset_t.shape(),
                                       bias_t.defined() ? &bias_t.shape() : nullptr,
                                       mask_t.defined() ? &mask_t.shape() : nullptr);
-    const float* x = x_t.data<float>().data();
-    const float* w = w_t.data<float>().data();
-    const float* offset = offset_t.data<float>().data();
-    const float* mask = mask_t.defined() ? mask_t.data<float>().data() : nullptr;
-    float* y = context.output(0).mutable_data<float>().data();
+    ew::dispatch(x_t.dtype(), DeformTypes{}, [&](auto tag) {
+      using E = decltype(tag);
+      run_typed<E>(g, x_t, w_t, offset_t, bias_t, mask_t, context.output(0));
+    });
+  }
+
+ private:
+  template <class E>
+  void run_typed(const DeformGeometry& g, const Tensor& x_t, const Tensor& w_t, const Tensor& offset_t, const Tensor& bias_t,
+                 const Tensor& mask_t, const Tensor& y_t) const {
+    using T = typename E::value;
+    const T* x = x_t.data<T>().data();
+    const T* w = w_t.data<T>().data();
+    const T* offset = offset_t.data<T>().data();
+    const T* mask = mask_t.defined() ? mask_t.data<T>().data() : nullptr;
+    T* y = y_t.mutable_data<T>().data();
 
     const std::int64_t taps = g.taps();
     const std::int64_t out_plane = g.y.out * g.x.out;
@@ -80,73 +99,73 @@ class DeformConv final : public OpKernel {
           for (std::int64_t ox = 0; ox < g.x.out; ++ox, ++o) {
             const std::int64_t at = oy * g.x.out + ox;  // position in an offset or mask plane
             // Section 2's order: +0, then channel, kernel row, kernel column.
-            float acc = products::accumulator_start<float>();
+            T acc = products::accumulator_start<T>();
             for (std::int64_t c = 0; c < g.c_per_group; ++c) {
               const std::int64_t channel = grp * g.c_per_group + c;
               const std::int64_t og = channel / g.c_per_offset_group;
-              const float* plane = x + (n * g.c + channel) * g.h * g.w;
-              const float* w_row = w + (oc * g.c_per_group + c) * taps;
+              const T* plane = x + (n * g.c + channel) * g.h * g.w;
+              const T* w_row = w + (oc * g.c_per_group + c) * taps;
               for (std::int64_t ky = 0; ky < g.kh; ++ky) {
                 for (std::int64_t kx = 0; kx < g.kw; ++kx) {
                   const std::int64_t k = ky * g.kw + kx;
                   // Section 15: channel 2k of the offset group moves the row, 2k + 1 the column.
                   const std::int64_t offset_channel = (n * g.offset_groups + og) * taps * 2 + 2 * k;
-                  const float dy = offset[offset_channel * out_plane + at];
-                  const float dx = offset[(offset_channel + 1) * out_plane + at];
-                  const float py = static_cast<float>(oy * g.y.stride - g.y.pad_before + ky * g.y.dilation) + dy;
-                  const float px = static_cast<float>(ox * g.x.stride - g.x.pad_before + kx * g.x.dilation) + dx;
-                  float v = bilinear(plane, g.h, g.w, py, px);
+                  const T dy = offset[offset_channel * out_plane + at];
+                  const T dx = offset[(offset_channel + 1) * out_plane + at];
+                  const T py = static_cast<T>(oy * g.y.stride - g.y.pad_before + ky * g.y.dilation) + dy;
+                  const T px = static_cast<T>(ox * g.x.stride - g.x.pad_before + kx * g.x.dilation) + dx;
+                  T v = bilinear(plane, g.h, g.w, py, px);
                   if (mask != nullptr) v = v * mask[((n * g.offset_groups + og) * taps + k) * out_plane + at];
                   acc = products::product_step(acc, w_row[k], v);
                 }
               }
             }
-            y[o] = canonical_nan_f32(acc);
+            y[o] = E::store(acc);
           }
         }
       }
     }
     // The bias: Conv's separate pass, acc + bias (section 6).
     if (bias_t.defined()) {
-      const float* bias = bias_t.data<float>().data();
+      const T* bias = bias_t.data<T>().data();
       std::size_t i = 0;
       for (std::int64_t n = 0; n < g.n; ++n) {
         for (std::int64_t oc = 0; oc < g.m; ++oc) {
-          for (std::int64_t p = 0; p < out_plane; ++p, ++i) y[i] = canonical_nan_f32(y[i] + bias[oc]);
+          for (std::int64_t p = 0; p < out_plane; ++p, ++i) y[i] = E::store(y[i] + bias[oc]);
         }
       }
     }
   }
 
- private:
   // Section 15: the bilinear sample of a (rows, cols) plane at (py, px). A NaN position gives NaN;
   // corners outside the plane read +0; ((w1*v1 + w2*v2) + w3*v3) + w4*v4 with w1 = hy*hx,
   // w2 = hy*lx, w3 = ly*hx, w4 = ly*lx, ly = py - floor(py), hy = 1 - ly (likewise x), every
   // operation rounded. A position with every corner outside gives +0 without reading (the same
   // value: the weights are finite and not negative), which also keeps floor() in range.
-  static float bilinear(const float* plane, std::int64_t rows, std::int64_t cols, float py, float px) {
-    if (std::isnan(py) || std::isnan(px)) return std::numeric_limits<float>::quiet_NaN();
-    if (py < -1.0f || px < -1.0f || py >= static_cast<float>(rows) || px >= static_cast<float>(cols)) return 0.0f;
-    const float fy = std::floor(py);
-    const float fx = std::floor(px);
-    const float ly = py - fy;
-    const float lx = px - fx;
-    const float hy = 1.0f - ly;
-    const float hx = 1.0f - lx;
+  template <class T>
+  static T bilinear(const T* plane, std::int64_t rows, std::int64_t cols, T py, T px) {
+    if (std::isnan(py) || std::isnan(px)) return std::numeric_limits<T>::quiet_NaN();
+    if (py < T(-1) || px < T(-1) || py >= static_cast<T>(rows) || px >= static_cast<T>(cols)) return T(0);
+    const T fy = std::floor(py);
+    const T fx = std::floor(px);
+    const T ly = py - fy;
+    const T lx = px - fx;
+    const T hy = T(1) - ly;
+    const T hx = T(1) - lx;
     const std::int64_t y0 = static_cast<std::int64_t>(fy);
     const std::int64_t x0 = static_cast<std::int64_t>(fx);
     const auto read = [&](std::int64_t r, std::int64_t c) {
-      return r >= 0 && r < rows && c >= 0 && c < cols ? plane[r * cols + c] : 0.0f;
+      return r >= 0 && r < rows && c >= 0 && c < cols ? plane[r * cols + c] : T(0);
     };
-    const float w1 = hy * hx;
-    const float w2 = hy * lx;
-    const float w3 = ly * hx;
-    const float w4 = ly * lx;
-    const float t1 = w1 * read(y0, x0);
-    const float t2 = w2 * read(y0, x0 + 1);
-    const float t3 = w3 * read(y0 + 1, x0);
-    const float t4 = w4 * read(y0 + 1, x0 + 1);
-    float v = t1 + t2;
+    const T w1 = hy * hx;
+    const T w2 = hy * lx;
+    const T w3 = ly * hx;
+    const T w4 = ly * lx;
+    const T t1 = w1 * read(y0, x0);
+    const T t2 = w2 * read(y0, x0 + 1);
+    const T t3 = w3 * read(y0 + 1, x0);
+    const T t4 = w4 * read(y0 + 1, x0 + 1);
+    T v = t1 + t2;
     v = v + t3;
     v = v + t4;
     return v;

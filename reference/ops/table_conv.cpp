@@ -70,7 +70,7 @@ std::span<const OpDef> conv_ops() {
       // Issue 17: spec/ops/products-conv.md sections 14 and 15; float16 and bfloat16 run through
       // the adapter. DeformConv 22 only added bfloat16 to 19: one kernel.
       {"", "CausalConvWithState", 27, 27, make_causal_conv_with_state, "F32"},
-      {"", "DeformConv", 19, 27, make_deform_conv, "F32"},
+      {"", "DeformConv", 19, 27, make_deform_conv, "F32 F64"},
   };
   return rows;
 }

@@ -137,14 +137,37 @@ TEST(DeformConv, Refusals) {
             SessionErrorKind::InvalidModel);
   EXPECT_EQ(kind([&] { deform({x, w, offset, {}, {}}, {string_attr("auto_pad", "SAME_UPPER")}); }),
             SessionErrorKind::InvalidModel);
-  // One spatial axis is valid ONNX that this library does not serve; float64 likewise.
+  // Inputs of different element types; one spatial axis (valid ONNX that this library does not serve).
   EXPECT_EQ(kind([&] {
               deform({f32({1, 2, 3}, std::vector<float>(6, 1)), f32({2, 2, 2}, std::vector<float>(8, 1)),
                       f32({1, 2, 2}, std::vector<float>(4, 0)), {}, {}});
             }),
             SessionErrorKind::Unsupported);
   const Tensor xd = Tensor::from_values<double>(DType::F64, Shape{1, 2, 3, 3}, std::vector<double>(18, 1.0));
-  EXPECT_EQ(kind([&] { deform({xd, w, offset, {}, {}}); }), SessionErrorKind::Unsupported);
+  EXPECT_EQ(kind([&] { deform({xd, w, offset, {}, {}}); }), SessionErrorKind::InvalidModel);
+  // An integer X is not a type of the operator.
+  const Tensor xi = Tensor::from_values<std::int32_t>(DType::I32, Shape{1, 2, 3, 3}, std::vector<std::int32_t>(18, 1));
+  EXPECT_EQ(kind([&] { deform({xi, w, offset, {}, {}}); }), SessionErrorKind::Unsupported);
+}
+
+// float64 runs the same rules in binary64: the half-pixel samples of BilinearSamplesWithCornersOutside,
+// plus a bias of 0.125, and a row offset of 2^-40 that float32 could not hold beside 1 (1 + 2^-40
+// rounds to 1 there) but binary64 keeps: 1 * (1 - 2^-40) + 3 * 2^-40 = 1 + 2^-39.
+TEST(DeformConv, Float64) {
+  const auto f64 = [](const Shape& shape, std::vector<double> v) { return Tensor::from_values<double>(DType::F64, shape, v); };
+  const Tensor x = f64({1, 1, 2, 2}, {1, 2, 3, 4});
+  const Tensor w = f64({1, 1, 1, 1}, {1});
+  const auto run = [&](const Tensor& offset, ExecutionMode mode) {
+    return run_one_node("DeformConv", 22, {{"x", x}, {"w", w}, {"offset", offset}, {"b", f64({1}, {0.125})}},
+                        {unshaped_tensor_value_info("y", 11)}, {}, mode, 10)
+        .at(0)
+        .to_vector<double>();
+  };
+  for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    EXPECT_EQ(run(f64({1, 2, 2, 2}, std::vector<double>(8, 0.5)), mode), (std::vector<double>{2.625, 1.625, 1.875, 1.125}));
+    const double tiny = std::ldexp(1.0, -40);
+    EXPECT_EQ(run(f64({1, 2, 2, 2}, {tiny, 0, 0, 0, 0, 0, 0, 0}), mode).at(0), 1.0 + std::ldexp(1.0, -39) + 0.125);
+  }
 }
 
 }  // namespace

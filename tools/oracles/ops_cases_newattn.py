@@ -21,7 +21,8 @@ def _out_extent(size, kernel, stride, pad_begin, pad_end, dilation):
 
 
 def _deform_case(f, n, c, m, hw, kernel, group=1, offset_group=1, strides=(1, 1), pads=(0, 0, 0, 0),
-                 dilations=(1, 1), bias=False, mask=False, offset_scale=1.5, whole=False, opset=22, tag=""):
+                 dilations=(1, 1), bias=False, mask=False, offset_scale=1.5, whole=False, opset=22, tag="",
+                 dtype=np.float32):
     (h, w), (kh, kw) = hw, kernel
     oh = _out_extent(h, kh, strides[0], pads[0], pads[2], dilations[0])
     ow = _out_extent(w, kw, strides[1], pads[1], pads[3], dilations[1])
@@ -40,6 +41,7 @@ def _deform_case(f, n, c, m, hw, kernel, group=1, offset_group=1, strides=(1, 1)
         attrs["group"] = group
     if offset_group != 1:
         attrs["offset_group"] = offset_group
+    inputs = [(name, None if a is None else a.astype(dtype)) for name, a in inputs]
     f.add("DeformConv", inputs, attrs=attrs, opset=opset, tol=SCALED, tag=tag)
 
 
@@ -56,3 +58,6 @@ def gen_newattn(f):
     _deform_case(f, 1, 2, 2, (4, 4), (1, 1), mask=True, tag="kernel1x1")
     _deform_case(f, 2, 2, 2, (5, 4), (2, 2), pads=(0, 1, 1, 0), bias=True, mask=True, opset=19, tag="opset19")
     _deform_case(f, 1, 8, 4, (4, 4), (2, 2), group=4, offset_group=2, pads=(1, 1, 0, 0), tag="group4")
+    # float64 (appended: the cases above keep their data).
+    _deform_case(f, 1, 4, 2, (5, 6), (3, 2), group=2, offset_group=2, pads=(1, 0, 1, 1), bias=True, mask=True,
+                 dtype=np.float64, tag="float64")
