@@ -119,6 +119,10 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_swish.cpp
     reference/ops/op_tensor_scatter.cpp
     reference/ops/op_unique.cpp
+    # LinearAttention, CausalConvWithState, DeformConv (issue 17, branch newattn): new files, alone.
+    reference/ops/op_causal_conv_with_state.cpp
+    reference/ops/op_deform_conv.cpp
+    reference/ops/op_linear_attention.cpp
     # ai.onnx.ml (issue 17): new files, alone.
     reference/ops/op_array_feature_extractor.cpp
     reference/ops/op_binarizer.cpp

@@ -32,6 +32,8 @@ std::unique_ptr<OpKernel> make_resize_10(const NodeInfo&);
 std::unique_ptr<OpKernel> make_resize_11(const NodeInfo&);
 std::unique_ptr<OpKernel> make_upsample_7(const NodeInfo&);
 std::unique_ptr<OpKernel> make_upsample_9(const NodeInfo&);
+std::unique_ptr<OpKernel> make_causal_conv_with_state(const NodeInfo&);
+std::unique_ptr<OpKernel> make_deform_conv(const NodeInfo&);
 
 // spec/ops/products-conv.md section 1: opset ranges. The upper bound 27 is the newest opset the
 // backend tests import for these operators (Conv at 27, MatMul at 26); none changed them.
@@ -65,6 +67,10 @@ std::span<const OpDef> conv_ops() {
       {"", "Resize", 11, 27, make_resize_11, "F32"},
       {"", "Upsample", 7, 8, make_upsample_7, "F32"},
       {"", "Upsample", 9, 10, make_upsample_9, "F32"},
+      // Issue 17: spec/ops/products-conv.md sections 14 and 15; float16 and bfloat16 run through
+      // the adapter. DeformConv 22 only added bfloat16 to 19: one kernel.
+      {"", "CausalConvWithState", 27, 27, make_causal_conv_with_state, "F32"},
+      {"", "DeformConv", 19, 27, make_deform_conv, "F32 F64"},
   };
   return rows;
 }
