@@ -118,6 +118,8 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_scatter.cpp
     reference/ops/op_swish.cpp
     reference/ops/op_tensor_scatter.cpp
+    # FlexAttention (issue 17, branch attnexact): new file, alone.
+    reference/ops/op_flex_attention.cpp
     reference/ops/op_unique.cpp
     # ai.onnx.ml (issue 17): new files, alone.
     reference/ops/op_array_feature_extractor.cpp
