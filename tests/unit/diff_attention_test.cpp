@@ -191,16 +191,37 @@ OpCase attention_case(std::mt19937& rng, const AttentionShape& s, int mask_rank,
     kd = {s.batch, s.kv_heads, s.kv_len, s.d};
     vd = {s.batch, s.kv_heads, s.kv_len, s.dv};
   }
-  c.inputs.push_back(f32_tensor(qd, random_values(rng, static_cast<std::size_t>(count_of(qd)), 1.5f, specials)));
-  c.inputs.push_back(f32_tensor(kd, random_values(rng, static_cast<std::size_t>(count_of(kd)), 1.5f, specials)));
-  c.inputs.push_back(f32_tensor(vd, random_values(rng, static_cast<std::size_t>(count_of(vd)), 1.0f, specials)));
+  // Special values are sparse: each touches a whole row (Q) or column (V) of the output.
+  const auto sprinkle = [&](std::vector<float> v, std::int64_t one_in) {
+    if (!specials) return v;
+    const float pool[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f};
+    std::uniform_int_distribution<std::int64_t> hit(0, one_in - 1);
+    std::uniform_int_distribution<int> which(0, 5);
+    for (float& x : v) {
+      if (hit(rng) == 0) x = pool[which(rng)];
+    }
+    return v;
+  };
+  c.inputs.push_back(f32_tensor(qd, sprinkle(random_values(rng, static_cast<std::size_t>(count_of(qd)), 1.5f, false), 6 * s.d)));
+  // Special values in K would make nearly every row NaN (a NaN or infinite key element poisons
+  // the score of every query): they go into Q (one row each), V (one column each) and the mask.
+  c.inputs.push_back(f32_tensor(kd, random_values(rng, static_cast<std::size_t>(count_of(kd)), 1.5f, false)));
+  c.inputs.push_back(f32_tensor(vd, sprinkle(random_values(rng, static_cast<std::size_t>(count_of(vd)), 1.0f, false), 3 * s.kv_len)));
   if (mask_rank > 0) {
     const std::vector<std::int64_t> full = {s.batch, s.q_heads, s.q_len, s.kv_len};
     std::vector<std::int64_t> md(full.end() - mask_rank, full.end());
     if (mask_rank == 4) md[1] = 1;  // broadcast over heads
-    std::vector<float> m = random_values(rng, static_cast<std::size_t>(count_of(md)), 1.0f, specials);
+    std::vector<float> m = random_values(rng, static_cast<std::size_t>(count_of(md)), 1.0f, false);
     std::uniform_int_distribution<int> pick(0, 4);
     for (float& x : m) x = pick(rng) == 0 ? -INFINITY : x;
+    if (specials) {
+      // Signed zeros, and rarely NaN or +inf (a row holding one is NaN throughout).
+      std::uniform_int_distribution<int> rare(0, 400);
+      for (float& x : m) {
+        const int r = rare(rng);
+        x = r < 20 ? -0.0f : r < 40 ? 0.0f : r == 41 ? NAN : r == 42 ? INFINITY : x;
+      }
+    }
     if (masked_rows && mask_rank >= 2) {
       const std::int64_t n = md.back();
       for (std::int64_t j = 0; j < n; ++j) m[static_cast<std::size_t>(j)] = -INFINITY;  // a fully masked row
