@@ -118,6 +118,8 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_scatter.cpp
     reference/ops/op_swish.cpp
     reference/ops/op_tensor_scatter.cpp
+    # FlexAttention (issue 17, branch attnexact): new file, alone.
+    reference/ops/op_flex_attention.cpp
     reference/ops/op_unique.cpp
     # LinearAttention, CausalConvWithState, DeformConv (issue 17, branch newattn): new files, alone.
     reference/ops/op_causal_conv_with_state.cpp

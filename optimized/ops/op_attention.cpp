@@ -1,25 +1,65 @@
-// Attention (opsets 23, 24), fast mode: the fused online-softmax kernel of
+// Attention (opsets 23, 24), both modes: the fused online-softmax kernel of
 // optimized/kernels/attention/ for the common float32 cases; everything else runs the reference.
 //
-// The reference (reference/ops/op_attention.cpp, spec/ops/attention.md) is not the definition of
-// kernels-attention.md, and has no exact mode (the node is refused there):
-//  - it multiplies Q and K by sqrt(scale) before the product (served here: q_scale = k_scale =
-//    sqrt(scale), kernel scale 1, so the scores are the reference's bits);
-//  - it takes the softmax over the whole row and divides the weights before P V, where the kernel
-//    rescales at every 64-key block and divides at the end (last-bit differences only);
-//  - a row with l = 0 (fully masked) gives zeros, not NaN (served: divide_empty_rows_by_one).
-// Served: float32 Q, K, V, contiguous, 3-D or 4-D, grouped heads, an additive float32 mask whose
-// last extent is the key length (any broadcast of the others), the causal flag (folded into a
-// scratch mask: mask + (j <= i ? 0 : -inf), section 3 step 4), no softcap, float softmax
-// precision, no cache inputs, no nonpad lengths, none of the optional outputs.
+// The reference (reference/ops/op_attention.cpp, spec/ops/attention.md) computes Y in the order
+// of kernels-attention.md, "The exact definition" (section 5: blocks of 64 keys, the online
+// softmax, the division at the end), which is the order of this kernel's exact flavour; what the
+// ONNX operator adds is served so the bits stay the reference's:
+//  - Q and K are multiplied by sqrt(scale) before the product (q_scale = k_scale = sqrt(scale),
+//    kernel scale 1: dot * 1 is dot, so the scores are the reference's bits);
+//  - a row with l = 0 divides by 1 (divide_empty_rows_by_one);
+//  - a fully masked row (every bias -inf, section 4 step 5) weighs every key 0 whatever its
+//    scores: the kernel would give NaN where a score is NaN, so such rows are rewritten after the
+//    kernel (zero_fully_masked_rows) with what the reference computes for them.
+// Exact mode therefore runs the kernel too (diff_attention_test checks the bits on every path at
+// 1 and 2 threads). Served: float32 Q, K, V, contiguous, 3-D or 4-D, grouped heads, an additive
+// float32 mask whose last extent is the key length (any broadcast of the others), the causal flag
+// (folded into a scratch mask: mask + (j <= i ? 0 : -inf), section 3 step 4), no softcap, float
+// softmax precision, no cache inputs, no nonpad lengths, none of the optional outputs.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "optimized/kernels/attention/attention.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 
 namespace onemodel::opt {
 namespace {
+
+// spec/ops/attention.md section 4 step 5 and section 5: a row whose bias (here the effective mask
+// a.mask, the reference's bias bit for bit) is -inf for every key has p = 0 for every key, so
+// Y[x] = ((+0 + 0*v[0][x]) + 0*v[1][x]) + ...: +0 when every v[j][x] is finite, NaN (stored as
+// 0x7FC00000) when one is infinite or NaN (0 * inf is NaN). The online softmax with every score
+// -inf gives exactly this (alpha = 0 keeps +0 or NaN, l = 0 divides by 1); the kernel is given the
+// scores themselves, which may be NaN, so the rows are written here. Rows with a visible key are
+// left as the kernel wrote them. Cheap: a row scan stops at its first key that is not -inf.
+void zero_fully_masked_rows(const AttentionArgs& a) {
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const auto off = [](const AttentionStrides& s, std::size_t b, std::size_t h) {
+    return static_cast<std::ptrdiff_t>(b) * s.batch + static_cast<std::ptrdiff_t>(h) * s.head;
+  };
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    for (std::size_t h = 0; h < a.heads; ++h) {
+      const float* v = a.v + off(a.v_strides, b, h / a.kv_group);
+      for (std::size_t i = 0; i < a.q_len; ++i) {
+        const float* m = a.mask + off(a.mask_strides, b, h) + static_cast<std::ptrdiff_t>(i) * a.mask_strides.row;
+        bool all_masked = true;
+        for (std::size_t j = 0; j < a.kv_len && all_masked; ++j) {
+          all_masked = m[static_cast<std::ptrdiff_t>(j) * a.mask_column_stride] == kNegInf;
+        }
+        if (!all_masked) continue;
+        float* out = a.out + off(a.out_strides, b, h) + static_cast<std::ptrdiff_t>(i) * a.out_strides.row;
+        for (std::size_t x = 0; x < a.dv; ++x) {
+          bool finite = true;
+          for (std::size_t j = 0; j < a.kv_len && finite; ++j) {
+            finite = std::isfinite(v[static_cast<std::ptrdiff_t>(j) * a.v_strides.row + static_cast<std::ptrdiff_t>(x)]);
+          }
+          out[x] = finite ? 0.0f : canonical_nan_f32(std::numeric_limits<float>::quiet_NaN());
+        }
+      }
+    }
+  }
+}
 
 class AttentionOverride final : public OptimizedKernel {
  public:
@@ -133,11 +173,11 @@ class AttentionOverride final : public OptimizedKernel {
     a.scale = 1.0f;
     a.divide_empty_rows_by_one = true;
     attention_f32(kernel_context(context), a);
+    if (a.mask != nullptr) zero_fully_masked_rows(a);
   }
 
  private:
   bool served(const RunContext& context) const {
-    if (context.exact()) return false;  // the reference refuses exact mode; never reached there
     if (softcap_ > 0.0f || precision_ != 1) return false;
     for (std::size_t i = 4; i < context.input_count(); ++i) {
       if (context.has_input(i)) return false;  // past_key, past_value, nonpad_kv_seqlen

@@ -1,9 +1,12 @@
 // Attention (opsets 23, 24): spec/ops/attention.md sections 1-6. Scaled dot-product attention
 // with grouped heads, a key/value cache, an additive or boolean mask, causal masking, softcap and
-// the qk_matmul_output debug output; float16 runs widened to float32. Not exact (section 1, from ops-coverage.md "Exactness"):
-// every node is refused in exact mode. The arithmetic is still written in one stated order
-// (sections 3-5: one accumulator per dot product, increasing index, unfused; the library's own
-// exp and tanh), so fast mode gives the same bits on every machine.
+// the qk_matmul_output debug output; float16 runs widened to float32. Exact (section 1): every
+// output is computed in one stated order (sections 3-6: one accumulator per dot product,
+// increasing index, unfused; the library's own exp and tanh; Y by the online softmax of
+// kernels-attention.md, attention_online_softmax.hpp), which the optimized fused kernel shares.
+// Fast mode runs the same code. softmax_precision = DOUBLE needs a float64 exp the library does
+// not have exactly: such a node is refused in exact mode.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,6 +17,7 @@
 #include "core/graph/op_kernel.hpp"
 #include "onemodel/half.hpp"
 #include "reference/math/exact_math.hpp"
+#include "reference/ops/attention_online_softmax.hpp"
 #include "reference/ops/canonical_sum.hpp"
 
 namespace onemodel {
@@ -183,8 +187,9 @@ void softmax_row_f64(const float* s, float* p, std::int64_t n) {
 class Attention final : public OpKernel {
  public:
   explicit Attention(Attributes a) : a_(a) {
-    // spec/ops/attention.md section 1 (ops-coverage.md "Exactness"): Attention has no exact kernel.
-    supports_exact = false;
+    // spec/ops/attention.md section 1: exact in float32 softmax precision; the float64 softmax
+    // uses std::exp (no exact binary64 exp, spec/exact-mode.md section 4).
+    supports_exact = a.softmax_precision != kPrecisionDouble;
   }
 
   void infer(InferContext& context) const override {
@@ -279,8 +284,9 @@ std::vector<float> widen(const Tensor& tensor) {
 
 void store(const Tensor& out, const std::vector<float>& values) {
   if (out.dtype() == DType::F16) {
+    // A NaN is made canonical first, so the narrowed NaN (0x7E00) does not depend on the payload.
     const std::span<std::uint16_t> o = out.mutable_data<std::uint16_t>();
-    for (std::size_t n = 0; n < values.size(); ++n) o[n] = float_to_half_bits(values[n]);
+    for (std::size_t n = 0; n < values.size(); ++n) o[n] = float_to_half_bits(canonical_nan_f32(values[n]));
     return;
   }
   const std::span<float> o = out.mutable_data<float>();
@@ -333,6 +339,7 @@ void Attention::run(RunContext& context) const {
 
   std::vector<float> qs(at(D)), ks(at(D));
   std::vector<float> raw(at(T)), capped_s(at(T)), s(at(T)), p(at(T));
+  const std::vector<float> masked_row(at(T), kNegInf);
 
   for (std::int64_t b = 0; b < g.batch; ++b) {
     for (std::int64_t h = 0; h < g.q_heads; ++h) {
@@ -371,21 +378,32 @@ void Attention::run(RunContext& context) const {
           if (!(bias == kNegInf)) all_masked = false;
           s[at(j)] = c + bias;  // section 3 step 5
         }
-        // Section 4: softmax, then the fully-masked-row guard.
-        if (a_.softmax_precision == kPrecisionDouble) softmax_row_f64(s.data(), p.data(), T);
-        else softmax_row_f32(s.data(), p.data(), T);
-        if (all_masked) {
-          for (std::int64_t j = 0; j < T; ++j) p[at(j)] = 0.0f;
-        }
-        // Section 5: Y row = sum over j of p[j] * v[j], one accumulator per element, increasing j.
         const std::int64_t y_start = g.rank3 ? ((b * g.q_len + i) * g.q_heads + h) * Dv : ((b * g.q_heads + h) * g.q_len + i) * Dv;
-        for (std::int64_t x = 0; x < Dv; ++x) {
-          float acc = 0.0f;
-          for (std::int64_t j = 0; j < T; ++j) {
-            const float product = p[at(j)] * values[at(((b * g.kv_heads + kvh) * T + j) * Dv + x)];
-            acc = acc + product;
+        const float* v_head = values.data() + (b * g.kv_heads + kvh) * T * Dv;
+        if (a_.softmax_precision == kPrecisionDouble) {
+          // Section 4 (float64 softmax, fast mode only) and section 5 over the whole row.
+          softmax_row_f64(s.data(), p.data(), T);
+          if (all_masked) std::fill(p.begin(), p.end(), 0.0f);
+          for (std::int64_t x = 0; x < Dv; ++x) {
+            float acc = 0.0f;
+            for (std::int64_t j = 0; j < T; ++j) {
+              const float product = p[at(j)] * v_head[j * Dv + x];
+              acc = acc + product;
+            }
+            y[at(y_start + x)] = acc;
           }
-          y[at(y_start + x)] = acc;
+        } else {
+          // Section 5: the online softmax of kernels-attention.md over blocks of 64 keys. A fully
+          // masked row (section 4 step 5) weighs every key 0: its scores are taken as -inf.
+          const float* scores = all_masked ? masked_row.data() : s.data();
+          attention_order::online_softmax_row<float>(
+              scores, T, [&](std::int64_t j) { return v_head + j * Dv; }, Dv, y.data() + y_start,
+              /*empty_row_divides_by_one=*/true, [](float x) { return exact::exp_non_positive(x); });
+          // Section 6 mode 3: the probabilities, by the whole-row softmax of section 4.
+          if (want_qk && a_.qk_mode == 3) {
+            softmax_row_f32(s.data(), p.data(), T);
+            if (all_masked) std::fill(p.begin(), p.end(), 0.0f);
+          }
         }
         // Section 6: qk_matmul_output.
         if (want_qk) {

@@ -1,4 +1,4 @@
-// LinearAttention (opset 27): spec/ops/attention.md section 9, from the ONNX LinearAttention text
+// LinearAttention (opset 27): spec/ops/attention.md section 10, from the ONNX LinearAttention text
 // and its function body (a Scan over the tokens). Per batch row and key/value head a recurrent
 // state S (d_k x d_v) is updated token by token with one of four rules (linear, gated, delta,
 // gated_delta) and read by the query heads that share it. Every product and sum is rounded on its

@@ -8,6 +8,7 @@ namespace onemodel {
 
 // Factories (reference/ops/op_<name>.cpp).
 std::unique_ptr<OpKernel> make_attention(const NodeInfo& node);
+std::unique_ptr<OpKernel> make_flex_attention(const NodeInfo& node);
 std::unique_ptr<OpKernel> make_rotary_embedding(const NodeInfo& node);
 std::unique_ptr<OpKernel> make_linear_attention(const NodeInfo& node);
 
@@ -15,8 +16,10 @@ std::span<const OpDef> attention_ops() {
   static const std::vector<OpDef> rows = {
       {"", "Attention", 23, 24, make_attention, "F32 F16"},  // 25 adds sliding windows: not served
       {"", "RotaryEmbedding", 23, 25, make_rotary_embedding, "F32"},
-      // spec/ops/attention.md section 9 (issue 17); float16 and bfloat16 run through the adapter.
+      // spec/ops/attention.md section 10 (issue 17); float16 and bfloat16 run through the adapter.
       {"", "LinearAttention", 27, 27, make_linear_attention, "F32"},
+      // A non-default domain (spec/ops/attention.md section 9); float64 is fast mode only.
+      {"ai.onnx.preview", "FlexAttention", 1, 1, make_flex_attention, "F32 F64 F16"},
   };
   return rows;
 }

@@ -6,8 +6,10 @@
 //    fast mode (fast exponential, kernels-attention.md "Softmax"): NaN where the reference has NaN,
 //    elsewhere within 2e-6 relative (Softmax) or 4e-6 absolute plus 1e-6 relative (LogSoftmax),
 //    and the same bits at 1 and 2 threads.
-//  - Attention has no exact mode in the reference (spec/ops/attention.md section 1); in fast mode
-//    the override is within 4e-6 absolute of the reference for q, k ~ N(0, 1.5^2)
+//  - Attention (spec/ops/attention.md section 5: both engines compute Y by the online softmax of
+//    kernels-attention.md): exact mode, the override's fused kernel gives the reference's bits on
+//    every path at 1 and 2 threads, also with NaN, infinities, signed zeros and fully masked rows
+//    holding NaN scores; fast mode, within 4e-6 absolute of the reference for q, k ~ N(0, 1.5^2)
 //    (kernels-attention.md, "Accuracy"), with and without the causal flag, zeros for fully masked
 //    rows like the reference, and the cases it does not serve give the reference's bits.
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "diff/counterexample.hpp"
 #include "diff/op_harness.hpp"
 #include "tests/support/diff_test_helpers.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -79,8 +82,7 @@ std::string first_far(const Tensor& got, const Tensor& want, double abs, double 
 
 // Exact: bits on every path and thread count. Fast: within the bound, and thread independent.
 // `tally` (when given) gets the case added once it passed: whether the override ran, whether two
-// threads shared its work; its exact-mode runs go to `exact_tally` instead when that is given
-// (the fused attention kernel serves fast mode only).
+// threads shared its work; its exact-mode runs go to `exact_tally` instead when that is given.
 std::string compare(const OpCase& c, double fast_abs, double fast_rel, CaseTally* tally = nullptr,
                     CaseTally* exact_tally = nullptr) {
   RunTally runs, exact_runs;
@@ -174,7 +176,7 @@ struct AttentionShape {
   bool rank3;
 };
 
-OpCase attention_case(std::mt19937& rng, const AttentionShape& s, int mask_rank, bool masked_rows) {
+OpCase attention_case(std::mt19937& rng, const AttentionShape& s, int mask_rank, bool masked_rows, bool specials = false) {
   OpCase c;
   c.op = "Attention";
   c.opset = 23;
@@ -189,9 +191,22 @@ OpCase attention_case(std::mt19937& rng, const AttentionShape& s, int mask_rank,
     kd = {s.batch, s.kv_heads, s.kv_len, s.d};
     vd = {s.batch, s.kv_heads, s.kv_len, s.dv};
   }
-  c.inputs.push_back(f32_tensor(qd, random_values(rng, static_cast<std::size_t>(count_of(qd)), 1.5f, false)));
+  // Special values are sparse: each touches a whole row (Q) or column (V) of the output.
+  const auto sprinkle = [&](std::vector<float> v, std::int64_t one_in) {
+    if (!specials) return v;
+    const float pool[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f};
+    std::uniform_int_distribution<std::int64_t> hit(0, one_in - 1);
+    std::uniform_int_distribution<int> which(0, 5);
+    for (float& x : v) {
+      if (hit(rng) == 0) x = pool[which(rng)];
+    }
+    return v;
+  };
+  c.inputs.push_back(f32_tensor(qd, sprinkle(random_values(rng, static_cast<std::size_t>(count_of(qd)), 1.5f, false), 6 * s.d)));
+  // Special values in K would make nearly every row NaN (a NaN or infinite key element poisons
+  // the score of every query): they go into Q (one row each), V (one column each) and the mask.
   c.inputs.push_back(f32_tensor(kd, random_values(rng, static_cast<std::size_t>(count_of(kd)), 1.5f, false)));
-  c.inputs.push_back(f32_tensor(vd, random_values(rng, static_cast<std::size_t>(count_of(vd)), 1.0f, false)));
+  c.inputs.push_back(f32_tensor(vd, sprinkle(random_values(rng, static_cast<std::size_t>(count_of(vd)), 1.0f, false), 3 * s.kv_len)));
   if (mask_rank > 0) {
     const std::vector<std::int64_t> full = {s.batch, s.q_heads, s.q_len, s.kv_len};
     std::vector<std::int64_t> md(full.end() - mask_rank, full.end());
@@ -199,6 +214,14 @@ OpCase attention_case(std::mt19937& rng, const AttentionShape& s, int mask_rank,
     std::vector<float> m = random_values(rng, static_cast<std::size_t>(count_of(md)), 1.0f, false);
     std::uniform_int_distribution<int> pick(0, 4);
     for (float& x : m) x = pick(rng) == 0 ? -INFINITY : x;
+    if (specials) {
+      // Signed zeros, and rarely NaN or +inf (a row holding one is NaN throughout).
+      std::uniform_int_distribution<int> rare(0, 400);
+      for (float& x : m) {
+        const int r = rare(rng);
+        x = r < 20 ? -0.0f : r < 40 ? 0.0f : r == 41 ? NAN : r == 42 ? INFINITY : x;
+      }
+    }
     if (masked_rows && mask_rank >= 2) {
       const std::int64_t n = md.back();
       for (std::int64_t j = 0; j < n; ++j) m[static_cast<std::size_t>(j)] = -INFINITY;  // a fully masked row
@@ -220,12 +243,11 @@ TEST(DiffAttention, AttentionFastWithinTheBound) {
           << s.q_len << " " << mask_rank;
     }
   }
-  // Fast mode: 20 cases, all served by the fused kernel. Exact mode is a labelled fallback: the
-  // override hands it to the reference kernel (op_attention.cpp, served()), so those runs compare
-  // that kernel with itself.
+  // Both modes: 20 cases, all served by the fused kernel (none falls back to the reference).
   EXPECT_EQ(tally.override_cases, 20u) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
-  EXPECT_EQ(exact.fallback_cases, 20u) << exact.summary();
+  EXPECT_EQ(exact.override_cases, 20u) << exact.summary();
+  EXPECT_GT(exact.shared_cases, 0u) << exact.summary();
 }
 
 TEST(DiffAttention, AttentionRandomShapes) {
@@ -245,10 +267,10 @@ TEST(DiffAttention, AttentionRandomShapes) {
         compare(attention_case(rng, s, static_cast<int>(rng() % 5), seed % 4 == 0), 4e-6, 0.0, &tally, &exact);
     RC_ASSERT(d == "");
   });
-  // Fast mode runs the fused kernel every time; exact mode falls back (labelled, see above).
+  // Both modes run the fused kernel every time.
   EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
-  EXPECT_EQ(exact.fallback_cases, exact.cases) << exact.summary();
+  EXPECT_EQ(exact.override_cases, exact.cases) << exact.summary();
 }
 
 TEST(DiffAttention, AttentionOverrideRunsItsKernelAndKeepsMaskedRowsZero) {
@@ -258,8 +280,8 @@ TEST(DiffAttention, AttentionOverrideRunsItsKernelAndKeepsMaskedRowsZero) {
   OptimizedRun run;
   const auto got = run_optimized(c, ExecutionMode::Fast, opt::available_isas().back(), 1, &run);
   EXPECT_TRUE(run.override_ran);
-  // The online softmax rounds differently from the reference's whole-row softmax: some bits differ,
-  // so this case really ran the fused kernel (not the fallback).
+  // The fast flavour (fused multiply-add, the fast exponential, 1/l) rounds differently from the
+  // reference's unfused order: some bits differ, so this case really ran the fused kernel.
   EXPECT_NE("", first_difference(want, got));
   EXPECT_EQ("", first_far(got[0], want[0], 4e-6, 0.0));
   // Row 0 of every head is fully masked: the reference gives zeros, and so must the override.
@@ -283,7 +305,36 @@ TEST(DiffAttention, CausalWithinTheBound) {
   }
   EXPECT_EQ(tally.override_cases, 9u) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
-  EXPECT_EQ(exact.fallback_cases, 9u) << exact.summary();
+  EXPECT_EQ(exact.override_cases, 9u) << exact.summary();
+}
+
+// Exact mode only: the reference's bits on every path at 1 and 2 threads with NaN, +-infinity and
+// signed zeros in Q, K, V and the mask, fully masked rows among them (section 4 step 5: weights 0
+// whatever the scores, so NaN scores there must not reach Y; the override rewrites those rows),
+// with and without the causal flag, across the 64-key block edges.
+// Through check_everywhere, which saves a differing case as a replayable counterexample.
+std::string compare_exact(const OpCase& c, CaseTally& tally) {
+  RunTally runs;
+  std::string d = check_everywhere(c, "diff-attention-exact", &runs);
+  if (d.empty()) tally.add(runs);
+  return d;
+}
+
+TEST(DiffAttention, ExactSpecialValuesAndMaskedRows) {
+  std::mt19937 rng(9);
+  const AttentionShape shapes[] = {{1, 2, 2, 40, 150, 16, 16, false}, {2, 4, 2, 9, 64, 5, 7, true},
+                                   {1, 2, 1, 33, 65, 8, 24, false},   {1, 1, 1, 3, 1, 2, 2, false}};
+  CaseTally tally;
+  for (const AttentionShape& s : shapes) {
+    for (int mask_rank : {0, 2, 4}) {
+      for (int causal : {0, 1}) {
+        OpCase c = attention_case(rng, s, mask_rank, mask_rank > 0, true);
+        if (causal == 1) c.attributes.push_back(int_attr("is_causal", 1));
+        EXPECT_EQ("", compare_exact(c, tally)) << s.q_len << " " << s.kv_len << " mask rank " << mask_rank << " causal " << causal;
+      }
+    }
+  }
+  EXPECT_EQ(tally.override_cases, 24u) << tally.summary();
 }
 
 // A fallback case, labelled as one: softcap is not served, so the optimized engine runs the

@@ -1,17 +1,21 @@
 // Attention and RotaryEmbedding in the reference engine (spec/ops/attention.md). Expected values
 // are worked out by hand from the rule text (the section is cited next to each), with inputs
-// chosen so every intermediate is exact; none comes from running the code under test.
+// chosen so every intermediate is exact; none comes from running the code under test. The long-row
+// order test takes its bits from tests/kernels/attn_naive_definitions.hpp, the scalar transcription
+// of kernels-attention.md written for the kernel tests.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "onemodel/session.hpp"
 #include "onemodel/session_error.hpp"
+#include "tests/kernels/attn_naive_definitions.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
@@ -153,20 +157,92 @@ TEST(Attention, ThreeDimensionalGroupedQueryWithCache) {
   EXPECT_EQ(out.at(2).to_vector<float>(), (std::vector<float>{2, 6, 10, 20}));
 }
 
-// Section 1: Attention has no exact kernel (ops-coverage.md "Exactness"); bad shapes are refused.
-TEST(Attention, RefusedInExactModeAndOnBadShapes) {
+// Section 1: Attention is exact in float32 softmax precision; softmax_precision = DOUBLE (std::exp
+// in float64) is refused in exact mode and runs in fast mode; bad shapes are refused.
+TEST(Attention, ExactModeAndRefusals) {
   const Tensor q = f32({1, 1, 1, 2}, {1, 0});
   const Tensor k = f32({1, 1, 2, 2}, {1, 0, 1, 0});
   const Tensor v = f32({1, 1, 2, 2}, {2, 4, 6, 8});
+  const auto exact = run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {}, 23, ExecutionMode::Exact);
+  EXPECT_EQ(exact.at(0).to_vector<float>(), (std::vector<float>{4, 6}));
   EXPECT_EQ(session_error_kind_of([&] {
-              run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {}, 23, ExecutionMode::Exact);
+              run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {int_attr("softmax_precision", 11)}, 23,
+                       ExecutionMode::Exact);
             }),
             SessionErrorKind::ExactModeUnavailable);
+  const auto wide = run_node("Attention", {{"q", q}, {"k", k}, {"v", v}}, {"y"}, {int_attr("softmax_precision", 11)}, 23,
+                             ExecutionMode::Fast);
+  EXPECT_EQ(wide.at(0).to_vector<float>(), (std::vector<float>{4, 6}));
   const Tensor k3 = f32({1, 1, 3, 2}, {1, 0, 1, 0, 1, 0});
   EXPECT_EQ(session_error_kind_of([&] { attention({{"q", q}, {"k", k3}, {"v", v}}, {"y"}); }), SessionErrorKind::InvalidModel);
   const Tensor q3 = f32({1, 1, 2}, {1, 0});
   EXPECT_EQ(session_error_kind_of([&] { attention({{"q", q3}, {"k", f32({1, 2, 2}, {1, 0, 1, 0})}, {"v", f32({1, 2, 2}, {1, 2, 3, 4})}}, {"y"}); }),
             SessionErrorKind::InvalidModel);  // 3-D without head counts
+}
+
+// Section 5: Y is the online softmax of kernels-attention.md "The exact definition" over blocks of
+// 64 keys. The expected bits come from attn_naive::attention_row (tests/kernels/attn_naive_definitions.hpp),
+// a scalar transcription of that text with its own exp, written independently of the kernel: fed
+// q' = q*r and k' = k*r (section 3 step 1; scale 0.25 makes r = 0.5) and the mask as its bias row.
+// 150 keys make three blocks and two rescales; some keys are masked, none of the rows fully. Exact
+// and fast mode of the reference run the same code, so both give these bits.
+TEST(Attention, OutputFollowsTheOnlineSoftmaxDefinition) {
+  std::mt19937 rng(21);
+  std::normal_distribution<float> normal(0.0f, 1.5f);
+  std::uniform_int_distribution<int> pick(0, 4);
+  const std::int64_t H = 2, L = 3, S = 150, D = 8, Dv = 5;
+  std::vector<float> q(static_cast<std::size_t>(H * L * D)), k(static_cast<std::size_t>(H * S * D)),
+      v(static_cast<std::size_t>(H * S * Dv)), m(static_cast<std::size_t>(L * S));
+  for (float& x : q) x = normal(rng);
+  for (float& x : k) x = normal(rng);
+  for (float& x : v) x = normal(rng);
+  for (std::size_t n = 0; n < m.size(); ++n) m[n] = n % S == 0 ? 0.0f : pick(rng) == 0 ? -kInf : normal(rng);
+  const std::vector<NodeInput> in{{"q", f32({1, H, L, D}, q)}, {"k", f32({1, H, S, D}, k)}, {"v", f32({1, H, S, Dv}, v)},
+                                  {"m", f32({L, S}, m)}};
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    const std::vector<float> y =
+        run_node("Attention", in, {"y"}, {float_attr("scale", 0.25f)}, 23, mode).at(0).to_vector<float>();
+    ASSERT_EQ(y.size(), static_cast<std::size_t>(H * L * Dv));
+    for (std::int64_t h = 0; h < H; ++h) {
+      std::vector<std::vector<float>> ks(static_cast<std::size_t>(S));
+      std::vector<const float*> krows, vrows;
+      for (std::int64_t j = 0; j < S; ++j) {
+        for (std::int64_t x = 0; x < D; ++x) ks[static_cast<std::size_t>(j)].push_back(k[static_cast<std::size_t>((h * S + j) * D + x)] * 0.5f);
+        krows.push_back(ks[static_cast<std::size_t>(j)].data());
+        vrows.push_back(v.data() + (h * S + j) * Dv);
+      }
+      for (std::int64_t i = 0; i < L; ++i) {
+        std::vector<float> qs;
+        for (std::int64_t x = 0; x < D; ++x) qs.push_back(q[static_cast<std::size_t>((h * L + i) * D + x)] * 0.5f);
+        const std::vector<float> want = attn_naive::attention_row(qs.data(), krows, vrows, m.data() + i * S,
+                                                                  static_cast<std::size_t>(D), static_cast<std::size_t>(Dv), 1.0f);
+        for (std::int64_t x = 0; x < Dv; ++x) {
+          EXPECT_EQ(float_bits(y[static_cast<std::size_t>((h * L + i) * Dv + x)]), float_bits(want[static_cast<std::size_t>(x)]))
+              << "head " << h << " row " << i << " column " << x;
+        }
+      }
+    }
+  }
+}
+
+// Section 4 step 5 with section 5: a fully masked row weighs every key 0 whatever its scores, so a
+// NaN query there still gives +0 where every value is finite, and NaN (0x7FC00000) in a column
+// holding an infinite value (0 * inf); a row with a visible key and a NaN score is NaN throughout.
+TEST(Attention, FullyMaskedRowIgnoresNanScores) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor q = f32({1, 1, 2, 1}, {nan, nan});
+  const Tensor k = f32({1, 1, 2, 1}, {1, 2});
+  const Tensor v = f32({1, 1, 2, 2}, {1, 2, kInf, 3});
+  const Tensor mask = f32({2, 2}, {-kInf, -kInf, 0, -kInf});
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    const auto out = run_node("Attention", {{"q", q}, {"k", k}, {"v", v}, {"m", mask}}, {"y"}, {}, 23, mode);
+    const std::vector<float> y = out.at(0).to_vector<float>();
+    ASSERT_EQ(y.size(), 4u);
+    EXPECT_EQ(float_bits(y[0]), 0x7FC00000u);  // 0 * inf in column 0
+    EXPECT_EQ(float_bits(y[1]), 0u);           // 0*2 + 0*3 = +0
+    EXPECT_EQ(float_bits(y[2]), 0x7FC00000u);  // row 1: NaN score
+    EXPECT_EQ(float_bits(y[3]), 0x7FC00000u);
+  }
 }
 
 // Section 7, non-interleaved, hs = 4, half = 2, cos = [0.5, 1], sin = [0.25, 0], x = [1, 2, 3, 4]:

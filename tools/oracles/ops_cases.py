@@ -26,6 +26,7 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
+from ops_cases_attention import gen_attention
 from ops_cases_breadth import gen_breadth
 from ops_cases_breadth_ops import gen_breadth_ops
 from ops_cases_newattn import gen_newattn
@@ -979,6 +980,7 @@ FAMILIES = [
     ("breadth", 111, gen_breadth),
     ("breadth_ops", 112, gen_breadth_ops),
     ("newattn", 117, gen_newattn),
+    ("attention", 116, gen_attention),
 ]
 
 
@@ -996,7 +998,7 @@ def main():
     for name, seed, gen in FAMILIES:
         if args.family and name not in args.family:
             continue
-        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops")))
+        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops", "attention")))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
