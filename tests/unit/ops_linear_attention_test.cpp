@@ -1,4 +1,4 @@
-// LinearAttention in the reference engine (spec/ops/attention.md section 9). Expected values are
+// LinearAttention in the reference engine (spec/ops/attention.md section 10). Expected values are
 // worked by hand from the section's recurrence with inputs chosen so every step is exact; none
 // comes from running the code under test. The backend data and the `_expanded` twins (the ONNX
 // function body) are checked by the conformance runner.
