@@ -444,65 +444,65 @@ constexpr SchemaInput kIn218[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt218[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn219[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt219[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn220[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt220[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn221[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn220[] = {{"encoded_stream", 0, 0x4u, "T1"}};
+constexpr SchemaAttribute kAt220[] = {{"pixel_format", 3, false, "RGB"}};
+constexpr SchemaInput kIn221[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt221[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt222[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn222[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt222[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn223[] = {{"X", 0, 0x802u, "T1"}};
 constexpr SchemaAttribute kAt223[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn224[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt224[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn225[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaInput kIn224[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt224[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn225[] = {{"X", 0, 0xc02u, "T1"}};
 constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn226[] = {{"X", 0, 0x10c02u, "T1"}};
 constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn228[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn227[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn228[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt228[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn229[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt229[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
 constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn231[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn231[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt231[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn232[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn233[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt233[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn234[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn232[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn233[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn234[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt234[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn235[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt235[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn236[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn235[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt235[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn236[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn237[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn238[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn238[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn239[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn239[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn240[] = {{"query", 0, 0x10402u, "T"}, {"key", 0, 0x10402u, "T"}, {"value", 0, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "S"}, {"decay", 1, 0x10402u, "T"}, {"beta", 1, 0x10402u, "T"}};
-constexpr SchemaAttribute kAt240[] = {{"chunk_size", 2, false, ""}, {"kv_num_heads", 2, true, ""}, {"q_num_heads", 2, true, ""}, {"scale", 1, false, ""}, {"update_rule", 3, false, "gated_delta"}};
-constexpr SchemaInput kIn241[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt241[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn242[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn240[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt240[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn241[] = {{"query", 0, 0x10402u, "T"}, {"key", 0, 0x10402u, "T"}, {"value", 0, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "S"}, {"decay", 1, 0x10402u, "T"}, {"beta", 1, 0x10402u, "T"}};
+constexpr SchemaAttribute kAt241[] = {{"chunk_size", 2, false, ""}, {"kv_num_heads", 2, true, ""}, {"q_num_heads", 2, true, ""}, {"scale", 1, false, ""}, {"update_rule", 3, false, "gated_delta"}};
+constexpr SchemaInput kIn242[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn243[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt243[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn243[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt243[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn244[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt244[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn245[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn245[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt245[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn246[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt246[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn246[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt246[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn247[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt247[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn248[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt248[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt249[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt250[] = {{"body", 5, true, ""}};
@@ -514,141 +514,141 @@ constexpr SchemaInput kIn253[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}
 constexpr SchemaAttribute kAt253[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn254[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt254[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn255[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt255[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn256[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn255[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt255[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn256[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt256[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn257[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn257[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
 constexpr SchemaInput kIn258[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt258[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn259[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt259[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn260[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt259[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn260[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt260[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn261[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn262[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn261[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn262[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn263[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn263[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn264[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn264[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn265[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn266[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn267[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn269[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn270[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt271[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt272[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaInput kIn273[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt273[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn274[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaInput kIn274[] = {{"X", 0, 0xc0eu, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn275[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt275[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn275[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt275[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn276[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt276[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt277[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn278[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt278[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt278[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn279[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn280[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn280[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn281[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt281[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn282[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn281[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn282[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt282[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn283[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt283[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn284[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn283[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn284[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt284[] = {{"output_datatype", 2, false, ""}};
 constexpr SchemaInput kIn285[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn286[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn287[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn287[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn288[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn288[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn289[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn289[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt290[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn291[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn290[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn291[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt291[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn292[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt292[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn292[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt292[] = {{"fmod", 2, false, ""}};
 constexpr SchemaInput kIn293[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt293[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn294[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn295[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn295[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn296[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaInput kIn296[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn297[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn297[] = {{"X", 0, 0xceau, "T"}};
 constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn298[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt298[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn298[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn299[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt299[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn300[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn300[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt300[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn301[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt301[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn301[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt301[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
 constexpr SchemaInput kIn302[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
 constexpr SchemaAttribute kAt302[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn303[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt303[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn304[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn303[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt303[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn304[] = {{"X", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt304[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn305[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn305[] = {{"X", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt306[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn306[] = {{"X", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn307[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
 constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn308[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt308[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn309[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn308[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt308[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn309[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt309[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn310[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn311[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"input", 1, 0x3efeu, "O"}};
+constexpr SchemaInput kIn312[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn313[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn314[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn315[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn316[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn316[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn317[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn317[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt317[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn318[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt318[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn318[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt318[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn319[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn320[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn321[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn320[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn321[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt321[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt322[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}};
@@ -660,150 +660,150 @@ constexpr SchemaInput kIn326[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u,
 constexpr SchemaAttribute kAt326[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn327[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt327[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn328[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt328[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn328[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt328[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn329[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn330[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaAttribute kAt329[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn330[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn331[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
+constexpr SchemaInput kIn331[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn332[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaInput kIn332[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt332[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn333[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt333[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn334[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
-constexpr SchemaAttribute kAt334[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn335[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn333[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt333[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn334[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt334[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn335[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt335[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn336[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn336[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
 constexpr SchemaAttribute kAt336[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn337[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt337[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt337[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn338[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn339[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn341[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt341[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn342[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
 constexpr SchemaAttribute kAt342[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt343[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn343[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt343[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt344[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
 constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt346[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn348[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt348[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt349[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn350[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn347[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt348[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn349[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt349[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt350[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt351[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt358[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt366[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt367[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt371[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt373[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn374[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt374[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt375[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt376[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn377[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt377[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt376[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt377[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn378[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt378[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt379[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn380[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt380[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt381[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn382[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt381[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt382[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt383[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt383[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn384[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt384[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn385[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt385[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt386[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn387[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt387[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt386[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn387[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt387[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn388[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt390[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt389[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt390[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn391[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt391[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn392[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn392[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt392[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt393[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn394[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn395[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn393[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt393[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt394[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn395[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn396[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn396[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn397[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn397[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt397[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn398[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn398[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt398[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt399[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt399[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt400[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
@@ -814,39 +814,39 @@ constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u
 constexpr SchemaAttribute kAt403[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt404[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn405[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt405[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn406[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt406[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt405[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn406[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt406[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn407[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt407[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn408[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt408[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn409[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt409[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn410[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt410[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt411[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt410[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn411[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt411[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
 constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt412[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt412[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn413[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt413[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn414[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt414[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn415[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt415[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn416[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn414[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt414[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn415[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt415[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn416[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt416[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn417[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt417[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn418[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn419[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt419[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn417[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn418[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt418[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn419[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt419[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
 constexpr SchemaInput kIn420[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -858,48 +858,48 @@ constexpr SchemaInput kIn425[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt425[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn426[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt426[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn427[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt427[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn427[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt427[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn428[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt428[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt430[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn432[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn433[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn433[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn434[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt434[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn436[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt436[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn437[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn437[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt437[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaInput kIn438[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt438[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt440[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn441[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn440[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn441[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt441[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn442[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn443[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn443[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn444[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt444[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn445[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn444[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn445[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt445[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn446[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt448[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}};
@@ -910,27 +910,27 @@ constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt451[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn452[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt452[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn454[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn453[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn455[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn456[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn461[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn461[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn462[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn463[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
@@ -942,60 +942,60 @@ constexpr SchemaInput kIn467[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt469[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn470[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn470[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
 constexpr SchemaInput kIn471[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn472[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn472[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt473[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn473[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn474[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt474[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn475[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn475[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn476[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt476[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn477[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn476[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt476[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn477[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn478[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn478[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn479[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn480[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt482[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn482[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt483[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn484[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt484[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn488[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn489[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn490[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn489[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn490[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn491[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn492[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn491[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn492[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn493[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt493[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn493[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn494[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt494[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn495[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt495[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt496[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
@@ -1004,51 +1004,51 @@ constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u,
 constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt500[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn501[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn502[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt501[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn502[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn503[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn504[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn504[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn505[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn506[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn508[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn509[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn507[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn508[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt508[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn509[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn510[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn510[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn511[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt512[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
-constexpr SchemaInput kIn513[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt513[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn514[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn512[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn513[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt513[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt514[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn515[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt515[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn516[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn515[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt515[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn516[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn517[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt517[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn518[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt518[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn519[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt519[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn520[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn517[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt517[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn518[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt518[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn519[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt519[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn520[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt520[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn521[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt521[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn522[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn521[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt521[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn522[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt522[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn523[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt523[] = {{"perm", 7, false, ""}};
@@ -1058,16 +1058,16 @@ constexpr SchemaInput kIn525[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt525[] = {{"perm", 7, false, ""}};
 constexpr SchemaInput kIn526[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt526[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn527[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt527[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn528[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt528[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn529[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt529[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt527[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn528[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt528[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn529[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt529[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
 constexpr SchemaInput kIn530[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt530[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt531[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn531[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt531[] = {{"axes", 7, true, ""}};
 constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt532[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn533[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
@@ -1076,18 +1076,20 @@ constexpr SchemaInput kIn534[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u,
 constexpr SchemaAttribute kAt534[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn535[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt535[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn536[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt536[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn537[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt537[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn536[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt536[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn537[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt537[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
 constexpr SchemaInput kIn538[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
 constexpr SchemaAttribute kAt538[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn539[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt539[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn540[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn539[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt539[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn540[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt540[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn541[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn541[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt541[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn542[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt542[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1310,328 +1312,329 @@ constexpr OpSchema kSchemas[] = {
     {"If", 23, kIn217, 1, kAt217, 2, 1, 4},
     {"If", 24, kIn218, 1, kAt218, 2, 1, 4},
     {"If", 25, kIn219, 1, kAt219, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn220, 3, kAt220, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn221, 3, kAt221, 1, 1, 1},
-    {"IsInf", 10, kIn222, 1, kAt222, 2, 1, 1},
-    {"IsInf", 20, kIn223, 1, kAt223, 2, 1, 1},
-    {"IsNaN", 9, kIn224, 1, kAt224, 0, 1, 1},
-    {"IsNaN", 13, kIn225, 1, kAt225, 0, 1, 1},
-    {"IsNaN", 20, kIn226, 1, kAt226, 0, 1, 1},
-    {"LRN", 1, kIn227, 1, kAt227, 4, 1, 1},
-    {"LRN", 13, kIn228, 1, kAt228, 4, 1, 1},
-    {"LSTM", 7, kIn229, 8, kAt229, 7, 1, 3},
-    {"LSTM", 14, kIn230, 8, kAt230, 8, 1, 3},
-    {"LSTM", 22, kIn231, 8, kAt231, 8, 1, 3},
-    {"LayerNormalization", 17, kIn232, 3, kAt232, 3, 1, 3},
-    {"LeakyRelu", 6, kIn233, 1, kAt233, 1, 1, 1},
-    {"LeakyRelu", 16, kIn234, 1, kAt234, 1, 1, 1},
-    {"Less", 7, kIn235, 2, kAt235, 0, 1, 1},
-    {"Less", 9, kIn236, 2, kAt236, 0, 1, 1},
-    {"Less", 13, kIn237, 2, kAt237, 0, 1, 1},
-    {"LessOrEqual", 12, kIn238, 2, kAt238, 0, 1, 1},
-    {"LessOrEqual", 16, kIn239, 2, kAt239, 0, 1, 1},
-    {"LinearAttention", 27, kIn240, 6, kAt240, 5, 2, 2},
-    {"Log", 6, kIn241, 1, kAt241, 0, 1, 1},
-    {"Log", 13, kIn242, 1, kAt242, 0, 1, 1},
-    {"LogSoftmax", 1, kIn243, 1, kAt243, 1, 1, 1},
-    {"LogSoftmax", 11, kIn244, 1, kAt244, 1, 1, 1},
-    {"LogSoftmax", 13, kIn245, 1, kAt245, 1, 1, 1},
-    {"Loop", 1, kIn246, 3, kAt246, 1, 1, 4},
-    {"Loop", 11, kIn247, 3, kAt247, 1, 1, 4},
-    {"Loop", 13, kIn248, 3, kAt248, 1, 1, 4},
-    {"Loop", 16, kIn249, 3, kAt249, 1, 1, 4},
-    {"Loop", 19, kIn250, 3, kAt250, 1, 1, 4},
-    {"Loop", 21, kIn251, 3, kAt251, 1, 1, 4},
-    {"Loop", 23, kIn252, 3, kAt252, 1, 1, 4},
-    {"Loop", 24, kIn253, 3, kAt253, 1, 1, 4},
-    {"Loop", 25, kIn254, 3, kAt254, 1, 1, 4},
-    {"LpNormalization", 1, kIn255, 1, kAt255, 2, 1, 1},
-    {"LpNormalization", 22, kIn256, 1, kAt256, 2, 1, 1},
-    {"LpPool", 2, kIn257, 1, kAt257, 5, 1, 1},
-    {"LpPool", 11, kIn258, 1, kAt258, 5, 1, 1},
-    {"LpPool", 18, kIn259, 1, kAt259, 7, 1, 1},
-    {"LpPool", 22, kIn260, 1, kAt260, 7, 1, 1},
-    {"MatMul", 1, kIn261, 2, kAt261, 0, 1, 1},
-    {"MatMul", 9, kIn262, 2, kAt262, 0, 1, 1},
-    {"MatMul", 13, kIn263, 2, kAt263, 0, 1, 1},
-    {"MatMulInteger", 10, kIn264, 4, kAt264, 0, 1, 1},
-    {"Max", 6, kIn265, 1, kAt265, 0, 1, 1},
-    {"Max", 8, kIn266, 1, kAt266, 0, 1, 1},
-    {"Max", 12, kIn267, 1, kAt267, 0, 1, 1},
-    {"Max", 13, kIn268, 1, kAt268, 0, 1, 1},
-    {"MaxPool", 1, kIn269, 1, kAt269, 4, 1, 1},
-    {"MaxPool", 8, kIn270, 1, kAt270, 5, 1, 2},
-    {"MaxPool", 10, kIn271, 1, kAt271, 7, 1, 2},
-    {"MaxPool", 11, kIn272, 1, kAt272, 7, 1, 2},
-    {"MaxPool", 12, kIn273, 1, kAt273, 7, 1, 2},
-    {"MaxPool", 22, kIn274, 1, kAt274, 7, 1, 2},
-    {"MaxUnpool", 9, kIn275, 3, kAt275, 3, 1, 1},
-    {"MaxUnpool", 11, kIn276, 3, kAt276, 3, 1, 1},
-    {"MaxUnpool", 22, kIn277, 3, kAt277, 3, 1, 1},
-    {"Mean", 6, kIn278, 1, kAt278, 0, 1, 1},
-    {"Mean", 8, kIn279, 1, kAt279, 0, 1, 1},
-    {"Mean", 13, kIn280, 1, kAt280, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn281, 1, kAt281, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn282, 1, kAt282, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn283, 5, kAt283, 1, 1, 1},
-    {"Min", 6, kIn284, 1, kAt284, 0, 1, 1},
-    {"Min", 8, kIn285, 1, kAt285, 0, 1, 1},
-    {"Min", 12, kIn286, 1, kAt286, 0, 1, 1},
-    {"Min", 13, kIn287, 1, kAt287, 0, 1, 1},
-    {"Mish", 18, kIn288, 1, kAt288, 0, 1, 1},
-    {"Mish", 22, kIn289, 1, kAt289, 0, 1, 1},
-    {"Mod", 10, kIn290, 2, kAt290, 1, 1, 1},
-    {"Mod", 13, kIn291, 2, kAt291, 1, 1, 1},
-    {"Mul", 6, kIn292, 2, kAt292, 2, 1, 1},
-    {"Mul", 7, kIn293, 2, kAt293, 0, 1, 1},
-    {"Mul", 13, kIn294, 2, kAt294, 0, 1, 1},
-    {"Mul", 14, kIn295, 2, kAt295, 0, 1, 1},
-    {"Neg", 6, kIn296, 1, kAt296, 0, 1, 1},
-    {"Neg", 13, kIn297, 1, kAt297, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn298, 3, kAt298, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn299, 3, kAt299, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn300, 3, kAt300, 2, 1, 1},
-    {"NonMaxSuppression", 10, kIn301, 5, kAt301, 1, 1, 1},
-    {"NonMaxSuppression", 11, kIn302, 5, kAt302, 1, 1, 1},
-    {"NonZero", 9, kIn303, 1, kAt303, 0, 1, 1},
-    {"NonZero", 13, kIn304, 1, kAt304, 0, 1, 1},
-    {"Not", 1, kIn305, 1, kAt305, 0, 1, 1},
-    {"OneHot", 9, kIn306, 3, kAt306, 1, 1, 1},
-    {"OneHot", 11, kIn307, 3, kAt307, 1, 1, 1},
-    {"Optional", 15, kIn308, 1, kAt308, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn309, 1, kAt309, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn310, 1, kAt310, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn311, 1, kAt311, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn312, 1, kAt312, 0, 1, 1},
-    {"Or", 7, kIn313, 2, kAt313, 0, 1, 1},
-    {"PRelu", 6, kIn314, 2, kAt314, 0, 1, 1},
-    {"PRelu", 7, kIn315, 2, kAt315, 0, 1, 1},
-    {"PRelu", 9, kIn316, 2, kAt316, 0, 1, 1},
-    {"PRelu", 16, kIn317, 2, kAt317, 0, 1, 1},
-    {"Pad", 1, kIn318, 1, kAt318, 3, 1, 1},
-    {"Pad", 2, kIn319, 1, kAt319, 3, 1, 1},
-    {"Pad", 11, kIn320, 3, kAt320, 1, 1, 1},
-    {"Pad", 13, kIn321, 3, kAt321, 1, 1, 1},
-    {"Pad", 18, kIn322, 4, kAt322, 1, 1, 1},
-    {"Pad", 19, kIn323, 4, kAt323, 1, 1, 1},
-    {"Pad", 21, kIn324, 4, kAt324, 1, 1, 1},
-    {"Pad", 23, kIn325, 4, kAt325, 1, 1, 1},
-    {"Pad", 24, kIn326, 4, kAt326, 1, 1, 1},
-    {"Pad", 25, kIn327, 4, kAt327, 1, 1, 1},
-    {"Pow", 1, kIn328, 2, kAt328, 2, 1, 1},
-    {"Pow", 7, kIn329, 2, kAt329, 0, 1, 1},
-    {"Pow", 12, kIn330, 2, kAt330, 0, 1, 1},
-    {"Pow", 13, kIn331, 2, kAt331, 0, 1, 1},
-    {"Pow", 15, kIn332, 2, kAt332, 0, 1, 1},
-    {"QLinearConv", 10, kIn333, 9, kAt333, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn334, 8, kAt334, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn335, 8, kAt335, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn336, 3, kAt336, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn337, 3, kAt337, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn338, 3, kAt338, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn339, 3, kAt339, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn340, 3, kAt340, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn341, 3, kAt341, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn342, 3, kAt342, 5, 1, 1},
-    {"RMSNormalization", 23, kIn343, 2, kAt343, 3, 1, 1},
-    {"RNN", 7, kIn344, 6, kAt344, 6, 1, 2},
-    {"RNN", 14, kIn345, 6, kAt345, 7, 1, 2},
-    {"RNN", 22, kIn346, 6, kAt346, 7, 1, 2},
-    {"Range", 11, kIn347, 3, kAt347, 0, 1, 1},
-    {"Range", 27, kIn348, 3, kAt348, 1, 1, 1},
-    {"Reciprocal", 6, kIn349, 1, kAt349, 0, 1, 1},
-    {"Reciprocal", 13, kIn350, 1, kAt350, 0, 1, 1},
-    {"ReduceL1", 1, kIn351, 1, kAt351, 2, 1, 1},
-    {"ReduceL1", 11, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceL1", 13, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceL1", 18, kIn354, 2, kAt354, 2, 1, 1},
-    {"ReduceL2", 1, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceL2", 11, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceL2", 13, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceL2", 18, kIn358, 2, kAt358, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn362, 2, kAt362, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn366, 2, kAt366, 2, 1, 1},
-    {"ReduceMax", 1, kIn367, 1, kAt367, 2, 1, 1},
-    {"ReduceMax", 11, kIn368, 1, kAt368, 2, 1, 1},
-    {"ReduceMax", 12, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceMax", 13, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceMax", 18, kIn371, 2, kAt371, 2, 1, 1},
-    {"ReduceMax", 20, kIn372, 2, kAt372, 2, 1, 1},
-    {"ReduceMean", 1, kIn373, 1, kAt373, 2, 1, 1},
-    {"ReduceMean", 11, kIn374, 1, kAt374, 2, 1, 1},
-    {"ReduceMean", 13, kIn375, 1, kAt375, 2, 1, 1},
-    {"ReduceMean", 18, kIn376, 2, kAt376, 2, 1, 1},
-    {"ReduceMin", 1, kIn377, 1, kAt377, 2, 1, 1},
-    {"ReduceMin", 11, kIn378, 1, kAt378, 2, 1, 1},
-    {"ReduceMin", 12, kIn379, 1, kAt379, 2, 1, 1},
-    {"ReduceMin", 13, kIn380, 1, kAt380, 2, 1, 1},
-    {"ReduceMin", 18, kIn381, 2, kAt381, 2, 1, 1},
-    {"ReduceMin", 20, kIn382, 2, kAt382, 2, 1, 1},
-    {"ReduceProd", 1, kIn383, 1, kAt383, 2, 1, 1},
-    {"ReduceProd", 11, kIn384, 1, kAt384, 2, 1, 1},
-    {"ReduceProd", 13, kIn385, 1, kAt385, 2, 1, 1},
-    {"ReduceProd", 18, kIn386, 2, kAt386, 2, 1, 1},
-    {"ReduceSum", 1, kIn387, 1, kAt387, 2, 1, 1},
-    {"ReduceSum", 11, kIn388, 1, kAt388, 2, 1, 1},
-    {"ReduceSum", 13, kIn389, 2, kAt389, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn390, 1, kAt390, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn391, 1, kAt391, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn392, 1, kAt392, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn393, 2, kAt393, 2, 1, 1},
-    {"Relu", 6, kIn394, 1, kAt394, 0, 1, 1},
-    {"Relu", 13, kIn395, 1, kAt395, 0, 1, 1},
-    {"Relu", 14, kIn396, 1, kAt396, 0, 1, 1},
-    {"Reshape", 5, kIn397, 2, kAt397, 0, 1, 1},
-    {"Reshape", 13, kIn398, 2, kAt398, 0, 1, 1},
-    {"Reshape", 14, kIn399, 2, kAt399, 1, 1, 1},
-    {"Reshape", 19, kIn400, 2, kAt400, 1, 1, 1},
-    {"Reshape", 21, kIn401, 2, kAt401, 1, 1, 1},
-    {"Reshape", 23, kIn402, 2, kAt402, 1, 1, 1},
-    {"Reshape", 24, kIn403, 2, kAt403, 1, 1, 1},
-    {"Reshape", 25, kIn404, 2, kAt404, 1, 1, 1},
-    {"Resize", 10, kIn405, 2, kAt405, 1, 1, 1},
-    {"Resize", 11, kIn406, 4, kAt406, 6, 1, 1},
-    {"Resize", 13, kIn407, 4, kAt407, 6, 1, 1},
-    {"Resize", 18, kIn408, 4, kAt408, 9, 1, 1},
-    {"Resize", 19, kIn409, 4, kAt409, 9, 1, 1},
-    {"ReverseSequence", 10, kIn410, 2, kAt410, 2, 1, 1},
-    {"RoiAlign", 10, kIn411, 3, kAt411, 5, 1, 1},
-    {"RoiAlign", 16, kIn412, 3, kAt412, 6, 1, 1},
-    {"RoiAlign", 22, kIn413, 3, kAt413, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn414, 4, kAt414, 3, 1, 1},
-    {"Round", 11, kIn415, 1, kAt415, 0, 1, 1},
-    {"Round", 22, kIn416, 1, kAt416, 0, 1, 1},
-    {"STFT", 17, kIn417, 4, kAt417, 1, 1, 1},
-    {"Scan", 8, kIn418, 2, kAt418, 3, 1, 4},
-    {"Scan", 9, kIn419, 1, kAt419, 6, 1, 4},
-    {"Scan", 11, kIn420, 1, kAt420, 6, 1, 4},
-    {"Scan", 16, kIn421, 1, kAt421, 6, 1, 4},
-    {"Scan", 19, kIn422, 1, kAt422, 6, 1, 4},
-    {"Scan", 21, kIn423, 1, kAt423, 6, 1, 4},
-    {"Scan", 23, kIn424, 1, kAt424, 6, 1, 4},
-    {"Scan", 24, kIn425, 1, kAt425, 6, 1, 4},
-    {"Scan", 25, kIn426, 1, kAt426, 6, 1, 4},
-    {"Scatter", 9, kIn427, 3, kAt427, 1, 1, 1},
-    {"ScatterElements", 11, kIn428, 3, kAt428, 1, 1, 1},
-    {"ScatterElements", 13, kIn429, 3, kAt429, 1, 1, 1},
-    {"ScatterElements", 16, kIn430, 3, kAt430, 2, 1, 1},
-    {"ScatterElements", 18, kIn431, 3, kAt431, 2, 1, 1},
-    {"ScatterND", 11, kIn432, 3, kAt432, 0, 1, 1},
-    {"ScatterND", 13, kIn433, 3, kAt433, 0, 1, 1},
-    {"ScatterND", 16, kIn434, 3, kAt434, 1, 1, 1},
-    {"ScatterND", 18, kIn435, 3, kAt435, 1, 1, 1},
-    {"Selu", 6, kIn436, 1, kAt436, 2, 1, 1},
-    {"Selu", 22, kIn437, 1, kAt437, 2, 1, 1},
-    {"SequenceAt", 11, kIn438, 2, kAt438, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn439, 1, kAt439, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn440, 0, kAt440, 1, 1, 1},
-    {"SequenceErase", 11, kIn441, 2, kAt441, 0, 1, 1},
-    {"SequenceInsert", 11, kIn442, 3, kAt442, 0, 1, 1},
-    {"SequenceLength", 11, kIn443, 1, kAt443, 0, 1, 1},
-    {"SequenceMap", 17, kIn444, 2, kAt444, 1, 1, 4},
-    {"Shape", 1, kIn445, 1, kAt445, 0, 1, 1},
-    {"Shape", 13, kIn446, 1, kAt446, 0, 1, 1},
-    {"Shape", 15, kIn447, 1, kAt447, 2, 1, 1},
-    {"Shape", 19, kIn448, 1, kAt448, 2, 1, 1},
-    {"Shape", 21, kIn449, 1, kAt449, 2, 1, 1},
-    {"Shape", 23, kIn450, 1, kAt450, 2, 1, 1},
-    {"Shape", 24, kIn451, 1, kAt451, 2, 1, 1},
-    {"Shape", 25, kIn452, 1, kAt452, 2, 1, 1},
-    {"Shrink", 9, kIn453, 1, kAt453, 2, 1, 1},
-    {"Sigmoid", 6, kIn454, 1, kAt454, 0, 1, 1},
-    {"Sigmoid", 13, kIn455, 1, kAt455, 0, 1, 1},
-    {"Sign", 9, kIn456, 1, kAt456, 0, 1, 1},
-    {"Sign", 13, kIn457, 1, kAt457, 0, 1, 1},
-    {"Sin", 7, kIn458, 1, kAt458, 0, 1, 1},
-    {"Sin", 22, kIn459, 1, kAt459, 0, 1, 1},
-    {"Sinh", 9, kIn460, 1, kAt460, 0, 1, 1},
-    {"Sinh", 22, kIn461, 1, kAt461, 0, 1, 1},
-    {"Size", 1, kIn462, 1, kAt462, 0, 1, 1},
-    {"Size", 13, kIn463, 1, kAt463, 0, 1, 1},
-    {"Size", 19, kIn464, 1, kAt464, 0, 1, 1},
-    {"Size", 21, kIn465, 1, kAt465, 0, 1, 1},
-    {"Size", 23, kIn466, 1, kAt466, 0, 1, 1},
-    {"Size", 24, kIn467, 1, kAt467, 0, 1, 1},
-    {"Size", 25, kIn468, 1, kAt468, 0, 1, 1},
-    {"Slice", 1, kIn469, 1, kAt469, 3, 1, 1},
-    {"Slice", 10, kIn470, 5, kAt470, 0, 1, 1},
-    {"Slice", 11, kIn471, 5, kAt471, 0, 1, 1},
-    {"Slice", 13, kIn472, 5, kAt472, 0, 1, 1},
-    {"Softmax", 1, kIn473, 1, kAt473, 1, 1, 1},
-    {"Softmax", 11, kIn474, 1, kAt474, 1, 1, 1},
-    {"Softmax", 13, kIn475, 1, kAt475, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn476, 3, kAt476, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn477, 3, kAt477, 2, 1, 2},
-    {"Softplus", 1, kIn478, 1, kAt478, 0, 1, 1},
-    {"Softplus", 22, kIn479, 1, kAt479, 0, 1, 1},
-    {"Softsign", 1, kIn480, 1, kAt480, 0, 1, 1},
-    {"Softsign", 22, kIn481, 1, kAt481, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn482, 1, kAt482, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn483, 1, kAt483, 1, 1, 1},
-    {"Split", 1, kIn484, 2, kAt484, 2, 1, 4},
-    {"Split", 2, kIn485, 1, kAt485, 2, 1, 4},
-    {"Split", 11, kIn486, 1, kAt486, 2, 1, 4},
-    {"Split", 13, kIn487, 2, kAt487, 1, 1, 4},
-    {"Split", 18, kIn488, 2, kAt488, 2, 1, 4},
-    {"SplitToSequence", 11, kIn489, 2, kAt489, 2, 1, 1},
-    {"SplitToSequence", 24, kIn490, 2, kAt490, 2, 1, 1},
-    {"Sqrt", 6, kIn491, 1, kAt491, 0, 1, 1},
-    {"Sqrt", 13, kIn492, 1, kAt492, 0, 1, 1},
-    {"Squeeze", 1, kIn493, 1, kAt493, 1, 1, 1},
-    {"Squeeze", 11, kIn494, 1, kAt494, 1, 1, 1},
-    {"Squeeze", 13, kIn495, 2, kAt495, 0, 1, 1},
-    {"Squeeze", 21, kIn496, 2, kAt496, 0, 1, 1},
-    {"Squeeze", 23, kIn497, 2, kAt497, 0, 1, 1},
-    {"Squeeze", 24, kIn498, 2, kAt498, 0, 1, 1},
-    {"Squeeze", 25, kIn499, 2, kAt499, 0, 1, 1},
-    {"Sub", 6, kIn500, 2, kAt500, 2, 1, 1},
-    {"Sub", 7, kIn501, 2, kAt501, 0, 1, 1},
-    {"Sub", 13, kIn502, 2, kAt502, 0, 1, 1},
-    {"Sub", 14, kIn503, 2, kAt503, 0, 1, 1},
-    {"Sum", 6, kIn504, 1, kAt504, 0, 1, 1},
-    {"Sum", 8, kIn505, 1, kAt505, 0, 1, 1},
-    {"Sum", 13, kIn506, 1, kAt506, 0, 1, 1},
-    {"Swish", 24, kIn507, 1, kAt507, 1, 1, 1},
-    {"Tan", 7, kIn508, 1, kAt508, 0, 1, 1},
-    {"Tan", 22, kIn509, 1, kAt509, 0, 1, 1},
-    {"Tanh", 6, kIn510, 1, kAt510, 0, 1, 1},
-    {"Tanh", 13, kIn511, 1, kAt511, 0, 1, 1},
-    {"TensorScatter", 24, kIn512, 3, kAt512, 2, 1, 1},
-    {"ThresholdedRelu", 10, kIn513, 1, kAt513, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn514, 1, kAt514, 1, 1, 1},
-    {"Tile", 6, kIn515, 2, kAt515, 0, 1, 1},
-    {"Tile", 13, kIn516, 2, kAt516, 0, 1, 1},
-    {"TopK", 1, kIn517, 1, kAt517, 2, 2, 2},
-    {"TopK", 10, kIn518, 2, kAt518, 1, 2, 2},
-    {"TopK", 11, kIn519, 2, kAt519, 3, 2, 2},
-    {"TopK", 24, kIn520, 2, kAt520, 3, 2, 2},
-    {"Transpose", 1, kIn521, 1, kAt521, 1, 1, 1},
-    {"Transpose", 13, kIn522, 1, kAt522, 1, 1, 1},
-    {"Transpose", 21, kIn523, 1, kAt523, 1, 1, 1},
-    {"Transpose", 23, kIn524, 1, kAt524, 1, 1, 1},
-    {"Transpose", 24, kIn525, 1, kAt525, 1, 1, 1},
-    {"Transpose", 25, kIn526, 1, kAt526, 1, 1, 1},
-    {"Trilu", 14, kIn527, 2, kAt527, 1, 1, 1},
-    {"Unique", 11, kIn528, 1, kAt528, 2, 1, 4},
-    {"Unsqueeze", 1, kIn529, 1, kAt529, 1, 1, 1},
-    {"Unsqueeze", 11, kIn530, 1, kAt530, 1, 1, 1},
-    {"Unsqueeze", 13, kIn531, 2, kAt531, 0, 1, 1},
-    {"Unsqueeze", 21, kIn532, 2, kAt532, 0, 1, 1},
-    {"Unsqueeze", 23, kIn533, 2, kAt533, 0, 1, 1},
-    {"Unsqueeze", 24, kIn534, 2, kAt534, 0, 1, 1},
-    {"Unsqueeze", 25, kIn535, 2, kAt535, 0, 1, 1},
-    {"Upsample", 7, kIn536, 1, kAt536, 2, 1, 1},
-    {"Upsample", 9, kIn537, 2, kAt537, 1, 1, 1},
-    {"Upsample", 10, kIn538, 2, kAt538, 1, 1, 1},
-    {"Where", 9, kIn539, 3, kAt539, 0, 1, 1},
-    {"Where", 16, kIn540, 3, kAt540, 0, 1, 1},
-    {"Xor", 7, kIn541, 2, kAt541, 0, 1, 1},
+    {"ImageDecoder", 20, kIn220, 1, kAt220, 1, 1, 1},
+    {"InstanceNormalization", 6, kIn221, 3, kAt221, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn222, 3, kAt222, 1, 1, 1},
+    {"IsInf", 10, kIn223, 1, kAt223, 2, 1, 1},
+    {"IsInf", 20, kIn224, 1, kAt224, 2, 1, 1},
+    {"IsNaN", 9, kIn225, 1, kAt225, 0, 1, 1},
+    {"IsNaN", 13, kIn226, 1, kAt226, 0, 1, 1},
+    {"IsNaN", 20, kIn227, 1, kAt227, 0, 1, 1},
+    {"LRN", 1, kIn228, 1, kAt228, 4, 1, 1},
+    {"LRN", 13, kIn229, 1, kAt229, 4, 1, 1},
+    {"LSTM", 7, kIn230, 8, kAt230, 7, 1, 3},
+    {"LSTM", 14, kIn231, 8, kAt231, 8, 1, 3},
+    {"LSTM", 22, kIn232, 8, kAt232, 8, 1, 3},
+    {"LayerNormalization", 17, kIn233, 3, kAt233, 3, 1, 3},
+    {"LeakyRelu", 6, kIn234, 1, kAt234, 1, 1, 1},
+    {"LeakyRelu", 16, kIn235, 1, kAt235, 1, 1, 1},
+    {"Less", 7, kIn236, 2, kAt236, 0, 1, 1},
+    {"Less", 9, kIn237, 2, kAt237, 0, 1, 1},
+    {"Less", 13, kIn238, 2, kAt238, 0, 1, 1},
+    {"LessOrEqual", 12, kIn239, 2, kAt239, 0, 1, 1},
+    {"LessOrEqual", 16, kIn240, 2, kAt240, 0, 1, 1},
+    {"LinearAttention", 27, kIn241, 6, kAt241, 5, 2, 2},
+    {"Log", 6, kIn242, 1, kAt242, 0, 1, 1},
+    {"Log", 13, kIn243, 1, kAt243, 0, 1, 1},
+    {"LogSoftmax", 1, kIn244, 1, kAt244, 1, 1, 1},
+    {"LogSoftmax", 11, kIn245, 1, kAt245, 1, 1, 1},
+    {"LogSoftmax", 13, kIn246, 1, kAt246, 1, 1, 1},
+    {"Loop", 1, kIn247, 3, kAt247, 1, 1, 4},
+    {"Loop", 11, kIn248, 3, kAt248, 1, 1, 4},
+    {"Loop", 13, kIn249, 3, kAt249, 1, 1, 4},
+    {"Loop", 16, kIn250, 3, kAt250, 1, 1, 4},
+    {"Loop", 19, kIn251, 3, kAt251, 1, 1, 4},
+    {"Loop", 21, kIn252, 3, kAt252, 1, 1, 4},
+    {"Loop", 23, kIn253, 3, kAt253, 1, 1, 4},
+    {"Loop", 24, kIn254, 3, kAt254, 1, 1, 4},
+    {"Loop", 25, kIn255, 3, kAt255, 1, 1, 4},
+    {"LpNormalization", 1, kIn256, 1, kAt256, 2, 1, 1},
+    {"LpNormalization", 22, kIn257, 1, kAt257, 2, 1, 1},
+    {"LpPool", 2, kIn258, 1, kAt258, 5, 1, 1},
+    {"LpPool", 11, kIn259, 1, kAt259, 5, 1, 1},
+    {"LpPool", 18, kIn260, 1, kAt260, 7, 1, 1},
+    {"LpPool", 22, kIn261, 1, kAt261, 7, 1, 1},
+    {"MatMul", 1, kIn262, 2, kAt262, 0, 1, 1},
+    {"MatMul", 9, kIn263, 2, kAt263, 0, 1, 1},
+    {"MatMul", 13, kIn264, 2, kAt264, 0, 1, 1},
+    {"MatMulInteger", 10, kIn265, 4, kAt265, 0, 1, 1},
+    {"Max", 6, kIn266, 1, kAt266, 0, 1, 1},
+    {"Max", 8, kIn267, 1, kAt267, 0, 1, 1},
+    {"Max", 12, kIn268, 1, kAt268, 0, 1, 1},
+    {"Max", 13, kIn269, 1, kAt269, 0, 1, 1},
+    {"MaxPool", 1, kIn270, 1, kAt270, 4, 1, 1},
+    {"MaxPool", 8, kIn271, 1, kAt271, 5, 1, 2},
+    {"MaxPool", 10, kIn272, 1, kAt272, 7, 1, 2},
+    {"MaxPool", 11, kIn273, 1, kAt273, 7, 1, 2},
+    {"MaxPool", 12, kIn274, 1, kAt274, 7, 1, 2},
+    {"MaxPool", 22, kIn275, 1, kAt275, 7, 1, 2},
+    {"MaxUnpool", 9, kIn276, 3, kAt276, 3, 1, 1},
+    {"MaxUnpool", 11, kIn277, 3, kAt277, 3, 1, 1},
+    {"MaxUnpool", 22, kIn278, 3, kAt278, 3, 1, 1},
+    {"Mean", 6, kIn279, 1, kAt279, 0, 1, 1},
+    {"Mean", 8, kIn280, 1, kAt280, 0, 1, 1},
+    {"Mean", 13, kIn281, 1, kAt281, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn282, 1, kAt282, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn283, 1, kAt283, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn284, 5, kAt284, 1, 1, 1},
+    {"Min", 6, kIn285, 1, kAt285, 0, 1, 1},
+    {"Min", 8, kIn286, 1, kAt286, 0, 1, 1},
+    {"Min", 12, kIn287, 1, kAt287, 0, 1, 1},
+    {"Min", 13, kIn288, 1, kAt288, 0, 1, 1},
+    {"Mish", 18, kIn289, 1, kAt289, 0, 1, 1},
+    {"Mish", 22, kIn290, 1, kAt290, 0, 1, 1},
+    {"Mod", 10, kIn291, 2, kAt291, 1, 1, 1},
+    {"Mod", 13, kIn292, 2, kAt292, 1, 1, 1},
+    {"Mul", 6, kIn293, 2, kAt293, 2, 1, 1},
+    {"Mul", 7, kIn294, 2, kAt294, 0, 1, 1},
+    {"Mul", 13, kIn295, 2, kAt295, 0, 1, 1},
+    {"Mul", 14, kIn296, 2, kAt296, 0, 1, 1},
+    {"Neg", 6, kIn297, 1, kAt297, 0, 1, 1},
+    {"Neg", 13, kIn298, 1, kAt298, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn299, 3, kAt299, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn300, 3, kAt300, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn301, 3, kAt301, 2, 1, 1},
+    {"NonMaxSuppression", 10, kIn302, 5, kAt302, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn303, 5, kAt303, 1, 1, 1},
+    {"NonZero", 9, kIn304, 1, kAt304, 0, 1, 1},
+    {"NonZero", 13, kIn305, 1, kAt305, 0, 1, 1},
+    {"Not", 1, kIn306, 1, kAt306, 0, 1, 1},
+    {"OneHot", 9, kIn307, 3, kAt307, 1, 1, 1},
+    {"OneHot", 11, kIn308, 3, kAt308, 1, 1, 1},
+    {"Optional", 15, kIn309, 1, kAt309, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn310, 1, kAt310, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn311, 1, kAt311, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn312, 1, kAt312, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn313, 1, kAt313, 0, 1, 1},
+    {"Or", 7, kIn314, 2, kAt314, 0, 1, 1},
+    {"PRelu", 6, kIn315, 2, kAt315, 0, 1, 1},
+    {"PRelu", 7, kIn316, 2, kAt316, 0, 1, 1},
+    {"PRelu", 9, kIn317, 2, kAt317, 0, 1, 1},
+    {"PRelu", 16, kIn318, 2, kAt318, 0, 1, 1},
+    {"Pad", 1, kIn319, 1, kAt319, 3, 1, 1},
+    {"Pad", 2, kIn320, 1, kAt320, 3, 1, 1},
+    {"Pad", 11, kIn321, 3, kAt321, 1, 1, 1},
+    {"Pad", 13, kIn322, 3, kAt322, 1, 1, 1},
+    {"Pad", 18, kIn323, 4, kAt323, 1, 1, 1},
+    {"Pad", 19, kIn324, 4, kAt324, 1, 1, 1},
+    {"Pad", 21, kIn325, 4, kAt325, 1, 1, 1},
+    {"Pad", 23, kIn326, 4, kAt326, 1, 1, 1},
+    {"Pad", 24, kIn327, 4, kAt327, 1, 1, 1},
+    {"Pad", 25, kIn328, 4, kAt328, 1, 1, 1},
+    {"Pow", 1, kIn329, 2, kAt329, 2, 1, 1},
+    {"Pow", 7, kIn330, 2, kAt330, 0, 1, 1},
+    {"Pow", 12, kIn331, 2, kAt331, 0, 1, 1},
+    {"Pow", 13, kIn332, 2, kAt332, 0, 1, 1},
+    {"Pow", 15, kIn333, 2, kAt333, 0, 1, 1},
+    {"QLinearConv", 10, kIn334, 9, kAt334, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn335, 8, kAt335, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn336, 8, kAt336, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn337, 3, kAt337, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn338, 3, kAt338, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn339, 3, kAt339, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn340, 3, kAt340, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn341, 3, kAt341, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn342, 3, kAt342, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn343, 3, kAt343, 5, 1, 1},
+    {"RMSNormalization", 23, kIn344, 2, kAt344, 3, 1, 1},
+    {"RNN", 7, kIn345, 6, kAt345, 6, 1, 2},
+    {"RNN", 14, kIn346, 6, kAt346, 7, 1, 2},
+    {"RNN", 22, kIn347, 6, kAt347, 7, 1, 2},
+    {"Range", 11, kIn348, 3, kAt348, 0, 1, 1},
+    {"Range", 27, kIn349, 3, kAt349, 1, 1, 1},
+    {"Reciprocal", 6, kIn350, 1, kAt350, 0, 1, 1},
+    {"Reciprocal", 13, kIn351, 1, kAt351, 0, 1, 1},
+    {"ReduceL1", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceL1", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceL1", 13, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceL1", 18, kIn355, 2, kAt355, 2, 1, 1},
+    {"ReduceL2", 1, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceL2", 11, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceL2", 13, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceL2", 18, kIn359, 2, kAt359, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn363, 2, kAt363, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceMax", 1, kIn368, 1, kAt368, 2, 1, 1},
+    {"ReduceMax", 11, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceMax", 12, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceMax", 13, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceMax", 18, kIn372, 2, kAt372, 2, 1, 1},
+    {"ReduceMax", 20, kIn373, 2, kAt373, 2, 1, 1},
+    {"ReduceMean", 1, kIn374, 1, kAt374, 2, 1, 1},
+    {"ReduceMean", 11, kIn375, 1, kAt375, 2, 1, 1},
+    {"ReduceMean", 13, kIn376, 1, kAt376, 2, 1, 1},
+    {"ReduceMean", 18, kIn377, 2, kAt377, 2, 1, 1},
+    {"ReduceMin", 1, kIn378, 1, kAt378, 2, 1, 1},
+    {"ReduceMin", 11, kIn379, 1, kAt379, 2, 1, 1},
+    {"ReduceMin", 12, kIn380, 1, kAt380, 2, 1, 1},
+    {"ReduceMin", 13, kIn381, 1, kAt381, 2, 1, 1},
+    {"ReduceMin", 18, kIn382, 2, kAt382, 2, 1, 1},
+    {"ReduceMin", 20, kIn383, 2, kAt383, 2, 1, 1},
+    {"ReduceProd", 1, kIn384, 1, kAt384, 2, 1, 1},
+    {"ReduceProd", 11, kIn385, 1, kAt385, 2, 1, 1},
+    {"ReduceProd", 13, kIn386, 1, kAt386, 2, 1, 1},
+    {"ReduceProd", 18, kIn387, 2, kAt387, 2, 1, 1},
+    {"ReduceSum", 1, kIn388, 1, kAt388, 2, 1, 1},
+    {"ReduceSum", 11, kIn389, 1, kAt389, 2, 1, 1},
+    {"ReduceSum", 13, kIn390, 2, kAt390, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn391, 1, kAt391, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn392, 1, kAt392, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn393, 1, kAt393, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn394, 2, kAt394, 2, 1, 1},
+    {"Relu", 6, kIn395, 1, kAt395, 0, 1, 1},
+    {"Relu", 13, kIn396, 1, kAt396, 0, 1, 1},
+    {"Relu", 14, kIn397, 1, kAt397, 0, 1, 1},
+    {"Reshape", 5, kIn398, 2, kAt398, 0, 1, 1},
+    {"Reshape", 13, kIn399, 2, kAt399, 0, 1, 1},
+    {"Reshape", 14, kIn400, 2, kAt400, 1, 1, 1},
+    {"Reshape", 19, kIn401, 2, kAt401, 1, 1, 1},
+    {"Reshape", 21, kIn402, 2, kAt402, 1, 1, 1},
+    {"Reshape", 23, kIn403, 2, kAt403, 1, 1, 1},
+    {"Reshape", 24, kIn404, 2, kAt404, 1, 1, 1},
+    {"Reshape", 25, kIn405, 2, kAt405, 1, 1, 1},
+    {"Resize", 10, kIn406, 2, kAt406, 1, 1, 1},
+    {"Resize", 11, kIn407, 4, kAt407, 6, 1, 1},
+    {"Resize", 13, kIn408, 4, kAt408, 6, 1, 1},
+    {"Resize", 18, kIn409, 4, kAt409, 9, 1, 1},
+    {"Resize", 19, kIn410, 4, kAt410, 9, 1, 1},
+    {"ReverseSequence", 10, kIn411, 2, kAt411, 2, 1, 1},
+    {"RoiAlign", 10, kIn412, 3, kAt412, 5, 1, 1},
+    {"RoiAlign", 16, kIn413, 3, kAt413, 6, 1, 1},
+    {"RoiAlign", 22, kIn414, 3, kAt414, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn415, 4, kAt415, 3, 1, 1},
+    {"Round", 11, kIn416, 1, kAt416, 0, 1, 1},
+    {"Round", 22, kIn417, 1, kAt417, 0, 1, 1},
+    {"STFT", 17, kIn418, 4, kAt418, 1, 1, 1},
+    {"Scan", 8, kIn419, 2, kAt419, 3, 1, 4},
+    {"Scan", 9, kIn420, 1, kAt420, 6, 1, 4},
+    {"Scan", 11, kIn421, 1, kAt421, 6, 1, 4},
+    {"Scan", 16, kIn422, 1, kAt422, 6, 1, 4},
+    {"Scan", 19, kIn423, 1, kAt423, 6, 1, 4},
+    {"Scan", 21, kIn424, 1, kAt424, 6, 1, 4},
+    {"Scan", 23, kIn425, 1, kAt425, 6, 1, 4},
+    {"Scan", 24, kIn426, 1, kAt426, 6, 1, 4},
+    {"Scan", 25, kIn427, 1, kAt427, 6, 1, 4},
+    {"Scatter", 9, kIn428, 3, kAt428, 1, 1, 1},
+    {"ScatterElements", 11, kIn429, 3, kAt429, 1, 1, 1},
+    {"ScatterElements", 13, kIn430, 3, kAt430, 1, 1, 1},
+    {"ScatterElements", 16, kIn431, 3, kAt431, 2, 1, 1},
+    {"ScatterElements", 18, kIn432, 3, kAt432, 2, 1, 1},
+    {"ScatterND", 11, kIn433, 3, kAt433, 0, 1, 1},
+    {"ScatterND", 13, kIn434, 3, kAt434, 0, 1, 1},
+    {"ScatterND", 16, kIn435, 3, kAt435, 1, 1, 1},
+    {"ScatterND", 18, kIn436, 3, kAt436, 1, 1, 1},
+    {"Selu", 6, kIn437, 1, kAt437, 2, 1, 1},
+    {"Selu", 22, kIn438, 1, kAt438, 2, 1, 1},
+    {"SequenceAt", 11, kIn439, 2, kAt439, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn440, 1, kAt440, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn441, 0, kAt441, 1, 1, 1},
+    {"SequenceErase", 11, kIn442, 2, kAt442, 0, 1, 1},
+    {"SequenceInsert", 11, kIn443, 3, kAt443, 0, 1, 1},
+    {"SequenceLength", 11, kIn444, 1, kAt444, 0, 1, 1},
+    {"SequenceMap", 17, kIn445, 2, kAt445, 1, 1, 4},
+    {"Shape", 1, kIn446, 1, kAt446, 0, 1, 1},
+    {"Shape", 13, kIn447, 1, kAt447, 0, 1, 1},
+    {"Shape", 15, kIn448, 1, kAt448, 2, 1, 1},
+    {"Shape", 19, kIn449, 1, kAt449, 2, 1, 1},
+    {"Shape", 21, kIn450, 1, kAt450, 2, 1, 1},
+    {"Shape", 23, kIn451, 1, kAt451, 2, 1, 1},
+    {"Shape", 24, kIn452, 1, kAt452, 2, 1, 1},
+    {"Shape", 25, kIn453, 1, kAt453, 2, 1, 1},
+    {"Shrink", 9, kIn454, 1, kAt454, 2, 1, 1},
+    {"Sigmoid", 6, kIn455, 1, kAt455, 0, 1, 1},
+    {"Sigmoid", 13, kIn456, 1, kAt456, 0, 1, 1},
+    {"Sign", 9, kIn457, 1, kAt457, 0, 1, 1},
+    {"Sign", 13, kIn458, 1, kAt458, 0, 1, 1},
+    {"Sin", 7, kIn459, 1, kAt459, 0, 1, 1},
+    {"Sin", 22, kIn460, 1, kAt460, 0, 1, 1},
+    {"Sinh", 9, kIn461, 1, kAt461, 0, 1, 1},
+    {"Sinh", 22, kIn462, 1, kAt462, 0, 1, 1},
+    {"Size", 1, kIn463, 1, kAt463, 0, 1, 1},
+    {"Size", 13, kIn464, 1, kAt464, 0, 1, 1},
+    {"Size", 19, kIn465, 1, kAt465, 0, 1, 1},
+    {"Size", 21, kIn466, 1, kAt466, 0, 1, 1},
+    {"Size", 23, kIn467, 1, kAt467, 0, 1, 1},
+    {"Size", 24, kIn468, 1, kAt468, 0, 1, 1},
+    {"Size", 25, kIn469, 1, kAt469, 0, 1, 1},
+    {"Slice", 1, kIn470, 1, kAt470, 3, 1, 1},
+    {"Slice", 10, kIn471, 5, kAt471, 0, 1, 1},
+    {"Slice", 11, kIn472, 5, kAt472, 0, 1, 1},
+    {"Slice", 13, kIn473, 5, kAt473, 0, 1, 1},
+    {"Softmax", 1, kIn474, 1, kAt474, 1, 1, 1},
+    {"Softmax", 11, kIn475, 1, kAt475, 1, 1, 1},
+    {"Softmax", 13, kIn476, 1, kAt476, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn477, 3, kAt477, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn478, 3, kAt478, 2, 1, 2},
+    {"Softplus", 1, kIn479, 1, kAt479, 0, 1, 1},
+    {"Softplus", 22, kIn480, 1, kAt480, 0, 1, 1},
+    {"Softsign", 1, kIn481, 1, kAt481, 0, 1, 1},
+    {"Softsign", 22, kIn482, 1, kAt482, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn483, 1, kAt483, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn484, 1, kAt484, 1, 1, 1},
+    {"Split", 1, kIn485, 2, kAt485, 2, 1, 4},
+    {"Split", 2, kIn486, 1, kAt486, 2, 1, 4},
+    {"Split", 11, kIn487, 1, kAt487, 2, 1, 4},
+    {"Split", 13, kIn488, 2, kAt488, 1, 1, 4},
+    {"Split", 18, kIn489, 2, kAt489, 2, 1, 4},
+    {"SplitToSequence", 11, kIn490, 2, kAt490, 2, 1, 1},
+    {"SplitToSequence", 24, kIn491, 2, kAt491, 2, 1, 1},
+    {"Sqrt", 6, kIn492, 1, kAt492, 0, 1, 1},
+    {"Sqrt", 13, kIn493, 1, kAt493, 0, 1, 1},
+    {"Squeeze", 1, kIn494, 1, kAt494, 1, 1, 1},
+    {"Squeeze", 11, kIn495, 1, kAt495, 1, 1, 1},
+    {"Squeeze", 13, kIn496, 2, kAt496, 0, 1, 1},
+    {"Squeeze", 21, kIn497, 2, kAt497, 0, 1, 1},
+    {"Squeeze", 23, kIn498, 2, kAt498, 0, 1, 1},
+    {"Squeeze", 24, kIn499, 2, kAt499, 0, 1, 1},
+    {"Squeeze", 25, kIn500, 2, kAt500, 0, 1, 1},
+    {"Sub", 6, kIn501, 2, kAt501, 2, 1, 1},
+    {"Sub", 7, kIn502, 2, kAt502, 0, 1, 1},
+    {"Sub", 13, kIn503, 2, kAt503, 0, 1, 1},
+    {"Sub", 14, kIn504, 2, kAt504, 0, 1, 1},
+    {"Sum", 6, kIn505, 1, kAt505, 0, 1, 1},
+    {"Sum", 8, kIn506, 1, kAt506, 0, 1, 1},
+    {"Sum", 13, kIn507, 1, kAt507, 0, 1, 1},
+    {"Swish", 24, kIn508, 1, kAt508, 1, 1, 1},
+    {"Tan", 7, kIn509, 1, kAt509, 0, 1, 1},
+    {"Tan", 22, kIn510, 1, kAt510, 0, 1, 1},
+    {"Tanh", 6, kIn511, 1, kAt511, 0, 1, 1},
+    {"Tanh", 13, kIn512, 1, kAt512, 0, 1, 1},
+    {"TensorScatter", 24, kIn513, 3, kAt513, 2, 1, 1},
+    {"ThresholdedRelu", 10, kIn514, 1, kAt514, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn515, 1, kAt515, 1, 1, 1},
+    {"Tile", 6, kIn516, 2, kAt516, 0, 1, 1},
+    {"Tile", 13, kIn517, 2, kAt517, 0, 1, 1},
+    {"TopK", 1, kIn518, 1, kAt518, 2, 2, 2},
+    {"TopK", 10, kIn519, 2, kAt519, 1, 2, 2},
+    {"TopK", 11, kIn520, 2, kAt520, 3, 2, 2},
+    {"TopK", 24, kIn521, 2, kAt521, 3, 2, 2},
+    {"Transpose", 1, kIn522, 1, kAt522, 1, 1, 1},
+    {"Transpose", 13, kIn523, 1, kAt523, 1, 1, 1},
+    {"Transpose", 21, kIn524, 1, kAt524, 1, 1, 1},
+    {"Transpose", 23, kIn525, 1, kAt525, 1, 1, 1},
+    {"Transpose", 24, kIn526, 1, kAt526, 1, 1, 1},
+    {"Transpose", 25, kIn527, 1, kAt527, 1, 1, 1},
+    {"Trilu", 14, kIn528, 2, kAt528, 1, 1, 1},
+    {"Unique", 11, kIn529, 1, kAt529, 2, 1, 4},
+    {"Unsqueeze", 1, kIn530, 1, kAt530, 1, 1, 1},
+    {"Unsqueeze", 11, kIn531, 1, kAt531, 1, 1, 1},
+    {"Unsqueeze", 13, kIn532, 2, kAt532, 0, 1, 1},
+    {"Unsqueeze", 21, kIn533, 2, kAt533, 0, 1, 1},
+    {"Unsqueeze", 23, kIn534, 2, kAt534, 0, 1, 1},
+    {"Unsqueeze", 24, kIn535, 2, kAt535, 0, 1, 1},
+    {"Unsqueeze", 25, kIn536, 2, kAt536, 0, 1, 1},
+    {"Upsample", 7, kIn537, 1, kAt537, 2, 1, 1},
+    {"Upsample", 9, kIn538, 2, kAt538, 1, 1, 1},
+    {"Upsample", 10, kIn539, 2, kAt539, 1, 1, 1},
+    {"Where", 9, kIn540, 3, kAt540, 0, 1, 1},
+    {"Where", 16, kIn541, 3, kAt541, 0, 1, 1},
+    {"Xor", 7, kIn542, 2, kAt542, 0, 1, 1},
 };
 
 }  // namespace
