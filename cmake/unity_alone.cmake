@@ -122,9 +122,13 @@ set(ONEMODEL_UNITY_ALONE
     # ai.onnx.ml (issue 17): new files, alone.
     reference/ops/op_array_feature_extractor.cpp
     reference/ops/op_binarizer.cpp
+    reference/ops/op_tree_ensemble.cpp
     reference/ops/table_ml.cpp
     # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
     reference/math/exact_hyperbolic.cpp
     reference/math/exact_inverse_trig.cpp
-    reference/math/exact_trig.cpp)
+    reference/math/exact_trig.cpp
+    # Exact binary64 exp and log (issue 17): new files, alone.
+    reference/math/exact_exp64.cpp
+    reference/math/exact_log64.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)
