@@ -28,6 +28,7 @@ from onnx.reference import ReferenceEvaluator
 
 from ops_cases_breadth import gen_breadth
 from ops_cases_breadth_ops import gen_breadth_ops
+from ops_cases_exactloss import gen_exactloss
 from ops_cases_quant import gen_quant
 
 FORMAT_VERSION = 1
@@ -977,6 +978,7 @@ FAMILIES = [
     ("quant", 110, gen_quant),
     ("breadth", 111, gen_breadth),
     ("breadth_ops", 112, gen_breadth_ops),
+    ("exactloss", 118, gen_exactloss),
 ]
 
 
@@ -994,7 +996,7 @@ def main():
     for name, seed, gen in FAMILIES:
         if args.family and name not in args.family:
             continue
-        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops")))
+        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops", "exactloss")))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
