@@ -212,7 +212,8 @@ int main(int argc, char** argv) {
     head = ss.str();
     const std::size_t f64_at = head.find(kF64Marker);
     if (f64_at != std::string::npos) {
-      kept_after = "\n" + head.substr(f64_at);
+      kept_after = head.substr(f64_at);
+      kept_after.insert(kept_after.begin(), '\n');  // not "\n" + string: GCC 12 bug 105329 warns
       head.resize(f64_at);
     }
     const std::size_t at = head.find(kMarker);
