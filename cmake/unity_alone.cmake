@@ -128,6 +128,7 @@ set(ONEMODEL_UNITY_ALONE
     # ai.onnx.ml (issue 17): new files, alone.
     reference/ops/op_array_feature_extractor.cpp
     reference/ops/op_binarizer.cpp
+    reference/ops/op_tree_ensemble.cpp
     reference/ops/table_ml.cpp
     # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
     reference/math/exact_hyperbolic.cpp
@@ -141,5 +142,8 @@ set(ONEMODEL_UNITY_ALONE
     reference/image/tiff_decode.cpp
     reference/image/zlib_inflate.cpp
     reference/ops/op_image_decoder.cpp
-    reference/ops/table_image.cpp)
+    reference/ops/table_image.cpp
+    # Exact binary64 exp and log (issue 17): new files, alone.
+    reference/math/exact_exp64.cpp
+    reference/math/exact_log64.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -1,7 +1,7 @@
 // BatchNormalization, inference form, on float32 (spec/ops/products-conv.md section 9):
 // batch_norm_f32 reading X and the four parameter vectors in place, the reference's bits in both
-// modes (optimized/kernels/batchnorm/batch_norm.hpp). Other types, views and any wanted
-// running-statistics output (the reference refuses those) run the reference kernel.
+// modes (optimized/kernels/batchnorm/batch_norm.hpp). Other types, views, training_mode = 1 (batch
+// statistics, section 9.1) and any wanted running-statistics output run the reference kernel.
 #include <memory>
 
 #include "optimized/kernels/batchnorm/batch_norm.hpp"
@@ -13,11 +13,13 @@ namespace {
 class BatchNormalizationOverride final : public OptimizedKernel {
  public:
   BatchNormalizationOverride(const NodeInfo& node, const OptimizedConfig& config)
-      : OptimizedKernel(node, config), epsilon_(node.get_float("epsilon", 1e-5f)) {}
+      : OptimizedKernel(node, config),
+        epsilon_(node.get_float("epsilon", 1e-5f)),
+        training_(node.get_int("training_mode", 0) != 0) {}
 
   void run(RunContext& context) const override {
     const Tensor& x = context.input(0);
-    bool served = x.dtype() == DType::F32 && x.shape().rank() >= 2 && x.is_contiguous() && context.input_count() >= 5;
+    bool served = !training_ && x.dtype() == DType::F32 && x.shape().rank() >= 2 && x.is_contiguous() && context.input_count() >= 5;
     for (std::size_t i = 1; served && i < 5; ++i) {
       const Tensor& p = context.input(i);
       served = context.has_input(i) && p.dtype() == DType::F32 && p.is_contiguous() && p.shape().rank() == 1 &&
@@ -43,6 +45,7 @@ class BatchNormalizationOverride final : public OptimizedKernel {
 
  private:
   float epsilon_;  // read as the reference reads it
+  bool training_;  // the reference kernel computes the batch statistics
 };
 
 }  // namespace

@@ -2,8 +2,9 @@
 // with the exponential for non-positive arguments, y[j] = d[j] - log(l) with the library's log.
 // NaN rows as Softmax; a -inf element of an otherwise normal row stays -inf. LogSoftmax_1
 // (opsets 1-12) coerces to 2-D; LogSoftmax_13 works on one axis. float64: the same steps with
-// std::exp and std::log, fast mode only (no exact float64 exponential or logarithm).
-#include <cmath>
+// the exact binary64 exponential and logarithm (spec/exact-transcendentals.md section 15), exact
+// in both modes.
+#include "reference/math/exact_math64.hpp"
 
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/canonical_sum.hpp"
@@ -28,19 +29,19 @@ void log_softmax_row64(const double* x, double* y, std::int64_t n) {
   CanonicalSum16<double> sum;
   for (std::int64_t j = 0; j < n; ++j) {
     y[j] = x[j] - m;
-    sum.add(std::exp(y[j]));
+    sum.add(exact::exp_f64(y[j]));
   }
-  const double log_l = std::log(sum.result());
+  const double log_l = exact::log_f64(sum.result());
   for (std::int64_t j = 0; j < n; ++j) y[j] = y[j] - log_l;
 }
 
 }  // namespace
 
 std::unique_ptr<OpKernel> make_log_softmax_1(const NodeInfo& node) {
-  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/true, false);
+  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/true, true);
 }
 std::unique_ptr<OpKernel> make_log_softmax_13(const NodeInfo& node) {
-  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/false, false);
+  return norms::make_softmax_family(node, log_softmax_row, log_softmax_row64, /*coerce_2d=*/false, true);
 }
 
 }  // namespace onemodel

@@ -2,16 +2,18 @@
 // "MelWeightMatrix". num_mel_bins + 2 edge points on the mel scale mel(f) = 2595 log10(1 + f / 700)
 // from the lower edge in steps of (mel(upper) - mel(lower)) / (num_mel_bins + 2) (the divisor of
 // ONNX's reference implementation, which the backend data follows), back to hertz, then to bins
-// floor((dft_length + 1) f / sample_rate), all in binary64 with the platform's log1p and expm1;
-// filter i rises from edge i to edge i + 1 and falls to edge i + 2, peak 1. Output
+// floor((dft_length + 1) f / sample_rate), all in binary64 with the library's exact binary64 log
+// and exp (spec/exact-transcendentals.md section 15), in the order section 5 states; filter i
+// rises from edge i to edge i + 1 and falls to edge i + 2, peak 1. Output
 // [floor(dft_length / 2) + 1, num_mel_bins] in output_datatype (float32 default, float64, float16,
-// bfloat16). Not exact.
+// bfloat16). Exact (issue 17): every step is a stated binary64 operation.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/graph/node_info.hpp"
 #include "core/graph/op_kernel.hpp"
+#include "reference/math/exact_math64.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
 #include "reference/ops/spectral_inputs.hpp"
@@ -53,17 +55,21 @@ MelParameters read_parameters(const NodeInfo& node, const Tensor& bins, const Te
   return p;
 }
 
+// spec/ops/spectral.md section 5: mel(f) = (2595 * log_f64(1 + f / 700)) / ln10, each operation
+// rounded in binary64 in that order, ln10 = log_f64(10).
+double mel_of(double hertz, double ln10) noexcept { return 2595.0 * exact::log_f64(1.0 + hertz / 700.0) / ln10; }
+
 // The edge bins, each checked to fall inside the spectrogram's bins.
 std::vector<std::int64_t> edge_bins(const NodeInfo& node, const MelParameters& p) {
-  const double ln10 = std::log(10.0);
-  const double low_mel = 2595.0 * std::log1p(p.lower / 700.0) / ln10;
-  const double high_mel = 2595.0 * std::log1p(p.upper / 700.0) / ln10;
+  const double ln10 = exact::log_f64(10.0);
+  const double low_mel = mel_of(p.lower, ln10);
+  const double high_mel = mel_of(p.upper, ln10);
   const double step = (high_mel - low_mel) / static_cast<double>(p.mel_bins + 2);
   const std::int64_t spectrogram_bins = p.dft_length / 2 + 1;
   std::vector<std::int64_t> edges(static_cast<std::size_t>(p.mel_bins + 2));
   for (std::size_t i = 0; i < edges.size(); ++i) {
     const double mel = static_cast<double>(i) * step + low_mel;
-    const double hertz = 700.0 * std::expm1(mel / 2595.0 * ln10);
+    const double hertz = 700.0 * (exact::exp_f64(mel / 2595.0 * ln10) - 1.0);
     const double bin = std::floor(static_cast<double>(p.dft_length + 1) * hertz / static_cast<double>(p.sample_rate));
     if (!(bin >= 0.0) || bin >= static_cast<double>(spectrogram_bins)) {
       node.fail_invalid("edge " + std::to_string(i) + " falls on bin " + std::to_string(bin) + ", outside the " +
@@ -77,7 +83,7 @@ std::vector<std::int64_t> edge_bins(const NodeInfo& node, const MelParameters& p
 
 class MelWeightMatrix final : public OpKernel {
  public:
-  explicit MelWeightMatrix(const NodeInfo& node) : type_(spectral::output_datatype(node)) { supports_exact = false; }
+  explicit MelWeightMatrix(const NodeInfo& node) : type_(spectral::output_datatype(node)) {}
 
   void infer(InferContext& context) const override {
     const Tensor* v[5];

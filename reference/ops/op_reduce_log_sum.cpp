@@ -1,11 +1,10 @@
 // ReduceLogSum: spec/ops/norms.md section 6: the log of the sum; float32 through the library's
-// log (exact_math), float64 through std::log in fast mode only (no exact float64 log: the kernel
-// clears float64_exact, so exact mode refuses a float64 node). An empty reduction gives
+// log (exact_math), float64 through the exact binary64 log (spec/exact-transcendentals.md
+// section 15), exact in both modes. An empty reduction gives
 // log(+0) = -inf. Opsets: ReduceLogSum_1 reads the axes attribute (opsets 1-17), ReduceLogSum_18
 // the axes input.
-#include <cmath>
-
 #include "reference/math/exact_math.hpp"
+#include "reference/math/exact_math64.hpp"
 #include "reference/ops/reduce_helpers.hpp"
 
 namespace onemodel {
@@ -15,7 +14,7 @@ struct Terms {
   static float term(float x) noexcept { return x; }
   static float finish(float sum, std::int64_t) noexcept { return exact::log(sum); }
   static double term(double x) noexcept { return x; }
-  static double finish(double sum, std::int64_t) noexcept { return std::log(sum); }
+  static double finish(double sum, std::int64_t) noexcept { return exact::log_f64(sum); }
   // Only float32 and float64 reach this kernel (infer refuses other types); the generic kernel
   // still instantiates the integer types, which are never called.
   template <class T>
@@ -29,9 +28,7 @@ struct Terms {
 };
 
 std::unique_ptr<OpKernel> make_log_sum_kernel(const NodeInfo& node, reduce::AxesFrom from) {
-  auto kernel = reduce::make_kernel<reduce::SumKernel<Terms>>(node, from, reduce::float_types());
-  kernel->float64_exact = false;
-  return kernel;
+  return reduce::make_kernel<reduce::SumKernel<Terms>>(node, from, reduce::float_types());
 }
 
 }  // namespace

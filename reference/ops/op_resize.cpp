@@ -3,7 +3,8 @@
 // nearest mode floor. Resize_11 (opsets 11 and later): X, roi, scales, sizes; every coordinate
 // mode (half_pixel_symmetric from 19), every nearest mode, cubic with cubic_coeff_a and
 // exclude_outside, extrapolation_value, and from 18 axes and keep_aspect_ratio_policy.
-// antialias = 1 is refused (Unsupported).
+// antialias = 1 (opset 18+): linear and cubic downscaling axes use the stretched filter of
+// section 10.6 (resize_core.hpp); nearest and upscaling axes are unaffected.
 #include <cmath>
 
 #include "core/graph/op_kernel.hpp"
@@ -63,7 +64,9 @@ class Resize final : public OpKernel {
     options_.cubic_a = node.get_float("cubic_coeff_a", -0.75f);
     options_.exclude_outside = node.get_int("exclude_outside", 0) != 0;
     options_.extrapolation = node.get_float("extrapolation_value", 0.0f);
-    if (node.get_int("antialias", 0) != 0) node.fail_unsupported("antialias = 1");
+    const std::int64_t antialias = node.get_int("antialias", 0);
+    if (antialias != 0 && antialias != 1) node.fail_invalid("antialias must be 0 or 1");
+    options_.antialias = antialias == 1;
     axes_ = node.get_ints("axes");
     policy_ = node.get_string("keep_aspect_ratio_policy", "stretch");
     if (policy_ != "stretch" && policy_ != "not_larger" && policy_ != "not_smaller") {
@@ -95,7 +98,7 @@ class Resize final : public OpKernel {
       if (context.has_input(i)) values[i] = &context.input(i);
     }
     const auto plans = plan(context.node(), x_t.shape(), values);
-    const auto y = resize::resample(options_, x_t.to_vector<float>(), x_t.shape(), plans);
+    const auto y = resize::resample(options_, x_t.to_vector<float>(), x_t.shape(), plans, &context.node());
     auto out = context.output(0).mutable_data<float>();
     for (std::size_t i = 0; i < y.size(); ++i) out[i] = y[i];
   }

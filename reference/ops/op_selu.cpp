@@ -1,10 +1,10 @@
 // Selu: x > 0 ? gamma * x : gamma * (alpha * e^x - alpha), exact exponential, each operation
 // rounded; defaults alpha 1.67326319217681884765625, gamma 1.05070102214813232421875
 // (spec/ops/elementwise.md section 9). float64 (section 10): the same expression with the attributes
-// widened and std::exp, fast mode only.
-#include <cmath>
-
+// widened and the exact binary64 exponential (spec/exact-transcendentals.md section 15), exact in
+// both modes.
 #include "reference/math/exact_math.hpp"
+#include "reference/math/exact_math64.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -21,14 +21,14 @@ struct SeluFn {
     const double a = alpha;
     const double g = gamma;
     if (x > 0.0) return g * x;
-    return g * (a * std::exp(x) - a);
+    return g * (a * exact::exp_f64(x) - a);
   }
 };
 
 }  // namespace
 
 std::unique_ptr<OpKernel> make_selu(const NodeInfo& node) {
-  return ew::make_unary_f64_inexact<ew::F32F64Types>(
+  return ew::make_unary<ew::F32F64Types>(
       SeluFn{node.get_float("alpha", 1.67326319217681884765625f), node.get_float("gamma", 1.05070102214813232421875f)});
 }
 

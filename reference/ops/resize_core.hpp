@@ -3,7 +3,8 @@
 // each group in axis order, through per-output tap tables; coordinates are float32. Nearest copies
 // elements; linear and cubic sum weight * sample from +0 in tap order, leaving out taps of weight
 // exactly zero; NaN stored canonical. Under tf_crop_and_resize an output whose coordinate lies
-// outside [0, in - 1] on any axis is the extrapolation value.
+// outside [0, in - 1] on any axis is the extrapolation value. antialias (section 10.6): on an axis
+// with scale < 1, linear and cubic taps are the filter stretched by 1 / scale, normalised.
 #pragma once
 
 #include <cmath>
@@ -26,6 +27,7 @@ struct Options {
   float cubic_a = -0.75f;
   bool exclude_outside = false;
   float extrapolation = 0.0f;
+  bool antialias = false;
 };
 
 struct AxisPlan {
@@ -80,13 +82,75 @@ inline void cubic_weights(float a, float t, float w[4]) {
   w[3] = ((a * t3 - 5.0f * a) * t3 + 8.0f * a) * t3 - 4.0f * a;
 }
 
-inline std::vector<OutputTaps> axis_taps(const Options& o, const AxisPlan& a) {
+// Section 10.5: the antialiasing filter's value at distance `d` (already multiplied by the scale):
+// linear, the triangle clip(1 - |d|, 0, 1); cubic, Keys' kernel with parameter a:
+// |d| <= 1: ((a + 2) * |d|^3 - (a + 3) * |d|^2) + 1; |d| < 2: ((a * |d|^3 - 5a * |d|^2) + 8a * |d|) - 4a;
+// else 0 (each power formed as |d| * |d| and |d| * (|d| * |d|), every operation rounded in float32).
+inline float antialias_filter(Mode mode, float a, float d) {
+  const float x = std::fabs(d);
+  if (mode == Mode::Linear) {
+    const float v = 1.0f - x;
+    return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+  }
+  const float x2 = x * x;
+  const float x3 = x * x2;
+  if (x <= 1.0f) return ((a + 2.0f) * x3 - (a + 3.0f) * x2) + 1.0f;
+  if (x < 2.0f) return ((a * x3 - 5.0f * a * x2) + 8.0f * a * x) - 4.0f * a;
+  return 0.0f;
+}
+
+// Section 10.5: the taps of output coordinate x on an axis with scale s < 1. The support is
+// `start = floor(-R / s) + 1` (R = 1 linear, 2 cubic; computed in binary64) to `-start + 1`, n =
+// 2 - 2 * start taps; r = x - floor(x), or 1 when x is an integer (the left neighbour is preferred),
+// and i0 = floor(x) (x - 1 when x is an integer). Tap k (k = 0 .. n-1) reads index
+// clamp(i0 + start + k) with raw weight filter((float(start + k) - r) * s); the weights are divided
+// by their sum (added from +0 in k order). exclude_outside: taps outside [0, in) get 0 and the rest
+// are divided again by their new sum.
+inline void antialias_taps(const NodeInfo* node, const Options& o, const AxisPlan& a, float x, OutputTaps& t) {
+  const double reach = o.mode == Mode::Linear ? 1.0 : 2.0;
+  const double start_d = std::floor(-reach / static_cast<double>(a.scale)) + 1.0;
+  const double n_d = 2.0 - 2.0 * start_d;
+  // The support grows as 1 / scale; an output needs in * scale >= 1/2, so n stays below 8 in + 2, but a
+  // bound keeps a hostile scale from asking for an unbounded tap table.
+  if (!(n_d <= static_cast<double>(kMaxElements)) || n_d > 8.0 * static_cast<double>(a.in) + 16.0) {
+    if (node != nullptr) node->fail_unsupported("antialias filter wider than the input allows");
+    return;
+  }
+  const std::int64_t start = static_cast<std::int64_t>(start_d);
+  const std::int64_t n = static_cast<std::int64_t>(n_d);
+  const float f = std::floor(x);
+  const bool integral = x == f;
+  const float r = integral ? 1.0f : x - f;
+  const std::int64_t i0 = static_cast<std::int64_t>(f) - (integral ? 1 : 0);
+  std::vector<float> w(static_cast<std::size_t>(n));
+  float sum = 0.0f;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const float d = (static_cast<float>(start + k) - r) * a.scale;
+    w[static_cast<std::size_t>(k)] = antialias_filter(o.mode, o.cubic_a, d);
+    sum = sum + w[static_cast<std::size_t>(k)];
+  }
+  for (float& v : w) v = v / sum;
+  if (o.exclude_outside) {
+    float kept = 0.0f;
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t i = i0 + start + k;
+      if (i < 0 || i >= a.in) w[static_cast<std::size_t>(k)] = 0.0f;
+      kept = kept + w[static_cast<std::size_t>(k)];
+    }
+    for (float& v : w) v = v / kept;
+  }
+  for (std::int64_t k = 0; k < n; ++k) t.taps.push_back({clamp_index(i0 + start + k, a.in), w[static_cast<std::size_t>(k)]});
+}
+
+inline std::vector<OutputTaps> axis_taps(const Options& o, const AxisPlan& a, const NodeInfo* node = nullptr) {
   std::vector<OutputTaps> table(static_cast<std::size_t>(a.out));
   for (std::int64_t j = 0; j < a.out; ++j) {
     OutputTaps& t = table[static_cast<std::size_t>(j)];
     float x = coordinate(o, a, j);
     if (crop(o) && (x < 0.0f || x > static_cast<float>(a.in - 1))) t.outside = true;
-    if (o.mode == Mode::Nearest) {
+    if (o.antialias && o.mode != Mode::Nearest && a.scale < 1.0f) {
+      antialias_taps(node, o, a, x, t);
+    } else if (o.mode == Mode::Nearest) {
       const float f = std::floor(x);
       std::int64_t i = static_cast<std::int64_t>(f);
       if (o.nearest == "ceil") i = static_cast<std::int64_t>(std::ceil(x));
@@ -128,7 +192,7 @@ inline std::vector<OutputTaps> axis_taps(const Options& o, const AxisPlan& a) {
 
 // Resamples x (shape `in`, float32, row-major) to `out` with per-axis plans. Returns the result.
 inline std::vector<float> resample(const Options& o, std::vector<float> x, const Shape& in_shape,
-                                   const std::vector<AxisPlan>& plans) {
+                                   const std::vector<AxisPlan>& plans, const NodeInfo* node = nullptr) {
   const int rank = in_shape.rank();
   // An empty output has nothing to compute; its other axes may still be up to 2^31-1 long, and
   // their tap tables (one entry per output index) would cost time and memory for nothing.
@@ -146,7 +210,7 @@ inline std::vector<float> resample(const Options& o, std::vector<float> x, const
   std::vector<std::vector<OutputTaps>> tables(static_cast<std::size_t>(rank));
   for (int a : order) {
     const AxisPlan& p = plans[static_cast<std::size_t>(a)];
-    tables[static_cast<std::size_t>(a)] = axis_taps(o, p);
+    tables[static_cast<std::size_t>(a)] = axis_taps(o, p, node);
     const auto& table = tables[static_cast<std::size_t>(a)];
     std::int64_t outer = 1, inner = 1;
     for (int i = 0; i < a; ++i) outer *= cur[static_cast<std::size_t>(i)];

@@ -64,13 +64,41 @@ std::vector<std::uint64_t> bits_of(const Tensor& t) {
   return out;
 }
 
-// Operators whose float64 form uses std::exp, std::log, std::tanh or std::erf
+// Operators whose float64 form uses std::tanh, std::erf or the platform's trigonometry
 // (OpKernel::float64_exact = false).
 const std::vector<OneNode> kNotExactInF64 = {
-    {"Exp", 13, {}},         {"Log", 13, {}},      {"Tanh", 13, {}},         {"Sigmoid", 13, {}},
-    {"Erf", 13, {}},         {"Gelu", 20, {}},     {"Elu", 6, {}},           {"Selu", 6, {}},
-    {"Softplus", 1, {}},     {"Mish", 18, {}},     {"Softmax", 13, {}},      {"LogSoftmax", 13, {}},
-    {"ReduceLogSum", 18, {}}, {"ReduceLogSumExp", 18, {}}};
+    {"Tanh", 13, {}}, {"Erf", 13, {}}, {"Gelu", 20, {}}, {"Mish", 18, {}}, {"Sin", 7, {}}};
+
+// Operators whose float64 form is built on the exact binary64 exp and log
+// (spec/exact-transcendentals.md section 15): exact in both modes (issue 17).
+const std::vector<OneNode> kExactThroughF64ExpLog = {
+    {"Exp", 13, {}},         {"Log", 13, {}},        {"Sigmoid", 13, {}},     {"Elu", 6, {}},
+    {"Selu", 6, {}},         {"Softplus", 1, {}},    {"Softmax", 13, {}},     {"LogSoftmax", 13, {}},
+    {"Softmax", 11, {}},     {"LogSoftmax", 11, {}}, {"ReduceLogSum", 18, {}}, {"ReduceLogSumExp", 18, {}},
+    {"ReduceLogSumExp", 13, {}}};
+
+// The exp/log-based float64 forms run in exact mode, in both engines, and give the same bits in
+// both modes (one definition); NaN comes out canonical.
+TEST(Float64Ops, ExpLogFormsAreExactInBothModesAndEngines) {
+  for (const OneNode& n : kExactThroughF64ExpLog) {
+    SCOPED_TRACE(n.op + " opset " + std::to_string(n.opset));
+    std::vector<double> values = sample_values(n.op);
+    values[5] = std::nan("");  // one NaN per input: its outputs must be the canonical NaN
+    const std::vector<NodeInput> x64{{"x", f64({2, 3}, values)}};
+    const std::vector<std::uint64_t> want =
+        bits_of(run(n, x64, kOnnxDouble, ExecutionMode::Exact, EngineKind::Reference).at(0));
+    for (std::uint64_t b : want) {
+      if ((b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull) != 0) {
+        EXPECT_EQ(b, 0x7FF8000000000000ull);
+      }
+    }
+    for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+      for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+        EXPECT_EQ(bits_of(run(n, x64, kOnnxDouble, mode, engine).at(0)), want);
+      }
+    }
+  }
+}
 
 // spec/exact-mode.md section 4: exact mode refuses these float64 nodes with ExactModeUnavailable
 // naming the operator, in both engines; the same operator on float32 runs exactly, and fast mode

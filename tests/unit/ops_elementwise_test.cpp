@@ -210,19 +210,19 @@ TEST(OpsElementwise, WhereBroadcasts) {
 }
 
 // Section 1: Sin is exact in float32 (spec/exact-transcendentals.md section 11: the correctly rounded
-// value here, i.e. the double sine rounded to float) and refused in float64; f64 Exp is not served.
+// value here, i.e. the double sine rounded to float) and refused in float64; f64 Exp runs exactly
+// (spec/exact-transcendentals.md section 15).
 TEST(OpsElementwise, RefusalsAreReported) {
   const Tensor sin2 = run_one("Sin", {{"x", f32({1}, {2.0f})}}, 1, {}, ExecutionMode::Exact, 7);
   EXPECT_EQ(sin2.to_vector<float>(), (std::vector<float>{static_cast<float>(std::sin(2.0))}));
   const Tensor two = Tensor::from_values<double>(DType::F64, Shape{1}, {2.0});
   EXPECT_EQ(session_error_kind_of([&] { run_one("Sin", {{"x", two}}, 11, {}, ExecutionMode::Exact, 7); }),
             SessionErrorKind::ExactModeUnavailable);
-  // Exp takes float32 and float64 (section 10); an integer type is Unsupported, and float64 has no
-  // exact exponential, so exact mode refuses it when the node is shaped (spec/exact-mode.md section 4).
+  // Exp takes float32 and float64 (section 10); an integer type is Unsupported. float64 runs in
+  // exact mode with the exact binary64 exponential: e^0 = 1 exactly.
   EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", i32({1}, {1})}}, 6); }), SessionErrorKind::Unsupported);
-  Tensor d = Tensor::from_values<double>(DType::F64, Shape{1}, {1.0});
-  EXPECT_EQ(session_error_kind_of([&] { run_one("Exp", {{"x", d}}, 11, {}, ExecutionMode::Exact); }),
-            SessionErrorKind::ExactModeUnavailable);
+  Tensor d = Tensor::from_values<double>(DType::F64, Shape{1}, {0.0});
+  EXPECT_EQ(run_one("Exp", {{"x", d}}, 11, {}, ExecutionMode::Exact).to_vector<double>(), (std::vector<double>{1.0}));
 }
 
 // Section 3, Pow (spec/exact-transcendentals.md section 10): exact in both modes, special cases as

@@ -179,14 +179,30 @@ TEST(SoftmaxCrossEntropyLoss, LogProbOutputAndLoss) {
   EXPECT_NEAR(weighted.to_vector<double>()[0], 0.75 * ln4, 1e-12);
 }
 
-// Section 5: refused in exact mode (ops-coverage.md "Exactness").
-TEST(SoftmaxCrossEntropyLoss, RefusedInExactMode) {
-  const Tensor x = f32(Shape{2, 2}, {0.0f, 1.0f, 2.0f, 3.0f});
-  EXPECT_EQ(session_error_kind_of([&] {
-              run_node("SoftmaxCrossEntropyLoss", {{"x", x}, {"t", i64(Shape{2}, {0, 0})}}, 1, {}, 13,
-                       ExecutionMode::Exact);
-            }),
-            SessionErrorKind::ExactModeUnavailable);
+// Section 5: exact in both modes (issue 17, past the source's refusal). Four equal scores give
+// d = 0, l = 4 and log_prob = -ln 4: the correctly rounded -ln 4 in float64
+// (-1.3862943611198906, 0xBFF62E42FEFA39EF) and in float32 (-1.38629436f); exact mode and fast mode
+// give the same bits.
+TEST(SoftmaxCrossEntropyLoss, ExactModeRunsAndGivesTheFastBits) {
+  const Tensor x64 = f64(Shape{1, 4}, {0.5, 0.5, 0.5, 0.5});
+  for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+    auto out = run_node("SoftmaxCrossEntropyLoss", {{"x", x64}, {"t", i64(Shape{1}, {2})}}, 11, {}, 13, mode, 2);
+    EXPECT_EQ(out[1].to_vector<double>(), (std::vector<double>(4, -1.3862943611198906)));
+    EXPECT_EQ(out[0].to_vector<double>()[0], 1.3862943611198906);  // mean of one term
+  }
+  const Tensor x32 = f32(Shape{1, 4}, {-7.0f, -7.0f, -7.0f, -7.0f});
+  auto out32 = run_node("SoftmaxCrossEntropyLoss", {{"x", x32}, {"t", i64(Shape{1}, {0})}}, 1, {}, 13,
+                        ExecutionMode::Exact, 2);
+  EXPECT_EQ(out32[1].to_vector<float>(), (std::vector<float>(4, -1.38629436f)));
+  // A mixed input: the exact result equals the fast one bit for bit, and log_prob equals the
+  // LogSoftmax node along axis 1 (section 5 step 1 is that operator's row).
+  const Tensor mixed = f32(Shape{2, 3, 2}, {0.25f, -1.5f, 3.0f, 2.5f, -0.75f, 8.0f, 1.0f, 1.0f, -2.0f, 0.5f, 4.0f, -6.0f});
+  const std::vector<NodeInput> in{{"x", mixed}, {"t", i64(Shape{2, 2}, {0, 2, 1, 1})}, {"w", f32(Shape{3}, {0.5f, 2.0f, 1.25f})}};
+  auto exact = run_node("SoftmaxCrossEntropyLoss", in, 1, {}, 13, ExecutionMode::Exact, 2);
+  auto fast = run_node("SoftmaxCrossEntropyLoss", in, 1, {}, 13, ExecutionMode::Fast, 2);
+  EXPECT_EQ(float_bits(exact[0].to_vector<float>()[0]), float_bits(fast[0].to_vector<float>()[0]));
+  const Tensor lsm = run_node("LogSoftmax", {{"x", mixed}}, 1, {int_attr("axis", 1)}, 13, ExecutionMode::Exact).at(0);
+  EXPECT_EQ(exact[1].to_vector<float>(), lsm.to_vector<float>());
 }
 
 // ---- Operators placed in this family (spec/ops/losses.md sections 6-9), by hand. ----

@@ -71,15 +71,8 @@ TEST(OpsSpectral, Refusals) {
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}}); }), SessionErrorKind::InvalidModel);
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}}, {int_attr("onesided", 1)}); }), SessionErrorKind::InvalidModel);
   EXPECT_EQ(kind([&] { run("DFT", 20, {{"x", c}, {"len", i64(0)}}); }), SessionErrorKind::InvalidInput);
-  // MelWeightMatrix keeps the platform's log1p and expm1: exact mode refuses it.
-  EXPECT_EQ(kind([&] {
-              run("MelWeightMatrix", 17,
-                  {{"b", i64(4)}, {"n", i64(64)}, {"r", i64(16000)},
-                   {"lo", Tensor::from_values<float>(DType::F32, Shape{}, {0.0f})},
-                   {"hi", Tensor::from_values<float>(DType::F32, Shape{}, {4000.0f})}},
-                  {}, ExecutionMode::Exact);
-            }),
-            SessionErrorKind::ExactModeUnavailable);
+  // MelWeightMatrix runs in exact mode (section 5, issue 17); its values are checked in
+  // MelWeightMatrixIsExact.
   // STFT: a frame longer than the signal; a window of another length than frame_length; step 0.
   const Tensor sig = f32({1, 4, 1}, {1, 2, 3, 4});
   EXPECT_EQ(kind([&] { run("STFT", 17, {{"s", sig}, {"step", i64(1)}, {"", {}}, {"len", i64(5)}}); }),
@@ -113,6 +106,31 @@ TEST(OpsSpectral, QuarterTurnsAreExactInBothModes) {
     const double want = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(2.0 * 3.141592653589793 * static_cast<double>(i) / 13.0);
     EXPECT_NEAR(fast[i], want, 1e-7) << i;
   }
+}
+
+// Section 5 (issue 17): exact, with the binary64 log and exp of spec/exact-transcendentals.md
+// section 15. 4 bins, dft_length 64, 16 kHz, 0 to 4000 Hz: expected from the onnx package's
+// reference evaluator (MelWeightMatrix, opset 17): edges on bins 1, 2, 4, 7, 11; rows 0 and 11-32
+// are zero. Exact mode and fast mode give the same bits.
+TEST(OpsSpectral, MelWeightMatrixIsExact) {
+  const std::vector<NodeInput> in{{"b", i64(4)},
+                                  {"n", i64(64)},
+                                  {"r", i64(16000)},
+                                  {"lo", Tensor::from_values<float>(DType::F32, Shape{}, {0.0f})},
+                                  {"hi", Tensor::from_values<float>(DType::F32, Shape{}, {4000.0f})}};
+  const std::vector<float> y = run("MelWeightMatrix", 17, in, {}, ExecutionMode::Exact);
+  ASSERT_EQ(y.size(), 33u * 4u);
+  std::vector<float> want(33 * 4, 0.0f);
+  const float third = static_cast<float>(1.0 / 3.0), two_thirds = static_cast<float>(2.0 / 3.0);
+  const std::vector<std::vector<float>> rows = {{1, 0, 0, 0},         {0, 1, 0, 0},         {0, 0.5f, 0.5f, 0},
+                                                {0, 0, 1, 0},         {0, 0, two_thirds, third}, {0, 0, third, two_thirds},
+                                                {0, 0, 0, 1},         {0, 0, 0, 0.75f},     {0, 0, 0, 0.5f},
+                                                {0, 0, 0, 0.25f}};
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < 4; ++c) want[(r + 1) * 4 + c] = rows[r][c];
+  }
+  EXPECT_EQ(y, want);
+  EXPECT_EQ(run("MelWeightMatrix", 17, in, {}, ExecutionMode::Fast), y);
 }
 
 }  // namespace

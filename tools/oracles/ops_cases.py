@@ -30,6 +30,7 @@ from ops_cases_attention import gen_attention
 from ops_cases_breadth import gen_breadth
 from ops_cases_breadth_ops import gen_breadth_ops
 from ops_cases_newattn import gen_newattn
+from ops_cases_exactloss import gen_exactloss
 from ops_cases_quant import gen_quant
 
 FORMAT_VERSION = 1
@@ -981,6 +982,7 @@ FAMILIES = [
     ("breadth_ops", 112, gen_breadth_ops),
     ("newattn", 117, gen_newattn),
     ("attention", 116, gen_attention),
+    ("exactloss", 118, gen_exactloss),
 ]
 
 
@@ -999,6 +1001,7 @@ def main():
         if args.family and name not in args.family:
             continue
         f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops", "attention")))
+        f = Family(name, seed, reference_fallback=(name in ("float64", "breadth", "breadth_ops", "exactloss")))
         gen(f)
         data = archive_bytes(name, f.cases)
         path = os.path.join(args.out, name + ".bin")
