@@ -22,6 +22,8 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
 
@@ -103,6 +105,14 @@ std::vector<Family> families(Buffers& m) {
                                        static_cast<std::ptrdiff_t>(g));
                        },
                        2.0 * static_cast<double>(g * g * g), true, "256 x 256 x 256"});
+  out.push_back(Family{"elementwise", entries_of(opt::ew::variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         opt::ew::UnaryArgs sigmoid;
+                         sigmoid.op = opt::ew::UnaryOp::Sigmoid;
+                         const opt::ew::UnaryArgs args = opt::ew::for_mode(sigmoid, cx.exact);
+                         opt::ew::unary_f32(cx, args, m.x.data(), m.y.data(), Buffers::kElements);
+                       },
+                       static_cast<double>(Buffers::kElements), false, "Sigmoid, 65536 elements"});
   return out;
 }
 
