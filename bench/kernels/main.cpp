@@ -26,6 +26,8 @@
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
+#include "optimized/kernels/vexp/vexp.hpp"
+#include "optimized/kernels/vexp/vexp_variants.hpp"
 
 namespace {
 
@@ -113,6 +115,15 @@ std::vector<Family> families(Buffers& m) {
                          opt::ew::unary_f32(cx, args, m.x.data(), m.y.data(), Buffers::kElements);
                        },
                        static_cast<double>(Buffers::kElements), false, "Sigmoid, 65536 elements"});
+  out.push_back(Family{"vexp", entries_of(opt::vexp_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         if (cx.exact) {
+                           opt::exp_non_positive_f32(cx.isa, m.negative.data(), m.y.data(), Buffers::kElements);
+                         } else {
+                           opt::fast_exp_f32(cx.isa, m.negative.data(), m.y.data(), Buffers::kElements);
+                         }
+                       },
+                       static_cast<double>(Buffers::kElements), false, "65536 values in [-80, 0]"});
   return out;
 }
 
