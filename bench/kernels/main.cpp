@@ -26,6 +26,8 @@
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
+#include "optimized/kernels/softmax/softmax.hpp"
+#include "optimized/kernels/softmax/softmax_variants.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "optimized/kernels/vexp/vexp_variants.hpp"
 
@@ -115,6 +117,12 @@ std::vector<Family> families(Buffers& m) {
                          opt::ew::unary_f32(cx, args, m.x.data(), m.y.data(), Buffers::kElements);
                        },
                        static_cast<double>(Buffers::kElements), false, "Sigmoid, 65536 elements"});
+  out.push_back(Family{"softmax", entries_of(opt::softmax_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         opt::softmax_rows_f32(cx, m.rows.data(), m.rows_out.data(), Buffers::kRows,
+                                               Buffers::kSoftmaxCols);
+                       },
+                       static_cast<double>(Buffers::kRows * Buffers::kSoftmaxCols), false, "256 rows x 1000"});
   out.push_back(Family{"vexp", entries_of(opt::vexp_variants()),
                        [&m](const KernelContext& cx, std::size_t) {
                          if (cx.exact) {
