@@ -26,6 +26,8 @@
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
+#include "optimized/kernels/layernorm/layernorm.hpp"
+#include "optimized/kernels/layernorm/layernorm_variants.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
 #include "optimized/kernels/softmax/softmax_variants.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
@@ -123,6 +125,18 @@ std::vector<Family> families(Buffers& m) {
                                                Buffers::kSoftmaxCols);
                        },
                        static_cast<double>(Buffers::kRows * Buffers::kSoftmaxCols), false, "256 rows x 1000"});
+  out.push_back(Family{"layernorm", entries_of(opt::layernorm_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         opt::LayerNormArgs args;
+                         args.x = m.rows.data();
+                         args.y = m.rows_out.data();
+                         args.rows = Buffers::kRows;
+                         args.cols = Buffers::kNormCols;
+                         args.scale = m.scale.data();
+                         args.bias = m.bias.data();
+                         opt::layer_norm_f32(cx, args);
+                       },
+                       static_cast<double>(Buffers::kRows * Buffers::kNormCols), false, "256 rows x 768"});
   out.push_back(Family{"vexp", entries_of(opt::vexp_variants()),
                        [&m](const KernelContext& cx, std::size_t) {
                          if (cx.exact) {
