@@ -28,6 +28,8 @@
 #include "optimized/kernels/gemm/gemm_path.hpp"
 #include "optimized/kernels/layernorm/layernorm.hpp"
 #include "optimized/kernels/layernorm/layernorm_variants.hpp"
+#include "optimized/kernels/reduce/reduce.hpp"
+#include "optimized/kernels/reduce/reduce_variants.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
 #include "optimized/kernels/softmax/softmax_variants.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
@@ -137,6 +139,12 @@ std::vector<Family> families(Buffers& m) {
                          opt::layer_norm_f32(cx, args);
                        },
                        static_cast<double>(Buffers::kRows * Buffers::kNormCols), false, "256 rows x 768"});
+  out.push_back(Family{"reduce", entries_of(opt::reduce_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         opt::reduce_f32(cx, opt::ReduceKind::Sum, opt::ReduceTerm::Identity, m.rows.data(),
+                                         m.rows_out.data(), Buffers::kRows, Buffers::kReduceCols, 1);
+                       },
+                       static_cast<double>(Buffers::kRows * Buffers::kReduceCols), false, "Sum, 256 rows x 4096"});
   out.push_back(Family{"vexp", entries_of(opt::vexp_variants()),
                        [&m](const KernelContext& cx, std::size_t) {
                          if (cx.exact) {
