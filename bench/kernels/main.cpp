@@ -32,6 +32,8 @@
 #include "optimized/kernels/reduce/reduce_variants.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
 #include "optimized/kernels/softmax/softmax_variants.hpp"
+#include "optimized/kernels/transpose/tile_paths.hpp"
+#include "optimized/kernels/transpose/transpose.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "optimized/kernels/vexp/vexp_variants.hpp"
 
@@ -154,6 +156,14 @@ std::vector<Family> families(Buffers& m) {
                          }
                        },
                        static_cast<double>(Buffers::kElements), false, "65536 values in [-80, 0]"});
+  out.push_back(Family{"transpose", entries_of(opt::tr::variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         const std::int32_t shape[2] = {static_cast<std::int32_t>(Buffers::kSide),
+                                                        static_cast<std::int32_t>(Buffers::kSide)};
+                         const int perm[2] = {1, 0};
+                         opt::tr::transpose(cx, 4, m.square.data(), shape, perm, m.square_out.data());
+                       },
+                       static_cast<double>(Buffers::kSide * Buffers::kSide), false, "1024 x 1024, 4-byte"});
   return out;
 }
 
