@@ -22,6 +22,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/conv/depthwise_plane.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -164,6 +165,9 @@ std::vector<Family> families(Buffers& m) {
                          opt::tr::transpose(cx, 4, m.square.data(), shape, perm, m.square_out.data());
                        },
                        static_cast<double>(Buffers::kSide * Buffers::kSide), false, "1024 x 1024, 4-byte"});
+  // Listed, not timed here: bench_conv --depthwise-blocked times the depthwise kernels on the zoo's
+  // shapes.
+  out.push_back(Family{"depthwise", entries_of(opt::depthwise_variants()), nullptr, 0, false, ""});
   return out;
 }
 
