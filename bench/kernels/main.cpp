@@ -29,6 +29,7 @@
 #include "optimized/kernels/gemm/gemm_path.hpp"
 #include "optimized/kernels/layernorm/layernorm.hpp"
 #include "optimized/kernels/layernorm/layernorm_variants.hpp"
+#include "optimized/kernels/pool/pool_row.hpp"
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "optimized/kernels/reduce/reduce_variants.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
@@ -168,6 +169,8 @@ std::vector<Family> families(Buffers& m) {
   // Listed, not timed here: bench_conv --depthwise-blocked times the depthwise kernels on the zoo's
   // shapes.
   out.push_back(Family{"depthwise", entries_of(opt::depthwise_variants()), nullptr, 0, false, ""});
+  // Listed, not timed here: bench_pool times the pooling kernels.
+  out.push_back(Family{"pool", entries_of(opt::pool::variants()), nullptr, 0, false, ""});
   return out;
 }
 
