@@ -30,6 +30,7 @@
 #include "optimized/kernels/layernorm/layernorm.hpp"
 #include "optimized/kernels/layernorm/layernorm_variants.hpp"
 #include "optimized/kernels/pool/pool_row.hpp"
+#include "optimized/kernels/quantize/quantize.hpp"
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "optimized/kernels/reduce/reduce_variants.hpp"
 #include "optimized/kernels/softmax/softmax.hpp"
@@ -171,6 +172,8 @@ std::vector<Family> families(Buffers& m) {
   out.push_back(Family{"depthwise", entries_of(opt::depthwise_variants()), nullptr, 0, false, ""});
   // Listed, not timed here: bench_pool times the pooling kernels.
   out.push_back(Family{"pool", entries_of(opt::pool::variants()), nullptr, 0, false, ""});
+  // Listed, not timed here: bench_quantize times the quantization kernels.
+  out.push_back(Family{"quantize", entries_of(opt::quantize::variants()), nullptr, 0, false, ""});
   return out;
 }
 
