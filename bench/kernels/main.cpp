@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/support/timing.hpp"
@@ -27,6 +28,7 @@
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
+#include "optimized/kernels/int8gemm/int8_gemm.hpp"
 #include "optimized/kernels/layernorm/layernorm.hpp"
 #include "optimized/kernels/layernorm/layernorm_variants.hpp"
 #include "optimized/kernels/pool/pool_row.hpp"
@@ -167,6 +169,18 @@ std::vector<Family> families(Buffers& m) {
                          opt::tr::transpose(cx, 4, m.square.data(), shape, perm, m.square_out.data());
                        },
                        static_cast<double>(Buffers::kSide * Buffers::kSide), false, "1024 x 1024, 4-byte"});
+  // The integer product: uint8 A times int8 B, packing of B included (mode does not apply: exact).
+  Family int8{"int8gemm", entries_of(opt::int8::variants()),
+              [&m, g](const KernelContext&, std::size_t variant) {
+                const opt::int8::Path& path = opt::int8::variants()[variant];
+                const opt::int8::Operand a{m.bytes_a.data(), false, g};
+                const opt::int8::Operand b{m.bytes_b.data(), true, g};
+                const std::int32_t za[1] = {128}, zb[1] = {0};
+                const opt::int8::PackedB packed = opt::int8::pack_b(b, g, g, path.isa);
+                opt::int8::gemm_on(path, g, a, za, packed, zb, m.c32.data(), g, nullptr);
+              },
+              2.0 * static_cast<double>(g * g * g), true, "256 x 256 x 256 u8 x s8, packing B included"};
+  int8.names_variants = true;
   // Listed, not timed here: bench_conv --depthwise-blocked times the depthwise kernels on the zoo's
   // shapes.
   out.push_back(Family{"depthwise", entries_of(opt::depthwise_variants()), nullptr, 0, false, ""});
@@ -174,6 +188,7 @@ std::vector<Family> families(Buffers& m) {
   out.push_back(Family{"pool", entries_of(opt::pool::variants()), nullptr, 0, false, ""});
   // Listed, not timed here: bench_quantize times the quantization kernels.
   out.push_back(Family{"quantize", entries_of(opt::quantize::variants()), nullptr, 0, false, ""});
+  out.push_back(std::move(int8));
   return out;
 }
 
