@@ -41,6 +41,7 @@
 #include "optimized/kernels/transpose/transpose.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "optimized/kernels/vexp/vexp_variants.hpp"
+#include "optimized/runtime/half_conversions.hpp"
 
 namespace {
 
@@ -169,6 +170,11 @@ std::vector<Family> families(Buffers& m) {
                          opt::tr::transpose(cx, 4, m.square.data(), shape, perm, m.square_out.data());
                        },
                        static_cast<double>(Buffers::kSide * Buffers::kSide), false, "1024 x 1024, 4-byte"});
+  out.push_back(Family{"halfconv", entries_of(opt::halfconv_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         opt::widen_16_to_f32(cx.isa, m.halves.data(), m.y.data(), Buffers::kElements, false);
+                       },
+                       static_cast<double>(Buffers::kElements), false, "binary16 -> float32, 65536 values"});
   // The integer product: uint8 A times int8 B, packing of B included (mode does not apply: exact).
   Family int8{"int8gemm", entries_of(opt::int8::variants()),
               [&m, g](const KernelContext&, std::size_t variant) {
