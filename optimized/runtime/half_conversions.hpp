@@ -5,10 +5,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "optimized/frame/isa.hpp"
+#include "optimized/kernels/halfconv/halfconv.hpp"
 
 namespace onemodel::opt {
+
+// The half-precision conversions' registry list: every variant this build has, best first
+// (AVX2, also serving the AVX-512 path), the scalar one last.
+std::span<const HalfconvVariant> halfconv_variants() noexcept;
 
 void widen_16_to_f32(Isa isa, const std::uint16_t* in, float* out, std::size_t n, bool bfloat16);
 void narrow_f32_to_16(Isa isa, const float* in, std::uint16_t* out, std::size_t n, bool bfloat16);

@@ -17,6 +17,8 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/depthwise_plane.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
@@ -26,6 +28,11 @@ using onemodel::opt::Conv2dShape;
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> depthwise_variant_paths() {
+  return onemodel::opt::kernel_tests::variant_paths(onemodel::opt::depthwise_variants());
+}
 
 bool has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
 
@@ -76,7 +83,7 @@ void check(const Conv2dShape& s, bool bias) {
   for (float& v : x) v = next();
   for (float& v : w) v = next();
   for (float& v : b) v = next();
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : depthwise_variant_paths()) {
     const std::vector<float> want = naive_fast(s, x, w, b, has_fma(isa));
     for (int threads : {1, 2}) {
       ThreadPool pool(threads);

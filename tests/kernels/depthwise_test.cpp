@@ -20,12 +20,19 @@
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/conv/depthwise_plane.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
 
 using conv_test::bits;
 using conv_test::Data;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> depthwise_variant_paths() {
+  return onemodel::opt::kernel_tests::variant_paths(depthwise_variants());
+}
 
 struct Case : conv_test::Window {
   std::size_t batch = 1, channels = 1, multiplier = 1;
@@ -126,7 +133,7 @@ std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
   const Data d = random_data(c, seed, special);
   const std::vector<float> expected = naive_exact(c, d.x, d.w, d.b);
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : depthwise_variant_paths()) {
     for (ThreadPool* pool : {&one, &two}) {
       const std::string difference = conv_test::first_bit_difference(run_kernel(c, d, isa, true, pool), expected);
       if (!difference.empty()) {
@@ -147,7 +154,7 @@ std::string check_fast(const Case& c, std::uint32_t seed) {
   const double u = std::ldexp(1.0, -24);
   const double terms = static_cast<double>(c.kh * c.kw + (c.bias ? 1 : 0));
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : depthwise_variant_paths()) {
     const std::vector<float> first = run_kernel(c, d, isa, false, &one);
     const std::vector<float> second = run_kernel(c, d, isa, false, &two);
     for (std::size_t i = 0; i < value.size(); ++i) {
@@ -296,7 +303,7 @@ TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {
   d.w.assign(9, 0.0f);
   d.w[0] = std::numeric_limits<float>::infinity();  // top-left tap: padding for output row 0
   d.b.assign(1, 0.0f);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : depthwise_variant_paths()) {
     const std::vector<float> y = run_kernel(c, d, isa, true, nullptr);
     EXPECT_EQ(bits(y[0]), 0x7FC00000u) << isa_name(isa);
     EXPECT_EQ(y[5], std::numeric_limits<float>::infinity()) << isa_name(isa);
@@ -357,7 +364,7 @@ TEST(Depthwise, EmptyOutputWritesNothing) {
   c.batch = 0;
   c.in_h = c.in_w = 4;
   const Data d = random_data(c, 1, false);
-  for (Isa isa : available_isas()) EXPECT_TRUE(run_kernel(c, d, isa, true, nullptr).empty());
+  for (Isa isa : depthwise_variant_paths()) EXPECT_TRUE(run_kernel(c, d, isa, true, nullptr).empty());
 }
 
 #if ONEMODEL_HAVE_RAPIDCHECK
@@ -391,6 +398,13 @@ TEST(Depthwise, GeneratedShapesExactOnEveryPath) {
   EXPECT_TRUE(ok);
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(DepthwiseRegistry, ListFormAndDispatch) {
+  kernel_tests::expect_registry_form(depthwise_variants(), "f32_dwconv");
+  EXPECT_FALSE(depthwise_variant_paths().empty());
+}
 
 }  // namespace
 }  // namespace onemodel::opt

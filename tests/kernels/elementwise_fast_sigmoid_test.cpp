@@ -21,6 +21,8 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/elementwise/elementwise_paths.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
@@ -28,6 +30,9 @@ using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
 namespace ew = onemodel::opt::ew;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> ew_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(ew::variants()); }
 
 // The bound this test pins: "a few ulp" made a number (the exact sequence's own bound is 2.5,
 // spec/exact-transcendentals.md section 8).
@@ -99,7 +104,7 @@ Worst measure(Isa isa, const std::vector<float>& x) {
 TEST(FastSigmoid, WithinTheFastModeBoundOnEveryPath) {
   const std::vector<float> hot = walk(-16.0f, 16.0f, 97);
   const std::vector<float> wide = walk(-110.0f, 90.0f, 257);
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : ew_variant_paths()) {
     const Worst h = measure(isa, hot);
     const Worst w = measure(isa, wide);
     std::printf("%s: hot [-16, 16] stride 97 max %.3f ulp at %.9g; wide [-110, 90] stride 257 max %.3f ulp at %.9g\n",
@@ -115,7 +120,7 @@ TEST(FastSigmoid, SpecialValuesAreTheExactFunctions) {
                                 from_bits(0x7F800001u), 200.0f, -200.0f, 3.0e38f, -3.0e38f, from_bits(1u)};
   const std::vector<std::uint32_t> want = {0x3F000000u, 0x3F000000u, 0x3F800000u, 0u,          0x7FC00000u, 0x7FC00000u,
                                            0x7FC00000u, 0x3F800000u, 0u,          0x3F800000u, 0u,          0x3F000000u};
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : ew_variant_paths()) {
     std::vector<float> y(x.size());
     ew::unary_f32_run(isa, fast(ew::UnaryOp::Sigmoid), x.data(), y.data(), x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -130,7 +135,7 @@ TEST(FastSigmoid, SameBitsAtAnyPositionChunkAndThreadCount) {
   std::vector<float> x = walk(-20.0f, 20.0f, 40009);
   while (x.size() < 3 * ew::kChunkElements + 5) x.insert(x.end(), x.begin(), x.begin() + 1000);
   for (ew::UnaryOp op : {ew::UnaryOp::Sigmoid, ew::UnaryOp::Silu}) {
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       // One element at a time (the tail buffer alone) is the oracle for its position.
       std::vector<float> one(x.size());
       for (std::size_t i = 0; i < x.size(); ++i) ew::unary_f32_run(isa, fast(op), &x[i], &one[i], 1);
@@ -148,7 +153,7 @@ TEST(FastSigmoid, SameBitsAtAnyPositionChunkAndThreadCount) {
 TEST(FastSigmoid, FastSiluIsTheMulOfTheFastSigmoid) {
   std::vector<float> x = walk(-30.0f, 30.0f, 30011);
   x.insert(x.end(), {0.0f, -0.0f, INFINITY, -INFINITY, from_bits(0xFFC01234u), 3.0e38f, -3.0e38f});
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : ew_variant_paths()) {
     std::vector<float> gate(x.size()), product(x.size()), silu(x.size());
     ew::unary_f32_run(isa, fast(ew::UnaryOp::Sigmoid), x.data(), gate.data(), x.size());
     ew::binary_f32_run(isa, ew::BinaryOp::Mul, x.data(), 1, gate.data(), 1, product.data(), x.size());
@@ -163,7 +168,7 @@ TEST(FastSigmoid, FastSiluIsTheMulOfTheFastSigmoid) {
 TEST(FastSigmoid, OtherFunctionsIgnoreTheFlag) {
   const std::vector<float> x = walk(-9.0f, 9.0f, 100003);
   for (ew::UnaryOp op : {ew::UnaryOp::Tanh, ew::UnaryOp::Exp, ew::UnaryOp::GeluTanh, ew::UnaryOp::Relu}) {
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       std::vector<float> a(x.size()), b(x.size());
       ew::unary_f32_run(isa, ew::UnaryArgs{op}, x.data(), a.data(), x.size());
       ew::unary_f32_run(isa, fast(op), x.data(), b.data(), x.size());

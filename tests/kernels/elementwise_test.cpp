@@ -33,6 +33,8 @@
 #include "reference/math/exact_sigmoid.cpp"
 #include "reference/math/exact_tanh.cpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/elementwise/elementwise_paths.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
@@ -40,6 +42,9 @@ using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
 namespace ew = onemodel::opt::ew;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> ew_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(ew::variants()); }
 
 std::uint32_t bits(float x) {
   std::uint32_t u;
@@ -167,7 +172,7 @@ TEST(ElementwiseKernels, EveryPathAndThreadCountGivesTheScalarBits) {
   for (const UnaryCase& c : kUnaryCases) {
     SCOPED_TRACE(c.name);
     ew::unary_f32_run(Isa::Scalar, c.args, x.data(), want.data(), x.size());
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       for (int threads : {1, 2}) {
         ThreadPool pool(threads, ThreadPool::Sharing::Always);
         const KernelContext context{isa, true, &pool};
@@ -188,7 +193,7 @@ TEST(ElementwiseKernels, EveryPathAndThreadCountGivesTheScalarBits) {
 TEST(ElementwiseKernels, ShortLengthsUseTheSameBitsAsLongOnes) {
   const std::vector<float> x = sweep();
   for (const UnaryCase& c : kUnaryCases) {
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       for (std::size_t n = 0; n <= 19; ++n) {
         std::vector<float> y(n + 1, 7.0f);
         ew::unary_f32_run(isa, c.args, x.data() + 100, y.data(), n);
@@ -216,7 +221,7 @@ TEST(ElementwiseKernels, BinaryRunsMatchTheFormulaOnSpecialValues) {
   std::vector<float> b(a.rbegin(), a.rend());
   std::vector<float> y(a.size());
   for (ew::BinaryOp op : kBinaryOps) {
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       for (std::ptrdiff_t a_step : {0, 1}) {
         for (std::ptrdiff_t b_step : {0, 1}) {
           // Operand 0 broadcast takes each special value in turn.
@@ -299,7 +304,7 @@ TEST(ElementwiseKernels, BroadcastMatchesANaiveWalk) {
     const auto b = fill(bs);
     const ew::BinaryOp op = *rc::gen::element(ew::BinaryOp::Add, ew::BinaryOp::Sub, ew::BinaryOp::Mul, ew::BinaryOp::Div);
     const auto want = naive_broadcast(op, a, as, b, bs, extents);
-    for (Isa isa : onemodel::opt::available_isas()) {
+    for (Isa isa : ew_variant_paths()) {
       for (int threads : {1, 2}) {
         ThreadPool pool(threads, ThreadPool::Sharing::Always);
         const KernelContext context{isa, true, &pool};
@@ -336,7 +341,7 @@ TEST(ElementwiseKernels, LongRowsAndManyShortRowsSplitIntoChunks) {
     const auto b = fill(s.b, 977);
     for (ew::BinaryOp op : kBinaryOps) {
       const auto want = naive_broadcast(op, a, s.a, b, s.b, s.y);
-      for (Isa isa : onemodel::opt::available_isas()) {
+      for (Isa isa : ew_variant_paths()) {
         for (int threads : {1, 2}) {
           ThreadPool pool(threads, ThreadPool::Sharing::Always);
           const KernelContext context{isa, true, &pool};
@@ -348,6 +353,13 @@ TEST(ElementwiseKernels, LongRowsAndManyShortRowsSplitIntoChunks) {
       }
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(ElementwiseRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(ew::variants(), "f32_elementwise");
+  EXPECT_FALSE(ew_variant_paths().empty());
 }
 
 }  // namespace

@@ -22,9 +22,13 @@
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
+
+// Every listed variant of the product that this machine runs (the registry, gemm_path.hpp).
+std::vector<Isa> gemm_variant_paths() { return kernel_tests::variant_paths(gemm::variants()); }
 
 std::uint32_t bits_of(float v) {
   std::uint32_t b;
@@ -138,7 +142,7 @@ void check_same_bits(Isa isa, ThreadPool* pool, std::size_t m, std::size_t n, st
 TEST(GemmPackedA, SameBitsEachDimensionSwept0To70OnEveryPathOneAndTwoThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmPackedA.SameBitsEachDimensionSwept0To70OnEveryPathOneAndTwoThreads");
   ThreadPool two(2, ThreadPool::Sharing::Always);
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
       std::mt19937 rng(4321 + static_cast<unsigned>(isa));
       std::uniform_int_distribution<std::size_t> other(0, 70);
@@ -155,7 +159,7 @@ TEST(GemmPackedA, SameBitsEachDimensionSwept0To70OnEveryPathOneAndTwoThreads) {
 }
 
 TEST(GemmPackedA, SameBitsWithManySpecialValues) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(77 + static_cast<unsigned>(isa));
     std::uniform_int_distribution<std::size_t> size(0, 70);
     for (int trial = 0; trial < 60; ++trial) {
@@ -172,7 +176,7 @@ TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030},
                                    {5, 400, 300},   {256, 49, 2304}, {131, 196, 1152}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
         std::mt19937 rng(11 + static_cast<unsigned>(s[0] * 31 + s[2]));
@@ -189,7 +193,7 @@ TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
 // is checked as a copy: NaN payloads, signalling NaNs and signs preserved.
 TEST(GemmPackedA, LayoutIsTheTilesLayoutOnEveryPath) {
   const std::size_t shapes[][2] = {{1, 1}, {7, 5}, {13, 259}, {97, 300}, {200, 70}, {25, 513}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     const gemm::Path& path = gemm::path_for(isa);
     std::mt19937 rng(5 + static_cast<unsigned>(isa));
     for (const auto& shape : shapes) {
@@ -247,7 +251,7 @@ TEST(GemmPackedA, ConvolutionWithPackedWeightsSameBits) {
   const Case cases[] = {{8, 16, 1, 9, 7, 3, 3, 1, 1}, {12, 18, 3, 10, 10, 3, 3, 2, 1}, {32, 20, 1, 7, 7, 1, 1, 1, 0},
                         {6, 100, 2, 5, 6, 1, 1, 1, 0}, {16, 130, 1, 14, 14, 3, 3, 1, 1}};
   ThreadPool two(2, ThreadPool::Sharing::Always);
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(3 + static_cast<unsigned>(isa));
     for (const Case& cs : cases) {
       Conv2dShape s;

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <span>
 #include <thread>
 #include <stdexcept>
 #include <random>
@@ -28,7 +29,9 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/kernels/gemm/gemm_path.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 // Heap allocations counted for the steady-state test below (this executable only). GCC cannot
 // see that these replacements pair malloc with free throughout, hence the pragma.
@@ -55,6 +58,9 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::fre
 
 namespace onemodel::opt {
 namespace {
+
+// Every listed variant of the product that this machine runs (the registry, gemm_path.hpp).
+std::vector<Isa> gemm_variant_paths() { return kernel_tests::variant_paths(gemm::variants()); }
 
 std::uint32_t bits_of(float v) {
   std::uint32_t b;
@@ -224,7 +230,7 @@ void check_exact(Isa isa, ThreadPool* pool, std::size_t m, std::size_t n, std::s
 }
 
 TEST(GemmKernel, ExactEachDimensionSwept0To70OnEveryPath) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(1234 + static_cast<unsigned>(isa));
     std::uniform_int_distribution<std::size_t> other(0, 70);
     for (int dim = 0; dim < 3; ++dim) {
@@ -239,7 +245,7 @@ TEST(GemmKernel, ExactEachDimensionSwept0To70OnEveryPath) {
 }
 
 TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(99 + static_cast<unsigned>(isa));
     std::uniform_int_distribution<std::size_t> size(0, 70);
     for (int trial = 0; trial < 150; ++trial) {
@@ -256,7 +262,7 @@ TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.ExactMultipleTilesAndKBlocksOnOneAndTwoThreads");
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030}, {5, 400, 300}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       for (ThreadPool* pool : {&one, &two}) {
         std::mt19937 rng(7 + static_cast<unsigned>(s[0] * 31 + s[2]));  // same inputs for both pools
@@ -269,7 +275,7 @@ TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
 
 // Special values only: every stored NaN must be 0x7FC00000, infinities and zeros per IEEE.
 TEST(GemmKernel, ExactOnlySpecialValues) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(5);
     for (int trial = 0; trial < 60; ++trial) {
       std::uniform_int_distribution<std::size_t> size(1, 40);
@@ -280,7 +286,7 @@ TEST(GemmKernel, ExactOnlySpecialValues) {
 }
 
 TEST(GemmKernel, KZeroGivesPositiveZero) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const bool exact : {true, false}) {
       OutMatrix c(7, 19, 2);
       const float dummy = 1.0f;
@@ -296,7 +302,7 @@ TEST(GemmKernel, KZeroGivesPositiveZero) {
 
 // Products whose exact sum is -0 must give +0 (exact-mode.md rule 3): -1 * +0 added to +0.
 TEST(GemmKernel, NegativeZeroProductsSumToPositiveZero) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const bool exact : {true, false}) {
       const std::vector<float> a(3 * 5, -1.0f), b(5 * 4, 0.0f);
       std::vector<float> c(3 * 4, 1.0f);
@@ -314,7 +320,7 @@ TEST(GemmKernel, FastWithinBoundAndIndependentOfThreads) {
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {70, 70, 70},   {13, 64, 300},
                                    {200, 300, 600}, {97, 129, 257}, {31, 250, 1030}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
       std::mt19937 rng(static_cast<unsigned>(m * 7 + n * 11 + k));
@@ -349,7 +355,7 @@ TEST(GemmKernel, FastWithinBoundAndIndependentOfThreads) {
 
 // Fast mode with a NaN or infinite input still gives NaN where the double product does.
 TEST(GemmKernel, FastPropagatesNaN) {
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     std::vector<float> a(4 * 6, 1.0f), b(6 * 9, 0.5f);
     a[2 * 6 + 3] = std::numeric_limits<float>::quiet_NaN();
     b[1 * 9 + 4] = std::numeric_limits<float>::infinity();
@@ -395,7 +401,7 @@ TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.EpilogueSeesEveryOutputOnceWithItsFinalValue");
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{1, 1, 1}, {45, 70, 3}, {200, 300, 600}, {9, 140, 0}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
       std::mt19937 rng(3);
@@ -451,7 +457,7 @@ TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
     std::lock_guard<std::mutex> lock(log.mutex);
     log.ids.insert(std::this_thread::get_id());
   }
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     const PackedB packed = pack_b_f32(isa, k, n, MatrixView{b.data(), static_cast<std::ptrdiff_t>(n), 1});
     for (const bool exact : {true, false}) {
       for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
@@ -489,7 +495,7 @@ TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
   Values values{rng, 0.02};
   const std::size_t shapes[][3] = {{1, 1, 1}, {4, 37, 5}, {12, 100, 300}, {16, 1000, 96}, {24, 257, 513},
                                    {96, 70, 260}, {5, 33, 1}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
       const StridedMatrix a = make_matrix(m, k, Layout::RowMajor, values);
@@ -520,7 +526,7 @@ TEST(GemmKernel, FastEqualsAFusedLoopOnFmaPaths) {
   Values values{rng, 0.0};
   const std::size_t shapes[][3] = {{1, 1, 1},   {1, 70, 300}, {1, 1000, 96}, {1, 33, 513}, {70, 1, 300},
                                    {200, 1, 513}, {12, 1, 7},  {13, 2, 40},   {2, 45, 260}, {37, 50, 600}};
-  for (const Isa isa : available_isas()) {
+  for (const Isa isa : gemm_variant_paths()) {
     if (isa != Isa::Avx2 && isa != Isa::Avx512 && isa != Isa::Neon) continue;
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
@@ -542,6 +548,27 @@ TEST(GemmKernel, FastEqualsAFusedLoopOnFmaPaths) {
       }
     }
   }
+}
+
+// The registry (gemm_path.hpp; docs/design.md, "Kernel registry"): the list's form, and dispatch
+// reading it: each path gets the first listed variant at or below its level that the CPU runs,
+// the scalar path the scalar variant, the session's best path the first variant this CPU runs.
+TEST(GemmRegistry, ListDrivesDispatch) {
+  const std::span<const gemm::Path> list = gemm::variants();
+  kernel_tests::expect_registry_form(list, "f32_gemm");
+  EXPECT_EQ(gemm::path_for(Isa::Scalar).name, "f32_gemm_4x4__scalar");
+  const gemm::Path* first_here = nullptr;
+  for (const gemm::Path& variant : list) {
+    if (first_here == nullptr && variant_runs_here(variant)) first_here = &variant;
+  }
+  ASSERT_NE(first_here, nullptr);
+  EXPECT_EQ(&gemm::path_for(available_isas().back()), first_here);
+  for (const Isa isa : available_isas()) {
+    const gemm::Path& chosen = gemm::path_for(isa);
+    EXPECT_LE(isa_level(chosen.isa), isa_level(isa)) << chosen.name << " on " << isa_name(isa);
+    EXPECT_TRUE(isa_available(chosen.isa)) << chosen.name;
+  }
+  EXPECT_FALSE(gemm_variant_paths().empty());
 }
 
 TEST(GemmKernel, PackedBRefusesAnotherPath) {

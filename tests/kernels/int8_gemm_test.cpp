@@ -17,6 +17,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/int8gemm/int8_gemm.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -87,14 +88,34 @@ std::vector<std::int32_t> run(const Case& c, const int8::Path& path, ThreadPool*
   return out;
 }
 
-// Every micro kernel this build and CPU can run: each Isa level's variants (VNNI and plain
-// AVX-512, SDOT and widening NEON), the scalar loops included.
+// Every micro kernel of the family's registry list that this build and CPU can run (VNNI and plain
+// AVX-512, SDOT and widening NEON, the scalar loops included); the others are reported skipped.
+// Two variants share a level here, so the tests name each variant (gemm_on) rather than capping
+// the path at its ISA (tests/kernels/variant_paths.hpp).
 std::vector<const int8::Path*> every_kernel() {
   std::vector<const int8::Path*> out;
-  for (Isa isa : available_isas()) {
-    for (const int8::Path* p : int8::variants_for(isa)) out.push_back(p);
+  for (const int8::Path& p : int8::variants()) {
+    if (variant_runs_here(p)) {
+      out.push_back(&p);
+    } else {
+      std::printf("[ SKIPPED  ] variant %s: not on this CPU\n", p.name);
+    }
   }
   return out;
+}
+
+// The list's form (docs/design.md, "Kernel registry"), and variants_for agreeing with it: every
+// runnable variant is among variants_for of its own level, path_for first.
+TEST(Int8GemmRegistry, ListFormAndVariantsForAgree) {
+  kernel_tests::expect_registry_form(int8::variants(), "i8_gemm");
+  for (const int8::Path* p : every_kernel()) {
+    const auto level = int8::variants_for(p->isa);
+    ASSERT_FALSE(level.empty());
+    EXPECT_EQ(level[0], &int8::path_for(p->isa));
+    bool found = false;
+    for (const int8::Path* q : level) found = found || q == p;
+    EXPECT_TRUE(found) << p->name << " is not among the variants of its level";
+  }
 }
 
 std::string describe(const Case& c) {

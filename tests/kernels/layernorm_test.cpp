@@ -15,11 +15,16 @@
 #include "optimized/kernels/layernorm/layernorm.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/layernorm/layernorm_variants.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using namespace onemodel::opt;
 using attn_naive::bits;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> layernorm_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(layernorm_variants()); }
 
 struct Expected {
   std::vector<float> y, mean, inv;
@@ -71,7 +76,7 @@ void check(std::mt19937& rng, std::size_t rows, std::size_t cols, bool with_bias
   const float eps = 1e-5f;
   const Expected want = naive(x, rows, cols, scale, with_bias ? &bias : nullptr, eps, rms);
   ThreadPool pool(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : layernorm_variant_paths()) {
     for (bool exact : {true, false}) {
       for (int threads : {1, 2}) {
         std::vector<float> y(x.size()), mean(rows), inv(rows);
@@ -121,5 +126,12 @@ TEST(LayerNormKernelTest, RandomShapes) {
   });
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(LayerNormRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(layernorm_variants(), "f32_layernorm");
+  EXPECT_FALSE(layernorm_variant_paths().empty());
+}
 
 }  // namespace

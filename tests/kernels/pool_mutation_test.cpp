@@ -17,6 +17,8 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/pool/pool.hpp"
+#include "optimized/kernels/pool/pool_row.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
@@ -27,6 +29,9 @@ using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
 namespace pool = onemodel::opt::pool;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> pool_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(pool::variants()); }
 
 constexpr std::uint32_t kCanonicalNan = 0x7FC00000u;
 
@@ -129,7 +134,7 @@ void check_shape(const pool::Pool2dShape& s, pool::PoolKind kind, Lcg& g, int na
       }
     }
   }
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : pool_variant_paths()) {
     for (int threads : {1, 2}) {
       ThreadPool tp(threads);
       for (bool exact : {false, true}) {
@@ -214,7 +219,7 @@ TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
         want_avg[p] = avg != avg ? from_bits(kCanonicalNan) : avg;
         want_max[p] = best;
       }
-      for (Isa isa : onemodel::opt::available_isas()) {
+      for (Isa isa : pool_variant_paths()) {
         for (int threads : {1, 2}) {
           ThreadPool tp(threads);
           const KernelContext context{isa, true, &tp};
@@ -229,6 +234,13 @@ TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
       }
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(PoolRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(pool::variants(), "f32_pool");
+  EXPECT_FALSE(pool_variant_paths().empty());
 }
 
 }  // namespace

@@ -16,11 +16,15 @@
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/quantize/quantize.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using onemodel::opt::Isa;
 namespace q = onemodel::opt::quantize;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> quantize_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(q::variants()); }
 
 float bits(std::uint32_t b) {
   float f;
@@ -109,7 +113,7 @@ TEST(QuantizeKernels, EveryPathGivesTheOracleBytes) {
   const float scales[] = {0.25f, 0.0173f, 1.0f / 1024.0f, 1.0e-40f, 3.0e38f, bits(0x7FC00003u), bits(0x7F800000u),
                           -0.0f, -0.5f};
   std::size_t checked = 0;
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : quantize_variant_paths()) {
     for (const Type& t : kTypes) {
       for (std::size_t n : lengths) {
         for (const bool per_lane : {false, true}) {
@@ -149,7 +153,7 @@ TEST(QuantizeKernels, EveryPathGivesTheOracleBytes) {
 TEST(QuantizeKernels, MinMaxSkipsNaNAndNeverGivesNegativeZero) {
   std::mt19937 rng(89);
   std::normal_distribution<float> normal(0.0f, 10.0f);
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : quantize_variant_paths()) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
                           std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{200}, std::size_t{4099}}) {
       for (int variant = 0; variant < 7; ++variant) {
@@ -191,6 +195,13 @@ TEST(QuantizeKernels, MinMaxSkipsNaNAndNeverGivesNegativeZero) {
       }
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(QuantizeRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(q::variants(), "f32_quantize");
+  EXPECT_FALSE(quantize_variant_paths().empty());
 }
 
 }  // namespace

@@ -16,11 +16,16 @@
 #include "optimized/kernels/reduce/reduce.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/reduce/reduce_variants.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using namespace onemodel::opt;
 using attn_naive::bits;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> reduce_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(reduce_variants()); }
 
 float term_of(ReduceTerm term, float v) {
   if (term == ReduceTerm::Square) return v * v;
@@ -87,7 +92,7 @@ void check(ReduceKind kind, ReduceTerm term, const std::vector<float>& x, std::s
            std::size_t inner) {
   const std::vector<float> want = naive_reduce(kind, term, x, outer, reduced, inner);
   ThreadPool pool(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : reduce_variant_paths()) {
     for (int threads : {1, 2}) {
       std::vector<float> out(outer * inner, 77.0f);
       reduce_f32(KernelContext{isa, true, threads == 2 ? &pool : nullptr}, kind, term, x.data(), out.data(), outer,
@@ -109,7 +114,7 @@ TEST(Sum16Test, MatchesTheCanonicalOrder) {
     for (bool specials : {false, true}) {
       const std::vector<float> x = values(rng, n, specials);
       const float want = attn_naive::sum16(x);
-      for (Isa isa : available_isas()) {
+      for (Isa isa : reduce_variant_paths()) {
         EXPECT_TRUE(same_bits_or_both_nan(sum16_f32(isa, x.data(), n), want)) << isa_name(isa) << " n " << n;
       }
     }
@@ -124,7 +129,7 @@ TEST(Sum16Test, OrderIsNotSequential) {
   for (float v : x) sequential = sequential + v;
   const float canonical = attn_naive::sum16(x);
   EXPECT_NE(bits(sequential), bits(canonical));
-  for (Isa isa : available_isas()) EXPECT_EQ(bits(sum16_f32(isa, x.data(), x.size())), bits(canonical));
+  for (Isa isa : reduce_variant_paths()) EXPECT_EQ(bits(sum16_f32(isa, x.data(), x.size())), bits(canonical));
 }
 
 TEST(ReduceKernelTest, EveryKindTermAndLayout) {
@@ -170,5 +175,12 @@ TEST(ReduceKernelTest, RandomGeometries) {
   });
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(ReduceRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(reduce_variants(), "f32_reduce");
+  EXPECT_FALSE(reduce_variant_paths().empty());
+}
 
 }  // namespace

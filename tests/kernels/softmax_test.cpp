@@ -18,12 +18,21 @@
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/softmax/softmax_variants.hpp"
+#include "optimized/kernels/vexp/vexp_variants.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using namespace onemodel::opt;
 using attn_naive::bits;
 using attn_naive::from_bits;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> softmax_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(softmax_variants()); }
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> vexp_variant_paths() { return onemodel::opt::kernel_tests::variant_paths(vexp_variants()); }
 
 std::string where(Isa isa, int threads) {
   return std::string(isa_name(isa)) + " threads " + std::to_string(threads);
@@ -39,7 +48,7 @@ TEST(VexpTest, ExpNonPositiveMatchesTheDefinitionBitForBit) {
   std::vector<float> x = special_values();
   // Every 997th bit pattern of the non-positive floats (and NaNs beyond them).
   for (std::uint64_t b = 0x80000000u; b <= 0xFFFFFFFFu; b += 997) x.push_back(from_bits(static_cast<std::uint32_t>(b)));
-  for (Isa isa : available_isas()) {
+  for (Isa isa : vexp_variant_paths()) {
     std::vector<float> y(x.size());
     exp_non_positive_f32(isa, x.data(), y.data(), x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -52,7 +61,7 @@ TEST(VexpTest, ExpNonPositiveMatchesTheDefinitionBitForBit) {
 TEST(VexpTest, FastExpIsWithinThreeUlpsOnItsRange) {
   std::vector<float> x;
   for (float v = -87.0f; v <= 88.0f; v += 0.0137f) x.push_back(v);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : vexp_variant_paths()) {
     std::vector<float> y(x.size());
     fast_exp_f32(isa, x.data(), y.data(), x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -105,7 +114,7 @@ void check_exact_softmax(const Rows& r, bool log) {
     std::copy(y.begin(), y.end(), want.begin() + static_cast<std::ptrdiff_t>(i * r.cols));
   }
   ThreadPool pool(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : softmax_variant_paths()) {
     for (int threads : {1, 2}) {
       const KernelContext context{isa, true, threads == 2 ? &pool : nullptr};
       std::vector<float> y(r.x.size(), 123.0f);
@@ -164,7 +173,7 @@ TEST(SoftmaxKernelTest, FastIsCloseToDoubleAndThreadIndependent) {
   ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (std::size_t cols : {5, 64, 129, 3000}) {
     const Rows r = random_rows(rng, 20, cols, false);
-    for (Isa isa : available_isas()) {
+    for (Isa isa : softmax_variant_paths()) {
       std::vector<float> y1(r.x.size()), y2(r.x.size()), l1(r.x.size());
       softmax_rows_f32(KernelContext{isa, false, nullptr}, r.x.data(), y1.data(), r.rows, cols);
       softmax_rows_f32(KernelContext{isa, false, &pool}, r.x.data(), y2.data(), r.rows, cols);
@@ -184,6 +193,13 @@ TEST(SoftmaxKernelTest, FastIsCloseToDoubleAndThreadIndependent) {
       }
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(SoftmaxRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(softmax_variants(), "f32_softmax");
+  EXPECT_FALSE(softmax_variant_paths().empty());
 }
 
 }  // namespace

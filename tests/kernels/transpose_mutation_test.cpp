@@ -14,12 +14,19 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/transpose/transpose.hpp"
+#include "optimized/kernels/transpose/tile_paths.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> transpose_variant_paths() {
+  return onemodel::opt::kernel_tests::variant_paths(onemodel::opt::tr::variants());
+}
 
 struct View {
   std::vector<std::int32_t> shape;
@@ -52,7 +59,7 @@ void check(const View& v, std::size_t width) {
       index[d] = 0;
     }
   }
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : transpose_variant_paths()) {
     for (int threads : {1, 2}) {
       ThreadPool pool(threads);
       const KernelContext context{isa, true, &pool};

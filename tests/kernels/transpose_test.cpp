@@ -18,12 +18,19 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/transpose/transpose.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "optimized/kernels/transpose/tile_paths.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using onemodel::opt::Isa;
 using onemodel::opt::KernelContext;
 using onemodel::opt::ThreadPool;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> transpose_variant_paths() {
+  return onemodel::opt::kernel_tests::variant_paths(onemodel::opt::tr::variants());
+}
 
 // The naive definition: for every output index, read the input at the permuted index.
 std::vector<std::uint8_t> naive_transpose(const std::vector<std::uint8_t>& in, const std::vector<std::int32_t>& shape,
@@ -53,7 +60,7 @@ void check(const std::vector<std::int32_t>& shape, const std::vector<int>& perm,
   std::vector<std::uint8_t> in(n * width);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>((i * 131 + 7) ^ (i >> 8));
   const auto want = naive_transpose(in, shape, perm, width);
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : transpose_variant_paths()) {
     for (int threads : {1, 2}) {
       ThreadPool pool(threads, ThreadPool::Sharing::Always);
       const KernelContext context{isa, true, &pool};
@@ -134,7 +141,7 @@ bool strided_view_matches(const std::vector<std::int32_t>& shape, const std::vec
       index[d] = 0;
     }
   }
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : transpose_variant_paths()) {
     for (int threads : {1, 2}) {
       ThreadPool pool(threads, ThreadPool::Sharing::Always);
       const KernelContext context{isa, true, &pool};
@@ -193,5 +200,12 @@ TEST(TransposeKernel, StridedCopyOfRandomViews) {
   });
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(TransposeRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(onemodel::opt::tr::variants(), "x32_transpose");
+  EXPECT_FALSE(transpose_variant_paths().empty());
+}
 
 }  // namespace

@@ -14,10 +14,17 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/vexp/vexp.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
+#include "optimized/kernels/vexp/vexp_variants.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using onemodel::opt::Isa;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> vexp_variant_paths() {
+  return onemodel::opt::kernel_tests::variant_paths(onemodel::opt::vexp_variants());
+}
 
 TEST(VexpMutation, ExpNonPositiveBesideEveryHalfInteger) {
   std::vector<float> x;
@@ -33,7 +40,7 @@ TEST(VexpMutation, ExpNonPositiveBesideEveryHalfInteger) {
   for (std::uint32_t u : {0xc18d66ebu, 0xc1a3952eu, 0xc1b9c371u, 0xc1cff1b4u, 0xc2359ac4u, 0xc2490340u, 0xc2541a61u}) {
     x.push_back(attn_naive::from_bits(u));
   }
-  for (Isa isa : onemodel::opt::available_isas()) {
+  for (Isa isa : vexp_variant_paths()) {
     std::vector<float> y(x.size());
     onemodel::opt::exp_non_positive_f32(isa, x.data(), y.data(), x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -41,6 +48,13 @@ TEST(VexpMutation, ExpNonPositiveBesideEveryHalfInteger) {
           << "x " << x[i] << " (bits " << std::hex << attn_naive::bits(x[i]) << ") isa " << onemodel::opt::isa_name(isa);
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(VexpRegistry, ListFormAndDispatch) {
+  onemodel::opt::kernel_tests::expect_registry_form(onemodel::opt::vexp_variants(), "f32_vexp");
+  EXPECT_FALSE(vexp_variant_paths().empty());
 }
 
 }  // namespace

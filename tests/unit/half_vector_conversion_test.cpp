@@ -13,12 +13,16 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/runtime/half_conversions.hpp"
 #include "tests/kernels/float_bits.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
 
 using test::bits;
 using test::from_bits;
+
+// Every listed variant of the family that this machine runs (its registry list, kernel_registry.hpp).
+std::vector<Isa> halfconv_variant_paths() { return kernel_tests::variant_paths(halfconv_variants()); }
 
 std::vector<float> narrowing_patterns() {
   std::vector<float> out;
@@ -50,7 +54,7 @@ std::vector<float> narrowing_patterns() {
 TEST(HalfVectorConversion, WideningEqualsTheScalarRulesForEveryPattern) {
   std::vector<std::uint16_t> all(65536);
   for (std::uint32_t h = 0; h < 65536; ++h) all[h] = static_cast<std::uint16_t>(h);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : halfconv_variant_paths()) {
     for (bool bf : {false, true}) {
       std::vector<float> got(all.size());
       widen_16_to_f32(isa, all.data(), got.data(), all.size(), bf);
@@ -65,7 +69,7 @@ TEST(HalfVectorConversion, WideningEqualsTheScalarRulesForEveryPattern) {
 TEST(HalfVectorConversion, NarrowingEqualsTheScalarRulesOnMillionsOfPatterns) {
   const std::vector<float> in = narrowing_patterns();
   ASSERT_GT(in.size(), 2500000u);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : halfconv_variant_paths()) {
     for (bool bf : {false, true}) {
       std::vector<std::uint16_t> got(in.size());
       narrow_f32_to_16(isa, in.data(), got.data(), in.size(), bf);
@@ -79,7 +83,7 @@ TEST(HalfVectorConversion, NarrowingEqualsTheScalarRulesOnMillionsOfPatterns) {
 
 // Every length through the 8-lane loop and its tail, nothing written past the end.
 TEST(HalfVectorConversion, EveryTailLengthAndNothingPastTheEnd) {
-  for (Isa isa : available_isas()) {
+  for (Isa isa : halfconv_variant_paths()) {
     for (std::size_t n = 0; n <= 40; ++n) {
       std::vector<std::uint16_t> h(n + 1, 0xABCD);
       std::vector<float> f(n + 1, 7.0f);
@@ -93,6 +97,13 @@ TEST(HalfVectorConversion, EveryTailLengthAndNothingPastTheEnd) {
       for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(bits(back[i]), bits(half_bits_to_float(h[i])));
     }
   }
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(HalfconvRegistry, ListFormAndDispatch) {
+  kernel_tests::expect_registry_form(halfconv_variants(), "f16_halfconv");
+  EXPECT_FALSE(halfconv_variant_paths().empty());
 }
 
 }  // namespace

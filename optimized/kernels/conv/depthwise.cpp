@@ -1,5 +1,6 @@
 // The depthwise driver (kernels-depthwise.md): chunks of output planes, the phase-plane layout of
-// the zero-padded input, the per-path plane walk and the fallback loop.
+// the zero-padded input, the per-path plane walk (from the registry list, depthwise_list.inc) and
+// the fallback loop.
 #include "optimized/kernels/conv/depthwise.hpp"
 
 #include <algorithm>
@@ -9,41 +10,26 @@
 #include <cstring>
 #include <vector>
 
+#include "optimized/frame/canonical_nan.hpp"
+#include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
-#include "optimized/frame/canonical_nan.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-using PlaneFunction = void (*)(const DepthwisePlaneJob&);
+// The registry table, from the list (depthwise_list.inc).
+constexpr DepthwiseVariant kVariants[] = {
+#define ONEMODEL_DW_VARIANT(suffix, isa, fma, name) \
+  DepthwiseVariant{name, Isa::isa, fma, depthwise_plane_##suffix},
+#include "optimized/kernels/conv/depthwise_list.inc"
+};
 
-// Dispatch references a variant only under its platform's guard, so every build links.
-PlaneFunction plane_function(Isa isa) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512:
-      return depthwise_plane_avx512;
-    case Isa::Avx2:
-      return depthwise_plane_avx2;
-    case Isa::Sse:
-      return depthwise_plane_sse;
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon:
-      return depthwise_plane_neon;
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm:
-      return depthwise_plane_wasm;
-#endif
-    default:
-      return depthwise_plane_scalar;
-  }
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const DepthwiseVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<DepthwiseVariant> choice{std::span<const DepthwiseVariant>(kVariants)};
+  return choice[isa];
 }
-
-// Whether the path has a fused multiply-add instruction (fast mode uses it there).
-bool path_has_fma(Isa isa) noexcept { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
 
 // kernels-depthwise.md "Phase planes": the padded plane split by column phase into stride_w
 // planes (plane p holds padded columns p, p + stride_w, ...), each `height` rows of `width`
@@ -151,6 +137,8 @@ std::vector<float>& thread_scratch() {
 
 }  // namespace
 
+std::span<const DepthwiseVariant> depthwise_variants() noexcept { return kVariants; }
+
 std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept {
   const std::size_t plane = std::max<std::size_t>(shape.out_plane(), 1);
   return std::clamp<std::size_t>(4096 / plane, 1, 32);
@@ -186,7 +174,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
                           (static_cast<double>(s.out_plane() * taps) / 8.0 +
                            static_cast<double>(s.padded_h() * s.padded_w()) / 2.0);
   const bool exact = context.exact;
-  const bool fused = path_has_fma(context.isa);
+  const bool fused = variant_for(context.isa).fused_multiply_add;
 
   if (depthwise_uses_fallback(s)) {
     context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
@@ -218,7 +206,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
           static_cast<std::ptrdiff_t>(phase * layout.plane + ky * s.dilation_h * layout.width + column);
     }
   }
-  const PlaneFunction walk = plane_function(context.isa);
+  const DepthwisePlaneFn walk = variant_for(context.isa).plane;
   const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
 
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {

@@ -5,6 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 namespace onemodel::opt {
 
@@ -23,17 +27,21 @@ struct DepthwisePlaneJob {
   bool exact = false;
 };
 
-void depthwise_plane_scalar(const DepthwisePlaneJob& job);
-#if defined(__x86_64__)
-void depthwise_plane_sse(const DepthwisePlaneJob& job);
-void depthwise_plane_avx2(const DepthwisePlaneJob& job);
-void depthwise_plane_avx512(const DepthwisePlaneJob& job);
-#endif
-#if defined(__aarch64__)
-void depthwise_plane_neon(const DepthwisePlaneJob& job);
-#endif
-#if defined(__wasm_simd128__)
-void depthwise_plane_wasm(const DepthwisePlaneJob& job);
-#endif
+#define ONEMODEL_DW_VARIANT(suffix, isa, fma, name) void depthwise_plane_##suffix(const DepthwisePlaneJob& job);
+#include "optimized/kernels/conv/depthwise_list.inc"
+
+using DepthwisePlaneFn = void (*)(const DepthwisePlaneJob& job);
+
+// One variant of the family (kernel_registry.hpp), from depthwise_list.inc.
+struct DepthwiseVariant {
+  std::string_view name;
+  Isa isa;
+  bool fused_multiply_add;  // the path has FMA: fast mode's multiply-adds are fused
+  DepthwisePlaneFn plane;
+};
+
+// The registry: every variant this build has, best first, scalar last. (The channel-blocked
+// AVX-512 kernel, depthwise_blocked.hpp, is chosen by shape on top of it.)
+std::span<const DepthwiseVariant> depthwise_variants() noexcept;
 
 }  // namespace onemodel::opt

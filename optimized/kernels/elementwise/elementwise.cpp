@@ -1,9 +1,12 @@
 // The frame of the element-wise kernels (DESIGN.md rule 4: loops apart from ISA code): choice of
-// the instruction-set variant, fixed chunks for the thread pool, and the NumPy broadcast walk
-// that turns a binary operation into runs whose operands are contiguous or one broadcast value.
+// the instruction-set variant from the family's registry list (elementwise_list.inc), fixed
+// chunks for the thread pool, and the NumPy broadcast walk that turns a binary operation into runs
+// whose operands are contiguous or one broadcast value.
 #include "optimized/kernels/elementwise/elementwise.hpp"
 
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
+
+#include "optimized/frame/kernel_registry.hpp"
 
 namespace onemodel::opt::ew {
 
@@ -22,39 +25,32 @@ double unary_ns_per_element(UnaryOp op) noexcept {
   }
 }
 
+namespace {
+
+// The registry table, from the list (elementwise_list.inc).
+constexpr Variant kVariants[] = {
+#define ONEMODEL_EW_VARIANT(suffix, isa, name) \
+  Variant{name, Isa::isa, unary_f32__##suffix, binary_f32__##suffix},
+#include "optimized/kernels/elementwise/elementwise_list.inc"
+};
+
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const Variant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<Variant> choice{std::span<const Variant>(kVariants)};
+  return choice[isa];
+}
+
+}  // namespace
+
+std::span<const Variant> variants() noexcept { return kVariants; }
+
 void unary_f32_run(Isa isa, const UnaryArgs& args, const float* x, float* y, std::size_t n) {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return unary_f32__avx512(args, x, y, n);
-    case Isa::Avx2: return unary_f32__avx2(args, x, y, n);
-    case Isa::Sse: return unary_f32__sse(args, x, y, n);
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return unary_f32__neon(args, x, y, n);
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return unary_f32__wasm(args, x, y, n);
-#endif
-    default: return unary_f32__scalar(args, x, y, n);
-  }
+  variant_for(isa).unary(args, x, y, n);
 }
 
 void binary_f32_run(Isa isa, BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b,
                     std::ptrdiff_t b_step, float* y, std::size_t n) {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return binary_f32__avx512(op, a, a_step, b, b_step, y, n);
-    case Isa::Avx2: return binary_f32__avx2(op, a, a_step, b, b_step, y, n);
-    case Isa::Sse: return binary_f32__sse(op, a, a_step, b, b_step, y, n);
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return binary_f32__neon(op, a, a_step, b, b_step, y, n);
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return binary_f32__wasm(op, a, a_step, b, b_step, y, n);
-#endif
-    default: return binary_f32__scalar(op, a, a_step, b, b_step, y, n);
-  }
+  variant_for(isa).binary(op, a, a_step, b, b_step, y, n);
 }
 
 void unary_f32(const KernelContext& context, const UnaryArgs& args, const float* x, float* y, std::size_t n) {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "optimized/kernels/gemm/gemm_buffer.hpp"
 #include "optimized/kernels/gemm/gemm_pack.hpp"
@@ -387,15 +388,72 @@ CallB prepare_b(const KernelContext& context, std::size_t m, std::size_t n, std:
   return CallB{pack_b_for_call(context, n, k, b), MatrixView{}};
 }
 
+// The product's operands behind one interface: where the tiles take A's packed blocks and B's
+// strips from. A is a view the tiles pack (the thread's panel cache), blocks packed whole
+// beforehand (PackedA) or a source packing blocks on request (AStripSource); B is a view read in
+// place or packed once per call, strips packed whole beforehand (PackedB) or a source filling
+// strips per tile or once per call (BStripSource). Every public entry point below is one pair of
+// these and one call of run_product; the tile code (run_tile, b_strip_at) serves every pair, so
+// the microkernels see the same floats in the same order whichever provider holds them.
+struct AOperand {
+  MatrixView view;
+  const PackedA* packed = nullptr;
+  const AStripSource* source = nullptr;
+};
+struct BOperand {
+  MatrixView view;
+  const PackedB* packed = nullptr;
+  const BStripSource* source = nullptr;
+};
+
+// Packed operands must be in this path's layout and of this product's shape.
+void check_packed(const Path& path, std::size_t m, std::size_t k, const AOperand& a, const BOperand& b,
+                  const char* who) {
+  if (b.packed != nullptr && b.packed->isa() != path.isa) {
+    throw std::invalid_argument(std::string(who) + ": B was packed for another instruction-set path");
+  }
+  if (a.packed != nullptr) {
+    if (a.packed->isa() != path.isa) {
+      throw std::invalid_argument(std::string(who) + ": A was packed for another instruction-set path");
+    }
+    if (a.packed->m() != m || a.packed->k() != k) {
+      throw std::invalid_argument(std::string(who) + ": A was packed for another m or k");
+    }
+  }
+}
+
+void run_product(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const AOperand& a,
+                 const BOperand& b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const char* who) {
+  const Path& path = path_for(context.isa);
+  check_packed(path, m, k, a, b, who);
+  if (m == 0 || n == 0) return;
+  CallB call_b;
+  const BStripSource* per_tile = nullptr;
+  if (b.packed != nullptr) {
+    call_b.packed = b.packed->data();
+  } else if (b.source != nullptr) {
+    // One tile row: every strip is used by one tile, which fills it when it needs it; so too when
+    // a strip is as cheap to fill as to read (BStripSource::per_tile). Otherwise B is filled whole.
+    if (k > 0 && (m <= path.mc || b.source->per_tile)) {
+      per_tile = b.source;
+    } else {
+      call_b.packed = fill_b_for_call(context, n, k, *b.source);
+    }
+  } else {
+    call_b = prepare_b(context, m, n, k, b.view);
+  }
+  Problem problem = make_problem(context, m, n, k, a.view, a.packed != nullptr ? a.packed->data() : nullptr,
+                                 call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile);
+  problem.a_source = a.source;
+  run_tiles(context, problem);
+}
+
 }  // namespace
 }  // namespace gemm
 
 void gemm_f32(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  if (m == 0 || n == 0) return;
-  const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
-  gemm::run_tiles(context,
-                  gemm::make_problem(context, m, n, k, a, nullptr, call_b.packed, call_b.in_place, c, ldc, epilogue));
+  gemm::run_product(context, m, n, k, gemm::AOperand{a}, gemm::BOperand{b}, c, ldc, epilogue, "gemm_f32");
 }
 
 PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
@@ -415,24 +473,14 @@ PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
 
 void gemm_f32_packed(const KernelContext& context, std::size_t m, MatrixView a, const PackedB& b, float* c,
                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  if (b.isa() != gemm::path_for(context.isa).isa) {
-    throw std::invalid_argument("gemm_f32_packed: B was packed for another instruction-set path");
-  }
-  if (m == 0 || b.n() == 0) return;
-  gemm::run_tiles(context,
-                  gemm::make_problem(context, m, b.n(), b.k(), a, nullptr, b.data(), MatrixView{}, c, ldc, epilogue));
+  gemm::run_product(context, m, b.n(), b.k(), gemm::AOperand{a}, gemm::BOperand{MatrixView{}, &b}, c, ldc, epilogue,
+                    "gemm_f32_packed");
 }
 
 void gemm_f32_packed_b_sourced_a(const KernelContext& context, std::size_t m, const AStripSource& a, const PackedB& b,
                                  float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  if (b.isa() != gemm::path_for(context.isa).isa) {
-    throw std::invalid_argument("gemm_f32_packed_b_sourced_a: B was packed for another instruction-set path");
-  }
-  if (m == 0 || b.n() == 0) return;
-  gemm::Problem problem =
-      gemm::make_problem(context, m, b.n(), b.k(), MatrixView{}, nullptr, b.data(), MatrixView{}, c, ldc, epilogue);
-  problem.a_source = &a;
-  gemm::run_tiles(context, problem);
+  gemm::run_product(context, m, b.n(), b.k(), gemm::AOperand{MatrixView{}, nullptr, &a},
+                    gemm::BOperand{MatrixView{}, &b}, c, ldc, epilogue, "gemm_f32_packed_b_sourced_a");
 }
 
 PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
@@ -456,56 +504,22 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
 
 void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
                        MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  if (a.isa() != gemm::path_for(context.isa).isa) {
-    throw std::invalid_argument("gemm_f32_packed_a: A was packed for another instruction-set path");
-  }
-  if (a.m() != m || a.k() != k) throw std::invalid_argument("gemm_f32_packed_a: A was packed for another m or k");
-  if (m == 0 || n == 0) return;
-  const gemm::CallB call_b = gemm::prepare_b(context, m, n, k, b);
-  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), call_b.packed,
-                                              call_b.in_place, c, ldc, epilogue));
+  gemm::run_product(context, m, n, k, gemm::AOperand{MatrixView{}, &a}, gemm::BOperand{b}, c, ldc, epilogue,
+                    "gemm_f32_packed_a");
 }
 
 void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
                       const AStripSource* a_source, MatrixView a, const BStripSource* b_source, MatrixView b, float* c,
                       std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  if (m == 0 || n == 0) return;
-  const gemm::Path& path = gemm::path_for(context.isa);
-  gemm::CallB call_b;
-  const BStripSource* per_tile = nullptr;
-  if (b_source != nullptr) {
-    // As gemm_f32_packed_a_sourced: one tile row fills strips per tile, else B is filled whole
-    // (unless a strip is as cheap to fill as to read, BStripSource::per_tile).
-    if (k > 0 && (m <= path.mc || b_source->per_tile)) {
-      per_tile = b_source;
-    } else {
-      call_b.packed = gemm::fill_b_for_call(context, n, k, *b_source);
-    }
-  } else {
-    call_b = gemm::prepare_b(context, m, n, k, b);
-  }
-  gemm::Problem problem =
-      gemm::make_problem(context, m, n, k, a, nullptr, call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile);
-  problem.a_source = a_source;
-  gemm::run_tiles(context, problem);
+  gemm::run_product(context, m, n, k, gemm::AOperand{a, nullptr, a_source}, gemm::BOperand{b, nullptr, b_source}, c,
+                    ldc, epilogue, "gemm_f32_sourced");
 }
 
 void gemm_f32_packed_a_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
                                const PackedA& a, const BStripSource& b, float* c, std::ptrdiff_t ldc,
                                const GemmEpilogue* epilogue) {
-  if (a.isa() != gemm::path_for(context.isa).isa) {
-    throw std::invalid_argument("gemm_f32_packed_a_sourced: A was packed for another instruction-set path");
-  }
-  if (a.m() != m || a.k() != k) {
-    throw std::invalid_argument("gemm_f32_packed_a_sourced: A was packed for another m or k");
-  }
-  if (m == 0 || n == 0) return;
-  const gemm::Path& path = gemm::path_for(context.isa);
-  // One tile row: every strip is used by one tile, which fills it when it needs it.
-  const bool per_tile = k > 0 && m <= path.mc;
-  const float* packed = per_tile ? nullptr : gemm::fill_b_for_call(context, n, k, b);
-  gemm::run_tiles(context, gemm::make_problem(context, m, n, k, MatrixView{}, a.data(), packed, MatrixView{}, c, ldc,
-                                              epilogue, per_tile ? &b : nullptr));
+  gemm::run_product(context, m, n, k, gemm::AOperand{MatrixView{}, &a}, gemm::BOperand{MatrixView{}, nullptr, &b}, c,
+                    ldc, epilogue, "gemm_f32_packed_a_sourced");
 }
 
 }  // namespace onemodel::opt

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
@@ -17,7 +19,10 @@ inline constexpr std::size_t kPackStripsPerChunk = 8;
 // Packed buffers are aligned to a cache line (aligned vector loads of B strips).
 inline constexpr std::size_t kPackAlignment = 64;
 
+// One variant of the family (docs/design.md, "Kernel registry"): named for its full-block
+// microkernel, f32_gemm_<mr>x<nr>__<isa>.
 struct Path {
+  std::string_view name;
   Isa isa;
   std::size_t mr, nr;  // microkernel rows and columns
   std::size_t mc, nc;  // tile rows and columns: one tile is one chunk of work
@@ -38,8 +43,13 @@ struct Path {
   PairKernel pair_exact = nullptr;
 };
 
-// The path of `isa`; a path this build lacks falls back to the scalar one (same bits in exact
-// mode, exact-mode.md rule 5).
+// The family's list (the registry): every path this build has, best first, scalar last. Tests
+// and bench_kernels iterate over it.
+std::span<const Path> variants() noexcept;
+
+// The path serving `isa`: the first listed variant this CPU runs whose level is at most isa's
+// (kernel_registry.hpp), so the scalar one when nothing else fits (same bits in exact mode,
+// exact-mode.md rule 5).
 const Path& path_for(Isa isa) noexcept;
 
 }  // namespace onemodel::opt::gemm

@@ -7,6 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 
 namespace onemodel::opt {
@@ -18,5 +21,19 @@ namespace onemodel::opt {
 void widen_16_to_f32__avx2(const std::uint16_t* in, float* out, std::size_t n, bool bfloat16);
 void narrow_f32_to_16__avx2(const float* in, std::uint16_t* out, std::size_t n, bool bfloat16);
 #endif
+
+
+using WidenFn = void (*)(const std::uint16_t* in, float* out, std::size_t n, bool bfloat16);
+using NarrowFn = void (*)(const float* in, std::uint16_t* out, std::size_t n, bool bfloat16);
+
+// One variant of the family (kernel_registry.hpp; docs/design.md, "Kernel registry"). The list,
+// with the scalar variant (onemodel/half.hpp's functions), is in
+// optimized/runtime/half_conversions.cpp, which dispatches: halfconv_variants() there.
+struct HalfconvVariant {
+  std::string_view name;
+  Isa isa;
+  WidenFn widen;
+  NarrowFn narrow;
+};
 
 }  // namespace onemodel::opt

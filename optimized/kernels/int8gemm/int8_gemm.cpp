@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "optimized/frame/kernel_registry.hpp"
+
 namespace onemodel::opt::int8 {
 namespace {
 
@@ -51,18 +53,34 @@ inline std::int32_t shifted(const Operand& x, std::size_t row, std::size_t col) 
 
 inline std::int32_t shifted_zero(std::int32_t z, bool is_signed) { return is_signed ? z : z - 128; }
 
-constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16, "scalar 6x16"};
+constexpr Path kScalar{Isa::Scalar, 6, 16, micro_scalar_6x16, "i8_gemm_6x16__scalar"};
 #if defined(__x86_64__)
-constexpr Path kSse{Isa::Sse, 3, 16, micro_sse_3x16, "sse4.1 pmaddwd 3x16"};
-constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16, "avx2 vpmaddwd 6x16"};
-constexpr Path kAvx512{Isa::Avx512, 12, 32, micro_avx512_12x32, "avx512 vpmaddwd 12x32"};
-constexpr Path kAvx512Vnni{Isa::Avx512, 12, 32, micro_avx512_vnni_12x32, "avx512-vnni vpdpwssd 12x32"};
+// pmaddwd (SSE4.1), vpmaddwd (AVX2, AVX-512), vpdpwssd (AVX512-VNNI).
+constexpr Path kSse{Isa::Sse, 3, 16, micro_sse_3x16, "i8_gemm_3x16__sse41"};
+constexpr Path kAvx2{Isa::Avx2, 6, 16, micro_avx2_6x16, "i8_gemm_6x16__avx2"};
+constexpr Path kAvx512{Isa::Avx512, 12, 32, micro_avx512_12x32, "i8_gemm_12x32__avx512"};
+constexpr Path kAvx512Vnni{Isa::Avx512, 12, 32, micro_avx512_vnni_12x32, "i8_gemm_12x32__avx512_vnni", nullptr,
+                           cpu_has_avx512_vnni};
 #elif defined(__aarch64__)
-constexpr Path kNeon{Isa::Neon, 4, 16, micro_neon_4x16, "neon smlal 4x16"};
-constexpr Path kNeonSdot{Isa::Neon, 4, 16, nullptr, "neon sdot 4x16", micro_neon_sdot_4x16};
+// smlal (widening multiply-accumulate), sdot (the dot product extension).
+constexpr Path kNeon{Isa::Neon, 4, 16, micro_neon_4x16, "i8_gemm_4x16__neon"};
+constexpr Path kNeonSdot{Isa::Neon, 4, 16, nullptr, "i8_gemm_4x16__neon_sdot", micro_neon_sdot_4x16,
+                         cpu_has_arm_dotprod};
 #elif defined(__wasm_simd128__)
-constexpr Path kWasm{Isa::Wasm, 4, 16, micro_wasm_4x16, "wasm i32x4.dot_i16x8_s 4x16"};
+// i32x4.dot_i16x8_s.
+constexpr Path kWasm{Isa::Wasm, 4, 16, micro_wasm_4x16, "i8_gemm_4x16__wasm_simd128"};
 #endif
+
+// The list: best first, scalar last (docs/design.md, "Kernel registry").
+constexpr Path kVariants[] = {
+#if defined(__x86_64__)
+    kAvx512Vnni, kAvx512, kAvx2, kSse,
+#elif defined(__aarch64__)
+    kNeonSdot, kNeon,
+#elif defined(__wasm_simd128__)
+    kWasm,
+#endif
+    kScalar};
 
 // The variants of one Isa level, best first (path_for is the first).
 struct Variants {
@@ -70,33 +88,20 @@ struct Variants {
   std::size_t count = 0;
 };
 
+// The runnable variants of the level that the registry chooses for `isa` (kernel_registry.hpp).
 Variants make_variants(Isa isa) noexcept {
+  const std::span<const Path> list(kVariants);
+  const Path& chosen = list[first_allowed(list, isa)];
   Variants v;
-  const auto add = [&](const Path& p) { v.items[v.count++] = &p; };
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Sse: add(kSse); break;
-    case Isa::Avx2: add(kAvx2); break;
-    case Isa::Avx512:
-      if (cpu_has_avx512_vnni()) add(kAvx512Vnni);
-      add(kAvx512);
-      break;
-#elif defined(__aarch64__)
-    case Isa::Neon:
-      if (cpu_has_arm_dotprod()) add(kNeonSdot);
-      add(kNeon);
-      break;
-#elif defined(__wasm_simd128__)
-    case Isa::Wasm: add(kWasm); break;
-#endif
-    default: add(kScalar); break;
+  for (const Path& p : list) {
+    if (p.isa == chosen.isa && variant_runs_here(p) && v.count < v.items.size()) v.items[v.count++] = &p;
   }
   return v;
 }
 
-const Variants& variants(Isa isa) noexcept {
-  static const std::array<Variants, 6> all = [] {
-    std::array<Variants, 6> out{};
+const Variants& level_variants(Isa isa) noexcept {
+  static const std::array<Variants, kIsaCount> all = [] {
+    std::array<Variants, kIsaCount> out{};
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = make_variants(static_cast<Isa>(i));
     return out;
   }();
@@ -110,10 +115,12 @@ constexpr double kNanosecondsPerPairTile = 2.0;
 
 }  // namespace
 
-const Path& path_for(Isa isa) noexcept { return *variants(isa).items[0]; }
+const Path& path_for(Isa isa) noexcept { return *level_variants(isa).items[0]; }
+
+std::span<const Path> variants() noexcept { return kVariants; }
 
 std::span<const Path* const> variants_for(Isa isa) noexcept {
-  const Variants& v = variants(isa);
+  const Variants& v = level_variants(isa);
   return {v.items.data(), v.count};
 }
 

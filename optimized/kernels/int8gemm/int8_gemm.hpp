@@ -41,12 +41,14 @@ using MicroKernel = void (*)(std::size_t pairs, const std::int16_t* a_panel, con
 using QuadMicroKernel = void (*)(std::size_t pairs, const std::int8_t* a_panel, const std::int8_t* b_panel,
                                  std::int32_t* tile);
 
+// One variant of the family (kernel_registry.hpp; docs/design.md, "Kernel registry").
 struct Path {
   Isa isa;
   std::size_t mr, nr;
   MicroKernel micro;          // nullptr when the kernel reads A in quads (then `quad_micro`)
-  const char* name = "";      // the micro kernel, for tests and the benchmark ("avx512-vnni 12x32", ...)
+  const char* name = "";      // the grammar's name, i8_gemm_<mr>x<nr>__<isa>[_<feature>]
   QuadMicroKernel quad_micro = nullptr;
+  bool (*feature)() noexcept = nullptr;  // a further CPU check (VNNI, the Arm dot product), or none
 };
 
 // The path of `isa`: the best micro kernel of that instruction-set level this CPU runs (AVX-512
@@ -58,6 +60,11 @@ const Path& path_for(Isa isa) noexcept;
 // Every micro kernel of `isa` that this build and CPU can run, path_for(isa) first (the tests run
 // each; the benchmark measures each). Empty never: at least path_for(isa).
 std::span<const Path* const> variants_for(Isa isa) noexcept;
+
+// The family's registry list: every variant this build has, best first (VNNI before plain
+// AVX-512, SDOT before widening NEON), scalar last. path_for(isa) is the first one this CPU runs
+// whose level is at most isa's; variants_for(isa) the runnable ones of that variant's level.
+std::span<const Path> variants() noexcept;
 
 // An 8-bit operand: row-major with leading dimension `ld` (elements), uint8 or int8.
 struct Operand {

@@ -1,8 +1,11 @@
-// Chunking and dispatch of LayerNormalization: chunks of max(1, 16384 / cols) rows
-// (ops-norms.md, "LayerNormalization, RMSNormalization"), a constant of the shape.
+// Chunking and dispatch (from the registry list, layernorm_list.inc) of LayerNormalization:
+// chunks of max(1, 16384 / cols) rows (ops-norms.md, "LayerNormalization, RMSNormalization"), a
+// constant of the shape.
 #include "optimized/kernels/layernorm/layernorm.hpp"
 
 #include "optimized/kernels/layernorm/layernorm_variants.hpp"
+
+#include "optimized/frame/kernel_registry.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -10,29 +13,25 @@ namespace {
 constexpr std::size_t kChunkElements = 16384;
 constexpr double kNanosecondsPerElement = 0.5;
 
-using RowsFn = void (*)(const LayerNormArgs&, std::size_t, std::size_t) noexcept;
+// The registry table, from the list (layernorm_list.inc).
+constexpr LayerNormVariant kVariants[] = {
+#define ONEMODEL_LAYERNORM_VARIANT(ns, isa, name) \
+  LayerNormVariant{name, Isa::isa, ns::layer_norm_rows_f32},
+#include "optimized/kernels/layernorm/layernorm_list.inc"
+};
 
-RowsFn variant_for(Isa isa) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return avx512::layer_norm_rows_f32;
-    case Isa::Avx2: return avx2::layer_norm_rows_f32;
-    case Isa::Sse: return sse::layer_norm_rows_f32;
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return neon::layer_norm_rows_f32;
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return wasm::layer_norm_rows_f32;
-#endif
-    default: return scalar::layer_norm_rows_f32;
-  }
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const LayerNormVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<LayerNormVariant> choice{std::span<const LayerNormVariant>(kVariants)};
+  return choice[isa];
 }
 
 }  // namespace
 
+std::span<const LayerNormVariant> layernorm_variants() noexcept { return kVariants; }
+
 void layer_norm_f32(const KernelContext& context, const LayerNormArgs& args) {
-  const RowsFn fn = variant_for(context.isa);
+  const LayerNormRowsFn fn = variant_for(context.isa).rows;
   const std::size_t per_chunk = args.cols == 0 || args.cols > kChunkElements ? 1 : kChunkElements / args.cols;
   const std::size_t chunks = (args.rows + per_chunk - 1) / per_chunk;
   context.parallel_for(chunks, kNanosecondsPerElement * static_cast<double>(args.rows * args.cols),

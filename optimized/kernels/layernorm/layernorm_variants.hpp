@@ -2,24 +2,33 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 #include "optimized/kernels/layernorm/layernorm.hpp"
 
-#define ONEMODEL_LAYERNORM_VARIANT(ns)                                                                 \
+#define ONEMODEL_LAYERNORM_VARIANT(ns, isa, name) \
   namespace onemodel::opt::ns {                                                                        \
   void layer_norm_rows_f32(const LayerNormArgs& args, std::size_t begin, std::size_t end) noexcept;    \
   }
 
-ONEMODEL_LAYERNORM_VARIANT(scalar)
-#if defined(__x86_64__)
-ONEMODEL_LAYERNORM_VARIANT(sse)
-ONEMODEL_LAYERNORM_VARIANT(avx2)
-ONEMODEL_LAYERNORM_VARIANT(avx512)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_LAYERNORM_VARIANT(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_LAYERNORM_VARIANT(wasm)
-#endif
-#undef ONEMODEL_LAYERNORM_VARIANT
+#include "optimized/kernels/layernorm/layernorm_list.inc"
+
+namespace onemodel::opt {
+
+using LayerNormRowsFn = void (*)(const LayerNormArgs& args, std::size_t begin, std::size_t end) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from layernorm_list.inc.
+struct LayerNormVariant {
+  std::string_view name;
+  Isa isa;
+  LayerNormRowsFn rows;
+};
+
+// The registry: every variant this build has, best first, scalar last; dispatch, the kernel tests
+// and bench_kernels read it.
+std::span<const LayerNormVariant> layernorm_variants() noexcept;
+
+}  // namespace onemodel::opt

@@ -12,8 +12,9 @@
 #include <limits>
 #include <vector>
 
-#include "optimized/kernels/pool/pool_row.hpp"
 #include "optimized/frame/canonical_nan.hpp"
+#include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/pool/pool_row.hpp"
 
 namespace onemodel::opt::pool {
 namespace {
@@ -21,15 +22,17 @@ namespace {
 constexpr std::int64_t kChunkWork = 32768;
 constexpr double kNanosecondsPerTap = 0.3;
 
-// By level, so a wider x86-64 path without its own pool kernel runs the AVX2 one
-// (optimized/frame/isa.hpp); NEON and WASM run the scalar loop (not vectorised yet).
+// The registry table, from the list (pool_list.inc).
+constexpr Variant kVariants[] = {
+#define ONEMODEL_POOL_VARIANT(suffix, isa, name) Variant{name, Isa::isa, pool_row_f32__##suffix},
+#include "optimized/kernels/pool/pool_list.inc"
+};
+
+// The row loop serving each path: the first listed variant allowed there (kernel_registry.hpp),
+// by level, so the AVX-512 path runs the AVX2 loop and NEON and WASM the scalar one.
 PoolRowFn row_for(Isa isa) noexcept {
-#if defined(__x86_64__)
-  if (isa_level(isa) >= 2) return pool_row_f32__avx2;
-  if (isa_level(isa) == 1) return pool_row_f32__sse;
-#endif
-  (void)isa;
-  return pool_row_f32__scalar;
+  static const VariantChoice<Variant> choice{std::span<const Variant>(kVariants)};
+  return choice[isa].row;
 }
 
 // Section 8.3: taps of one axis's window inside the input or its declared padding (never the
@@ -189,6 +192,8 @@ void global_planes(const float* x, float* y, std::size_t begin, std::size_t end,
 }
 
 }  // namespace
+
+std::span<const Variant> variants() noexcept { return kVariants; }
 
 // Window rows a pooling chunk keeps on its stack (see pool_2d_f32); taller kernels allocate.
 constexpr std::size_t kStackWindowRows = 64;

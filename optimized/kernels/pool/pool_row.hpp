@@ -8,6 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 #include "optimized/kernels/pool/pool.hpp"
 
@@ -16,17 +20,20 @@ namespace onemodel::opt::pool {
 using PoolRowFn = void (*)(PoolKind kind, const float* const* rows, std::int64_t nrows, std::int64_t kw,
                            std::int64_t sw, std::int64_t dw, std::int64_t count, float* y) noexcept;
 
-#define ONEMODEL_POOL_DECLARE_ROW(isa)                                                                           \
-  void pool_row_f32__##isa(PoolKind kind, const float* const* rows, std::int64_t nrows, std::int64_t kw,           \
-                           std::int64_t sw, std::int64_t dw, std::int64_t count, float* y) noexcept;
+#define ONEMODEL_POOL_VARIANT(suffix, isa, name)                                                              \
+  void pool_row_f32__##suffix(PoolKind kind, const float* const* rows, std::int64_t nrows, std::int64_t kw,     \
+                              std::int64_t sw, std::int64_t dw, std::int64_t count, float* y) noexcept;
+#include "optimized/kernels/pool/pool_list.inc"
 
-ONEMODEL_POOL_DECLARE_ROW(scalar)
-#if defined(__x86_64__)
-ONEMODEL_POOL_DECLARE_ROW(sse)
-ONEMODEL_POOL_DECLARE_ROW(avx2)
-#endif
+// One variant of the family (kernel_registry.hpp), from pool_list.inc.
+struct Variant {
+  std::string_view name;
+  Isa isa;
+  PoolRowFn row;
+};
 
-#undef ONEMODEL_POOL_DECLARE_ROW
+// The registry: every variant this build has, best first, scalar last.
+std::span<const Variant> variants() noexcept;
 
 // The loop shared by the paths, over a lane type L (width, init, load, combine, store). Two
 // blocks of L::kWidth outputs at once give two independent dependency chains.

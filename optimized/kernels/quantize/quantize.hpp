@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 #include "optimized/frame/isa.hpp"
 
@@ -41,25 +43,25 @@ void quantize_run(Isa isa, const Run& run) noexcept;
 // MinMax of n elements on `isa`'s path.
 MinMax min_max(Isa isa, const float* x, std::size_t n) noexcept;
 
-// The per-path variants (file name = function name, DESIGN.md rule 5).
-void quantize_run__scalar(const Run& run) noexcept;
-MinMax min_max__scalar(const float* x, std::size_t n) noexcept;
-#if defined(__x86_64__)
-void quantize_run__sse(const Run& run) noexcept;
-MinMax min_max__sse(const float* x, std::size_t n) noexcept;
-void quantize_run__avx2(const Run& run) noexcept;
-MinMax min_max__avx2(const float* x, std::size_t n) noexcept;
-void quantize_run__avx512(const Run& run) noexcept;
-MinMax min_max__avx512(const float* x, std::size_t n) noexcept;
-#endif
-#if defined(__aarch64__)
-void quantize_run__neon(const Run& run) noexcept;
-MinMax min_max__neon(const float* x, std::size_t n) noexcept;
-#endif
-#if defined(__wasm_simd128__)
-void quantize_run__wasm(const Run& run) noexcept;
-MinMax min_max__wasm(const float* x, std::size_t n) noexcept;
-#endif
+// The per-path variants (file name = function name, DESIGN.md rule 5), from the registry list.
+#define ONEMODEL_QUANTIZE_VARIANT(suffix, isa, name)              \
+  void quantize_run__##suffix(const Run& run) noexcept;           \
+  MinMax min_max__##suffix(const float* x, std::size_t n) noexcept;
+#include "optimized/kernels/quantize/quantize_list.inc"
+
+using RunFn = void (*)(const Run& run) noexcept;
+using MinMaxFn = MinMax (*)(const float* x, std::size_t n) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from quantize_list.inc.
+struct Variant {
+  std::string_view name;
+  Isa isa;
+  RunFn run;
+  MinMaxFn min_max;
+};
+
+// The registry: every variant this build has, best first, scalar last.
+std::span<const Variant> variants() noexcept;
 // (No inline function here: this header is included by files compiled with AVX flags, whose copy
 // of an inline function the linker could pick for every caller.)
 

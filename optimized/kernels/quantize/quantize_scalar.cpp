@@ -1,8 +1,10 @@
 // The scalar path of the quantization kernels (quantize.hpp), and the tails of the vector paths:
 // the reference kernel's own arithmetic (reference/ops/op_quantize_linear.cpp) with its helpers
 // (reference/ops/quant_rounding.hpp): a binary32 division, round half to even in double, the zero
-// point added in double, saturation with NaN to the type's smallest value.
+// point added in double, saturation with NaN to the type's smallest value. Also the family's
+// dispatch, from its registry list (quantize_list.inc).
 #include "optimized/kernels/quantize/quantize.hpp"
+#include "optimized/frame/kernel_registry.hpp"
 #include "reference/ops/quant_rounding.hpp"
 
 namespace onemodel::opt::quantize {
@@ -51,36 +53,27 @@ MinMax min_max__scalar(const float* x, std::size_t n) noexcept {
   return m;
 }
 
-void quantize_run(Isa isa, const Run& run) noexcept {
-#if defined(__x86_64__)
-  if (isa == Isa::Avx512) return quantize_run__avx512(run);
-  if (isa == Isa::Avx2) return quantize_run__avx2(run);
-  if (isa == Isa::Sse) return quantize_run__sse(run);
-#endif
-#if defined(__aarch64__)
-  if (isa == Isa::Neon) return quantize_run__neon(run);
-#endif
-#if defined(__wasm_simd128__)
-  if (isa == Isa::Wasm) return quantize_run__wasm(run);
-#endif
-  (void)isa;
-  quantize_run__scalar(run);
+namespace {
+
+// The registry table, from the list (quantize_list.inc).
+constexpr Variant kVariants[] = {
+#define ONEMODEL_QUANTIZE_VARIANT(suffix, isa, name) \
+  Variant{name, Isa::isa, quantize_run__##suffix, min_max__##suffix},
+#include "optimized/kernels/quantize/quantize_list.inc"
+};
+
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const Variant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<Variant> choice{std::span<const Variant>(kVariants)};
+  return choice[isa];
 }
 
-MinMax min_max(Isa isa, const float* x, std::size_t n) noexcept {
-#if defined(__x86_64__)
-  if (isa == Isa::Avx512) return min_max__avx512(x, n);
-  if (isa == Isa::Avx2) return min_max__avx2(x, n);
-  if (isa == Isa::Sse) return min_max__sse(x, n);
-#endif
-#if defined(__aarch64__)
-  if (isa == Isa::Neon) return min_max__neon(x, n);
-#endif
-#if defined(__wasm_simd128__)
-  if (isa == Isa::Wasm) return min_max__wasm(x, n);
-#endif
-  (void)isa;
-  return min_max__scalar(x, n);
-}
+}  // namespace
+
+std::span<const Variant> variants() noexcept { return kVariants; }
+
+void quantize_run(Isa isa, const Run& run) noexcept { variant_for(isa).run(run); }
+
+MinMax min_max(Isa isa, const float* x, std::size_t n) noexcept { return variant_for(isa).min_max(x, n); }
 
 }  // namespace onemodel::opt::quantize

@@ -6,6 +6,8 @@
 
 #include "optimized/kernels/reduce/reduce_variants.hpp"
 
+#include "optimized/frame/kernel_registry.hpp"
+
 namespace onemodel::opt {
 namespace {
 
@@ -13,42 +15,30 @@ constexpr std::size_t kChunkWork = 32768;
 constexpr std::size_t kColumnTile = 256;
 constexpr double kNanosecondsPerElement = 0.3;
 
-using RowsFn = void (*)(ReduceKind, ReduceTerm, const float*, float*, std::size_t, std::size_t, std::size_t) noexcept;
-using ColumnsFn = void (*)(ReduceKind, ReduceTerm, const float*, float*, std::size_t, std::size_t, std::size_t,
-                           std::size_t) noexcept;
-
-struct Variant {
-  RowsFn rows;
-  ColumnsFn columns;
-  float (*sum16)(const float*, std::size_t) noexcept;
+// The registry table, from the list (reduce_list.inc).
+constexpr ReduceVariant kVariants[] = {
+#define ONEMODEL_REDUCE_VARIANT(ns, isa, name) \
+  ReduceVariant{name, Isa::isa, ns::reduce_rows_f32, ns::reduce_columns_f32, ns::sum16_f32},
+#include "optimized/kernels/reduce/reduce_list.inc"
 };
 
-Variant variant_for(Isa isa) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return {avx512::reduce_rows_f32, avx512::reduce_columns_f32, avx512::sum16_f32};
-    case Isa::Avx2: return {avx2::reduce_rows_f32, avx2::reduce_columns_f32, avx2::sum16_f32};
-    case Isa::Sse: return {sse::reduce_rows_f32, sse::reduce_columns_f32, sse::sum16_f32};
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return {neon::reduce_rows_f32, neon::reduce_columns_f32, neon::sum16_f32};
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return {wasm::reduce_rows_f32, wasm::reduce_columns_f32, wasm::sum16_f32};
-#endif
-    default: return {scalar::reduce_rows_f32, scalar::reduce_columns_f32, scalar::sum16_f32};
-  }
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const ReduceVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<ReduceVariant> choice{std::span<const ReduceVariant>(kVariants)};
+  return choice[isa];
 }
 
 std::size_t at_least_one(std::size_t v) noexcept { return v == 0 ? 1 : v; }
 
 }  // namespace
 
+std::span<const ReduceVariant> reduce_variants() noexcept { return kVariants; }
+
 float sum16_f32(Isa isa, const float* t, std::size_t n) noexcept { return variant_for(isa).sum16(t, n); }
 
 void reduce_f32(const KernelContext& context, ReduceKind kind, ReduceTerm term, const float* x, float* out,
                 std::size_t outer, std::size_t reduced, std::size_t inner) {
-  const Variant v = variant_for(context.isa);
+  const ReduceVariant& v = variant_for(context.isa);
   const double estimate = kNanosecondsPerElement * static_cast<double>(outer * reduced * inner);
   if (inner == 1) {
     // Row layout: units are outputs reading `reduced` elements each.

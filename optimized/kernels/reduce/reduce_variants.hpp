@@ -3,10 +3,14 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 #include "optimized/kernels/reduce/reduce.hpp"
 
-#define ONEMODEL_REDUCE_VARIANT(ns)                                                                      \
+#define ONEMODEL_REDUCE_VARIANT(ns, isa, name) \
   namespace onemodel::opt::ns {                                                                          \
   float sum16_f32(const float* t, std::size_t n) noexcept;                                               \
   void reduce_rows_f32(ReduceKind kind, ReduceTerm term, const float* x, float* out, std::size_t begin,  \
@@ -15,16 +19,27 @@
                           std::size_t inner, std::size_t c0, std::size_t count) noexcept;                \
   }
 
-ONEMODEL_REDUCE_VARIANT(scalar)
-#if defined(__x86_64__)
-ONEMODEL_REDUCE_VARIANT(sse)
-ONEMODEL_REDUCE_VARIANT(avx2)
-ONEMODEL_REDUCE_VARIANT(avx512)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_REDUCE_VARIANT(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_REDUCE_VARIANT(wasm)
-#endif
-#undef ONEMODEL_REDUCE_VARIANT
+#include "optimized/kernels/reduce/reduce_list.inc"
+
+namespace onemodel::opt {
+
+using ReduceRowsFn = void (*)(ReduceKind kind, ReduceTerm term, const float* x, float* out, std::size_t begin,
+                             std::size_t end, std::size_t terms) noexcept;
+using ReduceColumnsFn = void (*)(ReduceKind kind, ReduceTerm term, const float* x, float* out, std::size_t reduced,
+                                std::size_t inner, std::size_t c0, std::size_t count) noexcept;
+using Sum16Fn = float (*)(const float* t, std::size_t n) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from reduce_list.inc.
+struct ReduceVariant {
+  std::string_view name;
+  Isa isa;
+  ReduceRowsFn rows;
+  ReduceColumnsFn columns;
+  Sum16Fn sum16;
+};
+
+// The registry: every variant this build has, best first, scalar last; dispatch, the kernel tests
+// and bench_kernels read it.
+std::span<const ReduceVariant> reduce_variants() noexcept;
+
+}  // namespace onemodel::opt

@@ -1,8 +1,11 @@
-// Chunking and dispatch of the softmax rows: chunks of max(1, 16384 / cols) rows
-// (ops-norms.md, "Softmax, LogSoftmax, Hardmax"), a constant of the shape, never of the threads.
+// Chunking and dispatch (from the registry list, softmax_list.inc) of the softmax rows: chunks of
+// max(1, 16384 / cols) rows (ops-norms.md, "Softmax, LogSoftmax, Hardmax"), a constant of the
+// shape, never of the threads.
 #include "optimized/kernels/softmax/softmax.hpp"
 
 #include "optimized/kernels/softmax/softmax_variants.hpp"
+
+#include "optimized/frame/kernel_registry.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -10,30 +13,17 @@ namespace {
 constexpr std::size_t kChunkElements = 16384;
 constexpr double kNanosecondsPerElement = 1.0;
 
-using RowsFn = void (*)(const float*, float*, std::size_t, std::size_t, std::size_t, bool) noexcept;
-using LogRowsFn = void (*)(const float*, float*, std::size_t, std::size_t, std::size_t, bool,
-                           float (*)(float)) noexcept;
-
-struct Variant {
-  RowsFn softmax;
-  LogRowsFn log_softmax;
+// The registry table, from the list (softmax_list.inc).
+constexpr SoftmaxVariant kVariants[] = {
+#define ONEMODEL_SOFTMAX_VARIANT(ns, isa, name) \
+  SoftmaxVariant{name, Isa::isa, ns::softmax_rows_f32, ns::log_softmax_rows_f32},
+#include "optimized/kernels/softmax/softmax_list.inc"
 };
 
-Variant variant_for(Isa isa) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return {avx512::softmax_rows_f32, avx512::log_softmax_rows_f32};
-    case Isa::Avx2: return {avx2::softmax_rows_f32, avx2::log_softmax_rows_f32};
-    case Isa::Sse: return {sse::softmax_rows_f32, sse::log_softmax_rows_f32};
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return {neon::softmax_rows_f32, neon::log_softmax_rows_f32};
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return {wasm::softmax_rows_f32, wasm::log_softmax_rows_f32};
-#endif
-    default: return {scalar::softmax_rows_f32, scalar::log_softmax_rows_f32};
-  }
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const SoftmaxVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<SoftmaxVariant> choice{std::span<const SoftmaxVariant>(kVariants)};
+  return choice[isa];
 }
 
 template <class Fn>
@@ -48,15 +38,17 @@ void for_row_chunks(const KernelContext& context, std::size_t rows, std::size_t 
 
 }  // namespace
 
+std::span<const SoftmaxVariant> softmax_variants() noexcept { return kVariants; }
+
 void softmax_rows_f32(const KernelContext& context, const float* x, float* y, std::size_t rows, std::size_t cols) {
-  const RowsFn fn = variant_for(context.isa).softmax;
+  const SoftmaxRowsFn fn = variant_for(context.isa).softmax;
   const bool fast = !context.exact;
   for_row_chunks(context, rows, cols, [&](std::size_t begin, std::size_t end) { fn(x, y, begin, end, cols, fast); });
 }
 
 void log_softmax_rows_f32(const KernelContext& context, const float* x, float* y, std::size_t rows,
                           std::size_t cols, float (*log_fn)(float)) {
-  const LogRowsFn fn = variant_for(context.isa).log_softmax;
+  const LogSoftmaxRowsFn fn = variant_for(context.isa).log_softmax;
   const bool fast = !context.exact;
   for_row_chunks(context, rows, cols,
                  [&](std::size_t begin, std::size_t end) { fn(x, y, begin, end, cols, fast, log_fn); });

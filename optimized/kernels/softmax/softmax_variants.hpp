@@ -2,8 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
 
-#define ONEMODEL_SOFTMAX_VARIANT(ns)                                                                   \
+#include "optimized/frame/isa.hpp"
+
+#define ONEMODEL_SOFTMAX_VARIANT(ns, isa, name) \
   namespace onemodel::opt::ns {                                                                        \
   void softmax_rows_f32(const float* x, float* y, std::size_t begin, std::size_t end, std::size_t cols, \
                         bool fast) noexcept;                                                           \
@@ -11,16 +15,25 @@
                             std::size_t cols, bool fast, float (*log_fn)(float)) noexcept;             \
   }
 
-ONEMODEL_SOFTMAX_VARIANT(scalar)
-#if defined(__x86_64__)
-ONEMODEL_SOFTMAX_VARIANT(sse)
-ONEMODEL_SOFTMAX_VARIANT(avx2)
-ONEMODEL_SOFTMAX_VARIANT(avx512)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_SOFTMAX_VARIANT(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_SOFTMAX_VARIANT(wasm)
-#endif
-#undef ONEMODEL_SOFTMAX_VARIANT
+#include "optimized/kernels/softmax/softmax_list.inc"
+
+namespace onemodel::opt {
+
+using SoftmaxRowsFn = void (*)(const float* x, float* y, std::size_t begin, std::size_t end, std::size_t cols,
+                              bool fast) noexcept;
+using LogSoftmaxRowsFn = void (*)(const float* x, float* y, std::size_t begin, std::size_t end, std::size_t cols,
+                                 bool fast, float (*log_fn)(float)) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from softmax_list.inc.
+struct SoftmaxVariant {
+  std::string_view name;
+  Isa isa;
+  SoftmaxRowsFn softmax;
+  LogSoftmaxRowsFn log_softmax;
+};
+
+// The registry: every variant this build has, best first, scalar last; dispatch, the kernel tests
+// and bench_kernels read it.
+std::span<const SoftmaxVariant> softmax_variants() noexcept;
+
+}  // namespace onemodel::opt

@@ -1,4 +1,5 @@
-// Per-instruction-set tiles of the 4-byte transpose (file name = function name, DESIGN.md rule 5):
+// Per-instruction-set tiles of the 4-byte transpose (file name = function name, DESIGN.md rule 5),
+// listed in transpose_list.inc:
 // dst[i * dst_row + j] = src[i + j * src_col] for i < rows, j < cols. Register transposes of 8x8
 // (AVX2) or 4x4 (SSE4.1, NEON, WASM SIMD128) blocks, scalar edges. Pure moves: no arithmetic
 // touches the bits, so every path gives the same bytes.
@@ -6,25 +7,31 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "optimized/frame/isa.hpp"
 
 namespace onemodel::opt::tr {
 
-#define ONEMODEL_TR_DECLARE_TILE(isa)                                                                         \
-  void transpose_tile_4byte__##isa(const std::uint32_t* src, std::int64_t src_col, std::uint32_t* dst,        \
-                                   std::int64_t dst_row, std::size_t rows, std::size_t cols);
+#define ONEMODEL_TR_VARIANT(suffix, isa, name)                                                               \
+  void transpose_tile_4byte__##suffix(const std::uint32_t* src, std::int64_t src_col, std::uint32_t* dst,     \
+                                      std::int64_t dst_row, std::size_t rows, std::size_t cols);
+#define ONEMODEL_TR_SCALAR_VARIANT(name)
+#include "optimized/kernels/transpose/transpose_list.inc"
 
-#if defined(__x86_64__)
-ONEMODEL_TR_DECLARE_TILE(sse)
-ONEMODEL_TR_DECLARE_TILE(avx2)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_TR_DECLARE_TILE(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_TR_DECLARE_TILE(wasm)
-#endif
+using TileFn = void (*)(const std::uint32_t* src, std::int64_t src_col, std::uint32_t* dst, std::int64_t dst_row,
+                        std::size_t rows, std::size_t cols);
 
-#undef ONEMODEL_TR_DECLARE_TILE
+// One variant of the family (kernel_registry.hpp): its 4-byte tile, nullptr for the scalar one.
+struct Variant {
+  std::string_view name;
+  Isa isa;
+  TileFn tile;
+};
+
+// The registry: every variant this build has, best first, scalar last.
+std::span<const Variant> variants() noexcept;
 
 // The blocked walk shared by the paths: whole B x B blocks through `block`, the ragged edges
 // element by element. Instantiated by each path with its own block type.

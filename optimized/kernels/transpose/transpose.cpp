@@ -1,9 +1,11 @@
 // Blocked transpose and strided copy (transpose.hpp). The walk is portable; the 2-D tiles of
-// 4-byte elements use the path's register transpose (tile_paths.hpp), the others a scalar loop.
+// 4-byte elements use the path's register transpose (tile_paths.hpp, chosen from the registry list
+// transpose_list.inc), the others a scalar loop.
 #include "optimized/kernels/transpose/transpose.hpp"
 
 #include <cstring>
 
+#include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/transpose/tile_paths.hpp"
 
 namespace onemodel::opt::tr {
@@ -91,23 +93,27 @@ void transpose_tile(const T* src, std::int64_t src_col, T* dst, std::int64_t dst
   }
 }
 
+// The registry table, from the list (transpose_list.inc).
+constexpr Variant kVariants[] = {
+#define ONEMODEL_TR_VARIANT(suffix, isa, name) Variant{name, Isa::isa, transpose_tile_4byte__##suffix},
+#define ONEMODEL_TR_SCALAR_VARIANT(name) Variant{name, Isa::Scalar, nullptr},
+#include "optimized/kernels/transpose/transpose_list.inc"
+};
+
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp), so
+// the AVX2 tile on the AVX-512 path (this family has no 512-bit kernel).
+const Variant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<Variant> choice{std::span<const Variant>(kVariants)};
+  return choice[isa];
+}
+
 // The register-transpose tile of the path, when it has one (4-byte elements only).
 bool tile_4byte(Isa isa, const std::uint32_t* src, std::int64_t src_col, std::uint32_t* dst, std::int64_t dst_row,
                 std::size_t rows, std::size_t cols) {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512:  // no 512-bit kernel in this family: AVX2 (optimized/frame/isa.hpp)
-    case Isa::Avx2: transpose_tile_4byte__avx2(src, src_col, dst, dst_row, rows, cols); return true;
-    case Isa::Sse: transpose_tile_4byte__sse(src, src_col, dst, dst_row, rows, cols); return true;
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: transpose_tile_4byte__neon(src, src_col, dst, dst_row, rows, cols); return true;
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: transpose_tile_4byte__wasm(src, src_col, dst, dst_row, rows, cols); return true;
-#endif
-    default: return false;
-  }
+  const TileFn tile = variant_for(isa).tile;
+  if (tile == nullptr) return false;
+  tile(src, src_col, dst, dst_row, rows, cols);
+  return true;
 }
 
 template <class T>
@@ -195,6 +201,8 @@ void run_transpose(const KernelContext& context, const Walk& w, const T* in, T* 
 }
 
 }  // namespace
+
+std::span<const Variant> variants() noexcept { return kVariants; }
 
 bool strided_copy(const KernelContext& context, std::size_t element_size, const void* src,
                   std::span<const std::int32_t> shape, std::span<const std::int64_t> src_strides, void* dst) {

@@ -1,42 +1,34 @@
-// Dispatch of the vectorized exponentials to the path's variant (vexp_variants.hpp).
+// Dispatch of the vectorized exponentials to the path's variant, read from the family's registry
+// list (vexp_list.inc, vexp_variants.hpp; kernel_registry.hpp).
 #include "optimized/kernels/vexp/vexp.hpp"
 
+#include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/vexp/vexp_variants.hpp"
 
 namespace onemodel::opt {
+namespace {
+
+// The registry table, from the list (vexp_list.inc).
+constexpr VexpVariant kVariants[] = {
+#define ONEMODEL_VEXP_VARIANT(ns, isa, name) \
+  VexpVariant{name, Isa::isa, ns::exp_non_positive_f32, ns::fast_exp_f32},
+#include "optimized/kernels/vexp/vexp_list.inc"
+};
+
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const VexpVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<VexpVariant> choice{std::span<const VexpVariant>(kVariants)};
+  return choice[isa];
+}
+
+}  // namespace
+
+std::span<const VexpVariant> vexp_variants() noexcept { return kVariants; }
 
 void exp_non_positive_f32(Isa isa, const float* x, float* y, std::size_t n) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return avx512::exp_non_positive_f32(x, y, n);
-    case Isa::Avx2: return avx2::exp_non_positive_f32(x, y, n);
-    case Isa::Sse: return sse::exp_non_positive_f32(x, y, n);
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return neon::exp_non_positive_f32(x, y, n);
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return wasm::exp_non_positive_f32(x, y, n);
-#endif
-    default: return scalar::exp_non_positive_f32(x, y, n);
-  }
+  variant_for(isa).exp_non_positive(x, y, n);
 }
 
-void fast_exp_f32(Isa isa, const float* x, float* y, std::size_t n) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return avx512::fast_exp_f32(x, y, n);
-    case Isa::Avx2: return avx2::fast_exp_f32(x, y, n);
-    case Isa::Sse: return sse::fast_exp_f32(x, y, n);
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return neon::fast_exp_f32(x, y, n);
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return wasm::fast_exp_f32(x, y, n);
-#endif
-    default: return scalar::fast_exp_f32(x, y, n);
-  }
-}
+void fast_exp_f32(Isa isa, const float* x, float* y, std::size_t n) noexcept { variant_for(isa).fast_exp(x, y, n); }
 
 }  // namespace onemodel::opt

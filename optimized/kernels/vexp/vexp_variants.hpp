@@ -3,23 +3,33 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
 
-#define ONEMODEL_VEXP_VARIANT(ns)                                                  \
+#include "optimized/frame/isa.hpp"
+
+#define ONEMODEL_VEXP_VARIANT(ns, isa, name) \
   namespace onemodel::opt::ns {                                                    \
   void exp_non_positive_f32(const float* x, float* y, std::size_t n) noexcept;    \
   void fast_exp_f32(const float* x, float* y, std::size_t n) noexcept;            \
   }
 
-ONEMODEL_VEXP_VARIANT(scalar)
-#if defined(__x86_64__)
-ONEMODEL_VEXP_VARIANT(sse)
-ONEMODEL_VEXP_VARIANT(avx2)
-ONEMODEL_VEXP_VARIANT(avx512)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_VEXP_VARIANT(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_VEXP_VARIANT(wasm)
-#endif
-#undef ONEMODEL_VEXP_VARIANT
+#include "optimized/kernels/vexp/vexp_list.inc"
+
+namespace onemodel::opt {
+
+using VexpFn = void (*)(const float* x, float* y, std::size_t n) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from vexp_list.inc.
+struct VexpVariant {
+  std::string_view name;
+  Isa isa;
+  VexpFn exp_non_positive;
+  VexpFn fast_exp;
+};
+
+// The registry: every variant this build has, best first, scalar last; dispatch, the kernel tests
+// and bench_kernels read it.
+std::span<const VexpVariant> vexp_variants() noexcept;
+
+}  // namespace onemodel::opt
