@@ -784,18 +784,18 @@ constexpr SchemaInput kIn388[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt390[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn390[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt390[] = {{"pattern", 3, false, ""}};
+constexpr SchemaInput kIn391[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn392[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn392[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn393[] = {{"X", 0, 0x10ceau, "T"}};
 constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn395[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt395[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt396[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
@@ -806,39 +806,39 @@ constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u
 constexpr SchemaAttribute kAt399[] = {{"allowzero", 2, false, ""}};
 constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt400[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn401[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt401[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt402[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn403[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt401[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt402[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn403[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt403[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn404[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt404[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaAttribute kAt404[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
 constexpr SchemaInput kIn405[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt405[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn406[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt406[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt407[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn406[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt406[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn407[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt407[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
 constexpr SchemaInput kIn408[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn409[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt408[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt410[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn412[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt410[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt411[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt413[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn414[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt414[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn415[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn414[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt414[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn415[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
 constexpr SchemaInput kIn416[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt416[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn418[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
@@ -850,48 +850,48 @@ constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu,
 constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn423[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt423[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn423[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt424[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn425[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt425[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt427[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn428[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt428[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt431[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn432[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn433[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn433[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt433[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn434[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaInput kIn434[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt434[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn435[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt436[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn437[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt437[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaInput kIn436[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn437[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt437[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt440[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn441[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt441[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt443[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt444[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}};
@@ -902,27 +902,27 @@ constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt447[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt448[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn449[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn450[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn451[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn450[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn451[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn452[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn453[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn454[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn456[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn457[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn459[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
@@ -934,60 +934,60 @@ constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn465[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt465[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
 constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt469[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn470[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn471[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn471[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt471[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn472[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt472[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn473[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn472[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt472[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn473[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt473[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn474[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn474[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt474[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn475[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn476[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn477[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn479[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn478[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn479[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt479[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt480[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn480[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt480[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn482[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
 constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn487[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt487[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn488[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn489[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn489[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn490[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt490[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn491[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt491[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn491[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"axes", 7, false, ""}};
 constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
@@ -996,90 +996,100 @@ constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u,
 constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn496[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn497[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt496[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn497[] = {{"X", 0, 0x0u, "T"}, {"Y", 0, 0x0u, "T"}};
 constexpr SchemaAttribute kAt497[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn498[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn499[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn501[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn498[] = {{"X", 0, 0x0u, "tensor(string)"}};
+constexpr SchemaAttribute kAt498[] = {{"case_change_action", 3, false, "NONE"}, {"is_case_sensitive", 2, false, ""}, {"locale", 3, false, ""}, {"stopwords", 8, false, ""}};
+constexpr SchemaInput kIn499[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt499[] = {{"delimiter", 3, false, ""}, {"maxsplit", 2, false, ""}};
+constexpr SchemaInput kIn500[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt500[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn501[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn502[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn502[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn504[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn503[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn504[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn505[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn505[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn506[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn508[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt508[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
-constexpr SchemaInput kIn509[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt509[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn510[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt510[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn511[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn507[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn508[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn509[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn510[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn511[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn513[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt513[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt514[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn515[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt515[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn516[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt516[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn517[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt517[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn518[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt518[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn519[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt519[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn520[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt520[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn521[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt521[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn522[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn512[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt512[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn513[] = {{"X", 0, 0xc0u, "T"}};
+constexpr SchemaAttribute kAt513[] = {{"max_gram_length", 2, true, ""}, {"max_skip_count", 2, true, ""}, {"min_gram_length", 2, true, ""}, {"mode", 3, true, ""}, {"ngram_counts", 7, true, ""}, {"ngram_indexes", 7, true, ""}, {"pool_int64s", 7, false, ""}, {"pool_strings", 8, false, ""}, {"weights", 6, false, ""}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt514[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn515[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt515[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn516[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn517[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt517[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn518[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt518[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn519[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt519[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn520[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt520[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn521[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt521[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn522[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt522[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn523[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt523[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn524[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt524[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn525[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt525[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn526[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt526[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt527[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn528[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt528[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn529[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt529[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn530[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt530[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt531[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn532[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt532[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn533[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt533[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn534[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt534[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn535[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn523[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt523[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn524[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt524[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn525[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt525[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn526[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt526[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt527[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn528[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt528[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn529[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt529[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn530[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt530[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn531[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt531[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt532[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn533[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt533[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn534[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt534[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn535[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt535[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn536[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn536[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt536[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn537[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt537[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn537[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt537[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn538[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt538[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn539[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt539[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn540[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt540[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn541[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt541[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn542[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt542[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1472,154 +1482,159 @@ constexpr OpSchema kSchemas[] = {
     {"ReduceSumSquare", 11, kIn387, 1, kAt387, 2, 1, 1},
     {"ReduceSumSquare", 13, kIn388, 1, kAt388, 2, 1, 1},
     {"ReduceSumSquare", 18, kIn389, 2, kAt389, 2, 1, 1},
-    {"Relu", 6, kIn390, 1, kAt390, 0, 1, 1},
-    {"Relu", 13, kIn391, 1, kAt391, 0, 1, 1},
-    {"Relu", 14, kIn392, 1, kAt392, 0, 1, 1},
-    {"Reshape", 5, kIn393, 2, kAt393, 0, 1, 1},
-    {"Reshape", 13, kIn394, 2, kAt394, 0, 1, 1},
-    {"Reshape", 14, kIn395, 2, kAt395, 1, 1, 1},
-    {"Reshape", 19, kIn396, 2, kAt396, 1, 1, 1},
-    {"Reshape", 21, kIn397, 2, kAt397, 1, 1, 1},
-    {"Reshape", 23, kIn398, 2, kAt398, 1, 1, 1},
-    {"Reshape", 24, kIn399, 2, kAt399, 1, 1, 1},
-    {"Reshape", 25, kIn400, 2, kAt400, 1, 1, 1},
-    {"Resize", 10, kIn401, 2, kAt401, 1, 1, 1},
-    {"Resize", 11, kIn402, 4, kAt402, 6, 1, 1},
-    {"Resize", 13, kIn403, 4, kAt403, 6, 1, 1},
-    {"Resize", 18, kIn404, 4, kAt404, 9, 1, 1},
-    {"Resize", 19, kIn405, 4, kAt405, 9, 1, 1},
-    {"ReverseSequence", 10, kIn406, 2, kAt406, 2, 1, 1},
-    {"RoiAlign", 10, kIn407, 3, kAt407, 5, 1, 1},
-    {"RoiAlign", 16, kIn408, 3, kAt408, 6, 1, 1},
-    {"RoiAlign", 22, kIn409, 3, kAt409, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn410, 4, kAt410, 3, 1, 1},
-    {"Round", 11, kIn411, 1, kAt411, 0, 1, 1},
-    {"Round", 22, kIn412, 1, kAt412, 0, 1, 1},
-    {"STFT", 17, kIn413, 4, kAt413, 1, 1, 1},
-    {"Scan", 8, kIn414, 2, kAt414, 3, 1, 4},
-    {"Scan", 9, kIn415, 1, kAt415, 6, 1, 4},
-    {"Scan", 11, kIn416, 1, kAt416, 6, 1, 4},
-    {"Scan", 16, kIn417, 1, kAt417, 6, 1, 4},
-    {"Scan", 19, kIn418, 1, kAt418, 6, 1, 4},
-    {"Scan", 21, kIn419, 1, kAt419, 6, 1, 4},
-    {"Scan", 23, kIn420, 1, kAt420, 6, 1, 4},
-    {"Scan", 24, kIn421, 1, kAt421, 6, 1, 4},
-    {"Scan", 25, kIn422, 1, kAt422, 6, 1, 4},
-    {"Scatter", 9, kIn423, 3, kAt423, 1, 1, 1},
-    {"ScatterElements", 11, kIn424, 3, kAt424, 1, 1, 1},
-    {"ScatterElements", 13, kIn425, 3, kAt425, 1, 1, 1},
-    {"ScatterElements", 16, kIn426, 3, kAt426, 2, 1, 1},
-    {"ScatterElements", 18, kIn427, 3, kAt427, 2, 1, 1},
-    {"ScatterND", 11, kIn428, 3, kAt428, 0, 1, 1},
-    {"ScatterND", 13, kIn429, 3, kAt429, 0, 1, 1},
-    {"ScatterND", 16, kIn430, 3, kAt430, 1, 1, 1},
-    {"ScatterND", 18, kIn431, 3, kAt431, 1, 1, 1},
-    {"Selu", 6, kIn432, 1, kAt432, 2, 1, 1},
-    {"Selu", 22, kIn433, 1, kAt433, 2, 1, 1},
-    {"SequenceAt", 11, kIn434, 2, kAt434, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn435, 1, kAt435, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn436, 0, kAt436, 1, 1, 1},
-    {"SequenceErase", 11, kIn437, 2, kAt437, 0, 1, 1},
-    {"SequenceInsert", 11, kIn438, 3, kAt438, 0, 1, 1},
-    {"SequenceLength", 11, kIn439, 1, kAt439, 0, 1, 1},
-    {"SequenceMap", 17, kIn440, 2, kAt440, 1, 1, 4},
-    {"Shape", 1, kIn441, 1, kAt441, 0, 1, 1},
-    {"Shape", 13, kIn442, 1, kAt442, 0, 1, 1},
-    {"Shape", 15, kIn443, 1, kAt443, 2, 1, 1},
-    {"Shape", 19, kIn444, 1, kAt444, 2, 1, 1},
-    {"Shape", 21, kIn445, 1, kAt445, 2, 1, 1},
-    {"Shape", 23, kIn446, 1, kAt446, 2, 1, 1},
-    {"Shape", 24, kIn447, 1, kAt447, 2, 1, 1},
-    {"Shape", 25, kIn448, 1, kAt448, 2, 1, 1},
-    {"Shrink", 9, kIn449, 1, kAt449, 2, 1, 1},
-    {"Sigmoid", 6, kIn450, 1, kAt450, 0, 1, 1},
-    {"Sigmoid", 13, kIn451, 1, kAt451, 0, 1, 1},
-    {"Sign", 9, kIn452, 1, kAt452, 0, 1, 1},
-    {"Sign", 13, kIn453, 1, kAt453, 0, 1, 1},
-    {"Sin", 7, kIn454, 1, kAt454, 0, 1, 1},
-    {"Sin", 22, kIn455, 1, kAt455, 0, 1, 1},
-    {"Sinh", 9, kIn456, 1, kAt456, 0, 1, 1},
-    {"Sinh", 22, kIn457, 1, kAt457, 0, 1, 1},
-    {"Size", 1, kIn458, 1, kAt458, 0, 1, 1},
-    {"Size", 13, kIn459, 1, kAt459, 0, 1, 1},
-    {"Size", 19, kIn460, 1, kAt460, 0, 1, 1},
-    {"Size", 21, kIn461, 1, kAt461, 0, 1, 1},
-    {"Size", 23, kIn462, 1, kAt462, 0, 1, 1},
-    {"Size", 24, kIn463, 1, kAt463, 0, 1, 1},
-    {"Size", 25, kIn464, 1, kAt464, 0, 1, 1},
-    {"Slice", 1, kIn465, 1, kAt465, 3, 1, 1},
-    {"Slice", 10, kIn466, 5, kAt466, 0, 1, 1},
-    {"Slice", 11, kIn467, 5, kAt467, 0, 1, 1},
-    {"Slice", 13, kIn468, 5, kAt468, 0, 1, 1},
-    {"Softmax", 1, kIn469, 1, kAt469, 1, 1, 1},
-    {"Softmax", 11, kIn470, 1, kAt470, 1, 1, 1},
-    {"Softmax", 13, kIn471, 1, kAt471, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn472, 3, kAt472, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn473, 3, kAt473, 2, 1, 2},
-    {"Softplus", 1, kIn474, 1, kAt474, 0, 1, 1},
-    {"Softplus", 22, kIn475, 1, kAt475, 0, 1, 1},
-    {"Softsign", 1, kIn476, 1, kAt476, 0, 1, 1},
-    {"Softsign", 22, kIn477, 1, kAt477, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn478, 1, kAt478, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn479, 1, kAt479, 1, 1, 1},
-    {"Split", 1, kIn480, 2, kAt480, 2, 1, 4},
-    {"Split", 2, kIn481, 1, kAt481, 2, 1, 4},
-    {"Split", 11, kIn482, 1, kAt482, 2, 1, 4},
-    {"Split", 13, kIn483, 2, kAt483, 1, 1, 4},
-    {"Split", 18, kIn484, 2, kAt484, 2, 1, 4},
-    {"SplitToSequence", 11, kIn485, 2, kAt485, 2, 1, 1},
-    {"SplitToSequence", 24, kIn486, 2, kAt486, 2, 1, 1},
-    {"Sqrt", 6, kIn487, 1, kAt487, 0, 1, 1},
-    {"Sqrt", 13, kIn488, 1, kAt488, 0, 1, 1},
-    {"Squeeze", 1, kIn489, 1, kAt489, 1, 1, 1},
-    {"Squeeze", 11, kIn490, 1, kAt490, 1, 1, 1},
-    {"Squeeze", 13, kIn491, 2, kAt491, 0, 1, 1},
-    {"Squeeze", 21, kIn492, 2, kAt492, 0, 1, 1},
-    {"Squeeze", 23, kIn493, 2, kAt493, 0, 1, 1},
-    {"Squeeze", 24, kIn494, 2, kAt494, 0, 1, 1},
-    {"Squeeze", 25, kIn495, 2, kAt495, 0, 1, 1},
-    {"Sub", 6, kIn496, 2, kAt496, 2, 1, 1},
-    {"Sub", 7, kIn497, 2, kAt497, 0, 1, 1},
-    {"Sub", 13, kIn498, 2, kAt498, 0, 1, 1},
-    {"Sub", 14, kIn499, 2, kAt499, 0, 1, 1},
-    {"Sum", 6, kIn500, 1, kAt500, 0, 1, 1},
-    {"Sum", 8, kIn501, 1, kAt501, 0, 1, 1},
-    {"Sum", 13, kIn502, 1, kAt502, 0, 1, 1},
-    {"Swish", 24, kIn503, 1, kAt503, 1, 1, 1},
-    {"Tan", 7, kIn504, 1, kAt504, 0, 1, 1},
-    {"Tan", 22, kIn505, 1, kAt505, 0, 1, 1},
-    {"Tanh", 6, kIn506, 1, kAt506, 0, 1, 1},
-    {"Tanh", 13, kIn507, 1, kAt507, 0, 1, 1},
-    {"TensorScatter", 24, kIn508, 3, kAt508, 2, 1, 1},
-    {"ThresholdedRelu", 10, kIn509, 1, kAt509, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn510, 1, kAt510, 1, 1, 1},
-    {"Tile", 6, kIn511, 2, kAt511, 0, 1, 1},
-    {"Tile", 13, kIn512, 2, kAt512, 0, 1, 1},
-    {"TopK", 1, kIn513, 1, kAt513, 2, 2, 2},
-    {"TopK", 10, kIn514, 2, kAt514, 1, 2, 2},
-    {"TopK", 11, kIn515, 2, kAt515, 3, 2, 2},
-    {"TopK", 24, kIn516, 2, kAt516, 3, 2, 2},
-    {"Transpose", 1, kIn517, 1, kAt517, 1, 1, 1},
-    {"Transpose", 13, kIn518, 1, kAt518, 1, 1, 1},
-    {"Transpose", 21, kIn519, 1, kAt519, 1, 1, 1},
-    {"Transpose", 23, kIn520, 1, kAt520, 1, 1, 1},
-    {"Transpose", 24, kIn521, 1, kAt521, 1, 1, 1},
-    {"Transpose", 25, kIn522, 1, kAt522, 1, 1, 1},
-    {"Trilu", 14, kIn523, 2, kAt523, 1, 1, 1},
-    {"Unique", 11, kIn524, 1, kAt524, 2, 1, 4},
-    {"Unsqueeze", 1, kIn525, 1, kAt525, 1, 1, 1},
-    {"Unsqueeze", 11, kIn526, 1, kAt526, 1, 1, 1},
-    {"Unsqueeze", 13, kIn527, 2, kAt527, 0, 1, 1},
-    {"Unsqueeze", 21, kIn528, 2, kAt528, 0, 1, 1},
-    {"Unsqueeze", 23, kIn529, 2, kAt529, 0, 1, 1},
-    {"Unsqueeze", 24, kIn530, 2, kAt530, 0, 1, 1},
-    {"Unsqueeze", 25, kIn531, 2, kAt531, 0, 1, 1},
-    {"Upsample", 7, kIn532, 1, kAt532, 2, 1, 1},
-    {"Upsample", 9, kIn533, 2, kAt533, 1, 1, 1},
-    {"Upsample", 10, kIn534, 2, kAt534, 1, 1, 1},
-    {"Where", 9, kIn535, 3, kAt535, 0, 1, 1},
-    {"Where", 16, kIn536, 3, kAt536, 0, 1, 1},
-    {"Xor", 7, kIn537, 2, kAt537, 0, 1, 1},
+    {"RegexFullMatch", 20, kIn390, 1, kAt390, 1, 1, 1},
+    {"Relu", 6, kIn391, 1, kAt391, 0, 1, 1},
+    {"Relu", 13, kIn392, 1, kAt392, 0, 1, 1},
+    {"Relu", 14, kIn393, 1, kAt393, 0, 1, 1},
+    {"Reshape", 5, kIn394, 2, kAt394, 0, 1, 1},
+    {"Reshape", 13, kIn395, 2, kAt395, 0, 1, 1},
+    {"Reshape", 14, kIn396, 2, kAt396, 1, 1, 1},
+    {"Reshape", 19, kIn397, 2, kAt397, 1, 1, 1},
+    {"Reshape", 21, kIn398, 2, kAt398, 1, 1, 1},
+    {"Reshape", 23, kIn399, 2, kAt399, 1, 1, 1},
+    {"Reshape", 24, kIn400, 2, kAt400, 1, 1, 1},
+    {"Reshape", 25, kIn401, 2, kAt401, 1, 1, 1},
+    {"Resize", 10, kIn402, 2, kAt402, 1, 1, 1},
+    {"Resize", 11, kIn403, 4, kAt403, 6, 1, 1},
+    {"Resize", 13, kIn404, 4, kAt404, 6, 1, 1},
+    {"Resize", 18, kIn405, 4, kAt405, 9, 1, 1},
+    {"Resize", 19, kIn406, 4, kAt406, 9, 1, 1},
+    {"ReverseSequence", 10, kIn407, 2, kAt407, 2, 1, 1},
+    {"RoiAlign", 10, kIn408, 3, kAt408, 5, 1, 1},
+    {"RoiAlign", 16, kIn409, 3, kAt409, 6, 1, 1},
+    {"RoiAlign", 22, kIn410, 3, kAt410, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn411, 4, kAt411, 3, 1, 1},
+    {"Round", 11, kIn412, 1, kAt412, 0, 1, 1},
+    {"Round", 22, kIn413, 1, kAt413, 0, 1, 1},
+    {"STFT", 17, kIn414, 4, kAt414, 1, 1, 1},
+    {"Scan", 8, kIn415, 2, kAt415, 3, 1, 4},
+    {"Scan", 9, kIn416, 1, kAt416, 6, 1, 4},
+    {"Scan", 11, kIn417, 1, kAt417, 6, 1, 4},
+    {"Scan", 16, kIn418, 1, kAt418, 6, 1, 4},
+    {"Scan", 19, kIn419, 1, kAt419, 6, 1, 4},
+    {"Scan", 21, kIn420, 1, kAt420, 6, 1, 4},
+    {"Scan", 23, kIn421, 1, kAt421, 6, 1, 4},
+    {"Scan", 24, kIn422, 1, kAt422, 6, 1, 4},
+    {"Scan", 25, kIn423, 1, kAt423, 6, 1, 4},
+    {"Scatter", 9, kIn424, 3, kAt424, 1, 1, 1},
+    {"ScatterElements", 11, kIn425, 3, kAt425, 1, 1, 1},
+    {"ScatterElements", 13, kIn426, 3, kAt426, 1, 1, 1},
+    {"ScatterElements", 16, kIn427, 3, kAt427, 2, 1, 1},
+    {"ScatterElements", 18, kIn428, 3, kAt428, 2, 1, 1},
+    {"ScatterND", 11, kIn429, 3, kAt429, 0, 1, 1},
+    {"ScatterND", 13, kIn430, 3, kAt430, 0, 1, 1},
+    {"ScatterND", 16, kIn431, 3, kAt431, 1, 1, 1},
+    {"ScatterND", 18, kIn432, 3, kAt432, 1, 1, 1},
+    {"Selu", 6, kIn433, 1, kAt433, 2, 1, 1},
+    {"Selu", 22, kIn434, 1, kAt434, 2, 1, 1},
+    {"SequenceAt", 11, kIn435, 2, kAt435, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn436, 1, kAt436, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn437, 0, kAt437, 1, 1, 1},
+    {"SequenceErase", 11, kIn438, 2, kAt438, 0, 1, 1},
+    {"SequenceInsert", 11, kIn439, 3, kAt439, 0, 1, 1},
+    {"SequenceLength", 11, kIn440, 1, kAt440, 0, 1, 1},
+    {"SequenceMap", 17, kIn441, 2, kAt441, 1, 1, 4},
+    {"Shape", 1, kIn442, 1, kAt442, 0, 1, 1},
+    {"Shape", 13, kIn443, 1, kAt443, 0, 1, 1},
+    {"Shape", 15, kIn444, 1, kAt444, 2, 1, 1},
+    {"Shape", 19, kIn445, 1, kAt445, 2, 1, 1},
+    {"Shape", 21, kIn446, 1, kAt446, 2, 1, 1},
+    {"Shape", 23, kIn447, 1, kAt447, 2, 1, 1},
+    {"Shape", 24, kIn448, 1, kAt448, 2, 1, 1},
+    {"Shape", 25, kIn449, 1, kAt449, 2, 1, 1},
+    {"Shrink", 9, kIn450, 1, kAt450, 2, 1, 1},
+    {"Sigmoid", 6, kIn451, 1, kAt451, 0, 1, 1},
+    {"Sigmoid", 13, kIn452, 1, kAt452, 0, 1, 1},
+    {"Sign", 9, kIn453, 1, kAt453, 0, 1, 1},
+    {"Sign", 13, kIn454, 1, kAt454, 0, 1, 1},
+    {"Sin", 7, kIn455, 1, kAt455, 0, 1, 1},
+    {"Sin", 22, kIn456, 1, kAt456, 0, 1, 1},
+    {"Sinh", 9, kIn457, 1, kAt457, 0, 1, 1},
+    {"Sinh", 22, kIn458, 1, kAt458, 0, 1, 1},
+    {"Size", 1, kIn459, 1, kAt459, 0, 1, 1},
+    {"Size", 13, kIn460, 1, kAt460, 0, 1, 1},
+    {"Size", 19, kIn461, 1, kAt461, 0, 1, 1},
+    {"Size", 21, kIn462, 1, kAt462, 0, 1, 1},
+    {"Size", 23, kIn463, 1, kAt463, 0, 1, 1},
+    {"Size", 24, kIn464, 1, kAt464, 0, 1, 1},
+    {"Size", 25, kIn465, 1, kAt465, 0, 1, 1},
+    {"Slice", 1, kIn466, 1, kAt466, 3, 1, 1},
+    {"Slice", 10, kIn467, 5, kAt467, 0, 1, 1},
+    {"Slice", 11, kIn468, 5, kAt468, 0, 1, 1},
+    {"Slice", 13, kIn469, 5, kAt469, 0, 1, 1},
+    {"Softmax", 1, kIn470, 1, kAt470, 1, 1, 1},
+    {"Softmax", 11, kIn471, 1, kAt471, 1, 1, 1},
+    {"Softmax", 13, kIn472, 1, kAt472, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn473, 3, kAt473, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn474, 3, kAt474, 2, 1, 2},
+    {"Softplus", 1, kIn475, 1, kAt475, 0, 1, 1},
+    {"Softplus", 22, kIn476, 1, kAt476, 0, 1, 1},
+    {"Softsign", 1, kIn477, 1, kAt477, 0, 1, 1},
+    {"Softsign", 22, kIn478, 1, kAt478, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn479, 1, kAt479, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn480, 1, kAt480, 1, 1, 1},
+    {"Split", 1, kIn481, 2, kAt481, 2, 1, 4},
+    {"Split", 2, kIn482, 1, kAt482, 2, 1, 4},
+    {"Split", 11, kIn483, 1, kAt483, 2, 1, 4},
+    {"Split", 13, kIn484, 2, kAt484, 1, 1, 4},
+    {"Split", 18, kIn485, 2, kAt485, 2, 1, 4},
+    {"SplitToSequence", 11, kIn486, 2, kAt486, 2, 1, 1},
+    {"SplitToSequence", 24, kIn487, 2, kAt487, 2, 1, 1},
+    {"Sqrt", 6, kIn488, 1, kAt488, 0, 1, 1},
+    {"Sqrt", 13, kIn489, 1, kAt489, 0, 1, 1},
+    {"Squeeze", 1, kIn490, 1, kAt490, 1, 1, 1},
+    {"Squeeze", 11, kIn491, 1, kAt491, 1, 1, 1},
+    {"Squeeze", 13, kIn492, 2, kAt492, 0, 1, 1},
+    {"Squeeze", 21, kIn493, 2, kAt493, 0, 1, 1},
+    {"Squeeze", 23, kIn494, 2, kAt494, 0, 1, 1},
+    {"Squeeze", 24, kIn495, 2, kAt495, 0, 1, 1},
+    {"Squeeze", 25, kIn496, 2, kAt496, 0, 1, 1},
+    {"StringConcat", 20, kIn497, 2, kAt497, 0, 1, 1},
+    {"StringNormalizer", 10, kIn498, 1, kAt498, 4, 1, 1},
+    {"StringSplit", 20, kIn499, 1, kAt499, 2, 2, 2},
+    {"Sub", 6, kIn500, 2, kAt500, 2, 1, 1},
+    {"Sub", 7, kIn501, 2, kAt501, 0, 1, 1},
+    {"Sub", 13, kIn502, 2, kAt502, 0, 1, 1},
+    {"Sub", 14, kIn503, 2, kAt503, 0, 1, 1},
+    {"Sum", 6, kIn504, 1, kAt504, 0, 1, 1},
+    {"Sum", 8, kIn505, 1, kAt505, 0, 1, 1},
+    {"Sum", 13, kIn506, 1, kAt506, 0, 1, 1},
+    {"Swish", 24, kIn507, 1, kAt507, 1, 1, 1},
+    {"Tan", 7, kIn508, 1, kAt508, 0, 1, 1},
+    {"Tan", 22, kIn509, 1, kAt509, 0, 1, 1},
+    {"Tanh", 6, kIn510, 1, kAt510, 0, 1, 1},
+    {"Tanh", 13, kIn511, 1, kAt511, 0, 1, 1},
+    {"TensorScatter", 24, kIn512, 3, kAt512, 2, 1, 1},
+    {"TfIdfVectorizer", 9, kIn513, 1, kAt513, 9, 1, 1},
+    {"ThresholdedRelu", 10, kIn514, 1, kAt514, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn515, 1, kAt515, 1, 1, 1},
+    {"Tile", 6, kIn516, 2, kAt516, 0, 1, 1},
+    {"Tile", 13, kIn517, 2, kAt517, 0, 1, 1},
+    {"TopK", 1, kIn518, 1, kAt518, 2, 2, 2},
+    {"TopK", 10, kIn519, 2, kAt519, 1, 2, 2},
+    {"TopK", 11, kIn520, 2, kAt520, 3, 2, 2},
+    {"TopK", 24, kIn521, 2, kAt521, 3, 2, 2},
+    {"Transpose", 1, kIn522, 1, kAt522, 1, 1, 1},
+    {"Transpose", 13, kIn523, 1, kAt523, 1, 1, 1},
+    {"Transpose", 21, kIn524, 1, kAt524, 1, 1, 1},
+    {"Transpose", 23, kIn525, 1, kAt525, 1, 1, 1},
+    {"Transpose", 24, kIn526, 1, kAt526, 1, 1, 1},
+    {"Transpose", 25, kIn527, 1, kAt527, 1, 1, 1},
+    {"Trilu", 14, kIn528, 2, kAt528, 1, 1, 1},
+    {"Unique", 11, kIn529, 1, kAt529, 2, 1, 4},
+    {"Unsqueeze", 1, kIn530, 1, kAt530, 1, 1, 1},
+    {"Unsqueeze", 11, kIn531, 1, kAt531, 1, 1, 1},
+    {"Unsqueeze", 13, kIn532, 2, kAt532, 0, 1, 1},
+    {"Unsqueeze", 21, kIn533, 2, kAt533, 0, 1, 1},
+    {"Unsqueeze", 23, kIn534, 2, kAt534, 0, 1, 1},
+    {"Unsqueeze", 24, kIn535, 2, kAt535, 0, 1, 1},
+    {"Unsqueeze", 25, kIn536, 2, kAt536, 0, 1, 1},
+    {"Upsample", 7, kIn537, 1, kAt537, 2, 1, 1},
+    {"Upsample", 9, kIn538, 2, kAt538, 1, 1, 1},
+    {"Upsample", 10, kIn539, 2, kAt539, 1, 1, 1},
+    {"Where", 9, kIn540, 3, kAt540, 0, 1, 1},
+    {"Where", 16, kIn541, 3, kAt541, 0, 1, 1},
+    {"Xor", 7, kIn542, 2, kAt542, 0, 1, 1},
 };
 
 }  // namespace
