@@ -318,6 +318,8 @@ std::string compare_within_one(std::int32_t code, const std::string& got, const 
   return {};
 }
 
+std::vector<std::string> strings_of(const std::string& data);  // below, beside to_tensor
+
 // Empty when `ours` matches ORT's output `want` under the case's tolerance, else what differs.
 std::string compare(const OracleTensor& want, const Tensor& ours, const std::string& tolerance) {
   std::vector<std::int64_t> shape;
