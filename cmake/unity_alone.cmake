@@ -130,6 +130,16 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_binarizer.cpp
     reference/ops/op_tree_ensemble.cpp
     reference/ops/table_ml.cpp
+    # String tensors and the string operators (issue 17, branch strings): new files, alone.
+    reference/ops/op_label_encoder.cpp
+    reference/ops/op_regex_full_match.cpp
+    reference/ops/op_string_concat.cpp
+    reference/ops/op_string_normalizer.cpp
+    reference/ops/op_string_split.cpp
+    reference/ops/op_tf_idf_vectorizer.cpp
+    reference/ops/re2_subset.cpp
+    reference/ops/string_numbers.cpp
+    reference/ops/table_strings.cpp
     # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.
     reference/math/exact_hyperbolic.cpp
     reference/math/exact_inverse_trig.cpp

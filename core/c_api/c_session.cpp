@@ -107,6 +107,11 @@ onemodel_status to_tensor(const onemodel_tensor& in, std::size_t k, Tensor& out,
     return invalid(error, where + " ('" + in.name + "'): element type " + std::to_string(in.element_type) +
                               " is not one the library stores");
   }
+  // spec/tensors.md section 8: the C interface passes flat bytes; STRING tensors are refused.
+  if (in.element_type == static_cast<std::int32_t>(DType::String)) {
+    return fail(error, ONEMODEL_UNSUPPORTED,
+                "Unsupported: " + where + " ('" + in.name + "'): STRING tensors are not supported by the C interface");
+  }
   if (in.rank > ONEMODEL_MAX_RANK) {
     return invalid(error, where + " ('" + in.name + "'): rank " + std::to_string(in.rank) + " is above " +
                               std::to_string(ONEMODEL_MAX_RANK));
@@ -137,6 +142,10 @@ onemodel_status to_tensor(const onemodel_tensor& in, std::size_t k, Tensor& out,
 
 // The run's result into the caller's output slot: into its buffer, or a malloc'ed copy.
 onemodel_status deliver(const Tensor& result, onemodel_tensor& out, onemodel_error** error) {
+  if (result.dtype() == DType::String) {
+    return fail(error, ONEMODEL_UNSUPPORTED,
+                "Unsupported: output '" + std::string(out.name) + "' is a STRING tensor, which the C interface does not return");
+  }
   const std::span<const std::byte> bytes = tensor_bytes(result);
   out.element_type = static_cast<std::int32_t>(result.dtype());
   out.rank = static_cast<std::size_t>(result.shape().rank());

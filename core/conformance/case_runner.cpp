@@ -258,6 +258,14 @@ std::string twin_name(const SessionOptions& options) {
 std::string bit_difference(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype()) return "element types differ";
   if (!(a.shape() == b.shape())) return "shapes " + a.shape().to_string() + " and " + b.shape().to_string();
+  if (a.dtype() == DType::String) {
+    const std::vector<std::string> x = a.to_vector<std::string>();
+    const std::vector<std::string> y = b.to_vector<std::string>();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (x[i] != y[i]) return "element " + std::to_string(i) + " differs";
+    }
+    return {};
+  }
   const Tensor ca = a.contiguous();
   const Tensor cb = b.contiguous();
   const auto x = tensor_bytes(ca);

@@ -84,6 +84,48 @@ bool float_element_matches(double got, double want) noexcept {
   return std::fabs(got - want) <= kAbsoluteTolerance + kRelativeTolerance * std::fabs(want);
 }
 
+namespace {
+
+// A string as the reason shows it: printable ASCII as is, other bytes as \xHH, at most 64 bytes.
+std::string quoted_for_reason(const std::string& s) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size() && i < 64; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F && c != '\\' && c != '"') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (s.size() > 64) out += "...";
+  return out + "\"";
+}
+
+// spec/conformance.md section 2: string elements match when their bytes are equal.
+Comparison compare_strings(const Tensor& got, const Tensor& want, const std::string& what) {
+  Comparison result;
+  const std::vector<std::string> a = got.to_vector<std::string>();
+  const std::vector<std::string> b = want.to_vector<std::string>();
+  std::int64_t first = -1;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (a[k] == b[k]) continue;
+    ++result.mismatches;
+    if (first < 0) first = static_cast<std::int64_t>(k);
+  }
+  if (result.mismatches == 0) return result;
+  result.equal = false;
+  const auto k = static_cast<std::size_t>(first);
+  result.reason = what + ": " + std::to_string(result.mismatches) + " of " + std::to_string(a.size()) +
+                  " strings differ; first at " + index_text(got.shape(), first) + ": got " + quoted_for_reason(a[k]) +
+                  ", expected " + quoted_for_reason(b[k]);
+  return result;
+}
+
+}  // namespace
+
 Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::string& what) {
   Comparison result;
   if (got.dtype() != want.dtype()) {
@@ -97,6 +139,7 @@ Comparison compare_tensors(const Tensor& got, const Tensor& want, const std::str
     result.reason = what + ": shape " + got.shape().to_string() + ", expected " + want.shape().to_string();
     return result;
   }
+  if (got.dtype() == DType::String) return compare_strings(got, want, what);
   const Tensor got_c = got.contiguous();
   const Tensor want_c = want.contiguous();
   const std::span<const std::byte> a = tensor_bytes(got_c);

@@ -189,6 +189,7 @@ std::string npy_descr(DType type) {
     case DType::U32: return "<u4";
     case DType::I64: return "<i8";
     case DType::U64: return "<u8";
+    case DType::String: break;  // object arrays are not written (spec/tensors.md section 8)
   }
   throw NpyError("element type " + std::to_string(static_cast<int>(type)) + " has no .npy dtype");
 }

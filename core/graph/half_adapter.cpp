@@ -76,6 +76,7 @@ class HalfAdapterKernel final : public OpKernel {
     supports_exact = inner_->supports_exact;
     accepts_compact_weights = inner_->accepts_compact_weights;
     float64_exact = inner_->float64_exact;
+    string_elements = inner_->string_elements;
     // The wrapped node writes a fresh binary32 output and rounds it into its own: it never
     // shares a buffer with an input.
     in_place_input = -1;
@@ -333,7 +334,8 @@ std::unique_ptr<OpKernel> rewrap_half_adapter(const OpKernel& adapter, std::uniq
 
 bool never_half_wrapped(const IrNode& node, const OpKernel& kernel, const char* element_types) {
   if (kernel.view_of_input || kernel.outputs_data_dependent) return true;
-  if (element_types != nullptr && std::string_view(element_types) == "any") return true;
+  // `any` (and `any String`): an operator that only moves elements.
+  if (element_types != nullptr && std::string_view(element_types).substr(0, 3) == "any") return true;
   return default_domain(node) && never_wrapped_name(node.op_type);
 }
 

@@ -97,6 +97,17 @@ Tensor tensor_from_ir_in(const IrTensor& tensor, const std::string& what, Buffer
   const DType type = static_cast<DType>(tensor.data_type);
   try {
     Shape shape{std::span<const std::int64_t>(tensor.dims)};
+    if (type == DType::String) {
+      // spec/tensors.md section 8: string_data holds one entry per element (checked on import,
+      // spec/onnx-import.md section 3; checked again for models built in memory). The bytes are
+      // kept as they are: ONNX does not require UTF-8 there, and neither does the library.
+      if (tensor.strings.size() != static_cast<std::uint64_t>(shape.element_count())) {
+        throw SessionError(SessionErrorKind::InvalidModel,
+                           what + " holds " + std::to_string(tensor.strings.size()) + " strings, expected " +
+                               std::to_string(shape.element_count()));
+      }
+      return Tensor::from_strings(shape, tensor.strings);
+    }
     const auto bytes = static_cast<std::size_t>(checked_byte_size(shape, type));
     if (bytes != tensor.data.size) {
       throw SessionError(SessionErrorKind::InvalidModel,

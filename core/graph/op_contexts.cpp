@@ -37,7 +37,31 @@ const Tensor* InferContext::known_value(std::size_t i) const {
   return inputs_[i].value;
 }
 
+namespace {
+
+[[noreturn]] void refuse_string_element(const NodeInfo& node, const char* side, std::size_t i) {
+  throw SessionError(SessionErrorKind::Unsupported,
+                     node.ir().op_type + ": " + side + " " + std::to_string(i) +
+                         " has element type String, which this operator does not support",
+                     node.name());
+}
+
+}  // namespace
+
+void check_string_inputs(const OpKernel& kernel, const NodeInfo& node, std::span<const Tensor> inputs) {
+  if (kernel.string_elements) return;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].defined() && inputs[i].dtype() == DType::String) refuse_string_element(node, "input", i);
+  }
+}
+
 void infer_node(const OpKernel& kernel, InferContext& context) {
+  // spec/tensors.md section 8: only kernels that say so see strings.
+  if (!kernel.string_elements) {
+    for (std::size_t i = 0; i < context.input_count(); ++i) {
+      if (context.has_input(i) && context.input_type(i) == DType::String) refuse_string_element(context.node(), "input", i);
+    }
+  }
   try {
     kernel.infer(context);
   } catch (const SessionError& e) {
@@ -46,6 +70,13 @@ void infer_node(const OpKernel& kernel, InferContext& context) {
     if (e.kind() != SessionErrorKind::InvalidModel || !context.read_caller_value()) throw;
     throw SessionError(SessionErrorKind::InvalidInput, e.message() + " (the value comes from the graph inputs)",
                        e.node_name(), e.operators());
+  }
+  if (!kernel.string_elements) {
+    for (std::size_t i = 0; i < context.output_count(); ++i) {
+      if (context.output_wanted(i) && context.output_is_set(i) && context.output_type(i) == DType::String) {
+        refuse_string_element(context.node(), "output", i);
+      }
+    }
   }
   // spec/exact-mode.md section 4: the types are known only now, so this refusal comes when the
   // node is shaped (at plan creation in the optimized engine, at the run in the reference engine),

@@ -67,6 +67,12 @@ class InferContext {
   bool read_caller_value() const noexcept { return read_caller_value_; }
   std::size_t output_count() const noexcept { return outputs_.size(); }
   bool output_wanted(std::size_t i) const noexcept { return i < outputs_.size() && outputs_[i].wanted; }
+  // What infer() stated for output i so far.
+  bool output_is_set(std::size_t i) const noexcept { return i < outputs_.size() && outputs_[i].set; }
+  DType output_type(std::size_t i) const noexcept {
+    if (i >= outputs_.size()) return DType::F32;
+    return outputs_[i].constant ? outputs_[i].value.dtype() : outputs_[i].type;
+  }
 
   void set_output(std::size_t i, DType type, const Shape& shape);
   // The output is this value for these input shapes (Constant, Shape, Size): the node is not run.
@@ -189,7 +195,16 @@ class OpKernel {
   // whose input 0 is float64 is refused with ExactModeUnavailable when it is shaped (infer_node;
   // spec/exact-mode.md section 4). Fast mode runs it with the platform's double functions.
   bool float64_exact = true;
+  // The kernel takes or makes STRING tensors (spec/tensors.md section 8). Every other kernel is
+  // refused STRING inputs and outputs with Unsupported by infer_node and check_string_inputs, so
+  // no kernel that moves elements as bytes ever sees std::string objects.
+  bool string_elements = false;
 };
+
+// spec/tensors.md section 8: Unsupported naming the node when a STRING input reaches a kernel
+// without string_elements. Called by both engines for kernels with outputs_data_dependent (which
+// infer_node does not see); infer_node checks the others.
+void check_string_inputs(const OpKernel& kernel, const NodeInfo& node, std::span<const Tensor> inputs);
 
 // Both engines shape nodes through this (spec/errors.md section 3.2): kernel.infer(context), and
 // an InvalidModel it raises after reading a value that derives from a graph input is rethrown as

@@ -34,7 +34,7 @@ class BodySink final : public OutputSink {
     if (slot.buffer() == result.buffer() && slot.byte_offset() == result.byte_offset() && slot.offset() == result.offset()) {
       return;
     }
-    result.copy_to(mutable_tensor_bytes(slot));
+    result.copy_elements_to(slot);
   }
 
  private:

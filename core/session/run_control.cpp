@@ -23,7 +23,8 @@ void RunControl::charge(std::int64_t bytes, std::string_view what) {
 }
 
 void RunControl::charge(DType type, const Shape& shape, std::string_view what) {
-  charge(checked_byte_size(shape, type), what);
+  // spec/tensors.md section 8: a string counts as its std::string object.
+  charge(checked_storage_bytes(shape, type), what);
 }
 
 bool RunControl::stop_requested() const noexcept {

@@ -307,7 +307,7 @@ void deliver_output(const Tensor& result, Tensor& out, const std::string& name, 
     // spec/session.md section 7: the new tensor is within the run's memory limit.
     control.charge(result.dtype(), result.shape(), "output '" + name + "'");
     out = Tensor::empty(result.dtype(), result.shape());
-    result.copy_to(mutable_tensor_bytes(out));
+    result.copy_elements_to(out);
     return;
   }
   if (out.dtype() != result.dtype() || !(out.shape() == result.shape()) || !out.is_contiguous()) {
@@ -316,7 +316,7 @@ void deliver_output(const Tensor& result, Tensor& out, const std::string& name, 
                            out.shape().to_string() + ", the result is " + std::string(dtype_name(result.dtype())) +
                            " " + result.shape().to_string());
   }
-  result.copy_to(mutable_tensor_bytes(out));
+  result.copy_elements_to(out);
 }
 
 namespace {

@@ -12,10 +12,15 @@ namespace {
   throw SessionError(SessionErrorKind::InvalidInput, std::string("the value is not ") + wanted);
 }
 
+// A type the library stores (TensorError(Type) otherwise); STRING included.
+void check_value_element_type(DType element_type) {
+  if (element_type != DType::String) (void)dtype_size(element_type);
+}
+
 }  // namespace
 
 Value Value::sequence(DType element_type, std::vector<Tensor> elements) {
-  (void)dtype_size(element_type);  // a type the library stores (throws TensorError otherwise)
+  check_value_element_type(element_type);
   for (std::size_t k = 0; k < elements.size(); ++k) {
     if (!elements[k].defined()) {
       throw SessionError(SessionErrorKind::InvalidInput, "sequence element " + std::to_string(k) + " is undefined");
@@ -48,7 +53,7 @@ Value Value::optional(Value content) {
 
 Value Value::empty_optional(Kind of, DType element_type) {
   if (of == Kind::Optional) throw SessionError(SessionErrorKind::InvalidInput, "an optional cannot hold an optional");
-  (void)dtype_size(element_type);
+  check_value_element_type(element_type);
   Value v;
   v.kind_ = Kind::Optional;
   v.optional_of_ = of;

@@ -21,6 +21,9 @@ Arena::~Arena() {
 }
 
 Tensor Arena::allocate(DType type, const Shape& shape) {
+  // spec/tensors.md section 8: strings are objects, never placed in reused raw memory; they get a
+  // buffer of their own, freed with the last tensor over it.
+  if (type == DType::String) return Tensor::empty(type, shape);
   // spec/tensors.md section 3: checked before anything is allocated.
   const auto length = static_cast<std::size_t>(checked_byte_size(shape, type));
   // Checked builds keep 64 canary bytes after every allocation (spec/tensors.md section 6).

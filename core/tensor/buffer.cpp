@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "core/tensor/checked_fill.hpp"
@@ -26,7 +27,35 @@ std::shared_ptr<Buffer> Buffer::borrow(std::byte* block, std::size_t length, std
   return buffer;
 }
 
+std::shared_ptr<Buffer> Buffer::for_strings(std::size_t count) {
+  // spec/tensors.md section 8: at least one object, so that an empty STRING tensor also has an
+  // aligned, non-null block and holds_strings() tells the kind apart.
+  const std::size_t objects = count == 0 ? 1 : count;
+  if (objects > BufferPool::kMaxRequestBytes / sizeof(std::string)) {
+    throw TensorError(TensorErrorKind::Shape, std::to_string(count) + " strings need more than 2^31-1 bytes of std::string objects");
+  }
+  const std::size_t bytes = objects * sizeof(std::string);
+  void* raw = ::operator new(bytes, std::align_val_t{kBufferAlignment});
+  auto* strings = static_cast<std::string*>(raw);
+  // std::string's default constructor does not throw.
+  for (std::size_t i = 0; i < objects; ++i) new (strings + i) std::string();
+  auto buffer = std::make_shared<Buffer>(PrivateTag{}, nullptr, static_cast<std::byte*>(raw), count * sizeof(std::string), bytes);
+  buffer->string_count_ = objects;
+  return buffer;
+}
+
+void Buffer::free_strings() noexcept {
+  auto* strings = reinterpret_cast<std::string*>(block_);
+  for (std::size_t i = 0; i < string_count_; ++i) strings[i].~basic_string();
+  ::operator delete(static_cast<void*>(block_), std::align_val_t{kBufferAlignment});
+}
+
 Buffer::~Buffer() {
+  // String objects are destroyed with their memory (spec/tensors.md section 8).
+  if (holds_strings()) {
+    if (!released_.load(std::memory_order_acquire)) free_strings();
+    return;
+  }
   // Borrowed memory belongs to its owner (keep_alive_ lets it go).
   if (borrowed()) return;
   // Never released: the memory goes back now (the source's finalizer). A destructor cannot
@@ -40,7 +69,7 @@ Buffer::~Buffer() {
 }
 
 bool Buffer::canary_intact() const noexcept {
-  if (released() || borrowed()) return true;
+  if (released() || borrowed() || holds_strings()) return true;
   return detail::canary_ok(block_, length_);
 }
 
@@ -52,6 +81,10 @@ void Buffer::release() {
   }
   // spec/tensors.md section 6: the generation increases when the buffer is returned.
   generation_.fetch_add(1, std::memory_order_acq_rel);
+  if (holds_strings()) {
+    free_strings();
+    return;
+  }
   const bool canary = detail::canary_ok(block_, length_);
   detail::mark_returned(block_, capacity_ + kCanaryBytes);
   pool_->give_back(block_, capacity_);

@@ -35,6 +35,7 @@ constexpr std::size_t stored_size(std::int32_t code) noexcept {
     case DType::I64:
     case DType::F64:
     case DType::U64: return 8;
+    case DType::String: return 0;  // not bytes: spec/tensors.md section 8
   }
   return 0;
 }
@@ -46,6 +47,11 @@ std::string describe_code(std::int32_t code) {
 }  // namespace
 
 std::size_t dtype_size(DType type) {
+  if (type == DType::String) {
+    // spec/tensors.md section 8: string elements are std::string objects; a byte copy of one
+    // would share or leak its heap memory, so byte-level code is refused here.
+    throw TensorError(TensorErrorKind::Type, "STRING elements have no fixed byte size (this operation moves raw bytes)");
+  }
   std::size_t size = stored_size(static_cast<std::int32_t>(type));
   if (size == 0) {
     throw TensorError(TensorErrorKind::Type,
@@ -69,6 +75,7 @@ std::string_view dtype_name(DType type) {
     case DType::U32: return "U32";
     case DType::U64: return "U64";
     case DType::BF16: return "BF16";
+    case DType::String: return "String";
   }
   return "Invalid";
 }
@@ -77,7 +84,9 @@ bool dtype_is_floating(DType type) noexcept {
   return type == DType::F32 || type == DType::F16 || type == DType::BF16 || type == DType::F64;
 }
 
-bool dtype_is_stored(std::int32_t code) noexcept { return stored_size(code) != 0; }
+bool dtype_is_stored(std::int32_t code) noexcept {
+  return stored_size(code) != 0 || code == static_cast<std::int32_t>(DType::String);
+}
 
 std::string_view onnx_type_name(std::int32_t code) noexcept {
   if (code < 0 || code >= static_cast<std::int32_t>(kOnnxNames.size())) return "UNKNOWN";

@@ -124,8 +124,9 @@ void testing::set_buffer_byte_limit(std::int64_t bytes) noexcept {
   test_byte_limit.store(bytes > 0 && bytes < kMaxBufferBytes ? bytes : 0, std::memory_order_relaxed);
 }
 
-std::int64_t checked_byte_size(const Shape& shape, DType type) {
-  const auto bytes = detail::checked_mul(shape.element_count(), static_cast<std::int64_t>(dtype_size(type)));
+namespace {
+std::int64_t checked_size_of(const Shape& shape, DType type, std::size_t element) {
+  const auto bytes = detail::checked_mul(shape.element_count(), static_cast<std::int64_t>(element));
   // spec/tensors.md section 3: a buffer holds at most 2^31-1 bytes.
   if (!bytes || *bytes > kMaxBufferBytes) {
     shape_error("shape " + shape.to_string() + " of " + std::string(dtype_name(type)) +
@@ -137,6 +138,15 @@ std::int64_t checked_byte_size(const Shape& shape, DType type) {
                 std::to_string(lowered) + " bytes a test allows");
   }
   return *bytes;
+}
+}  // namespace
+
+std::int64_t checked_byte_size(const Shape& shape, DType type) {
+  return checked_size_of(shape, type, dtype_size(type));
+}
+
+std::int64_t checked_storage_bytes(const Shape& shape, DType type) {
+  return checked_size_of(shape, type, type == DType::String ? sizeof(std::string) : dtype_size(type));
 }
 
 }  // namespace onemodel

@@ -26,7 +26,40 @@ Tensor::Tensor(std::shared_ptr<Buffer> buffer, std::size_t base, std::int64_t li
       strides_(strides),
       offset_(offset) {}
 
+namespace {
+
+// spec/tensors.md section 8: a STRING tensor's elements are empty strings when it is made.
+Tensor make_string_tensor(const Shape& shape) {
+  (void)checked_storage_bytes(shape, DType::String);
+  return Tensor::over_strings(Buffer::for_strings(static_cast<std::size_t>(shape.element_count())), shape);
+}
+
+}  // namespace
+
+Tensor Tensor::over_strings(std::shared_ptr<Buffer> buffer, const Shape& shape) {
+  if (!buffer || buffer->released() || !buffer->holds_strings() ||
+      buffer->length() / sizeof(std::string) < static_cast<std::uint64_t>(shape.element_count())) {
+    throw TensorError(TensorErrorKind::View, "a STRING tensor " + shape.to_string() + " needs a live buffer of as many strings");
+  }
+  const std::uint64_t generation = buffer->generation();
+  return Tensor(std::move(buffer), 0, shape.element_count(), generation, true, DType::String, shape,
+                contiguous_strides(shape), 0);
+}
+
+Tensor Tensor::from_strings(const Shape& shape, std::span<const std::string> values) {
+  if (static_cast<std::uint64_t>(shape.element_count()) != values.size()) {
+    throw TensorError(TensorErrorKind::Shape, "shape " + shape.to_string() + " needs " +
+                                                  std::to_string(shape.element_count()) + " strings, got " +
+                                                  std::to_string(values.size()));
+  }
+  Tensor t = make_string_tensor(shape);
+  std::span<std::string> out = t.mutable_data<std::string>();
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+  return t;
+}
+
 Tensor Tensor::empty(DType type, const Shape& shape, BufferPool& pool) {
+  if (type == DType::String) return make_string_tensor(shape);
   // spec/tensors.md section 3: the byte size is checked before anything is allocated.
   const std::int64_t bytes = checked_byte_size(shape, type);
   auto buffer = pool.rent(static_cast<std::size_t>(bytes));
@@ -36,6 +69,7 @@ Tensor Tensor::empty(DType type, const Shape& shape, BufferPool& pool) {
 }
 
 Tensor Tensor::zeros(DType type, const Shape& shape, BufferPool& pool) {
+  if (type == DType::String) return make_string_tensor(shape);  // every element the empty string
   const std::int64_t bytes = checked_byte_size(shape, type);
   auto buffer = pool.rent(static_cast<std::size_t>(bytes), true);
   const std::uint64_t generation = buffer->generation();
@@ -98,7 +132,7 @@ bool Tensor::is_contiguous() const noexcept {
 }
 
 std::byte* Tensor::origin() const noexcept {
-  return buffer_->data() + base_ + static_cast<std::size_t>(offset_) * dtype_size(dtype_);
+  return buffer_->data() + base_ + static_cast<std::size_t>(offset_) * detail::element_stride_bytes(dtype_);
 }
 
 std::byte* Tensor::element_address(std::span<const std::int64_t> index) const {
@@ -118,7 +152,7 @@ std::byte* Tensor::element_address(std::span<const std::int64_t> index) const {
     // The view was checked when made, so this stays inside [0, limit).
     at += i * strides_[d];
   }
-  return buffer_->data() + base_ + static_cast<std::size_t>(at) * dtype_size(dtype_);
+  return buffer_->data() + base_ + static_cast<std::size_t>(at) * detail::element_stride_bytes(dtype_);
 }
 
 void Tensor::validate() const {
@@ -140,8 +174,11 @@ void Tensor::validate() const {
     if (offset_ != 0 || limit_ != 0) fail("undefined tensor with an offset or allocation");
     return;
   }
-  const std::size_t size = dtype_size(dtype_);
+  const std::size_t size = detail::element_stride_bytes(dtype_);
   if (base_ % size != 0) fail("allocation not aligned to the element size");
+  // spec/tensors.md section 8: string elements only in a buffer of constructed strings, and
+  // nothing else there.
+  if ((dtype_ == DType::String) != buffer_->holds_strings()) fail("string elements and string buffer disagree");
   if (limit_ < 0 || base_ > buffer_->length() ||
       static_cast<std::uint64_t>(limit_) > (buffer_->length() - base_) / size) {
     fail("allocation extends past the buffer");

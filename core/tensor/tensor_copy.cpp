@@ -54,9 +54,46 @@ void Tensor::copy_to(std::span<std::byte> out) const {
   }
 }
 
+void Tensor::copy_elements_to(const Tensor& destination) const {
+  if (destination.dtype() != dtype_ || destination.element_count() != element_count() ||
+      !destination.is_contiguous()) {
+    throw TensorError(TensorErrorKind::Shape, "copy_elements_to: destination " + destination.shape().to_string() +
+                                                  " of " + std::string(dtype_name(destination.dtype())) + " for " +
+                                                  shape_.to_string() + " of " + std::string(dtype_name(dtype_)));
+  }
+  check_live();
+  destination.check_live();
+  if (dtype_ != DType::String) {
+    if (element_count() == 0) return;
+    copy_to(std::span<std::byte>(destination.origin(), static_cast<std::size_t>(checked_byte_size(shape_, dtype_))));
+    destination.buffer_->bump_version();
+    return;
+  }
+  // spec/tensors.md section 8: strings are assigned one by one in row-major order (the odometer
+  // of copy_to over element addresses).
+  std::span<std::string> out = destination.mutable_data<std::string>();
+  const int rank = shape_.rank();
+  std::array<std::int64_t, kMaxRank> index{};
+  const auto* base = reinterpret_cast<const std::string*>(buffer_->data() + base_);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    std::int64_t at = offset_;
+    for (int d = 0; d < rank; ++d) at += index[static_cast<std::size_t>(d)] * strides_[static_cast<std::size_t>(d)];
+    out[k] = base[at];
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++index[static_cast<std::size_t>(d)] < shape_[d]) break;
+      index[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+}
+
 Tensor Tensor::contiguous(BufferPool& pool) const {
   check_live();
   if (is_contiguous()) return *this;
+  if (dtype_ == DType::String) {
+    Tensor out = empty(dtype_, shape_, pool);
+    copy_elements_to(out);
+    return out;
+  }
   // The copy's byte size is checked before it is allocated (an expanded view may be larger than
   // its buffer).
   Tensor out = empty(dtype_, shape_, pool);

@@ -51,7 +51,15 @@ class Buffer {
   // canary follows the memory; release() throws TensorError(Pool): the owner frees it.
   static std::shared_ptr<Buffer> borrow(std::byte* block, std::size_t length, std::shared_ptr<void> keep_alive);
   // True for a buffer made by borrow().
-  bool borrowed() const noexcept { return pool_ == nullptr; }
+  bool borrowed() const noexcept { return pool_ == nullptr && string_count_ == 0; }
+
+  // A buffer holding `count` empty std::string objects, constructed in place (spec/tensors.md
+  // section 8): the elements of a STRING tensor. Never from a pool and never reused as raw memory:
+  // the strings are destroyed and the memory freed on release() or when the last reference goes.
+  // Throws TensorError(Shape) when count * sizeof(std::string) exceeds 2^31-1 bytes.
+  static std::shared_ptr<Buffer> for_strings(std::size_t count);
+  // True for a buffer made by for_strings().
+  bool holds_strings() const noexcept { return string_count_ != 0; }
   Buffer& operator=(const Buffer&) = delete;
 
   // Null once released.
@@ -81,7 +89,11 @@ class Buffer {
   // The arena reuses the memory of its chunks after Reset; stale tensors must see a new generation.
   void advance_generation() noexcept { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
-  std::shared_ptr<detail::PoolState> pool_;  // null for a borrowed buffer
+  // Destroys the strings of a for_strings() buffer and frees its memory.
+  void free_strings() noexcept;
+
+  std::shared_ptr<detail::PoolState> pool_;  // null for a borrowed or string buffer
+  std::size_t string_count_ = 0;             // for_strings(): objects constructed (at least 1)
   std::shared_ptr<void> keep_alive_;         // a borrowed buffer's owner; null otherwise
   std::byte* block_;
   std::size_t length_;

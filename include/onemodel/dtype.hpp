@@ -20,6 +20,9 @@ enum class DType : std::int32_t {
   I16 = 5,
   I32 = 6,
   I64 = 7,
+  // UTF-8 (or any) byte strings of any length, stored as std::string objects in a buffer of
+  // their own (spec/tensors.md section 8): never raw bytes, never pooled or in a slab.
+  String = 8,
   Bool = 9,
   F16 = 10,
   F64 = 11,
@@ -29,16 +32,21 @@ enum class DType : std::int32_t {
 };
 
 // Bytes per element (spec/tensors.md section 2 table). Throws TensorError(Type) for a value that
-// is not one of the enumerators.
+// is not one of the enumerators, and for String: its elements are objects, not bytes, so every
+// kernel that moves elements as bytes refuses strings here rather than copying objects
+// (spec/tensors.md section 8).
 std::size_t dtype_size(DType type);
 
-// The enumerator's name: "F32", "U8", ..., "BF16".
+// True for DType::String.
+constexpr bool dtype_is_string(DType type) noexcept { return type == DType::String; }
+
+// The enumerator's name: "F32", "U8", ..., "BF16", "String".
 std::string_view dtype_name(DType type);
 
 // F32, F16, BF16, F64: the only types that may require gradients (spec/tensors.md section 2).
 bool dtype_is_floating(DType type) noexcept;
 
-// True when `code` is one of the stored types above.
+// True when `code` is one of the stored types above (String included).
 bool dtype_is_stored(std::int32_t code) noexcept;
 
 // The ONNX name of every TensorProto.DataType code 0..28 ("UNDEFINED", "FLOAT", ..., "FLOAT6E3M2");

@@ -77,6 +77,10 @@ Strides contiguous_strides(const Shape& shape) noexcept;
 
 // Throws TensorError(Shape) unless element_count * dtype_size(type) <= 2^31-1.
 std::int64_t checked_byte_size(const Shape& shape, DType type);
+// The memory a tensor of this shape occupies: checked_byte_size, except that a STRING element
+// counts as one std::string object (its characters live on the heap and are not counted;
+// spec/tensors.md section 8). Used to charge runs and size buffers, never to copy bytes.
+std::int64_t checked_storage_bytes(const Shape& shape, DType type);
 
 }  // namespace onemodel
 

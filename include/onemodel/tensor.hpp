@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -26,10 +27,12 @@
 namespace onemodel {
 
 // Which C++ type reads the storage of a DType. 16-bit floats are read as their raw bits
-// (uint16_t; conversions in onemodel/half.hpp); Bool is read as bool or as its byte (uint8_t).
+// (uint16_t; conversions in onemodel/half.hpp); Bool is read as bool or as its byte (uint8_t);
+// String as std::string (spec/tensors.md section 8).
 template <class T>
 constexpr bool storage_matches(DType type) noexcept {
-  if constexpr (std::is_same_v<T, float>) return type == DType::F32;
+  if constexpr (std::is_same_v<T, std::string>) return type == DType::String;
+  else if constexpr (std::is_same_v<T, float>) return type == DType::F32;
   else if constexpr (std::is_same_v<T, double>) return type == DType::F64;
   else if constexpr (std::is_same_v<T, bool>) return type == DType::Bool;
   else if constexpr (std::is_same_v<T, std::uint8_t>) return type == DType::U8 || type == DType::Bool;
@@ -46,7 +49,8 @@ constexpr bool storage_matches(DType type) noexcept {
 
 template <class T>
 constexpr const char* storage_type_name() noexcept {
-  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, std::string>) return "std::string";
+  else if constexpr (std::is_same_v<T, float>) return "float";
   else if constexpr (std::is_same_v<T, double>) return "double";
   else if constexpr (std::is_same_v<T, bool>) return "bool";
   else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8_t";
@@ -77,14 +81,21 @@ class Tensor {
   template <class T>
   static Tensor from_values(DType type, const Shape& shape, std::span<const T> values,
                             BufferPool& pool = BufferPool::shared());
+  // A STRING tensor holding copies of `values` in row-major order (spec/tensors.md section 8);
+  // values.size() must be the shape's element count.
+  static Tensor from_strings(const Shape& shape, std::span<const std::string> values);
   template <class T>
   static Tensor from_values(DType type, const Shape& shape, std::initializer_list<T> values) {
     return from_values<T>(type, shape, std::span<const T>(values.begin(), values.size()));
   }
   // A contiguous tensor over bytes [byte_offset, byte_offset + byte_length) of `buffer`, which it
   // does not own (release() throws; the owner returns the buffer). Used by the arena.
+  // Throws TensorError(Type) for STRING: raw memory never holds strings (spec/tensors.md section 8).
   static Tensor over(std::shared_ptr<Buffer> buffer, std::size_t byte_offset, std::size_t byte_length,
                      DType type, const Shape& shape);
+  // A contiguous STRING tensor owning all of `buffer`, a Buffer::for_strings() of at least the
+  // shape's element count.
+  static Tensor over_strings(std::shared_ptr<Buffer> buffer, const Shape& shape);
 
   bool defined() const noexcept { return buffer_ != nullptr; }
   DType dtype() const noexcept { return dtype_; }
@@ -137,8 +148,12 @@ class Tensor {
 
   // The tensor itself when contiguous, else a row-major copy in a fresh buffer.
   Tensor contiguous(BufferPool& pool = BufferPool::shared()) const;
-  // The elements in row-major order into `out` (element_count() * element size bytes).
+  // The elements in row-major order into `out` (element_count() * element size bytes). Throws
+  // TensorError(Type) for STRING tensors, whose elements are not bytes.
   void copy_to(std::span<std::byte> out) const;
+  // The elements in row-major order into `destination`: contiguous, of the same type and element
+  // count. Works for every type (strings are assigned, others copied as bytes).
+  void copy_elements_to(const Tensor& destination) const;
 
   // Throws TensorError(View) when an invariant is broken (DESIGN.md section 3, item 10): limits
   // of the shape, strides past the rank, allocation inside the buffer and aligned, reachable
@@ -212,7 +227,7 @@ void Tensor::check_type() const {
                     storage_matches<T>(DType::I8) || storage_matches<T>(DType::U16) ||
                     storage_matches<T>(DType::I16) || storage_matches<T>(DType::I32) ||
                     storage_matches<T>(DType::U32) || storage_matches<T>(DType::I64) ||
-                    storage_matches<T>(DType::U64),
+                    storage_matches<T>(DType::U64) || storage_matches<T>(DType::String),
                 "no element type is stored as T");
   if (!storage_matches<T>(dtype_)) throw_type_mismatch(dtype_, storage_type_name<T>());
 }
@@ -221,7 +236,9 @@ template <class T>
 T Tensor::at(std::span<const std::int64_t> index) const {
   check_type<T>();
   const std::byte* p = element_address(index);
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return *reinterpret_cast<const std::string*>(p);
+  } else if constexpr (std::is_same_v<T, bool>) {
     std::uint8_t byte = 0;
     std::memcpy(&byte, p, 1);
     return byte != 0;
@@ -236,7 +253,9 @@ template <class T>
 void Tensor::set(std::span<const std::int64_t> index, T value) const {
   check_type<T>();
   std::byte* p = element_address(index);
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    *reinterpret_cast<std::string*>(p) = std::move(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
     const std::uint8_t byte = value ? 1 : 0;
     std::memcpy(p, &byte, 1);
   } else {
@@ -267,15 +286,19 @@ std::span<T> Tensor::mutable_data() const {
 template <class T>
 std::vector<T> Tensor::to_vector() const {
   check_type<T>();
-  const std::size_t n = static_cast<std::size_t>(element_count());
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    Tensor row_major = contiguous();
+    std::span<const std::string> values = row_major.data<std::string>();
+    return std::vector<std::string>(values.begin(), values.end());
+  } else if constexpr (std::is_same_v<T, bool>) {
+    const std::size_t n = static_cast<std::size_t>(element_count());
     std::vector<std::uint8_t> bytes(n);
     copy_to(std::as_writable_bytes(std::span<std::uint8_t>(bytes)));
     std::vector<T> result(n);
     for (std::size_t i = 0; i < n; ++i) result[i] = bytes[i] != 0;
     return result;
   } else {
-    std::vector<T> out(n);
+    std::vector<T> out(static_cast<std::size_t>(element_count()));
     copy_to(std::as_writable_bytes(std::span<T>(out)));
     return out;
   }
@@ -285,7 +308,12 @@ template <class T>
 Tensor Tensor::from_values(DType type, const Shape& shape, std::span<const T> values, BufferPool& pool) {
   static_assert(!std::is_same_v<T, bool>, "give Bool values as uint8_t");
   if (!storage_matches<T>(type)) throw_type_mismatch(type, storage_type_name<T>());
-  return from_bytes(type, shape, std::as_bytes(values), pool);
+  if constexpr (std::is_same_v<T, std::string>) {
+    (void)pool;  // string buffers are never pooled (spec/tensors.md section 8)
+    return from_strings(shape, values);
+  } else {
+    return from_bytes(type, shape, std::as_bytes(values), pool);
+  }
 }
 
 }  // namespace onemodel

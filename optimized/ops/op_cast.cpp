@@ -32,7 +32,8 @@ class CastOverride final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& in = context.input(0);
     const Tensor& out = context.output(0);
-    if (!in.is_contiguous()) return run_reference(context);
+    // STRING (spec/ops/strings.md section 1) and strided views run the reference kernel.
+    if (!in.is_contiguous() || in.dtype() == DType::String || out.dtype() == DType::String) return run_reference(context);
     const auto count = static_cast<std::size_t>(out.element_count());
     if (count == 0) return;
     const std::byte* src = tensor_bytes(in).data();

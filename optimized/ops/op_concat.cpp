@@ -22,7 +22,8 @@ class ConcatOverride final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& out = context.output(0);
     const std::size_t count = context.input_count();
-    if (count == 0 || count > kMaxInputs) return run_reference(context);
+    // STRING (spec/tensors.md section 8) runs the reference kernel, which assigns strings.
+    if (count == 0 || count > kMaxInputs || out.dtype() == DType::String) return run_reference(context);
     for (std::size_t i = 0; i < count; ++i) {
       if (!context.has_input(i) || !context.input(i).is_contiguous() || context.input(i).dtype() != out.dtype() ||
           context.input(i).shape().rank() != out.rank()) {

@@ -77,7 +77,8 @@ class GatherOverride final : public OptimizedKernel {
     const Tensor& data = context.input(0);
     const Tensor& indices = context.input(1);
     const Tensor& out = context.output(0);
-    if (!data.is_contiguous() || !indices.is_contiguous() || data.rank() == 0 ||
+    // STRING data (spec/tensors.md section 8) runs the reference kernel, which assigns strings.
+    if (data.dtype() == DType::String || !data.is_contiguous() || !indices.is_contiguous() || data.rank() == 0 ||
         (indices.dtype() != DType::I32 && indices.dtype() != DType::I64)) {
       return run_reference(context);
     }

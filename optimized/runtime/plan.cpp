@@ -59,6 +59,11 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
                            node.info.name());
       }
     }
+    // spec/tensors.md section 8: a node that reads or makes STRING tensors is a dynamic step, so its
+    // string values come from buffers of their own and never from the slab.
+    for (int id : node.inputs) {
+      if (id >= 0 && values_[static_cast<std::size_t>(id)].type == DType::String) dynamic = true;
+    }
     std::vector<InferInput> described(node.inputs.size());
     std::vector<InferOutput> stated(node.outputs.size());
     bool needs_values = false;
@@ -88,6 +93,10 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
         if (!needs_values) prepared = kernel.prepare(infer);
       });
       dynamic = needs_values;
+      for (std::size_t i = 0; i < stated.size(); ++i) {
+        const bool string_out = stated[i].constant ? stated[i].value.dtype() == DType::String : stated[i].type == DType::String;
+        if (stated[i].wanted && stated[i].set && string_out) dynamic = true;
+      }
     }
     if (dynamic) {
       for (int id : node.outputs) {

@@ -144,6 +144,8 @@ void RunState::run_dynamic(const PlanStep& step, const CompiledGraph& graph) {
       }
       if (all_constant) return;
       prepared = kernel.prepare(infer);
+    } else {
+      check_string_inputs(kernel, node.info, in);
     }
     RunContext context(node.info, in, out, this, prepared.get());
     kernel.run(context);

@@ -51,6 +51,8 @@ nb::dlpack::dtype numpy_type(DType type) {
     case DType::I32: return make(dtype_code::Int, 32);
     case DType::I64: return make(dtype_code::Int, 64);
     case DType::Bool: return make(dtype_code::Bool, 8);
+    case DType::String:  // not a DLPack type (spec/tensors.md section 8)
+      throw TensorError(TensorErrorKind::Type, "STRING tensors are not supported by the Python package");
   }
   throw TensorError(TensorErrorKind::Type, "no NumPy type for element type " + std::to_string(static_cast<int>(type)));
 }

@@ -142,6 +142,7 @@ class ReferenceEngine final : public Engine {
           kernel.run(context);
         }
       } else {
+        check_string_inputs(kernel, info, inputs);
         RunContext context(info, inputs, outputs, &memory);
         kernel.run(context);
       }

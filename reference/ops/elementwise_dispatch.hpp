@@ -111,6 +111,11 @@ using BoolTypes = Types<Bool>;
 using F32Types = Types<F32>;
 using F32F64Types = Types<F32, F64>;
 using StoredTypes = Types<F32, F64, F16, BF16, I8, I16, I32, I64, U8, U16, U32, U64, Bool>;
+// For require() only: STRING has no tag (its elements are not numbers; Cast serves it apart).
+struct StringTag {
+  static constexpr DType type = DType::String;
+};
+using StringAndStoredTypes = Types<F32, F64, F16, BF16, I8, I16, I32, I64, U8, U16, U32, U64, Bool, StringTag>;
 
 // Unsupported naming the node, input and type unless input i has one of the list's types.
 template <class... Es>

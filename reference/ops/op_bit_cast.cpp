@@ -49,7 +49,8 @@ class BitCast final : public OpKernel {
 
 std::unique_ptr<OpKernel> make_bit_cast(const NodeInfo& node) {
   const std::int64_t to = node.required_int("to");
-  if (to < 0 || to > 0x7FFFFFFF || !dtype_is_stored(static_cast<std::int32_t>(to))) {
+  // STRING is stored, but as objects without a bit pattern to reinterpret (spec/tensors.md section 8).
+  if (to < 0 || to > 0x7FFFFFFF || !dtype_is_stored(static_cast<std::int32_t>(to)) || to == 8) {
     node.fail_unsupported("to = " + std::to_string(to) + " (" +
                           std::string(onnx_type_name(static_cast<std::int32_t>(to < 0 || to > 0x7FFFFFFF ? -1 : to))) +
                           ") is not a type the library stores");

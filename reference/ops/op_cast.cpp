@@ -12,9 +12,9 @@ namespace {
 
 class CastKernel final : public OpKernel {
  public:
-  explicit CastKernel(DType to) : to_(to) {}
+  explicit CastKernel(DType to) : to_(to) { string_elements = true; }  // spec/ops/strings.md section 1
   void infer(InferContext& context) const override {
-    ew::require(context, 0, ew::StoredTypes{});
+    ew::require(context, 0, ew::StringAndStoredTypes{});
     context.set_output(0, to_, context.input_shape(0));
   }
   void run(RunContext& context) const override { ew::convert_tensor(context.input(0), context.output(0)); }

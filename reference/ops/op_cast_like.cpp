@@ -8,9 +8,10 @@ namespace {
 
 class CastLikeKernel final : public OpKernel {
  public:
+  CastLikeKernel() { string_elements = true; }  // spec/ops/strings.md section 1
   void infer(InferContext& context) const override {
-    ew::require(context, 0, ew::StoredTypes{});
-    ew::require(context, 1, ew::StoredTypes{});
+    ew::require(context, 0, ew::StringAndStoredTypes{});
+    ew::require(context, 1, ew::StringAndStoredTypes{});
     context.set_output(0, context.input_type(1), context.input_shape(0));
   }
   void run(RunContext& context) const override { ew::convert_tensor(context.input(0), context.output(0)); }

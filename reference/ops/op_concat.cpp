@@ -14,7 +14,9 @@ using namespace shape_ops;
 
 class Concat final : public OpKernel {
  public:
-  explicit Concat(std::int64_t axis) : axis_(axis) {}
+  explicit Concat(std::int64_t axis) : axis_(axis) {
+    string_elements = true;  // STRING elements are assigned (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     if (context.input_count() == 0 || !context.has_input(0)) node.fail_invalid("needs at least one input");
@@ -37,11 +39,27 @@ class Concat final : public OpKernel {
   void run(RunContext& context) const override {
     const Tensor& out = context.output(0);
     const int axis = normalize_axis(context.node(), axis_, out.rank());
-    const std::size_t esize = dtype_size(out.dtype());
     std::int64_t outer = 1;
     for (int d = 0; d < axis; ++d) outer *= out.shape()[d];
     std::int64_t inner = 1;
     for (int d = axis + 1; d < out.rank(); ++d) inner *= out.shape()[d];
+    if (out.dtype() == DType::String) {
+      // The same blocks in elements, assigning strings.
+      const std::span<std::string> to = out.mutable_data<std::string>();
+      const auto out_row = static_cast<std::size_t>(out.shape()[axis] * inner);
+      std::size_t column = 0;
+      for (std::size_t i = 0; i < context.input_count(); ++i) {
+        const Tensor in = context.input(i).contiguous();
+        const std::span<const std::string> from = in.data<std::string>();
+        const auto block = static_cast<std::size_t>(in.shape()[axis] * inner);
+        for (std::int64_t o = 0; o < outer; ++o) {
+          for (std::size_t k = 0; k < block; ++k) to[static_cast<std::size_t>(o) * out_row + column + k] = from[static_cast<std::size_t>(o) * block + k];
+        }
+        column += block;
+      }
+      return;
+    }
+    const std::size_t esize = dtype_size(out.dtype());
     std::span<std::byte> dst = mutable_tensor_bytes(out);
     const std::size_t out_row = static_cast<std::size_t>(out.shape()[axis] * inner) * esize;
     std::size_t column = 0;  // byte position of this input's block inside an output row

@@ -1,6 +1,6 @@
 // Constant: one attribute gives the value (spec/ops/shape-indexing.md section 2, Constant): `value`
-// (a tensor), `value_float(s)`, `value_int(s)`; strings and sparse values are not stored by the
-// library (Unsupported). The output is a constant of the plan; the node never runs.
+// (a tensor, STRING included), `value_float(s)`, `value_int(s)`, `value_string(s)`; sparse values
+// are not supported. The output is a constant of the plan; the node never runs.
 #include "core/graph/op_kernel.hpp"
 
 namespace onemodel {
@@ -8,7 +8,9 @@ namespace {
 
 class ConstantOp final : public OpKernel {
  public:
-  explicit ConstantOp(Tensor value) : value_(std::move(value)) {}
+  explicit ConstantOp(Tensor value) : value_(std::move(value)) {
+    string_elements = value_.dtype() == DType::String;  // spec/tensors.md section 8
+  }
   void infer(InferContext& context) const override { context.set_constant_output(0, value_); }
   void run(RunContext&) const override {}
 
@@ -25,7 +27,16 @@ std::unique_ptr<OpKernel> make_constant(const NodeInfo& node) {
     if (node.has(name)) ++given;
   }
   if (given != 1) node.fail_invalid("exactly one value attribute is required, found " + std::to_string(given));
-  if (node.has("value_string") || node.has("value_strings")) node.fail_unsupported("string constants are not stored");
+  // ONNX Constant: value_string is a scalar STRING, value_strings a 1-D STRING tensor.
+  if (node.has("value_string")) {
+    const std::string one = node.get_string("value_string", "");
+    return std::make_unique<ConstantOp>(Tensor::from_strings(Shape{}, std::span<const std::string>(&one, 1)));
+  }
+  if (node.has("value_strings")) {
+    const std::vector<std::string> all = node.get_strings("value_strings", {});
+    const std::int64_t n = static_cast<std::int64_t>(all.size());
+    return std::make_unique<ConstantOp>(Tensor::from_strings(Shape{std::span<const std::int64_t>(&n, 1)}, all));
+  }
   if (node.has("sparse_value")) node.fail_unsupported("sparse constants are not supported");
   if (node.has("value")) return std::make_unique<ConstantOp>(*node.get_tensor("value"));
   if (node.has("value_float")) {

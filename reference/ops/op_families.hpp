@@ -20,5 +20,6 @@ std::span<const OpDef> spectral_ops();     // spec/ops/spectral.md
 std::span<const OpDef> training_ops();     // spec/ops/training.md
 std::span<const OpDef> ml_ops();           // spec/ops/ml.md
 std::span<const OpDef> image_ops();        // spec/ops/image.md
+std::span<const OpDef> string_ops();       // spec/ops/strings.md
 
 }  // namespace onemodel

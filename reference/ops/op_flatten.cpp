@@ -11,7 +11,10 @@ using namespace shape_ops;
 
 class Flatten final : public OpKernel {
  public:
-  explicit Flatten(std::int64_t axis) : axis_(axis) { view_of_input = true; }
+  explicit Flatten(std::int64_t axis) : axis_(axis) {
+    view_of_input = true;
+    string_elements = true;  // copies elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Shape& in = context.input_shape(0);
     const int rank = in.rank();
@@ -24,7 +27,7 @@ class Flatten final : public OpKernel {
     for (int d = static_cast<int>(axis); d < rank; ++d) inner *= in[d];
     context.set_output(0, context.input_type(0), make_shape(context.node(), {outer, inner}));
   }
-  void run(RunContext& context) const override { context.input(0).copy_to(mutable_tensor_bytes(context.output(0))); }
+  void run(RunContext& context) const override { context.input(0).copy_elements_to(context.output(0)); }
 
  private:
   std::int64_t axis_;

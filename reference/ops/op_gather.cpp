@@ -15,7 +15,9 @@ using namespace shape_ops;
 
 class Gather final : public OpKernel {
  public:
-  explicit Gather(std::int64_t axis) : axis_(axis) {}
+  explicit Gather(std::int64_t axis) : axis_(axis) {
+    string_elements = true;  // STRING elements are assigned (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     context.require_type(1, {DType::I32, DType::I64});
@@ -37,15 +39,11 @@ class Gather final : public OpKernel {
       node.fail_invalid("indices must be int32 or int64, not " + std::string(dtype_name(index_tensor.dtype())));
     }
     const int axis = normalize_axis(node, axis_, data.rank());
-    const std::size_t esize = dtype_size(data.dtype());
     std::int64_t outer = 1;
     for (int d = 0; d < axis; ++d) outer *= data.shape()[d];
     std::int64_t inner = 1;
     for (int d = axis + 1; d < data.rank(); ++d) inner *= data.shape()[d];
     const std::int64_t n = data.shape()[axis];
-    const std::size_t block = static_cast<std::size_t>(inner) * esize;
-    std::span<const std::byte> src = tensor_bytes(data);
-    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
     const std::size_t count = static_cast<std::size_t>(index_tensor.element_count());
     // The indices are read from their tensor on each pass (no copy: a warm run of the optimized
     // engine allocates nothing, graph-runtime.md section 4).
@@ -62,7 +60,25 @@ class Gather final : public OpKernel {
     each_index([&](std::size_t, std::int64_t i) {
       if (i < -n || i >= n) fail_index(node, "index " + std::to_string(i) + " outside [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
     });
+    if (data.dtype() == DType::String) {
+      // The same walk in elements, assigning strings.
+      const std::span<const std::string> from = data.data<std::string>();
+      const std::span<std::string> to = context.output(0).mutable_data<std::string>();
+      const auto width = static_cast<std::size_t>(inner);
+      for (std::int64_t o = 0; o < outer; ++o) {
+        each_index([&](std::size_t j, std::int64_t i) {
+          const std::int64_t resolved = i < 0 ? i + n : i;
+          for (std::size_t k = 0; k < width; ++k) {
+            to[(static_cast<std::size_t>(o) * count + j) * width + k] = from[static_cast<std::size_t>(o * n + resolved) * width + k];
+          }
+        });
+      }
+      return;
+    }
+    const std::size_t block = static_cast<std::size_t>(inner) * dtype_size(data.dtype());
     if (block == 0) return;
+    std::span<const std::byte> src = tensor_bytes(data);
+    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
     for (std::int64_t o = 0; o < outer; ++o) {
       each_index([&](std::size_t j, std::int64_t i) {
         const std::int64_t resolved = i < 0 ? i + n : i;

@@ -7,12 +7,15 @@ namespace {
 
 class Identity final : public OpKernel {
  public:
-  Identity() { view_of_input = true; }
+  Identity() {
+    view_of_input = true;
+    string_elements = true;  // copies elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     context.set_output(0, context.input_type(0), context.input_shape(0));
   }
   void run(RunContext& context) const override {
-    context.input(0).copy_to(mutable_tensor_bytes(context.output(0)));
+    context.input(0).copy_elements_to(context.output(0));
   }
 };
 

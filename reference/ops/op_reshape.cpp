@@ -12,7 +12,10 @@ using namespace shape_ops;
 
 class Reshape final : public OpKernel {
  public:
-  explicit Reshape(bool allow_zero) : allow_zero_(allow_zero) { view_of_input = true; }
+  explicit Reshape(bool allow_zero) : allow_zero_(allow_zero) {
+    view_of_input = true;
+    string_elements = true;  // copies elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Tensor* shape_value = value_or_defer(context, 1);
     if (shape_value == nullptr) return;
@@ -52,7 +55,7 @@ class Reshape final : public OpKernel {
   }
   void run(RunContext& context) const override {
     // Same bytes in the same row-major order: only the shape differs.
-    context.input(0).copy_to(mutable_tensor_bytes(context.output(0)));
+    context.input(0).copy_elements_to(context.output(0));
   }
 
  private:

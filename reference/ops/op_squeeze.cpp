@@ -40,6 +40,7 @@ class Squeeze final : public OpKernel {
   explicit Squeeze(std::optional<std::vector<std::int64_t>> attribute_axes, bool axes_from_input)
       : attribute_axes_(std::move(attribute_axes)), axes_from_input_(axes_from_input) {
     view_of_input = true;
+    string_elements = true;  // copies elements of any type (spec/tensors.md section 8)
   }
   void infer(InferContext& context) const override {
     std::optional<std::vector<std::int64_t>> axes = attribute_axes_;
@@ -51,7 +52,7 @@ class Squeeze final : public OpKernel {
     }
     context.set_output(0, context.input_type(0), squeezed(context.node(), context.input_shape(0), axes));
   }
-  void run(RunContext& context) const override { context.input(0).copy_to(mutable_tensor_bytes(context.output(0))); }
+  void run(RunContext& context) const override { context.input(0).copy_elements_to(context.output(0)); }
 
  private:
   std::optional<std::vector<std::int64_t>> attribute_axes_;

@@ -15,6 +15,7 @@ class Unsqueeze final : public OpKernel {
  public:
   Unsqueeze(std::vector<std::int64_t> axes, bool from_input) : axes_(std::move(axes)), from_input_(from_input) {
     view_of_input = true;
+    string_elements = true;  // copies elements of any type (spec/tensors.md section 8)
   }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
@@ -40,7 +41,7 @@ class Unsqueeze final : public OpKernel {
     }
     context.set_output(0, context.input_type(0), make_shape(node, out));
   }
-  void run(RunContext& context) const override { context.input(0).copy_to(mutable_tensor_bytes(context.output(0))); }
+  void run(RunContext& context) const override { context.input(0).copy_elements_to(context.output(0)); }
 
  private:
   std::vector<std::int64_t> axes_;

@@ -55,12 +55,12 @@ std::unique_ptr<OpKernel> make_unsqueeze_13(const NodeInfo&);
 
 std::span<const OpDef> shape_ops() {
   static const std::vector<OpDef> rows = {
-      {"", "Concat", 1, 27, make_concat, "any"},
-      {"", "Constant", 1, 27, make_constant, "any"},  // no input: the value attribute's type
+      {"", "Concat", 1, 27, make_concat, "any String"},
+      {"", "Constant", 1, 27, make_constant, "any String"},  // no input: the value attribute's type
       {"", "Dropout", 1, 27, make_dropout, "any"},
-      {"", "Flatten", 1, 27, make_flatten, "any"},
-      {"", "Identity", 1, 27, make_identity, "any"},
-      {"", "Reshape", 5, 27, make_reshape, "any"},
+      {"", "Flatten", 1, 27, make_flatten, "any String"},
+      {"", "Identity", 1, 27, make_identity, "any String"},
+      {"", "Reshape", 5, 27, make_reshape, "any String"},
       {"", "Shape", 1, 27, make_shape, "any"},
       {"", "Size", 1, 27, make_size, "any"},
       {"", "Slice", 1, 9, make_slice_1, "any"},
@@ -68,14 +68,14 @@ std::span<const OpDef> shape_ops() {
       {"", "Split", 1, 12, make_split_2, "any"},
       {"", "Split", 13, 17, make_split_13, "any"},
       {"", "Split", 18, 27, make_split_18, "any"},
-      {"", "Squeeze", 1, 12, make_squeeze_1, "any"},
-      {"", "Squeeze", 13, 27, make_squeeze_13, "any"},
+      {"", "Squeeze", 1, 12, make_squeeze_1, "any String"},
+      {"", "Squeeze", 13, 27, make_squeeze_13, "any String"},
       {"", "Transpose", 1, 27, make_transpose, "any"},
-      {"", "Unsqueeze", 1, 12, make_unsqueeze_1, "any"},
-      {"", "Unsqueeze", 13, 27, make_unsqueeze_13, "any"},
+      {"", "Unsqueeze", 1, 12, make_unsqueeze_1, "any String"},
+      {"", "Unsqueeze", 13, 27, make_unsqueeze_13, "any String"},
       {"", "ConstantOfShape", 9, 27, make_constant_of_shape, "any"},  // the value attribute's type
       {"", "Expand", 8, 27, make_expand, "any"},
-      {"", "Gather", 1, 27, make_gather, "any"},
+      {"", "Gather", 1, 27, make_gather, "any String"},
       {"", "GatherElements", 11, 27, make_gather_elements, "any"},
       {"", "GatherND", 11, 27, make_gather_nd, "any"},
       {"", "NonZero", 9, 27, make_non_zero, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64 Bool"},

@@ -201,14 +201,15 @@ TEST_F(ConformanceCase, MissingOperatorIsUnsupportedOp) {
   EXPECT_EQ(r.operators, std::vector<std::string>{"Frobnicate"});
 }
 
-TEST_F(ConformanceCase, StringAndNestedSequenceValuesAreUnsupportedType) {
+TEST_F(ConformanceCase, UnstoredAndNestedSequenceValuesAreUnsupportedType) {
   onnxb::GraphParts g = onnxb::identity_graph();
-  g.inputs[0] = onnxb::tensor_value_info("X", 8, {2});
-  g.outputs[0] = onnxb::tensor_value_info("Y", 8, {2});
+  // COMPLEX64 (14): not stored (STRING is, since issue 17: spec/tensors.md section 8).
+  g.inputs[0] = onnxb::tensor_value_info("X", 14, {2});
+  g.outputs[0] = onnxb::tensor_value_info("Y", 14, {2});
   write("model.onnx", onnxb::model_bytes(g));
   CaseResult r = run();
   EXPECT_EQ(r.status, CaseStatus::UnsupportedType);
-  EXPECT_EQ(r.reason, "value 'X' has element type STRING");
+  EXPECT_EQ(r.reason, "value 'X' has element type COMPLEX64");
 
   // TypeProto.sequence_type (field 4) holding TypeProto.Sequence.elem_type (field 1): a sequence
   // of sequences, which values do not hold (spec/values.md section 1; a sequence of tensors runs).

@@ -65,7 +65,7 @@ TEST(DType, OnnxNamesOfEveryCode) {
 
 TEST(DType, UnstoredCodesAreRejectedByName) {
   const std::vector<std::pair<int, std::string>> rejected = {
-      {0, "UNDEFINED"},  {8, "STRING"},      {14, "COMPLEX64"},  {15, "COMPLEX128"},
+      {0, "UNDEFINED"},  {14, "COMPLEX64"},  {15, "COMPLEX128"},
       {17, "FLOAT8E4M3FN"}, {20, "FLOAT8E5M2FNUZ"}, {21, "UINT4"}, {22, "INT4"},
       {23, "FLOAT4E2M1"}, {24, "FLOAT8E8M0"}, {25, "UINT2"},     {26, "INT2"},
       {27, "FLOAT6E2M3"}, {28, "FLOAT6E3M2"}, {29, "UNKNOWN"},   {-5, "UNKNOWN"},
@@ -83,7 +83,22 @@ TEST(DType, UnstoredCodesAreRejectedByName) {
 }
 
 TEST(DType, SizeOfAnInvalidEnumValueThrows) {
-  EXPECT_THROW((void)dtype_size(static_cast<DType>(8)), TensorError);
+  EXPECT_THROW((void)dtype_size(static_cast<DType>(14)), TensorError);
+}
+
+// spec/tensors.md sections 2 and 8: STRING (8) is stored, but as objects, so it has no byte size.
+TEST(DType, StringIsStoredWithoutAByteSize) {
+  EXPECT_TRUE(dtype_is_stored(8));
+  EXPECT_EQ(dtype_from_onnx(8), DType::String);
+  EXPECT_EQ(dtype_name(DType::String), "String");
+  EXPECT_FALSE(dtype_is_floating(DType::String));
+  try {
+    (void)dtype_size(DType::String);
+    ADD_FAILURE() << "STRING has a byte size";
+  } catch (const TensorError& e) {
+    EXPECT_EQ(e.kind(), TensorErrorKind::Type);
+    EXPECT_NE(e.message().find("STRING"), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace

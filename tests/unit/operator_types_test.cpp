@@ -31,7 +31,7 @@ namespace {
 // Every stored element type (spec/tensors.md section 2).
 const std::vector<DType> kStoredTypes = {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8,
                                          DType::I16, DType::I32, DType::I64, DType::U8,   DType::U16,
-                                         DType::U32, DType::U64, DType::Bool};
+                                         DType::U32, DType::U64, DType::Bool, DType::String};
 
 // One input, output of the input's shape: element-wise unary operators, and the row-wise Softmax
 // family (which also takes one input of any rank from 1).
@@ -68,8 +68,15 @@ std::set<DType> listed_types(const OpDef& def, std::string& error) {
     error = "no element types stated";
     return out;
   }
-  const std::string text = def.element_types;
-  if (text == "any") return {kStoredTypes.begin(), kStoredTypes.end()};
+  std::string text = def.element_types;
+  // `any`: every stored type but String; `any String`: every stored type (spec/operator-contract.md
+  // section 1).
+  if (text == "any" || text == "any String") {
+    for (DType t : kStoredTypes) {
+      if (t != DType::String || text == "any String") out.insert(t);
+    }
+    return out;
+  }
   std::istringstream words(text);
   std::string word;
   while (words >> word) {

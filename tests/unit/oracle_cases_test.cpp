@@ -38,6 +38,7 @@
 #include <memory>
 #include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -317,6 +318,8 @@ std::string compare_within_one(std::int32_t code, const std::string& got, const 
   return {};
 }
 
+std::vector<std::string> strings_of(const std::string& data);  // below, beside to_tensor
+
 // Empty when `ours` matches ORT's output `want` under the case's tolerance, else what differs.
 std::string compare(const OracleTensor& want, const Tensor& ours, const std::string& tolerance) {
   std::vector<std::int64_t> shape;
@@ -325,6 +328,16 @@ std::string compare(const OracleTensor& want, const Tensor& ours, const std::str
     return "element type " + std::to_string(static_cast<int>(ours.dtype())) + ", ONNX Runtime " + std::to_string(want.dtype);
   }
   if (shape != want.shape) return "shape " + shape_text(shape) + ", ONNX Runtime " + shape_text(want.shape);
+  if (ours.dtype() == DType::String) {
+    // Strings: the same bytes, element by element (every tolerance is exact here).
+    const std::vector<std::string> a = ours.to_vector<std::string>();
+    const std::vector<std::string> b = strings_of(want.data);
+    if (a.size() != b.size()) return "element count differs";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) return "element " + std::to_string(i) + ": \"" + a[i] + "\", ONNX Runtime \"" + b[i] + "\"";
+    }
+    return {};
+  }
   std::string got(want.data.size(), '\0');
   if (static_cast<std::size_t>(ours.element_count()) * dtype_size(ours.dtype()) != want.data.size()) return "byte size differs";
   ours.copy_to(std::as_writable_bytes(std::span<char>(got.data(), got.size())));
@@ -359,7 +372,27 @@ std::string compare(const OracleTensor& want, const Tensor& ours, const std::str
   return compare_scaled(a, b, /*element_wise=*/true);
 }
 
+// A STRING tensor's data: each element as its u64 little-endian length, then its bytes
+// (tools/oracles/ops_cases.py, _tensor).
+std::vector<std::string> strings_of(const std::string& data) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < data.size()) {
+    std::uint64_t n = 0;
+    if (data.size() - at < 8) throw std::runtime_error("truncated string length in an oracle tensor");
+    std::memcpy(&n, data.data() + at, 8);
+    at += 8;
+    if (n > data.size() - at) throw std::runtime_error("string past the end of an oracle tensor");
+    out.push_back(data.substr(at, static_cast<std::size_t>(n)));
+    at += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
 Tensor to_tensor(const OracleTensor& t) {
+  if (t.dtype == static_cast<std::int32_t>(DType::String)) {
+    return Tensor::from_strings(Shape{std::span<const std::int64_t>(t.shape)}, strings_of(t.data));
+  }
   return Tensor::from_bytes(static_cast<DType>(t.dtype), Shape{std::span<const std::int64_t>(t.shape)},
                             std::as_bytes(std::span<const char>(t.data.data(), t.data.size())));
 }
@@ -587,7 +620,7 @@ INSTANTIATE_TEST_SUITE_P(Families, OracleCases, ::testing::ValuesIn(archive_name
 TEST(OracleCasesIndex, EveryFamilyIsPresent) {
   const std::vector<std::string> names = archive_names();
   for (const char* family : {"elementwise", "norms", "reduce", "shape", "conv", "pool", "resize", "recurrent", "quant",
-                             "breadth", "breadth_ops", "newattn", "attention", "exactloss"}) {
+                             "breadth", "breadth_ops", "newattn", "attention", "exactloss", "strings"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), family), names.end()) << family << ".bin is missing";
   }
 }

@@ -32,6 +32,7 @@ from ops_cases_breadth_ops import gen_breadth_ops
 from ops_cases_newattn import gen_newattn
 from ops_cases_exactloss import gen_exactloss
 from ops_cases_quant import gen_quant
+from ops_cases_strings import gen_strings
 
 FORMAT_VERSION = 1
 EXACT = "exact"
@@ -41,6 +42,7 @@ CODES = {
     np.dtype(np.float32): 1, np.dtype(np.uint8): 2, np.dtype(np.int8): 3, np.dtype(np.uint16): 4,
     np.dtype(np.int16): 5, np.dtype(np.int32): 6, np.dtype(np.int64): 7, np.dtype(np.bool_): 9,
     np.dtype(np.float16): 10, np.dtype(np.float64): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13,
+    np.dtype(object): 8,  # STRING: data is each element's u64 length then its UTF-8 (or raw) bytes
 }
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -66,9 +68,20 @@ def _i32(n):
     return struct.pack("<i", n)
 
 
+def _string_bytes(arr):
+    out = []
+    for e in arr.reshape(-1):
+        b = e.encode() if isinstance(e, str) else bytes(e)
+        out.append(_u64(len(b)) + b)
+    return b"".join(out)
+
+
 def _tensor(name, arr):
     arr = np.asarray(arr, order="C")  # not ascontiguousarray: it makes rank 0 into rank 1
-    data = arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
+    if arr.dtype == np.dtype(object):
+        data = _string_bytes(arr)
+    else:
+        data = arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
     shape = [int(d) for d in arr.shape]
     return _str(name) + _i32(CODES[arr.dtype]) + _u64(len(shape)) + struct.pack("<%dq" % len(shape), *shape) + _str(data)
 
@@ -983,6 +996,7 @@ FAMILIES = [
     ("newattn", 117, gen_newattn),
     ("attention", 116, gen_attention),
     ("exactloss", 118, gen_exactloss),
+    ("strings", 115, gen_strings),
 ]
 
 

@@ -114,6 +114,16 @@ OutputComparison compare_output(const Tensor& ours_in, const Tensor& reference_i
       }
       break;
     }
+    case DType::String: {
+      // Strings: equal or not (spec/tensors.md section 8); no magnitude.
+      const std::vector<std::string> a = ours.to_vector<std::string>();
+      const std::vector<std::string> b = ref.to_vector<std::string>();
+      for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+        acc.add(0.0, 0.0);
+        if (a[k] != b[k]) ++acc.differing;
+      }
+      break;
+    }
   }
   result.floating = dtype_is_floating(ours.dtype());
   result.differing = acc.differing;
