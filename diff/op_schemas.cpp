@@ -128,46 +128,46 @@ constexpr SchemaInput kIn60[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0
 constexpr SchemaAttribute kAt60[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
 constexpr SchemaInput kIn61[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt61[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn62[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt62[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn63[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn62[] = {{"input", 0, 0x10402u, "T"}, {"weight", 0, 0x10402u, "T"}, {"bias", 1, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "T"}};
+constexpr SchemaAttribute kAt62[] = {{"activation", 3, false, "none"}};
+constexpr SchemaInput kIn63[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt63[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn64[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt64[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn65[] = {{"input_data", 0, 0x13efeu, "T"}, {"shape", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt65[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn66[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt66[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn67[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt67[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn68[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn64[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt64[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn65[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt65[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn66[] = {{"input_data", 0, 0x13efeu, "T"}, {"shape", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt66[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn67[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt67[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn68[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt68[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn69[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn69[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt69[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn70[] = {{"input", 0, 0x13efeu, "T"}, {"image_shape", 0, 0x80u, "tensor(int64)"}, {"block_shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt70[] = {{"dilations", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn71[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
-constexpr SchemaAttribute kAt71[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn70[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt70[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn71[] = {{"input", 0, 0x13efeu, "T"}, {"image_shape", 0, 0x80u, "tensor(int64)"}, {"block_shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt71[] = {{"dilations", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn72[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
 constexpr SchemaAttribute kAt72[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn73[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn73[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
 constexpr SchemaAttribute kAt73[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn74[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt74[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn74[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt74[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn75[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt75[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn76[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaInput kIn76[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt76[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn77[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt77[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
-constexpr SchemaInput kIn78[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt78[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn77[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt77[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn78[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt78[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
 constexpr SchemaInput kIn79[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt79[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn80[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt80[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
+constexpr SchemaAttribute kAt80[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn81[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
 constexpr SchemaInput kIn82[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt82[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn83[] = {{"", 0, 0u, ""}};
@@ -180,8 +180,8 @@ constexpr SchemaInput kIn86[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt86[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn87[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt87[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn88[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt88[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn88[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt88[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn89[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt89[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn90[] = {{"input", 0, 0x80u, "T1"}};
@@ -192,225 +192,225 @@ constexpr SchemaInput kIn92[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt92[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn93[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt93[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn94[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt94[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn94[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt94[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn95[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt95[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn96[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn96[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt96[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn97[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn97[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt97[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn98[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt98[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn98[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt98[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn99[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt99[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn100[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn100[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt100[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn101[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt101[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn102[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn101[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt101[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn102[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt102[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn103[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt103[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn104[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn104[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt104[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn105[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt105[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn106[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn105[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt105[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn106[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt106[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn107[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaInput kIn107[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt107[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn108[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt108[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn109[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt109[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn110[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt110[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn111[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt111[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn112[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt112[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn113[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt113[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn114[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt114[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn115[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
-constexpr SchemaAttribute kAt115[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn116[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt116[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
-constexpr SchemaInput kIn117[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn118[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt118[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn108[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt108[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn109[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn110[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt110[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn111[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"offset", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"mask", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt111[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn112[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"offset", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"mask", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt112[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn113[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt113[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn114[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt114[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn115[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt115[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn116[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn117[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn118[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt118[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn119[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt119[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn120[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt120[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn121[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt121[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn122[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt122[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn123[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt119[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
+constexpr SchemaInput kIn120[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt120[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn121[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt121[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn122[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt122[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn123[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt123[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn124[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn124[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt124[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn125[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt125[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn126[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt126[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn127[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt127[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn128[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt128[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn125[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt125[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn126[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt126[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn127[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt127[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn128[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn129[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt129[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn130[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt130[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn131[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt131[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn132[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt132[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn133[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt133[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn134[] = {{"Inputs", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt134[] = {{"equation", 3, true, ""}};
-constexpr SchemaInput kIn135[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt135[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn136[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt136[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn137[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
-constexpr SchemaAttribute kAt137[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn138[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt138[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn139[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt139[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn140[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt129[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn130[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt130[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn131[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt131[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn132[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt132[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn133[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt133[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn134[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt134[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn135[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt135[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn136[] = {{"x", 0, 0x2u, "T1"}};
+constexpr SchemaAttribute kAt136[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn137[] = {{"Inputs", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt137[] = {{"equation", 3, true, ""}};
+constexpr SchemaInput kIn138[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt138[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn139[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt139[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn140[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
 constexpr SchemaAttribute kAt140[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn141[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn141[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt141[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn142[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn142[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt142[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn143[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn143[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt143[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn144[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn144[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt144[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn145[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn145[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt145[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn146[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn146[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt146[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn147[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt147[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn148[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt148[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn149[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt149[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn150[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt150[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn151[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt151[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn152[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn147[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt147[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn148[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt148[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn149[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt149[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn150[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt150[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn151[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt151[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn152[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt152[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn153[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn153[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt153[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn154[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn154[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt154[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn155[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt155[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn156[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt156[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn157[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt157[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn158[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt158[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn159[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt159[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn160[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt160[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn161[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt161[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn162[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt162[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt163[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn164[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt164[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn157[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt157[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn158[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt158[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn159[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt159[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn160[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt160[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn161[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt161[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn162[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt162[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn163[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt163[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn164[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt164[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
 constexpr SchemaInput kIn165[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt165[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn166[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn166[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt166[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn167[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt167[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn168[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt168[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn169[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt169[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn170[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt170[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn171[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt171[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn172[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt172[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn173[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt173[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn174[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt174[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn175[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn167[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt167[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn168[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt168[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn169[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt169[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn170[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn171[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt171[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn172[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt172[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn173[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt173[] = {{"approximate", 3, false, "none"}};
+constexpr SchemaInput kIn174[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt174[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn175[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt175[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn176[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt176[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn177[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt177[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn178[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt178[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn176[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt176[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn177[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt177[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn178[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt178[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn179[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt179[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn180[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn180[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt180[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn181[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn181[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt181[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn182[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn182[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt182[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn183[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn183[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt183[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn184[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn184[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn185[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt185[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn186[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt186[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn187[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt187[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn188[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt188[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn189[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt189[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn190[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt190[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn191[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt191[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn192[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt192[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn193[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt193[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn194[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt194[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn195[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt195[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn196[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt196[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn197[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt197[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn198[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt198[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn199[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn200[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn201[] = {{"input", 0, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt201[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn202[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn185[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt185[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn186[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt186[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn187[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn188[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt188[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn189[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt189[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn190[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt190[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn191[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt191[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn192[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt192[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn193[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt193[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn194[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt194[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn195[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt195[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn196[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt196[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn197[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt197[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn198[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt198[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn199[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt199[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn200[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt200[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn201[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt201[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn202[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt202[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn203[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn203[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt203[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn204[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt204[] = {{"", 0, false, ""}};
@@ -420,12 +420,12 @@ constexpr SchemaInput kIn206[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt206[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn207[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt207[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn208[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt208[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn209[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt209[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn210[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt210[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn208[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt208[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn209[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt209[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn210[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt210[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn211[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt211[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn212[] = {{"cond", 0, 0x200u, "B"}};
@@ -438,658 +438,668 @@ constexpr SchemaInput kIn215[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt215[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn216[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt216[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn217[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt217[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn218[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt218[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn219[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt219[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn220[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt220[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn221[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt221[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn222[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt222[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn223[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt223[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn224[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt224[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn225[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt225[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn226[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt226[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn227[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt227[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn228[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt228[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn231[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt231[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn232[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn233[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt233[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn234[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt234[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn235[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt235[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn236[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn217[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt217[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn218[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt218[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn219[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt219[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn220[] = {{"encoded_stream", 0, 0x4u, "T1"}};
+constexpr SchemaAttribute kAt220[] = {{"pixel_format", 3, false, "RGB"}};
+constexpr SchemaInput kIn221[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt221[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn222[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt222[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn223[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt223[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn224[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt224[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn225[] = {{"X", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn226[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn227[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn228[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt228[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt229[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn231[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt231[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn232[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn233[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn234[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt234[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn235[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt235[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn236[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn237[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn238[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn238[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn239[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt239[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn240[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt240[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn241[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt241[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn242[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt242[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn243[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt243[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn244[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt244[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn245[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt245[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn246[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt246[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn247[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn239[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn240[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt240[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn241[] = {{"query", 0, 0x10402u, "T"}, {"key", 0, 0x10402u, "T"}, {"value", 0, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "S"}, {"decay", 1, 0x10402u, "T"}, {"beta", 1, 0x10402u, "T"}};
+constexpr SchemaAttribute kAt241[] = {{"chunk_size", 2, false, ""}, {"kv_num_heads", 2, true, ""}, {"q_num_heads", 2, true, ""}, {"scale", 1, false, ""}, {"update_rule", 3, false, "gated_delta"}};
+constexpr SchemaInput kIn242[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn243[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt243[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn244[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt244[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn245[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt245[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn246[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt246[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn247[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt247[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn248[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn248[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt248[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt249[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt250[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn251[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt251[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn252[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt252[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn253[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt253[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn254[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt254[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn255[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt255[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn256[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt256[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn257[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn258[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn259[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt259[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn260[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt260[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn261[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn262[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn251[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt251[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn252[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt252[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn253[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt253[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn254[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt254[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn255[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt255[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn256[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt256[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn257[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt257[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn258[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn259[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt259[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn260[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt260[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn261[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn262[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn263[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn263[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn264[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn264[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt265[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn266[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt266[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn267[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt267[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn268[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt268[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn269[] = {{"X", 0, 0xc0eu, "T"}};
-constexpr SchemaAttribute kAt269[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn270[] = {{"X", 0, 0x10c0eu, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt271[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt272[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn273[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt273[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn274[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt274[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn275[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt275[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn276[] = {{"data_0", 2, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt276[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt277[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt278[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn279[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt279[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn265[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn266[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn267[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn269[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn270[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt271[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt272[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn273[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt273[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn274[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt274[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn275[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt275[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn276[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt276[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt277[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt278[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn279[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn280[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn281[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn281[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn282[] = {{"data_0", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn283[] = {{"data_0", 2, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn284[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt284[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn285[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn282[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt282[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn283[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn284[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt284[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn285[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt286[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn287[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt287[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn288[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt288[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn289[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn286[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn287[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn288[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn289[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn290[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn292[] = {{"X", 0, 0xceau, "T"}};
-constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn293[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt293[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn294[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn295[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt295[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn296[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt296[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn297[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt297[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn298[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt298[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn299[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn300[] = {{"X", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt300[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn301[] = {{"X", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt301[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn302[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt302[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn303[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt303[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn304[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt304[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn305[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn291[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt291[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn292[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt292[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn293[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt293[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn294[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn295[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn296[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn297[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn298[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn299[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt299[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn300[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt300[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn301[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt301[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn302[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt302[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn303[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt303[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn304[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt304[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn305[] = {{"X", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"input", 0, 0x3efeu, "O"}};
+constexpr SchemaInput kIn306[] = {{"X", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn307[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt307[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn308[] = {{"input", 1, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn309[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn310[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn307[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn308[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt308[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn309[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt309[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn310[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn311[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn312[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn313[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt314[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn315[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt315[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn316[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt316[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn317[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt317[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn318[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt318[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn319[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn320[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn321[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn314[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn315[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn316[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn317[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt317[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn318[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt318[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn319[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn320[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn321[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt321[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt322[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn324[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt324[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn325[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt325[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn326[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt326[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn327[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt327[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn328[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
-constexpr SchemaAttribute kAt328[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn329[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt329[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn330[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn324[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt324[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn325[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt325[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn326[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt326[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn327[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt327[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn328[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt328[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn329[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt329[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn330[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn331[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn331[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn332[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn332[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt332[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn333[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt333[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn334[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt334[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn335[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt335[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn336[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt336[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn337[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt337[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn338[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt340[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt341[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn342[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt342[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt343[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn344[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt344[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn346[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt346[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn347[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt348[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn349[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt349[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt350[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn351[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn333[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
+constexpr SchemaAttribute kAt333[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn334[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt334[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn335[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt335[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn336[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt336[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn337[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt337[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn338[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn339[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn340[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn341[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt341[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn342[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt342[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn343[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt343[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt344[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt345[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt346[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt347[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt348[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn349[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt349[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn351[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt351[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt354[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt355[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt358[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt359[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt362[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt363[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt365[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn366[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt366[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn367[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt367[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn368[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt368[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt373[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn374[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt374[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt375[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt376[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt377[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn378[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt378[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt378[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt379[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt380[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt381[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt382[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt383[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt383[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
 constexpr SchemaInput kIn384[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt384[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn385[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt385[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt385[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt386[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn387[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt387[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn388[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn387[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt387[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn388[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"X", 0, 0x0u, "T1"}};
-constexpr SchemaAttribute kAt390[] = {{"pattern", 3, false, ""}};
-constexpr SchemaInput kIn391[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt391[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn392[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt392[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn393[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt393[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt394[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn395[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt395[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn396[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt396[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn397[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt397[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn398[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt398[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn399[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt399[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt389[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt390[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn391[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt391[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn392[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt392[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn393[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt393[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt394[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn395[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt395[] = {{"pattern", 3, false, ""}};
+constexpr SchemaInput kIn396[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn397[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt397[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn398[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt398[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn399[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt399[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt400[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaAttribute kAt400[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt401[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn402[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt402[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn403[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt403[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn404[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt404[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn405[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt405[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn406[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt406[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn407[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt407[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
-constexpr SchemaInput kIn408[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt408[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn409[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt410[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt411[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn412[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn413[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt413[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn414[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt414[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn415[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt415[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn416[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt416[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn417[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt417[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn418[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt418[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn419[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt419[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn420[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt402[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt403[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt404[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt405[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt406[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn407[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt407[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn408[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt410[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn411[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt411[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn412[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt412[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
+constexpr SchemaInput kIn413[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt413[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn414[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt414[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn415[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt415[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn416[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt416[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn417[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn418[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn419[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt419[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn420[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
 constexpr SchemaInput kIn423[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn424[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt424[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn425[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt425[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn426[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt426[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn427[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt427[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn428[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt428[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn430[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt431[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn433[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt433[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn434[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt434[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn435[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
+constexpr SchemaInput kIn424[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt424[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn425[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt425[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn426[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt426[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn427[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt427[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn428[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt428[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn430[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt430[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt431[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt432[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn433[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt433[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn434[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt436[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn437[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt437[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn438[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt438[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn439[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt439[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt436[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt437[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn438[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt438[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn439[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt439[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn441[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt441[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt442[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn441[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn442[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt442[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn443[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt444[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt445[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn446[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt446[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt447[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn444[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn445[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn446[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt446[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn447[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt449[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn450[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn451[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt451[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn452[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn453[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn454[] = {{"input", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn456[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn450[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt451[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn452[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt452[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn453[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn454[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt454[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn455[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt455[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn456[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn457[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn458[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn459[] = {{"input", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn460[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn461[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn461[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn462[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn462[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn463[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn464[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn466[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt466[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn467[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn466[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn467[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn470[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt470[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn471[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt471[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn472[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt472[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn473[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt473[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn474[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt474[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn475[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn476[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn478[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn479[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt479[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn480[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt480[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn481[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt481[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn482[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt482[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt483[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn484[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt484[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt485[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn488[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt488[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn489[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt489[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn490[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt490[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn491[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt491[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn492[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn493[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn470[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn471[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt471[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn472[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn473[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn474[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn475[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt475[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn476[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt476[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn477[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt477[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn478[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn479[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn480[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn481[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn482[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn483[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn484[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt484[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn485[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt485[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn486[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn488[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn489[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn490[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn491[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn492[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn493[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn494[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn494[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn496[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt496[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn497[] = {{"X", 0, 0x0u, "T"}, {"Y", 0, 0x0u, "T"}};
+constexpr SchemaInput kIn495[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt495[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn496[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt496[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt497[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn498[] = {{"X", 0, 0x0u, "tensor(string)"}};
-constexpr SchemaAttribute kAt498[] = {{"case_change_action", 3, false, "NONE"}, {"is_case_sensitive", 2, false, ""}, {"locale", 3, false, ""}, {"stopwords", 8, false, ""}};
-constexpr SchemaInput kIn499[] = {{"X", 0, 0x0u, "T1"}};
-constexpr SchemaAttribute kAt499[] = {{"delimiter", 3, false, ""}, {"maxsplit", 2, false, ""}};
-constexpr SchemaInput kIn500[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt500[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn501[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn502[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn502[] = {{"X", 0, 0x0u, "T"}, {"Y", 0, 0x0u, "T"}};
 constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt503[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn504[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt504[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn505[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn506[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn503[] = {{"X", 0, 0x0u, "tensor(string)"}};
+constexpr SchemaAttribute kAt503[] = {{"case_change_action", 3, false, "NONE"}, {"is_case_sensitive", 2, false, ""}, {"locale", 3, false, ""}, {"stopwords", 8, false, ""}};
+constexpr SchemaInput kIn504[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt504[] = {{"delimiter", 3, false, ""}, {"maxsplit", 2, false, ""}};
+constexpr SchemaInput kIn505[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt505[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn506[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn508[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn507[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn508[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn509[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn509[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn510[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn510[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn511[] = {{"data_0", 2, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt512[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
-constexpr SchemaInput kIn513[] = {{"X", 0, 0xc0u, "T"}};
-constexpr SchemaAttribute kAt513[] = {{"max_gram_length", 2, true, ""}, {"max_skip_count", 2, true, ""}, {"min_gram_length", 2, true, ""}, {"mode", 3, true, ""}, {"ngram_counts", 7, true, ""}, {"ngram_indexes", 7, true, ""}, {"pool_int64s", 7, false, ""}, {"pool_strings", 8, false, ""}, {"weights", 6, false, ""}};
-constexpr SchemaInput kIn514[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt514[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn515[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt515[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn516[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn512[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt512[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn513[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt513[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn514[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt514[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn515[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt515[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn516[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn517[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt517[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn518[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt518[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn519[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt519[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn520[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt520[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn521[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt521[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn522[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt522[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn523[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt523[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn524[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt524[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn525[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt525[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn526[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt526[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn527[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn517[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt517[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn518[] = {{"X", 0, 0xc0u, "T"}};
+constexpr SchemaAttribute kAt518[] = {{"max_gram_length", 2, true, ""}, {"max_skip_count", 2, true, ""}, {"min_gram_length", 2, true, ""}, {"mode", 3, true, ""}, {"ngram_counts", 7, true, ""}, {"ngram_indexes", 7, true, ""}, {"pool_int64s", 7, false, ""}, {"pool_strings", 8, false, ""}, {"weights", 6, false, ""}};
+constexpr SchemaInput kIn519[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt519[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn520[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt520[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn521[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt521[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn522[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt522[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn523[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt523[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn524[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt524[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn525[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt525[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn526[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt526[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn527[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt527[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn528[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt528[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn529[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt529[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn530[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt530[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn531[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt531[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt532[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn533[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt533[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn534[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt534[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn535[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt535[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn536[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt536[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn537[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt537[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn538[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt538[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn539[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt539[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn540[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn528[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt528[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn529[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt529[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn530[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt530[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt531[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt532[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn533[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt533[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn534[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt534[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn535[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt535[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn536[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt536[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn537[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt537[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn538[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt538[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn539[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt539[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn540[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt540[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn541[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn541[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt541[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn542[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt542[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn542[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt542[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn543[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt543[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn544[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt544[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn545[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt545[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn546[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt546[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn547[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt547[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1154,487 +1164,492 @@ constexpr OpSchema kSchemas[] = {
     {"CastLike", 23, kIn59, 2, kAt59, 1, 1, 1},
     {"CastLike", 24, kIn60, 2, kAt60, 2, 1, 1},
     {"CastLike", 25, kIn61, 2, kAt61, 2, 1, 1},
-    {"Ceil", 6, kIn62, 1, kAt62, 0, 1, 1},
-    {"Ceil", 13, kIn63, 1, kAt63, 0, 1, 1},
-    {"Celu", 12, kIn64, 1, kAt64, 1, 1, 1},
-    {"CenterCropPad", 18, kIn65, 2, kAt65, 1, 1, 1},
-    {"Clip", 6, kIn66, 1, kAt66, 2, 1, 1},
-    {"Clip", 11, kIn67, 3, kAt67, 0, 1, 1},
-    {"Clip", 12, kIn68, 3, kAt68, 0, 1, 1},
-    {"Clip", 13, kIn69, 3, kAt69, 0, 1, 1},
-    {"Col2Im", 18, kIn70, 3, kAt70, 3, 1, 1},
-    {"Compress", 9, kIn71, 2, kAt71, 1, 1, 1},
-    {"Compress", 11, kIn72, 2, kAt72, 1, 1, 1},
-    {"Concat", 1, kIn73, 1, kAt73, 1, 1, 1},
-    {"Concat", 4, kIn74, 1, kAt74, 1, 1, 1},
-    {"Concat", 11, kIn75, 1, kAt75, 1, 1, 1},
-    {"Concat", 13, kIn76, 1, kAt76, 1, 1, 1},
-    {"ConcatFromSequence", 11, kIn77, 1, kAt77, 2, 1, 1},
-    {"Constant", 1, kIn78, 0, kAt78, 1, 1, 1},
-    {"Constant", 9, kIn79, 0, kAt79, 1, 1, 1},
-    {"Constant", 11, kIn80, 0, kAt80, 2, 1, 1},
-    {"Constant", 12, kIn81, 0, kAt81, 8, 1, 1},
-    {"Constant", 13, kIn82, 0, kAt82, 8, 1, 1},
-    {"Constant", 19, kIn83, 0, kAt83, 8, 1, 1},
-    {"Constant", 21, kIn84, 0, kAt84, 8, 1, 1},
-    {"Constant", 23, kIn85, 0, kAt85, 8, 1, 1},
-    {"Constant", 24, kIn86, 0, kAt86, 8, 1, 1},
-    {"Constant", 25, kIn87, 0, kAt87, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn88, 1, kAt88, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn89, 1, kAt89, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn90, 1, kAt90, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn91, 1, kAt91, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn92, 1, kAt92, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn93, 1, kAt93, 1, 1, 1},
-    {"Conv", 1, kIn94, 3, kAt94, 6, 1, 1},
-    {"Conv", 11, kIn95, 3, kAt95, 6, 1, 1},
-    {"Conv", 22, kIn96, 3, kAt96, 6, 1, 1},
-    {"ConvInteger", 10, kIn97, 4, kAt97, 6, 1, 1},
-    {"ConvTranspose", 1, kIn98, 3, kAt98, 8, 1, 1},
-    {"ConvTranspose", 11, kIn99, 3, kAt99, 8, 1, 1},
-    {"ConvTranspose", 22, kIn100, 3, kAt100, 8, 1, 1},
-    {"Cos", 7, kIn101, 1, kAt101, 0, 1, 1},
-    {"Cos", 22, kIn102, 1, kAt102, 0, 1, 1},
-    {"Cosh", 9, kIn103, 1, kAt103, 0, 1, 1},
-    {"Cosh", 22, kIn104, 1, kAt104, 0, 1, 1},
-    {"CumProd", 26, kIn105, 2, kAt105, 2, 1, 1},
-    {"CumSum", 11, kIn106, 2, kAt106, 2, 1, 1},
-    {"CumSum", 14, kIn107, 2, kAt107, 2, 1, 1},
-    {"DFT", 17, kIn108, 2, kAt108, 3, 1, 1},
-    {"DFT", 20, kIn109, 3, kAt109, 2, 1, 1},
-    {"DepthToSpace", 1, kIn110, 1, kAt110, 1, 1, 1},
-    {"DepthToSpace", 11, kIn111, 1, kAt111, 2, 1, 1},
-    {"DepthToSpace", 13, kIn112, 1, kAt112, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn113, 3, kAt113, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn114, 3, kAt114, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn115, 3, kAt115, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn116, 3, kAt116, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn117, 3, kAt117, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn118, 3, kAt118, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn119, 3, kAt119, 3, 1, 1},
-    {"Det", 11, kIn120, 1, kAt120, 0, 1, 1},
-    {"Det", 22, kIn121, 1, kAt121, 0, 1, 1},
-    {"Div", 6, kIn122, 2, kAt122, 2, 1, 1},
-    {"Div", 7, kIn123, 2, kAt123, 0, 1, 1},
-    {"Div", 13, kIn124, 2, kAt124, 0, 1, 1},
-    {"Div", 14, kIn125, 2, kAt125, 0, 1, 1},
-    {"Dropout", 1, kIn126, 1, kAt126, 3, 1, 2},
-    {"Dropout", 6, kIn127, 1, kAt127, 2, 1, 2},
-    {"Dropout", 7, kIn128, 1, kAt128, 1, 1, 2},
-    {"Dropout", 10, kIn129, 1, kAt129, 1, 1, 2},
-    {"Dropout", 12, kIn130, 3, kAt130, 1, 1, 2},
-    {"Dropout", 13, kIn131, 3, kAt131, 1, 1, 2},
-    {"Dropout", 22, kIn132, 3, kAt132, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn133, 1, kAt133, 0, 3, 3},
-    {"Einsum", 12, kIn134, 1, kAt134, 1, 1, 1},
-    {"Elu", 6, kIn135, 1, kAt135, 1, 1, 1},
-    {"Elu", 22, kIn136, 1, kAt136, 1, 1, 1},
-    {"Equal", 7, kIn137, 2, kAt137, 0, 1, 1},
-    {"Equal", 11, kIn138, 2, kAt138, 0, 1, 1},
-    {"Equal", 13, kIn139, 2, kAt139, 0, 1, 1},
-    {"Equal", 19, kIn140, 2, kAt140, 0, 1, 1},
-    {"Erf", 9, kIn141, 1, kAt141, 0, 1, 1},
-    {"Erf", 13, kIn142, 1, kAt142, 0, 1, 1},
-    {"Exp", 6, kIn143, 1, kAt143, 0, 1, 1},
-    {"Exp", 13, kIn144, 1, kAt144, 0, 1, 1},
-    {"Expand", 8, kIn145, 2, kAt145, 0, 1, 1},
-    {"Expand", 13, kIn146, 2, kAt146, 0, 1, 1},
-    {"EyeLike", 9, kIn147, 1, kAt147, 2, 1, 1},
-    {"EyeLike", 22, kIn148, 1, kAt148, 2, 1, 1},
-    {"Flatten", 1, kIn149, 1, kAt149, 1, 1, 1},
-    {"Flatten", 9, kIn150, 1, kAt150, 1, 1, 1},
-    {"Flatten", 11, kIn151, 1, kAt151, 1, 1, 1},
-    {"Flatten", 13, kIn152, 1, kAt152, 1, 1, 1},
-    {"Flatten", 21, kIn153, 1, kAt153, 1, 1, 1},
-    {"Flatten", 23, kIn154, 1, kAt154, 1, 1, 1},
-    {"Flatten", 24, kIn155, 1, kAt155, 1, 1, 1},
-    {"Flatten", 25, kIn156, 1, kAt156, 1, 1, 1},
-    {"Floor", 6, kIn157, 1, kAt157, 0, 1, 1},
-    {"Floor", 13, kIn158, 1, kAt158, 0, 1, 1},
-    {"GRU", 7, kIn159, 6, kAt159, 7, 1, 2},
-    {"GRU", 14, kIn160, 6, kAt160, 8, 1, 2},
-    {"GRU", 22, kIn161, 6, kAt161, 8, 1, 2},
-    {"Gather", 1, kIn162, 2, kAt162, 1, 1, 1},
-    {"Gather", 11, kIn163, 2, kAt163, 1, 1, 1},
-    {"Gather", 13, kIn164, 2, kAt164, 1, 1, 1},
-    {"GatherElements", 11, kIn165, 2, kAt165, 1, 1, 1},
-    {"GatherElements", 13, kIn166, 2, kAt166, 1, 1, 1},
-    {"GatherND", 11, kIn167, 2, kAt167, 0, 1, 1},
-    {"GatherND", 12, kIn168, 2, kAt168, 1, 1, 1},
-    {"GatherND", 13, kIn169, 2, kAt169, 1, 1, 1},
-    {"Gelu", 20, kIn170, 1, kAt170, 1, 1, 1},
-    {"Gemm", 6, kIn171, 3, kAt171, 5, 1, 1},
-    {"Gemm", 7, kIn172, 3, kAt172, 4, 1, 1},
-    {"Gemm", 9, kIn173, 3, kAt173, 4, 1, 1},
-    {"Gemm", 11, kIn174, 3, kAt174, 4, 1, 1},
-    {"Gemm", 13, kIn175, 3, kAt175, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn176, 1, kAt176, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn177, 1, kAt177, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn178, 1, kAt178, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn179, 1, kAt179, 0, 1, 1},
-    {"Greater", 7, kIn180, 2, kAt180, 0, 1, 1},
-    {"Greater", 9, kIn181, 2, kAt181, 0, 1, 1},
-    {"Greater", 13, kIn182, 2, kAt182, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn183, 2, kAt183, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn184, 2, kAt184, 0, 1, 1},
-    {"GridSample", 16, kIn185, 2, kAt185, 3, 1, 1},
-    {"GridSample", 20, kIn186, 2, kAt186, 3, 1, 1},
-    {"GridSample", 22, kIn187, 2, kAt187, 3, 1, 1},
-    {"GroupNormalization", 18, kIn188, 3, kAt188, 2, 1, 1},
-    {"GroupNormalization", 21, kIn189, 3, kAt189, 3, 1, 1},
-    {"HammingWindow", 17, kIn190, 1, kAt190, 2, 1, 1},
-    {"HannWindow", 17, kIn191, 1, kAt191, 2, 1, 1},
-    {"HardSigmoid", 6, kIn192, 1, kAt192, 2, 1, 1},
-    {"HardSigmoid", 22, kIn193, 1, kAt193, 2, 1, 1},
-    {"HardSwish", 14, kIn194, 1, kAt194, 0, 1, 1},
-    {"HardSwish", 22, kIn195, 1, kAt195, 0, 1, 1},
-    {"Hardmax", 1, kIn196, 1, kAt196, 1, 1, 1},
-    {"Hardmax", 11, kIn197, 1, kAt197, 1, 1, 1},
-    {"Hardmax", 13, kIn198, 1, kAt198, 1, 1, 1},
-    {"Identity", 1, kIn199, 1, kAt199, 0, 1, 1},
-    {"Identity", 13, kIn200, 1, kAt200, 0, 1, 1},
-    {"Identity", 14, kIn201, 1, kAt201, 0, 1, 1},
-    {"Identity", 16, kIn202, 1, kAt202, 0, 1, 1},
-    {"Identity", 19, kIn203, 1, kAt203, 0, 1, 1},
-    {"Identity", 21, kIn204, 1, kAt204, 0, 1, 1},
-    {"Identity", 23, kIn205, 1, kAt205, 0, 1, 1},
-    {"Identity", 24, kIn206, 1, kAt206, 0, 1, 1},
-    {"Identity", 25, kIn207, 1, kAt207, 0, 1, 1},
-    {"If", 1, kIn208, 1, kAt208, 2, 1, 4},
-    {"If", 11, kIn209, 1, kAt209, 2, 1, 4},
-    {"If", 13, kIn210, 1, kAt210, 2, 1, 4},
-    {"If", 16, kIn211, 1, kAt211, 2, 1, 4},
-    {"If", 19, kIn212, 1, kAt212, 2, 1, 4},
-    {"If", 21, kIn213, 1, kAt213, 2, 1, 4},
-    {"If", 23, kIn214, 1, kAt214, 2, 1, 4},
-    {"If", 24, kIn215, 1, kAt215, 2, 1, 4},
-    {"If", 25, kIn216, 1, kAt216, 2, 1, 4},
-    {"InstanceNormalization", 6, kIn217, 3, kAt217, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn218, 3, kAt218, 1, 1, 1},
-    {"IsInf", 10, kIn219, 1, kAt219, 2, 1, 1},
-    {"IsInf", 20, kIn220, 1, kAt220, 2, 1, 1},
-    {"IsNaN", 9, kIn221, 1, kAt221, 0, 1, 1},
-    {"IsNaN", 13, kIn222, 1, kAt222, 0, 1, 1},
-    {"IsNaN", 20, kIn223, 1, kAt223, 0, 1, 1},
-    {"LRN", 1, kIn224, 1, kAt224, 4, 1, 1},
-    {"LRN", 13, kIn225, 1, kAt225, 4, 1, 1},
-    {"LSTM", 7, kIn226, 8, kAt226, 7, 1, 3},
-    {"LSTM", 14, kIn227, 8, kAt227, 8, 1, 3},
-    {"LSTM", 22, kIn228, 8, kAt228, 8, 1, 3},
-    {"LayerNormalization", 17, kIn229, 3, kAt229, 3, 1, 3},
-    {"LeakyRelu", 6, kIn230, 1, kAt230, 1, 1, 1},
-    {"LeakyRelu", 16, kIn231, 1, kAt231, 1, 1, 1},
-    {"Less", 7, kIn232, 2, kAt232, 0, 1, 1},
-    {"Less", 9, kIn233, 2, kAt233, 0, 1, 1},
-    {"Less", 13, kIn234, 2, kAt234, 0, 1, 1},
-    {"LessOrEqual", 12, kIn235, 2, kAt235, 0, 1, 1},
-    {"LessOrEqual", 16, kIn236, 2, kAt236, 0, 1, 1},
-    {"Log", 6, kIn237, 1, kAt237, 0, 1, 1},
-    {"Log", 13, kIn238, 1, kAt238, 0, 1, 1},
-    {"LogSoftmax", 1, kIn239, 1, kAt239, 1, 1, 1},
-    {"LogSoftmax", 11, kIn240, 1, kAt240, 1, 1, 1},
-    {"LogSoftmax", 13, kIn241, 1, kAt241, 1, 1, 1},
-    {"Loop", 1, kIn242, 3, kAt242, 1, 1, 4},
-    {"Loop", 11, kIn243, 3, kAt243, 1, 1, 4},
-    {"Loop", 13, kIn244, 3, kAt244, 1, 1, 4},
-    {"Loop", 16, kIn245, 3, kAt245, 1, 1, 4},
-    {"Loop", 19, kIn246, 3, kAt246, 1, 1, 4},
-    {"Loop", 21, kIn247, 3, kAt247, 1, 1, 4},
-    {"Loop", 23, kIn248, 3, kAt248, 1, 1, 4},
-    {"Loop", 24, kIn249, 3, kAt249, 1, 1, 4},
-    {"Loop", 25, kIn250, 3, kAt250, 1, 1, 4},
-    {"LpNormalization", 1, kIn251, 1, kAt251, 2, 1, 1},
-    {"LpNormalization", 22, kIn252, 1, kAt252, 2, 1, 1},
-    {"LpPool", 2, kIn253, 1, kAt253, 5, 1, 1},
-    {"LpPool", 11, kIn254, 1, kAt254, 5, 1, 1},
-    {"LpPool", 18, kIn255, 1, kAt255, 7, 1, 1},
-    {"LpPool", 22, kIn256, 1, kAt256, 7, 1, 1},
-    {"MatMul", 1, kIn257, 2, kAt257, 0, 1, 1},
-    {"MatMul", 9, kIn258, 2, kAt258, 0, 1, 1},
-    {"MatMul", 13, kIn259, 2, kAt259, 0, 1, 1},
-    {"MatMulInteger", 10, kIn260, 4, kAt260, 0, 1, 1},
-    {"Max", 6, kIn261, 1, kAt261, 0, 1, 1},
-    {"Max", 8, kIn262, 1, kAt262, 0, 1, 1},
-    {"Max", 12, kIn263, 1, kAt263, 0, 1, 1},
-    {"Max", 13, kIn264, 1, kAt264, 0, 1, 1},
-    {"MaxPool", 1, kIn265, 1, kAt265, 4, 1, 1},
-    {"MaxPool", 8, kIn266, 1, kAt266, 5, 1, 2},
-    {"MaxPool", 10, kIn267, 1, kAt267, 7, 1, 2},
-    {"MaxPool", 11, kIn268, 1, kAt268, 7, 1, 2},
-    {"MaxPool", 12, kIn269, 1, kAt269, 7, 1, 2},
-    {"MaxPool", 22, kIn270, 1, kAt270, 7, 1, 2},
-    {"MaxUnpool", 9, kIn271, 3, kAt271, 3, 1, 1},
-    {"MaxUnpool", 11, kIn272, 3, kAt272, 3, 1, 1},
-    {"MaxUnpool", 22, kIn273, 3, kAt273, 3, 1, 1},
-    {"Mean", 6, kIn274, 1, kAt274, 0, 1, 1},
-    {"Mean", 8, kIn275, 1, kAt275, 0, 1, 1},
-    {"Mean", 13, kIn276, 1, kAt276, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn277, 1, kAt277, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn278, 1, kAt278, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn279, 5, kAt279, 1, 1, 1},
-    {"Min", 6, kIn280, 1, kAt280, 0, 1, 1},
-    {"Min", 8, kIn281, 1, kAt281, 0, 1, 1},
-    {"Min", 12, kIn282, 1, kAt282, 0, 1, 1},
-    {"Min", 13, kIn283, 1, kAt283, 0, 1, 1},
-    {"Mish", 18, kIn284, 1, kAt284, 0, 1, 1},
-    {"Mish", 22, kIn285, 1, kAt285, 0, 1, 1},
-    {"Mod", 10, kIn286, 2, kAt286, 1, 1, 1},
-    {"Mod", 13, kIn287, 2, kAt287, 1, 1, 1},
-    {"Mul", 6, kIn288, 2, kAt288, 2, 1, 1},
-    {"Mul", 7, kIn289, 2, kAt289, 0, 1, 1},
-    {"Mul", 13, kIn290, 2, kAt290, 0, 1, 1},
-    {"Mul", 14, kIn291, 2, kAt291, 0, 1, 1},
-    {"Neg", 6, kIn292, 1, kAt292, 0, 1, 1},
-    {"Neg", 13, kIn293, 1, kAt293, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn294, 3, kAt294, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn295, 3, kAt295, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn296, 3, kAt296, 2, 1, 1},
-    {"NonMaxSuppression", 10, kIn297, 5, kAt297, 1, 1, 1},
-    {"NonMaxSuppression", 11, kIn298, 5, kAt298, 1, 1, 1},
-    {"NonZero", 9, kIn299, 1, kAt299, 0, 1, 1},
-    {"NonZero", 13, kIn300, 1, kAt300, 0, 1, 1},
-    {"Not", 1, kIn301, 1, kAt301, 0, 1, 1},
-    {"OneHot", 9, kIn302, 3, kAt302, 1, 1, 1},
-    {"OneHot", 11, kIn303, 3, kAt303, 1, 1, 1},
-    {"Optional", 15, kIn304, 1, kAt304, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn305, 1, kAt305, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn306, 1, kAt306, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn307, 1, kAt307, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn308, 1, kAt308, 0, 1, 1},
-    {"Or", 7, kIn309, 2, kAt309, 0, 1, 1},
-    {"PRelu", 6, kIn310, 2, kAt310, 0, 1, 1},
-    {"PRelu", 7, kIn311, 2, kAt311, 0, 1, 1},
-    {"PRelu", 9, kIn312, 2, kAt312, 0, 1, 1},
-    {"PRelu", 16, kIn313, 2, kAt313, 0, 1, 1},
-    {"Pad", 1, kIn314, 1, kAt314, 3, 1, 1},
-    {"Pad", 2, kIn315, 1, kAt315, 3, 1, 1},
-    {"Pad", 11, kIn316, 3, kAt316, 1, 1, 1},
-    {"Pad", 13, kIn317, 3, kAt317, 1, 1, 1},
-    {"Pad", 18, kIn318, 4, kAt318, 1, 1, 1},
-    {"Pad", 19, kIn319, 4, kAt319, 1, 1, 1},
-    {"Pad", 21, kIn320, 4, kAt320, 1, 1, 1},
-    {"Pad", 23, kIn321, 4, kAt321, 1, 1, 1},
-    {"Pad", 24, kIn322, 4, kAt322, 1, 1, 1},
-    {"Pad", 25, kIn323, 4, kAt323, 1, 1, 1},
-    {"Pow", 1, kIn324, 2, kAt324, 2, 1, 1},
-    {"Pow", 7, kIn325, 2, kAt325, 0, 1, 1},
-    {"Pow", 12, kIn326, 2, kAt326, 0, 1, 1},
-    {"Pow", 13, kIn327, 2, kAt327, 0, 1, 1},
-    {"Pow", 15, kIn328, 2, kAt328, 0, 1, 1},
-    {"QLinearConv", 10, kIn329, 9, kAt329, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn330, 8, kAt330, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn331, 8, kAt331, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn332, 3, kAt332, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn333, 3, kAt333, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn334, 3, kAt334, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn335, 3, kAt335, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn336, 3, kAt336, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn337, 3, kAt337, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn338, 3, kAt338, 5, 1, 1},
-    {"RMSNormalization", 23, kIn339, 2, kAt339, 3, 1, 1},
-    {"RNN", 7, kIn340, 6, kAt340, 6, 1, 2},
-    {"RNN", 14, kIn341, 6, kAt341, 7, 1, 2},
-    {"RNN", 22, kIn342, 6, kAt342, 7, 1, 2},
-    {"Range", 11, kIn343, 3, kAt343, 0, 1, 1},
-    {"Range", 27, kIn344, 3, kAt344, 1, 1, 1},
-    {"Reciprocal", 6, kIn345, 1, kAt345, 0, 1, 1},
-    {"Reciprocal", 13, kIn346, 1, kAt346, 0, 1, 1},
-    {"ReduceL1", 1, kIn347, 1, kAt347, 2, 1, 1},
-    {"ReduceL1", 11, kIn348, 1, kAt348, 2, 1, 1},
-    {"ReduceL1", 13, kIn349, 1, kAt349, 2, 1, 1},
-    {"ReduceL1", 18, kIn350, 2, kAt350, 2, 1, 1},
-    {"ReduceL2", 1, kIn351, 1, kAt351, 2, 1, 1},
-    {"ReduceL2", 11, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceL2", 13, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceL2", 18, kIn354, 2, kAt354, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn355, 1, kAt355, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn358, 2, kAt358, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn359, 1, kAt359, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn362, 2, kAt362, 2, 1, 1},
-    {"ReduceMax", 1, kIn363, 1, kAt363, 2, 1, 1},
-    {"ReduceMax", 11, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceMax", 12, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceMax", 13, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceMax", 18, kIn367, 2, kAt367, 2, 1, 1},
-    {"ReduceMax", 20, kIn368, 2, kAt368, 2, 1, 1},
-    {"ReduceMean", 1, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceMean", 11, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceMean", 13, kIn371, 1, kAt371, 2, 1, 1},
-    {"ReduceMean", 18, kIn372, 2, kAt372, 2, 1, 1},
-    {"ReduceMin", 1, kIn373, 1, kAt373, 2, 1, 1},
-    {"ReduceMin", 11, kIn374, 1, kAt374, 2, 1, 1},
-    {"ReduceMin", 12, kIn375, 1, kAt375, 2, 1, 1},
-    {"ReduceMin", 13, kIn376, 1, kAt376, 2, 1, 1},
-    {"ReduceMin", 18, kIn377, 2, kAt377, 2, 1, 1},
-    {"ReduceMin", 20, kIn378, 2, kAt378, 2, 1, 1},
-    {"ReduceProd", 1, kIn379, 1, kAt379, 2, 1, 1},
-    {"ReduceProd", 11, kIn380, 1, kAt380, 2, 1, 1},
-    {"ReduceProd", 13, kIn381, 1, kAt381, 2, 1, 1},
-    {"ReduceProd", 18, kIn382, 2, kAt382, 2, 1, 1},
-    {"ReduceSum", 1, kIn383, 1, kAt383, 2, 1, 1},
-    {"ReduceSum", 11, kIn384, 1, kAt384, 2, 1, 1},
-    {"ReduceSum", 13, kIn385, 2, kAt385, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn386, 1, kAt386, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn387, 1, kAt387, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn388, 1, kAt388, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn389, 2, kAt389, 2, 1, 1},
-    {"RegexFullMatch", 20, kIn390, 1, kAt390, 1, 1, 1},
-    {"Relu", 6, kIn391, 1, kAt391, 0, 1, 1},
-    {"Relu", 13, kIn392, 1, kAt392, 0, 1, 1},
-    {"Relu", 14, kIn393, 1, kAt393, 0, 1, 1},
-    {"Reshape", 5, kIn394, 2, kAt394, 0, 1, 1},
-    {"Reshape", 13, kIn395, 2, kAt395, 0, 1, 1},
-    {"Reshape", 14, kIn396, 2, kAt396, 1, 1, 1},
-    {"Reshape", 19, kIn397, 2, kAt397, 1, 1, 1},
-    {"Reshape", 21, kIn398, 2, kAt398, 1, 1, 1},
-    {"Reshape", 23, kIn399, 2, kAt399, 1, 1, 1},
-    {"Reshape", 24, kIn400, 2, kAt400, 1, 1, 1},
-    {"Reshape", 25, kIn401, 2, kAt401, 1, 1, 1},
-    {"Resize", 10, kIn402, 2, kAt402, 1, 1, 1},
-    {"Resize", 11, kIn403, 4, kAt403, 6, 1, 1},
-    {"Resize", 13, kIn404, 4, kAt404, 6, 1, 1},
-    {"Resize", 18, kIn405, 4, kAt405, 9, 1, 1},
-    {"Resize", 19, kIn406, 4, kAt406, 9, 1, 1},
-    {"ReverseSequence", 10, kIn407, 2, kAt407, 2, 1, 1},
-    {"RoiAlign", 10, kIn408, 3, kAt408, 5, 1, 1},
-    {"RoiAlign", 16, kIn409, 3, kAt409, 6, 1, 1},
-    {"RoiAlign", 22, kIn410, 3, kAt410, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn411, 4, kAt411, 3, 1, 1},
-    {"Round", 11, kIn412, 1, kAt412, 0, 1, 1},
-    {"Round", 22, kIn413, 1, kAt413, 0, 1, 1},
-    {"STFT", 17, kIn414, 4, kAt414, 1, 1, 1},
-    {"Scan", 8, kIn415, 2, kAt415, 3, 1, 4},
-    {"Scan", 9, kIn416, 1, kAt416, 6, 1, 4},
-    {"Scan", 11, kIn417, 1, kAt417, 6, 1, 4},
-    {"Scan", 16, kIn418, 1, kAt418, 6, 1, 4},
-    {"Scan", 19, kIn419, 1, kAt419, 6, 1, 4},
-    {"Scan", 21, kIn420, 1, kAt420, 6, 1, 4},
-    {"Scan", 23, kIn421, 1, kAt421, 6, 1, 4},
-    {"Scan", 24, kIn422, 1, kAt422, 6, 1, 4},
-    {"Scan", 25, kIn423, 1, kAt423, 6, 1, 4},
-    {"Scatter", 9, kIn424, 3, kAt424, 1, 1, 1},
-    {"ScatterElements", 11, kIn425, 3, kAt425, 1, 1, 1},
-    {"ScatterElements", 13, kIn426, 3, kAt426, 1, 1, 1},
-    {"ScatterElements", 16, kIn427, 3, kAt427, 2, 1, 1},
-    {"ScatterElements", 18, kIn428, 3, kAt428, 2, 1, 1},
-    {"ScatterND", 11, kIn429, 3, kAt429, 0, 1, 1},
-    {"ScatterND", 13, kIn430, 3, kAt430, 0, 1, 1},
-    {"ScatterND", 16, kIn431, 3, kAt431, 1, 1, 1},
-    {"ScatterND", 18, kIn432, 3, kAt432, 1, 1, 1},
-    {"Selu", 6, kIn433, 1, kAt433, 2, 1, 1},
-    {"Selu", 22, kIn434, 1, kAt434, 2, 1, 1},
-    {"SequenceAt", 11, kIn435, 2, kAt435, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn436, 1, kAt436, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn437, 0, kAt437, 1, 1, 1},
-    {"SequenceErase", 11, kIn438, 2, kAt438, 0, 1, 1},
-    {"SequenceInsert", 11, kIn439, 3, kAt439, 0, 1, 1},
-    {"SequenceLength", 11, kIn440, 1, kAt440, 0, 1, 1},
-    {"SequenceMap", 17, kIn441, 2, kAt441, 1, 1, 4},
-    {"Shape", 1, kIn442, 1, kAt442, 0, 1, 1},
-    {"Shape", 13, kIn443, 1, kAt443, 0, 1, 1},
-    {"Shape", 15, kIn444, 1, kAt444, 2, 1, 1},
-    {"Shape", 19, kIn445, 1, kAt445, 2, 1, 1},
-    {"Shape", 21, kIn446, 1, kAt446, 2, 1, 1},
-    {"Shape", 23, kIn447, 1, kAt447, 2, 1, 1},
-    {"Shape", 24, kIn448, 1, kAt448, 2, 1, 1},
-    {"Shape", 25, kIn449, 1, kAt449, 2, 1, 1},
-    {"Shrink", 9, kIn450, 1, kAt450, 2, 1, 1},
-    {"Sigmoid", 6, kIn451, 1, kAt451, 0, 1, 1},
-    {"Sigmoid", 13, kIn452, 1, kAt452, 0, 1, 1},
-    {"Sign", 9, kIn453, 1, kAt453, 0, 1, 1},
-    {"Sign", 13, kIn454, 1, kAt454, 0, 1, 1},
-    {"Sin", 7, kIn455, 1, kAt455, 0, 1, 1},
-    {"Sin", 22, kIn456, 1, kAt456, 0, 1, 1},
-    {"Sinh", 9, kIn457, 1, kAt457, 0, 1, 1},
-    {"Sinh", 22, kIn458, 1, kAt458, 0, 1, 1},
-    {"Size", 1, kIn459, 1, kAt459, 0, 1, 1},
-    {"Size", 13, kIn460, 1, kAt460, 0, 1, 1},
-    {"Size", 19, kIn461, 1, kAt461, 0, 1, 1},
-    {"Size", 21, kIn462, 1, kAt462, 0, 1, 1},
-    {"Size", 23, kIn463, 1, kAt463, 0, 1, 1},
-    {"Size", 24, kIn464, 1, kAt464, 0, 1, 1},
-    {"Size", 25, kIn465, 1, kAt465, 0, 1, 1},
-    {"Slice", 1, kIn466, 1, kAt466, 3, 1, 1},
-    {"Slice", 10, kIn467, 5, kAt467, 0, 1, 1},
-    {"Slice", 11, kIn468, 5, kAt468, 0, 1, 1},
-    {"Slice", 13, kIn469, 5, kAt469, 0, 1, 1},
-    {"Softmax", 1, kIn470, 1, kAt470, 1, 1, 1},
-    {"Softmax", 11, kIn471, 1, kAt471, 1, 1, 1},
-    {"Softmax", 13, kIn472, 1, kAt472, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn473, 3, kAt473, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn474, 3, kAt474, 2, 1, 2},
-    {"Softplus", 1, kIn475, 1, kAt475, 0, 1, 1},
-    {"Softplus", 22, kIn476, 1, kAt476, 0, 1, 1},
-    {"Softsign", 1, kIn477, 1, kAt477, 0, 1, 1},
-    {"Softsign", 22, kIn478, 1, kAt478, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn479, 1, kAt479, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn480, 1, kAt480, 1, 1, 1},
-    {"Split", 1, kIn481, 2, kAt481, 2, 1, 4},
-    {"Split", 2, kIn482, 1, kAt482, 2, 1, 4},
-    {"Split", 11, kIn483, 1, kAt483, 2, 1, 4},
-    {"Split", 13, kIn484, 2, kAt484, 1, 1, 4},
-    {"Split", 18, kIn485, 2, kAt485, 2, 1, 4},
-    {"SplitToSequence", 11, kIn486, 2, kAt486, 2, 1, 1},
-    {"SplitToSequence", 24, kIn487, 2, kAt487, 2, 1, 1},
-    {"Sqrt", 6, kIn488, 1, kAt488, 0, 1, 1},
-    {"Sqrt", 13, kIn489, 1, kAt489, 0, 1, 1},
-    {"Squeeze", 1, kIn490, 1, kAt490, 1, 1, 1},
-    {"Squeeze", 11, kIn491, 1, kAt491, 1, 1, 1},
-    {"Squeeze", 13, kIn492, 2, kAt492, 0, 1, 1},
-    {"Squeeze", 21, kIn493, 2, kAt493, 0, 1, 1},
-    {"Squeeze", 23, kIn494, 2, kAt494, 0, 1, 1},
-    {"Squeeze", 24, kIn495, 2, kAt495, 0, 1, 1},
-    {"Squeeze", 25, kIn496, 2, kAt496, 0, 1, 1},
-    {"StringConcat", 20, kIn497, 2, kAt497, 0, 1, 1},
-    {"StringNormalizer", 10, kIn498, 1, kAt498, 4, 1, 1},
-    {"StringSplit", 20, kIn499, 1, kAt499, 2, 2, 2},
-    {"Sub", 6, kIn500, 2, kAt500, 2, 1, 1},
-    {"Sub", 7, kIn501, 2, kAt501, 0, 1, 1},
-    {"Sub", 13, kIn502, 2, kAt502, 0, 1, 1},
-    {"Sub", 14, kIn503, 2, kAt503, 0, 1, 1},
-    {"Sum", 6, kIn504, 1, kAt504, 0, 1, 1},
-    {"Sum", 8, kIn505, 1, kAt505, 0, 1, 1},
-    {"Sum", 13, kIn506, 1, kAt506, 0, 1, 1},
-    {"Swish", 24, kIn507, 1, kAt507, 1, 1, 1},
-    {"Tan", 7, kIn508, 1, kAt508, 0, 1, 1},
-    {"Tan", 22, kIn509, 1, kAt509, 0, 1, 1},
-    {"Tanh", 6, kIn510, 1, kAt510, 0, 1, 1},
-    {"Tanh", 13, kIn511, 1, kAt511, 0, 1, 1},
-    {"TensorScatter", 24, kIn512, 3, kAt512, 2, 1, 1},
-    {"TfIdfVectorizer", 9, kIn513, 1, kAt513, 9, 1, 1},
-    {"ThresholdedRelu", 10, kIn514, 1, kAt514, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn515, 1, kAt515, 1, 1, 1},
-    {"Tile", 6, kIn516, 2, kAt516, 0, 1, 1},
-    {"Tile", 13, kIn517, 2, kAt517, 0, 1, 1},
-    {"TopK", 1, kIn518, 1, kAt518, 2, 2, 2},
-    {"TopK", 10, kIn519, 2, kAt519, 1, 2, 2},
-    {"TopK", 11, kIn520, 2, kAt520, 3, 2, 2},
-    {"TopK", 24, kIn521, 2, kAt521, 3, 2, 2},
-    {"Transpose", 1, kIn522, 1, kAt522, 1, 1, 1},
-    {"Transpose", 13, kIn523, 1, kAt523, 1, 1, 1},
-    {"Transpose", 21, kIn524, 1, kAt524, 1, 1, 1},
-    {"Transpose", 23, kIn525, 1, kAt525, 1, 1, 1},
-    {"Transpose", 24, kIn526, 1, kAt526, 1, 1, 1},
-    {"Transpose", 25, kIn527, 1, kAt527, 1, 1, 1},
-    {"Trilu", 14, kIn528, 2, kAt528, 1, 1, 1},
-    {"Unique", 11, kIn529, 1, kAt529, 2, 1, 4},
-    {"Unsqueeze", 1, kIn530, 1, kAt530, 1, 1, 1},
-    {"Unsqueeze", 11, kIn531, 1, kAt531, 1, 1, 1},
-    {"Unsqueeze", 13, kIn532, 2, kAt532, 0, 1, 1},
-    {"Unsqueeze", 21, kIn533, 2, kAt533, 0, 1, 1},
-    {"Unsqueeze", 23, kIn534, 2, kAt534, 0, 1, 1},
-    {"Unsqueeze", 24, kIn535, 2, kAt535, 0, 1, 1},
-    {"Unsqueeze", 25, kIn536, 2, kAt536, 0, 1, 1},
-    {"Upsample", 7, kIn537, 1, kAt537, 2, 1, 1},
-    {"Upsample", 9, kIn538, 2, kAt538, 1, 1, 1},
-    {"Upsample", 10, kIn539, 2, kAt539, 1, 1, 1},
-    {"Where", 9, kIn540, 3, kAt540, 0, 1, 1},
-    {"Where", 16, kIn541, 3, kAt541, 0, 1, 1},
-    {"Xor", 7, kIn542, 2, kAt542, 0, 1, 1},
+    {"CausalConvWithState", 27, kIn62, 4, kAt62, 1, 2, 2},
+    {"Ceil", 6, kIn63, 1, kAt63, 0, 1, 1},
+    {"Ceil", 13, kIn64, 1, kAt64, 0, 1, 1},
+    {"Celu", 12, kIn65, 1, kAt65, 1, 1, 1},
+    {"CenterCropPad", 18, kIn66, 2, kAt66, 1, 1, 1},
+    {"Clip", 6, kIn67, 1, kAt67, 2, 1, 1},
+    {"Clip", 11, kIn68, 3, kAt68, 0, 1, 1},
+    {"Clip", 12, kIn69, 3, kAt69, 0, 1, 1},
+    {"Clip", 13, kIn70, 3, kAt70, 0, 1, 1},
+    {"Col2Im", 18, kIn71, 3, kAt71, 3, 1, 1},
+    {"Compress", 9, kIn72, 2, kAt72, 1, 1, 1},
+    {"Compress", 11, kIn73, 2, kAt73, 1, 1, 1},
+    {"Concat", 1, kIn74, 1, kAt74, 1, 1, 1},
+    {"Concat", 4, kIn75, 1, kAt75, 1, 1, 1},
+    {"Concat", 11, kIn76, 1, kAt76, 1, 1, 1},
+    {"Concat", 13, kIn77, 1, kAt77, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn78, 1, kAt78, 2, 1, 1},
+    {"Constant", 1, kIn79, 0, kAt79, 1, 1, 1},
+    {"Constant", 9, kIn80, 0, kAt80, 1, 1, 1},
+    {"Constant", 11, kIn81, 0, kAt81, 2, 1, 1},
+    {"Constant", 12, kIn82, 0, kAt82, 8, 1, 1},
+    {"Constant", 13, kIn83, 0, kAt83, 8, 1, 1},
+    {"Constant", 19, kIn84, 0, kAt84, 8, 1, 1},
+    {"Constant", 21, kIn85, 0, kAt85, 8, 1, 1},
+    {"Constant", 23, kIn86, 0, kAt86, 8, 1, 1},
+    {"Constant", 24, kIn87, 0, kAt87, 8, 1, 1},
+    {"Constant", 25, kIn88, 0, kAt88, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn89, 1, kAt89, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn90, 1, kAt90, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn91, 1, kAt91, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn92, 1, kAt92, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn93, 1, kAt93, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn94, 1, kAt94, 1, 1, 1},
+    {"Conv", 1, kIn95, 3, kAt95, 6, 1, 1},
+    {"Conv", 11, kIn96, 3, kAt96, 6, 1, 1},
+    {"Conv", 22, kIn97, 3, kAt97, 6, 1, 1},
+    {"ConvInteger", 10, kIn98, 4, kAt98, 6, 1, 1},
+    {"ConvTranspose", 1, kIn99, 3, kAt99, 8, 1, 1},
+    {"ConvTranspose", 11, kIn100, 3, kAt100, 8, 1, 1},
+    {"ConvTranspose", 22, kIn101, 3, kAt101, 8, 1, 1},
+    {"Cos", 7, kIn102, 1, kAt102, 0, 1, 1},
+    {"Cos", 22, kIn103, 1, kAt103, 0, 1, 1},
+    {"Cosh", 9, kIn104, 1, kAt104, 0, 1, 1},
+    {"Cosh", 22, kIn105, 1, kAt105, 0, 1, 1},
+    {"CumProd", 26, kIn106, 2, kAt106, 2, 1, 1},
+    {"CumSum", 11, kIn107, 2, kAt107, 2, 1, 1},
+    {"CumSum", 14, kIn108, 2, kAt108, 2, 1, 1},
+    {"DFT", 17, kIn109, 2, kAt109, 3, 1, 1},
+    {"DFT", 20, kIn110, 3, kAt110, 2, 1, 1},
+    {"DeformConv", 19, kIn111, 5, kAt111, 6, 1, 1},
+    {"DeformConv", 22, kIn112, 5, kAt112, 6, 1, 1},
+    {"DepthToSpace", 1, kIn113, 1, kAt113, 1, 1, 1},
+    {"DepthToSpace", 11, kIn114, 1, kAt114, 2, 1, 1},
+    {"DepthToSpace", 13, kIn115, 1, kAt115, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn116, 3, kAt116, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn117, 3, kAt117, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn118, 3, kAt118, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn119, 3, kAt119, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn120, 3, kAt120, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn121, 3, kAt121, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn122, 3, kAt122, 3, 1, 1},
+    {"Det", 11, kIn123, 1, kAt123, 0, 1, 1},
+    {"Det", 22, kIn124, 1, kAt124, 0, 1, 1},
+    {"Div", 6, kIn125, 2, kAt125, 2, 1, 1},
+    {"Div", 7, kIn126, 2, kAt126, 0, 1, 1},
+    {"Div", 13, kIn127, 2, kAt127, 0, 1, 1},
+    {"Div", 14, kIn128, 2, kAt128, 0, 1, 1},
+    {"Dropout", 1, kIn129, 1, kAt129, 3, 1, 2},
+    {"Dropout", 6, kIn130, 1, kAt130, 2, 1, 2},
+    {"Dropout", 7, kIn131, 1, kAt131, 1, 1, 2},
+    {"Dropout", 10, kIn132, 1, kAt132, 1, 1, 2},
+    {"Dropout", 12, kIn133, 3, kAt133, 1, 1, 2},
+    {"Dropout", 13, kIn134, 3, kAt134, 1, 1, 2},
+    {"Dropout", 22, kIn135, 3, kAt135, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn136, 1, kAt136, 0, 3, 3},
+    {"Einsum", 12, kIn137, 1, kAt137, 1, 1, 1},
+    {"Elu", 6, kIn138, 1, kAt138, 1, 1, 1},
+    {"Elu", 22, kIn139, 1, kAt139, 1, 1, 1},
+    {"Equal", 7, kIn140, 2, kAt140, 0, 1, 1},
+    {"Equal", 11, kIn141, 2, kAt141, 0, 1, 1},
+    {"Equal", 13, kIn142, 2, kAt142, 0, 1, 1},
+    {"Equal", 19, kIn143, 2, kAt143, 0, 1, 1},
+    {"Erf", 9, kIn144, 1, kAt144, 0, 1, 1},
+    {"Erf", 13, kIn145, 1, kAt145, 0, 1, 1},
+    {"Exp", 6, kIn146, 1, kAt146, 0, 1, 1},
+    {"Exp", 13, kIn147, 1, kAt147, 0, 1, 1},
+    {"Expand", 8, kIn148, 2, kAt148, 0, 1, 1},
+    {"Expand", 13, kIn149, 2, kAt149, 0, 1, 1},
+    {"EyeLike", 9, kIn150, 1, kAt150, 2, 1, 1},
+    {"EyeLike", 22, kIn151, 1, kAt151, 2, 1, 1},
+    {"Flatten", 1, kIn152, 1, kAt152, 1, 1, 1},
+    {"Flatten", 9, kIn153, 1, kAt153, 1, 1, 1},
+    {"Flatten", 11, kIn154, 1, kAt154, 1, 1, 1},
+    {"Flatten", 13, kIn155, 1, kAt155, 1, 1, 1},
+    {"Flatten", 21, kIn156, 1, kAt156, 1, 1, 1},
+    {"Flatten", 23, kIn157, 1, kAt157, 1, 1, 1},
+    {"Flatten", 24, kIn158, 1, kAt158, 1, 1, 1},
+    {"Flatten", 25, kIn159, 1, kAt159, 1, 1, 1},
+    {"Floor", 6, kIn160, 1, kAt160, 0, 1, 1},
+    {"Floor", 13, kIn161, 1, kAt161, 0, 1, 1},
+    {"GRU", 7, kIn162, 6, kAt162, 7, 1, 2},
+    {"GRU", 14, kIn163, 6, kAt163, 8, 1, 2},
+    {"GRU", 22, kIn164, 6, kAt164, 8, 1, 2},
+    {"Gather", 1, kIn165, 2, kAt165, 1, 1, 1},
+    {"Gather", 11, kIn166, 2, kAt166, 1, 1, 1},
+    {"Gather", 13, kIn167, 2, kAt167, 1, 1, 1},
+    {"GatherElements", 11, kIn168, 2, kAt168, 1, 1, 1},
+    {"GatherElements", 13, kIn169, 2, kAt169, 1, 1, 1},
+    {"GatherND", 11, kIn170, 2, kAt170, 0, 1, 1},
+    {"GatherND", 12, kIn171, 2, kAt171, 1, 1, 1},
+    {"GatherND", 13, kIn172, 2, kAt172, 1, 1, 1},
+    {"Gelu", 20, kIn173, 1, kAt173, 1, 1, 1},
+    {"Gemm", 6, kIn174, 3, kAt174, 5, 1, 1},
+    {"Gemm", 7, kIn175, 3, kAt175, 4, 1, 1},
+    {"Gemm", 9, kIn176, 3, kAt176, 4, 1, 1},
+    {"Gemm", 11, kIn177, 3, kAt177, 4, 1, 1},
+    {"Gemm", 13, kIn178, 3, kAt178, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn179, 1, kAt179, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn180, 1, kAt180, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn181, 1, kAt181, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn182, 1, kAt182, 0, 1, 1},
+    {"Greater", 7, kIn183, 2, kAt183, 0, 1, 1},
+    {"Greater", 9, kIn184, 2, kAt184, 0, 1, 1},
+    {"Greater", 13, kIn185, 2, kAt185, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn186, 2, kAt186, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn187, 2, kAt187, 0, 1, 1},
+    {"GridSample", 16, kIn188, 2, kAt188, 3, 1, 1},
+    {"GridSample", 20, kIn189, 2, kAt189, 3, 1, 1},
+    {"GridSample", 22, kIn190, 2, kAt190, 3, 1, 1},
+    {"GroupNormalization", 18, kIn191, 3, kAt191, 2, 1, 1},
+    {"GroupNormalization", 21, kIn192, 3, kAt192, 3, 1, 1},
+    {"HammingWindow", 17, kIn193, 1, kAt193, 2, 1, 1},
+    {"HannWindow", 17, kIn194, 1, kAt194, 2, 1, 1},
+    {"HardSigmoid", 6, kIn195, 1, kAt195, 2, 1, 1},
+    {"HardSigmoid", 22, kIn196, 1, kAt196, 2, 1, 1},
+    {"HardSwish", 14, kIn197, 1, kAt197, 0, 1, 1},
+    {"HardSwish", 22, kIn198, 1, kAt198, 0, 1, 1},
+    {"Hardmax", 1, kIn199, 1, kAt199, 1, 1, 1},
+    {"Hardmax", 11, kIn200, 1, kAt200, 1, 1, 1},
+    {"Hardmax", 13, kIn201, 1, kAt201, 1, 1, 1},
+    {"Identity", 1, kIn202, 1, kAt202, 0, 1, 1},
+    {"Identity", 13, kIn203, 1, kAt203, 0, 1, 1},
+    {"Identity", 14, kIn204, 1, kAt204, 0, 1, 1},
+    {"Identity", 16, kIn205, 1, kAt205, 0, 1, 1},
+    {"Identity", 19, kIn206, 1, kAt206, 0, 1, 1},
+    {"Identity", 21, kIn207, 1, kAt207, 0, 1, 1},
+    {"Identity", 23, kIn208, 1, kAt208, 0, 1, 1},
+    {"Identity", 24, kIn209, 1, kAt209, 0, 1, 1},
+    {"Identity", 25, kIn210, 1, kAt210, 0, 1, 1},
+    {"If", 1, kIn211, 1, kAt211, 2, 1, 4},
+    {"If", 11, kIn212, 1, kAt212, 2, 1, 4},
+    {"If", 13, kIn213, 1, kAt213, 2, 1, 4},
+    {"If", 16, kIn214, 1, kAt214, 2, 1, 4},
+    {"If", 19, kIn215, 1, kAt215, 2, 1, 4},
+    {"If", 21, kIn216, 1, kAt216, 2, 1, 4},
+    {"If", 23, kIn217, 1, kAt217, 2, 1, 4},
+    {"If", 24, kIn218, 1, kAt218, 2, 1, 4},
+    {"If", 25, kIn219, 1, kAt219, 2, 1, 4},
+    {"ImageDecoder", 20, kIn220, 1, kAt220, 1, 1, 1},
+    {"InstanceNormalization", 6, kIn221, 3, kAt221, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn222, 3, kAt222, 1, 1, 1},
+    {"IsInf", 10, kIn223, 1, kAt223, 2, 1, 1},
+    {"IsInf", 20, kIn224, 1, kAt224, 2, 1, 1},
+    {"IsNaN", 9, kIn225, 1, kAt225, 0, 1, 1},
+    {"IsNaN", 13, kIn226, 1, kAt226, 0, 1, 1},
+    {"IsNaN", 20, kIn227, 1, kAt227, 0, 1, 1},
+    {"LRN", 1, kIn228, 1, kAt228, 4, 1, 1},
+    {"LRN", 13, kIn229, 1, kAt229, 4, 1, 1},
+    {"LSTM", 7, kIn230, 8, kAt230, 7, 1, 3},
+    {"LSTM", 14, kIn231, 8, kAt231, 8, 1, 3},
+    {"LSTM", 22, kIn232, 8, kAt232, 8, 1, 3},
+    {"LayerNormalization", 17, kIn233, 3, kAt233, 3, 1, 3},
+    {"LeakyRelu", 6, kIn234, 1, kAt234, 1, 1, 1},
+    {"LeakyRelu", 16, kIn235, 1, kAt235, 1, 1, 1},
+    {"Less", 7, kIn236, 2, kAt236, 0, 1, 1},
+    {"Less", 9, kIn237, 2, kAt237, 0, 1, 1},
+    {"Less", 13, kIn238, 2, kAt238, 0, 1, 1},
+    {"LessOrEqual", 12, kIn239, 2, kAt239, 0, 1, 1},
+    {"LessOrEqual", 16, kIn240, 2, kAt240, 0, 1, 1},
+    {"LinearAttention", 27, kIn241, 6, kAt241, 5, 2, 2},
+    {"Log", 6, kIn242, 1, kAt242, 0, 1, 1},
+    {"Log", 13, kIn243, 1, kAt243, 0, 1, 1},
+    {"LogSoftmax", 1, kIn244, 1, kAt244, 1, 1, 1},
+    {"LogSoftmax", 11, kIn245, 1, kAt245, 1, 1, 1},
+    {"LogSoftmax", 13, kIn246, 1, kAt246, 1, 1, 1},
+    {"Loop", 1, kIn247, 3, kAt247, 1, 1, 4},
+    {"Loop", 11, kIn248, 3, kAt248, 1, 1, 4},
+    {"Loop", 13, kIn249, 3, kAt249, 1, 1, 4},
+    {"Loop", 16, kIn250, 3, kAt250, 1, 1, 4},
+    {"Loop", 19, kIn251, 3, kAt251, 1, 1, 4},
+    {"Loop", 21, kIn252, 3, kAt252, 1, 1, 4},
+    {"Loop", 23, kIn253, 3, kAt253, 1, 1, 4},
+    {"Loop", 24, kIn254, 3, kAt254, 1, 1, 4},
+    {"Loop", 25, kIn255, 3, kAt255, 1, 1, 4},
+    {"LpNormalization", 1, kIn256, 1, kAt256, 2, 1, 1},
+    {"LpNormalization", 22, kIn257, 1, kAt257, 2, 1, 1},
+    {"LpPool", 2, kIn258, 1, kAt258, 5, 1, 1},
+    {"LpPool", 11, kIn259, 1, kAt259, 5, 1, 1},
+    {"LpPool", 18, kIn260, 1, kAt260, 7, 1, 1},
+    {"LpPool", 22, kIn261, 1, kAt261, 7, 1, 1},
+    {"MatMul", 1, kIn262, 2, kAt262, 0, 1, 1},
+    {"MatMul", 9, kIn263, 2, kAt263, 0, 1, 1},
+    {"MatMul", 13, kIn264, 2, kAt264, 0, 1, 1},
+    {"MatMulInteger", 10, kIn265, 4, kAt265, 0, 1, 1},
+    {"Max", 6, kIn266, 1, kAt266, 0, 1, 1},
+    {"Max", 8, kIn267, 1, kAt267, 0, 1, 1},
+    {"Max", 12, kIn268, 1, kAt268, 0, 1, 1},
+    {"Max", 13, kIn269, 1, kAt269, 0, 1, 1},
+    {"MaxPool", 1, kIn270, 1, kAt270, 4, 1, 1},
+    {"MaxPool", 8, kIn271, 1, kAt271, 5, 1, 2},
+    {"MaxPool", 10, kIn272, 1, kAt272, 7, 1, 2},
+    {"MaxPool", 11, kIn273, 1, kAt273, 7, 1, 2},
+    {"MaxPool", 12, kIn274, 1, kAt274, 7, 1, 2},
+    {"MaxPool", 22, kIn275, 1, kAt275, 7, 1, 2},
+    {"MaxUnpool", 9, kIn276, 3, kAt276, 3, 1, 1},
+    {"MaxUnpool", 11, kIn277, 3, kAt277, 3, 1, 1},
+    {"MaxUnpool", 22, kIn278, 3, kAt278, 3, 1, 1},
+    {"Mean", 6, kIn279, 1, kAt279, 0, 1, 1},
+    {"Mean", 8, kIn280, 1, kAt280, 0, 1, 1},
+    {"Mean", 13, kIn281, 1, kAt281, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn282, 1, kAt282, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn283, 1, kAt283, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn284, 5, kAt284, 1, 1, 1},
+    {"Min", 6, kIn285, 1, kAt285, 0, 1, 1},
+    {"Min", 8, kIn286, 1, kAt286, 0, 1, 1},
+    {"Min", 12, kIn287, 1, kAt287, 0, 1, 1},
+    {"Min", 13, kIn288, 1, kAt288, 0, 1, 1},
+    {"Mish", 18, kIn289, 1, kAt289, 0, 1, 1},
+    {"Mish", 22, kIn290, 1, kAt290, 0, 1, 1},
+    {"Mod", 10, kIn291, 2, kAt291, 1, 1, 1},
+    {"Mod", 13, kIn292, 2, kAt292, 1, 1, 1},
+    {"Mul", 6, kIn293, 2, kAt293, 2, 1, 1},
+    {"Mul", 7, kIn294, 2, kAt294, 0, 1, 1},
+    {"Mul", 13, kIn295, 2, kAt295, 0, 1, 1},
+    {"Mul", 14, kIn296, 2, kAt296, 0, 1, 1},
+    {"Neg", 6, kIn297, 1, kAt297, 0, 1, 1},
+    {"Neg", 13, kIn298, 1, kAt298, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn299, 3, kAt299, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn300, 3, kAt300, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn301, 3, kAt301, 2, 1, 1},
+    {"NonMaxSuppression", 10, kIn302, 5, kAt302, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn303, 5, kAt303, 1, 1, 1},
+    {"NonZero", 9, kIn304, 1, kAt304, 0, 1, 1},
+    {"NonZero", 13, kIn305, 1, kAt305, 0, 1, 1},
+    {"Not", 1, kIn306, 1, kAt306, 0, 1, 1},
+    {"OneHot", 9, kIn307, 3, kAt307, 1, 1, 1},
+    {"OneHot", 11, kIn308, 3, kAt308, 1, 1, 1},
+    {"Optional", 15, kIn309, 1, kAt309, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn310, 1, kAt310, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn311, 1, kAt311, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn312, 1, kAt312, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn313, 1, kAt313, 0, 1, 1},
+    {"Or", 7, kIn314, 2, kAt314, 0, 1, 1},
+    {"PRelu", 6, kIn315, 2, kAt315, 0, 1, 1},
+    {"PRelu", 7, kIn316, 2, kAt316, 0, 1, 1},
+    {"PRelu", 9, kIn317, 2, kAt317, 0, 1, 1},
+    {"PRelu", 16, kIn318, 2, kAt318, 0, 1, 1},
+    {"Pad", 1, kIn319, 1, kAt319, 3, 1, 1},
+    {"Pad", 2, kIn320, 1, kAt320, 3, 1, 1},
+    {"Pad", 11, kIn321, 3, kAt321, 1, 1, 1},
+    {"Pad", 13, kIn322, 3, kAt322, 1, 1, 1},
+    {"Pad", 18, kIn323, 4, kAt323, 1, 1, 1},
+    {"Pad", 19, kIn324, 4, kAt324, 1, 1, 1},
+    {"Pad", 21, kIn325, 4, kAt325, 1, 1, 1},
+    {"Pad", 23, kIn326, 4, kAt326, 1, 1, 1},
+    {"Pad", 24, kIn327, 4, kAt327, 1, 1, 1},
+    {"Pad", 25, kIn328, 4, kAt328, 1, 1, 1},
+    {"Pow", 1, kIn329, 2, kAt329, 2, 1, 1},
+    {"Pow", 7, kIn330, 2, kAt330, 0, 1, 1},
+    {"Pow", 12, kIn331, 2, kAt331, 0, 1, 1},
+    {"Pow", 13, kIn332, 2, kAt332, 0, 1, 1},
+    {"Pow", 15, kIn333, 2, kAt333, 0, 1, 1},
+    {"QLinearConv", 10, kIn334, 9, kAt334, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn335, 8, kAt335, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn336, 8, kAt336, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn337, 3, kAt337, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn338, 3, kAt338, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn339, 3, kAt339, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn340, 3, kAt340, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn341, 3, kAt341, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn342, 3, kAt342, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn343, 3, kAt343, 5, 1, 1},
+    {"RMSNormalization", 23, kIn344, 2, kAt344, 3, 1, 1},
+    {"RNN", 7, kIn345, 6, kAt345, 6, 1, 2},
+    {"RNN", 14, kIn346, 6, kAt346, 7, 1, 2},
+    {"RNN", 22, kIn347, 6, kAt347, 7, 1, 2},
+    {"Range", 11, kIn348, 3, kAt348, 0, 1, 1},
+    {"Range", 27, kIn349, 3, kAt349, 1, 1, 1},
+    {"Reciprocal", 6, kIn350, 1, kAt350, 0, 1, 1},
+    {"Reciprocal", 13, kIn351, 1, kAt351, 0, 1, 1},
+    {"ReduceL1", 1, kIn352, 1, kAt352, 2, 1, 1},
+    {"ReduceL1", 11, kIn353, 1, kAt353, 2, 1, 1},
+    {"ReduceL1", 13, kIn354, 1, kAt354, 2, 1, 1},
+    {"ReduceL1", 18, kIn355, 2, kAt355, 2, 1, 1},
+    {"ReduceL2", 1, kIn356, 1, kAt356, 2, 1, 1},
+    {"ReduceL2", 11, kIn357, 1, kAt357, 2, 1, 1},
+    {"ReduceL2", 13, kIn358, 1, kAt358, 2, 1, 1},
+    {"ReduceL2", 18, kIn359, 2, kAt359, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn360, 1, kAt360, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn361, 1, kAt361, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn362, 1, kAt362, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn363, 2, kAt363, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceMax", 1, kIn368, 1, kAt368, 2, 1, 1},
+    {"ReduceMax", 11, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceMax", 12, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceMax", 13, kIn371, 1, kAt371, 2, 1, 1},
+    {"ReduceMax", 18, kIn372, 2, kAt372, 2, 1, 1},
+    {"ReduceMax", 20, kIn373, 2, kAt373, 2, 1, 1},
+    {"ReduceMean", 1, kIn374, 1, kAt374, 2, 1, 1},
+    {"ReduceMean", 11, kIn375, 1, kAt375, 2, 1, 1},
+    {"ReduceMean", 13, kIn376, 1, kAt376, 2, 1, 1},
+    {"ReduceMean", 18, kIn377, 2, kAt377, 2, 1, 1},
+    {"ReduceMin", 1, kIn378, 1, kAt378, 2, 1, 1},
+    {"ReduceMin", 11, kIn379, 1, kAt379, 2, 1, 1},
+    {"ReduceMin", 12, kIn380, 1, kAt380, 2, 1, 1},
+    {"ReduceMin", 13, kIn381, 1, kAt381, 2, 1, 1},
+    {"ReduceMin", 18, kIn382, 2, kAt382, 2, 1, 1},
+    {"ReduceMin", 20, kIn383, 2, kAt383, 2, 1, 1},
+    {"ReduceProd", 1, kIn384, 1, kAt384, 2, 1, 1},
+    {"ReduceProd", 11, kIn385, 1, kAt385, 2, 1, 1},
+    {"ReduceProd", 13, kIn386, 1, kAt386, 2, 1, 1},
+    {"ReduceProd", 18, kIn387, 2, kAt387, 2, 1, 1},
+    {"ReduceSum", 1, kIn388, 1, kAt388, 2, 1, 1},
+    {"ReduceSum", 11, kIn389, 1, kAt389, 2, 1, 1},
+    {"ReduceSum", 13, kIn390, 2, kAt390, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn391, 1, kAt391, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn392, 1, kAt392, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn393, 1, kAt393, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn394, 2, kAt394, 2, 1, 1},
+    {"RegexFullMatch", 20, kIn395, 1, kAt395, 1, 1, 1},
+    {"Relu", 6, kIn396, 1, kAt396, 0, 1, 1},
+    {"Relu", 13, kIn397, 1, kAt397, 0, 1, 1},
+    {"Relu", 14, kIn398, 1, kAt398, 0, 1, 1},
+    {"Reshape", 5, kIn399, 2, kAt399, 0, 1, 1},
+    {"Reshape", 13, kIn400, 2, kAt400, 0, 1, 1},
+    {"Reshape", 14, kIn401, 2, kAt401, 1, 1, 1},
+    {"Reshape", 19, kIn402, 2, kAt402, 1, 1, 1},
+    {"Reshape", 21, kIn403, 2, kAt403, 1, 1, 1},
+    {"Reshape", 23, kIn404, 2, kAt404, 1, 1, 1},
+    {"Reshape", 24, kIn405, 2, kAt405, 1, 1, 1},
+    {"Reshape", 25, kIn406, 2, kAt406, 1, 1, 1},
+    {"Resize", 10, kIn407, 2, kAt407, 1, 1, 1},
+    {"Resize", 11, kIn408, 4, kAt408, 6, 1, 1},
+    {"Resize", 13, kIn409, 4, kAt409, 6, 1, 1},
+    {"Resize", 18, kIn410, 4, kAt410, 9, 1, 1},
+    {"Resize", 19, kIn411, 4, kAt411, 9, 1, 1},
+    {"ReverseSequence", 10, kIn412, 2, kAt412, 2, 1, 1},
+    {"RoiAlign", 10, kIn413, 3, kAt413, 5, 1, 1},
+    {"RoiAlign", 16, kIn414, 3, kAt414, 6, 1, 1},
+    {"RoiAlign", 22, kIn415, 3, kAt415, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn416, 4, kAt416, 3, 1, 1},
+    {"Round", 11, kIn417, 1, kAt417, 0, 1, 1},
+    {"Round", 22, kIn418, 1, kAt418, 0, 1, 1},
+    {"STFT", 17, kIn419, 4, kAt419, 1, 1, 1},
+    {"Scan", 8, kIn420, 2, kAt420, 3, 1, 4},
+    {"Scan", 9, kIn421, 1, kAt421, 6, 1, 4},
+    {"Scan", 11, kIn422, 1, kAt422, 6, 1, 4},
+    {"Scan", 16, kIn423, 1, kAt423, 6, 1, 4},
+    {"Scan", 19, kIn424, 1, kAt424, 6, 1, 4},
+    {"Scan", 21, kIn425, 1, kAt425, 6, 1, 4},
+    {"Scan", 23, kIn426, 1, kAt426, 6, 1, 4},
+    {"Scan", 24, kIn427, 1, kAt427, 6, 1, 4},
+    {"Scan", 25, kIn428, 1, kAt428, 6, 1, 4},
+    {"Scatter", 9, kIn429, 3, kAt429, 1, 1, 1},
+    {"ScatterElements", 11, kIn430, 3, kAt430, 1, 1, 1},
+    {"ScatterElements", 13, kIn431, 3, kAt431, 1, 1, 1},
+    {"ScatterElements", 16, kIn432, 3, kAt432, 2, 1, 1},
+    {"ScatterElements", 18, kIn433, 3, kAt433, 2, 1, 1},
+    {"ScatterND", 11, kIn434, 3, kAt434, 0, 1, 1},
+    {"ScatterND", 13, kIn435, 3, kAt435, 0, 1, 1},
+    {"ScatterND", 16, kIn436, 3, kAt436, 1, 1, 1},
+    {"ScatterND", 18, kIn437, 3, kAt437, 1, 1, 1},
+    {"Selu", 6, kIn438, 1, kAt438, 2, 1, 1},
+    {"Selu", 22, kIn439, 1, kAt439, 2, 1, 1},
+    {"SequenceAt", 11, kIn440, 2, kAt440, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn441, 1, kAt441, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn442, 0, kAt442, 1, 1, 1},
+    {"SequenceErase", 11, kIn443, 2, kAt443, 0, 1, 1},
+    {"SequenceInsert", 11, kIn444, 3, kAt444, 0, 1, 1},
+    {"SequenceLength", 11, kIn445, 1, kAt445, 0, 1, 1},
+    {"SequenceMap", 17, kIn446, 2, kAt446, 1, 1, 4},
+    {"Shape", 1, kIn447, 1, kAt447, 0, 1, 1},
+    {"Shape", 13, kIn448, 1, kAt448, 0, 1, 1},
+    {"Shape", 15, kIn449, 1, kAt449, 2, 1, 1},
+    {"Shape", 19, kIn450, 1, kAt450, 2, 1, 1},
+    {"Shape", 21, kIn451, 1, kAt451, 2, 1, 1},
+    {"Shape", 23, kIn452, 1, kAt452, 2, 1, 1},
+    {"Shape", 24, kIn453, 1, kAt453, 2, 1, 1},
+    {"Shape", 25, kIn454, 1, kAt454, 2, 1, 1},
+    {"Shrink", 9, kIn455, 1, kAt455, 2, 1, 1},
+    {"Sigmoid", 6, kIn456, 1, kAt456, 0, 1, 1},
+    {"Sigmoid", 13, kIn457, 1, kAt457, 0, 1, 1},
+    {"Sign", 9, kIn458, 1, kAt458, 0, 1, 1},
+    {"Sign", 13, kIn459, 1, kAt459, 0, 1, 1},
+    {"Sin", 7, kIn460, 1, kAt460, 0, 1, 1},
+    {"Sin", 22, kIn461, 1, kAt461, 0, 1, 1},
+    {"Sinh", 9, kIn462, 1, kAt462, 0, 1, 1},
+    {"Sinh", 22, kIn463, 1, kAt463, 0, 1, 1},
+    {"Size", 1, kIn464, 1, kAt464, 0, 1, 1},
+    {"Size", 13, kIn465, 1, kAt465, 0, 1, 1},
+    {"Size", 19, kIn466, 1, kAt466, 0, 1, 1},
+    {"Size", 21, kIn467, 1, kAt467, 0, 1, 1},
+    {"Size", 23, kIn468, 1, kAt468, 0, 1, 1},
+    {"Size", 24, kIn469, 1, kAt469, 0, 1, 1},
+    {"Size", 25, kIn470, 1, kAt470, 0, 1, 1},
+    {"Slice", 1, kIn471, 1, kAt471, 3, 1, 1},
+    {"Slice", 10, kIn472, 5, kAt472, 0, 1, 1},
+    {"Slice", 11, kIn473, 5, kAt473, 0, 1, 1},
+    {"Slice", 13, kIn474, 5, kAt474, 0, 1, 1},
+    {"Softmax", 1, kIn475, 1, kAt475, 1, 1, 1},
+    {"Softmax", 11, kIn476, 1, kAt476, 1, 1, 1},
+    {"Softmax", 13, kIn477, 1, kAt477, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn478, 3, kAt478, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn479, 3, kAt479, 2, 1, 2},
+    {"Softplus", 1, kIn480, 1, kAt480, 0, 1, 1},
+    {"Softplus", 22, kIn481, 1, kAt481, 0, 1, 1},
+    {"Softsign", 1, kIn482, 1, kAt482, 0, 1, 1},
+    {"Softsign", 22, kIn483, 1, kAt483, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn484, 1, kAt484, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn485, 1, kAt485, 1, 1, 1},
+    {"Split", 1, kIn486, 2, kAt486, 2, 1, 4},
+    {"Split", 2, kIn487, 1, kAt487, 2, 1, 4},
+    {"Split", 11, kIn488, 1, kAt488, 2, 1, 4},
+    {"Split", 13, kIn489, 2, kAt489, 1, 1, 4},
+    {"Split", 18, kIn490, 2, kAt490, 2, 1, 4},
+    {"SplitToSequence", 11, kIn491, 2, kAt491, 2, 1, 1},
+    {"SplitToSequence", 24, kIn492, 2, kAt492, 2, 1, 1},
+    {"Sqrt", 6, kIn493, 1, kAt493, 0, 1, 1},
+    {"Sqrt", 13, kIn494, 1, kAt494, 0, 1, 1},
+    {"Squeeze", 1, kIn495, 1, kAt495, 1, 1, 1},
+    {"Squeeze", 11, kIn496, 1, kAt496, 1, 1, 1},
+    {"Squeeze", 13, kIn497, 2, kAt497, 0, 1, 1},
+    {"Squeeze", 21, kIn498, 2, kAt498, 0, 1, 1},
+    {"Squeeze", 23, kIn499, 2, kAt499, 0, 1, 1},
+    {"Squeeze", 24, kIn500, 2, kAt500, 0, 1, 1},
+    {"Squeeze", 25, kIn501, 2, kAt501, 0, 1, 1},
+    {"StringConcat", 20, kIn502, 2, kAt502, 0, 1, 1},
+    {"StringNormalizer", 10, kIn503, 1, kAt503, 4, 1, 1},
+    {"StringSplit", 20, kIn504, 1, kAt504, 2, 2, 2},
+    {"Sub", 6, kIn505, 2, kAt505, 2, 1, 1},
+    {"Sub", 7, kIn506, 2, kAt506, 0, 1, 1},
+    {"Sub", 13, kIn507, 2, kAt507, 0, 1, 1},
+    {"Sub", 14, kIn508, 2, kAt508, 0, 1, 1},
+    {"Sum", 6, kIn509, 1, kAt509, 0, 1, 1},
+    {"Sum", 8, kIn510, 1, kAt510, 0, 1, 1},
+    {"Sum", 13, kIn511, 1, kAt511, 0, 1, 1},
+    {"Swish", 24, kIn512, 1, kAt512, 1, 1, 1},
+    {"Tan", 7, kIn513, 1, kAt513, 0, 1, 1},
+    {"Tan", 22, kIn514, 1, kAt514, 0, 1, 1},
+    {"Tanh", 6, kIn515, 1, kAt515, 0, 1, 1},
+    {"Tanh", 13, kIn516, 1, kAt516, 0, 1, 1},
+    {"TensorScatter", 24, kIn517, 3, kAt517, 2, 1, 1},
+    {"TfIdfVectorizer", 9, kIn518, 1, kAt518, 9, 1, 1},
+    {"ThresholdedRelu", 10, kIn519, 1, kAt519, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn520, 1, kAt520, 1, 1, 1},
+    {"Tile", 6, kIn521, 2, kAt521, 0, 1, 1},
+    {"Tile", 13, kIn522, 2, kAt522, 0, 1, 1},
+    {"TopK", 1, kIn523, 1, kAt523, 2, 2, 2},
+    {"TopK", 10, kIn524, 2, kAt524, 1, 2, 2},
+    {"TopK", 11, kIn525, 2, kAt525, 3, 2, 2},
+    {"TopK", 24, kIn526, 2, kAt526, 3, 2, 2},
+    {"Transpose", 1, kIn527, 1, kAt527, 1, 1, 1},
+    {"Transpose", 13, kIn528, 1, kAt528, 1, 1, 1},
+    {"Transpose", 21, kIn529, 1, kAt529, 1, 1, 1},
+    {"Transpose", 23, kIn530, 1, kAt530, 1, 1, 1},
+    {"Transpose", 24, kIn531, 1, kAt531, 1, 1, 1},
+    {"Transpose", 25, kIn532, 1, kAt532, 1, 1, 1},
+    {"Trilu", 14, kIn533, 2, kAt533, 1, 1, 1},
+    {"Unique", 11, kIn534, 1, kAt534, 2, 1, 4},
+    {"Unsqueeze", 1, kIn535, 1, kAt535, 1, 1, 1},
+    {"Unsqueeze", 11, kIn536, 1, kAt536, 1, 1, 1},
+    {"Unsqueeze", 13, kIn537, 2, kAt537, 0, 1, 1},
+    {"Unsqueeze", 21, kIn538, 2, kAt538, 0, 1, 1},
+    {"Unsqueeze", 23, kIn539, 2, kAt539, 0, 1, 1},
+    {"Unsqueeze", 24, kIn540, 2, kAt540, 0, 1, 1},
+    {"Unsqueeze", 25, kIn541, 2, kAt541, 0, 1, 1},
+    {"Upsample", 7, kIn542, 1, kAt542, 2, 1, 1},
+    {"Upsample", 9, kIn543, 2, kAt543, 1, 1, 1},
+    {"Upsample", 10, kIn544, 2, kAt544, 1, 1, 1},
+    {"Where", 9, kIn545, 3, kAt545, 0, 1, 1},
+    {"Where", 16, kIn546, 3, kAt546, 0, 1, 1},
+    {"Xor", 7, kIn547, 2, kAt547, 0, 1, 1},
 };
 
 }  // namespace
