@@ -28,6 +28,7 @@ from onnx.reference import ReferenceEvaluator
 
 from ops_cases_breadth import gen_breadth
 from ops_cases_breadth_ops import gen_breadth_ops
+from ops_cases_float8 import gen_float8
 from ops_cases_quant import gen_quant
 
 FORMAT_VERSION = 1
@@ -977,6 +978,7 @@ FAMILIES = [
     ("quant", 110, gen_quant),
     ("breadth", 111, gen_breadth),
     ("breadth_ops", 112, gen_breadth_ops),
+    ("float8", 113, gen_float8),
 ]
 
 
