@@ -127,6 +127,12 @@ void put_element(std::vector<std::byte>& out, DType type, ByteSource& s, bool sp
     case DType::I64: put(out, fuzz_int(s)); break;
     case DType::U64: put(out, static_cast<std::uint64_t>(fuzz_int(s))); break;
     case DType::String: break;  // never drawn: the fuzzed operators move bytes
+    // 8-bit floats: any byte is a value or a NaN (spec/tensors.md section 2.1).
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E8M0: put(out, s.byte()); break;
   }
 }
 

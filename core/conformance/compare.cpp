@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "onemodel/float8.hpp"
 #include "onemodel/half.hpp"
 
 namespace onemodel::conformance {
@@ -33,7 +34,12 @@ double float_at(std::span<const std::byte> bytes, DType type, std::size_t k) {
       std::memcpy(&bits, bytes.data() + 2 * k, 2);
       return type == DType::F16 ? half_bits_to_float(bits) : bfloat16_bits_to_float(bits);
     }
-    default: return 0.0;
+    default:
+      // The 8-bit floats (spec/tensors.md section 2.1) at their exact values: NaN matches NaN.
+      if (dtype_is_float8(type)) {
+        return float8_bits_to_float(static_cast<Float8Format>(type), std::to_integer<std::uint8_t>(bytes[k]));
+      }
+      return 0.0;
   }
 }
 
@@ -69,7 +75,8 @@ std::string index_text(const Shape& shape, std::int64_t flat) {
 }  // namespace
 
 bool is_float_dtype(DType type) noexcept {
-  return type == DType::F32 || type == DType::F64 || type == DType::F16 || type == DType::BF16;
+  return type == DType::F32 || type == DType::F64 || type == DType::F16 || type == DType::BF16 ||
+         dtype_is_float8(type);
 }
 
 double float_element(std::span<const std::byte> bytes, DType type, std::size_t k) noexcept {

@@ -190,6 +190,12 @@ std::string npy_descr(DType type) {
     case DType::I64: return "<i8";
     case DType::U64: return "<u8";
     case DType::String: break;  // object arrays are not written (spec/tensors.md section 8)
+    // NumPy has no 8-bit floats: their raw bits, as for bfloat16 (spec/tensors.md section 2.1).
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E8M0: return "|u1";
   }
   throw NpyError("element type " + std::to_string(static_cast<int>(type)) + " has no .npy dtype");
 }

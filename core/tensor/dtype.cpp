@@ -24,7 +24,12 @@ constexpr std::size_t stored_size(std::int32_t code) noexcept {
   switch (static_cast<DType>(code)) {
     case DType::U8:
     case DType::I8:
-    case DType::Bool: return 1;
+    case DType::Bool:
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E8M0: return 1;
     case DType::U16:
     case DType::I16:
     case DType::F16:
@@ -76,6 +81,11 @@ std::string_view dtype_name(DType type) {
     case DType::U64: return "U64";
     case DType::BF16: return "BF16";
     case DType::String: return "String";
+    case DType::F8E4M3FN: return "F8E4M3FN";
+    case DType::F8E4M3FNUZ: return "F8E4M3FNUZ";
+    case DType::F8E5M2: return "F8E5M2";
+    case DType::F8E5M2FNUZ: return "F8E5M2FNUZ";
+    case DType::F8E8M0: return "F8E8M0";
   }
   return "Invalid";
 }

@@ -29,7 +29,19 @@ enum class DType : std::int32_t {
   U32 = 12,
   U64 = 13,
   BF16 = 16,
+  // The 8-bit floats (issue 17; spec/tensors.md section 2.1), one byte per element.
+  F8E4M3FN = 17,
+  F8E4M3FNUZ = 18,
+  F8E5M2 = 19,
+  F8E5M2FNUZ = 20,
+  F8E8M0 = 24,
 };
+
+// F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0 (conversions in onemodel/float8.hpp).
+constexpr bool dtype_is_float8(DType type) noexcept {
+  return type == DType::F8E4M3FN || type == DType::F8E4M3FNUZ || type == DType::F8E5M2 ||
+         type == DType::F8E5M2FNUZ || type == DType::F8E8M0;
+}
 
 // Bytes per element (spec/tensors.md section 2 table). Throws TensorError(Type) for a value that
 // is not one of the enumerators, and for String: its elements are objects, not bytes, so every
@@ -40,10 +52,11 @@ std::size_t dtype_size(DType type);
 // True for DType::String.
 constexpr bool dtype_is_string(DType type) noexcept { return type == DType::String; }
 
-// The enumerator's name: "F32", "U8", ..., "BF16", "String".
+// The enumerator's name: "F32", "U8", ..., "BF16", "String", "F8E4M3FN", ..., "F8E8M0".
 std::string_view dtype_name(DType type);
 
-// F32, F16, BF16, F64: the only types that may require gradients (spec/tensors.md section 2).
+// F32, F16, BF16, F64: the only types that may require gradients (spec/tensors.md section 2);
+// the 8-bit floats are storage types and answer false.
 bool dtype_is_floating(DType type) noexcept;
 
 // True when `code` is one of the stored types above (String included).

@@ -27,15 +27,17 @@
 namespace onemodel {
 
 // Which C++ type reads the storage of a DType. 16-bit floats are read as their raw bits
-// (uint16_t; conversions in onemodel/half.hpp); Bool is read as bool or as its byte (uint8_t);
-// String as std::string (spec/tensors.md section 8).
+// (uint16_t; conversions in onemodel/half.hpp), 8-bit floats as their byte (uint8_t; conversions
+// in onemodel/float8.hpp); Bool is read as bool or as its byte (uint8_t); String as std::string
+// (spec/tensors.md section 8).
 template <class T>
 constexpr bool storage_matches(DType type) noexcept {
   if constexpr (std::is_same_v<T, std::string>) return type == DType::String;
   else if constexpr (std::is_same_v<T, float>) return type == DType::F32;
   else if constexpr (std::is_same_v<T, double>) return type == DType::F64;
   else if constexpr (std::is_same_v<T, bool>) return type == DType::Bool;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return type == DType::U8 || type == DType::Bool;
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return type == DType::U8 || type == DType::Bool || dtype_is_float8(type);  // 8-bit floats: raw bits
   else if constexpr (std::is_same_v<T, std::int8_t>) return type == DType::I8;
   else if constexpr (std::is_same_v<T, std::uint16_t>)
     return type == DType::U16 || type == DType::F16 || type == DType::BF16;

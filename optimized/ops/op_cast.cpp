@@ -32,8 +32,12 @@ class CastOverride final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& in = context.input(0);
     const Tensor& out = context.output(0);
-    // STRING (spec/ops/strings.md section 1) and strided views run the reference kernel.
-    if (!in.is_contiguous() || in.dtype() == DType::String || out.dtype() == DType::String) return run_reference(context);
+    // STRING (spec/ops/strings.md section 1), the 8-bit floats (reference/ops/cast_float8.cpp) and
+    // strided views run the reference kernel.
+    if (!in.is_contiguous() || in.dtype() == DType::String || out.dtype() == DType::String ||
+        dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) {
+      return run_reference(context);
+    }
     const auto count = static_cast<std::size_t>(out.element_count());
     if (count == 0) return;
     const std::byte* src = tensor_bytes(in).data();

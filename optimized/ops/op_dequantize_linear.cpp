@@ -55,7 +55,8 @@ class DequantizeLinearOptimized final : public OptimizedKernel {
     const Tensor& x_t = context.input(0);
     const Tensor& s_t = context.input(1);
     const Tensor& out = context.output(0);
-    if (block_size_ != 0 || s_t.dtype() != DType::F32 || out.dtype() != DType::F32) {
+    // 8-bit float inputs (reference/ops/quant_float8.hpp) run the reference.
+    if (block_size_ != 0 || s_t.dtype() != DType::F32 || out.dtype() != DType::F32 || dtype_is_float8(x_t.dtype())) {
       run_reference(context);
       return;
     }

@@ -67,7 +67,8 @@ class QuantizeLinearOptimized final : public OptimizedKernel {
     const Tensor* zp_t = nullptr;
     if (context.has_input(2)) {
       zp_t = context.known_value(2);
-      if (zp_t == nullptr) return nullptr;
+      // 8-bit float zero points: run() gives the node to the reference (quantize_out_of).
+      if (zp_t == nullptr || dtype_is_float8(zp_t->dtype())) return nullptr;
     }
     auto operands = std::make_shared<QuantizeOperands>();
     if (!quantize_operands(*s_t, zp_t, *operands)) return nullptr;

@@ -31,7 +31,8 @@ std::shared_ptr<void> keep_alive(const nb::object& owner) {
 }
 
 // The DLPack type NumPy reads for each stored element type. BF16 has no NumPy type: its raw bits
-// are given as uint16.
+// are given as uint16; nor have the 8-bit floats: their raw bits are given as uint8 (a NumPy
+// uint8 view; decode with onemodel's rules, spec/tensors.md section 2.1).
 nb::dlpack::dtype numpy_type(DType type) {
   using nb::dlpack::dtype_code;
   const auto make = [](dtype_code code, int bits) {
@@ -53,6 +54,11 @@ nb::dlpack::dtype numpy_type(DType type) {
     case DType::Bool: return make(dtype_code::Bool, 8);
     case DType::String:  // not a DLPack type (spec/tensors.md section 8)
       throw TensorError(TensorErrorKind::Type, "STRING tensors are not supported by the Python package");
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E8M0: return make(dtype_code::UInt, 8);
   }
   throw TensorError(TensorErrorKind::Type, "no NumPy type for element type " + std::to_string(static_cast<int>(type)));
 }

@@ -1,10 +1,11 @@
 // Cast (opset 6 on): every element converted to the element type `to` (spec/ops/elementwise.md
 // section 7). A target type the library does not store is Unsupported naming the ONNX type. The
-// opset 19 attribute `saturate` and the opset 25 `round_mode` concern only the float8 and 4-bit
-// types, which are not stored, so they are read by nothing.
+// opset 19 attribute `saturate` and the opset 24 `round_mode` concern the 8-bit float targets
+// (section 7.1, reference/ops/cast_float8.cpp); the 4-bit types are not stored.
 #include <string>
 
 #include "reference/ops/cast_convert.hpp"
+#include "reference/ops/cast_float8.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -12,15 +13,22 @@ namespace {
 
 class CastKernel final : public OpKernel {
  public:
-  explicit CastKernel(DType to) : to_(to) { string_elements = true; }  // spec/ops/strings.md section 1
+  // STRING sources and targets: spec/ops/strings.md section 1; the 8-bit floats: cast_float8.cpp.
+  CastKernel(DType to, ew::Float8CastOptions float8) : to_(to), float8_(float8) { string_elements = true; }
   void infer(InferContext& context) const override {
-    ew::require(context, 0, ew::StringAndStoredTypes{});
+    if (!dtype_is_float8(context.input_type(0))) ew::require(context, 0, ew::StringAndStoredTypes{});
     context.set_output(0, to_, context.input_shape(0));
   }
-  void run(RunContext& context) const override { ew::convert_tensor(context.input(0), context.output(0)); }
+  void run(RunContext& context) const override {
+    const Tensor& in = context.input(0);
+    const Tensor& out = context.output(0);
+    if (dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) return ew::convert_tensor_float8(in, out, float8_);
+    ew::convert_tensor(in, out);
+  }
 
  private:
   DType to_;
+  ew::Float8CastOptions float8_;
 };
 
 }  // namespace
@@ -31,7 +39,13 @@ std::unique_ptr<OpKernel> make_cast(const NodeInfo& node) {
     node.fail_unsupported("Cast to ONNX element type " + std::string(onnx_type_name(static_cast<std::int32_t>(to))) +
                           " (" + std::to_string(to) + ") is not supported");
   }
-  return std::make_unique<CastKernel>(static_cast<DType>(to));
+  const auto type = static_cast<DType>(to);
+  // The 8-bit floats enter Cast's type list at opset 19, FLOAT8E8M0 at opset 24 (ONNX schemas).
+  if (dtype_is_float8(type) && node.opset() < (type == DType::F8E8M0 ? 24 : 19)) {
+    node.fail_invalid("Cast to " + std::string(onnx_type_name(static_cast<std::int32_t>(to))) + " needs opset " +
+                      (type == DType::F8E8M0 ? "24" : "19") + " or later");
+  }
+  return std::make_unique<CastKernel>(type, ew::read_float8_cast_options(node));
 }
 
 }  // namespace onemodel

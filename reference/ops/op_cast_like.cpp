@@ -1,6 +1,8 @@
 // CastLike (opset 15 on): input 0 converted, by Cast's rules, to the element type of input 1,
-// whose values are never read (spec/ops/elementwise.md section 7).
+// whose values are never read (spec/ops/elementwise.md section 7); `saturate` (opset 19 on) and
+// `round_mode` (opset 24 on) as Cast's for 8-bit float targets (section 7.1).
 #include "reference/ops/cast_convert.hpp"
+#include "reference/ops/cast_float8.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -8,17 +10,28 @@ namespace {
 
 class CastLikeKernel final : public OpKernel {
  public:
-  CastLikeKernel() { string_elements = true; }  // spec/ops/strings.md section 1
+  // STRING sources and targets: spec/ops/strings.md section 1; the 8-bit floats: cast_float8.cpp.
+  explicit CastLikeKernel(ew::Float8CastOptions float8) : float8_(float8) { string_elements = true; }
   void infer(InferContext& context) const override {
-    ew::require(context, 0, ew::StringAndStoredTypes{});
-    ew::require(context, 1, ew::StringAndStoredTypes{});
+    if (!dtype_is_float8(context.input_type(0))) ew::require(context, 0, ew::StringAndStoredTypes{});
+    if (!dtype_is_float8(context.input_type(1))) ew::require(context, 1, ew::StringAndStoredTypes{});
     context.set_output(0, context.input_type(1), context.input_shape(0));
   }
-  void run(RunContext& context) const override { ew::convert_tensor(context.input(0), context.output(0)); }
+  void run(RunContext& context) const override {
+    const Tensor& in = context.input(0);
+    const Tensor& out = context.output(0);
+    if (dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) return ew::convert_tensor_float8(in, out, float8_);
+    ew::convert_tensor(in, out);
+  }
+
+ private:
+  ew::Float8CastOptions float8_;
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_cast_like(const NodeInfo&) { return std::make_unique<CastLikeKernel>(); }
+std::unique_ptr<OpKernel> make_cast_like(const NodeInfo& node) {
+  return std::make_unique<CastLikeKernel>(ew::read_float8_cast_options(node));
+}
 
 }  // namespace onemodel

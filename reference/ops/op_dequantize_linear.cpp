@@ -1,8 +1,10 @@
 // DequantizeLinear (opsets 10 to 27; spec/ops/quantization.md section 5, from int8.md "Operators"
 // and the ONNX schemas): y = float(x - x_zero_point) * x_scale, per tensor, per axis (opset 13+)
-// or blocked (opset 21+). Inputs uint8, int8, uint16, int16, int32; the float8, 4-bit and 2-bit
-// inputs are not stored by the library and are refused as Unsupported.
+// or blocked (opset 21+). Inputs uint8, int8, uint16, int16, int32, and (opset 19+) the four
+// quantized 8-bit floats (section 15); the 4-bit and 2-bit inputs are not stored by the library and
+// are refused as Unsupported.
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/quant_float8.hpp"
 #include "reference/ops/quant_helpers.hpp"
 
 namespace onemodel {
@@ -26,7 +28,11 @@ class DequantizeLinear final : public OpKernel {
   }
 
   void infer(InferContext& context) const override {
-    context.require_type(0, {DType::U8, DType::I8, DType::U16, DType::I16, DType::I32});
+    context.require_type(0, {DType::U8, DType::I8, DType::U16, DType::I16, DType::I32, DType::F8E4M3FN,
+                             DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ});
+    if (quant::is_float8_quantized_type(context.input_type(0)) && opset_ < 19) {
+      context.node().fail_invalid("an 8-bit float x needs opset 19 or later");
+    }
     context.require_type(1, {DType::F32, DType::F16, DType::BF16});
     if (context.has_input(2)) {
       if (context.input_type(2) != context.input_type(0)) context.node().fail_invalid("x_zero_point's type differs from x's");
@@ -42,8 +48,9 @@ class DequantizeLinear final : public OpKernel {
     const Tensor& s_t = context.input(1);
     const quant::ScaleLayout layout =
         quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
-    const std::vector<std::int64_t> x = quant::integers_of(x_t);
     const std::vector<float> scale = quant::floats_of(s_t);
+    if (quant::is_float8_quantized_type(x_t.dtype())) return run_float8(context, layout, scale);
+    const std::vector<std::int64_t> x = quant::integers_of(x_t);
     std::vector<std::int64_t> zp(scale.size(), 0);
     if (context.has_input(2)) zp = quant::integers_of(context.input(2));
     std::vector<float> y(x.size());
@@ -59,6 +66,22 @@ class DequantizeLinear final : public OpKernel {
   }
 
  private:
+  // Section 15: the difference x - x_zero_point of two 8-bit float values is exact in binary64 and
+  // rounded once to binary32 (the binary32 subtraction's result), then one binary32
+  // multiplication by the scale, stored as for the integer inputs.
+  static void run_float8(RunContext& context, const quant::ScaleLayout& layout, const std::vector<float>& scale) {
+    const std::vector<double> x = quant::float8_values(context.input(0));
+    std::vector<double> zp(scale.size(), 0.0);
+    if (context.has_input(2)) zp = quant::float8_values(context.input(2));
+    std::vector<float> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
+      const float d = static_cast<float>(x[i] - zp[k]);
+      y[i] = d * scale[k];
+    }
+    quant::store_floats(context.output(0), y);
+  }
+
   std::int64_t opset_;
   std::int64_t axis_ = 1;
   std::int64_t block_size_ = 0;

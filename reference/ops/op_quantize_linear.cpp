@@ -1,8 +1,10 @@
 // QuantizeLinear (opsets 10 to 27; spec/ops/quantization.md section 4, from int8.md "Operators"
 // and the ONNX schemas): y = saturate(round_half_even(x / y_scale) + y_zero_point), per tensor,
-// per axis (opset 13+) or blocked (opset 21+). Outputs uint8, int8, uint16, int16; the float8,
-// 4-bit and 2-bit outputs are not stored by the library and are refused as Unsupported.
+// per axis (opset 13+) or blocked (opset 21+). Outputs uint8, int8, uint16, int16, and (opset 19+)
+// the four quantized 8-bit floats, rounded by Cast's rules with `saturate` (section 15); the 4-bit
+// and 2-bit outputs are not stored by the library and are refused as Unsupported.
 #include "core/graph/op_kernel.hpp"
+#include "reference/ops/quant_float8.hpp"
 #include "reference/ops/quant_helpers.hpp"
 
 namespace onemodel {
@@ -14,9 +16,12 @@ class QuantizeLinear final : public OpKernel {
     axis_ = opset_ >= 13 ? node.get_int("axis", 1) : 1;
     block_size_ = opset_ >= 21 ? node.get_int("block_size", 0) : 0;
     if (block_size_ < 0) node.fail_invalid("block_size must not be negative");
-    // saturate (opset 19+) applies to float8 outputs only, which are refused below; read it so a
-    // wrong attribute type is still reported.
-    if (opset_ >= 19) (void)node.get_int("saturate", 1);
+    // saturate (opset 19+) applies to 8-bit float outputs only (section 15).
+    if (opset_ >= 19) {
+      const std::int64_t saturate = node.get_int("saturate", 1);
+      if (saturate != 0 && saturate != 1) node.fail_invalid("saturate must be 0 or 1");
+      saturate_ = saturate == 1;
+    }
     if (opset_ >= 21) {
       const std::int64_t code = node.get_int("output_dtype", 0);
       if (code != 0) output_dtype_ = checked_output_type(node, code);
@@ -38,7 +43,11 @@ class QuantizeLinear final : public OpKernel {
     DType out = output_dtype_.value_or(DType::U8);
     if (context.has_input(2)) {
       const DType zp = context.input_type(2);
-      if (!quant::is_quantized_type(zp)) context.node().fail_unsupported("y_zero_point type " + std::string(dtype_name(zp)));
+      if (quant::is_float8_quantized_type(zp)) {
+        if (opset_ < 19) context.node().fail_invalid("an 8-bit float y_zero_point needs opset 19 or later");
+      } else if (!quant::is_quantized_type(zp)) {
+        context.node().fail_unsupported("y_zero_point type " + std::string(dtype_name(zp)));
+      }
       if (output_dtype_ && *output_dtype_ != zp) context.node().fail_invalid("output_dtype differs from y_zero_point's type");
       out = zp;
       quant::check_zero_point_shape(context.node(), context.input_shape(2), context.input_shape(1));
@@ -59,6 +68,7 @@ class QuantizeLinear final : public OpKernel {
     const std::vector<float> x = x_as_floats(x_t);
     std::vector<float> scale = quant::floats_of(s_t);
     for (float& s : scale) s = quant::round_to(p, s);
+    if (quant::is_float8_quantized_type(y_t.dtype())) return run_float8(context, layout, x, scale, p);
     std::vector<std::int64_t> zp(scale.size(), 0);
     if (context.has_input(2)) zp = quant::integers_of(context.input(2));
     std::vector<std::int64_t> y(x.size());
@@ -76,8 +86,26 @@ class QuantizeLinear final : public OpKernel {
   }
 
  private:
+  // Section 15: q = x / y_scale as for the integer types (rounded to the precision type), plus the
+  // zero point in binary64 (exact whenever the sum can matter: see the section), then one rounding
+  // to the 8-bit float type with `saturate`. No rounding to an integer.
+  void run_float8(RunContext& context, const quant::ScaleLayout& layout, const std::vector<float>& x,
+                  const std::vector<float>& scale, DType p) const {
+    std::vector<double> zp(scale.size(), 0.0);
+    if (context.has_input(2)) zp = quant::float8_values(context.input(2));
+    std::vector<double> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
+      const float q = quant::round_to(p, quant::round_to(p, x[i]) / scale[k]);
+      y[i] = static_cast<double>(q) + zp[k];
+    }
+    quant::store_float8(context.output(0), y, saturate_);
+  }
+
   static DType checked_output_type(const NodeInfo& node, std::int64_t code) {
     if (code == 2 || code == 3 || code == 4 || code == 5) return static_cast<DType>(code);
+    if (code >= 17 && code <= 20) return static_cast<DType>(code);  // the quantized 8-bit floats
+    if (code == 24) node.fail_invalid("output_dtype FLOAT8E8M0 is a scale type, not a quantized type");
     if (quant::is_unstored_quantized_code(code)) {
       node.fail_unsupported("output_dtype " + std::string(onnx_type_name(static_cast<std::int32_t>(code))) +
                             " is not stored by the library");
@@ -98,6 +126,7 @@ class QuantizeLinear final : public OpKernel {
   std::optional<DType> output_dtype_;
   DType precision_ = DType::F32;
   bool has_precision_ = false;
+  bool saturate_ = true;
 };
 
 }  // namespace

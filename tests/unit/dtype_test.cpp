@@ -26,6 +26,9 @@ TEST(DType, CodesAreOnnxCodesAndSizesMatchTheTable) {
       {DType::I64, 7, 8, "I64"},   {DType::Bool, 9, 1, "Bool"}, {DType::F16, 10, 2, "F16"},
       {DType::F64, 11, 8, "F64"},  {DType::U32, 12, 4, "U32"},  {DType::U64, 13, 8, "U64"},
       {DType::BF16, 16, 2, "BF16"},
+      {DType::F8E4M3FN, 17, 1, "F8E4M3FN"},     {DType::F8E4M3FNUZ, 18, 1, "F8E4M3FNUZ"},
+      {DType::F8E5M2, 19, 1, "F8E5M2"},         {DType::F8E5M2FNUZ, 20, 1, "F8E5M2FNUZ"},
+      {DType::F8E8M0, 24, 1, "F8E8M0"},
   };
   for (const Row& row : table) {
     EXPECT_EQ(static_cast<int>(row.type), row.code) << row.name;
@@ -44,6 +47,9 @@ TEST(DType, OnlyFloatingTypesAreFloating) {
   EXPECT_FALSE(dtype_is_floating(DType::I32));
   EXPECT_FALSE(dtype_is_floating(DType::Bool));
   EXPECT_FALSE(dtype_is_floating(DType::U8));
+  EXPECT_FALSE(dtype_is_floating(DType::F8E4M3FN));  // storage types only (spec/tensors.md section 2.1)
+  EXPECT_TRUE(dtype_is_float8(DType::F8E8M0));
+  EXPECT_FALSE(dtype_is_float8(DType::U8));
 }
 
 TEST(DType, OnnxNamesOfEveryCode) {
@@ -66,8 +72,8 @@ TEST(DType, OnnxNamesOfEveryCode) {
 TEST(DType, UnstoredCodesAreRejectedByName) {
   const std::vector<std::pair<int, std::string>> rejected = {
       {0, "UNDEFINED"},  {14, "COMPLEX64"},  {15, "COMPLEX128"},
-      {17, "FLOAT8E4M3FN"}, {20, "FLOAT8E5M2FNUZ"}, {21, "UINT4"}, {22, "INT4"},
-      {23, "FLOAT4E2M1"}, {24, "FLOAT8E8M0"}, {25, "UINT2"},     {26, "INT2"},
+      {21, "UINT4"}, {22, "INT4"},
+      {23, "FLOAT4E2M1"}, {25, "UINT2"},     {26, "INT2"},
       {27, "FLOAT6E2M3"}, {28, "FLOAT6E3M2"}, {29, "UNKNOWN"},   {-5, "UNKNOWN"},
   };
   for (const auto& [code, name] : rejected) {

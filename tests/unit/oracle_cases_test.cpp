@@ -620,7 +620,8 @@ INSTANTIATE_TEST_SUITE_P(Families, OracleCases, ::testing::ValuesIn(archive_name
 TEST(OracleCasesIndex, EveryFamilyIsPresent) {
   const std::vector<std::string> names = archive_names();
   for (const char* family : {"elementwise", "norms", "reduce", "shape", "conv", "pool", "resize", "recurrent", "quant",
-                             "breadth", "breadth_ops", "newattn", "attention", "exactloss", "strings"}) {
+                             "breadth", "breadth_ops", "newattn", "attention", "exactloss", "strings",
+                             "float8"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), family), names.end()) << family << ".bin is missing";
   }
 }

@@ -36,6 +36,10 @@ Tensor as_declared(const Tensor& tensor, const Session& session, const std::stri
         tensor.dtype() == DType::U16) {
       return Tensor::from_bytes(DType::BF16, tensor.shape(), tensor_bytes(tensor));
     }
+    // 8-bit floats have no .npy type either: a uint8 file holds their bits (spec/tensors.md section 2).
+    if (info.name == name && dtype_is_float8(static_cast<DType>(info.element_type)) && tensor.dtype() == DType::U8) {
+      return Tensor::from_bytes(static_cast<DType>(info.element_type), tensor.shape(), tensor_bytes(tensor));
+    }
   }
   return tensor;
 }

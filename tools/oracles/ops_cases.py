@@ -31,6 +31,7 @@ from ops_cases_breadth import gen_breadth
 from ops_cases_breadth_ops import gen_breadth_ops
 from ops_cases_newattn import gen_newattn
 from ops_cases_exactloss import gen_exactloss
+from ops_cases_float8 import gen_float8
 from ops_cases_quant import gen_quant
 from ops_cases_strings import gen_strings
 
@@ -997,6 +998,7 @@ FAMILIES = [
     ("attention", 116, gen_attention),
     ("exactloss", 118, gen_exactloss),
     ("strings", 115, gen_strings),
+    ("float8", 113, gen_float8),
 ]
 
 

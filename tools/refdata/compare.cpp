@@ -8,6 +8,7 @@
 
 #include "core/graph/tensor_bytes.hpp"
 #include "core/util/sha256.hpp"
+#include "onemodel/float8.hpp"
 #include "onemodel/half.hpp"
 #include "tools/refdata/ref_index.hpp"
 
@@ -99,6 +100,20 @@ OutputComparison compare_output(const Tensor& ours_in, const Tensor& reference_i
           ++acc.differing;
           acc.max_diff = std::max(acc.max_diff, std::numeric_limits<double>::min());
         }
+      }
+      break;
+    }
+    // The 8-bit floats at their exact values (spec/tensors.md section 2.1).
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E8M0: {
+      const auto format = static_cast<Float8Format>(ours.dtype());
+      const auto a = ours.data<std::uint8_t>();
+      const auto b = ref.data<std::uint8_t>();
+      for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+        acc.add(float8_bits_to_float(format, a[k]), float8_bits_to_float(format, b[k]));
       }
       break;
     }

@@ -13,19 +13,25 @@ from ._errors import error_class, invalid_argument
 
 # ONNX TensorProto.DataType codes of the element types the library stores
 # (include/onemodel/dtype.hpp) and the NumPy type of each. bfloat16 has no NumPy type: its raw
-# bits travel as uint16, in and out.
+# bits travel as uint16, in and out. Nor have the 8-bit floats (codes 17-20 and 24): their raw
+# bits travel as uint8, in and out (spec/tensors.md section 2.1 says how to decode them).
 _NUMPY_OF_CODE = {
     1: np.dtype(np.float32), 2: np.dtype(np.uint8), 3: np.dtype(np.int8), 4: np.dtype(np.uint16),
     5: np.dtype(np.int16), 6: np.dtype(np.int32), 7: np.dtype(np.int64), 9: np.dtype(np.bool_),
     10: np.dtype(np.float16), 11: np.dtype(np.float64), 12: np.dtype(np.uint32), 13: np.dtype(np.uint64),
     16: np.dtype(np.uint16),
+    17: np.dtype(np.uint8), 18: np.dtype(np.uint8), 19: np.dtype(np.uint8), 20: np.dtype(np.uint8),
+    24: np.dtype(np.uint8),
 }
+_FLOAT8 = (17, 18, 19, 20, 24)
 # Keyed by (kind, size): np.dtype("q") and np.dtype("l") are both int64 on Linux but are not one object.
-_CODE_OF_NUMPY = {(dt.kind, dt.itemsize): code for code, dt in _NUMPY_OF_CODE.items() if code != 16}
+_CODE_OF_NUMPY = {(dt.kind, dt.itemsize): code for code, dt in _NUMPY_OF_CODE.items()
+                  if code != 16 and code not in _FLOAT8}
 _BFLOAT16 = 16
 _ONNX_NAMES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string",
                9: "bool", 10: "float16", 11: "double", 12: "uint32", 13: "uint64", 14: "complex64",
-               15: "complex128", 16: "bfloat16"}
+               15: "complex128", 16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz", 19: "float8e5m2",
+               20: "float8e5m2fnuz", 24: "float8e8m0"}
 
 _MODES = {"fast": 0, "exact": 1}
 _ENGINES = {"optimized": 0, "reference": 1}
@@ -100,6 +106,9 @@ class Session:
         self._outputs = _infos(self._impl.outputs())
         self._output_names = [o.name for o in self._outputs]
         self._bfloat16_inputs = {i.name for i in self._inputs if i.element_type == "bfloat16"}
+        # 8-bit float inputs: a uint8 array is taken as their bits.
+        self._float8_inputs = {i.name: code for i in self._inputs for code in _FLOAT8
+                               if i.element_type == _ONNX_NAMES[code]}
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model", **options) -> "Session":
@@ -172,6 +181,8 @@ class Session:
             code = _BFLOAT16
         elif code == 4 and name in self._bfloat16_inputs:
             code = _BFLOAT16  # uint16 given for a bfloat16 input: its bits (as `onemodel run` reads .npy)
+        elif code == 2 and name in self._float8_inputs:
+            code = self._float8_inputs[name]  # uint8 given for an 8-bit float input: its bits
         if code is None:
             raise error_class("TensorType")(
                 f"TensorType: input '{name}': NumPy type {array.dtype} is not an element type the library stores")
