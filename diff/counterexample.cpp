@@ -54,9 +54,8 @@ SavedTensor save_tensor(const Tensor& t) {
   saved.defined = true;
   saved.dtype = static_cast<std::int32_t>(t.dtype());
   for (int d = 0; d < t.shape().rank(); ++d) saved.shape.push_back(t.shape()[d]);
-  const Tensor c = t.contiguous();
   static const char* digits = "0123456789abcdef";
-  for (std::byte b : tensor_bytes(c)) {
+  for (std::byte b : canonical_bytes(t)) {
     saved.hex.push_back(digits[static_cast<unsigned>(b) >> 4]);
     saved.hex.push_back(digits[static_cast<unsigned>(b) & 15]);
   }
@@ -75,6 +74,9 @@ Tensor load_tensor(const SavedTensor& saved) {
   std::vector<std::byte> bytes(saved.hex.size() / 2);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     bytes[i] = static_cast<std::byte>(hex_value(saved.hex[2 * i]) * 16 + hex_value(saved.hex[2 * i + 1]));
+  }
+  if (static_cast<DType>(saved.dtype) == DType::String) {
+    return Tensor::from_strings(shape, strings_from_canonical(bytes, shape.element_count()));
   }
   return Tensor::from_bytes(static_cast<DType>(saved.dtype), shape, bytes);
 }

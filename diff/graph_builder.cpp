@@ -37,6 +37,10 @@ IrTensor ir_tensor_of(const std::string& name, const Tensor& value) {
   t.name = name;
   t.data_type = static_cast<std::int32_t>(value.dtype());
   for (std::int32_t e : value.shape().extents()) t.dims.push_back(e);
+  if (value.dtype() == DType::String) {
+    t.strings = value.to_vector<std::string>();  // ONNX keeps strings in string_data, never raw bytes
+    return t;
+  }
   const Tensor c = value.contiguous();
   const auto bytes = tensor_bytes(c);
   auto owner = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());

@@ -299,8 +299,17 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 }  // namespace
 
 Tensor fuzz_tensor(ByteSource& s, DType type, const std::vector<std::int64_t>& shape) {
-  std::vector<std::byte> bytes;
   const std::int64_t n = count_of(shape);
+  if (type == DType::String) {
+    // Words, the empty string and a multi-byte UTF-8 one (spec/tensors.md section 8).
+    std::vector<std::string> words;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const int pick = s.in_range(0, static_cast<int>(std::size(kWords)) + 1);
+      words.emplace_back(pick == 0 ? "" : pick == 1 ? "\xC3\xA9t\xC3\xA9" : kWords[pick - 2]);
+    }
+    return Tensor::from_strings(Shape(std::span<const std::int64_t>(shape)), words);
+  }
+  std::vector<std::byte> bytes;
   bytes.reserve(static_cast<std::size_t>(n) * dtype_size(type));
   const bool special = s.in_range(0, 3) == 3;
   for (std::int64_t i = 0; i < n; ++i) put_element(bytes, type, s, special);

@@ -149,6 +149,15 @@ std::string first_difference(const std::vector<Tensor>& a, const std::vector<Ten
     if (!a[i].defined()) continue;
     if (a[i].dtype() != b[i].dtype()) return where + "element types differ";
     if (!(a[i].shape() == b[i].shape())) return where + a[i].shape().to_string() + " vs " + b[i].shape().to_string();
+    if (a[i].dtype() == DType::String) {
+      // Strings are compared as strings: their elements are not bytes (spec/tensors.md section 8).
+      const std::vector<std::string> sa = a[i].to_vector<std::string>();
+      const std::vector<std::string> sb = b[i].to_vector<std::string>();
+      for (std::size_t e = 0; e < sa.size(); ++e) {
+        if (sa[e] != sb[e]) return where + "element " + std::to_string(e) + " differs ('" + sa[e] + "' vs '" + sb[e] + "')";
+      }
+      continue;
+    }
     const Tensor ca = a[i].contiguous();
     const Tensor cb = b[i].contiguous();
     const auto ba = tensor_bytes(ca);
@@ -186,8 +195,7 @@ std::string tensor_hash(const Tensor& t) {
   put64(static_cast<std::int64_t>(t.dtype()));
   put64(t.shape().rank());
   for (int d = 0; d < t.shape().rank(); ++d) put64(t.shape()[d]);
-  const Tensor c = t.contiguous();
-  hash.update(tensor_bytes(c));
+  hash.update(canonical_bytes(t));
   return to_hex(hash.finish());
 }
 

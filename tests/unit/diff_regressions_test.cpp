@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "diff/counterexample.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -51,6 +53,29 @@ TEST(Counterexample, AOneBitDifferenceIsFound) {
   const Tensor b = Tensor::from_values<float>(DType::F32, Shape{2}, {1.0f, -0.0f});
   EXPECT_NE(first_difference({a}, {b}), "");
   EXPECT_EQ(first_difference({a}, {a}), "");
+}
+
+// STRING tensors (spec/tensors.md section 8) reach the gate as outputs of Cast(to=STRING) and as
+// feeds of string models; the CI fuzz smoke of session 12 aborted on both (byte access refused).
+// Elements are compared as strings and archived length-prefixed, so "ab","c" and "a","bc" differ.
+TEST(Counterexample, StringTensorsAreComparedAndArchivedAsStrings) {
+  const Tensor a = Tensor::from_strings(Shape{2}, std::vector<std::string>{"ab", "c"});
+  const Tensor b = Tensor::from_strings(Shape{2}, std::vector<std::string>{"a", "bc"});
+  EXPECT_EQ(first_difference({a}, {a}), "");
+  EXPECT_NE(first_difference({a}, {b}), "");
+  EXPECT_NE(tensor_hash(a), tensor_hash(b));
+  OpCase c;
+  c.op = "StringConcat";
+  c.opset = 20;
+  c.inputs = {a, b};
+  c.constant = {false, false};
+  const auto file = std::filesystem::temp_directory_path() / "onemodel_counterexample_strings.json";
+  save_counterexample(make_counterexample("strings", c), file);
+  const OpCase back = case_of(load_counterexample(file));
+  std::filesystem::remove(file);
+  ASSERT_EQ(back.inputs.size(), 2u);
+  EXPECT_EQ(back.inputs[1].to_vector<std::string>(), (std::vector<std::string>{"a", "bc"}));
+  EXPECT_EQ(first_difference(back.inputs, c.inputs), "");
 }
 
 TEST(Counterexample, SavedRegressionsGiveTheReferenceBitsEverywhere) {

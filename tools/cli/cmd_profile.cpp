@@ -113,7 +113,7 @@ int profile_model(const ProfileArgs& parsed, std::ostream& out) {
   const OutputVisitor visit = [&](std::size_t k, const Tensor& result) {
     if (!last_run) return;
     lines[k] = escaped_name(output_names[k]) + " " + element_type_name(static_cast<std::int32_t>(result.dtype())) +
-               " " + result.shape().to_string() + " sha256=" + sha256_hex(tensor_bytes(result));
+               " " + result.shape().to_string() + " sha256=" + sha256_hex(canonical_bytes(result));
   };
   // Warm-up runs: the plan is built and the nodes are described (allocations of the first run).
   for (int r = 0; r < parsed.warmup; ++r) session.run_visit(names, tensors, output_names, visit, run_options);

@@ -140,7 +140,7 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   // or `name optional empty` (spec/values.md, docs/command-line.md). Files: `name_k.npy` per element.
   const auto print = [&](const std::string& label, const Tensor& result, const std::string& file) {
     out << label << " " << element_type_name(static_cast<std::int32_t>(result.dtype())) << " "
-        << result.shape().to_string() << " sha256=" << sha256_hex(tensor_bytes(result)) << "\n";
+        << result.shape().to_string() << " sha256=" << sha256_hex(canonical_bytes(result)) << "\n";
     if (files.empty()) return;
     const fs::path path = fs::path(parsed.output_dir) / (file + ".npy");
     try {

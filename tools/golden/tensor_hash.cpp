@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/graph/tensor_bytes.hpp"
 #include "core/util/sha256.hpp"
 
 namespace onemodel::golden {
@@ -24,11 +25,9 @@ void hash_tensor_into(Sha256& sha, const Tensor& tensor) {
   update_int64_le(sha, static_cast<std::int32_t>(tensor.dtype()));
   update_int64_le(sha, tensor.rank());
   for (std::int32_t extent : tensor.shape().extents()) update_int64_le(sha, extent);
-  // copy_to gives the elements row-major in host order; every platform this tool is built for
-  // (x86-64, aarch64, wasm32) is little-endian, which is the order the hash is defined in.
-  std::vector<std::byte> bytes(static_cast<std::size_t>(tensor.element_count()) * dtype_size(tensor.dtype()));
-  tensor.copy_to(bytes);
-  sha.update(std::span<const std::byte>(bytes));
+  // The elements row-major in host order (strings length-prefixed); every platform this tool is
+  // built for (x86-64, aarch64, wasm32) is little-endian, which is the order the hash is defined in.
+  sha.update(std::span<const std::byte>(canonical_bytes(tensor)));
 }
 
 std::string tensor_hash(const Tensor& tensor) {

@@ -156,7 +156,7 @@ bool passes_gate(const OutputComparison& comparison, double gate) noexcept {
 }
 
 std::string output_hash16(const Tensor& tensor) {
-  return sha256_hex(tensor_bytes(tensor.contiguous())).substr(0, 16);
+  return sha256_hex(canonical_bytes(tensor)).substr(0, 16);
 }
 
 }  // namespace onemodel::refdata
