@@ -155,5 +155,8 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/table_image.cpp
     # Exact binary64 exp and log (issue 17): new files, alone.
     reference/math/exact_exp64.cpp
-    reference/math/exact_log64.cpp)
+    reference/math/exact_log64.cpp
+    # The 4- and 2-bit element types (issue 17, branch subbyte): new files, alone.
+    core/tensor/subbyte.cpp
+    reference/ops/cast_subbyte.cpp)
 list(TRANSFORM ONEMODEL_UNITY_ALONE PREPEND ${CMAKE_SOURCE_DIR}/)

@@ -4,6 +4,7 @@
 
 #include "core/graph/tensor_bytes.hpp"
 #include "core/ir/resolve.hpp"
+#include "core/tensor/subbyte.hpp"
 
 namespace onemodel::graph_builder {
 
@@ -43,7 +44,10 @@ IrTensor ir_tensor_of(const std::string& name, const Tensor& value) {
   }
   const Tensor c = value.contiguous();
   const auto bytes = tensor_bytes(c);
-  auto owner = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
+  // Sub-byte types are packed in an IrTensor as in ONNX files (spec/tensors.md section 2.2).
+  auto owner = dtype_is_subbyte(value.dtype())
+                   ? std::make_shared<std::vector<std::byte>>(pack_subbyte(value.dtype(), bytes))
+                   : std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
   t.data = ByteView{owner->data(), owner->size(), owner};
   return t;
 }

@@ -9,6 +9,7 @@
 
 #include "core/graph/op_kernel.hpp"
 #include "core/ir/resolve.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "diff/graph_builder.hpp"
 #include "diff/op_harness.hpp"
 #include "diff/op_schemas.hpp"
@@ -133,6 +134,12 @@ void put_element(std::vector<std::byte>& out, DType type, ByteSource& s, bool sp
     case DType::F8E5M2:
     case DType::F8E5M2FNUZ:
     case DType::F8E8M0: put(out, s.byte()); break;
+    // Sub-byte types: one element per byte, in range (spec/tensors.md section 2.2).
+    case DType::U4:
+    case DType::I4:
+    case DType::U2:
+    case DType::I2: put(out, subbyte_integer_from_bits(type, static_cast<std::uint64_t>(fuzz_int(s)))); break;
+    case DType::F4E2M1: put(out, static_cast<std::uint8_t>(s.byte() & 0x0F)); break;
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/c_api/c_errors.hpp"
 #include "core/graph/tensor_bytes.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "onemodel/dtype.hpp"
 #include "onemodel/onemodel.h"
 #include "onemodel/session.hpp"
@@ -117,6 +118,12 @@ onemodel_status to_tensor(const onemodel_tensor& in, std::size_t k, Tensor& out,
                               std::to_string(ONEMODEL_MAX_RANK));
   }
   const DType type = static_cast<DType>(in.element_type);
+  // spec/tensors.md section 2.2: a caller's byte could hold a value outside a 4- or 2-bit type,
+  // which the kernels assume away; such inputs are refused (outputs come one element per byte).
+  if (dtype_is_subbyte(type)) {
+    return invalid(error, where + " ('" + in.name + "'): element type " + std::string(onnx_type_name(in.element_type)) +
+                              " is a 4- or 2-bit type, which the C API does not take as input");
+  }
   // The byte size the shape needs, every product checked.
   std::uint64_t count = 1;
   for (std::size_t d = 0; d < in.rank; ++d) {

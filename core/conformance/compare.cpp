@@ -49,7 +49,8 @@ std::string integer_text(std::span<const std::byte> bytes, DType type, std::size
   std::uint64_t raw = 0;
   std::memcpy(&raw, bytes.data() + size * k, size);
   if (type == DType::Bool) return raw != 0 ? "true" : "false";
-  const bool is_signed = type == DType::I8 || type == DType::I16 || type == DType::I32 || type == DType::I64;
+  const bool is_signed = type == DType::I8 || type == DType::I16 || type == DType::I32 || type == DType::I64 ||
+                         type == DType::I4 || type == DType::I2;  // sign-extended bytes (spec/tensors.md 2.1)
   if (is_signed && size < 8 && (raw >> (8 * size - 1)) != 0) raw |= ~std::uint64_t{0} << (8 * size);
   return is_signed ? std::to_string(static_cast<std::int64_t>(raw)) : std::to_string(raw);
 }

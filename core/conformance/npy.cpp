@@ -196,6 +196,13 @@ std::string npy_descr(DType type) {
     case DType::F8E5M2:
     case DType::F8E5M2FNUZ:
     case DType::F8E8M0: return "|u1";
+    // spec/tensors.md section 2.2: one element per byte; NumPy has no 4- or 2-bit types, so the
+    // signed ones are int8 (sign-extended) and the others uint8 (FLOAT4E2M1: its 4-bit code).
+    case DType::I4:
+    case DType::I2: return "|i1";
+    case DType::U4:
+    case DType::U2:
+    case DType::F4E2M1: return "|u1";
   }
   throw NpyError("element type " + std::to_string(static_cast<int>(type)) + " has no .npy dtype");
 }

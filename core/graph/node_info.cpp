@@ -1,9 +1,11 @@
 #include "core/graph/node_info.hpp"
 
 #include <cstring>
+#include <vector>
 
 #include "core/graph/constants_pool.hpp"
 #include "core/session/compact_weights.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "onemodel/dtype.hpp"
 #include "onemodel/session_error.hpp"
 #include "onemodel/tensor_error.hpp"
@@ -85,6 +87,30 @@ std::optional<Tensor> NodeInfo::get_tensor(std::string_view name) const {
 
 namespace {
 
+// spec/tensors.md section 2.2: the file holds the elements packed (two 4-bit or four 2-bit values
+// per byte, first in the low bits); memory holds one per byte. A byte count that does not fit the
+// element count is InvalidModel naming the tensor (the importer and the format reader check it
+// too; IrTensors built by code reach this point unchecked).
+Tensor subbyte_tensor_from_ir(const IrTensor& tensor, DType type, const std::string& what, BufferPool& pool) {
+  try {
+    Shape shape{std::span<const std::int64_t>(tensor.dims)};
+    const auto count = static_cast<std::uint64_t>(shape.element_count());
+    const std::uint64_t packed = subbyte_packed_length(count, subbyte_bits(type));
+    if (packed != tensor.data.size) {
+      throw SessionError(SessionErrorKind::InvalidModel,
+                         what + " holds " + std::to_string(tensor.data.size) + " bytes, expected " +
+                             std::to_string(packed) + " for " + std::to_string(count) + " elements of " +
+                             std::string(onnx_type_name(tensor.data_type)));
+    }
+    const auto bytes = static_cast<std::size_t>(checked_byte_size(shape, type));  // one per element
+    std::vector<std::byte> elements(bytes);
+    unpack_subbyte(type, tensor.data.span(), elements);
+    return Tensor::from_bytes(type, shape, elements, pool);
+  } catch (const TensorError& e) {
+    throw SessionError(SessionErrorKind::Unsupported, what + ": " + e.message());
+  }
+}
+
 Tensor tensor_from_ir_in(const IrTensor& tensor, const std::string& what, BufferPool& pool) {
   // spec/session.md section 9: a weight the session compacted is already a tensor; share it.
   if (tensor.compact) {
@@ -95,6 +121,7 @@ Tensor tensor_from_ir_in(const IrTensor& tensor, const std::string& what, Buffer
                        what + " has element type " + std::string(onnx_type_name(tensor.data_type)));
   }
   const DType type = static_cast<DType>(tensor.data_type);
+  if (dtype_is_subbyte(type)) return subbyte_tensor_from_ir(tensor, type, what, pool);
   try {
     Shape shape{std::span<const std::int64_t>(tensor.dims)};
     if (type == DType::String) {

@@ -30,6 +30,12 @@ constexpr std::size_t stored_size(std::int32_t code) noexcept {
     case DType::F8E5M2:
     case DType::F8E5M2FNUZ:
     case DType::F8E8M0: return 1;
+    // spec/tensors.md section 2.2: sub-byte types hold one element per byte in memory.
+    case DType::U4:
+    case DType::I4:
+    case DType::F4E2M1:
+    case DType::U2:
+    case DType::I2: return 1;
     case DType::U16:
     case DType::I16:
     case DType::F16:
@@ -86,6 +92,11 @@ std::string_view dtype_name(DType type) {
     case DType::F8E5M2: return "F8E5M2";
     case DType::F8E5M2FNUZ: return "F8E5M2FNUZ";
     case DType::F8E8M0: return "F8E8M0";
+    case DType::U4: return "U4";
+    case DType::I4: return "I4";
+    case DType::F4E2M1: return "F4E2M1";
+    case DType::U2: return "U2";
+    case DType::I2: return "I2";
   }
   return "Invalid";
 }

@@ -34,7 +34,15 @@ enum class DType : std::int32_t {
   F8E4M3FNUZ = 18,
   F8E5M2 = 19,
   F8E5M2FNUZ = 20,
+  // Sub-byte types (spec/tensors.md section 2.2): one element per byte in memory, packed only in
+  // files (ONNX raw_data/int32_data, the OneModel format); I4 and I2 sign-extended, F4E2M1 the
+  // 4-bit code in the low bits.
+  U4 = 21,
+  I4 = 22,
+  F4E2M1 = 23,
   F8E8M0 = 24,
+  U2 = 25,
+  I2 = 26,
 };
 
 // F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0 (conversions in onemodel/float8.hpp).
@@ -52,7 +60,8 @@ std::size_t dtype_size(DType type);
 // True for DType::String.
 constexpr bool dtype_is_string(DType type) noexcept { return type == DType::String; }
 
-// The enumerator's name: "F32", "U8", ..., "BF16", "String", "F8E4M3FN", ..., "F8E8M0".
+// The enumerator's name: "F32", "U8", ..., "BF16", "String", "F8E4M3FN", ..., "F8E8M0", "U4", "I4",
+// "F4E2M1", "U2", "I2".
 std::string_view dtype_name(DType type);
 
 // F32, F16, BF16, F64: the only types that may require gradients (spec/tensors.md section 2);

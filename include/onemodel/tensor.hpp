@@ -36,9 +36,11 @@ constexpr bool storage_matches(DType type) noexcept {
   else if constexpr (std::is_same_v<T, float>) return type == DType::F32;
   else if constexpr (std::is_same_v<T, double>) return type == DType::F64;
   else if constexpr (std::is_same_v<T, bool>) return type == DType::Bool;
+  // The sub-byte types hold one element per byte (spec/tensors.md section 2.2).
   else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return type == DType::U8 || type == DType::Bool || dtype_is_float8(type);  // 8-bit floats: raw bits
-  else if constexpr (std::is_same_v<T, std::int8_t>) return type == DType::I8;
+    return type == DType::U8 || type == DType::Bool || dtype_is_float8(type) ||  // 8-bit floats: raw bits
+           type == DType::U4 || type == DType::U2 || type == DType::F4E2M1;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return type == DType::I8 || type == DType::I4 || type == DType::I2;
   else if constexpr (std::is_same_v<T, std::uint16_t>)
     return type == DType::U16 || type == DType::F16 || type == DType::BF16;
   else if constexpr (std::is_same_v<T, std::int16_t>) return type == DType::I16;

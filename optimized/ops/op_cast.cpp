@@ -14,6 +14,7 @@
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/cast_convert.hpp"
+#include "reference/ops/cast_subbyte.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -32,10 +33,10 @@ class CastOverride final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& in = context.input(0);
     const Tensor& out = context.output(0);
-    // STRING (spec/ops/strings.md section 1), the 8-bit floats (reference/ops/cast_float8.cpp) and
-    // strided views run the reference kernel.
+    // STRING (spec/ops/strings.md section 1), the 8-bit floats (reference/ops/cast_float8.cpp), the
+    // sub-byte types (cast_subbyte.hpp) and strided views run the reference kernel.
     if (!in.is_contiguous() || in.dtype() == DType::String || out.dtype() == DType::String ||
-        dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) {
+        dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype()) || oe::is_subbyte_cast(in.dtype(), out.dtype())) {
       return run_reference(context);
     }
     const auto count = static_cast<std::size_t>(out.element_count());

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "core/util/inline_list.hpp"
 #include "onemodel/tensor_error.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
@@ -55,8 +56,10 @@ class DequantizeLinearOptimized final : public OptimizedKernel {
     const Tensor& x_t = context.input(0);
     const Tensor& s_t = context.input(1);
     const Tensor& out = context.output(0);
-    // 8-bit float inputs (reference/ops/quant_float8.hpp) run the reference.
-    if (block_size_ != 0 || s_t.dtype() != DType::F32 || out.dtype() != DType::F32 || dtype_is_float8(x_t.dtype())) {
+    // 8-bit float inputs (reference/ops/quant_float8.hpp) and sub-byte inputs (one element per
+    // byte, spec/tensors.md section 2.1) run the reference.
+    if (block_size_ != 0 || s_t.dtype() != DType::F32 || out.dtype() != DType::F32 || dtype_is_float8(x_t.dtype()) ||
+        dtype_is_subbyte(x_t.dtype())) {
       run_reference(context);
       return;
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "optimized/kernels/quantize/quantize.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "reference/ops/quant_helpers.hpp"
@@ -67,8 +68,9 @@ class QuantizeLinearOptimized final : public OptimizedKernel {
     const Tensor* zp_t = nullptr;
     if (context.has_input(2)) {
       zp_t = context.known_value(2);
-      // 8-bit float zero points: run() gives the node to the reference (quantize_out_of).
-      if (zp_t == nullptr || dtype_is_float8(zp_t->dtype())) return nullptr;
+      // 8-bit float zero points and sub-byte outputs: run() gives the node to the reference
+      // (quantize_out_of), which needs no operands.
+      if (zp_t == nullptr || dtype_is_float8(zp_t->dtype()) || dtype_is_subbyte(zp_t->dtype())) return nullptr;
     }
     auto operands = std::make_shared<QuantizeOperands>();
     if (!quantize_operands(*s_t, zp_t, *operands)) return nullptr;

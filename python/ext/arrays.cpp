@@ -59,6 +59,14 @@ nb::dlpack::dtype numpy_type(DType type) {
     case DType::F8E5M2:
     case DType::F8E5M2FNUZ:
     case DType::F8E8M0: return make(dtype_code::UInt, 8);
+    // docs/api.md: NumPy has no 4- or 2-bit types; outputs of these types are int8 arrays
+    // (INT4, INT2, sign-extended) or uint8 arrays (UINT4, UINT2, FLOAT4E2M1 codes), one element
+    // per byte (spec/tensors.md section 2.1).
+    case DType::I4:
+    case DType::I2: return make(dtype_code::Int, 8);
+    case DType::U4:
+    case DType::U2:
+    case DType::F4E2M1: return make(dtype_code::UInt, 8);
   }
   throw TensorError(TensorErrorKind::Type, "no NumPy type for element type " + std::to_string(static_cast<int>(type)));
 }

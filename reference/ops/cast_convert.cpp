@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "onemodel/session_error.hpp"
+#include "reference/ops/cast_subbyte.hpp"
 #include "reference/ops/element_reader.hpp"
 #include "reference/ops/string_numbers.hpp"
 
@@ -77,6 +78,7 @@ void convert_tensor(const Tensor& in, const Tensor& out) {
     convert_with_strings(in, out);
     return;
   }
+  if (is_subbyte_cast(in.dtype(), out.dtype())) return convert_subbyte_tensor(in, out);
   dispatch(in.dtype(), StoredTypes{}, [&](auto from_tag) {
     using From = decltype(from_tag);
     // Read in place (no copy of the input: the output never shares its storage).

@@ -1,11 +1,14 @@
 // Cast (opset 6 on): every element converted to the element type `to` (spec/ops/elementwise.md
 // section 7). A target type the library does not store is Unsupported naming the ONNX type. The
 // opset 19 attribute `saturate` and the opset 24 `round_mode` concern the 8-bit float targets
-// (section 7.1, reference/ops/cast_float8.cpp); the 4-bit types are not stored.
+// (section 7.1, reference/ops/cast_float8.cpp); the 4- and 2-bit types (cast_subbyte.hpp) have one
+// rule whatever `saturate` says (spec/ops/elementwise.md section 7).
 #include <string>
 
 #include "reference/ops/cast_convert.hpp"
 #include "reference/ops/cast_float8.hpp"
+#include "core/tensor/subbyte.hpp"
+#include "reference/ops/cast_subbyte.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -16,7 +19,8 @@ class CastKernel final : public OpKernel {
   // STRING sources and targets: spec/ops/strings.md section 1; the 8-bit floats: cast_float8.cpp.
   CastKernel(DType to, ew::Float8CastOptions float8) : to_(to), float8_(float8) { string_elements = true; }
   void infer(InferContext& context) const override {
-    if (!dtype_is_float8(context.input_type(0))) ew::require(context, 0, ew::StringAndStoredTypes{});
+    const DType t = context.input_type(0);
+    if (!dtype_is_float8(t) && !dtype_is_subbyte(t)) ew::require(context, 0, ew::StringAndStoredTypes{});
     context.set_output(0, to_, context.input_shape(0));
   }
   void run(RunContext& context) const override {

@@ -3,6 +3,8 @@
 // `round_mode` (opset 24 on) as Cast's for 8-bit float targets (section 7.1).
 #include "reference/ops/cast_convert.hpp"
 #include "reference/ops/cast_float8.hpp"
+#include "core/tensor/subbyte.hpp"
+#include "reference/ops/cast_subbyte.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -13,8 +15,10 @@ class CastLikeKernel final : public OpKernel {
   // STRING sources and targets: spec/ops/strings.md section 1; the 8-bit floats: cast_float8.cpp.
   explicit CastLikeKernel(ew::Float8CastOptions float8) : float8_(float8) { string_elements = true; }
   void infer(InferContext& context) const override {
-    if (!dtype_is_float8(context.input_type(0))) ew::require(context, 0, ew::StringAndStoredTypes{});
-    if (!dtype_is_float8(context.input_type(1))) ew::require(context, 1, ew::StringAndStoredTypes{});
+    for (std::size_t i = 0; i < 2; ++i) {
+      const DType t = context.input_type(i);
+      if (!dtype_is_float8(t) && !dtype_is_subbyte(t)) ew::require(context, i, ew::StringAndStoredTypes{});
+    }
     context.set_output(0, context.input_type(1), context.input_shape(0));
   }
   void run(RunContext& context) const override {

@@ -1,11 +1,12 @@
 // DequantizeLinear (opsets 10 to 27; spec/ops/quantization.md section 5, from int8.md "Operators"
 // and the ONNX schemas): y = float(x - x_zero_point) * x_scale, per tensor, per axis (opset 13+)
-// or blocked (opset 21+). Inputs uint8, int8, uint16, int16, int32, and (opset 19+) the four
-// quantized 8-bit floats (section 15); the 4-bit and 2-bit inputs are not stored by the library and
-// are refused as Unsupported.
+// or blocked (opset 21+). Inputs uint8, int8, uint16, int16, int32, (opset 19+) the four
+// quantized 8-bit floats (section 15), and from opset 21 uint4, int4, uint2, int2 and float4e2m1
+// (section 5.1, quant_subbyte.hpp).
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/quant_float8.hpp"
 #include "reference/ops/quant_helpers.hpp"
+#include "reference/ops/quant_subbyte.hpp"
 
 namespace onemodel {
 namespace {
@@ -29,7 +30,8 @@ class DequantizeLinear final : public OpKernel {
 
   void infer(InferContext& context) const override {
     context.require_type(0, {DType::U8, DType::I8, DType::U16, DType::I16, DType::I32, DType::F8E4M3FN,
-                             DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ});
+                             DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ, DType::U4, DType::I4, DType::U2,
+                             DType::I2, DType::F4E2M1});
     if (quant::is_float8_quantized_type(context.input_type(0)) && opset_ < 19) {
       context.node().fail_invalid("an 8-bit float x needs opset 19 or later");
     }
@@ -48,6 +50,7 @@ class DequantizeLinear final : public OpKernel {
     const Tensor& s_t = context.input(1);
     const quant::ScaleLayout layout =
         quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
+    if (x_t.dtype() == DType::F4E2M1) return run_float4(context, layout);
     const std::vector<float> scale = quant::floats_of(s_t);
     if (quant::is_float8_quantized_type(x_t.dtype())) return run_float8(context, layout, scale);
     const std::vector<std::int64_t> x = quant::integers_of(x_t);
@@ -78,6 +81,21 @@ class DequantizeLinear final : public OpKernel {
       const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
       const float d = static_cast<float>(x[i] - zp[k]);
       y[i] = d * scale[k];
+    }
+    quant::store_floats(context.output(0), y);
+  }
+
+  // Section 5.1: x and the zero point are FLOAT4E2M1 values; their difference is exact in binary32,
+  // then one binary32 multiplication and the store's rounding, as for the integer types.
+  static void run_float4(RunContext& context, const quant::ScaleLayout& layout) {
+    const std::vector<float> x = quant::float4_values_of(context.input(0));
+    const std::vector<float> scale = quant::floats_of(context.input(1));
+    std::vector<float> zp(scale.size(), 0.0f);
+    if (context.has_input(2)) zp = quant::float4_values_of(context.input(2));
+    std::vector<float> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
+      y[i] = (x[i] - zp[k]) * scale[k];
     }
     quant::store_floats(context.output(0), y);
   }

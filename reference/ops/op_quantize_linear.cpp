@@ -1,11 +1,12 @@
 // QuantizeLinear (opsets 10 to 27; spec/ops/quantization.md section 4, from int8.md "Operators"
 // and the ONNX schemas): y = saturate(round_half_even(x / y_scale) + y_zero_point), per tensor,
-// per axis (opset 13+) or blocked (opset 21+). Outputs uint8, int8, uint16, int16, and (opset 19+)
-// the four quantized 8-bit floats, rounded by Cast's rules with `saturate` (section 15); the 4-bit
-// and 2-bit outputs are not stored by the library and are refused as Unsupported.
+// per axis (opset 13+) or blocked (opset 21+). Outputs uint8, int8, uint16, int16, (opset 19+)
+// the four quantized 8-bit floats, rounded by Cast's rules with `saturate` (section 15), and from
+// opset 21 uint4, int4, uint2, int2 and float4e2m1 (section 5.1, quant_subbyte.hpp).
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/quant_float8.hpp"
 #include "reference/ops/quant_helpers.hpp"
+#include "reference/ops/quant_subbyte.hpp"
 
 namespace onemodel {
 namespace {
@@ -45,7 +46,7 @@ class QuantizeLinear final : public OpKernel {
       const DType zp = context.input_type(2);
       if (quant::is_float8_quantized_type(zp)) {
         if (opset_ < 19) context.node().fail_invalid("an 8-bit float y_zero_point needs opset 19 or later");
-      } else if (!quant::is_quantized_type(zp)) {
+      } else if (!quant::is_quantized_type(zp) && zp != DType::F4E2M1) {
         context.node().fail_unsupported("y_zero_point type " + std::string(dtype_name(zp)));
       }
       if (output_dtype_ && *output_dtype_ != zp) context.node().fail_invalid("output_dtype differs from y_zero_point's type");
@@ -62,6 +63,7 @@ class QuantizeLinear final : public OpKernel {
     const quant::ScaleLayout layout =
         quant::resolve_layout(context.node(), x_t.shape(), s_t.shape(), axis_, block_size_, opset_ >= 13);
     const Tensor& y_t = context.output(0);
+    if (y_t.dtype() == DType::F4E2M1) return run_float4(context, layout);
     const quant::Range range = quant::range_of(y_t.dtype());
     // Section 4: the division's type is `precision`, else y_scale's type.
     const DType p = has_precision_ ? precision_ : s_t.dtype();
@@ -102,10 +104,29 @@ class QuantizeLinear final : public OpKernel {
     quant::store_float8(context.output(0), y, saturate_);
   }
 
+  // Section 5.1: y = FLOAT4E2M1(x / y_scale + y_zero_point), the quotient formed as above and the
+  // sum rounded once by Cast's FLOAT4E2M1 rule (no integer rounding in between).
+  void run_float4(RunContext& context, const quant::ScaleLayout& layout) const {
+    const Tensor& s_t = context.input(1);
+    const DType p = has_precision_ ? precision_ : s_t.dtype();
+    const std::vector<float> x = x_as_floats(context.input(0));
+    std::vector<float> scale = quant::floats_of(s_t);
+    for (float& s : scale) s = quant::round_to(p, s);
+    std::vector<float> zp(scale.size(), 0.0f);
+    if (context.has_input(2)) zp = quant::float4_values_of(context.input(2));
+    auto y = context.output(0).mutable_data<std::uint8_t>();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
+      const float q = quant::round_to(p, quant::round_to(p, x[i]) / scale[k]);
+      y[i] = quant::quantize_float4(q, zp[k]);
+    }
+  }
+
   static DType checked_output_type(const NodeInfo& node, std::int64_t code) {
     if (code == 2 || code == 3 || code == 4 || code == 5) return static_cast<DType>(code);
     if (code >= 17 && code <= 20) return static_cast<DType>(code);  // the quantized 8-bit floats
     if (code == 24) node.fail_invalid("output_dtype FLOAT8E8M0 is a scale type, not a quantized type");
+    if (quant::is_subbyte_quantized_code(code)) return static_cast<DType>(code);
     if (quant::is_unstored_quantized_code(code)) {
       node.fail_unsupported("output_dtype " + std::string(onnx_type_name(static_cast<std::int32_t>(code))) +
                             " is not stored by the library");

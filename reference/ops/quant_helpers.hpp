@@ -17,8 +17,11 @@
 
 namespace onemodel::quant {
 
+// The integer output types of QuantizeLinear; the 4- and 2-bit ones from opset 21
+// (quant_subbyte.hpp; FLOAT4E2M1 is handled there as a float type).
 inline bool is_quantized_type(DType t) noexcept {
-  return t == DType::U8 || t == DType::I8 || t == DType::U16 || t == DType::I16;
+  return t == DType::U8 || t == DType::I8 || t == DType::U16 || t == DType::I16 || t == DType::U4 ||
+         t == DType::I4 || t == DType::U2 || t == DType::I2;
 }
 inline Range range_of(DType t) noexcept {
   switch (t) {
@@ -27,14 +30,18 @@ inline Range range_of(DType t) noexcept {
     case DType::U16: return {0, 65535};
     case DType::I16: return {-32768, 32767};
     case DType::I32: return {-2147483648LL, 2147483647LL};
+    case DType::U4: return {0, 15};
+    case DType::I4: return {-8, 7};
+    case DType::U2: return {0, 3};
+    case DType::I2: return {-2, 1};
     default: return {0, 0};
   }
 }
 
 // The ONNX element-type code names the quantized types the library does not store (float8,
-// int4/uint4, float4, int2/uint2), which are refused as Unsupported rather than as invalid.
+// float8e8m0), which are refused as Unsupported rather than as invalid.
 inline bool is_unstored_quantized_code(std::int64_t code) noexcept {
-  return code >= 17 && code <= 26;  // FLOAT8E4M3FN (17) to INT2 (26)
+  return (code >= 17 && code <= 26) && !dtype_is_stored(static_cast<std::int32_t>(code));  // 17 to 26
 }
 
 // Every element of an integer tensor (U8, I8, U16, I16, I32) as int64, row-major.
@@ -47,6 +54,11 @@ inline std::vector<std::int64_t> integers_of(const Tensor& t) {
     case DType::U16: copy(t.to_vector<std::uint16_t>()); break;
     case DType::I16: copy(t.to_vector<std::int16_t>()); break;
     case DType::I32: copy(t.to_vector<std::int32_t>()); break;
+    // One element per byte, sign-extended for the signed types (spec/tensors.md section 2.1).
+    case DType::U4:
+    case DType::U2: copy(t.to_vector<std::uint8_t>()); break;
+    case DType::I4:
+    case DType::I2: copy(t.to_vector<std::int8_t>()); break;
     default: throw TensorError(TensorErrorKind::Type, "not a quantized integer tensor");
   }
   return out;
@@ -89,6 +101,10 @@ inline void store_integers(const Tensor& out, const std::vector<std::int64_t>& v
     case DType::U16: put(out.mutable_data<std::uint16_t>()); break;
     case DType::I16: put(out.mutable_data<std::int16_t>()); break;
     case DType::I32: put(out.mutable_data<std::int32_t>()); break;
+    case DType::U4:
+    case DType::U2: put(out.mutable_data<std::uint8_t>()); break;
+    case DType::I4:
+    case DType::I2: put(out.mutable_data<std::int8_t>()); break;
     default: throw TensorError(TensorErrorKind::Type, "not an integer output");
   }
 }

@@ -32,7 +32,8 @@ namespace {
 const std::vector<DType> kStoredTypes = {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8,
                                          DType::I16, DType::I32, DType::I64, DType::U8,   DType::U16,
                                          DType::U32, DType::U64, DType::Bool, DType::String, DType::F8E4M3FN,
-                                         DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ, DType::F8E8M0};
+                                         DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ, DType::F8E8M0,
+                                         DType::U4, DType::I4, DType::F4E2M1, DType::U2, DType::I2};
 
 // One input, output of the input's shape: element-wise unary operators, and the row-wise Softmax
 // family (which also takes one input of any rank from 1).

@@ -621,7 +621,7 @@ TEST(OracleCasesIndex, EveryFamilyIsPresent) {
   const std::vector<std::string> names = archive_names();
   for (const char* family : {"elementwise", "norms", "reduce", "shape", "conv", "pool", "resize", "recurrent", "quant",
                              "breadth", "breadth_ops", "newattn", "attention", "exactloss", "strings",
-                             "float8"}) {
+                             "float8", "subbyte"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), family), names.end()) << family << ".bin is missing";
   }
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/graph/tensor_bytes.hpp"
+#include "core/tensor/subbyte.hpp"
 #include "tools/cli/exit_status.hpp"
 #include "tools/cli/usage_error.hpp"
 
@@ -39,6 +40,24 @@ Tensor as_declared(const Tensor& tensor, const Session& session, const std::stri
     // 8-bit floats have no .npy type either: a uint8 file holds their bits (spec/tensors.md section 2).
     if (info.name == name && dtype_is_float8(static_cast<DType>(info.element_type)) && tensor.dtype() == DType::U8) {
       return Tensor::from_bytes(static_cast<DType>(info.element_type), tensor.shape(), tensor_bytes(tensor));
+    }
+    // A 4- or 2-bit input read from an int8 (INT4, INT2) or uint8 (UINT4, UINT2, FLOAT4E2M1 codes)
+    // .npy file, one element per byte, every value checked (spec/tensors.md section 2.2).
+    const auto declared = static_cast<DType>(info.element_type);
+    if (info.name == name && dtype_is_subbyte(declared)) {
+      const bool is_signed = declared == DType::I4 || declared == DType::I2;
+      if (tensor.dtype() != (is_signed ? DType::I8 : DType::U8)) return tensor;
+      const Tensor c = tensor.contiguous();
+      const auto bytes = tensor_bytes(c);
+      for (const std::byte b : bytes) {
+        if (!subbyte_byte_is_valid(declared, std::to_integer<std::uint8_t>(b))) {
+          throw conformance::NpyError("input '" + name + "': value " +
+                                      std::to_string(is_signed ? static_cast<int>(static_cast<std::int8_t>(b))
+                                                               : std::to_integer<int>(b)) +
+                                      " is outside " + std::string(onnx_type_name(info.element_type)));
+        }
+      }
+      return Tensor::from_bytes(declared, c.shape(), bytes);
     }
   }
   return tensor;

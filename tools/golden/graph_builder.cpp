@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/ir/resolve.hpp"
+#include "core/tensor/subbyte.hpp"
 
 namespace onemodel::golden {
 namespace {
@@ -99,6 +100,8 @@ std::string GraphBuilder::constant(const std::string& name, const Tensor& value)
   auto bytes = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(value.element_count()) *
                                                         dtype_size(value.dtype()));
   value.copy_to(*bytes);
+  // Sub-byte types are packed in an IrTensor as in ONNX files (spec/tensors.md section 2.2).
+  if (dtype_is_subbyte(value.dtype())) *bytes = pack_subbyte(value.dtype(), *bytes);
   t.data = ByteView{bytes->data(), bytes->size(), bytes};
   graph_.model.graph.initializers.push_back(std::move(t));
   return name;

@@ -34,6 +34,7 @@ from ops_cases_exactloss import gen_exactloss
 from ops_cases_float8 import gen_float8
 from ops_cases_quant import gen_quant
 from ops_cases_strings import gen_strings
+from ops_cases_subbyte import gen_subbyte
 
 FORMAT_VERSION = 1
 EXACT = "exact"
@@ -999,6 +1000,7 @@ FAMILIES = [
     ("exactloss", 118, gen_exactloss),
     ("strings", 115, gen_strings),
     ("float8", 113, gen_float8),
+    ("subbyte", 114, gen_subbyte),
 ]
 
 

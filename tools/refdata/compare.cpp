@@ -139,6 +139,13 @@ OutputComparison compare_output(const Tensor& ours_in, const Tensor& reference_i
       }
       break;
     }
+    // Sub-byte types, one element per byte (spec/tensors.md section 2.2): integers compared as
+    // such; FLOAT4E2M1 by its code, which orders its values only within one sign.
+    case DType::U4:
+    case DType::U2:
+    case DType::F4E2M1: accumulate<std::uint8_t>(ours, ref, acc); break;
+    case DType::I4:
+    case DType::I2: accumulate<std::int8_t>(ours, ref, acc); break;
   }
   result.floating = dtype_is_floating(ours.dtype());
   result.differing = acc.differing;

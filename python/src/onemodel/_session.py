@@ -22,16 +22,23 @@ _NUMPY_OF_CODE = {
     16: np.dtype(np.uint16),
     17: np.dtype(np.uint8), 18: np.dtype(np.uint8), 19: np.dtype(np.uint8), 20: np.dtype(np.uint8),
     24: np.dtype(np.uint8),
+    # 4- and 2-bit types (spec/tensors.md section 2.2): NumPy has none; outputs come as one element
+    # per byte, int8 for int4/int2 (sign-extended), uint8 for uint4/uint2 and float4e2m1 (its code).
+    # Inputs of these types are refused (an int8 array could hold values outside the type).
+    21: np.dtype(np.uint8), 22: np.dtype(np.int8), 23: np.dtype(np.uint8), 25: np.dtype(np.uint8),
+    26: np.dtype(np.int8),
 }
 _FLOAT8 = (17, 18, 19, 20, 24)
+_SUBBYTE = {21, 22, 23, 25, 26}
 # Keyed by (kind, size): np.dtype("q") and np.dtype("l") are both int64 on Linux but are not one object.
 _CODE_OF_NUMPY = {(dt.kind, dt.itemsize): code for code, dt in _NUMPY_OF_CODE.items()
-                  if code != 16 and code not in _FLOAT8}
+                  if code != 16 and code not in _FLOAT8 and code not in _SUBBYTE}
 _BFLOAT16 = 16
 _ONNX_NAMES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string",
                9: "bool", 10: "float16", 11: "double", 12: "uint32", 13: "uint64", 14: "complex64",
                15: "complex128", 16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz", 19: "float8e5m2",
-               20: "float8e5m2fnuz", 24: "float8e8m0"}
+               20: "float8e5m2fnuz", 21: "uint4", 22: "int4", 23: "float4e2m1", 24: "float8e8m0", 25: "uint2",
+               26: "int2"}
 
 _MODES = {"fast": 0, "exact": 1}
 _ENGINES = {"optimized": 0, "reference": 1}
@@ -109,6 +116,8 @@ class Session:
         # 8-bit float inputs: a uint8 array is taken as their bits.
         self._float8_inputs = {i.name: code for i in self._inputs for code in _FLOAT8
                                if i.element_type == _ONNX_NAMES[code]}
+        self._subbyte_inputs = {i.name: i.element_type for i in self._inputs
+                                if i.element_type in ("uint4", "int4", "float4e2m1", "uint2", "int2")}
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model", **options) -> "Session":
@@ -168,6 +177,10 @@ class Session:
         return dict(zip(names, results))
 
     def _feed(self, name: str, value, info: Optional[ValueInfo]):
+        if name in self._subbyte_inputs:
+            raise error_class("TensorType")(
+                f"TensorType: input '{name}' has element type {self._subbyte_inputs[name]}, which NumPy cannot hold; "
+                "the Python API does not feed 4- and 2-bit inputs (their outputs come as int8/uint8 arrays)")
         if not isinstance(value, np.ndarray):
             dtype = info.dtype if info is not None and info.dtype is not None else None
             value = np.asarray(value, dtype=dtype)
