@@ -31,7 +31,8 @@ class SliceOverride final : public OptimizedKernel {
 
   void run(RunContext& context) const override {
     const Tensor& in = context.input(0);
-    if (!in.is_contiguous()) return run_reference(context);
+    // STRING elements are not bytes (spec/tensors.md section 8): the reference assigns them.
+    if (!in.is_contiguous() || in.dtype() == DType::String) return run_reference(context);
     const NodeInfo& node = context.node();
     shape_ops::SliceInputs inputs;
     shape_ops::SliceArgs spec;

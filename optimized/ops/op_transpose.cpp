@@ -22,7 +22,8 @@ class TransposeOverride final : public OptimizedKernel {
   void run(RunContext& context) const override {
     const Tensor& in = context.input(0);
     const int rank = in.shape().rank();
-    if (!in.is_contiguous() || rank > tr::kMaxRank) return run_reference(context);
+    // STRING elements are not bytes (spec/tensors.md section 8): the reference assigns them.
+    if (!in.is_contiguous() || rank > tr::kMaxRank || in.dtype() == DType::String) return run_reference(context);
     // The order as the reference forms it; infer() has already refused a malformed perm, so a
     // mismatch here only sends the node to the reference, which reports it.
     int order[tr::kMaxRank];

@@ -32,7 +32,7 @@ class WhereOverride final : public OptimizedKernel {
     const Tensor& x = context.input(1);
     const Tensor& y = context.input(2);
     const Tensor& out = context.output(0);
-    if (c.dtype() != DType::Bool || x.dtype() != y.dtype() || out.dtype() != x.dtype() || !c.is_contiguous() ||
+    if (c.dtype() != DType::Bool || x.dtype() != y.dtype() || out.dtype() != x.dtype() || x.dtype() == DType::String || !c.is_contiguous() ||
         !x.is_contiguous() || !y.is_contiguous()) {
       return run_reference(context);
     }

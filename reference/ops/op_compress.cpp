@@ -19,7 +19,9 @@ using namespace shape_ops;
 
 class Compress final : public OpKernel {
  public:
-  explicit Compress(const NodeInfo& node) : has_axis_(node.has("axis")), axis_(node.get_int("axis", 0)) {}
+  explicit Compress(const NodeInfo& node) : has_axis_(node.has("axis")), axis_(node.get_int("axis", 0)) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     if (context.input_type(1) != DType::Bool) {
@@ -47,14 +49,13 @@ class Compress final : public OpKernel {
     const Tensor in = context.input(0).contiguous();
     const Geometry g = geometry(node, in.shape());
     const std::vector<std::int64_t> keep = selected(node, context.input(1), g.extent, true);
-    const std::size_t esize = dtype_size(in.dtype());
-    std::span<const std::byte> src = tensor_bytes(in);
-    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
+    const SourceElements src(in);
+    const TargetElements dst(context.output(0));
     std::int64_t to = 0;
     for (std::int64_t o = 0; o < g.outer; ++o) {
       for (std::int64_t j : keep) {
         const std::int64_t from = (o * g.extent + j) * g.inner;
-        for (std::int64_t i = 0; i < g.inner; ++i) move_element(dst, to++, src, from + i, esize);
+        for (std::int64_t i = 0; i < g.inner; ++i) move_element(dst, to++, src, from + i);
       }
     }
   }

@@ -23,6 +23,9 @@ Shape expanded(const NodeInfo& node, const Shape& in, const Tensor& shape_value)
 
 class Expand final : public OpKernel {
  public:
+  Expand() {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Tensor* shape_value = value_or_defer(context, 1);
     if (shape_value == nullptr) return;

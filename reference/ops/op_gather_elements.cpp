@@ -13,7 +13,9 @@ using namespace shape_ops;
 
 class GatherElements final : public OpKernel {
  public:
-  explicit GatherElements(std::int64_t axis) : axis_(axis) {}
+  explicit GatherElements(std::int64_t axis) : axis_(axis) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     context.require_type(1, {DType::I32, DType::I64});
@@ -34,9 +36,8 @@ class GatherElements final : public OpKernel {
     const int axis = normalize_axis(node, axis_, data.rank());
     const std::int64_t n = data.shape()[axis];
     const std::vector<std::int64_t> strides = row_major_strides(data.shape());
-    const std::size_t esize = dtype_size(data.dtype());
-    std::span<const std::byte> src = tensor_bytes(data);
-    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
+    const SourceElements src(data);
+    const TargetElements dst(context.output(0));
     for (std::int64_t i : indices) {
       if (i < -n || i >= n) fail_index(node, "index " + std::to_string(i) + " outside [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
     }
@@ -47,7 +48,7 @@ class GatherElements final : public OpKernel {
       for (int d = 0; d < data.rank(); ++d) {
         from += (d == axis ? k : index[static_cast<std::size_t>(d)]) * strides[static_cast<std::size_t>(d)];
       }
-      move_element(dst, flat, src, from, esize);
+      move_element(dst, flat, src, from);
     });
   }
 

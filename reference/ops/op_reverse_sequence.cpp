@@ -20,6 +20,7 @@ class ReverseSequence final : public OpKernel {
  public:
   explicit ReverseSequence(const NodeInfo& node)
       : batch_axis_(node.get_int("batch_axis", 1)), time_axis_(node.get_int("time_axis", 0)) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
     if (batch_axis_ != 0 && batch_axis_ != 1) node.fail_invalid("batch_axis must be 0 or 1, not " + std::to_string(batch_axis_));
     if (time_axis_ != 0 && time_axis_ != 1) node.fail_invalid("time_axis must be 0 or 1, not " + std::to_string(time_axis_));
     if (batch_axis_ == time_axis_) node.fail_invalid("batch_axis and time_axis are both " + std::to_string(time_axis_));
@@ -52,16 +53,15 @@ class ReverseSequence final : public OpKernel {
                              std::to_string(steps) + "]");
       }
     }
-    const std::size_t esize = dtype_size(in.dtype());
     const std::vector<std::int64_t> strides = row_major_strides(shape);
-    std::span<const std::byte> src = tensor_bytes(in);
-    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
+    const SourceElements src(in);
+    const TargetElements dst(context.output(0));
     // Output element at time t of batch b reads time len - 1 - t when t < len, else t.
     for_each_index(shape, [&](const auto& index, std::int64_t flat) {
       const std::int64_t t = index[static_cast<std::size_t>(time)];
       const std::int64_t len = lens[static_cast<std::size_t>(index[static_cast<std::size_t>(batch)])];
       const std::int64_t source_t = t < len ? len - 1 - t : t;
-      move_element(dst, flat, src, flat + (source_t - t) * strides[static_cast<std::size_t>(time)], esize);
+      move_element(dst, flat, src, flat + (source_t - t) * strides[static_cast<std::size_t>(time)]);
     });
   }
 

@@ -11,7 +11,9 @@ namespace {
 
 class ShapeOp final : public OpKernel {
  public:
-  ShapeOp(std::int64_t start, std::optional<std::int64_t> end) : start_(start), end_(end) {}
+  ShapeOp(std::int64_t start, std::optional<std::int64_t> end) : start_(start), end_(end) {
+    string_elements = true;  // reads the shape only: any element type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Shape& in = context.input_shape(0);
     const std::int64_t rank = in.rank();

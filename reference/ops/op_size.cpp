@@ -7,6 +7,7 @@ namespace {
 
 class SizeOp final : public OpKernel {
  public:
+  SizeOp() { string_elements = true; }  // reads the shape only (spec/tensors.md section 8)
   void infer(InferContext& context) const override {
     const std::int64_t count = context.input_shape(0).element_count();
     context.set_constant_output(0, Tensor::from_values<std::int64_t>(DType::I64, Shape{}, {count}));

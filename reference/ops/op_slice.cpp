@@ -19,7 +19,9 @@ using namespace shape_ops;
 class Slice final : public OpKernel {
  public:
   // attribute form when `attribute_spec` is set (opsets 1-9)
-  explicit Slice(std::optional<SliceSpec> attribute_spec) : attribute_spec_(std::move(attribute_spec)) {}
+  explicit Slice(std::optional<SliceSpec> attribute_spec) : attribute_spec_(std::move(attribute_spec)) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();

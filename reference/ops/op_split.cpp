@@ -20,7 +20,9 @@ class Split final : public OpKernel {
   Split(std::int64_t axis, std::optional<std::vector<std::int64_t>> attribute_sizes, bool sizes_input,
         bool ceil_parts, std::int64_t num_outputs)
       : axis_(axis), attribute_sizes_(std::move(attribute_sizes)), sizes_input_(sizes_input),
-        ceil_parts_(ceil_parts), num_outputs_(num_outputs) {}
+        ceil_parts_(ceil_parts), num_outputs_(num_outputs) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
@@ -43,6 +45,7 @@ class Split final : public OpKernel {
   void run(RunContext& context) const override {
     const Tensor in = context.input(0).contiguous();
     const int axis = normalize_axis(context.node(), axis_, in.rank());
+    if (in.dtype() == DType::String) return run_strings(context, in, axis);
     const std::size_t esize = dtype_size(in.dtype());
     std::int64_t outer = 1;
     for (int d = 0; d < axis; ++d) outer *= in.shape()[d];
@@ -64,6 +67,30 @@ class Split final : public OpKernel {
         std::span<std::byte> dst = mutable_tensor_bytes(context.output(i));
         for (std::int64_t o = 0; o < outer; ++o) {
           if (block > 0) std::memcpy(dst.data() + static_cast<std::size_t>(o) * block, src.data() + static_cast<std::size_t>(o) * in_row + column, block);
+        }
+      }
+      column += block;
+    }
+  }
+
+  // STRING elements are assigned one by one (spec/tensors.md section 8), in the same walk.
+  void run_strings(RunContext& context, const Tensor& in, int axis) const {
+    std::int64_t outer = 1;
+    for (int d = 0; d < axis; ++d) outer *= in.shape()[d];
+    std::int64_t inner = 1;
+    for (int d = axis + 1; d < in.rank(); ++d) inner *= in.shape()[d];
+    const std::span<const std::string> src = in.data<std::string>();
+    const std::int64_t in_row = in.shape()[axis] * inner;
+    std::int64_t column = 0;
+    for (std::size_t i = 0; i < context.output_count(); ++i) {
+      const std::int64_t extent = context.output_wanted(i) ? context.output(i).shape()[axis] : omitted_extent(context, i, axis);
+      const std::int64_t block = extent * inner;
+      if (context.output_wanted(i)) {
+        const std::span<std::string> dst = context.output(i).mutable_data<std::string>();
+        for (std::int64_t o = 0; o < outer; ++o) {
+          for (std::int64_t e = 0; e < block; ++e) {
+            dst[static_cast<std::size_t>(o * block + e)] = src[static_cast<std::size_t>(o * in_row + column + e)];
+          }
         }
       }
       column += block;

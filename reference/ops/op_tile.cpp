@@ -12,6 +12,9 @@ using namespace shape_ops;
 
 class Tile final : public OpKernel {
  public:
+  Tile() {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Tensor* repeats_value = value_or_defer(context, 1);
     if (repeats_value == nullptr) return;
@@ -31,14 +34,13 @@ class Tile final : public OpKernel {
   void run(RunContext& context) const override {
     const Tensor in = context.input(0).contiguous();
     const Tensor& out = context.output(0);
-    const std::size_t esize = dtype_size(in.dtype());
     const std::vector<std::int64_t> strides = row_major_strides(in.shape());
-    std::span<const std::byte> src = tensor_bytes(in);
-    std::span<std::byte> dst = mutable_tensor_bytes(out);
+    const SourceElements src(in);
+    const TargetElements dst(out);
     for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
       std::int64_t from = 0;
       for (int d = 0; d < in.rank(); ++d) from += (index[static_cast<std::size_t>(d)] % in.shape()[d]) * strides[static_cast<std::size_t>(d)];
-      move_element(dst, flat, src, from, esize);
+      move_element(dst, flat, src, from);
     });
   }
 };

@@ -11,7 +11,9 @@ using namespace shape_ops;
 
 class Transpose final : public OpKernel {
  public:
-  explicit Transpose(std::optional<std::vector<std::int64_t>> perm) : perm_(std::move(perm)) {}
+  explicit Transpose(std::optional<std::vector<std::int64_t>> perm) : perm_(std::move(perm)) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const Shape& in = context.input_shape(0);
     const std::vector<int> order = permutation(context.node(), in.rank());

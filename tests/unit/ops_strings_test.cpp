@@ -83,6 +83,59 @@ TEST(StringEqual, BeforeOpset19AndMixedTypesAreRefused) {
                  {{"a", strings(Shape{1}, {"1"})}, {"b", i64(Shape{1}, {1})}}, {}, kBool);
 }
 
+// ---- Shape and indexing operators move strings (spec/tensors.md section 8) ----
+// Hand-worked from the ONNX operator text; run_both also checks the optimized engine, whose
+// Transpose, Slice and Where overrides hand STRING to the reference kernel.
+
+Tensor bools_of(const Shape& shape, std::vector<std::uint8_t> v) {
+  return Tensor::from_values<std::uint8_t>(DType::Bool, shape, v);
+}
+
+TEST(StringsMoved, TransposeSliceExpandTile) {
+  const Tensor x = strings(Shape{2, 3}, {"a", "b", "c", "d", "e", "f"});
+  const Tensor t = run1("Transpose", 21, {{"x", x}}, kString);
+  EXPECT_EQ(t.shape(), (Shape{3, 2}));
+  EXPECT_EQ(texts(t), (std::vector<std::string>{"a", "d", "b", "e", "c", "f"}));
+  // Slice axis 1 from 2 down to 0 (exclusive) step -1: columns 2, 1.
+  const Tensor sl = run1("Slice", 13, {{"x", x}, {"starts", i64(Shape{1}, {2})}, {"ends", i64(Shape{1}, {0})},
+                                       {"axes", i64(Shape{1}, {1})}, {"steps", i64(Shape{1}, {-1})}}, kString);
+  EXPECT_EQ(sl.shape(), (Shape{2, 2}));
+  EXPECT_EQ(texts(sl), (std::vector<std::string>{"c", "b", "f", "e"}));
+  const Tensor e = run1("Expand", 13, {{"x", strings(Shape{2, 1}, {"p", "q"})}, {"shape", i64(Shape{2}, {2, 2})}}, kString);
+  EXPECT_EQ(texts(e), (std::vector<std::string>{"p", "p", "q", "q"}));
+  const Tensor ti = run1("Tile", 13, {{"x", strings(Shape{2}, {"u", ""})}, {"repeats", i64(Shape{1}, {2})}}, kString);
+  EXPECT_EQ(texts(ti), (std::vector<std::string>{"u", "", "u", ""}));
+}
+
+TEST(StringsMoved, WhereSplitCompressGatherElementsReverseSequence) {
+  const Tensor w = run1("Where", 16, {{"c", bools_of(Shape{2, 1}, {1, 0})}, {"x", strings(Shape{1, 2}, {"x0", "x1"})},
+                                      {"z", strings(Shape{}, {"y"})}}, kString);
+  EXPECT_EQ(w.shape(), (Shape{2, 2}));
+  EXPECT_EQ(texts(w), (std::vector<std::string>{"x0", "x1", "y", "y"}));
+  std::vector<Tensor> parts = run_both("Split", 18, {{"x", strings(Shape{2, 2}, {"a", "b", "c", "d"})}},
+                                       {unshaped_tensor_value_info("p", kString), unshaped_tensor_value_info("q", kString)},
+                                       {int_attr("axis", 1), int_attr("num_outputs", 2)});
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(texts(parts[0]), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(texts(parts[1]), (std::vector<std::string>{"b", "d"}));
+  const Tensor c = run1("Compress", 11, {{"x", strings(Shape{3}, {"k", "l", "m"})}, {"c", bools_of(Shape{3}, {1, 0, 1})}},
+                        kString, {int_attr("axis", 0)});
+  EXPECT_EQ(texts(c), (std::vector<std::string>{"k", "m"}));
+  const Tensor g = run1("GatherElements", 13, {{"x", strings(Shape{2, 2}, {"a", "b", "c", "d"})},
+                                               {"i", i64(Shape{2, 2}, {1, 0, 0, 0})}}, kString, {int_attr("axis", 1)});
+  EXPECT_EQ(texts(g), (std::vector<std::string>{"b", "a", "c", "c"}));
+  // time axis 0, batch axis 1: batch 0 reverses its first 2 steps, batch 1 its first 1.
+  const Tensor r = run1("ReverseSequence", 10, {{"x", strings(Shape{2, 2}, {"t0b0", "t0b1", "t1b0", "t1b1"})},
+                                                 {"lens", i64(Shape{2}, {2, 1})}}, kString);
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"t1b0", "t0b1", "t0b0", "t1b1"}));
+}
+
+TEST(StringsMoved, ShapeAndSizeReadOnlyTheShape) {
+  const Tensor x = strings(Shape{2, 3}, {"a", "b", "c", "d", "e", "f"});
+  EXPECT_EQ(run1("Shape", 15, {{"x", x}}, kI64).to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(run1("Size", 13, {{"x", x}}, kI64).to_vector<std::int64_t>(), (std::vector<std::int64_t>{6}));
+}
+
 // ---- StringConcat (section 3) ----
 
 TEST(StringConcat, JoinsWithBroadcastingAndScalars) {
