@@ -14,17 +14,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "reference/math/exact_math64.hpp"
 #include "tests/support/mpfr_f64.hpp"
+#include "tools/ulp_common/ulp_common.hpp"
 
 namespace {
 
@@ -127,13 +125,9 @@ int main(int argc, char** argv) {
       "| function | inputs | points | max ulp | at x | mean ulp | correctly rounded |\n|---|---|---|---|---|---|---|\n";
   double worst_exp = 0, worst_log = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::vector<Partial> parts(threads);
-    std::vector<std::thread> pool;
     const std::uint64_t per = points / threads;
-    for (unsigned t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] { parts[t] = measure(rows[r], 1000003ull * (r + 1) + t, per); });
-    }
-    for (auto& th : pool) th.join();
+    const std::vector<Partial> parts = onemodel::ulp_tools::run_in_threads<Partial>(
+        threads, [&](unsigned t) { return measure(rows[r], 1000003ull * (r + 1) + t, per); });
     Partial total;
     for (const Partial& p : parts) {
       if (p.max_ulp > total.max_ulp) {
@@ -151,32 +145,10 @@ int main(int argc, char** argv) {
                   rows[r].range, static_cast<unsigned long long>(total.points), total.max_ulp, total.at,
                   total.sum / static_cast<double>(total.points),
                   100.0 * static_cast<double>(total.correctly_rounded) / static_cast<double>(total.points));
-    std::fputs(line, stdout);
-    std::fflush(stdout);
-    table += line;
+    onemodel::ulp_tools::emit_row(table, line);
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::string head;
-  {
-    std::ifstream in(argv[1], std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    head = ss.str();
-    const std::size_t at = head.find(kMarker);
-    if (at != std::string::npos) head.resize(at);
-    while (!head.empty() && head.back() == '\n') head.pop_back();
-    if (!head.empty()) head += "\n\n";
-  }
-  std::string cpu = "unknown CPU";
-  {
-    std::ifstream info("/proc/cpuinfo");
-    for (std::string line; std::getline(info, line);) {
-      if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-        cpu = line.substr(line.find(':') + 2);
-        break;
-      }
-    }
-  }
+  const double secs = onemodel::ulp_tools::seconds_since(start);
+  const std::string cpu = onemodel::ulp_tools::cpu_model_name();
   char tail[512];
   std::snprintf(tail, sizeof tail,
                 "\nLargest error: exp %.4f ulp, log %.4f ulp. %u threads, %llu points per row; %.0f s (wall "
@@ -195,11 +167,6 @@ int main(int argc, char** argv) {
       "checked over a fixed sample by `tests/unit/exact_f64_transcendentals_test.cpp`.\n\n" +
       table + tail;
   mpfr_free_cache();
-  std::ofstream out(argv[1], std::ios::binary);
-  out << head << section;
-  if (!out) {
-    std::fprintf(stderr, "cannot write %s\n", argv[1]);
-    return 1;
-  }
-  return 0;
+  // This section is the file's last: nothing after it is kept.
+  return onemodel::ulp_tools::write_section(argv[1], kMarker, nullptr, section) ? 0 : 1;
 }
