@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@ namespace {
 
 using onemodel::testing::MpfrTrig;
 using onemodel::testing::TrigFunction;
+using onemodel::ulp_tools::bits_of;
 using onemodel::ulp_tools::float_from_bits;
 using onemodel::ulp_tools::float_ulp_error;
 
@@ -116,12 +116,6 @@ Partial sweep_chunk(const Function& f, const Row& row, std::uint64_t begin, std:
   }
   mpfr_free_cache();
   return part;
-}
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
 }
 
 }  // namespace

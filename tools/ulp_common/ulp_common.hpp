@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -19,15 +18,16 @@
 #include <thread>
 #include <vector>
 
+#include "reference/math/float_bits.hpp"
 #include "tests/support/mpfr_reference.hpp"
 
 namespace onemodel::ulp_tools {
 
-inline float float_from_bits(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
+// The bit-pattern conversions of the exact functions themselves.
+using exact::detail::bits64_of;
+using exact::detail::bits_of;
+using exact::detail::double_from_bits;
+using exact::detail::float_from_bits;
 
 // Reads the pairs "--name N" that follow argv[1]; N must be a positive number. `set` takes one
 // pair and returns false for a name it does not know. False (after a message on stderr) when a

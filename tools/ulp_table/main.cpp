@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -34,17 +33,12 @@ namespace {
 
 using onemodel::testing::MathFunction;
 using onemodel::testing::MpfrReference;
+using onemodel::ulp_tools::bits_of;
 using onemodel::ulp_tools::float_from_bits;
-
-std::uint32_t bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
 
 // Floats in increasing order as integers: +0 and -0 are the same point (key 0).
 std::int64_t key_of(float x) {
-  const std::uint32_t u = bits(x);
+  const std::uint32_t u = bits_of(x);
   return (u & 0x80000000u) ? -static_cast<std::int64_t>(u & 0x7FFFFFFFu) : static_cast<std::int64_t>(u);
 }
 
@@ -203,9 +197,9 @@ Measured measure(const Row& row, std::int64_t stride, unsigned threads) {
 std::uint64_t exp_non_positive_mismatches(std::uint64_t& points) {
   std::uint64_t bad = 0;
   points = 0;
-  for (std::uint64_t u = 0x80000000u; u <= bits(-87.33654f); ++u) {
+  for (std::uint64_t u = 0x80000000u; u <= bits_of(-87.33654f); ++u) {
     const float x = float_from_bits(static_cast<std::uint32_t>(u));
-    bad += bits(onemodel::exact::exp_non_positive(x)) != bits(onemodel::exact::exp(x));
+    bad += bits_of(onemodel::exact::exp_non_positive(x)) != bits_of(onemodel::exact::exp(x));
     ++points;
   }
   return bad;
