@@ -10,15 +10,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
-#include "onemodel/half.hpp"
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/attention_online_softmax.hpp"
 #include "reference/ops/canonical_sum.hpp"
+#include "reference/ops/f16_widening.hpp"
 
 namespace onemodel {
 namespace {
@@ -269,40 +268,18 @@ std::vector<float> concat_cache(const float* past, const float* fresh, const Geo
   return out;
 }
 
-// Section 1: float16 tensors are widened to float32 (exactly) and the results rounded back once.
-std::vector<float> widen(const Tensor& tensor) {
-  const Tensor t = tensor.contiguous();
-  if (t.dtype() == DType::F16) {
-    const std::span<const std::uint16_t> raw = t.data<std::uint16_t>();
-    std::vector<float> out(raw.size());
-    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = half_bits_to_float(raw[n]);
-    return out;
-  }
-  const std::span<const float> values = t.data<float>();
-  return std::vector<float>(values.begin(), values.end());
-}
-
-void store(const Tensor& out, const std::vector<float>& values) {
-  if (out.dtype() == DType::F16) {
-    // A NaN is made canonical first, so the narrowed NaN (0x7E00) does not depend on the payload.
-    const std::span<std::uint16_t> o = out.mutable_data<std::uint16_t>();
-    for (std::size_t n = 0; n < values.size(); ++n) o[n] = float_to_half_bits(canonical_nan_f32(values[n]));
-    return;
-  }
-  const std::span<float> o = out.mutable_data<float>();
-  for (std::size_t n = 0; n < values.size(); ++n) o[n] = canonical_nan_f32(values[n]);
-}
-
 void Attention::run(RunContext& context) const {
+  // Section 1: float16 tensors are widened to float32 (exactly) and the results rounded back once
+  // (f16_widening.hpp).
   const Geometry g = run_geometry(context.node(), a_, context);
-  const std::vector<float> q = widen(context.input(kQ));
+  const std::vector<float> q = widen_f16_to_f32(context.input(kQ));
   std::vector<float> past_k, past_v;
   if (context.has_input(kPastKey)) {
-    past_k = widen(context.input(kPastKey));
-    past_v = widen(context.input(kPastValue));
+    past_k = widen_f16_to_f32(context.input(kPastKey));
+    past_v = widen_f16_to_f32(context.input(kPastValue));
   }
-  const std::vector<float> keys = concat_cache(past_k.data(), widen(context.input(kK)).data(), g, g.head_size);
-  const std::vector<float> values = concat_cache(past_v.data(), widen(context.input(kV)).data(), g, g.v_head_size);
+  const std::vector<float> keys = concat_cache(past_k.data(), widen_f16_to_f32(context.input(kK)).data(), g, g.head_size);
+  const std::vector<float> values = concat_cache(past_v.data(), widen_f16_to_f32(context.input(kV)).data(), g, g.v_head_size);
 
   const bool bool_mask = g.has_mask && context.input(kMask).dtype() == DType::Bool;
   std::vector<float> mask_f;
@@ -313,7 +290,7 @@ void Attention::run(RunContext& context) const {
       mask_t = context.input(kMask).contiguous();
       mask_b = mask_t.data<std::uint8_t>().data();
     } else {
-      mask_f = widen(context.input(kMask));
+      mask_f = widen_f16_to_f32(context.input(kMask));
     }
   }
   const std::int64_t* nonpad = nullptr;
@@ -414,10 +391,10 @@ void Attention::run(RunContext& context) const {
       }
     }
   }
-  store(context.output(kY), y);
-  if (want_qk) store(context.output(kQk), qk_out);
-  if (context.output_wanted(kPresentKey)) store(context.output(kPresentKey), keys);
-  if (context.output_wanted(kPresentValue)) store(context.output(kPresentValue), values);
+  store_f32_as_output(context.output(kY), y);
+  if (want_qk) store_f32_as_output(context.output(kQk), qk_out);
+  if (context.output_wanted(kPresentKey)) store_f32_as_output(context.output(kPresentKey), keys);
+  if (context.output_wanted(kPresentValue)) store_f32_as_output(context.output(kPresentValue), values);
 }
 
 }  // namespace

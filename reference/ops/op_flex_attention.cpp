@@ -8,7 +8,6 @@
 // modifier, and P V in increasing key order. float64 needs a float64 exp: fast mode only.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -18,11 +17,12 @@
 #include <vector>
 
 #include "core/graph/op_kernel.hpp"
-#include "onemodel/half.hpp"
 #include "reference/math/exact_math.hpp"
 #include "reference/ops/attention_online_softmax.hpp"
 #include "reference/ops/body_helpers.hpp"
 #include "reference/ops/canonical_sum.hpp"
+#include "reference/ops/elementwise_dispatch.hpp"
+#include "reference/ops/f16_widening.hpp"
 
 namespace onemodel {
 namespace {
@@ -72,30 +72,17 @@ bool scores_fit(const FlexGeometry& g) {
   return true;
 }
 
+// The values of Q, K or V in the compute type C: float64 as they are, float16 widened exactly to
+// float32 (f16_widening.hpp).
 template <class T>
 std::vector<T> widen(const Tensor& tensor) {
-  const Tensor t = tensor.contiguous();
   if constexpr (std::is_same_v<T, double>) {
+    const Tensor t = tensor.contiguous();
     const std::span<const double> values = t.data<double>();
     return std::vector<double>(values.begin(), values.end());
   } else {
-    if (t.dtype() == DType::F16) {
-      const std::span<const std::uint16_t> raw = t.data<std::uint16_t>();
-      std::vector<float> out(raw.size());
-      for (std::size_t n = 0; n < raw.size(); ++n) out[n] = half_bits_to_float(raw[n]);
-      return out;
-    }
-    const std::span<const float> values = t.data<float>();
-    return std::vector<float>(values.begin(), values.end());
+    return widen_f16_to_f32(tensor);
   }
-}
-
-double canonical_nan_f64(double value) noexcept {
-  if (!std::isnan(value)) return value;
-  const std::uint64_t bits = 0x7FF8000000000000ull;
-  double out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
 }
 
 // The exponential of the softmax: the library's exact one in float32 (exact-transcendentals.md
@@ -283,13 +270,9 @@ class FlexAttention final : public OpKernel {
     const Tensor& out = context.output(0);
     if constexpr (std::is_same_v<T, double>) {
       const std::span<double> o = out.mutable_data<double>();
-      for (std::size_t n = 0; n < y.size(); ++n) o[n] = canonical_nan_f64(y[n]);
-    } else if (out.dtype() == DType::F16) {
-      const std::span<std::uint16_t> o = out.mutable_data<std::uint16_t>();
-      for (std::size_t n = 0; n < y.size(); ++n) o[n] = float_to_half_bits(canonical_nan_f32(y[n]));
+      for (std::size_t n = 0; n < y.size(); ++n) o[n] = ew::store_f64(y[n]);
     } else {
-      const std::span<float> o = out.mutable_data<float>();
-      for (std::size_t n = 0; n < y.size(); ++n) o[n] = canonical_nan_f32(y[n]);
+      store_f32_as_output(out, y);
     }
   }
 

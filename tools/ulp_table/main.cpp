@@ -18,44 +18,33 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "reference/math/exact_math.hpp"
 #include "tests/support/mpfr_reference.hpp"
+#include "tools/ulp_common/ulp_common.hpp"
 
 namespace {
 
 using onemodel::testing::MathFunction;
 using onemodel::testing::MpfrReference;
-
-float from_bits(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
-std::uint32_t bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
+using onemodel::ulp_tools::bits_of;
+using onemodel::ulp_tools::float_from_bits;
 
 // Floats in increasing order as integers: +0 and -0 are the same point (key 0).
 std::int64_t key_of(float x) {
-  const std::uint32_t u = bits(x);
+  const std::uint32_t u = bits_of(x);
   return (u & 0x80000000u) ? -static_cast<std::int64_t>(u & 0x7FFFFFFFu) : static_cast<std::int64_t>(u);
 }
 
 float float_of_key(std::int64_t k) {
-  return k >= 0 ? from_bits(static_cast<std::uint32_t>(k))
-                : from_bits(0x80000000u | static_cast<std::uint32_t>(-k));
+  return k >= 0 ? float_from_bits(static_cast<std::uint32_t>(k))
+                : float_from_bits(0x80000000u | static_cast<std::uint32_t>(-k));
 }
 
 float ours(MathFunction f, float x) {
@@ -179,13 +168,9 @@ Measured measure(const Row& row, std::int64_t stride, unsigned threads) {
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t first = key_of(row.lo), last = key_of(row.hi);
   const std::uint64_t count = static_cast<std::uint64_t>((last - first) / stride) + 1;
-  std::vector<Partial> parts(threads);
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::uint64_t b = count * t / threads, e = count * (t + 1) / threads;
-    workers.emplace_back([&, t, b, e] { parts[t] = sweep_chunk(row.f, first, stride, b, e); });
-  }
-  for (auto& w : workers) w.join();
+  const std::vector<Partial> parts = onemodel::ulp_tools::run_in_threads<Partial>(threads, [&](unsigned t) {
+    return sweep_chunk(row.f, first, stride, count * t / threads, count * (t + 1) / threads);
+  });
   Measured m{};
   for (const Partial& p : parts) merge(m.total, p);
 
@@ -204,7 +189,7 @@ Measured measure(const Row& row, std::int64_t stride, unsigned threads) {
     }
     ++m.checked;
   }
-  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.seconds = onemodel::ulp_tools::seconds_since(start);
   return m;
 }
 
@@ -212,9 +197,9 @@ Measured measure(const Row& row, std::int64_t stride, unsigned threads) {
 std::uint64_t exp_non_positive_mismatches(std::uint64_t& points) {
   std::uint64_t bad = 0;
   points = 0;
-  for (std::uint64_t u = 0x80000000u; u <= bits(-87.33654f); ++u) {
-    const float x = from_bits(static_cast<std::uint32_t>(u));
-    bad += bits(onemodel::exact::exp_non_positive(x)) != bits(onemodel::exact::exp(x));
+  for (std::uint64_t u = 0x80000000u; u <= bits_of(-87.33654f); ++u) {
+    const float x = float_from_bits(static_cast<std::uint32_t>(u));
+    bad += bits_of(onemodel::exact::exp_non_positive(x)) != bits_of(onemodel::exact::exp(x));
     ++points;
   }
   return bad;
@@ -229,21 +214,14 @@ int main(int argc, char** argv) {
   }
   unsigned threads = 2;
   std::int64_t hot_stride = 1, wide_stride = 67;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string opt = argv[i];
-    const long long v = std::atoll(argv[i + 1]);
-    if (v < 1) {
-      std::fprintf(stderr, "%s needs a positive number\n", opt.c_str());
-      return 2;
-    }
+  const bool options_read = onemodel::ulp_tools::read_positive_options(argc, argv, [&](const std::string& opt, long long v) {
     if (opt == "--threads") threads = static_cast<unsigned>(v);
     else if (opt == "--hot-stride") hot_stride = v;
     else if (opt == "--wide-stride") wide_stride = v;
-    else {
-      std::fprintf(stderr, "unknown option %s\n", opt.c_str());
-      return 2;
-    }
-  }
+    else return false;
+    return true;
+  });
+  if (!options_read) return 2;
 
   const auto start = std::chrono::steady_clock::now();
   std::string table =
@@ -258,13 +236,11 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(m.total.points), m.max_ulp_mpfr,
                   static_cast<double>(float_of_key(m.total.max_key)),
                   m.total.sum / static_cast<double>(m.total.points), m.reference_check, m.seconds);
-    std::fputs(line, stdout);
-    std::fflush(stdout);
-    table += line;
+    onemodel::ulp_tools::emit_row(table, line);
   }
   std::uint64_t enp_points = 0;
   const std::uint64_t enp_bad = exp_non_positive_mismatches(enp_points);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total = onemodel::ulp_tools::seconds_since(start);
 
   std::string doc =
       "# Exact transcendentals: measured error in ulps\n\n"
