@@ -46,6 +46,8 @@ class PadOverride final : public OptimizedKernel {
     const Tensor& in = context.input(0);
     const Tensor& out = context.output(0);
     const int rank = in.rank();
+    // STRING elements are not bytes (spec/tensors.md section 8): the reference assigns them.
+    if (in.dtype() == DType::String) return run_reference(context);
     const std::size_t esize = dtype_size(in.dtype());
     if (mode_ == PadMode::Wrap || !in.is_contiguous() || rank == 0 || static_cast<std::size_t>(rank) > kMaxAxes ||
         esize > kMaxElementBytes || out.rank() != rank) {

@@ -13,7 +13,9 @@ using namespace shape_ops;
 
 class DepthToSpace final : public OpKernel {
  public:
-  DepthToSpace(std::int64_t block, bool crd) : block_(block), crd_(crd) {}
+  DepthToSpace(std::int64_t block, bool crd) : block_(block), crd_(crd) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     const Shape& in = context.input_shape(0);
@@ -32,15 +34,14 @@ class DepthToSpace final : public OpKernel {
     const Tensor& out = context.output(0);
     const std::int64_t b = block_, C = in.shape()[1], H = in.shape()[2], W = in.shape()[3];
     const std::int64_t Cout = C / (b * b);
-    const std::size_t esize = dtype_size(in.dtype());
-    std::span<const std::byte> src = tensor_bytes(in);
-    std::span<std::byte> dst = mutable_tensor_bytes(out);
+    const SourceElements src(in);
+    const TargetElements dst(out);
     for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
       const std::int64_t n = index[0], c = index[1], y = index[2], x = index[3];
       const std::int64_t i = y % b, j = x % b;
       const std::int64_t channel = crd_ ? c * b * b + i * b + j : (i * b + j) * Cout + c;
       const std::int64_t from = ((n * C + channel) * H + y / b) * W + x / b;
-      move_element(dst, flat, src, from, esize);
+      move_element(dst, flat, src, from);
     });
   }
 

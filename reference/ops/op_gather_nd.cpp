@@ -3,8 +3,6 @@
 // output shape = indices.shape[:-1] + data.shape[b+k:] (spec/ops/shape-indexing.md section 2,
 // GatherND). Indices int64 (int32 accepted), negative counted from the end, outside its extent
 // InvalidInput.
-#include <cstring>
-
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/strided_copy.hpp"
@@ -16,7 +14,9 @@ using namespace shape_ops;
 
 class GatherND final : public OpKernel {
  public:
-  explicit GatherND(std::int64_t batch_dims) : batch_dims_(batch_dims) {}
+  explicit GatherND(std::int64_t batch_dims) : batch_dims_(batch_dims) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     context.require_type(1, {DType::I32, DType::I64});
@@ -47,11 +47,9 @@ class GatherND final : public OpKernel {
     for (int d = b + k; d < ds.rank(); ++d) slice *= ds[d];
     std::int64_t batch_stride = slice;  // elements of data per batch
     for (int d = b; d < b + k; ++d) batch_stride *= ds[d];
-    const std::size_t esize = dtype_size(data.dtype());
-    const std::size_t block = static_cast<std::size_t>(slice) * esize;
-    std::span<const std::byte> src = tensor_bytes(data);
-    std::span<std::byte> dst = mutable_tensor_bytes(context.output(0));
-    std::size_t written = 0;
+    const SourceElements src(data);
+    const TargetElements dst(context.output(0));
+    std::int64_t written = 0;  // elements
     for (std::int64_t batch = 0; batch < batches; ++batch) {
       for (std::int64_t t = 0; t < tuples_per_batch; ++t) {
         const std::size_t at = static_cast<std::size_t>((batch * tuples_per_batch + t) * k);
@@ -63,10 +61,8 @@ class GatherND final : public OpKernel {
           if (i < 0) i += n;
           from = from * n + i;
         }
-        if (block > 0) {
-          std::memcpy(dst.data() + written, src.data() + static_cast<std::size_t>(batch * batch_stride + from * slice) * esize, block);
-        }
-        written += block;
+        move_elements(dst, written, src, batch * batch_stride + from * slice, slice);
+        written += slice;
       }
     }
   }

@@ -24,8 +24,11 @@ using namespace shape_ops;
 class Pad final : public OpKernel {
  public:
   // Attribute form (opsets 1-10) when `attribute_pads` is set.
-  Pad(PadMode mode, std::optional<std::vector<std::int64_t>> attribute_pads, double attribute_value)
-      : mode_(mode), attribute_pads_(std::move(attribute_pads)), attribute_value_(attribute_value) {}
+  // `strings`: the node's opset lets data be STRING (ONNX Pad 13 onward; spec/tensors.md section 8).
+  Pad(PadMode mode, std::optional<std::vector<std::int64_t>> attribute_pads, double attribute_value, bool strings)
+      : mode_(mode), attribute_pads_(std::move(attribute_pads)), attribute_value_(attribute_value) {
+    string_elements = strings;
+  }
 
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
@@ -87,28 +90,56 @@ class Pad final : public OpKernel {
     }
     const std::span<const std::int64_t> axes_view(axes);
     const PadSpec spec = resolve_pads(node, data.rank(), pads, has_axes ? &axes_view : nullptr);
+    const std::vector<std::int64_t> strides = row_major_strides(data.shape());
+    // Calls put(flat, from) for every output element: `from` the data element it reads, or -1 for
+    // the fill value (constant mode).
+    const auto each_source = [&](auto&& put) {
+      for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
+        std::int64_t from = 0;
+        for (int d = 0; d < data.rank(); ++d) {
+          const std::size_t k = static_cast<std::size_t>(d);
+          const std::int64_t c =
+              source_coordinate(mode_, index[k] - spec.begin[k], data.shape()[d], spec.begin[k], spec.end[k]);
+          if (c < 0) return put(flat, std::int64_t{-1});
+          from += c * strides[static_cast<std::size_t>(d)];
+        }
+        put(flat, from);
+      });
+    };
+    if (data.dtype() == DType::String) {
+      // STRING elements are assigned (spec/tensors.md section 8); the fill is constant_value's
+      // first element, else the empty string (ONNX Pad 13: "by default it is 0, empty string or False").
+      const std::string fill = fill_string(context);
+      const std::span<const std::string> src = data.data<std::string>();
+      const std::span<std::string> dst = out.mutable_data<std::string>();
+      each_source([&](std::int64_t flat, std::int64_t from) {
+        dst[static_cast<std::size_t>(flat)] = from < 0 ? fill : src[static_cast<std::size_t>(from)];
+      });
+      return;
+    }
     const std::size_t esize = dtype_size(data.dtype());
     const std::vector<std::byte> fill = fill_bytes(context, data.dtype(), esize);
-    const std::vector<std::int64_t> strides = row_major_strides(data.shape());
     std::span<const std::byte> src = tensor_bytes(data);
     std::span<std::byte> dst = mutable_tensor_bytes(out);
-    for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
-      std::int64_t from = 0;
-      for (int d = 0; d < data.rank(); ++d) {
-        const std::size_t k = static_cast<std::size_t>(d);
-        const std::int64_t c =
-            source_coordinate(mode_, index[k] - spec.begin[k], data.shape()[d], spec.begin[k], spec.end[k]);
-        if (c < 0) {
-          std::memcpy(dst.data() + static_cast<std::size_t>(flat) * esize, fill.data(), esize);
-          return;
-        }
-        from += c * strides[static_cast<std::size_t>(d)];
+    each_source([&](std::int64_t flat, std::int64_t from) {
+      if (from < 0) {
+        std::memcpy(dst.data() + static_cast<std::size_t>(flat) * esize, fill.data(), esize);
+      } else {
+        move_element(dst, flat, src, from, esize);
       }
-      move_element(dst, flat, src, from, esize);
     });
   }
 
  private:
+  // The constant-mode value for STRING data (opset 13 on: inputs only).
+  static std::string fill_string(const RunContext& context) {
+    if (!context.has_input(2)) return {};
+    const Tensor& v = context.input(2);
+    if (v.dtype() != DType::String) context.node().fail_invalid("constant_value differs in type from data");
+    if (v.element_count() < 1) return {};
+    return v.contiguous().data<std::string>()[0];
+  }
+
   // The constant-mode value as element bytes: the constant_value input (its first element), or the
   // attribute `value` converted to the element type, or zero.
   std::vector<std::byte> fill_bytes(const RunContext& context, DType type, std::size_t esize) const {
@@ -142,11 +173,11 @@ class Pad final : public OpKernel {
 std::unique_ptr<OpKernel> make_pad_2(const NodeInfo& node) {
   const char* name = node.opset() < 2 ? "paddings" : "pads";
   if (!node.has(name)) node.fail_invalid(std::string("attribute '") + name + "' is required");
-  return std::make_unique<Pad>(parse_mode(node), node.get_ints(name), node.get_float("value", 0.0f));
+  return std::make_unique<Pad>(parse_mode(node), node.get_ints(name), node.get_float("value", 0.0f), false);
 }
 
 std::unique_ptr<OpKernel> make_pad_11(const NodeInfo& node) {
-  return std::make_unique<Pad>(parse_mode(node), std::nullopt, 0.0);
+  return std::make_unique<Pad>(parse_mode(node), std::nullopt, 0.0, node.opset() >= 13);
 }
 
 }  // namespace onemodel

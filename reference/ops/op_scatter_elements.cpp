@@ -30,10 +30,17 @@ T reduce(Reduction r, T o, T u) {
 
 class ScatterElements final : public OpKernel {
  public:
-  ScatterElements(std::int64_t axis, Reduction reduction) : axis_(axis), reduction_(reduction) {}
+  ScatterElements(std::int64_t axis, Reduction reduction) : axis_(axis), reduction_(reduction) {
+    // STRING data move without a reduction (spec/tensors.md section 8); a reduction's types are
+    // checked in infer, which refuses STRING there (Unsupported, as ONNX Runtime 1.31.1 does).
+    string_elements = true;
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     context.require_type(1, {DType::I32, DType::I64});
+    if (reduction_ != Reduction::None && context.input_type(0) == DType::String) {
+      node.fail_unsupported("a reduction on String elements (only reduction 'none' moves them)");
+    }
     if (reduction_ != Reduction::None) context.require_type(0, {DType::F32, DType::F64, DType::I32, DType::I64});
     const Shape& data = context.input_shape(0);
     normalize_axis(node, axis_, data.rank());
@@ -45,7 +52,7 @@ class ScatterElements final : public OpKernel {
   void run(RunContext& context) const override {
     const NodeInfo& node = context.node();
     const Tensor& out = context.output(0);
-    context.input(0).copy_to(mutable_tensor_bytes(out));
+    copy_view_into(context.input(0), out);
     const Tensor& index_tensor = context.input(1);
     const std::vector<std::int64_t> indices = read_ints(node, index_tensor, "indices");
     const Tensor updates = context.input(2).contiguous();
@@ -76,10 +83,9 @@ class ScatterElements final : public OpKernel {
     });
     if (bad) fail_index(node, "an index is outside its extent");
     if (reduction_ == Reduction::None) {
-      const std::size_t esize = dtype_size(out.dtype());
-      std::span<const std::byte> src = tensor_bytes(updates);
-      std::span<std::byte> dst = mutable_tensor_bytes(out);
-      for (std::size_t i = 0; i < targets.size(); ++i) move_element(dst, targets[i], src, static_cast<std::int64_t>(i), esize);
+      const SourceElements src(updates);
+      const TargetElements dst(out);
+      for (std::size_t i = 0; i < targets.size(); ++i) move_element(dst, targets[i], src, static_cast<std::int64_t>(i));
       return;
     }
     ew::dispatch(out.dtype(), ew::Types<ew::F32, ew::F64, ew::I32, ew::I64>{}, [&](auto tag) {

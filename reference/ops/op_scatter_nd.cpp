@@ -4,8 +4,6 @@
 // float64, int32, int64; max is `u < o ? o : u` and min `o < u ? o : u` with o the current value
 // and u the update, so a NaN in either operand makes the update win (spec/ops/shape-indexing.md
 // section 2, ScatterND). Indices outside their extent are InvalidInput.
-#include <cstring>
-
 #include "core/graph/op_kernel.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
@@ -32,10 +30,17 @@ T reduce(Reduction r, T o, T u) {
 
 class ScatterND final : public OpKernel {
  public:
-  explicit ScatterND(Reduction reduction) : reduction_(reduction) {}
+  explicit ScatterND(Reduction reduction) : reduction_(reduction) {
+    // STRING data move without a reduction (spec/tensors.md section 8); a reduction's types are
+    // checked in infer, which refuses STRING there (Unsupported: ONNX defines + * max min on numbers).
+    string_elements = true;
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     context.require_type(1, {DType::I32, DType::I64});
+    if (reduction_ != Reduction::None && context.input_type(0) == DType::String) {
+      node.fail_unsupported("a reduction on String elements (only reduction 'none' moves them)");
+    }
     if (reduction_ != Reduction::None) context.require_type(0, {DType::F32, DType::F64, DType::I32, DType::I64});
     const Shape& data = context.input_shape(0);
     const Shape& indices = context.input_shape(1);
@@ -54,7 +59,7 @@ class ScatterND final : public OpKernel {
   void run(RunContext& context) const override {
     const NodeInfo& node = context.node();
     const Tensor& out = context.output(0);
-    context.input(0).copy_to(mutable_tensor_bytes(out));
+    copy_view_into(context.input(0), out);
     const Tensor& index_tensor = context.input(1);
     const std::vector<std::int64_t> indices = read_ints(node, index_tensor, "indices");
     const Tensor updates = context.input(2).contiguous();
@@ -78,12 +83,10 @@ class ScatterND final : public OpKernel {
       offsets.push_back(at * slice);
     }
     if (reduction_ == Reduction::None) {
-      const std::size_t esize = dtype_size(out.dtype());
-      std::span<const std::byte> src = tensor_bytes(updates);
-      std::span<std::byte> dst = mutable_tensor_bytes(out);
-      const std::size_t block = static_cast<std::size_t>(slice) * esize;
+      const SourceElements src(updates);
+      const TargetElements dst(out);
       for (std::size_t t = 0; t < offsets.size(); ++t) {
-        if (block > 0) std::memcpy(dst.data() + static_cast<std::size_t>(offsets[t]) * esize, src.data() + t * block, block);
+        move_elements(dst, offsets[t], src, static_cast<std::int64_t>(t) * slice, slice);
       }
       return;
     }

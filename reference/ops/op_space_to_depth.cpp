@@ -12,7 +12,9 @@ using namespace shape_ops;
 
 class SpaceToDepth final : public OpKernel {
  public:
-  explicit SpaceToDepth(std::int64_t block) : block_(block) {}
+  explicit SpaceToDepth(std::int64_t block) : block_(block) {
+    string_elements = true;  // moves elements of any type (spec/tensors.md section 8)
+  }
   void infer(InferContext& context) const override {
     const NodeInfo& node = context.node();
     const Shape& in = context.input_shape(0);
@@ -29,14 +31,13 @@ class SpaceToDepth final : public OpKernel {
     const Tensor in = context.input(0).contiguous();
     const Tensor& out = context.output(0);
     const std::int64_t b = block_, C = in.shape()[1], H = in.shape()[2], W = in.shape()[3];
-    const std::size_t esize = dtype_size(in.dtype());
-    std::span<const std::byte> src = tensor_bytes(in);
-    std::span<std::byte> dst = mutable_tensor_bytes(out);
+    const SourceElements src(in);
+    const TargetElements dst(out);
     for_each_index(out.shape(), [&](const auto& index, std::int64_t flat) {
       const std::int64_t n = index[0], oc = index[1], y = index[2], x = index[3];
       const std::int64_t c = oc % C, ij = oc / C, i = ij / b, j = ij % b;
       const std::int64_t from = ((n * C + c) * H + y * b + i) * W + x * b + j;
-      move_element(dst, flat, src, from, esize);
+      move_element(dst, flat, src, from);
     });
   }
 

@@ -3,6 +3,7 @@
 // stored element type of that width).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +63,20 @@ inline void move_element(const TargetElements& dst, std::int64_t to, const Sourc
     return;
   }
   move_element(dst.bytes, to, src.bytes, from, dst.size);
+}
+
+// Copies `count` consecutive elements from element `from` of `src` to element `to` of `dst`: one
+// memcpy for stored types, assignments for STRING (spec/tensors.md section 8).
+inline void move_elements(const TargetElements& dst, std::int64_t to, const SourceElements& src, std::int64_t from,
+                          std::int64_t count) {
+  if (count <= 0) return;
+  if (dst.size == 0) {
+    std::copy_n(src.strings.begin() + static_cast<std::ptrdiff_t>(from), static_cast<std::ptrdiff_t>(count),
+                dst.strings.begin() + static_cast<std::ptrdiff_t>(to));
+    return;
+  }
+  std::memcpy(dst.bytes.data() + static_cast<std::size_t>(to) * dst.size,
+              src.bytes.data() + static_cast<std::size_t>(from) * dst.size, static_cast<std::size_t>(count) * dst.size);
 }
 
 // Row-major strides in elements, 64-bit.
