@@ -6,8 +6,9 @@
 // row-major order (the first differing element decides); `sorted` 0 keeps the order of first
 // occurrence. Equality and order are by value: +0 equals -0 (Y keeps the first occurrence's bits),
 // every NaN equals every other NaN and orders after every number (numpy's equal_nan). Every stored
-// type but strings (not stored); bool orders false before true. Data dependent: the outputs are
-// allocated in run(). Exact (comparisons only).
+// type and STRING (spec/tensors.md section 8: strings order byte by byte as unsigned chars, which
+// is std::string's order and the order ONNX Runtime 1.31.1 gives); bool orders false before true.
+// Data dependent: the outputs are allocated in run(). Exact (comparisons only).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -26,7 +27,7 @@ using namespace shape_ops;
 
 // -1, 0, 1 as a is before, equal to, after b (NaN last, NaNs equal; +0 == -0).
 template <class V>
-int compare_values(V a, V b) {
+int compare_values(const V& a, const V& b) {
   if constexpr (std::is_floating_point_v<V>) {
     const bool a_nan = std::isnan(a), b_nan = std::isnan(b);
     if (a_nan || b_nan) return a_nan == b_nan ? 0 : (a_nan ? 1 : -1);
@@ -42,6 +43,7 @@ class Unique final : public OpKernel {
       : has_axis_(node.has("axis")), axis_(node.get_int("axis", 0)), sorted_(node.get_int("sorted", 1)) {
     if (sorted_ != 0 && sorted_ != 1) node.fail_invalid("sorted must be 0 or 1, not " + std::to_string(sorted_));
     outputs_data_dependent = true;
+    string_elements = true;  // compares and moves STRING elements too (spec/tensors.md section 8)
   }
   void infer(InferContext&) const override {}
   void run(RunContext& context) const override {
@@ -65,32 +67,41 @@ class Unique final : public OpKernel {
     std::vector<std::int64_t> group_of(static_cast<std::size_t>(n));  // position in Y of slice i
     std::vector<std::int64_t> first;                                   // first occurrence per group
     std::vector<std::int64_t> counts;
-    ew::dispatch(x.dtype(), ew::StoredTypes{}, [&](auto tag) {
-      using E = decltype(tag);
-      const auto data = x.template data<typename E::storage>();
-      const auto compare = [&](std::int64_t a, std::int64_t b) {
-        for (std::int64_t o = 0; o < outer; ++o) {
-          for (std::int64_t k = 0; k < inner; ++k) {
-            const int c = compare_values(E::load(data[static_cast<std::size_t>((o * n + a) * inner + k)]),
-                                         E::load(data[static_cast<std::size_t>((o * n + b) * inner + k)]));
-            if (c != 0) return c;
-          }
-        }
-        return 0;
-      };
+    // Sorts the slices and forms the groups; `compare` orders slices a and b (-1, 0, 1).
+    const auto group = [&](const auto& compare) {
       // Stable: equal slices stay in index order, so a group's first member is its first occurrence.
       std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return compare(a, b) < 0; });
-      std::vector<std::int64_t> sorted_group(static_cast<std::size_t>(n));
       for (std::size_t s = 0; s < order.size(); ++s) {
         if (s == 0 || compare(order[s - 1], order[s]) != 0) {
           first.push_back(order[s]);
           counts.push_back(0);
         }
-        sorted_group[static_cast<std::size_t>(order[s])] = static_cast<std::int64_t>(first.size()) - 1;
+        group_of[static_cast<std::size_t>(order[s])] = static_cast<std::int64_t>(first.size()) - 1;
         ++counts.back();
       }
-      group_of = sorted_group;
-    });
+    };
+    // Compares slices a and b element by element in row-major order; value_at(flat) reads X.
+    const auto slice_order = [&](const auto& value_at) {
+      return [&, value_at](std::int64_t a, std::int64_t b) {
+        for (std::int64_t o = 0; o < outer; ++o) {
+          for (std::int64_t k = 0; k < inner; ++k) {
+            const int c = compare_values(value_at((o * n + a) * inner + k), value_at((o * n + b) * inner + k));
+            if (c != 0) return c;
+          }
+        }
+        return 0;
+      };
+    };
+    if (x.dtype() == DType::String) {
+      const std::span<const std::string> data = x.data<std::string>();
+      group(slice_order([data](std::int64_t i) -> const std::string& { return data[static_cast<std::size_t>(i)]; }));
+    } else {
+      ew::dispatch(x.dtype(), ew::StoredTypes{}, [&](auto tag) {
+        using E = decltype(tag);
+        const auto data = x.template data<typename E::storage>();
+        group(slice_order([data](std::int64_t i) { return E::load(data[static_cast<std::size_t>(i)]); }));
+      });
+    }
     if (sorted_ == 0) {
       // Renumber the groups by first occurrence.
       std::vector<std::int64_t> by_first(first.size());
@@ -116,13 +127,12 @@ class Unique final : public OpKernel {
       y_extents[static_cast<std::size_t>(axis)] = k;
     }
     const Tensor& y = context.allocate_output(0, x.dtype(), make_shape(node, y_extents));
-    const std::size_t esize = dtype_size(x.dtype());
-    std::span<const std::byte> src = tensor_bytes(x);
-    std::span<std::byte> dst = mutable_tensor_bytes(y);
+    const SourceElements src(x);
+    const TargetElements dst(y);
     for (std::int64_t o = 0; o < outer; ++o) {
       for (std::int64_t g = 0; g < k; ++g) {
         for (std::int64_t i = 0; i < inner; ++i) {
-          move_element(dst, (o * k + g) * inner + i, src, (o * n + first[static_cast<std::size_t>(g)]) * inner + i, esize);
+          move_element(dst, (o * k + g) * inner + i, src, (o * n + first[static_cast<std::size_t>(g)]) * inner + i);
         }
       }
     }

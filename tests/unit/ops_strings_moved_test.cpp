@@ -181,5 +181,51 @@ TEST(StringsMovedPad, BeforeOpset13AndMixedFillAreRefused) {
 }
 
 
+// ---- Unique ----
+
+std::vector<Tensor> unique_of(const Tensor& x, std::vector<IrAttribute> attributes) {
+  return run_both("Unique", 11, {{"x", x}},
+                  {unshaped_tensor_value_info("y", kString), unshaped_tensor_value_info("indices", kI64),
+                   unshaped_tensor_value_info("inverse", kI64), unshaped_tensor_value_info("counts", kI64)},
+                  std::move(attributes));
+}
+
+// Every expected value is ONNX Runtime 1.31.1's output for the same model; sorted order is byte
+// order ("\xc3\xa9", e with an acute accent in UTF-8, after "z"; "B" before "a"), which is also
+// the numpy.unique order of these strings.
+TEST(StringsMovedUnique, SortedAndUnsortedWithoutAxis) {
+  const Tensor x = strings(Shape{8}, {"b", "a", "\xc3\xa9", "B", "", "a", "z", "b"});
+  const std::vector<Tensor> s = unique_of(x, {});
+  EXPECT_EQ(texts(s[0]), (std::vector<std::string>{"", "B", "a", "b", "z", "\xc3\xa9"}));
+  EXPECT_EQ(ints(s[1]), (std::vector<std::int64_t>{4, 3, 1, 0, 6, 2}));
+  EXPECT_EQ(ints(s[2]), (std::vector<std::int64_t>{3, 2, 5, 1, 0, 2, 4, 3}));
+  EXPECT_EQ(ints(s[3]), (std::vector<std::int64_t>{1, 1, 2, 2, 1, 1}));
+  const std::vector<Tensor> u = unique_of(x, {int_attr("sorted", 0)});
+  EXPECT_EQ(texts(u[0]), (std::vector<std::string>{"b", "a", "\xc3\xa9", "B", "", "z"}));
+  EXPECT_EQ(ints(u[1]), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 6}));
+  EXPECT_EQ(ints(u[2]), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 1, 5, 0}));
+  EXPECT_EQ(ints(u[3]), (std::vector<std::int64_t>{2, 2, 1, 1, 1, 1}));
+}
+
+TEST(StringsMovedUnique, SlicesAlongAnAxis) {
+  const Tensor m = strings(Shape{3, 2}, {"b", "a", "a", "b", "b", "a"});
+  const std::vector<Tensor> rows = unique_of(m, {int_attr("axis", 0)});
+  EXPECT_EQ(rows[0].shape(), (Shape{2, 2}));
+  EXPECT_EQ(texts(rows[0]), (std::vector<std::string>{"a", "b", "b", "a"}));
+  EXPECT_EQ(ints(rows[1]), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(ints(rows[2]), (std::vector<std::int64_t>{1, 0, 1}));
+  EXPECT_EQ(ints(rows[3]), (std::vector<std::int64_t>{1, 2}));
+  const std::vector<Tensor> columns = unique_of(m, {int_attr("axis", 1)});
+  EXPECT_EQ(columns[0].shape(), (Shape{3, 2}));
+  EXPECT_EQ(texts(columns[0]), (std::vector<std::string>{"a", "b", "b", "a", "a", "b"}));
+  EXPECT_EQ(ints(columns[1]), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(ints(columns[2]), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(ints(columns[3]), (std::vector<std::int64_t>{1, 1}));
+  const std::vector<Tensor> first = unique_of(m, {int_attr("axis", 0), int_attr("sorted", 0)});
+  EXPECT_EQ(texts(first[0]), (std::vector<std::string>{"b", "a", "a", "b"}));
+  EXPECT_EQ(ints(first[2]), (std::vector<std::int64_t>{0, 1, 0}));
+  EXPECT_EQ(ints(first[3]), (std::vector<std::int64_t>{2, 1}));
+}
+
 }  // namespace
 }  // namespace onemodel
