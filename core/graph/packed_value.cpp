@@ -6,7 +6,9 @@
 //   kind 2   element type (int32), what it would hold (int32: 0 tensor, 1 sequence)
 //   kind 3   one record
 //   record   element type (int32), rank (int32), rank extents (int64 each), the row-major element
-//            bytes, zero bytes up to the next multiple of 8
+//            bytes, zero bytes up to the next multiple of 8; for STRING elements (spec/tensors.md
+//            section 8) each element in row-major order is its length (int64) and its bytes, and
+//            the zero bytes follow the last one
 #include "core/graph/packed_value.hpp"
 
 #include <cstring>
@@ -27,6 +29,14 @@ std::int64_t round_up8(std::int64_t n) { return (n + 7) / 8 * 8; }
 
 // Bytes of one record; nullopt past the limit.
 std::optional<std::int64_t> record_size(const Tensor& t) {
+  if (t.dtype() == DType::String) {
+    std::optional<std::int64_t> data = 0;
+    for (const std::string& e : t.to_vector<std::string>()) {
+      data = data ? detail::checked_add(*data, 8 + static_cast<std::int64_t>(e.size())) : data;
+    }
+    return data && *data <= kMaxBufferBytes ? detail::checked_add(8 + 8 * static_cast<std::int64_t>(t.rank()), round_up8(*data))
+                                            : std::nullopt;
+  }
   const std::int64_t data = checked_byte_size(t.shape(), t.dtype());
   return detail::checked_add(8 + 8 * static_cast<std::int64_t>(t.rank()), round_up8(data));
 }
@@ -37,6 +47,7 @@ class Writer {
   void put32(std::int32_t v) { put(&v, 4); }
   void put64(std::int64_t v) { put(&v, 8); }
   void put(const void* p, std::size_t n) {
+    if (n == 0) return;
     std::memcpy(out_.data() + at_, p, n);
     at_ += n;
   }
@@ -47,6 +58,14 @@ class Writer {
     put32(static_cast<std::int32_t>(t.dtype()));
     put32(t.rank());
     for (std::int32_t e : t.shape().extents()) put64(e);
+    if (t.dtype() == DType::String) {
+      for (const std::string& e : t.to_vector<std::string>()) {
+        put64(static_cast<std::int64_t>(e.size()));
+        put(e.data(), e.size());
+      }
+      pad();
+      return;
+    }
     const std::size_t bytes = static_cast<std::size_t>(checked_byte_size(t.shape(), t.dtype()));
     t.copy_to(out_.subspan(at_, bytes));
     at_ += bytes;
@@ -84,7 +103,7 @@ class Reader {
   }
   DType type() {
     const std::int32_t code = get32();
-    if (!dtype_is_stored(code)) fail("element type code " + std::to_string(code));
+    if (code != static_cast<std::int32_t>(DType::String) && !dtype_is_stored(code)) fail("element type code " + std::to_string(code));
     return static_cast<DType>(code);
   }
   Tensor record() {
@@ -99,6 +118,7 @@ class Reader {
     } catch (const TensorError& e) {
       fail("element shape: " + e.message());
     }
+    if (t == DType::String) return strings(shape);
     const std::int64_t bytes = checked_byte_size(shape, t);
     need(static_cast<std::size_t>(round_up8(bytes)));
     Tensor out = Tensor::from_bytes(t, shape, in_.subspan(at_, static_cast<std::size_t>(bytes)));
@@ -106,6 +126,27 @@ class Reader {
     return out;
   }
   std::size_t remaining() const { return in_.size() - at_; }
+
+ private:
+  // A STRING record's elements: each length is checked against the bytes left before its string
+  // is made, and the count against the bytes left (each element takes at least 8).
+  Tensor strings(const Shape& shape) {
+    const std::int64_t count = shape.element_count();
+    if (count > static_cast<std::int64_t>(remaining() / 8)) fail("string count " + std::to_string(count));
+    std::vector<std::string> values;
+    values.reserve(static_cast<std::size_t>(count));
+    for (std::int64_t k = 0; k < count; ++k) {
+      const std::int64_t length = get64();
+      if (length < 0 || length > static_cast<std::int64_t>(remaining())) fail("string length " + std::to_string(length));
+      values.emplace_back(reinterpret_cast<const char*>(in_.data() + at_), static_cast<std::size_t>(length));
+      at_ += static_cast<std::size_t>(length);
+    }
+    while (at_ % 8 != 0) {
+      need(1);
+      ++at_;
+    }
+    return Tensor::from_strings(shape, values);
+  }
 
  private:
   std::span<const std::byte> in_;
@@ -243,7 +284,12 @@ void set_output_value(RunContext& context, std::size_t i, const Value& value) {
   if (value.kind() == Value::Kind::Tensor) {
     const Tensor& t = value.tensor();
     const Tensor& out = context.allocate_output(i, t.dtype(), t.shape());
-    t.copy_to(mutable_tensor_bytes(out));
+    // STRING elements are assigned, never copied as bytes (spec/tensors.md section 8).
+    if (t.dtype() == DType::String) {
+      t.copy_elements_to(out);
+    } else {
+      t.copy_to(mutable_tensor_bytes(out));
+    }
     return;
   }
   const std::string what = "output " + std::to_string(i);

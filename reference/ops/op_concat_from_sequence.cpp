@@ -1,10 +1,8 @@
 // ConcatFromSequence (opset 11+): the elements joined along `axis` (spec/ops/control-flow.md
 // section 2). new_axis = 1 stacks them on a new axis at `axis`, which may then be in [-r-1, r].
 // Every other extent must agree; an empty sequence is InvalidInput (there is no shape to give).
-#include <cstring>
-
-#include "core/graph/tensor_bytes.hpp"
 #include "reference/ops/sequence_helpers.hpp"
+#include "reference/ops/strided_copy.hpp"
 
 namespace onemodel {
 namespace {
@@ -50,14 +48,13 @@ class ConcatFromSequence final : public sequence_ops::DataDependentKernel {
     for (int d = 0; d < axis; ++d) outer *= out_shape[d];
     std::int64_t inner = 1;
     for (int d = axis + 1; d < out_rank; ++d) inner *= out_shape[d];
-    const std::size_t width = dtype_size(sequence.element_type());
-    const std::span<std::byte> o = mutable_tensor_bytes(out);
-    std::size_t at = 0;
+    // Elements, not bytes: STRING parts are assigned (spec/tensors.md section 8).
+    const TargetElements o(out);
+    std::int64_t at = 0;
     for (std::int64_t i = 0; i < outer; ++i) {
       for (const Tensor& part : parts) {
-        const std::size_t block = static_cast<std::size_t>(part.shape()[axis] * inner) * width;
-        const std::span<const std::byte> src = tensor_bytes(part);
-        std::memcpy(o.data() + at, src.data() + static_cast<std::size_t>(i) * block, block);
+        const std::int64_t block = part.shape()[axis] * inner;
+        move_elements(o, at, SourceElements(part), i * block, block);
         at += block;
       }
     }

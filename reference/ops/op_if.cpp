@@ -15,6 +15,7 @@ class If final : public OpKernel {
   explicit If(const NodeInfo& node)
       : then_(compile_body(node, "then_branch")), else_(compile_body(node, "else_branch")) {
     outputs_data_dependent = true;
+    string_elements = true;  // hands on the branch's values of any element type (spec/tensors.md section 8)
     const SubgraphCompiler& subgraphs = node.subgraphs();
     for (const CompiledBody* branch : {&then_, &else_}) {
       const IrGraph& graph = branch->body->graph();

@@ -11,8 +11,8 @@
 // a for-loop (M given, no cond) writes each scan output straight into its stacked output.
 #include <limits>
 
-#include "core/graph/tensor_bytes.hpp"
 #include "reference/ops/body_helpers.hpp"
+#include "reference/ops/strided_copy.hpp"
 
 namespace onemodel {
 namespace {
@@ -23,6 +23,9 @@ class Loop final : public OpKernel {
  public:
   explicit Loop(const NodeInfo& node) : body_(compile_body(node, "body")) {
     outputs_data_dependent = true;
+    // Values of any element type pass through the body; STRING ones are copied by assignment
+    // (copy_view_into, spec/tensors.md section 8).
+    string_elements = true;
     const std::size_t declared = declared_input_count(node.ir());
     if (declared < 2) node.fail_invalid("needs the inputs M and cond (each may be \"\")");
     carried_ = declared - 2;
@@ -129,7 +132,7 @@ class Loop final : public OpKernel {
       for (std::int32_t e : result.shape().extents()) extents.push_back(e);
       const Tensor& whole = context.allocate_output(out, result.dtype(), Shape(std::span<const std::int64_t>(extents)));
       stacked[k] = whole;
-      result.copy_to(mutable_tensor_bytes(whole.select(0, 0)));
+      shape_ops::copy_view_into(result, whole.select(0, 0));
       return;
     }
     parts[k].push_back(result);
@@ -151,7 +154,7 @@ class Loop final : public OpKernel {
         node.fail_invalid("scan output " + std::to_string(k) + " is " + parts[n].shape().to_string() + " in iteration " +
                           std::to_string(n) + " and " + parts[0].shape().to_string() + " in iteration 0");
       }
-      parts[n].copy_to(mutable_tensor_bytes(whole.select(0, static_cast<std::int64_t>(n))));
+      shape_ops::copy_view_into(parts[n], whole.select(0, static_cast<std::int64_t>(n)));
     }
   }
 

@@ -17,6 +17,7 @@
 #include "core/graph/tensor_bytes.hpp"
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/body_helpers.hpp"
+#include "reference/ops/strided_copy.hpp"
 
 namespace onemodel {
 namespace {
@@ -34,6 +35,9 @@ class Scan final : public OpKernel {
  public:
   explicit Scan(const NodeInfo& node) : body_(compile_body(node, "body")), batched_(node.opset() < 9) {
     outputs_data_dependent = true;
+    // Values of any element type pass through the body; STRING ones are copied by assignment
+    // (copy_view_into, spec/tensors.md section 8).
+    string_elements = true;
     const std::int64_t m = node.required_int("num_scan_inputs");
     const std::size_t declared = declared_input_count(node.ir());
     const std::size_t leading = batched_ ? 1 : 0;  // opset 8: sequence_lens
@@ -129,7 +133,7 @@ class Scan final : public OpKernel {
           }
           result.stacked[k] = Tensor::zeros(slice.dtype(), shape_ops::make_shape(node, extents));
           const std::int64_t row = out_directions_[k] != 0 ? length - 1 - t : t;
-          slice.copy_to(mutable_tensor_bytes(result.stacked[k].select(0, row)));
+          shape_ops::copy_view_into(slice, result.stacked[k].select(0, row));
         } else if (slice.buffer() != result.stacked[k].buffer()) {
           // The body wrote in place unless the slice's type or shape changed (BodySink).
           node.fail_invalid("scan output " + std::to_string(k) + " changes shape: " + slice.shape().to_string() +
@@ -143,8 +147,8 @@ class Scan final : public OpKernel {
   // The declared type of body output `index` when it is a tensor of a stored type, else float.
   DType declared_type(std::size_t index) const {
     const IrType& type = body_.body->graph().outputs[index].type;
-    return type.kind == IrType::Kind::Tensor && dtype_is_stored(type.elem_type) ? static_cast<DType>(type.elem_type)
-                                                                                 : DType::F32;
+    const bool known = dtype_is_stored(type.elem_type) || type.elem_type == static_cast<std::int32_t>(DType::String);
+    return type.kind == IrType::Kind::Tensor && known ? static_cast<DType>(type.elem_type) : DType::F32;
   }
 
   void run_unbatched(RunContext& context) const {
@@ -199,7 +203,7 @@ class Scan final : public OpKernel {
       for (int d = axis + 1; d < rank; ++d) order.push_back(d);
       const Tensor moved = stacked.permute(std::span<const int>(order));
       const Tensor& target = context.allocate_output(out, moved.dtype(), moved.shape());
-      moved.copy_to(mutable_tensor_bytes(target));
+      shape_ops::copy_view_into(moved, target);
     }
   }
 
@@ -245,14 +249,14 @@ class Scan final : public OpKernel {
         const Tensor& value = result.states[v];
         if (!state_out[v].defined()) state_out[v] = batched_output(context, v, value, batch);
         check_slot(node, state_out[v], value, "state " + std::to_string(v));
-        value.copy_to(mutable_tensor_bytes(state_out[v].select(0, b)));
+        shape_ops::copy_view_into(value, state_out[v].select(0, b));
       }
       for (std::size_t k = 0; k < scan_outputs_ && states_ + k < context.output_count(); ++k) {
         const std::size_t out = states_ + k;
         if (!context.output_wanted(out) || !result.stacked[k].defined()) continue;
         if (!scan_out[k].defined()) scan_out[k] = batched_output(context, out, result.stacked[k], batch);
         check_slot(node, scan_out[k], result.stacked[k], "scan output " + std::to_string(k));
-        result.stacked[k].copy_to(mutable_tensor_bytes(scan_out[k].select(0, b)));
+        shape_ops::copy_view_into(result.stacked[k], scan_out[k].select(0, b));
       }
     }
     // Outputs no sequence shaped (an empty batch, every sequence empty).
@@ -272,7 +276,8 @@ class Scan final : public OpKernel {
     std::vector<std::int64_t> extents{batch};
     for (std::int32_t e : value.shape().extents()) extents.push_back(e);
     const Tensor& t = context.allocate_output(out, value.dtype(), shape_ops::make_shape(context.node(), extents));
-    std::memset(mutable_tensor_bytes(t).data(), 0, mutable_tensor_bytes(t).size());
+    // STRING elements start as empty strings (spec/tensors.md section 8): nothing to clear.
+    if (t.dtype() != DType::String) std::memset(mutable_tensor_bytes(t).data(), 0, mutable_tensor_bytes(t).size());
     return t;
   }
 

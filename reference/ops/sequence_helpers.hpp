@@ -39,10 +39,15 @@ inline std::size_t normalize_position(const NodeInfo& node, std::int64_t positio
   return static_cast<std::size_t>(position < 0 ? position + n : position);
 }
 
-// The kernels of this family decide their outputs while running.
+// The kernels of this family decide their outputs while running. They hold and hand on whole
+// tensors of any element type, STRING included (spec/tensors.md section 8; the packed form writes
+// strings as lengths and bytes, spec/values.md section 2); ConcatFromSequence assigns strings.
 class DataDependentKernel : public OpKernel {
  public:
-  DataDependentKernel() { outputs_data_dependent = true; }
+  DataDependentKernel() {
+    outputs_data_dependent = true;
+    string_elements = true;
+  }
   void infer(InferContext&) const override {}
 };
 

@@ -26,21 +26,21 @@ std::unique_ptr<OpKernel> make_split_to_sequence(const NodeInfo&);
 
 std::span<const OpDef> control_ops() {
   static const std::vector<OpDef> rows = {
-      {"", "ConcatFromSequence", 11, 27, make_concat_from_sequence, "any"},
-      {"", "If", 1, 27, make_if, "any"},
-      {"", "Loop", 1, 27, make_loop, "any"},
+      {"", "ConcatFromSequence", 11, 27, make_concat_from_sequence, "any String"},
+      {"", "If", 1, 27, make_if, "any String"},
+      {"", "Loop", 1, 27, make_loop, "any String"},
       {"", "Optional", 15, 27, make_optional, "any"},
       {"", "OptionalGetElement", 15, 27, make_optional_get_element, "any"},
       {"", "OptionalHasElement", 15, 27, make_optional_has_element, "any"},
-      {"", "Scan", 8, 27, make_scan, "any"},
-      {"", "SequenceAt", 11, 27, make_sequence_at, "any"},
-      {"", "SequenceConstruct", 11, 27, make_sequence_construct, "any"},
+      {"", "Scan", 8, 27, make_scan, "any String"},
+      {"", "SequenceAt", 11, 27, make_sequence_at, "any String"},
+      {"", "SequenceConstruct", 11, 27, make_sequence_construct, "any String"},
       {"", "SequenceEmpty", 11, 27, make_sequence_empty, "any"},
       {"", "SequenceErase", 11, 27, make_sequence_erase, "any"},
-      {"", "SequenceInsert", 11, 27, make_sequence_insert, "any"},
+      {"", "SequenceInsert", 11, 27, make_sequence_insert, "any String"},
       {"", "SequenceLength", 11, 27, make_sequence_length, "any"},
       {"", "SequenceMap", 17, 27, make_sequence_map, "any"},
-      {"", "SplitToSequence", 11, 27, make_split_to_sequence, "any"},
+      {"", "SplitToSequence", 11, 27, make_split_to_sequence, "any String"},
   };
   return rows;
 }

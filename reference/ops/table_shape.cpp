@@ -77,26 +77,26 @@ std::span<const OpDef> shape_ops() {
       {"", "Expand", 8, 27, make_expand, "any"},
       {"", "Gather", 1, 27, make_gather, "any String"},
       {"", "GatherElements", 11, 27, make_gather_elements, "any"},
-      {"", "GatherND", 11, 27, make_gather_nd, "any"},
+      {"", "GatherND", 11, 27, make_gather_nd, "any String"},
       {"", "NonZero", 9, 27, make_non_zero, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64 Bool"},
       // OneHot: the indices (and depth); the values input may be any type.
       {"", "OneHot", 9, 27, make_one_hot, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Pad", 1, 10, make_pad_2, "any"},
       {"", "Pad", 11, 27, make_pad_11, "any"},
       {"", "Range", 11, 27, make_range, "F32 F64 F16 BF16 I16 I32 I64"},
-      {"", "ScatterND", 11, 27, make_scatter_nd, "any"},  // with a reduction: F32 F64 I32 I64
+      {"", "ScatterND", 11, 27, make_scatter_nd, "any String"},  // with a reduction: F32 F64 I32 I64
       {"", "Tile", 6, 27, make_tile, "any"},
       {"", "TopK", 1, 9, make_top_k_1, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "TopK", 10, 27, make_top_k_10, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64"},
       {"", "Trilu", 14, 27, make_trilu, "any"},
-      {"", "DepthToSpace", 1, 27, make_depth_to_space, "any"},
+      {"", "DepthToSpace", 1, 27, make_depth_to_space, "any String"},
       {"", "EyeLike", 9, 27, make_eye_like, "any"},
-      {"", "ScatterElements", 11, 27, make_scatter_elements, "any"},  // a reduction: F32 F64 I32 I64
-      {"", "SpaceToDepth", 1, 27, make_space_to_depth, "any"},
+      {"", "ScatterElements", 11, 27, make_scatter_elements, "any String"},  // a reduction: F32 F64 I32 I64
+      {"", "SpaceToDepth", 1, 27, make_space_to_depth, "any String"},
       // Issue 17 (operator breadth).
       {"", "Compress", 9, 27, make_compress, "any"},
       {"", "ReverseSequence", 10, 27, make_reverse_sequence, "any"},
-      {"", "Unique", 11, 27, make_unique_op, "any"},
+      {"", "Unique", 11, 27, make_unique_op, "any String"},
       {"", "Scatter", 9, 10, make_scatter, "any"},  // ScatterElements without a reduction
       {"", "TensorScatter", 24, 27, make_tensor_scatter, "any"},
       {"", "BitCast", 26, 27, make_bit_cast, "any"},  // to any stored type of the same width

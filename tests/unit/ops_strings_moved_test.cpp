@@ -4,9 +4,13 @@
 // and where ONNX Runtime 1.31.1 serves the case it gave the same values (said next to the test).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "core/graph/packed_value.hpp"
+#include "core/graph/tensor_bytes.hpp"
+#include "core/ir/resolve.hpp"
 #include "onemodel/session.hpp"
 #include "tests/support/ir_builder.hpp"
 
@@ -225,6 +229,210 @@ TEST(StringsMovedUnique, SlicesAlongAnAxis) {
   EXPECT_EQ(texts(first[0]), (std::vector<std::string>{"b", "a", "a", "b"}));
   EXPECT_EQ(ints(first[2]), (std::vector<std::int64_t>{0, 1, 0}));
   EXPECT_EQ(ints(first[3]), (std::vector<std::int64_t>{2, 1}));
+}
+
+// ---- Sequences and control flow: multi-node graphs, both engines ----
+
+constexpr std::int32_t kBool = 9;
+
+IrValueInfo sequence_info(const std::string& name, std::int32_t elem_type) {
+  IrValueInfo info;
+  info.name = name;
+  info.type.kind = IrType::Kind::Sequence;
+  IrType element;
+  element.kind = IrType::Kind::Tensor;
+  element.elem_type = elem_type;
+  info.type.inner.push_back(element);
+  return info;
+}
+
+IrAttribute graph_attr(const std::string& name, IrGraph graph) {
+  IrAttribute a;
+  a.name = name;
+  a.type = AttrType::Graph;
+  a.graphs.push_back(std::move(graph));
+  return a;
+}
+
+IrNode with(IrNode n, std::vector<IrAttribute> attributes) {
+  n.attributes = std::move(attributes);
+  return n;
+}
+
+// The graph's outputs from both engines (exact mode), which must agree element for element.
+std::vector<Value> run_graph(const IrGraph& graph, std::int64_t opset, const std::vector<std::pair<std::string, Value>>& feeds) {
+  std::vector<std::vector<Value>> results;
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    IrModel model;
+    model.ir_version = 8;
+    model.opset_imports = {{"", opset}};
+    model.graph = graph;
+    resolve_model(model, FieldPathStyle::Onnx);
+    SessionOptions o;
+    o.engine = engine;
+    o.mode = ExecutionMode::Exact;
+    results.push_back(Session::create(std::move(model), o).run_values(feeds));
+  }
+  EXPECT_EQ(results[0].size(), results[1].size());
+  for (std::size_t i = 0; i < results[0].size() && i < results[1].size(); ++i) {
+    const Value& a = results[0][i];
+    const Value& b = results[1][i];
+    EXPECT_EQ(a.kind(), b.kind()) << "output " << i;
+    if (a.kind() != b.kind()) continue;
+    if (a.kind() == Value::Kind::Sequence) {
+      EXPECT_EQ(a.elements().size(), b.elements().size()) << "output " << i;
+      if (a.elements().size() != b.elements().size()) continue;
+      for (std::size_t k = 0; k < a.elements().size(); ++k) expect_same({a.elements()[k]}, {b.elements()[k]}, "element");
+    } else if (a.kind() == Value::Kind::Tensor) {
+      expect_same({a.tensor()}, {b.tensor()}, "output " + std::to_string(i));
+    }
+  }
+  return results[0];
+}
+
+Value tensor_value(Tensor t) { return Value(std::move(t)); }
+Tensor scalar(std::int64_t v) { return i64(Shape{}, {v}); }
+
+// Hand-worked from the ONNX sequence operators' text: construct [a, b], insert c at the back,
+// erase position 0, then length 2, element -1 is c, concatenation along axis 0 is b then c;
+// SplitToSequence without `split` cuts a into pieces of one; SequenceEmpty(dtype 8) then insert.
+TEST(StringsMovedSequences, ConstructInsertEraseAtLengthConcatSplitEmpty) {
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("a", kString, Shape{2}), fixed_tensor_value_info("b", kString, Shape{1}),
+              fixed_tensor_value_info("c", kString, Shape{3}), fixed_tensor_value_info("p0", kI64, Shape{}),
+              fixed_tensor_value_info("pm1", kI64, Shape{})};
+  g.nodes = {node("SequenceConstruct", {"a", "b"}, {"s"}),
+             node("SequenceInsert", {"s", "c"}, {"s2"}),
+             node("SequenceErase", {"s2", "p0"}, {"s3"}),
+             node("SequenceLength", {"s3"}, {"n"}),
+             node("SequenceAt", {"s3", "pm1"}, {"last"}),
+             with(node("ConcatFromSequence", {"s3"}, {"joined"}), {int_attr("axis", 0)}),
+             node("SplitToSequence", {"a"}, {"pieces"}),
+             with(node("SequenceEmpty", {}, {"e"}), {int_attr("dtype", kString)}),
+             node("SequenceInsert", {"e", "b"}, {"e2"})};
+  g.outputs = {unshaped_tensor_value_info("n", kI64), unshaped_tensor_value_info("last", kString),
+               unshaped_tensor_value_info("joined", kString), sequence_info("pieces", kString), sequence_info("e2", kString)};
+  const std::vector<Value> out =
+      run_graph(g, 17, {{"a", tensor_value(strings(Shape{2}, {"a0", "a1"}))}, {"b", tensor_value(strings(Shape{1}, {""}))},
+                        {"c", tensor_value(strings(Shape{3}, {"c0", "c1", "c2"}))}, {"p0", tensor_value(scalar(0))},
+                        {"pm1", tensor_value(scalar(-1))}});
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(ints(out[0].tensor()), (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{"c0", "c1", "c2"}));
+  EXPECT_EQ(texts(out[2].tensor()), (std::vector<std::string>{"", "c0", "c1", "c2"}));
+  ASSERT_EQ(out[3].elements().size(), 2u);
+  EXPECT_EQ(out[3].elements()[1].shape(), (Shape{1}));
+  EXPECT_EQ(texts(out[3].elements()[1]), (std::vector<std::string>{"a1"}));
+  ASSERT_EQ(out[4].elements().size(), 1u);
+  EXPECT_EQ(out[4].element_type(), DType::String);
+  EXPECT_EQ(texts(out[4].elements()[0]), (std::vector<std::string>{""}));
+}
+
+// A STRING sequence fed through run_values and stacked (new_axis 1: [2] and [2] make [2, 2]).
+TEST(StringsMovedSequences, FedSequenceIsStacked) {
+  IrGraph g;
+  g.inputs = {sequence_info("seq", kString)};
+  g.nodes = {with(node("ConcatFromSequence", {"seq"}, {"y"}), {int_attr("axis", 0), int_attr("new_axis", 1)})};
+  g.outputs = {unshaped_tensor_value_info("y", kString)};
+  const Value seq = Value::sequence(DType::String, {strings(Shape{2}, {"p", "q"}), strings(Shape{2}, {std::string(100, 'r'), ""})});
+  const std::vector<Value> out = run_graph(g, 17, {{"seq", seq}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].tensor().shape(), (Shape{2, 2}));
+  EXPECT_EQ(texts(out[0].tensor()), (std::vector<std::string>{"p", "q", std::string(100, 'r'), ""}));
+}
+
+// The packed form (spec/values.md section 2) keeps each string's bytes, NUL included, and refuses
+// a string length beyond the bytes left (InvalidModel) before making the string.
+TEST(StringsMovedSequences, PackedFormRoundTripsAndChecksLengths) {
+  const std::string with_nul("a\0b", 3);
+  const Value seq = Value::sequence(DType::String, {strings(Shape{2}, {with_nul, "0123456789"}), strings(Shape{}, {""})});
+  const Tensor packed = pack_value(seq, "test");
+  const Value back = unpack_value(packed, "test");
+  ASSERT_EQ(back.elements().size(), 2u);
+  EXPECT_EQ(back.element_type(), DType::String);
+  EXPECT_EQ(texts(back.elements()[0]), (std::vector<std::string>{with_nul, "0123456789"}));
+  EXPECT_EQ(back.elements()[1].shape(), (Shape{}));
+  EXPECT_EQ(texts(back.elements()[1]), (std::vector<std::string>{""}));
+  // header 8, sequence fields 16, record type and rank 8, one extent 8: the first length at 40.
+  Tensor bad = packed.contiguous();
+  const std::int64_t huge = std::int64_t{1} << 40;
+  std::memcpy(mutable_tensor_bytes(bad).data() + 40, &huge, 8);
+  try {
+    unpack_value(bad, "test");
+    ADD_FAILURE() << "a string length past the end was accepted";
+  } catch (const SessionError& e) {
+    EXPECT_EQ(e.kind(), SessionErrorKind::InvalidModel);
+    EXPECT_NE(std::string(e.what()).find("string length"), std::string::npos) << e.what();
+  }
+}
+
+// If: each branch hands on a STRING value it captures from the outer graph (ONNX If text).
+TEST(StringsMovedControlFlow, IfBranchesCaptureStrings) {
+  IrGraph then_branch;
+  then_branch.name = "then";
+  then_branch.nodes = {node("Identity", {"a"}, {"t"})};
+  then_branch.outputs = {unshaped_tensor_value_info("t", kString)};
+  IrGraph else_branch;
+  else_branch.name = "else";
+  else_branch.nodes = {node("Identity", {"b"}, {"e"})};
+  else_branch.outputs = {unshaped_tensor_value_info("e", kString)};
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("cond", kBool, Shape{}), fixed_tensor_value_info("a", kString, Shape{2}),
+              fixed_tensor_value_info("b", kString, Shape{1})};
+  g.nodes = {with(node("If", {"cond"}, {"y"}), {graph_attr("then_branch", then_branch), graph_attr("else_branch", else_branch)})};
+  g.outputs = {unshaped_tensor_value_info("y", kString)};
+  for (const std::uint8_t c : {std::uint8_t{1}, std::uint8_t{0}}) {
+    const std::vector<Value> out =
+        run_graph(g, 17, {{"cond", tensor_value(Tensor::from_values<std::uint8_t>(DType::Bool, Shape{}, {c}))},
+                          {"a", tensor_value(strings(Shape{2}, {"then0", "then1"}))}, {"b", tensor_value(strings(Shape{1}, {"else"}))}});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(texts(out[0].tensor()), c != 0 ? (std::vector<std::string>{"then0", "then1"}) : (std::vector<std::string>{"else"}));
+  }
+}
+
+// Loop (M = 3, no cond): the carried STRING v gets the captured suffix appended each iteration
+// (StringConcat, opset 20), and each new v is a scan output: "x" -> "x-", "x--", "x---".
+TEST(StringsMovedControlFlow, LoopCarriesAndStacksStrings) {
+  IrGraph body;
+  body.name = "body";
+  body.inputs = {unshaped_tensor_value_info("i", kI64), unshaped_tensor_value_info("cond_in", kBool),
+                 unshaped_tensor_value_info("v", kString)};
+  body.nodes = {node("Identity", {"cond_in"}, {"cond_out"}), node("StringConcat", {"v", "suffix"}, {"v_out"}),
+                node("Identity", {"v_out"}, {"scan"})};
+  body.outputs = {unshaped_tensor_value_info("cond_out", kBool), unshaped_tensor_value_info("v_out", kString),
+                  unshaped_tensor_value_info("scan", kString)};
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("M", kI64, Shape{}), fixed_tensor_value_info("v0", kString, Shape{1}),
+              fixed_tensor_value_info("suffix", kString, Shape{})};
+  g.nodes = {with(node("Loop", {"M", "", "v0"}, {"v_final", "scans"}), {graph_attr("body", body)})};
+  g.outputs = {unshaped_tensor_value_info("v_final", kString), unshaped_tensor_value_info("scans", kString)};
+  const std::vector<Value> out = run_graph(g, 20, {{"M", tensor_value(scalar(3))}, {"v0", tensor_value(strings(Shape{1}, {"x"}))},
+                                                   {"suffix", tensor_value(strings(Shape{}, {"-"}))}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(texts(out[0].tensor()), (std::vector<std::string>{"x---"}));
+  EXPECT_EQ(out[1].tensor().shape(), (Shape{3, 1}));
+  EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{"x-", "x--", "x---"}));
+}
+
+// Scan (opset 9 on): the state accumulates the scanned STRING elements; the scan output holds
+// each new state, reversed when scan_output_directions is 1 (ONNX Scan text).
+TEST(StringsMovedControlFlow, ScanAccumulatesStrings) {
+  IrGraph body;
+  body.name = "body";
+  body.inputs = {unshaped_tensor_value_info("state", kString), unshaped_tensor_value_info("x_t", kString)};
+  body.nodes = {node("StringConcat", {"state", "x_t"}, {"state_out"}), node("Identity", {"state_out"}, {"scan_out"})};
+  body.outputs = {unshaped_tensor_value_info("state_out", kString), unshaped_tensor_value_info("scan_out", kString)};
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("s0", kString, Shape{1}), fixed_tensor_value_info("x", kString, Shape{3})};
+  g.nodes = {with(node("Scan", {"s0", "x"}, {"s_final", "ys"}),
+                  {graph_attr("body", body), int_attr("num_scan_inputs", 1), ints_attr("scan_output_directions", {1})})};
+  g.outputs = {unshaped_tensor_value_info("s_final", kString), unshaped_tensor_value_info("ys", kString)};
+  const std::vector<Value> out =
+      run_graph(g, 20, {{"s0", tensor_value(strings(Shape{1}, {">"}))}, {"x", tensor_value(strings(Shape{3}, {"a", "b", "c"}))}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(texts(out[0].tensor()), (std::vector<std::string>{">abc"}));
+  EXPECT_EQ(out[1].tensor().shape(), (Shape{3, 1}));
+  EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{">abc", ">ab", ">a"}));
 }
 
 }  // namespace
