@@ -296,6 +296,7 @@ Tensor scalar(std::int64_t v) { return i64(Shape{}, {v}); }
 // Hand-worked from the ONNX sequence operators' text: construct [a, b], insert c at the back,
 // erase position 0, then length 2, element -1 is c, concatenation along axis 0 is b then c;
 // SplitToSequence without `split` cuts a into pieces of one; SequenceEmpty(dtype 8) then insert.
+// ONNX Runtime 1.31.1 gives the same five outputs for the same graph.
 TEST(StringsMovedSequences, ConstructInsertEraseAtLengthConcatSplitEmpty) {
   IrGraph g;
   g.inputs = {fixed_tensor_value_info("a", kString, Shape{2}), fixed_tensor_value_info("b", kString, Shape{1}),
@@ -391,7 +392,8 @@ TEST(StringsMovedControlFlow, IfBranchesCaptureStrings) {
 }
 
 // Loop (M = 3, no cond): the carried STRING v gets the captured suffix appended each iteration
-// (StringConcat, opset 20), and each new v is a scan output: "x" -> "x-", "x--", "x---".
+// (StringConcat, opset 20), and each new v is a scan output: "x" -> "x-", "x--", "x---" (ONNX
+// Runtime 1.31.1 gives the same).
 TEST(StringsMovedControlFlow, LoopCarriesAndStacksStrings) {
   IrGraph body;
   body.name = "body";
@@ -415,7 +417,8 @@ TEST(StringsMovedControlFlow, LoopCarriesAndStacksStrings) {
 }
 
 // Scan (opset 9 on): the state accumulates the scanned STRING elements; the scan output holds
-// each new state, reversed when scan_output_directions is 1 (ONNX Scan text).
+// each new state, reversed when scan_output_directions is 1 (ONNX Scan text; ONNX Runtime 1.31.1
+// gives the same).
 TEST(StringsMovedControlFlow, ScanAccumulatesStrings) {
   IrGraph body;
   body.name = "body";
