@@ -367,6 +367,20 @@ TEST(StringsMovedSequences, PackedFormRoundTripsAndChecksLengths) {
   }
 }
 
+// Optional (opset 15 on) holds a STRING tensor; OptionalHasElement says so and
+// OptionalGetElement hands it back unchanged (ONNX Optional text, worked by hand).
+TEST(StringsMovedSequences, OptionalHoldsStrings) {
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("x", kString, Shape{2})};
+  g.nodes = {node("Optional", {"x"}, {"o"}), node("OptionalHasElement", {"o"}, {"has"}),
+             node("OptionalGetElement", {"o"}, {"back"})};
+  g.outputs = {unshaped_tensor_value_info("has", kBool), unshaped_tensor_value_info("back", kString)};
+  const std::vector<Value> out = run_graph(g, 18, {{"x", tensor_value(strings(Shape{2}, {"k", ""}))}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].tensor().to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1}));
+  EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{"k", ""}));
+}
+
 // If: each branch hands on a STRING value it captures from the outer graph (ONNX If text).
 TEST(StringsMovedControlFlow, IfBranchesCaptureStrings) {
   IrGraph then_branch;
