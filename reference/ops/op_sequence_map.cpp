@@ -15,6 +15,9 @@ class SequenceMap final : public OpKernel {
  public:
   explicit SequenceMap(const NodeInfo& node) : body_(compile_body(node, "body")) {
     outputs_data_dependent = true;
+    // Tensors and sequences of any element type pass through the body, STRING included
+    // (spec/tensors.md section 8): nothing here reads element bytes.
+    string_elements = true;
     inputs_ = declared_input_count(node.ir());
     const IrGraph& graph = body_.body->graph();
     if (inputs_ < 1 || graph.inputs.size() != inputs_) {
@@ -67,7 +70,9 @@ class SequenceMap final : public OpKernel {
       if (!context.output_wanted(o)) continue;
       const IrType& declared = body_.body->graph().outputs[o].type;
       const DType type = !collected[o].empty() ? collected[o][0].dtype()
-                         : declared.kind == IrType::Kind::Tensor && dtype_is_stored(declared.elem_type)
+                         : declared.kind == IrType::Kind::Tensor &&
+                                   (dtype_is_stored(declared.elem_type) ||
+                                    declared.elem_type == static_cast<std::int32_t>(DType::String))
                              ? static_cast<DType>(declared.elem_type)
                              : DType::F32;
       set_output_value(context, o, Value::sequence(type, std::move(collected[o])));

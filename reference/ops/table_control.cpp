@@ -39,7 +39,7 @@ std::span<const OpDef> control_ops() {
       {"", "SequenceErase", 11, 27, make_sequence_erase, "any"},
       {"", "SequenceInsert", 11, 27, make_sequence_insert, "any String"},
       {"", "SequenceLength", 11, 27, make_sequence_length, "any"},
-      {"", "SequenceMap", 17, 27, make_sequence_map, "any"},
+      {"", "SequenceMap", 17, 27, make_sequence_map, "any String"},
       {"", "SplitToSequence", 11, 27, make_split_to_sequence, "any String"},
   };
   return rows;

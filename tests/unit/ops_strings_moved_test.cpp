@@ -381,6 +381,26 @@ TEST(StringsMovedSequences, OptionalHoldsStrings) {
   EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{"k", ""}));
 }
 
+// SequenceMap (opset 17 on) runs its body once per element: StringConcat of each STRING element
+// with a captured suffix (ONNX SequenceMap text, worked by hand).
+TEST(StringsMovedSequences, SequenceMapMapsStrings) {
+  IrGraph body;
+  body.name = "body";
+  body.inputs = {unshaped_tensor_value_info("e", kString)};
+  body.nodes = {node("StringConcat", {"e", "suffix"}, {"f"})};
+  body.outputs = {unshaped_tensor_value_info("f", kString)};
+  IrGraph g;
+  g.inputs = {sequence_info("seq", kString), fixed_tensor_value_info("suffix", kString, Shape{})};
+  g.nodes = {with(node("SequenceMap", {"seq"}, {"mapped"}), {graph_attr("body", body)})};
+  g.outputs = {sequence_info("mapped", kString)};
+  const Value seq = Value::sequence(DType::String, {strings(Shape{2}, {"a", ""}), strings(Shape{1}, {"b"})});
+  const std::vector<Value> out = run_graph(g, 20, {{"seq", seq}, {"suffix", tensor_value(strings(Shape{}, {"!"}))}});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].elements().size(), 2u);
+  EXPECT_EQ(texts(out[0].elements()[0]), (std::vector<std::string>{"a!", "!"}));
+  EXPECT_EQ(texts(out[0].elements()[1]), (std::vector<std::string>{"b!"}));
+}
+
 // If: each branch hands on a STRING value it captures from the outer graph (ONNX If text).
 TEST(StringsMovedControlFlow, IfBranchesCaptureStrings) {
   IrGraph then_branch;
