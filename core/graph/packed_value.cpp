@@ -103,7 +103,7 @@ class Reader {
   }
   DType type() {
     const std::int32_t code = get32();
-    if (code != static_cast<std::int32_t>(DType::String) && !dtype_is_stored(code)) fail("element type code " + std::to_string(code));
+    if (!dtype_is_stored(code)) fail("element type code " + std::to_string(code));
     return static_cast<DType>(code);
   }
   Tensor record() {

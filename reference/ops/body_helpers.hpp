@@ -113,8 +113,7 @@ inline void check_declared(const NodeInfo& node, const IrType* declared, const T
 // the declared extents of a slice when the body fixes them all (as ONNX Runtime gives it), else
 // `[0]` (graph-runtime.md section 8). `axis` is where the stacked axis goes (0 for Loop).
 inline std::pair<DType, Shape> empty_scan_output(const IrType& declared, std::int64_t axis) {
-  const DType type = declared.kind == IrType::Kind::Tensor &&
-                             (dtype_is_stored(declared.elem_type) || declared.elem_type == static_cast<std::int32_t>(DType::String))
+  const DType type = declared.kind == IrType::Kind::Tensor && dtype_is_stored(declared.elem_type)
                          ? static_cast<DType>(declared.elem_type)
                          : DType::F32;
   bool fixed = declared.kind == IrType::Kind::Tensor && declared.has_shape;

@@ -147,8 +147,8 @@ class Scan final : public OpKernel {
   // The declared type of body output `index` when it is a tensor of a stored type, else float.
   DType declared_type(std::size_t index) const {
     const IrType& type = body_.body->graph().outputs[index].type;
-    const bool known = dtype_is_stored(type.elem_type) || type.elem_type == static_cast<std::int32_t>(DType::String);
-    return type.kind == IrType::Kind::Tensor && known ? static_cast<DType>(type.elem_type) : DType::F32;
+    return type.kind == IrType::Kind::Tensor && dtype_is_stored(type.elem_type) ? static_cast<DType>(type.elem_type)
+                                                                                 : DType::F32;
   }
 
   void run_unbatched(RunContext& context) const {

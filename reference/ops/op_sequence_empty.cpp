@@ -18,8 +18,7 @@ class SequenceEmpty final : public sequence_ops::DataDependentKernel {
 
 std::unique_ptr<OpKernel> make_sequence_empty(const NodeInfo& node) {
   const std::int64_t code = node.get_int("dtype", static_cast<std::int64_t>(DType::F32));
-  // STRING (8) is held like any type (spec/tensors.md section 8).
-  if (code < 0 || code > 64 || (code != static_cast<std::int64_t>(DType::String) && !dtype_is_stored(static_cast<std::int32_t>(code)))) {
+  if (code < 0 || code > 64 || !dtype_is_stored(static_cast<std::int32_t>(code))) {
     node.fail_unsupported("dtype " + std::to_string(code) + " (" +
                           std::string(onnx_type_name(static_cast<std::int32_t>(code))) + ") is not a stored type");
   }

@@ -70,9 +70,7 @@ class SequenceMap final : public OpKernel {
       if (!context.output_wanted(o)) continue;
       const IrType& declared = body_.body->graph().outputs[o].type;
       const DType type = !collected[o].empty() ? collected[o][0].dtype()
-                         : declared.kind == IrType::Kind::Tensor &&
-                                   (dtype_is_stored(declared.elem_type) ||
-                                    declared.elem_type == static_cast<std::int32_t>(DType::String))
+                         : declared.kind == IrType::Kind::Tensor && dtype_is_stored(declared.elem_type)
                              ? static_cast<DType>(declared.elem_type)
                              : DType::F32;
       set_output_value(context, o, Value::sequence(type, std::move(collected[o])));

@@ -381,6 +381,26 @@ TEST(StringsMovedSequences, OptionalHoldsStrings) {
   EXPECT_EQ(texts(out[1].tensor()), (std::vector<std::string>{"k", ""}));
 }
 
+// Optional without an input and with `type` tensor(string): an empty optional of STRING, which
+// OptionalHasElement reports as empty (ONNX Optional text, worked by hand).
+TEST(StringsMovedSequences, EmptyOptionalOfStrings) {
+  IrAttribute type;
+  type.name = "type";
+  type.type = AttrType::TypeProto;
+  IrType held;
+  held.kind = IrType::Kind::Tensor;
+  held.elem_type = kString;
+  type.type_protos.push_back(held);
+  IrGraph g;
+  g.inputs = {fixed_tensor_value_info("x", kString, Shape{1})};
+  g.nodes = {with(node("Optional", {}, {"o"}), {type}), node("OptionalHasElement", {"o"}, {"has"}),
+             node("Identity", {"x"}, {"y"})};
+  g.outputs = {unshaped_tensor_value_info("has", kBool), unshaped_tensor_value_info("y", kString)};
+  const std::vector<Value> out = run_graph(g, 18, {{"x", tensor_value(strings(Shape{1}, {"z"}))}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].tensor().to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0}));
+}
+
 // SequenceMap (opset 17 on) runs its body once per element: StringConcat of each STRING element
 // with a captured suffix (ONNX SequenceMap text, worked by hand).
 TEST(StringsMovedSequences, SequenceMapMapsStrings) {
