@@ -165,7 +165,7 @@ std::span<const OpDef> elementwise_ops() {
       {"", "Tanh", 6, 27, make_tanh, "F32 F64"},
       {"", "ThresholdedRelu", 10, 27, make_thresholded_relu, "F32 F64"},
       // Where: the types of X and Y (inputs 1 and 2); the condition is Bool.
-      {"", "Where", 9, 27, make_where, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64 Bool"},
+      {"", "Where", 9, 27, make_where, "F32 F64 F16 BF16 I8 I16 I32 I64 U8 U16 U32 U64 Bool String"},
       {"", "Xor", 7, 27, make_xor, "Bool"},
   };
   return rows;
