@@ -101,4 +101,9 @@ void convert_tensor_float8(const Tensor& in, const Tensor& out, const Float8Cast
   });
 }
 
+void cast_tensor(const Tensor& in, const Tensor& out, const Float8CastOptions& options) {
+  if (dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) return convert_tensor_float8(in, out, options);
+  convert_tensor(in, out);
+}
+
 }  // namespace onemodel::ew

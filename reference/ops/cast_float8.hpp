@@ -27,4 +27,9 @@ Float8CastOptions read_float8_cast_options(const NodeInfo& node);
 // 53 bits rounding to odd, which keeps the final rounding to 8 bits correct) and rounded once.
 void convert_tensor_float8(const Tensor& in, const Tensor& out, const Float8CastOptions& options);
 
+// Cast's and CastLike's conversion of every element: through convert_tensor_float8 when either
+// type is an 8-bit float, else through convert_tensor (which serves STRING and the 4- and 2-bit
+// types, spec/ops/elementwise.md Cast).
+void cast_tensor(const Tensor& in, const Tensor& out, const Float8CastOptions& options);
+
 }  // namespace onemodel::ew

@@ -22,10 +22,7 @@ class CastLikeKernel final : public OpKernel {
     context.set_output(0, context.input_type(1), context.input_shape(0));
   }
   void run(RunContext& context) const override {
-    const Tensor& in = context.input(0);
-    const Tensor& out = context.output(0);
-    if (dtype_is_float8(in.dtype()) || dtype_is_float8(out.dtype())) return ew::convert_tensor_float8(in, out, float8_);
-    ew::convert_tensor(in, out);
+    ew::cast_tensor(context.input(0), context.output(0), float8_);
   }
 
  private:
