@@ -53,19 +53,12 @@ class DequantizeLinear final : public OpKernel {
     if (x_t.dtype() == DType::F4E2M1) return run_float4(context, layout);
     const std::vector<float> scale = quant::floats_of(s_t);
     if (quant::is_float8_quantized_type(x_t.dtype())) return run_float8(context, layout, scale);
-    const std::vector<std::int64_t> x = quant::integers_of(x_t);
     std::vector<std::int64_t> zp(scale.size(), 0);
     if (context.has_input(2)) zp = quant::integers_of(context.input(2));
-    std::vector<float> y(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
-      // The difference is exact in 64 bits, converted once to binary32 (nearest even; exact for
-      // every 8- and 16-bit input), then one binary32 multiplication; the store rounds once more
-      // for float16 and bfloat16 outputs.
-      const float d = static_cast<float>(x[i] - zp[k]);
-      y[i] = d * scale[k];
-    }
-    quant::store_floats(context.output(0), y);
+    // The difference is exact in 64 bits, converted once to binary32 (nearest even; exact for
+    // every 8- and 16-bit input), then one binary32 multiplication; the store rounds once more
+    // for float16 and bfloat16 outputs.
+    store_dequantized(context, layout, scale, quant::integers_of(x_t), zp);
   }
 
  private:
@@ -73,9 +66,16 @@ class DequantizeLinear final : public OpKernel {
   // rounded once to binary32 (the binary32 subtraction's result), then one binary32
   // multiplication by the scale, stored as for the integer inputs.
   static void run_float8(RunContext& context, const quant::ScaleLayout& layout, const std::vector<float>& scale) {
-    const std::vector<double> x = quant::float8_values(context.input(0));
     std::vector<double> zp(scale.size(), 0.0);
     if (context.has_input(2)) zp = quant::float8_values(context.input(2));
+    store_dequantized(context, layout, scale, quant::float8_values(context.input(0)), zp);
+  }
+
+  // y = float(x - zero point) * scale per element, the difference taken exactly in V (int64 or
+  // binary64) and rounded once to binary32, then stored in the output's type.
+  template <class V>
+  static void store_dequantized(RunContext& context, const quant::ScaleLayout& layout, const std::vector<float>& scale,
+                                const std::vector<V>& x, const std::vector<V>& zp) {
     std::vector<float> y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
       const std::size_t k = static_cast<std::size_t>(layout.index(static_cast<std::int64_t>(i)));
