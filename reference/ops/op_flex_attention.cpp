@@ -5,7 +5,7 @@
 // do). Exact in float32 (and float16, computed in float32) in the stated order of section 9: the
 // scores as the ONNX reference forms them, then, without prob_mod, Y by the online softmax that
 // Attention uses (attention_online_softmax.hpp); with prob_mod, the whole-row softmax, the
-// modifier, and P V in increasing key order. float64 needs a float64 exp: fast mode only.
+// modifier, and P V in increasing key order. float64 uses the exact binary64 exp: exact too.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -18,6 +18,7 @@
 
 #include "core/graph/op_kernel.hpp"
 #include "reference/math/exact_math.hpp"
+#include "reference/math/exact_math64.hpp"
 #include "reference/ops/attention_online_softmax.hpp"
 #include "reference/ops/body_helpers.hpp"
 #include "reference/ops/canonical_sum.hpp"
@@ -86,10 +87,10 @@ std::vector<T> widen(const Tensor& tensor) {
 }
 
 // The exponential of the softmax: the library's exact one in float32 (exact-transcendentals.md
-// ExpNonPositive), the platform's in float64 (not exact; refused in exact mode).
+// ExpNonPositive) and in float64 (section 15, exp_f64).
 template <class T>
 T softmax_exp(T x) noexcept {
-  if constexpr (std::is_same_v<T, double>) return std::exp(x);
+  if constexpr (std::is_same_v<T, double>) return exact::exp_f64(x);
   else return exact::exp_non_positive(x);
 }
 
@@ -121,8 +122,8 @@ class FlexAttention final : public OpKernel {
     }
     if (node.has("score_mod")) score_mod_.emplace(modifier(node, "score_mod"));
     if (node.has("prob_mod")) prob_mod_.emplace(modifier(node, "prob_mod"));
-    // Section 9: float64 runs std::exp; the library has no exact binary64 exp (exact-mode.md section 4).
-    float64_exact = false;
+    // Section 9: float64 runs the exact binary64 exp (exact-transcendentals.md section 15).
+    float64_exact = true;
   }
 
   void infer(InferContext& context) const override {

@@ -227,16 +227,27 @@ TEST(FlexAttention, ThreadCountDoesNotChangeExactBits) {
             bits_of(run_flex(in, {}, EngineKind::Reference, ExecutionMode::Exact, 1)));
 }
 
-// float64 runs in fast mode (std::exp) with the same steps: Q = 0 averages exactly; exact mode
-// refuses it (no exact binary64 exp, spec/exact-mode.md section 4).
-TEST(FlexAttention, Float64IsFastModeOnly) {
+// float64 runs the same steps with the exact binary64 exp (exact-transcendentals.md section 15),
+// in both modes: Q = 0 averages exactly, and exact mode (refused before the binary64 exp existed)
+// gives fast mode's bits on a random case, in both engines.
+TEST(FlexAttention, Float64IsExact) {
   const auto f64 = [](const Shape& shape, std::vector<double> v) { return Tensor::from_values<double>(DType::F64, shape, v); };
   const std::vector<NodeInput> in{{"q", f64({1, 1, 1, 2}, {0, 0})}, {"k", f64({1, 1, 2, 2}, {1, 2, 3, 4})},
                                   {"v", f64({1, 1, 2, 2}, {2, 4, 6, 8})}};
+  std::mt19937 rng(31);
+  std::normal_distribution<double> normal(0.0, 2.0);
+  const auto random = [&](const Shape& shape) {
+    std::vector<double> values(static_cast<std::size_t>(shape.element_count()));
+    for (double& x : values) x = normal(rng);
+    return f64(shape, values);
+  };
+  const std::vector<NodeInput> wide{{"q", random({1, 2, 5, 4})}, {"k", random({1, 2, 7, 4})}, {"v", random({1, 2, 7, 3})}};
   for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
-    EXPECT_EQ(run_flex(in, {}, engine, ExecutionMode::Fast).to_vector<double>(), (std::vector<double>{4, 6}));
-    EXPECT_EQ(session_error_kind_of([&] { run_flex(in, {}, engine, ExecutionMode::Exact); }),
-              SessionErrorKind::ExactModeUnavailable);
+    for (ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+      EXPECT_EQ(run_flex(in, {}, engine, mode).to_vector<double>(), (std::vector<double>{4, 6}));
+    }
+    EXPECT_EQ(run_flex(wide, {}, engine, ExecutionMode::Exact).to_vector<double>(),
+              run_flex(wide, {}, EngineKind::Reference, ExecutionMode::Fast).to_vector<double>());
   }
 }
 
