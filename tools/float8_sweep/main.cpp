@@ -5,7 +5,9 @@
 // values, ties to the even code; std::frexp for E8M0). The unit test
 // (tests/unit/float8_conversion_test.cpp) covers every boundary and a strided million; this is the
 // whole space, too long for CI: run it by hand after touching core/tensor/float8.cpp.
-// Usage: float8_sweep [threads]. Exit status 0 when every pattern agrees, 1 otherwise.
+// Usage: float8_sweep [threads] [first job]. The jobs run in the order printed (0 to 13: the four
+// formats with saturate on then off, then E8M0 Up, Down, Nearest with saturate on then off); a
+// first job resumes a sweep that was stopped. Exit status 0 when every pattern agrees, 1 otherwise.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -62,9 +64,11 @@ int main(int argc, char** argv) {
   for (const E8M0Rounding r : {E8M0Rounding::Up, E8M0Rounding::Down, E8M0Rounding::Nearest}) {
     for (const bool saturate : {true, false}) jobs.push_back({Float8Format::E8M0, saturate, r});
   }
+  const std::size_t first = argc > 2 ? static_cast<std::size_t>(std::strtoul(argv[2], nullptr, 10)) : 0u;
   int failures = 0;
   constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
-  for (const Job& job : jobs) {
+  for (std::size_t j = first; j < jobs.size(); ++j) {
+    const Job& job = jobs[j];
     std::atomic<std::uint64_t> mismatches{0};
     std::vector<std::thread> pool;
     const unsigned n = threads == 0 ? 1u : threads;
@@ -72,7 +76,7 @@ int main(int argc, char** argv) {
       pool.emplace_back([&, t] { mismatches += sweep(job, kAll * t / n, kAll * (t + 1) / n); });
     }
     for (std::thread& th : pool) th.join();
-    std::printf("format %-2d saturate %d rounding %d: %llu of 4294967296 patterns differ\n", static_cast<int>(job.format),
+    std::printf("job %zu: format %-2d saturate %d rounding %d: %llu of 4294967296 patterns differ\n", j, static_cast<int>(job.format),
                 job.saturate ? 1 : 0, static_cast<int>(job.rounding), static_cast<unsigned long long>(mismatches.load()));
     std::fflush(stdout);
     if (mismatches.load() != 0) ++failures;
