@@ -24,36 +24,13 @@
 #include "onemodel/session.hpp"
 #include "reference/ops/cast_convert.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/float4_reference.hpp"
 
 namespace onemodel {
 namespace {
 
-// The ONNX float4 page: S.b2b1b0, exponent b2b1 with bias 1, mantissa b0; exponent 0 is m * 2^-1.
-double decode_f4(int code) {
-  const int e = (code >> 1) & 3;
-  const int m = code & 1;
-  const double magnitude = e == 0 ? m * 0.5 : std::ldexp(1.0 + 0.5 * m, e - 1);
-  return (code & 8) != 0 ? -magnitude : magnitude;
-}
-
-// The nearest of the decoded magnitudes, ties to the even code; above 6 saturates; NaN gives the
-// zero of the opposite sign (spec/tensors.md section 2.2).
-int expected_f4(double x) {
-  if (std::isnan(x)) return std::signbit(x) ? 0 : 8;
-  const int sign = std::signbit(x) ? 8 : 0;
-  const double a = std::fabs(x);
-  if (a > 6.0) return sign | 7;
-  int best = 0;
-  double best_distance = a;
-  for (int c = 1; c < 8; ++c) {
-    const double d = std::fabs(a - decode_f4(c));  // exact near every midpoint (a is binary32 there)
-    if (d < best_distance || (d == best_distance && c % 2 == 0)) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  return sign | best;
-}
+double decode_f4(int code) { return float4_reference::decode(code); }
+int expected_f4(double x) { return float4_reference::nearest_code(x); }
 
 // Round to nearest even by the environment, then modulo 2^bits, then the in-memory byte.
 int expected_subbyte_integer(DType type, double x) {

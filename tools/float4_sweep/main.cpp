@@ -16,32 +16,12 @@
 #include <cstring>
 
 #include "core/tensor/subbyte.hpp"
+#include "tests/support/float4_reference.hpp"
 
 namespace {
 
-double decode(int code) {
-  const int e = (code >> 1) & 3;
-  const int m = code & 1;
-  const double magnitude = e == 0 ? m * 0.5 : std::ldexp(1.0 + 0.5 * m, e - 1);
-  return (code & 8) != 0 ? -magnitude : magnitude;
-}
-
-int nearest_code(double x) {
-  if (std::isnan(x)) return std::signbit(x) ? 0 : 8;
-  const int sign = std::signbit(x) ? 8 : 0;
-  const double a = std::fabs(x);
-  if (a > 6.0) return sign | 7;
-  int best = 0;
-  double best_distance = a;
-  for (int c = 1; c < 8; ++c) {
-    const double d = std::fabs(a - decode(c));
-    if (d < best_distance || (d == best_distance && c % 2 == 0)) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  return sign | best;
-}
+using float4_reference::decode;
+using float4_reference::nearest_code;
 
 int wrapped(onemodel::DType type, double x) {
   if (!std::isfinite(x)) return 0;
