@@ -138,6 +138,13 @@ set(ONEMODEL_UNITY_ALONE
     reference/ops/op_string_split.cpp
     reference/ops/op_tf_idf_vectorizer.cpp
     reference/ops/re2_subset.cpp
+    # The random operators (issue 17, session 14): new files, alone.
+    reference/ops/op_bernoulli.cpp
+    reference/ops/op_multinomial.cpp
+    reference/ops/op_random.cpp
+    reference/ops/random_draws.cpp
+    reference/ops/random_fill.cpp
+    reference/ops/table_random.cpp
     reference/ops/string_numbers.cpp
     reference/ops/table_strings.cpp
     # Exact trigonometric and hyperbolic functions (issue 17): new files, alone.

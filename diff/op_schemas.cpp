@@ -86,92 +86,92 @@ constexpr SchemaInput kIn39[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u,
 constexpr SchemaAttribute kAt39[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
 constexpr SchemaInput kIn40[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T1"}, {"B", 0, 0x10c02u, "T1"}, {"input_mean", 0, 0x10c02u, "T2"}, {"input_var", 0, 0x10c02u, "T2"}};
 constexpr SchemaAttribute kAt40[] = {{"epsilon", 1, false, ""}, {"momentum", 1, false, ""}, {"training_mode", 2, false, ""}};
-constexpr SchemaInput kIn41[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt41[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn42[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
-constexpr SchemaAttribute kAt42[] = {{"direction", 3, true, ""}};
-constexpr SchemaInput kIn43[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt43[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn44[] = {{"X", 0, 0x30fcu, "T"}};
-constexpr SchemaAttribute kAt44[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn41[] = {{"input", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt41[] = {{"dtype", 2, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn42[] = {{"input", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt42[] = {{"dtype", 2, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn43[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt43[] = {{"to", 2, true, ""}};
+constexpr SchemaInput kIn44[] = {{"X", 0, 0x3014u, "T"}, {"Y", 0, 0x3014u, "T"}};
+constexpr SchemaAttribute kAt44[] = {{"direction", 3, true, ""}};
 constexpr SchemaInput kIn45[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt45[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn46[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaInput kIn46[] = {{"X", 0, 0x30fcu, "T"}};
 constexpr SchemaAttribute kAt46[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn47[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt47[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn48[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt48[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn49[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt49[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn50[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaInput kIn47[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt47[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn48[] = {{"A", 0, 0x30fcu, "T"}, {"B", 0, 0x30fcu, "T"}};
+constexpr SchemaAttribute kAt48[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn49[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt49[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn50[] = {{"input", 0, 0x3efeu, "T1"}};
 constexpr SchemaAttribute kAt50[] = {{"to", 2, true, ""}};
-constexpr SchemaInput kIn51[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt51[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn51[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt51[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn52[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt52[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt52[] = {{"to", 2, true, ""}};
 constexpr SchemaInput kIn53[] = {{"input", 0, 0x13efeu, "T1"}};
 constexpr SchemaAttribute kAt53[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn54[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt54[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaAttribute kAt54[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn55[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt55[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
-constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt56[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn57[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt57[] = {{"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt55[] = {{"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn56[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt56[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
+constexpr SchemaInput kIn57[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt57[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}, {"to", 2, true, ""}};
 constexpr SchemaInput kIn58[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt58[] = {{"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt58[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn59[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
 constexpr SchemaAttribute kAt59[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn60[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt60[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaAttribute kAt60[] = {{"saturate", 2, false, ""}};
 constexpr SchemaInput kIn61[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
-constexpr SchemaAttribute kAt61[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn62[] = {{"input", 0, 0x10402u, "T"}, {"weight", 0, 0x10402u, "T"}, {"bias", 1, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "T"}};
-constexpr SchemaAttribute kAt62[] = {{"activation", 3, false, "none"}};
-constexpr SchemaInput kIn63[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt63[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn64[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt64[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn65[] = {{"X", 0, 0x2u, "T"}};
-constexpr SchemaAttribute kAt65[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn66[] = {{"input_data", 0, 0x13efeu, "T"}, {"shape", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt66[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn67[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt67[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
-constexpr SchemaInput kIn68[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt68[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn69[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt69[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn70[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt61[] = {{"saturate", 2, false, ""}};
+constexpr SchemaInput kIn62[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt62[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn63[] = {{"input", 0, 0x13efeu, "T1"}, {"target_type", 0, 0x13efeu, "T2"}};
+constexpr SchemaAttribute kAt63[] = {{"round_mode", 3, false, "up"}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn64[] = {{"input", 0, 0x10402u, "T"}, {"weight", 0, 0x10402u, "T"}, {"bias", 1, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "T"}};
+constexpr SchemaAttribute kAt64[] = {{"activation", 3, false, "none"}};
+constexpr SchemaInput kIn65[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt65[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn66[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt66[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn67[] = {{"X", 0, 0x2u, "T"}};
+constexpr SchemaAttribute kAt67[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn68[] = {{"input_data", 0, 0x13efeu, "T"}, {"shape", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt68[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn69[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt69[] = {{"max", 1, false, ""}, {"min", 1, false, ""}};
+constexpr SchemaInput kIn70[] = {{"input", 0, 0xc02u, "T"}, {"min", 1, 0xc02u, "T"}, {"max", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt70[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn71[] = {{"input", 0, 0x13efeu, "T"}, {"image_shape", 0, 0x80u, "tensor(int64)"}, {"block_shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt71[] = {{"dilations", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn72[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
-constexpr SchemaAttribute kAt72[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn73[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
-constexpr SchemaAttribute kAt73[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn74[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn71[] = {{"input", 0, 0x3cfeu, "T"}, {"min", 1, 0x3cfeu, "T"}, {"max", 1, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt71[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn72[] = {{"input", 0, 0x13cfeu, "T"}, {"min", 1, 0x13cfeu, "T"}, {"max", 1, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt72[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn73[] = {{"input", 0, 0x13efeu, "T"}, {"image_shape", 0, 0x80u, "tensor(int64)"}, {"block_shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt73[] = {{"dilations", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn74[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
 constexpr SchemaAttribute kAt74[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn75[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt75[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn76[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt76[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn77[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaInput kIn75[] = {{"input", 0, 0x3efeu, "T"}, {"condition", 0, 0x200u, "T1"}};
+constexpr SchemaAttribute kAt75[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn76[] = {{"inputs", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt76[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn77[] = {{"inputs", 2, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt77[] = {{"axis", 2, true, ""}};
-constexpr SchemaInput kIn78[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt78[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
-constexpr SchemaInput kIn79[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt79[] = {{"value", 4, true, ""}};
-constexpr SchemaInput kIn80[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt80[] = {{"value", 4, true, ""}};
+constexpr SchemaInput kIn78[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt78[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn79[] = {{"inputs", 2, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt79[] = {{"axis", 2, true, ""}};
+constexpr SchemaInput kIn80[] = {{"input_sequence", 0, 0x0u, "S"}};
+constexpr SchemaAttribute kAt80[] = {{"axis", 2, true, ""}, {"new_axis", 2, false, ""}};
 constexpr SchemaInput kIn81[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt81[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
+constexpr SchemaAttribute kAt81[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn82[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt82[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt82[] = {{"value", 4, true, ""}};
 constexpr SchemaInput kIn83[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt83[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaAttribute kAt83[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}};
 constexpr SchemaInput kIn84[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt84[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn85[] = {{"", 0, 0u, ""}};
@@ -182,10 +182,10 @@ constexpr SchemaInput kIn87[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt87[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn88[] = {{"", 0, 0u, ""}};
 constexpr SchemaAttribute kAt88[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
-constexpr SchemaInput kIn89[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt89[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn90[] = {{"input", 0, 0x80u, "T1"}};
-constexpr SchemaAttribute kAt90[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn89[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt89[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
+constexpr SchemaInput kIn90[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt90[] = {{"sparse_value", 11, false, ""}, {"value", 4, false, ""}, {"value_float", 1, false, ""}, {"value_floats", 6, false, ""}, {"value_int", 2, false, ""}, {"value_ints", 7, false, ""}, {"value_string", 3, false, ""}, {"value_strings", 8, false, ""}};
 constexpr SchemaInput kIn91[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt91[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn92[] = {{"input", 0, 0x80u, "T1"}};
@@ -194,129 +194,129 @@ constexpr SchemaInput kIn93[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt93[] = {{"value", 4, false, ""}};
 constexpr SchemaInput kIn94[] = {{"input", 0, 0x80u, "T1"}};
 constexpr SchemaAttribute kAt94[] = {{"value", 4, false, ""}};
-constexpr SchemaInput kIn95[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt95[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn96[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt96[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn97[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn95[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt95[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn96[] = {{"input", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt96[] = {{"value", 4, false, ""}};
+constexpr SchemaInput kIn97[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt97[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn98[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn98[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt98[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn99[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt99[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn100[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt100[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn101[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaInput kIn99[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt99[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn100[] = {{"x", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"x_zero_point", 1, 0xcu, "T1"}, {"w_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt100[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn101[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt101[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn102[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt102[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn103[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt103[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn102[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt102[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn103[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt103[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"output_padding", 7, false, ""}, {"output_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn104[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt104[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn105[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt105[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn106[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt106[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn107[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt107[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn106[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt106[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn107[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt107[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn108[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
 constexpr SchemaAttribute kAt108[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
-constexpr SchemaInput kIn109[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt109[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn110[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt110[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
-constexpr SchemaInput kIn111[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"offset", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"mask", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt111[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn112[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"offset", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"mask", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt112[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn113[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt113[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn114[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt114[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn115[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt115[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
-constexpr SchemaInput kIn116[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt116[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn117[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
-constexpr SchemaAttribute kAt117[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn118[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
-constexpr SchemaAttribute kAt118[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn119[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt119[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
-constexpr SchemaInput kIn120[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt120[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn109[] = {{"x", 0, 0x38c2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt109[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn110[] = {{"x", 0, 0x13cc2u, "T"}, {"axis", 0, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt110[] = {{"exclusive", 2, false, ""}, {"reverse", 2, false, ""}};
+constexpr SchemaInput kIn111[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt111[] = {{"axis", 2, false, ""}, {"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn112[] = {{"input", 0, 0x10c02u, "T1"}, {"dft_length", 1, 0xc0u, "T2"}, {"axis", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt112[] = {{"inverse", 2, false, ""}, {"onesided", 2, false, ""}};
+constexpr SchemaInput kIn113[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"offset", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"mask", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt113[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn114[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"offset", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"mask", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt114[] = {{"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"offset_group", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn115[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt115[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn116[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt116[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn117[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt117[] = {{"blocksize", 2, true, ""}, {"mode", 3, false, "DCR"}};
+constexpr SchemaInput kIn118[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt118[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn119[] = {{"x", 0, 0x4cu, "T"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 1, 0x4cu, "T"}};
+constexpr SchemaAttribute kAt119[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn120[] = {{"x", 0, 0x4cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x4cu, "T1"}};
+constexpr SchemaAttribute kAt120[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn121[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
-constexpr SchemaAttribute kAt121[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaAttribute kAt121[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}};
 constexpr SchemaInput kIn122[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
 constexpr SchemaAttribute kAt122[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
-constexpr SchemaInput kIn123[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt123[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn124[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt124[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn125[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt125[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn126[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn123[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt123[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn124[] = {{"x", 0, 0x7cu, "T1"}, {"x_scale", 0, 0x10402u, "T2"}, {"x_zero_point", 1, 0x7cu, "T1"}};
+constexpr SchemaAttribute kAt124[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}};
+constexpr SchemaInput kIn125[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt125[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn126[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt126[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn127[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt127[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn128[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn127[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt127[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn128[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt128[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn129[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt129[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
-constexpr SchemaInput kIn130[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt130[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn129[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt129[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn130[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt130[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn131[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt131[] = {{"ratio", 1, false, ""}};
+constexpr SchemaAttribute kAt131[] = {{"consumed_inputs", 7, false, ""}, {"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
 constexpr SchemaInput kIn132[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt132[] = {{"ratio", 1, false, ""}};
-constexpr SchemaInput kIn133[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt133[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn134[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
-constexpr SchemaAttribute kAt134[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn135[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt132[] = {{"is_test", 2, false, ""}, {"ratio", 1, false, ""}};
+constexpr SchemaInput kIn133[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt133[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn134[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt134[] = {{"ratio", 1, false, ""}};
+constexpr SchemaInput kIn135[] = {{"data", 0, 0xc02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
 constexpr SchemaAttribute kAt135[] = {{"seed", 2, false, ""}};
-constexpr SchemaInput kIn136[] = {{"x", 0, 0x2u, "T1"}};
-constexpr SchemaAttribute kAt136[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn137[] = {{"Inputs", 2, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt137[] = {{"equation", 3, true, ""}};
-constexpr SchemaInput kIn138[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt138[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn139[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt139[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn140[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
-constexpr SchemaAttribute kAt140[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn141[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt141[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn142[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn136[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0xc02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt136[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn137[] = {{"data", 0, 0x10c02u, "T"}, {"ratio", 1, 0x10c02u, "T1"}, {"training_mode", 1, 0x200u, "T2"}};
+constexpr SchemaAttribute kAt137[] = {{"seed", 2, false, ""}};
+constexpr SchemaInput kIn138[] = {{"x", 0, 0x2u, "T1"}};
+constexpr SchemaAttribute kAt138[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn139[] = {{"Inputs", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt139[] = {{"equation", 3, true, ""}};
+constexpr SchemaInput kIn140[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt140[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn141[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt141[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn142[] = {{"A", 0, 0x2c0u, "T"}, {"B", 0, 0x2c0u, "T"}};
 constexpr SchemaAttribute kAt142[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn143[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn143[] = {{"A", 0, 0x3efeu, "T"}, {"B", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt143[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn144[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn144[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt144[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn145[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn145[] = {{"A", 0, 0x13efeu, "T"}, {"B", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt145[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn146[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn146[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt146[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn147[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt147[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn148[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn148[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt148[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn149[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn149[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt149[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn150[] = {{"input", 0, 0x3efeu, "T1"}};
-constexpr SchemaAttribute kAt150[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn151[] = {{"input", 0, 0x13efeu, "T1"}};
-constexpr SchemaAttribute kAt151[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
-constexpr SchemaInput kIn152[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt152[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn153[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt153[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn154[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn150[] = {{"input", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt150[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn151[] = {{"input", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt151[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn152[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt152[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn153[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt153[] = {{"dtype", 2, false, ""}, {"k", 2, false, ""}};
+constexpr SchemaInput kIn154[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt154[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn155[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn155[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt155[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn156[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn156[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt156[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn157[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt157[] = {{"axis", 2, false, ""}};
@@ -324,97 +324,97 @@ constexpr SchemaInput kIn158[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt158[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn159[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt159[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn160[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt160[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn161[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt161[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn162[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt162[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn163[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt163[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn164[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt164[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
-constexpr SchemaInput kIn165[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt165[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn166[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt166[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn167[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn160[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt160[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn161[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt161[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn162[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt162[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn163[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt163[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn164[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt164[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn165[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt165[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn166[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt166[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}, {"linear_before_reset", 2, false, ""}};
+constexpr SchemaInput kIn167[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt167[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn168[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt168[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn169[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt169[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn170[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt170[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn171[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt171[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn172[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt172[] = {{"batch_dims", 2, false, ""}};
-constexpr SchemaInput kIn173[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt173[] = {{"approximate", 3, false, "none"}};
-constexpr SchemaInput kIn174[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt174[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn175[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt175[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn176[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt176[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn177[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn170[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt170[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn171[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt171[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn172[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt172[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn173[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt173[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn174[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt174[] = {{"batch_dims", 2, false, ""}};
+constexpr SchemaInput kIn175[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt175[] = {{"approximate", 3, false, "none"}};
+constexpr SchemaInput kIn176[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt176[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"broadcast", 2, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn177[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}, {"C", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt177[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn178[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn178[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt178[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
-constexpr SchemaInput kIn179[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt179[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn180[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt180[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn179[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}, {"C", 1, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt179[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
+constexpr SchemaInput kIn180[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}, {"C", 1, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt180[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"transA", 2, false, ""}, {"transB", 2, false, ""}};
 constexpr SchemaInput kIn181[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt181[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn182[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt182[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn183[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn183[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt183[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn184[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn184[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt184[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn185[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn185[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt185[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn186[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt186[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn187[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt187[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn188[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt188[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn189[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
-constexpr SchemaAttribute kAt189[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn190[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt190[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
-constexpr SchemaInput kIn191[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt191[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
-constexpr SchemaInput kIn192[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt192[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn193[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt193[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn194[] = {{"size", 0, 0xc0u, "T1"}};
-constexpr SchemaAttribute kAt194[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
-constexpr SchemaInput kIn195[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt195[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
-constexpr SchemaInput kIn196[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt196[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn188[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt188[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn189[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt189[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn190[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt190[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "bilinear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn191[] = {{"X", 0, 0x3efeu, "T1"}, {"grid", 0, 0xc02u, "T2"}};
+constexpr SchemaAttribute kAt191[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn192[] = {{"X", 0, 0x13efeu, "T1"}, {"grid", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt192[] = {{"align_corners", 2, false, ""}, {"mode", 3, false, "linear"}, {"padding_mode", 3, false, "zeros"}};
+constexpr SchemaInput kIn193[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt193[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}};
+constexpr SchemaInput kIn194[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"bias", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt194[] = {{"epsilon", 1, false, ""}, {"num_groups", 2, true, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn195[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt195[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
+constexpr SchemaInput kIn196[] = {{"size", 0, 0xc0u, "T1"}};
+constexpr SchemaAttribute kAt196[] = {{"output_datatype", 2, false, ""}, {"periodic", 2, false, ""}};
 constexpr SchemaInput kIn197[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt197[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt197[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
 constexpr SchemaInput kIn198[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt198[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn199[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt199[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn200[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt200[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn201[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt198[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}};
+constexpr SchemaInput kIn199[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt199[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn200[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt200[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn201[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt201[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn202[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt202[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn203[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt203[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn204[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn202[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt202[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn203[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt203[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn204[] = {{"input", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt204[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn205[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaInput kIn205[] = {{"input", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt205[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn206[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt206[] = {{"", 0, false, ""}};
@@ -426,10 +426,10 @@ constexpr SchemaInput kIn209[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt209[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn210[] = {{"input", 0, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt210[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn211[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt211[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn212[] = {{"cond", 0, 0x200u, "B"}};
-constexpr SchemaAttribute kAt212[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn211[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt211[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn212[] = {{"input", 0, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt212[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn213[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt213[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn214[] = {{"cond", 0, 0x200u, "B"}};
@@ -444,69 +444,69 @@ constexpr SchemaInput kIn218[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt218[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
 constexpr SchemaInput kIn219[] = {{"cond", 0, 0x200u, "B"}};
 constexpr SchemaAttribute kAt219[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
-constexpr SchemaInput kIn220[] = {{"encoded_stream", 0, 0x4u, "T1"}};
-constexpr SchemaAttribute kAt220[] = {{"pixel_format", 3, false, "RGB"}};
-constexpr SchemaInput kIn221[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt221[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn222[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt222[] = {{"epsilon", 1, false, ""}};
-constexpr SchemaInput kIn223[] = {{"X", 0, 0x802u, "T1"}};
-constexpr SchemaAttribute kAt223[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn224[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt224[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
-constexpr SchemaInput kIn225[] = {{"X", 0, 0xc02u, "T1"}};
-constexpr SchemaAttribute kAt225[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn220[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt220[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn221[] = {{"cond", 0, 0x200u, "B"}};
+constexpr SchemaAttribute kAt221[] = {{"else_branch", 5, true, ""}, {"then_branch", 5, true, ""}};
+constexpr SchemaInput kIn222[] = {{"encoded_stream", 0, 0x4u, "T1"}};
+constexpr SchemaAttribute kAt222[] = {{"pixel_format", 3, false, "RGB"}};
+constexpr SchemaInput kIn223[] = {{"input", 0, 0xc02u, "T"}, {"scale", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt223[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn224[] = {{"input", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "T"}, {"B", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt224[] = {{"epsilon", 1, false, ""}};
+constexpr SchemaInput kIn225[] = {{"X", 0, 0x802u, "T1"}};
+constexpr SchemaAttribute kAt225[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
 constexpr SchemaInput kIn226[] = {{"X", 0, 0x10c02u, "T1"}};
-constexpr SchemaAttribute kAt226[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn227[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt226[] = {{"detect_negative", 2, false, ""}, {"detect_positive", 2, false, ""}};
+constexpr SchemaInput kIn227[] = {{"X", 0, 0xc02u, "T1"}};
 constexpr SchemaAttribute kAt227[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn228[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt228[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt229[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
-constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt230[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
-constexpr SchemaInput kIn231[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt231[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn232[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt232[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn233[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt233[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn234[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt234[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn235[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt235[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn236[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt236[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn237[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt237[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn238[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn228[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt228[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn229[] = {{"X", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt229[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn230[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt230[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn231[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt231[] = {{"alpha", 1, false, ""}, {"beta", 1, false, ""}, {"bias", 1, false, ""}, {"size", 2, true, ""}};
+constexpr SchemaInput kIn232[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt232[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}};
+constexpr SchemaInput kIn233[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}, {"initial_c", 1, 0xc02u, "T"}, {"P", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt233[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn234[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}, {"initial_c", 1, 0x10c02u, "T"}, {"P", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt234[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"input_forget", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn235[] = {{"X", 0, 0x10c02u, "T"}, {"Scale", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt235[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn236[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt236[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn237[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt237[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn238[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt238[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn239[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt239[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn240[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt240[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn241[] = {{"query", 0, 0x10402u, "T"}, {"key", 0, 0x10402u, "T"}, {"value", 0, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "S"}, {"decay", 1, 0x10402u, "T"}, {"beta", 1, 0x10402u, "T"}};
-constexpr SchemaAttribute kAt241[] = {{"chunk_size", 2, false, ""}, {"kv_num_heads", 2, true, ""}, {"q_num_heads", 2, true, ""}, {"scale", 1, false, ""}, {"update_rule", 3, false, "gated_delta"}};
-constexpr SchemaInput kIn242[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn241[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt241[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn242[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt242[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn243[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt243[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn243[] = {{"query", 0, 0x10402u, "T"}, {"key", 0, 0x10402u, "T"}, {"value", 0, 0x10402u, "T"}, {"past_state", 1, 0x10402u, "S"}, {"decay", 1, 0x10402u, "T"}, {"beta", 1, 0x10402u, "T"}};
+constexpr SchemaAttribute kAt243[] = {{"chunk_size", 2, false, ""}, {"kv_num_heads", 2, true, ""}, {"q_num_heads", 2, true, ""}, {"scale", 1, false, ""}, {"update_rule", 3, false, "gated_delta"}};
 constexpr SchemaInput kIn244[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt244[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn245[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt245[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn246[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt244[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn245[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt245[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn246[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt246[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn247[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt247[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn248[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt248[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn247[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt247[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn248[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt248[] = {{"axis", 2, false, ""}};
 constexpr SchemaInput kIn249[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt249[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn250[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt250[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn251[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaInput kIn251[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x3efeu, "V"}};
 constexpr SchemaAttribute kAt251[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn252[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt252[] = {{"body", 5, true, ""}};
@@ -516,222 +516,222 @@ constexpr SchemaInput kIn254[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}
 constexpr SchemaAttribute kAt254[] = {{"body", 5, true, ""}};
 constexpr SchemaInput kIn255[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
 constexpr SchemaAttribute kAt255[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn256[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt256[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn257[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt257[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
-constexpr SchemaInput kIn258[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt258[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn259[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt259[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn256[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt256[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn257[] = {{"M", 1, 0x80u, "I"}, {"cond", 1, 0x200u, "B"}, {"v_initial", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt257[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn258[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt258[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
+constexpr SchemaInput kIn259[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt259[] = {{"axis", 2, false, ""}, {"p", 2, false, ""}};
 constexpr SchemaInput kIn260[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt260[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn261[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt261[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn262[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt262[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn263[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt263[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn264[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt260[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn261[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt261[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn262[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt262[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn263[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt263[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"p", 2, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn264[] = {{"A", 0, 0xc02u, "T"}, {"B", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt264[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn265[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn265[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt265[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn266[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn266[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt266[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn267[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn267[] = {{"A", 0, 0xcu, "T1"}, {"B", 0, 0xcu, "T2"}, {"a_zero_point", 1, 0xcu, "T1"}, {"b_zero_point", 1, 0xcu, "T2"}};
 constexpr SchemaAttribute kAt267[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn268[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn268[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt268[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn269[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn269[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt269[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn270[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt270[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn271[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt271[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn270[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt270[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn271[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt271[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn272[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt272[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaAttribute kAt272[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
 constexpr SchemaInput kIn273[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt273[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn274[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt273[] = {{"auto_pad", 3, false, "NOTSET"}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn274[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt274[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn275[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaInput kIn275[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt275[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn276[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt276[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn277[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt277[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn278[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaInput kIn276[] = {{"X", 0, 0xc0eu, "T"}};
+constexpr SchemaAttribute kAt276[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn277[] = {{"X", 0, 0x10c0eu, "T"}};
+constexpr SchemaAttribute kAt277[] = {{"auto_pad", 3, false, "NOTSET"}, {"ceil_mode", 2, false, ""}, {"dilations", 7, false, ""}, {"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"storage_order", 2, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn278[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
 constexpr SchemaAttribute kAt278[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn279[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt279[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn280[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt280[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn281[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn279[] = {{"X", 0, 0xc02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt279[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn280[] = {{"X", 0, 0x10c02u, "T1"}, {"I", 0, 0x80u, "T2"}, {"output_shape", 1, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt280[] = {{"kernel_shape", 7, true, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn281[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt281[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn282[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt282[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn283[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt283[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn284[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
-constexpr SchemaAttribute kAt284[] = {{"output_datatype", 2, false, ""}};
-constexpr SchemaInput kIn285[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt285[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn286[] = {{"data_0", 2, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt286[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn287[] = {{"data_0", 2, 0x3cfeu, "T"}};
+constexpr SchemaInput kIn282[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt282[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn283[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt283[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn284[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt284[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn285[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt285[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn286[] = {{"num_mel_bins", 0, 0xc0u, "T1"}, {"dft_length", 0, 0xc0u, "T1"}, {"sample_rate", 0, 0xc0u, "T1"}, {"lower_edge_hertz", 0, 0x10c02u, "T2"}, {"upper_edge_hertz", 0, 0x10c02u, "T2"}};
+constexpr SchemaAttribute kAt286[] = {{"output_datatype", 2, false, ""}};
+constexpr SchemaInput kIn287[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt287[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn288[] = {{"data_0", 2, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn288[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt288[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn289[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn289[] = {{"data_0", 2, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt289[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn290[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn290[] = {{"data_0", 2, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt290[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn291[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt291[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn292[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt292[] = {{"fmod", 2, false, ""}};
-constexpr SchemaInput kIn293[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt293[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn294[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt294[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn295[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt295[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn296[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn291[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt291[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn292[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt292[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn293[] = {{"A", 0, 0x3cfeu, "T"}, {"B", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt293[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn294[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt294[] = {{"fmod", 2, false, ""}};
+constexpr SchemaInput kIn295[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt295[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn296[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt296[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn297[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaInput kIn297[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt297[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn298[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaInput kIn298[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
 constexpr SchemaAttribute kAt298[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn299[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt299[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn300[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt300[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn301[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt301[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn302[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt302[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn303[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt303[] = {{"center_point_box", 2, false, ""}};
-constexpr SchemaInput kIn304[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt304[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn305[] = {{"X", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt305[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn306[] = {{"X", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt306[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn307[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt307[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn308[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
-constexpr SchemaAttribute kAt308[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn309[] = {{"input", 1, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt309[] = {{"type", 13, false, ""}};
-constexpr SchemaInput kIn310[] = {{"input", 0, 0x0u, "O"}};
+constexpr SchemaInput kIn299[] = {{"input", 0, 0xc02u, "T1"}};
+constexpr SchemaAttribute kAt299[] = {{"dtype", 2, false, ""}, {"sample_size", 2, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn300[] = {{"input", 0, 0x10c02u, "T1"}};
+constexpr SchemaAttribute kAt300[] = {{"dtype", 2, false, ""}, {"sample_size", 2, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn301[] = {{"X", 0, 0xceau, "T"}};
+constexpr SchemaAttribute kAt301[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn302[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt302[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn303[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt303[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn304[] = {{"input", 0, 0xc02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt304[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn305[] = {{"input", 0, 0x10c02u, "T"}, {"target", 0, 0xc0u, "Tind"}, {"weight", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt305[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn306[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt306[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn307[] = {{"boxes", 0, 0x2u, "tensor(float)"}, {"scores", 0, 0x2u, "tensor(float)"}, {"max_output_boxes_per_class", 1, 0x80u, "tensor(int64)"}, {"iou_threshold", 1, 0x2u, "tensor(float)"}, {"score_threshold", 1, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt307[] = {{"center_point_box", 2, false, ""}};
+constexpr SchemaInput kIn308[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt308[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn309[] = {{"X", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt309[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn310[] = {{"X", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt310[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn311[] = {{"input", 0, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt311[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn312[] = {{"input", 0, 0x0u, "O"}};
-constexpr SchemaAttribute kAt312[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn313[] = {{"input", 1, 0x3efeu, "O"}};
-constexpr SchemaAttribute kAt313[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn314[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaInput kIn311[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt311[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn312[] = {{"indices", 0, 0x3cfeu, "T1"}, {"depth", 0, 0x3cfeu, "T2"}, {"values", 0, 0x3efeu, "T3"}};
+constexpr SchemaAttribute kAt312[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn313[] = {{"input", 1, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt313[] = {{"type", 13, false, ""}};
+constexpr SchemaInput kIn314[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt314[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn315[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn315[] = {{"input", 0, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt315[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn316[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn316[] = {{"input", 0, 0x0u, "O"}};
 constexpr SchemaAttribute kAt316[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn317[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn317[] = {{"input", 1, 0x3efeu, "O"}};
 constexpr SchemaAttribute kAt317[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn318[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn318[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
 constexpr SchemaAttribute kAt318[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn319[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt319[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn320[] = {{"data", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt320[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
-constexpr SchemaInput kIn321[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt321[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn322[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt322[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn323[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn324[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
-constexpr SchemaAttribute kAt324[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn325[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn319[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt319[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn320[] = {{"X", 0, 0xc02u, "T"}, {"slope", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt320[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn321[] = {{"X", 0, 0x3cc2u, "T"}, {"slope", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt321[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn322[] = {{"X", 0, 0x13cc2u, "T"}, {"slope", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt322[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn323[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt323[] = {{"mode", 3, false, "constant"}, {"paddings", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn324[] = {{"data", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt324[] = {{"mode", 3, false, "constant"}, {"pads", 7, true, ""}, {"value", 1, false, ""}};
+constexpr SchemaInput kIn325[] = {{"data", 0, 0x3cfeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt325[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn326[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn326[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt326[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn327[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt327[] = {{"mode", 3, false, "constant"}};
 constexpr SchemaInput kIn328[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
 constexpr SchemaAttribute kAt328[] = {{"mode", 3, false, "constant"}};
-constexpr SchemaInput kIn329[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt329[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn330[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt330[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn331[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt331[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn332[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
-constexpr SchemaAttribute kAt332[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn333[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
-constexpr SchemaAttribute kAt333[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn334[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
-constexpr SchemaAttribute kAt334[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
-constexpr SchemaInput kIn335[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn329[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt329[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn330[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt330[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn331[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt331[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn332[] = {{"data", 0, 0x13efeu, "T"}, {"pads", 0, 0x80u, "tensor(int64)"}, {"constant_value", 1, 0x13efeu, "T"}, {"axes", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt332[] = {{"mode", 3, false, "constant"}};
+constexpr SchemaInput kIn333[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt333[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn334[] = {{"X", 0, 0xc02u, "T"}, {"Y", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt334[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn335[] = {{"X", 0, 0xcc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt335[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn336[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaInput kIn336[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x3cfeu, "T1"}};
 constexpr SchemaAttribute kAt336[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn337[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaInput kIn337[] = {{"X", 0, 0x10cc2u, "T"}, {"Y", 0, 0x13cfeu, "T1"}};
 constexpr SchemaAttribute kAt337[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn338[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt338[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn339[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
-constexpr SchemaAttribute kAt339[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn340[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
-constexpr SchemaAttribute kAt340[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn341[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt341[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn342[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt342[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn343[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
-constexpr SchemaAttribute kAt343[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
-constexpr SchemaInput kIn344[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
-constexpr SchemaAttribute kAt344[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn345[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt345[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
-constexpr SchemaInput kIn346[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt346[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn347[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt347[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
-constexpr SchemaInput kIn348[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
-constexpr SchemaAttribute kAt348[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn349[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
-constexpr SchemaAttribute kAt349[] = {{"stash_type", 2, false, ""}};
-constexpr SchemaInput kIn350[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt350[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn351[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt351[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn352[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt352[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn353[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt353[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn354[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt354[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn355[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt355[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn356[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt356[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn357[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt357[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn358[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt358[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn359[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt359[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn360[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt360[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn361[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt361[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn362[] = {{"data", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt362[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn363[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt363[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn338[] = {{"x", 0, 0xcu, "T1"}, {"x_scale", 0, 0x2u, "tensor(float)"}, {"x_zero_point", 0, 0xcu, "T1"}, {"w", 0, 0xcu, "T2"}, {"w_scale", 0, 0x2u, "tensor(float)"}, {"w_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}, {"B", 1, 0x40u, "T4"}};
+constexpr SchemaAttribute kAt338[] = {{"auto_pad", 3, false, "NOTSET"}, {"dilations", 7, false, ""}, {"group", 2, false, ""}, {"kernel_shape", 7, false, ""}, {"pads", 7, false, ""}, {"strides", 7, false, ""}};
+constexpr SchemaInput kIn339[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x2u, "tensor(float)"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x2u, "tensor(float)"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt339[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn340[] = {{"a", 0, 0xcu, "T1"}, {"a_scale", 0, 0x10402u, "TS"}, {"a_zero_point", 0, 0xcu, "T1"}, {"b", 0, 0xcu, "T2"}, {"b_scale", 0, 0x10402u, "TS"}, {"b_zero_point", 0, 0xcu, "T2"}, {"y_scale", 0, 0x10402u, "TS"}, {"y_zero_point", 0, 0xcu, "T3"}};
+constexpr SchemaAttribute kAt340[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn341[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt341[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn342[] = {{"x", 0, 0x42u, "T1"}, {"y_scale", 0, 0x2u, "tensor(float)"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt342[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn343[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0xcu, "T2"}};
+constexpr SchemaAttribute kAt343[] = {{"axis", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn344[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T1"}, {"y_zero_point", 1, 0x3cu, "T2"}};
+constexpr SchemaAttribute kAt344[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn345[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt345[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn346[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt346[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn347[] = {{"x", 0, 0x10442u, "T1"}, {"y_scale", 0, 0x10442u, "T2"}, {"y_zero_point", 1, 0x3cu, "T3"}};
+constexpr SchemaAttribute kAt347[] = {{"axis", 2, false, ""}, {"block_size", 2, false, ""}, {"output_dtype", 2, false, ""}, {"precision", 2, false, ""}, {"saturate", 2, false, ""}};
+constexpr SchemaInput kIn348[] = {{"X", 0, 0x10c02u, "T"}, {"scale", 0, 0x10c02u, "V"}};
+constexpr SchemaAttribute kAt348[] = {{"axis", 2, false, ""}, {"epsilon", 1, false, ""}, {"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn349[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt349[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}};
+constexpr SchemaInput kIn350[] = {{"X", 0, 0xc02u, "T"}, {"W", 0, 0xc02u, "T"}, {"R", 0, 0xc02u, "T"}, {"B", 1, 0xc02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt350[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn351[] = {{"X", 0, 0x10c02u, "T"}, {"W", 0, 0x10c02u, "T"}, {"R", 0, 0x10c02u, "T"}, {"B", 1, 0x10c02u, "T"}, {"sequence_lens", 1, 0x40u, "T1"}, {"initial_h", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt351[] = {{"activation_alpha", 6, false, ""}, {"activation_beta", 6, false, ""}, {"activations", 8, false, ""}, {"clip", 1, false, ""}, {"direction", 3, false, "forward"}, {"hidden_size", 2, false, ""}, {"layout", 2, false, ""}};
+constexpr SchemaInput kIn352[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt352[] = {{"dtype", 2, false, ""}, {"mean", 1, false, ""}, {"scale", 1, false, ""}, {"seed", 1, false, ""}, {"shape", 7, true, ""}};
+constexpr SchemaInput kIn353[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt353[] = {{"dtype", 2, false, ""}, {"mean", 1, false, ""}, {"scale", 1, false, ""}, {"seed", 1, false, ""}, {"shape", 7, true, ""}};
+constexpr SchemaInput kIn354[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt354[] = {{"dtype", 2, false, ""}, {"mean", 1, false, ""}, {"scale", 1, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn355[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt355[] = {{"dtype", 2, false, ""}, {"mean", 1, false, ""}, {"scale", 1, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn356[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt356[] = {{"dtype", 2, false, ""}, {"high", 1, false, ""}, {"low", 1, false, ""}, {"seed", 1, false, ""}, {"shape", 7, true, ""}};
+constexpr SchemaInput kIn357[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt357[] = {{"dtype", 2, false, ""}, {"high", 1, false, ""}, {"low", 1, false, ""}, {"seed", 1, false, ""}, {"shape", 7, true, ""}};
+constexpr SchemaInput kIn358[] = {{"input", 0, 0x3efeu, "T1"}};
+constexpr SchemaAttribute kAt358[] = {{"dtype", 2, false, ""}, {"high", 1, false, ""}, {"low", 1, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn359[] = {{"input", 0, 0x13efeu, "T1"}};
+constexpr SchemaAttribute kAt359[] = {{"dtype", 2, false, ""}, {"high", 1, false, ""}, {"low", 1, false, ""}, {"seed", 1, false, ""}};
+constexpr SchemaInput kIn360[] = {{"start", 0, 0x8e2u, "T"}, {"limit", 0, 0x8e2u, "T"}, {"delta", 0, 0x8e2u, "T"}};
+constexpr SchemaAttribute kAt360[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn361[] = {{"start", 0, 0x10ce2u, "T"}, {"limit", 0, 0x10ce2u, "T"}, {"delta", 0, 0x10ce2u, "T"}};
+constexpr SchemaAttribute kAt361[] = {{"stash_type", 2, false, ""}};
+constexpr SchemaInput kIn362[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt362[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn363[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt363[] = {{"", 0, false, ""}};
 constexpr SchemaInput kIn364[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt364[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn365[] = {{"data", 0, 0x3cc2u, "T"}};
@@ -744,362 +744,386 @@ constexpr SchemaInput kIn368[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt368[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn369[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt369[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn370[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn370[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt370[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cceu, "T"}};
-constexpr SchemaAttribute kAt371[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn372[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt372[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn373[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt373[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn374[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn371[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt371[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn372[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt372[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn373[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt373[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn374[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt374[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn375[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt375[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn376[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn375[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt375[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn376[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt376[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn377[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt377[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn378[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn377[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt377[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn378[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt378[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn379[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt379[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaInput kIn379[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt379[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn380[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt380[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn381[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaInput kIn381[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt381[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn382[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt382[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn383[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt383[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn384[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt384[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn385[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt385[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn386[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn382[] = {{"data", 0, 0x3cceu, "T"}};
+constexpr SchemaAttribute kAt382[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn383[] = {{"data", 0, 0x13cceu, "T"}};
+constexpr SchemaAttribute kAt383[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn384[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt384[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn385[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt385[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn386[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt386[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn387[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt387[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn388[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn387[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt387[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn388[] = {{"data", 0, 0x13cc2u, "T"}};
 constexpr SchemaAttribute kAt388[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn389[] = {{"data", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt389[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn390[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt390[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn389[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt389[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn390[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt390[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
 constexpr SchemaInput kIn391[] = {{"data", 0, 0x3cc2u, "T"}};
 constexpr SchemaAttribute kAt391[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn392[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn392[] = {{"data", 0, 0x3cceu, "T"}};
 constexpr SchemaAttribute kAt392[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn393[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaInput kIn393[] = {{"data", 0, 0x13cceu, "T"}};
 constexpr SchemaAttribute kAt393[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn394[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn394[] = {{"data", 0, 0x13cceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt394[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
-constexpr SchemaInput kIn395[] = {{"X", 0, 0x0u, "T1"}};
-constexpr SchemaAttribute kAt395[] = {{"pattern", 3, false, ""}};
-constexpr SchemaInput kIn396[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt396[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn397[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt397[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn398[] = {{"X", 0, 0x10ceau, "T"}};
-constexpr SchemaAttribute kAt398[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn399[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt399[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn400[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt400[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn401[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt401[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn402[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt402[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn403[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt403[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn404[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt404[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn405[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt405[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn406[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt406[] = {{"allowzero", 2, false, ""}};
-constexpr SchemaInput kIn407[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt407[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn408[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt408[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn409[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt409[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn410[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt410[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn411[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt411[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
-constexpr SchemaInput kIn412[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt412[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
-constexpr SchemaInput kIn413[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt413[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn414[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt414[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn415[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
-constexpr SchemaAttribute kAt415[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
-constexpr SchemaInput kIn416[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
-constexpr SchemaAttribute kAt416[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
-constexpr SchemaInput kIn417[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt417[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn418[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt418[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn419[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
-constexpr SchemaAttribute kAt419[] = {{"onesided", 2, false, ""}};
-constexpr SchemaInput kIn420[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt420[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
-constexpr SchemaInput kIn421[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt421[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn422[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt422[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn423[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt423[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn424[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt424[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn425[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt425[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn426[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt426[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn427[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt427[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn428[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
-constexpr SchemaAttribute kAt428[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
-constexpr SchemaInput kIn429[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt429[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn430[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt430[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn431[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt431[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn432[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt432[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn433[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt433[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn434[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt434[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn435[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt435[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn436[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt436[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn437[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt437[] = {{"reduction", 3, false, "none"}};
-constexpr SchemaInput kIn438[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt438[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn439[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt439[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
-constexpr SchemaInput kIn440[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt440[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn441[] = {{"inputs", 2, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt441[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn442[] = {{"", 0, 0u, ""}};
-constexpr SchemaAttribute kAt442[] = {{"dtype", 2, false, ""}};
-constexpr SchemaInput kIn443[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt443[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn444[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt444[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn445[] = {{"input_sequence", 0, 0x0u, "S"}};
-constexpr SchemaAttribute kAt445[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn446[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
-constexpr SchemaAttribute kAt446[] = {{"body", 5, true, ""}};
-constexpr SchemaInput kIn447[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaInput kIn395[] = {{"data", 0, 0x13eceu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt395[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn396[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt396[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn397[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt397[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn398[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt398[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn399[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt399[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn400[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt400[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn401[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt401[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn402[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt402[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn403[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt403[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn404[] = {{"data", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt404[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn405[] = {{"data", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt405[] = {{"axes", 7, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn406[] = {{"data", 0, 0x13cc2u, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt406[] = {{"keepdims", 2, false, ""}, {"noop_with_empty_axes", 2, false, ""}};
+constexpr SchemaInput kIn407[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt407[] = {{"pattern", 3, false, ""}};
+constexpr SchemaInput kIn408[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt408[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn409[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt409[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn410[] = {{"X", 0, 0x10ceau, "T"}};
+constexpr SchemaAttribute kAt410[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn411[] = {{"data", 0, 0x3efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt411[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn412[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt412[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn413[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt413[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn414[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt414[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn415[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt415[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn416[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt416[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn417[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt417[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn418[] = {{"data", 0, 0x13efeu, "T"}, {"shape", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt418[] = {{"allowzero", 2, false, ""}};
+constexpr SchemaInput kIn419[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt419[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn420[] = {{"X", 0, 0x3efeu, "T1"}, {"roi", 0, 0xc02u, "T2"}, {"scales", 0, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt420[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn421[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt421[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn422[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt422[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn423[] = {{"X", 0, 0x13efeu, "T1"}, {"roi", 1, 0xc02u, "T2"}, {"scales", 1, 0x2u, "tensor(float)"}, {"sizes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt423[] = {{"antialias", 2, false, ""}, {"axes", 7, false, ""}, {"coordinate_transformation_mode", 3, false, "half_pixel"}, {"cubic_coeff_a", 1, false, ""}, {"exclude_outside", 2, false, ""}, {"extrapolation_value", 1, false, ""}, {"keep_aspect_ratio_policy", 3, false, "stretch"}, {"mode", 3, false, "nearest"}, {"nearest_mode", 3, false, "round_prefer_floor"}};
+constexpr SchemaInput kIn424[] = {{"input", 0, 0x3efeu, "T"}, {"sequence_lens", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt424[] = {{"batch_axis", 2, false, ""}, {"time_axis", 2, false, ""}};
+constexpr SchemaInput kIn425[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt425[] = {{"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn426[] = {{"X", 0, 0xc02u, "T1"}, {"rois", 0, 0xc02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt426[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn427[] = {{"X", 0, 0x10c02u, "T1"}, {"rois", 0, 0x10c02u, "T1"}, {"batch_indices", 0, 0x80u, "T2"}};
+constexpr SchemaAttribute kAt427[] = {{"coordinate_transformation_mode", 3, false, "half_pixel"}, {"mode", 3, false, "avg"}, {"output_height", 2, false, ""}, {"output_width", 2, false, ""}, {"sampling_ratio", 2, false, ""}, {"spatial_scale", 1, false, ""}};
+constexpr SchemaInput kIn428[] = {{"X", 0, 0x10402u, "T"}, {"cos_cache", 0, 0x10402u, "T"}, {"sin_cache", 0, 0x10402u, "T"}, {"position_ids", 1, 0x80u, "M"}};
+constexpr SchemaAttribute kAt428[] = {{"interleaved", 2, false, ""}, {"num_heads", 2, false, ""}, {"rotary_embedding_dim", 2, false, ""}};
+constexpr SchemaInput kIn429[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt429[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn430[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt430[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn431[] = {{"signal", 0, 0x10c02u, "T1"}, {"frame_step", 0, 0xc0u, "T2"}, {"window", 1, 0x10c02u, "T1"}, {"frame_length", 1, 0xc0u, "T2"}};
+constexpr SchemaAttribute kAt431[] = {{"onesided", 2, false, ""}};
+constexpr SchemaInput kIn432[] = {{"sequence_lens", 1, 0x80u, "I"}, {"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt432[] = {{"body", 5, true, ""}, {"directions", 7, false, ""}, {"num_scan_inputs", 2, true, ""}};
+constexpr SchemaInput kIn433[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt433[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn434[] = {{"initial_state_and_scan_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt434[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn435[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt435[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn436[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt436[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn437[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt437[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn438[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt438[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn439[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt439[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn440[] = {{"initial_state_and_scan_inputs", 2, 0x13efeu, "V"}};
+constexpr SchemaAttribute kAt440[] = {{"body", 5, true, ""}, {"num_scan_inputs", 2, true, ""}, {"scan_input_axes", 7, false, ""}, {"scan_input_directions", 7, false, ""}, {"scan_output_axes", 7, false, ""}, {"scan_output_directions", 7, false, ""}};
+constexpr SchemaInput kIn441[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt441[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn442[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt442[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn443[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt443[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn444[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt444[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn445[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0xc0u, "Tind"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt445[] = {{"axis", 2, false, ""}, {"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn446[] = {{"data", 0, 0x3efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt446[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn447[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt447[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt448[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt449[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn450[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt450[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn451[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt451[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn452[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt452[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn453[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt453[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn454[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt454[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
-constexpr SchemaInput kIn455[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt455[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
-constexpr SchemaInput kIn456[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn448[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt448[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn449[] = {{"data", 0, 0x13efeu, "T"}, {"indices", 0, 0x80u, "tensor(int64)"}, {"updates", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt449[] = {{"reduction", 3, false, "none"}};
+constexpr SchemaInput kIn450[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt450[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn451[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt451[] = {{"alpha", 1, false, ""}, {"gamma", 1, false, ""}};
+constexpr SchemaInput kIn452[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 0, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt452[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn453[] = {{"inputs", 2, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt453[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn454[] = {{"", 0, 0u, ""}};
+constexpr SchemaAttribute kAt454[] = {{"dtype", 2, false, ""}};
+constexpr SchemaInput kIn455[] = {{"input_sequence", 0, 0x0u, "S"}, {"position", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt455[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn456[] = {{"input_sequence", 0, 0x0u, "S"}, {"tensor", 0, 0x3efeu, "T"}, {"position", 1, 0xc0u, "I"}};
 constexpr SchemaAttribute kAt456[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn457[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn457[] = {{"input_sequence", 0, 0x0u, "S"}};
 constexpr SchemaAttribute kAt457[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn458[] = {{"input", 0, 0x3cfeu, "T"}};
-constexpr SchemaAttribute kAt458[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn459[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaInput kIn458[] = {{"input_sequence", 0, 0x0u, "S"}, {"additional_inputs", 2, 0x3efeu, "V"}};
+constexpr SchemaAttribute kAt458[] = {{"body", 5, true, ""}};
+constexpr SchemaInput kIn459[] = {{"data", 0, 0x3efeu, "T"}};
 constexpr SchemaAttribute kAt459[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn460[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn460[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt460[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn461[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt461[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn462[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt462[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn463[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt463[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn464[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt464[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn461[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt461[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn462[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt462[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn463[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt463[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn464[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt464[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn465[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt465[] = {{"", 0, false, ""}};
+constexpr SchemaAttribute kAt465[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
 constexpr SchemaInput kIn466[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt466[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn467[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt467[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn468[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt466[] = {{"end", 2, false, ""}, {"start", 2, false, ""}};
+constexpr SchemaInput kIn467[] = {{"input", 0, 0x3cfeu, "T"}};
+constexpr SchemaAttribute kAt467[] = {{"bias", 1, false, ""}, {"lambd", 1, false, ""}};
+constexpr SchemaInput kIn468[] = {{"X", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt468[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn469[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn469[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt469[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn470[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaInput kIn470[] = {{"input", 0, 0x3cfeu, "T"}};
 constexpr SchemaAttribute kAt470[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn471[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt471[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
-constexpr SchemaInput kIn472[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn471[] = {{"input", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt471[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn472[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt472[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn473[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn473[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt473[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn474[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaInput kIn474[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt474[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn475[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt475[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn476[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt476[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn477[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt477[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn478[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt478[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn479[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt479[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
-constexpr SchemaInput kIn480[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn475[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt475[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn476[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt476[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn477[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt477[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn478[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt478[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn479[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt479[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn480[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt480[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn481[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn481[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt481[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn482[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn482[] = {{"data", 0, 0x13efeu, "T"}};
 constexpr SchemaAttribute kAt482[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn483[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt483[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn484[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt484[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn485[] = {{"input", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt485[] = {{"blocksize", 2, true, ""}};
-constexpr SchemaInput kIn486[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt486[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn487[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn488[] = {{"input", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
-constexpr SchemaInput kIn489[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaInput kIn483[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt483[] = {{"axes", 7, false, ""}, {"ends", 7, true, ""}, {"starts", 7, true, ""}};
+constexpr SchemaInput kIn484[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt484[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn485[] = {{"data", 0, 0x3efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt485[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn486[] = {{"data", 0, 0x13efeu, "T"}, {"starts", 0, 0xc0u, "Tind"}, {"ends", 0, 0xc0u, "Tind"}, {"axes", 1, 0xc0u, "Tind"}, {"steps", 1, 0xc0u, "Tind"}};
+constexpr SchemaAttribute kAt486[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn487[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt487[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn488[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt488[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn489[] = {{"input", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt489[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn490[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt490[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
-constexpr SchemaInput kIn491[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt491[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn492[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
-constexpr SchemaAttribute kAt492[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
-constexpr SchemaInput kIn493[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn490[] = {{"scores", 0, 0xc02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt490[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn491[] = {{"scores", 0, 0x10c02u, "T"}, {"labels", 0, 0xc0u, "Tind"}, {"weights", 1, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt491[] = {{"ignore_index", 2, false, ""}, {"reduction", 3, false, "mean"}};
+constexpr SchemaInput kIn492[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt492[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn493[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt493[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn494[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn494[] = {{"input", 0, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt494[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn495[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt495[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn496[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt496[] = {{"axes", 7, false, ""}};
-constexpr SchemaInput kIn497[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt497[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn498[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt498[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn499[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt499[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn500[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt500[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn501[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt501[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn502[] = {{"X", 0, 0x0u, "T"}, {"Y", 0, 0x0u, "T"}};
-constexpr SchemaAttribute kAt502[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn503[] = {{"X", 0, 0x0u, "tensor(string)"}};
-constexpr SchemaAttribute kAt503[] = {{"case_change_action", 3, false, "NONE"}, {"is_case_sensitive", 2, false, ""}, {"locale", 3, false, ""}, {"stopwords", 8, false, ""}};
-constexpr SchemaInput kIn504[] = {{"X", 0, 0x0u, "T1"}};
-constexpr SchemaAttribute kAt504[] = {{"delimiter", 3, false, ""}, {"maxsplit", 2, false, ""}};
-constexpr SchemaInput kIn505[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
-constexpr SchemaAttribute kAt505[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
-constexpr SchemaInput kIn506[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaInput kIn495[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt495[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn496[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt496[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn497[] = {{"input", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt497[] = {{"blocksize", 2, true, ""}};
+constexpr SchemaInput kIn498[] = {{"input", 0, 0xc02u, "T"}, {"split", 1, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt498[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn499[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt499[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn500[] = {{"input", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt500[] = {{"axis", 2, false, ""}, {"split", 7, false, ""}};
+constexpr SchemaInput kIn501[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt501[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn502[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt502[] = {{"axis", 2, false, ""}, {"num_outputs", 2, false, ""}};
+constexpr SchemaInput kIn503[] = {{"input", 0, 0x3efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt503[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn504[] = {{"input", 0, 0x13efeu, "T"}, {"split", 1, 0xc0u, "I"}};
+constexpr SchemaAttribute kAt504[] = {{"axis", 2, false, ""}, {"keepdims", 2, false, ""}};
+constexpr SchemaInput kIn505[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt505[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn506[] = {{"X", 0, 0x10c02u, "T"}};
 constexpr SchemaAttribute kAt506[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn507[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
-constexpr SchemaAttribute kAt507[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn508[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
-constexpr SchemaAttribute kAt508[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn509[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn507[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt507[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn508[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt508[] = {{"axes", 7, false, ""}};
+constexpr SchemaInput kIn509[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt509[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn510[] = {{"data_0", 2, 0xc02u, "T"}};
+constexpr SchemaInput kIn510[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt510[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn511[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaInput kIn511[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt511[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn512[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt512[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn513[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaInput kIn512[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt512[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn513[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 1, 0x80u, "tensor(int64)"}};
 constexpr SchemaAttribute kAt513[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn514[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaInput kIn514[] = {{"X", 0, 0x0u, "T"}, {"Y", 0, 0x0u, "T"}};
 constexpr SchemaAttribute kAt514[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn515[] = {{"input", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt515[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn516[] = {{"input", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt516[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn517[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt517[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
-constexpr SchemaInput kIn518[] = {{"X", 0, 0xc0u, "T"}};
-constexpr SchemaAttribute kAt518[] = {{"max_gram_length", 2, true, ""}, {"max_skip_count", 2, true, ""}, {"min_gram_length", 2, true, ""}, {"mode", 3, true, ""}, {"ngram_counts", 7, true, ""}, {"ngram_indexes", 7, true, ""}, {"pool_int64s", 7, false, ""}, {"pool_strings", 8, false, ""}, {"weights", 6, false, ""}};
-constexpr SchemaInput kIn519[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt519[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn520[] = {{"X", 0, 0x10c02u, "T"}};
-constexpr SchemaAttribute kAt520[] = {{"alpha", 1, false, ""}};
-constexpr SchemaInput kIn521[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn515[] = {{"X", 0, 0x0u, "tensor(string)"}};
+constexpr SchemaAttribute kAt515[] = {{"case_change_action", 3, false, "NONE"}, {"is_case_sensitive", 2, false, ""}, {"locale", 3, false, ""}, {"stopwords", 8, false, ""}};
+constexpr SchemaInput kIn516[] = {{"X", 0, 0x0u, "T1"}};
+constexpr SchemaAttribute kAt516[] = {{"delimiter", 3, false, ""}, {"maxsplit", 2, false, ""}};
+constexpr SchemaInput kIn517[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt517[] = {{"axis", 2, false, ""}, {"broadcast", 2, false, ""}};
+constexpr SchemaInput kIn518[] = {{"A", 0, 0x3cc2u, "T"}, {"B", 0, 0x3cc2u, "T"}};
+constexpr SchemaAttribute kAt518[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn519[] = {{"A", 0, 0x13cc2u, "T"}, {"B", 0, 0x13cc2u, "T"}};
+constexpr SchemaAttribute kAt519[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn520[] = {{"A", 0, 0x13cfeu, "T"}, {"B", 0, 0x13cfeu, "T"}};
+constexpr SchemaAttribute kAt520[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn521[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt521[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn522[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaInput kIn522[] = {{"data_0", 2, 0xc02u, "T"}};
 constexpr SchemaAttribute kAt522[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn523[] = {{"X", 0, 0xc02u, "T"}};
-constexpr SchemaAttribute kAt523[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
-constexpr SchemaInput kIn524[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt524[] = {{"axis", 2, false, ""}};
-constexpr SchemaInput kIn525[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt525[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn526[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt526[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn527[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt527[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn528[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt528[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn529[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt529[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn530[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt530[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn531[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt531[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn532[] = {{"data", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt532[] = {{"perm", 7, false, ""}};
-constexpr SchemaInput kIn533[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt533[] = {{"upper", 2, false, ""}};
-constexpr SchemaInput kIn534[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt534[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
-constexpr SchemaInput kIn535[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt535[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn536[] = {{"data", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt536[] = {{"axes", 7, true, ""}};
-constexpr SchemaInput kIn537[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt537[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn538[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt538[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn539[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt539[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn540[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt540[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn541[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
-constexpr SchemaAttribute kAt541[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn542[] = {{"X", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt542[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
-constexpr SchemaInput kIn543[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt543[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn544[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
-constexpr SchemaAttribute kAt544[] = {{"mode", 3, false, "nearest"}};
-constexpr SchemaInput kIn545[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
-constexpr SchemaAttribute kAt545[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn546[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
-constexpr SchemaAttribute kAt546[] = {{"", 0, false, ""}};
-constexpr SchemaInput kIn547[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
-constexpr SchemaAttribute kAt547[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn523[] = {{"data_0", 2, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt523[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn524[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt524[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn525[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt525[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn526[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt526[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn527[] = {{"input", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt527[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn528[] = {{"input", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt528[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn529[] = {{"past_cache", 0, 0x13efeu, "T"}, {"update", 0, 0x13efeu, "T"}, {"write_indices", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt529[] = {{"axis", 2, false, ""}, {"mode", 3, false, "linear"}};
+constexpr SchemaInput kIn530[] = {{"X", 0, 0xc0u, "T"}};
+constexpr SchemaAttribute kAt530[] = {{"max_gram_length", 2, true, ""}, {"max_skip_count", 2, true, ""}, {"min_gram_length", 2, true, ""}, {"mode", 3, true, ""}, {"ngram_counts", 7, true, ""}, {"ngram_indexes", 7, true, ""}, {"pool_int64s", 7, false, ""}, {"pool_strings", 8, false, ""}, {"weights", 6, false, ""}};
+constexpr SchemaInput kIn531[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt531[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn532[] = {{"X", 0, 0x10c02u, "T"}};
+constexpr SchemaAttribute kAt532[] = {{"alpha", 1, false, ""}};
+constexpr SchemaInput kIn533[] = {{"input", 0, 0x3efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt533[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn534[] = {{"input", 0, 0x13efeu, "T"}, {"repeats", 0, 0x80u, "T1"}};
+constexpr SchemaAttribute kAt534[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn535[] = {{"X", 0, 0xc02u, "T"}};
+constexpr SchemaAttribute kAt535[] = {{"axis", 2, false, ""}, {"k", 2, true, ""}};
+constexpr SchemaInput kIn536[] = {{"X", 0, 0xc02u, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt536[] = {{"axis", 2, false, ""}};
+constexpr SchemaInput kIn537[] = {{"X", 0, 0x3cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt537[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn538[] = {{"X", 0, 0x13cfeu, "T"}, {"K", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt538[] = {{"axis", 2, false, ""}, {"largest", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn539[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt539[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn540[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt540[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn541[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt541[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn542[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt542[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn543[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt543[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn544[] = {{"data", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt544[] = {{"perm", 7, false, ""}};
+constexpr SchemaInput kIn545[] = {{"input", 0, 0x13efeu, "T"}, {"k", 1, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt545[] = {{"upper", 2, false, ""}};
+constexpr SchemaInput kIn546[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt546[] = {{"axis", 2, false, ""}, {"sorted", 2, false, ""}};
+constexpr SchemaInput kIn547[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt547[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn548[] = {{"data", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt548[] = {{"axes", 7, true, ""}};
+constexpr SchemaInput kIn549[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt549[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn550[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt550[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn551[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt551[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn552[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt552[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn553[] = {{"data", 0, 0x13efeu, "T"}, {"axes", 0, 0x80u, "tensor(int64)"}};
+constexpr SchemaAttribute kAt553[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn554[] = {{"X", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt554[] = {{"mode", 3, false, "nearest"}, {"scales", 6, true, ""}};
+constexpr SchemaInput kIn555[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt555[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn556[] = {{"X", 0, 0x3efeu, "T"}, {"scales", 0, 0x2u, "tensor(float)"}};
+constexpr SchemaAttribute kAt556[] = {{"mode", 3, false, "nearest"}};
+constexpr SchemaInput kIn557[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x3efeu, "T"}, {"Y", 0, 0x3efeu, "T"}};
+constexpr SchemaAttribute kAt557[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn558[] = {{"condition", 0, 0x200u, "B"}, {"X", 0, 0x13efeu, "T"}, {"Y", 0, 0x13efeu, "T"}};
+constexpr SchemaAttribute kAt558[] = {{"", 0, false, ""}};
+constexpr SchemaInput kIn559[] = {{"A", 0, 0x200u, "T"}, {"B", 0, 0x200u, "T"}};
+constexpr SchemaAttribute kAt559[] = {{"", 0, false, ""}};
 
 constexpr OpSchema kSchemas[] = {
     {"Abs", 6, kIn0, 1, kAt0, 0, 1, 1},
@@ -1143,513 +1167,525 @@ constexpr OpSchema kSchemas[] = {
     {"BatchNormalization", 9, kIn38, 5, kAt38, 2, 1, 5},
     {"BatchNormalization", 14, kIn39, 5, kAt39, 3, 1, 3},
     {"BatchNormalization", 15, kIn40, 5, kAt40, 3, 1, 3},
-    {"BitCast", 26, kIn41, 1, kAt41, 1, 1, 1},
-    {"BitShift", 11, kIn42, 2, kAt42, 1, 1, 1},
-    {"BitwiseAnd", 18, kIn43, 2, kAt43, 0, 1, 1},
-    {"BitwiseNot", 18, kIn44, 1, kAt44, 0, 1, 1},
-    {"BitwiseOr", 18, kIn45, 2, kAt45, 0, 1, 1},
-    {"BitwiseXor", 18, kIn46, 2, kAt46, 0, 1, 1},
-    {"BlackmanWindow", 17, kIn47, 1, kAt47, 2, 1, 1},
-    {"Cast", 6, kIn48, 1, kAt48, 1, 1, 1},
-    {"Cast", 9, kIn49, 1, kAt49, 1, 1, 1},
-    {"Cast", 13, kIn50, 1, kAt50, 1, 1, 1},
-    {"Cast", 19, kIn51, 1, kAt51, 2, 1, 1},
-    {"Cast", 21, kIn52, 1, kAt52, 2, 1, 1},
-    {"Cast", 23, kIn53, 1, kAt53, 2, 1, 1},
-    {"Cast", 24, kIn54, 1, kAt54, 3, 1, 1},
-    {"Cast", 25, kIn55, 1, kAt55, 3, 1, 1},
-    {"CastLike", 15, kIn56, 2, kAt56, 0, 1, 1},
-    {"CastLike", 19, kIn57, 2, kAt57, 1, 1, 1},
-    {"CastLike", 21, kIn58, 2, kAt58, 1, 1, 1},
-    {"CastLike", 23, kIn59, 2, kAt59, 1, 1, 1},
-    {"CastLike", 24, kIn60, 2, kAt60, 2, 1, 1},
-    {"CastLike", 25, kIn61, 2, kAt61, 2, 1, 1},
-    {"CausalConvWithState", 27, kIn62, 4, kAt62, 1, 2, 2},
-    {"Ceil", 6, kIn63, 1, kAt63, 0, 1, 1},
-    {"Ceil", 13, kIn64, 1, kAt64, 0, 1, 1},
-    {"Celu", 12, kIn65, 1, kAt65, 1, 1, 1},
-    {"CenterCropPad", 18, kIn66, 2, kAt66, 1, 1, 1},
-    {"Clip", 6, kIn67, 1, kAt67, 2, 1, 1},
-    {"Clip", 11, kIn68, 3, kAt68, 0, 1, 1},
-    {"Clip", 12, kIn69, 3, kAt69, 0, 1, 1},
-    {"Clip", 13, kIn70, 3, kAt70, 0, 1, 1},
-    {"Col2Im", 18, kIn71, 3, kAt71, 3, 1, 1},
-    {"Compress", 9, kIn72, 2, kAt72, 1, 1, 1},
-    {"Compress", 11, kIn73, 2, kAt73, 1, 1, 1},
-    {"Concat", 1, kIn74, 1, kAt74, 1, 1, 1},
-    {"Concat", 4, kIn75, 1, kAt75, 1, 1, 1},
-    {"Concat", 11, kIn76, 1, kAt76, 1, 1, 1},
-    {"Concat", 13, kIn77, 1, kAt77, 1, 1, 1},
-    {"ConcatFromSequence", 11, kIn78, 1, kAt78, 2, 1, 1},
-    {"Constant", 1, kIn79, 0, kAt79, 1, 1, 1},
-    {"Constant", 9, kIn80, 0, kAt80, 1, 1, 1},
-    {"Constant", 11, kIn81, 0, kAt81, 2, 1, 1},
-    {"Constant", 12, kIn82, 0, kAt82, 8, 1, 1},
-    {"Constant", 13, kIn83, 0, kAt83, 8, 1, 1},
-    {"Constant", 19, kIn84, 0, kAt84, 8, 1, 1},
-    {"Constant", 21, kIn85, 0, kAt85, 8, 1, 1},
-    {"Constant", 23, kIn86, 0, kAt86, 8, 1, 1},
-    {"Constant", 24, kIn87, 0, kAt87, 8, 1, 1},
-    {"Constant", 25, kIn88, 0, kAt88, 8, 1, 1},
-    {"ConstantOfShape", 9, kIn89, 1, kAt89, 1, 1, 1},
-    {"ConstantOfShape", 20, kIn90, 1, kAt90, 1, 1, 1},
-    {"ConstantOfShape", 21, kIn91, 1, kAt91, 1, 1, 1},
-    {"ConstantOfShape", 23, kIn92, 1, kAt92, 1, 1, 1},
-    {"ConstantOfShape", 24, kIn93, 1, kAt93, 1, 1, 1},
-    {"ConstantOfShape", 25, kIn94, 1, kAt94, 1, 1, 1},
-    {"Conv", 1, kIn95, 3, kAt95, 6, 1, 1},
-    {"Conv", 11, kIn96, 3, kAt96, 6, 1, 1},
-    {"Conv", 22, kIn97, 3, kAt97, 6, 1, 1},
-    {"ConvInteger", 10, kIn98, 4, kAt98, 6, 1, 1},
-    {"ConvTranspose", 1, kIn99, 3, kAt99, 8, 1, 1},
-    {"ConvTranspose", 11, kIn100, 3, kAt100, 8, 1, 1},
-    {"ConvTranspose", 22, kIn101, 3, kAt101, 8, 1, 1},
-    {"Cos", 7, kIn102, 1, kAt102, 0, 1, 1},
-    {"Cos", 22, kIn103, 1, kAt103, 0, 1, 1},
-    {"Cosh", 9, kIn104, 1, kAt104, 0, 1, 1},
-    {"Cosh", 22, kIn105, 1, kAt105, 0, 1, 1},
-    {"CumProd", 26, kIn106, 2, kAt106, 2, 1, 1},
-    {"CumSum", 11, kIn107, 2, kAt107, 2, 1, 1},
-    {"CumSum", 14, kIn108, 2, kAt108, 2, 1, 1},
-    {"DFT", 17, kIn109, 2, kAt109, 3, 1, 1},
-    {"DFT", 20, kIn110, 3, kAt110, 2, 1, 1},
-    {"DeformConv", 19, kIn111, 5, kAt111, 6, 1, 1},
-    {"DeformConv", 22, kIn112, 5, kAt112, 6, 1, 1},
-    {"DepthToSpace", 1, kIn113, 1, kAt113, 1, 1, 1},
-    {"DepthToSpace", 11, kIn114, 1, kAt114, 2, 1, 1},
-    {"DepthToSpace", 13, kIn115, 1, kAt115, 2, 1, 1},
-    {"DequantizeLinear", 10, kIn116, 3, kAt116, 0, 1, 1},
-    {"DequantizeLinear", 13, kIn117, 3, kAt117, 1, 1, 1},
-    {"DequantizeLinear", 19, kIn118, 3, kAt118, 1, 1, 1},
-    {"DequantizeLinear", 21, kIn119, 3, kAt119, 2, 1, 1},
-    {"DequantizeLinear", 23, kIn120, 3, kAt120, 3, 1, 1},
-    {"DequantizeLinear", 24, kIn121, 3, kAt121, 3, 1, 1},
-    {"DequantizeLinear", 25, kIn122, 3, kAt122, 3, 1, 1},
-    {"Det", 11, kIn123, 1, kAt123, 0, 1, 1},
-    {"Det", 22, kIn124, 1, kAt124, 0, 1, 1},
-    {"Div", 6, kIn125, 2, kAt125, 2, 1, 1},
-    {"Div", 7, kIn126, 2, kAt126, 0, 1, 1},
-    {"Div", 13, kIn127, 2, kAt127, 0, 1, 1},
-    {"Div", 14, kIn128, 2, kAt128, 0, 1, 1},
-    {"Dropout", 1, kIn129, 1, kAt129, 3, 1, 2},
-    {"Dropout", 6, kIn130, 1, kAt130, 2, 1, 2},
-    {"Dropout", 7, kIn131, 1, kAt131, 1, 1, 2},
-    {"Dropout", 10, kIn132, 1, kAt132, 1, 1, 2},
-    {"Dropout", 12, kIn133, 3, kAt133, 1, 1, 2},
-    {"Dropout", 13, kIn134, 3, kAt134, 1, 1, 2},
-    {"Dropout", 22, kIn135, 3, kAt135, 1, 1, 2},
-    {"DynamicQuantizeLinear", 11, kIn136, 1, kAt136, 0, 3, 3},
-    {"Einsum", 12, kIn137, 1, kAt137, 1, 1, 1},
-    {"Elu", 6, kIn138, 1, kAt138, 1, 1, 1},
-    {"Elu", 22, kIn139, 1, kAt139, 1, 1, 1},
-    {"Equal", 7, kIn140, 2, kAt140, 0, 1, 1},
-    {"Equal", 11, kIn141, 2, kAt141, 0, 1, 1},
-    {"Equal", 13, kIn142, 2, kAt142, 0, 1, 1},
-    {"Equal", 19, kIn143, 2, kAt143, 0, 1, 1},
-    {"Erf", 9, kIn144, 1, kAt144, 0, 1, 1},
-    {"Erf", 13, kIn145, 1, kAt145, 0, 1, 1},
-    {"Exp", 6, kIn146, 1, kAt146, 0, 1, 1},
-    {"Exp", 13, kIn147, 1, kAt147, 0, 1, 1},
-    {"Expand", 8, kIn148, 2, kAt148, 0, 1, 1},
-    {"Expand", 13, kIn149, 2, kAt149, 0, 1, 1},
-    {"EyeLike", 9, kIn150, 1, kAt150, 2, 1, 1},
-    {"EyeLike", 22, kIn151, 1, kAt151, 2, 1, 1},
-    {"Flatten", 1, kIn152, 1, kAt152, 1, 1, 1},
-    {"Flatten", 9, kIn153, 1, kAt153, 1, 1, 1},
-    {"Flatten", 11, kIn154, 1, kAt154, 1, 1, 1},
-    {"Flatten", 13, kIn155, 1, kAt155, 1, 1, 1},
-    {"Flatten", 21, kIn156, 1, kAt156, 1, 1, 1},
-    {"Flatten", 23, kIn157, 1, kAt157, 1, 1, 1},
-    {"Flatten", 24, kIn158, 1, kAt158, 1, 1, 1},
-    {"Flatten", 25, kIn159, 1, kAt159, 1, 1, 1},
-    {"Floor", 6, kIn160, 1, kAt160, 0, 1, 1},
-    {"Floor", 13, kIn161, 1, kAt161, 0, 1, 1},
-    {"GRU", 7, kIn162, 6, kAt162, 7, 1, 2},
-    {"GRU", 14, kIn163, 6, kAt163, 8, 1, 2},
-    {"GRU", 22, kIn164, 6, kAt164, 8, 1, 2},
-    {"Gather", 1, kIn165, 2, kAt165, 1, 1, 1},
-    {"Gather", 11, kIn166, 2, kAt166, 1, 1, 1},
-    {"Gather", 13, kIn167, 2, kAt167, 1, 1, 1},
-    {"GatherElements", 11, kIn168, 2, kAt168, 1, 1, 1},
-    {"GatherElements", 13, kIn169, 2, kAt169, 1, 1, 1},
-    {"GatherND", 11, kIn170, 2, kAt170, 0, 1, 1},
-    {"GatherND", 12, kIn171, 2, kAt171, 1, 1, 1},
-    {"GatherND", 13, kIn172, 2, kAt172, 1, 1, 1},
-    {"Gelu", 20, kIn173, 1, kAt173, 1, 1, 1},
-    {"Gemm", 6, kIn174, 3, kAt174, 5, 1, 1},
-    {"Gemm", 7, kIn175, 3, kAt175, 4, 1, 1},
-    {"Gemm", 9, kIn176, 3, kAt176, 4, 1, 1},
-    {"Gemm", 11, kIn177, 3, kAt177, 4, 1, 1},
-    {"Gemm", 13, kIn178, 3, kAt178, 4, 1, 1},
-    {"GlobalAveragePool", 1, kIn179, 1, kAt179, 0, 1, 1},
-    {"GlobalAveragePool", 22, kIn180, 1, kAt180, 0, 1, 1},
-    {"GlobalMaxPool", 1, kIn181, 1, kAt181, 0, 1, 1},
-    {"GlobalMaxPool", 22, kIn182, 1, kAt182, 0, 1, 1},
-    {"Greater", 7, kIn183, 2, kAt183, 0, 1, 1},
-    {"Greater", 9, kIn184, 2, kAt184, 0, 1, 1},
-    {"Greater", 13, kIn185, 2, kAt185, 0, 1, 1},
-    {"GreaterOrEqual", 12, kIn186, 2, kAt186, 0, 1, 1},
-    {"GreaterOrEqual", 16, kIn187, 2, kAt187, 0, 1, 1},
-    {"GridSample", 16, kIn188, 2, kAt188, 3, 1, 1},
-    {"GridSample", 20, kIn189, 2, kAt189, 3, 1, 1},
-    {"GridSample", 22, kIn190, 2, kAt190, 3, 1, 1},
-    {"GroupNormalization", 18, kIn191, 3, kAt191, 2, 1, 1},
-    {"GroupNormalization", 21, kIn192, 3, kAt192, 3, 1, 1},
-    {"HammingWindow", 17, kIn193, 1, kAt193, 2, 1, 1},
-    {"HannWindow", 17, kIn194, 1, kAt194, 2, 1, 1},
-    {"HardSigmoid", 6, kIn195, 1, kAt195, 2, 1, 1},
-    {"HardSigmoid", 22, kIn196, 1, kAt196, 2, 1, 1},
-    {"HardSwish", 14, kIn197, 1, kAt197, 0, 1, 1},
-    {"HardSwish", 22, kIn198, 1, kAt198, 0, 1, 1},
-    {"Hardmax", 1, kIn199, 1, kAt199, 1, 1, 1},
-    {"Hardmax", 11, kIn200, 1, kAt200, 1, 1, 1},
-    {"Hardmax", 13, kIn201, 1, kAt201, 1, 1, 1},
-    {"Identity", 1, kIn202, 1, kAt202, 0, 1, 1},
-    {"Identity", 13, kIn203, 1, kAt203, 0, 1, 1},
-    {"Identity", 14, kIn204, 1, kAt204, 0, 1, 1},
-    {"Identity", 16, kIn205, 1, kAt205, 0, 1, 1},
-    {"Identity", 19, kIn206, 1, kAt206, 0, 1, 1},
-    {"Identity", 21, kIn207, 1, kAt207, 0, 1, 1},
-    {"Identity", 23, kIn208, 1, kAt208, 0, 1, 1},
-    {"Identity", 24, kIn209, 1, kAt209, 0, 1, 1},
-    {"Identity", 25, kIn210, 1, kAt210, 0, 1, 1},
-    {"If", 1, kIn211, 1, kAt211, 2, 1, 4},
-    {"If", 11, kIn212, 1, kAt212, 2, 1, 4},
-    {"If", 13, kIn213, 1, kAt213, 2, 1, 4},
-    {"If", 16, kIn214, 1, kAt214, 2, 1, 4},
-    {"If", 19, kIn215, 1, kAt215, 2, 1, 4},
-    {"If", 21, kIn216, 1, kAt216, 2, 1, 4},
-    {"If", 23, kIn217, 1, kAt217, 2, 1, 4},
-    {"If", 24, kIn218, 1, kAt218, 2, 1, 4},
-    {"If", 25, kIn219, 1, kAt219, 2, 1, 4},
-    {"ImageDecoder", 20, kIn220, 1, kAt220, 1, 1, 1},
-    {"InstanceNormalization", 6, kIn221, 3, kAt221, 1, 1, 1},
-    {"InstanceNormalization", 22, kIn222, 3, kAt222, 1, 1, 1},
-    {"IsInf", 10, kIn223, 1, kAt223, 2, 1, 1},
-    {"IsInf", 20, kIn224, 1, kAt224, 2, 1, 1},
-    {"IsNaN", 9, kIn225, 1, kAt225, 0, 1, 1},
-    {"IsNaN", 13, kIn226, 1, kAt226, 0, 1, 1},
-    {"IsNaN", 20, kIn227, 1, kAt227, 0, 1, 1},
-    {"LRN", 1, kIn228, 1, kAt228, 4, 1, 1},
-    {"LRN", 13, kIn229, 1, kAt229, 4, 1, 1},
-    {"LSTM", 7, kIn230, 8, kAt230, 7, 1, 3},
-    {"LSTM", 14, kIn231, 8, kAt231, 8, 1, 3},
-    {"LSTM", 22, kIn232, 8, kAt232, 8, 1, 3},
-    {"LayerNormalization", 17, kIn233, 3, kAt233, 3, 1, 3},
-    {"LeakyRelu", 6, kIn234, 1, kAt234, 1, 1, 1},
-    {"LeakyRelu", 16, kIn235, 1, kAt235, 1, 1, 1},
-    {"Less", 7, kIn236, 2, kAt236, 0, 1, 1},
-    {"Less", 9, kIn237, 2, kAt237, 0, 1, 1},
-    {"Less", 13, kIn238, 2, kAt238, 0, 1, 1},
-    {"LessOrEqual", 12, kIn239, 2, kAt239, 0, 1, 1},
-    {"LessOrEqual", 16, kIn240, 2, kAt240, 0, 1, 1},
-    {"LinearAttention", 27, kIn241, 6, kAt241, 5, 2, 2},
-    {"Log", 6, kIn242, 1, kAt242, 0, 1, 1},
-    {"Log", 13, kIn243, 1, kAt243, 0, 1, 1},
-    {"LogSoftmax", 1, kIn244, 1, kAt244, 1, 1, 1},
-    {"LogSoftmax", 11, kIn245, 1, kAt245, 1, 1, 1},
-    {"LogSoftmax", 13, kIn246, 1, kAt246, 1, 1, 1},
-    {"Loop", 1, kIn247, 3, kAt247, 1, 1, 4},
-    {"Loop", 11, kIn248, 3, kAt248, 1, 1, 4},
-    {"Loop", 13, kIn249, 3, kAt249, 1, 1, 4},
-    {"Loop", 16, kIn250, 3, kAt250, 1, 1, 4},
-    {"Loop", 19, kIn251, 3, kAt251, 1, 1, 4},
-    {"Loop", 21, kIn252, 3, kAt252, 1, 1, 4},
-    {"Loop", 23, kIn253, 3, kAt253, 1, 1, 4},
-    {"Loop", 24, kIn254, 3, kAt254, 1, 1, 4},
-    {"Loop", 25, kIn255, 3, kAt255, 1, 1, 4},
-    {"LpNormalization", 1, kIn256, 1, kAt256, 2, 1, 1},
-    {"LpNormalization", 22, kIn257, 1, kAt257, 2, 1, 1},
-    {"LpPool", 2, kIn258, 1, kAt258, 5, 1, 1},
-    {"LpPool", 11, kIn259, 1, kAt259, 5, 1, 1},
-    {"LpPool", 18, kIn260, 1, kAt260, 7, 1, 1},
-    {"LpPool", 22, kIn261, 1, kAt261, 7, 1, 1},
-    {"MatMul", 1, kIn262, 2, kAt262, 0, 1, 1},
-    {"MatMul", 9, kIn263, 2, kAt263, 0, 1, 1},
-    {"MatMul", 13, kIn264, 2, kAt264, 0, 1, 1},
-    {"MatMulInteger", 10, kIn265, 4, kAt265, 0, 1, 1},
-    {"Max", 6, kIn266, 1, kAt266, 0, 1, 1},
-    {"Max", 8, kIn267, 1, kAt267, 0, 1, 1},
-    {"Max", 12, kIn268, 1, kAt268, 0, 1, 1},
-    {"Max", 13, kIn269, 1, kAt269, 0, 1, 1},
-    {"MaxPool", 1, kIn270, 1, kAt270, 4, 1, 1},
-    {"MaxPool", 8, kIn271, 1, kAt271, 5, 1, 2},
-    {"MaxPool", 10, kIn272, 1, kAt272, 7, 1, 2},
-    {"MaxPool", 11, kIn273, 1, kAt273, 7, 1, 2},
-    {"MaxPool", 12, kIn274, 1, kAt274, 7, 1, 2},
-    {"MaxPool", 22, kIn275, 1, kAt275, 7, 1, 2},
-    {"MaxUnpool", 9, kIn276, 3, kAt276, 3, 1, 1},
-    {"MaxUnpool", 11, kIn277, 3, kAt277, 3, 1, 1},
-    {"MaxUnpool", 22, kIn278, 3, kAt278, 3, 1, 1},
-    {"Mean", 6, kIn279, 1, kAt279, 0, 1, 1},
-    {"Mean", 8, kIn280, 1, kAt280, 0, 1, 1},
-    {"Mean", 13, kIn281, 1, kAt281, 0, 1, 1},
-    {"MeanVarianceNormalization", 9, kIn282, 1, kAt282, 1, 1, 1},
-    {"MeanVarianceNormalization", 13, kIn283, 1, kAt283, 1, 1, 1},
-    {"MelWeightMatrix", 17, kIn284, 5, kAt284, 1, 1, 1},
-    {"Min", 6, kIn285, 1, kAt285, 0, 1, 1},
-    {"Min", 8, kIn286, 1, kAt286, 0, 1, 1},
-    {"Min", 12, kIn287, 1, kAt287, 0, 1, 1},
-    {"Min", 13, kIn288, 1, kAt288, 0, 1, 1},
-    {"Mish", 18, kIn289, 1, kAt289, 0, 1, 1},
-    {"Mish", 22, kIn290, 1, kAt290, 0, 1, 1},
-    {"Mod", 10, kIn291, 2, kAt291, 1, 1, 1},
-    {"Mod", 13, kIn292, 2, kAt292, 1, 1, 1},
-    {"Mul", 6, kIn293, 2, kAt293, 2, 1, 1},
-    {"Mul", 7, kIn294, 2, kAt294, 0, 1, 1},
-    {"Mul", 13, kIn295, 2, kAt295, 0, 1, 1},
-    {"Mul", 14, kIn296, 2, kAt296, 0, 1, 1},
-    {"Neg", 6, kIn297, 1, kAt297, 0, 1, 1},
-    {"Neg", 13, kIn298, 1, kAt298, 0, 1, 1},
-    {"NegativeLogLikelihoodLoss", 12, kIn299, 3, kAt299, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 13, kIn300, 3, kAt300, 2, 1, 1},
-    {"NegativeLogLikelihoodLoss", 22, kIn301, 3, kAt301, 2, 1, 1},
-    {"NonMaxSuppression", 10, kIn302, 5, kAt302, 1, 1, 1},
-    {"NonMaxSuppression", 11, kIn303, 5, kAt303, 1, 1, 1},
-    {"NonZero", 9, kIn304, 1, kAt304, 0, 1, 1},
-    {"NonZero", 13, kIn305, 1, kAt305, 0, 1, 1},
-    {"Not", 1, kIn306, 1, kAt306, 0, 1, 1},
-    {"OneHot", 9, kIn307, 3, kAt307, 1, 1, 1},
-    {"OneHot", 11, kIn308, 3, kAt308, 1, 1, 1},
-    {"Optional", 15, kIn309, 1, kAt309, 1, 1, 1},
-    {"OptionalGetElement", 15, kIn310, 1, kAt310, 0, 1, 1},
-    {"OptionalGetElement", 18, kIn311, 1, kAt311, 0, 1, 1},
-    {"OptionalHasElement", 15, kIn312, 1, kAt312, 0, 1, 1},
-    {"OptionalHasElement", 18, kIn313, 1, kAt313, 0, 1, 1},
-    {"Or", 7, kIn314, 2, kAt314, 0, 1, 1},
-    {"PRelu", 6, kIn315, 2, kAt315, 0, 1, 1},
-    {"PRelu", 7, kIn316, 2, kAt316, 0, 1, 1},
-    {"PRelu", 9, kIn317, 2, kAt317, 0, 1, 1},
-    {"PRelu", 16, kIn318, 2, kAt318, 0, 1, 1},
-    {"Pad", 1, kIn319, 1, kAt319, 3, 1, 1},
-    {"Pad", 2, kIn320, 1, kAt320, 3, 1, 1},
-    {"Pad", 11, kIn321, 3, kAt321, 1, 1, 1},
-    {"Pad", 13, kIn322, 3, kAt322, 1, 1, 1},
-    {"Pad", 18, kIn323, 4, kAt323, 1, 1, 1},
-    {"Pad", 19, kIn324, 4, kAt324, 1, 1, 1},
-    {"Pad", 21, kIn325, 4, kAt325, 1, 1, 1},
-    {"Pad", 23, kIn326, 4, kAt326, 1, 1, 1},
-    {"Pad", 24, kIn327, 4, kAt327, 1, 1, 1},
-    {"Pad", 25, kIn328, 4, kAt328, 1, 1, 1},
-    {"Pow", 1, kIn329, 2, kAt329, 2, 1, 1},
-    {"Pow", 7, kIn330, 2, kAt330, 0, 1, 1},
-    {"Pow", 12, kIn331, 2, kAt331, 0, 1, 1},
-    {"Pow", 13, kIn332, 2, kAt332, 0, 1, 1},
-    {"Pow", 15, kIn333, 2, kAt333, 0, 1, 1},
-    {"QLinearConv", 10, kIn334, 9, kAt334, 6, 1, 1},
-    {"QLinearMatMul", 10, kIn335, 8, kAt335, 0, 1, 1},
-    {"QLinearMatMul", 21, kIn336, 8, kAt336, 0, 1, 1},
-    {"QuantizeLinear", 10, kIn337, 3, kAt337, 0, 1, 1},
-    {"QuantizeLinear", 13, kIn338, 3, kAt338, 1, 1, 1},
-    {"QuantizeLinear", 19, kIn339, 3, kAt339, 2, 1, 1},
-    {"QuantizeLinear", 21, kIn340, 3, kAt340, 4, 1, 1},
-    {"QuantizeLinear", 23, kIn341, 3, kAt341, 5, 1, 1},
-    {"QuantizeLinear", 24, kIn342, 3, kAt342, 5, 1, 1},
-    {"QuantizeLinear", 25, kIn343, 3, kAt343, 5, 1, 1},
-    {"RMSNormalization", 23, kIn344, 2, kAt344, 3, 1, 1},
-    {"RNN", 7, kIn345, 6, kAt345, 6, 1, 2},
-    {"RNN", 14, kIn346, 6, kAt346, 7, 1, 2},
-    {"RNN", 22, kIn347, 6, kAt347, 7, 1, 2},
-    {"Range", 11, kIn348, 3, kAt348, 0, 1, 1},
-    {"Range", 27, kIn349, 3, kAt349, 1, 1, 1},
-    {"Reciprocal", 6, kIn350, 1, kAt350, 0, 1, 1},
-    {"Reciprocal", 13, kIn351, 1, kAt351, 0, 1, 1},
-    {"ReduceL1", 1, kIn352, 1, kAt352, 2, 1, 1},
-    {"ReduceL1", 11, kIn353, 1, kAt353, 2, 1, 1},
-    {"ReduceL1", 13, kIn354, 1, kAt354, 2, 1, 1},
-    {"ReduceL1", 18, kIn355, 2, kAt355, 2, 1, 1},
-    {"ReduceL2", 1, kIn356, 1, kAt356, 2, 1, 1},
-    {"ReduceL2", 11, kIn357, 1, kAt357, 2, 1, 1},
-    {"ReduceL2", 13, kIn358, 1, kAt358, 2, 1, 1},
-    {"ReduceL2", 18, kIn359, 2, kAt359, 2, 1, 1},
-    {"ReduceLogSum", 1, kIn360, 1, kAt360, 2, 1, 1},
-    {"ReduceLogSum", 11, kIn361, 1, kAt361, 2, 1, 1},
-    {"ReduceLogSum", 13, kIn362, 1, kAt362, 2, 1, 1},
-    {"ReduceLogSum", 18, kIn363, 2, kAt363, 2, 1, 1},
-    {"ReduceLogSumExp", 1, kIn364, 1, kAt364, 2, 1, 1},
-    {"ReduceLogSumExp", 11, kIn365, 1, kAt365, 2, 1, 1},
-    {"ReduceLogSumExp", 13, kIn366, 1, kAt366, 2, 1, 1},
-    {"ReduceLogSumExp", 18, kIn367, 2, kAt367, 2, 1, 1},
-    {"ReduceMax", 1, kIn368, 1, kAt368, 2, 1, 1},
-    {"ReduceMax", 11, kIn369, 1, kAt369, 2, 1, 1},
-    {"ReduceMax", 12, kIn370, 1, kAt370, 2, 1, 1},
-    {"ReduceMax", 13, kIn371, 1, kAt371, 2, 1, 1},
-    {"ReduceMax", 18, kIn372, 2, kAt372, 2, 1, 1},
-    {"ReduceMax", 20, kIn373, 2, kAt373, 2, 1, 1},
-    {"ReduceMean", 1, kIn374, 1, kAt374, 2, 1, 1},
-    {"ReduceMean", 11, kIn375, 1, kAt375, 2, 1, 1},
-    {"ReduceMean", 13, kIn376, 1, kAt376, 2, 1, 1},
-    {"ReduceMean", 18, kIn377, 2, kAt377, 2, 1, 1},
-    {"ReduceMin", 1, kIn378, 1, kAt378, 2, 1, 1},
-    {"ReduceMin", 11, kIn379, 1, kAt379, 2, 1, 1},
-    {"ReduceMin", 12, kIn380, 1, kAt380, 2, 1, 1},
-    {"ReduceMin", 13, kIn381, 1, kAt381, 2, 1, 1},
-    {"ReduceMin", 18, kIn382, 2, kAt382, 2, 1, 1},
-    {"ReduceMin", 20, kIn383, 2, kAt383, 2, 1, 1},
-    {"ReduceProd", 1, kIn384, 1, kAt384, 2, 1, 1},
-    {"ReduceProd", 11, kIn385, 1, kAt385, 2, 1, 1},
-    {"ReduceProd", 13, kIn386, 1, kAt386, 2, 1, 1},
-    {"ReduceProd", 18, kIn387, 2, kAt387, 2, 1, 1},
-    {"ReduceSum", 1, kIn388, 1, kAt388, 2, 1, 1},
-    {"ReduceSum", 11, kIn389, 1, kAt389, 2, 1, 1},
-    {"ReduceSum", 13, kIn390, 2, kAt390, 2, 1, 1},
-    {"ReduceSumSquare", 1, kIn391, 1, kAt391, 2, 1, 1},
-    {"ReduceSumSquare", 11, kIn392, 1, kAt392, 2, 1, 1},
-    {"ReduceSumSquare", 13, kIn393, 1, kAt393, 2, 1, 1},
-    {"ReduceSumSquare", 18, kIn394, 2, kAt394, 2, 1, 1},
-    {"RegexFullMatch", 20, kIn395, 1, kAt395, 1, 1, 1},
-    {"Relu", 6, kIn396, 1, kAt396, 0, 1, 1},
-    {"Relu", 13, kIn397, 1, kAt397, 0, 1, 1},
-    {"Relu", 14, kIn398, 1, kAt398, 0, 1, 1},
-    {"Reshape", 5, kIn399, 2, kAt399, 0, 1, 1},
-    {"Reshape", 13, kIn400, 2, kAt400, 0, 1, 1},
-    {"Reshape", 14, kIn401, 2, kAt401, 1, 1, 1},
-    {"Reshape", 19, kIn402, 2, kAt402, 1, 1, 1},
-    {"Reshape", 21, kIn403, 2, kAt403, 1, 1, 1},
-    {"Reshape", 23, kIn404, 2, kAt404, 1, 1, 1},
-    {"Reshape", 24, kIn405, 2, kAt405, 1, 1, 1},
-    {"Reshape", 25, kIn406, 2, kAt406, 1, 1, 1},
-    {"Resize", 10, kIn407, 2, kAt407, 1, 1, 1},
-    {"Resize", 11, kIn408, 4, kAt408, 6, 1, 1},
-    {"Resize", 13, kIn409, 4, kAt409, 6, 1, 1},
-    {"Resize", 18, kIn410, 4, kAt410, 9, 1, 1},
-    {"Resize", 19, kIn411, 4, kAt411, 9, 1, 1},
-    {"ReverseSequence", 10, kIn412, 2, kAt412, 2, 1, 1},
-    {"RoiAlign", 10, kIn413, 3, kAt413, 5, 1, 1},
-    {"RoiAlign", 16, kIn414, 3, kAt414, 6, 1, 1},
-    {"RoiAlign", 22, kIn415, 3, kAt415, 6, 1, 1},
-    {"RotaryEmbedding", 23, kIn416, 4, kAt416, 3, 1, 1},
-    {"Round", 11, kIn417, 1, kAt417, 0, 1, 1},
-    {"Round", 22, kIn418, 1, kAt418, 0, 1, 1},
-    {"STFT", 17, kIn419, 4, kAt419, 1, 1, 1},
-    {"Scan", 8, kIn420, 2, kAt420, 3, 1, 4},
-    {"Scan", 9, kIn421, 1, kAt421, 6, 1, 4},
-    {"Scan", 11, kIn422, 1, kAt422, 6, 1, 4},
-    {"Scan", 16, kIn423, 1, kAt423, 6, 1, 4},
-    {"Scan", 19, kIn424, 1, kAt424, 6, 1, 4},
-    {"Scan", 21, kIn425, 1, kAt425, 6, 1, 4},
-    {"Scan", 23, kIn426, 1, kAt426, 6, 1, 4},
-    {"Scan", 24, kIn427, 1, kAt427, 6, 1, 4},
-    {"Scan", 25, kIn428, 1, kAt428, 6, 1, 4},
-    {"Scatter", 9, kIn429, 3, kAt429, 1, 1, 1},
-    {"ScatterElements", 11, kIn430, 3, kAt430, 1, 1, 1},
-    {"ScatterElements", 13, kIn431, 3, kAt431, 1, 1, 1},
-    {"ScatterElements", 16, kIn432, 3, kAt432, 2, 1, 1},
-    {"ScatterElements", 18, kIn433, 3, kAt433, 2, 1, 1},
-    {"ScatterND", 11, kIn434, 3, kAt434, 0, 1, 1},
-    {"ScatterND", 13, kIn435, 3, kAt435, 0, 1, 1},
-    {"ScatterND", 16, kIn436, 3, kAt436, 1, 1, 1},
-    {"ScatterND", 18, kIn437, 3, kAt437, 1, 1, 1},
-    {"Selu", 6, kIn438, 1, kAt438, 2, 1, 1},
-    {"Selu", 22, kIn439, 1, kAt439, 2, 1, 1},
-    {"SequenceAt", 11, kIn440, 2, kAt440, 0, 1, 1},
-    {"SequenceConstruct", 11, kIn441, 1, kAt441, 0, 1, 1},
-    {"SequenceEmpty", 11, kIn442, 0, kAt442, 1, 1, 1},
-    {"SequenceErase", 11, kIn443, 2, kAt443, 0, 1, 1},
-    {"SequenceInsert", 11, kIn444, 3, kAt444, 0, 1, 1},
-    {"SequenceLength", 11, kIn445, 1, kAt445, 0, 1, 1},
-    {"SequenceMap", 17, kIn446, 2, kAt446, 1, 1, 4},
-    {"Shape", 1, kIn447, 1, kAt447, 0, 1, 1},
-    {"Shape", 13, kIn448, 1, kAt448, 0, 1, 1},
-    {"Shape", 15, kIn449, 1, kAt449, 2, 1, 1},
-    {"Shape", 19, kIn450, 1, kAt450, 2, 1, 1},
-    {"Shape", 21, kIn451, 1, kAt451, 2, 1, 1},
-    {"Shape", 23, kIn452, 1, kAt452, 2, 1, 1},
-    {"Shape", 24, kIn453, 1, kAt453, 2, 1, 1},
-    {"Shape", 25, kIn454, 1, kAt454, 2, 1, 1},
-    {"Shrink", 9, kIn455, 1, kAt455, 2, 1, 1},
-    {"Sigmoid", 6, kIn456, 1, kAt456, 0, 1, 1},
-    {"Sigmoid", 13, kIn457, 1, kAt457, 0, 1, 1},
-    {"Sign", 9, kIn458, 1, kAt458, 0, 1, 1},
-    {"Sign", 13, kIn459, 1, kAt459, 0, 1, 1},
-    {"Sin", 7, kIn460, 1, kAt460, 0, 1, 1},
-    {"Sin", 22, kIn461, 1, kAt461, 0, 1, 1},
-    {"Sinh", 9, kIn462, 1, kAt462, 0, 1, 1},
-    {"Sinh", 22, kIn463, 1, kAt463, 0, 1, 1},
-    {"Size", 1, kIn464, 1, kAt464, 0, 1, 1},
-    {"Size", 13, kIn465, 1, kAt465, 0, 1, 1},
-    {"Size", 19, kIn466, 1, kAt466, 0, 1, 1},
-    {"Size", 21, kIn467, 1, kAt467, 0, 1, 1},
-    {"Size", 23, kIn468, 1, kAt468, 0, 1, 1},
-    {"Size", 24, kIn469, 1, kAt469, 0, 1, 1},
-    {"Size", 25, kIn470, 1, kAt470, 0, 1, 1},
-    {"Slice", 1, kIn471, 1, kAt471, 3, 1, 1},
-    {"Slice", 10, kIn472, 5, kAt472, 0, 1, 1},
-    {"Slice", 11, kIn473, 5, kAt473, 0, 1, 1},
-    {"Slice", 13, kIn474, 5, kAt474, 0, 1, 1},
-    {"Softmax", 1, kIn475, 1, kAt475, 1, 1, 1},
-    {"Softmax", 11, kIn476, 1, kAt476, 1, 1, 1},
-    {"Softmax", 13, kIn477, 1, kAt477, 1, 1, 1},
-    {"SoftmaxCrossEntropyLoss", 12, kIn478, 3, kAt478, 2, 1, 2},
-    {"SoftmaxCrossEntropyLoss", 13, kIn479, 3, kAt479, 2, 1, 2},
-    {"Softplus", 1, kIn480, 1, kAt480, 0, 1, 1},
-    {"Softplus", 22, kIn481, 1, kAt481, 0, 1, 1},
-    {"Softsign", 1, kIn482, 1, kAt482, 0, 1, 1},
-    {"Softsign", 22, kIn483, 1, kAt483, 0, 1, 1},
-    {"SpaceToDepth", 1, kIn484, 1, kAt484, 1, 1, 1},
-    {"SpaceToDepth", 13, kIn485, 1, kAt485, 1, 1, 1},
-    {"Split", 1, kIn486, 2, kAt486, 2, 1, 4},
-    {"Split", 2, kIn487, 1, kAt487, 2, 1, 4},
-    {"Split", 11, kIn488, 1, kAt488, 2, 1, 4},
-    {"Split", 13, kIn489, 2, kAt489, 1, 1, 4},
-    {"Split", 18, kIn490, 2, kAt490, 2, 1, 4},
-    {"SplitToSequence", 11, kIn491, 2, kAt491, 2, 1, 1},
-    {"SplitToSequence", 24, kIn492, 2, kAt492, 2, 1, 1},
-    {"Sqrt", 6, kIn493, 1, kAt493, 0, 1, 1},
-    {"Sqrt", 13, kIn494, 1, kAt494, 0, 1, 1},
-    {"Squeeze", 1, kIn495, 1, kAt495, 1, 1, 1},
-    {"Squeeze", 11, kIn496, 1, kAt496, 1, 1, 1},
-    {"Squeeze", 13, kIn497, 2, kAt497, 0, 1, 1},
-    {"Squeeze", 21, kIn498, 2, kAt498, 0, 1, 1},
-    {"Squeeze", 23, kIn499, 2, kAt499, 0, 1, 1},
-    {"Squeeze", 24, kIn500, 2, kAt500, 0, 1, 1},
-    {"Squeeze", 25, kIn501, 2, kAt501, 0, 1, 1},
-    {"StringConcat", 20, kIn502, 2, kAt502, 0, 1, 1},
-    {"StringNormalizer", 10, kIn503, 1, kAt503, 4, 1, 1},
-    {"StringSplit", 20, kIn504, 1, kAt504, 2, 2, 2},
-    {"Sub", 6, kIn505, 2, kAt505, 2, 1, 1},
-    {"Sub", 7, kIn506, 2, kAt506, 0, 1, 1},
-    {"Sub", 13, kIn507, 2, kAt507, 0, 1, 1},
-    {"Sub", 14, kIn508, 2, kAt508, 0, 1, 1},
-    {"Sum", 6, kIn509, 1, kAt509, 0, 1, 1},
-    {"Sum", 8, kIn510, 1, kAt510, 0, 1, 1},
-    {"Sum", 13, kIn511, 1, kAt511, 0, 1, 1},
-    {"Swish", 24, kIn512, 1, kAt512, 1, 1, 1},
-    {"Tan", 7, kIn513, 1, kAt513, 0, 1, 1},
-    {"Tan", 22, kIn514, 1, kAt514, 0, 1, 1},
-    {"Tanh", 6, kIn515, 1, kAt515, 0, 1, 1},
-    {"Tanh", 13, kIn516, 1, kAt516, 0, 1, 1},
-    {"TensorScatter", 24, kIn517, 3, kAt517, 2, 1, 1},
-    {"TfIdfVectorizer", 9, kIn518, 1, kAt518, 9, 1, 1},
-    {"ThresholdedRelu", 10, kIn519, 1, kAt519, 1, 1, 1},
-    {"ThresholdedRelu", 22, kIn520, 1, kAt520, 1, 1, 1},
-    {"Tile", 6, kIn521, 2, kAt521, 0, 1, 1},
-    {"Tile", 13, kIn522, 2, kAt522, 0, 1, 1},
-    {"TopK", 1, kIn523, 1, kAt523, 2, 2, 2},
-    {"TopK", 10, kIn524, 2, kAt524, 1, 2, 2},
-    {"TopK", 11, kIn525, 2, kAt525, 3, 2, 2},
-    {"TopK", 24, kIn526, 2, kAt526, 3, 2, 2},
-    {"Transpose", 1, kIn527, 1, kAt527, 1, 1, 1},
-    {"Transpose", 13, kIn528, 1, kAt528, 1, 1, 1},
-    {"Transpose", 21, kIn529, 1, kAt529, 1, 1, 1},
-    {"Transpose", 23, kIn530, 1, kAt530, 1, 1, 1},
-    {"Transpose", 24, kIn531, 1, kAt531, 1, 1, 1},
-    {"Transpose", 25, kIn532, 1, kAt532, 1, 1, 1},
-    {"Trilu", 14, kIn533, 2, kAt533, 1, 1, 1},
-    {"Unique", 11, kIn534, 1, kAt534, 2, 1, 4},
-    {"Unsqueeze", 1, kIn535, 1, kAt535, 1, 1, 1},
-    {"Unsqueeze", 11, kIn536, 1, kAt536, 1, 1, 1},
-    {"Unsqueeze", 13, kIn537, 2, kAt537, 0, 1, 1},
-    {"Unsqueeze", 21, kIn538, 2, kAt538, 0, 1, 1},
-    {"Unsqueeze", 23, kIn539, 2, kAt539, 0, 1, 1},
-    {"Unsqueeze", 24, kIn540, 2, kAt540, 0, 1, 1},
-    {"Unsqueeze", 25, kIn541, 2, kAt541, 0, 1, 1},
-    {"Upsample", 7, kIn542, 1, kAt542, 2, 1, 1},
-    {"Upsample", 9, kIn543, 2, kAt543, 1, 1, 1},
-    {"Upsample", 10, kIn544, 2, kAt544, 1, 1, 1},
-    {"Where", 9, kIn545, 3, kAt545, 0, 1, 1},
-    {"Where", 16, kIn546, 3, kAt546, 0, 1, 1},
-    {"Xor", 7, kIn547, 2, kAt547, 0, 1, 1},
+    {"Bernoulli", 15, kIn41, 1, kAt41, 2, 1, 1},
+    {"Bernoulli", 22, kIn42, 1, kAt42, 2, 1, 1},
+    {"BitCast", 26, kIn43, 1, kAt43, 1, 1, 1},
+    {"BitShift", 11, kIn44, 2, kAt44, 1, 1, 1},
+    {"BitwiseAnd", 18, kIn45, 2, kAt45, 0, 1, 1},
+    {"BitwiseNot", 18, kIn46, 1, kAt46, 0, 1, 1},
+    {"BitwiseOr", 18, kIn47, 2, kAt47, 0, 1, 1},
+    {"BitwiseXor", 18, kIn48, 2, kAt48, 0, 1, 1},
+    {"BlackmanWindow", 17, kIn49, 1, kAt49, 2, 1, 1},
+    {"Cast", 6, kIn50, 1, kAt50, 1, 1, 1},
+    {"Cast", 9, kIn51, 1, kAt51, 1, 1, 1},
+    {"Cast", 13, kIn52, 1, kAt52, 1, 1, 1},
+    {"Cast", 19, kIn53, 1, kAt53, 2, 1, 1},
+    {"Cast", 21, kIn54, 1, kAt54, 2, 1, 1},
+    {"Cast", 23, kIn55, 1, kAt55, 2, 1, 1},
+    {"Cast", 24, kIn56, 1, kAt56, 3, 1, 1},
+    {"Cast", 25, kIn57, 1, kAt57, 3, 1, 1},
+    {"CastLike", 15, kIn58, 2, kAt58, 0, 1, 1},
+    {"CastLike", 19, kIn59, 2, kAt59, 1, 1, 1},
+    {"CastLike", 21, kIn60, 2, kAt60, 1, 1, 1},
+    {"CastLike", 23, kIn61, 2, kAt61, 1, 1, 1},
+    {"CastLike", 24, kIn62, 2, kAt62, 2, 1, 1},
+    {"CastLike", 25, kIn63, 2, kAt63, 2, 1, 1},
+    {"CausalConvWithState", 27, kIn64, 4, kAt64, 1, 2, 2},
+    {"Ceil", 6, kIn65, 1, kAt65, 0, 1, 1},
+    {"Ceil", 13, kIn66, 1, kAt66, 0, 1, 1},
+    {"Celu", 12, kIn67, 1, kAt67, 1, 1, 1},
+    {"CenterCropPad", 18, kIn68, 2, kAt68, 1, 1, 1},
+    {"Clip", 6, kIn69, 1, kAt69, 2, 1, 1},
+    {"Clip", 11, kIn70, 3, kAt70, 0, 1, 1},
+    {"Clip", 12, kIn71, 3, kAt71, 0, 1, 1},
+    {"Clip", 13, kIn72, 3, kAt72, 0, 1, 1},
+    {"Col2Im", 18, kIn73, 3, kAt73, 3, 1, 1},
+    {"Compress", 9, kIn74, 2, kAt74, 1, 1, 1},
+    {"Compress", 11, kIn75, 2, kAt75, 1, 1, 1},
+    {"Concat", 1, kIn76, 1, kAt76, 1, 1, 1},
+    {"Concat", 4, kIn77, 1, kAt77, 1, 1, 1},
+    {"Concat", 11, kIn78, 1, kAt78, 1, 1, 1},
+    {"Concat", 13, kIn79, 1, kAt79, 1, 1, 1},
+    {"ConcatFromSequence", 11, kIn80, 1, kAt80, 2, 1, 1},
+    {"Constant", 1, kIn81, 0, kAt81, 1, 1, 1},
+    {"Constant", 9, kIn82, 0, kAt82, 1, 1, 1},
+    {"Constant", 11, kIn83, 0, kAt83, 2, 1, 1},
+    {"Constant", 12, kIn84, 0, kAt84, 8, 1, 1},
+    {"Constant", 13, kIn85, 0, kAt85, 8, 1, 1},
+    {"Constant", 19, kIn86, 0, kAt86, 8, 1, 1},
+    {"Constant", 21, kIn87, 0, kAt87, 8, 1, 1},
+    {"Constant", 23, kIn88, 0, kAt88, 8, 1, 1},
+    {"Constant", 24, kIn89, 0, kAt89, 8, 1, 1},
+    {"Constant", 25, kIn90, 0, kAt90, 8, 1, 1},
+    {"ConstantOfShape", 9, kIn91, 1, kAt91, 1, 1, 1},
+    {"ConstantOfShape", 20, kIn92, 1, kAt92, 1, 1, 1},
+    {"ConstantOfShape", 21, kIn93, 1, kAt93, 1, 1, 1},
+    {"ConstantOfShape", 23, kIn94, 1, kAt94, 1, 1, 1},
+    {"ConstantOfShape", 24, kIn95, 1, kAt95, 1, 1, 1},
+    {"ConstantOfShape", 25, kIn96, 1, kAt96, 1, 1, 1},
+    {"Conv", 1, kIn97, 3, kAt97, 6, 1, 1},
+    {"Conv", 11, kIn98, 3, kAt98, 6, 1, 1},
+    {"Conv", 22, kIn99, 3, kAt99, 6, 1, 1},
+    {"ConvInteger", 10, kIn100, 4, kAt100, 6, 1, 1},
+    {"ConvTranspose", 1, kIn101, 3, kAt101, 8, 1, 1},
+    {"ConvTranspose", 11, kIn102, 3, kAt102, 8, 1, 1},
+    {"ConvTranspose", 22, kIn103, 3, kAt103, 8, 1, 1},
+    {"Cos", 7, kIn104, 1, kAt104, 0, 1, 1},
+    {"Cos", 22, kIn105, 1, kAt105, 0, 1, 1},
+    {"Cosh", 9, kIn106, 1, kAt106, 0, 1, 1},
+    {"Cosh", 22, kIn107, 1, kAt107, 0, 1, 1},
+    {"CumProd", 26, kIn108, 2, kAt108, 2, 1, 1},
+    {"CumSum", 11, kIn109, 2, kAt109, 2, 1, 1},
+    {"CumSum", 14, kIn110, 2, kAt110, 2, 1, 1},
+    {"DFT", 17, kIn111, 2, kAt111, 3, 1, 1},
+    {"DFT", 20, kIn112, 3, kAt112, 2, 1, 1},
+    {"DeformConv", 19, kIn113, 5, kAt113, 6, 1, 1},
+    {"DeformConv", 22, kIn114, 5, kAt114, 6, 1, 1},
+    {"DepthToSpace", 1, kIn115, 1, kAt115, 1, 1, 1},
+    {"DepthToSpace", 11, kIn116, 1, kAt116, 2, 1, 1},
+    {"DepthToSpace", 13, kIn117, 1, kAt117, 2, 1, 1},
+    {"DequantizeLinear", 10, kIn118, 3, kAt118, 0, 1, 1},
+    {"DequantizeLinear", 13, kIn119, 3, kAt119, 1, 1, 1},
+    {"DequantizeLinear", 19, kIn120, 3, kAt120, 1, 1, 1},
+    {"DequantizeLinear", 21, kIn121, 3, kAt121, 2, 1, 1},
+    {"DequantizeLinear", 23, kIn122, 3, kAt122, 3, 1, 1},
+    {"DequantizeLinear", 24, kIn123, 3, kAt123, 3, 1, 1},
+    {"DequantizeLinear", 25, kIn124, 3, kAt124, 3, 1, 1},
+    {"Det", 11, kIn125, 1, kAt125, 0, 1, 1},
+    {"Det", 22, kIn126, 1, kAt126, 0, 1, 1},
+    {"Div", 6, kIn127, 2, kAt127, 2, 1, 1},
+    {"Div", 7, kIn128, 2, kAt128, 0, 1, 1},
+    {"Div", 13, kIn129, 2, kAt129, 0, 1, 1},
+    {"Div", 14, kIn130, 2, kAt130, 0, 1, 1},
+    {"Dropout", 1, kIn131, 1, kAt131, 3, 1, 2},
+    {"Dropout", 6, kIn132, 1, kAt132, 2, 1, 2},
+    {"Dropout", 7, kIn133, 1, kAt133, 1, 1, 2},
+    {"Dropout", 10, kIn134, 1, kAt134, 1, 1, 2},
+    {"Dropout", 12, kIn135, 3, kAt135, 1, 1, 2},
+    {"Dropout", 13, kIn136, 3, kAt136, 1, 1, 2},
+    {"Dropout", 22, kIn137, 3, kAt137, 1, 1, 2},
+    {"DynamicQuantizeLinear", 11, kIn138, 1, kAt138, 0, 3, 3},
+    {"Einsum", 12, kIn139, 1, kAt139, 1, 1, 1},
+    {"Elu", 6, kIn140, 1, kAt140, 1, 1, 1},
+    {"Elu", 22, kIn141, 1, kAt141, 1, 1, 1},
+    {"Equal", 7, kIn142, 2, kAt142, 0, 1, 1},
+    {"Equal", 11, kIn143, 2, kAt143, 0, 1, 1},
+    {"Equal", 13, kIn144, 2, kAt144, 0, 1, 1},
+    {"Equal", 19, kIn145, 2, kAt145, 0, 1, 1},
+    {"Erf", 9, kIn146, 1, kAt146, 0, 1, 1},
+    {"Erf", 13, kIn147, 1, kAt147, 0, 1, 1},
+    {"Exp", 6, kIn148, 1, kAt148, 0, 1, 1},
+    {"Exp", 13, kIn149, 1, kAt149, 0, 1, 1},
+    {"Expand", 8, kIn150, 2, kAt150, 0, 1, 1},
+    {"Expand", 13, kIn151, 2, kAt151, 0, 1, 1},
+    {"EyeLike", 9, kIn152, 1, kAt152, 2, 1, 1},
+    {"EyeLike", 22, kIn153, 1, kAt153, 2, 1, 1},
+    {"Flatten", 1, kIn154, 1, kAt154, 1, 1, 1},
+    {"Flatten", 9, kIn155, 1, kAt155, 1, 1, 1},
+    {"Flatten", 11, kIn156, 1, kAt156, 1, 1, 1},
+    {"Flatten", 13, kIn157, 1, kAt157, 1, 1, 1},
+    {"Flatten", 21, kIn158, 1, kAt158, 1, 1, 1},
+    {"Flatten", 23, kIn159, 1, kAt159, 1, 1, 1},
+    {"Flatten", 24, kIn160, 1, kAt160, 1, 1, 1},
+    {"Flatten", 25, kIn161, 1, kAt161, 1, 1, 1},
+    {"Floor", 6, kIn162, 1, kAt162, 0, 1, 1},
+    {"Floor", 13, kIn163, 1, kAt163, 0, 1, 1},
+    {"GRU", 7, kIn164, 6, kAt164, 7, 1, 2},
+    {"GRU", 14, kIn165, 6, kAt165, 8, 1, 2},
+    {"GRU", 22, kIn166, 6, kAt166, 8, 1, 2},
+    {"Gather", 1, kIn167, 2, kAt167, 1, 1, 1},
+    {"Gather", 11, kIn168, 2, kAt168, 1, 1, 1},
+    {"Gather", 13, kIn169, 2, kAt169, 1, 1, 1},
+    {"GatherElements", 11, kIn170, 2, kAt170, 1, 1, 1},
+    {"GatherElements", 13, kIn171, 2, kAt171, 1, 1, 1},
+    {"GatherND", 11, kIn172, 2, kAt172, 0, 1, 1},
+    {"GatherND", 12, kIn173, 2, kAt173, 1, 1, 1},
+    {"GatherND", 13, kIn174, 2, kAt174, 1, 1, 1},
+    {"Gelu", 20, kIn175, 1, kAt175, 1, 1, 1},
+    {"Gemm", 6, kIn176, 3, kAt176, 5, 1, 1},
+    {"Gemm", 7, kIn177, 3, kAt177, 4, 1, 1},
+    {"Gemm", 9, kIn178, 3, kAt178, 4, 1, 1},
+    {"Gemm", 11, kIn179, 3, kAt179, 4, 1, 1},
+    {"Gemm", 13, kIn180, 3, kAt180, 4, 1, 1},
+    {"GlobalAveragePool", 1, kIn181, 1, kAt181, 0, 1, 1},
+    {"GlobalAveragePool", 22, kIn182, 1, kAt182, 0, 1, 1},
+    {"GlobalMaxPool", 1, kIn183, 1, kAt183, 0, 1, 1},
+    {"GlobalMaxPool", 22, kIn184, 1, kAt184, 0, 1, 1},
+    {"Greater", 7, kIn185, 2, kAt185, 0, 1, 1},
+    {"Greater", 9, kIn186, 2, kAt186, 0, 1, 1},
+    {"Greater", 13, kIn187, 2, kAt187, 0, 1, 1},
+    {"GreaterOrEqual", 12, kIn188, 2, kAt188, 0, 1, 1},
+    {"GreaterOrEqual", 16, kIn189, 2, kAt189, 0, 1, 1},
+    {"GridSample", 16, kIn190, 2, kAt190, 3, 1, 1},
+    {"GridSample", 20, kIn191, 2, kAt191, 3, 1, 1},
+    {"GridSample", 22, kIn192, 2, kAt192, 3, 1, 1},
+    {"GroupNormalization", 18, kIn193, 3, kAt193, 2, 1, 1},
+    {"GroupNormalization", 21, kIn194, 3, kAt194, 3, 1, 1},
+    {"HammingWindow", 17, kIn195, 1, kAt195, 2, 1, 1},
+    {"HannWindow", 17, kIn196, 1, kAt196, 2, 1, 1},
+    {"HardSigmoid", 6, kIn197, 1, kAt197, 2, 1, 1},
+    {"HardSigmoid", 22, kIn198, 1, kAt198, 2, 1, 1},
+    {"HardSwish", 14, kIn199, 1, kAt199, 0, 1, 1},
+    {"HardSwish", 22, kIn200, 1, kAt200, 0, 1, 1},
+    {"Hardmax", 1, kIn201, 1, kAt201, 1, 1, 1},
+    {"Hardmax", 11, kIn202, 1, kAt202, 1, 1, 1},
+    {"Hardmax", 13, kIn203, 1, kAt203, 1, 1, 1},
+    {"Identity", 1, kIn204, 1, kAt204, 0, 1, 1},
+    {"Identity", 13, kIn205, 1, kAt205, 0, 1, 1},
+    {"Identity", 14, kIn206, 1, kAt206, 0, 1, 1},
+    {"Identity", 16, kIn207, 1, kAt207, 0, 1, 1},
+    {"Identity", 19, kIn208, 1, kAt208, 0, 1, 1},
+    {"Identity", 21, kIn209, 1, kAt209, 0, 1, 1},
+    {"Identity", 23, kIn210, 1, kAt210, 0, 1, 1},
+    {"Identity", 24, kIn211, 1, kAt211, 0, 1, 1},
+    {"Identity", 25, kIn212, 1, kAt212, 0, 1, 1},
+    {"If", 1, kIn213, 1, kAt213, 2, 1, 4},
+    {"If", 11, kIn214, 1, kAt214, 2, 1, 4},
+    {"If", 13, kIn215, 1, kAt215, 2, 1, 4},
+    {"If", 16, kIn216, 1, kAt216, 2, 1, 4},
+    {"If", 19, kIn217, 1, kAt217, 2, 1, 4},
+    {"If", 21, kIn218, 1, kAt218, 2, 1, 4},
+    {"If", 23, kIn219, 1, kAt219, 2, 1, 4},
+    {"If", 24, kIn220, 1, kAt220, 2, 1, 4},
+    {"If", 25, kIn221, 1, kAt221, 2, 1, 4},
+    {"ImageDecoder", 20, kIn222, 1, kAt222, 1, 1, 1},
+    {"InstanceNormalization", 6, kIn223, 3, kAt223, 1, 1, 1},
+    {"InstanceNormalization", 22, kIn224, 3, kAt224, 1, 1, 1},
+    {"IsInf", 10, kIn225, 1, kAt225, 2, 1, 1},
+    {"IsInf", 20, kIn226, 1, kAt226, 2, 1, 1},
+    {"IsNaN", 9, kIn227, 1, kAt227, 0, 1, 1},
+    {"IsNaN", 13, kIn228, 1, kAt228, 0, 1, 1},
+    {"IsNaN", 20, kIn229, 1, kAt229, 0, 1, 1},
+    {"LRN", 1, kIn230, 1, kAt230, 4, 1, 1},
+    {"LRN", 13, kIn231, 1, kAt231, 4, 1, 1},
+    {"LSTM", 7, kIn232, 8, kAt232, 7, 1, 3},
+    {"LSTM", 14, kIn233, 8, kAt233, 8, 1, 3},
+    {"LSTM", 22, kIn234, 8, kAt234, 8, 1, 3},
+    {"LayerNormalization", 17, kIn235, 3, kAt235, 3, 1, 3},
+    {"LeakyRelu", 6, kIn236, 1, kAt236, 1, 1, 1},
+    {"LeakyRelu", 16, kIn237, 1, kAt237, 1, 1, 1},
+    {"Less", 7, kIn238, 2, kAt238, 0, 1, 1},
+    {"Less", 9, kIn239, 2, kAt239, 0, 1, 1},
+    {"Less", 13, kIn240, 2, kAt240, 0, 1, 1},
+    {"LessOrEqual", 12, kIn241, 2, kAt241, 0, 1, 1},
+    {"LessOrEqual", 16, kIn242, 2, kAt242, 0, 1, 1},
+    {"LinearAttention", 27, kIn243, 6, kAt243, 5, 2, 2},
+    {"Log", 6, kIn244, 1, kAt244, 0, 1, 1},
+    {"Log", 13, kIn245, 1, kAt245, 0, 1, 1},
+    {"LogSoftmax", 1, kIn246, 1, kAt246, 1, 1, 1},
+    {"LogSoftmax", 11, kIn247, 1, kAt247, 1, 1, 1},
+    {"LogSoftmax", 13, kIn248, 1, kAt248, 1, 1, 1},
+    {"Loop", 1, kIn249, 3, kAt249, 1, 1, 4},
+    {"Loop", 11, kIn250, 3, kAt250, 1, 1, 4},
+    {"Loop", 13, kIn251, 3, kAt251, 1, 1, 4},
+    {"Loop", 16, kIn252, 3, kAt252, 1, 1, 4},
+    {"Loop", 19, kIn253, 3, kAt253, 1, 1, 4},
+    {"Loop", 21, kIn254, 3, kAt254, 1, 1, 4},
+    {"Loop", 23, kIn255, 3, kAt255, 1, 1, 4},
+    {"Loop", 24, kIn256, 3, kAt256, 1, 1, 4},
+    {"Loop", 25, kIn257, 3, kAt257, 1, 1, 4},
+    {"LpNormalization", 1, kIn258, 1, kAt258, 2, 1, 1},
+    {"LpNormalization", 22, kIn259, 1, kAt259, 2, 1, 1},
+    {"LpPool", 2, kIn260, 1, kAt260, 5, 1, 1},
+    {"LpPool", 11, kIn261, 1, kAt261, 5, 1, 1},
+    {"LpPool", 18, kIn262, 1, kAt262, 7, 1, 1},
+    {"LpPool", 22, kIn263, 1, kAt263, 7, 1, 1},
+    {"MatMul", 1, kIn264, 2, kAt264, 0, 1, 1},
+    {"MatMul", 9, kIn265, 2, kAt265, 0, 1, 1},
+    {"MatMul", 13, kIn266, 2, kAt266, 0, 1, 1},
+    {"MatMulInteger", 10, kIn267, 4, kAt267, 0, 1, 1},
+    {"Max", 6, kIn268, 1, kAt268, 0, 1, 1},
+    {"Max", 8, kIn269, 1, kAt269, 0, 1, 1},
+    {"Max", 12, kIn270, 1, kAt270, 0, 1, 1},
+    {"Max", 13, kIn271, 1, kAt271, 0, 1, 1},
+    {"MaxPool", 1, kIn272, 1, kAt272, 4, 1, 1},
+    {"MaxPool", 8, kIn273, 1, kAt273, 5, 1, 2},
+    {"MaxPool", 10, kIn274, 1, kAt274, 7, 1, 2},
+    {"MaxPool", 11, kIn275, 1, kAt275, 7, 1, 2},
+    {"MaxPool", 12, kIn276, 1, kAt276, 7, 1, 2},
+    {"MaxPool", 22, kIn277, 1, kAt277, 7, 1, 2},
+    {"MaxUnpool", 9, kIn278, 3, kAt278, 3, 1, 1},
+    {"MaxUnpool", 11, kIn279, 3, kAt279, 3, 1, 1},
+    {"MaxUnpool", 22, kIn280, 3, kAt280, 3, 1, 1},
+    {"Mean", 6, kIn281, 1, kAt281, 0, 1, 1},
+    {"Mean", 8, kIn282, 1, kAt282, 0, 1, 1},
+    {"Mean", 13, kIn283, 1, kAt283, 0, 1, 1},
+    {"MeanVarianceNormalization", 9, kIn284, 1, kAt284, 1, 1, 1},
+    {"MeanVarianceNormalization", 13, kIn285, 1, kAt285, 1, 1, 1},
+    {"MelWeightMatrix", 17, kIn286, 5, kAt286, 1, 1, 1},
+    {"Min", 6, kIn287, 1, kAt287, 0, 1, 1},
+    {"Min", 8, kIn288, 1, kAt288, 0, 1, 1},
+    {"Min", 12, kIn289, 1, kAt289, 0, 1, 1},
+    {"Min", 13, kIn290, 1, kAt290, 0, 1, 1},
+    {"Mish", 18, kIn291, 1, kAt291, 0, 1, 1},
+    {"Mish", 22, kIn292, 1, kAt292, 0, 1, 1},
+    {"Mod", 10, kIn293, 2, kAt293, 1, 1, 1},
+    {"Mod", 13, kIn294, 2, kAt294, 1, 1, 1},
+    {"Mul", 6, kIn295, 2, kAt295, 2, 1, 1},
+    {"Mul", 7, kIn296, 2, kAt296, 0, 1, 1},
+    {"Mul", 13, kIn297, 2, kAt297, 0, 1, 1},
+    {"Mul", 14, kIn298, 2, kAt298, 0, 1, 1},
+    {"Multinomial", 7, kIn299, 1, kAt299, 3, 1, 1},
+    {"Multinomial", 22, kIn300, 1, kAt300, 3, 1, 1},
+    {"Neg", 6, kIn301, 1, kAt301, 0, 1, 1},
+    {"Neg", 13, kIn302, 1, kAt302, 0, 1, 1},
+    {"NegativeLogLikelihoodLoss", 12, kIn303, 3, kAt303, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 13, kIn304, 3, kAt304, 2, 1, 1},
+    {"NegativeLogLikelihoodLoss", 22, kIn305, 3, kAt305, 2, 1, 1},
+    {"NonMaxSuppression", 10, kIn306, 5, kAt306, 1, 1, 1},
+    {"NonMaxSuppression", 11, kIn307, 5, kAt307, 1, 1, 1},
+    {"NonZero", 9, kIn308, 1, kAt308, 0, 1, 1},
+    {"NonZero", 13, kIn309, 1, kAt309, 0, 1, 1},
+    {"Not", 1, kIn310, 1, kAt310, 0, 1, 1},
+    {"OneHot", 9, kIn311, 3, kAt311, 1, 1, 1},
+    {"OneHot", 11, kIn312, 3, kAt312, 1, 1, 1},
+    {"Optional", 15, kIn313, 1, kAt313, 1, 1, 1},
+    {"OptionalGetElement", 15, kIn314, 1, kAt314, 0, 1, 1},
+    {"OptionalGetElement", 18, kIn315, 1, kAt315, 0, 1, 1},
+    {"OptionalHasElement", 15, kIn316, 1, kAt316, 0, 1, 1},
+    {"OptionalHasElement", 18, kIn317, 1, kAt317, 0, 1, 1},
+    {"Or", 7, kIn318, 2, kAt318, 0, 1, 1},
+    {"PRelu", 6, kIn319, 2, kAt319, 0, 1, 1},
+    {"PRelu", 7, kIn320, 2, kAt320, 0, 1, 1},
+    {"PRelu", 9, kIn321, 2, kAt321, 0, 1, 1},
+    {"PRelu", 16, kIn322, 2, kAt322, 0, 1, 1},
+    {"Pad", 1, kIn323, 1, kAt323, 3, 1, 1},
+    {"Pad", 2, kIn324, 1, kAt324, 3, 1, 1},
+    {"Pad", 11, kIn325, 3, kAt325, 1, 1, 1},
+    {"Pad", 13, kIn326, 3, kAt326, 1, 1, 1},
+    {"Pad", 18, kIn327, 4, kAt327, 1, 1, 1},
+    {"Pad", 19, kIn328, 4, kAt328, 1, 1, 1},
+    {"Pad", 21, kIn329, 4, kAt329, 1, 1, 1},
+    {"Pad", 23, kIn330, 4, kAt330, 1, 1, 1},
+    {"Pad", 24, kIn331, 4, kAt331, 1, 1, 1},
+    {"Pad", 25, kIn332, 4, kAt332, 1, 1, 1},
+    {"Pow", 1, kIn333, 2, kAt333, 2, 1, 1},
+    {"Pow", 7, kIn334, 2, kAt334, 0, 1, 1},
+    {"Pow", 12, kIn335, 2, kAt335, 0, 1, 1},
+    {"Pow", 13, kIn336, 2, kAt336, 0, 1, 1},
+    {"Pow", 15, kIn337, 2, kAt337, 0, 1, 1},
+    {"QLinearConv", 10, kIn338, 9, kAt338, 6, 1, 1},
+    {"QLinearMatMul", 10, kIn339, 8, kAt339, 0, 1, 1},
+    {"QLinearMatMul", 21, kIn340, 8, kAt340, 0, 1, 1},
+    {"QuantizeLinear", 10, kIn341, 3, kAt341, 0, 1, 1},
+    {"QuantizeLinear", 13, kIn342, 3, kAt342, 1, 1, 1},
+    {"QuantizeLinear", 19, kIn343, 3, kAt343, 2, 1, 1},
+    {"QuantizeLinear", 21, kIn344, 3, kAt344, 4, 1, 1},
+    {"QuantizeLinear", 23, kIn345, 3, kAt345, 5, 1, 1},
+    {"QuantizeLinear", 24, kIn346, 3, kAt346, 5, 1, 1},
+    {"QuantizeLinear", 25, kIn347, 3, kAt347, 5, 1, 1},
+    {"RMSNormalization", 23, kIn348, 2, kAt348, 3, 1, 1},
+    {"RNN", 7, kIn349, 6, kAt349, 6, 1, 2},
+    {"RNN", 14, kIn350, 6, kAt350, 7, 1, 2},
+    {"RNN", 22, kIn351, 6, kAt351, 7, 1, 2},
+    {"RandomNormal", 1, kIn352, 0, kAt352, 5, 1, 1},
+    {"RandomNormal", 22, kIn353, 0, kAt353, 5, 1, 1},
+    {"RandomNormalLike", 1, kIn354, 1, kAt354, 4, 1, 1},
+    {"RandomNormalLike", 22, kIn355, 1, kAt355, 4, 1, 1},
+    {"RandomUniform", 1, kIn356, 0, kAt356, 5, 1, 1},
+    {"RandomUniform", 22, kIn357, 0, kAt357, 5, 1, 1},
+    {"RandomUniformLike", 1, kIn358, 1, kAt358, 4, 1, 1},
+    {"RandomUniformLike", 22, kIn359, 1, kAt359, 4, 1, 1},
+    {"Range", 11, kIn360, 3, kAt360, 0, 1, 1},
+    {"Range", 27, kIn361, 3, kAt361, 1, 1, 1},
+    {"Reciprocal", 6, kIn362, 1, kAt362, 0, 1, 1},
+    {"Reciprocal", 13, kIn363, 1, kAt363, 0, 1, 1},
+    {"ReduceL1", 1, kIn364, 1, kAt364, 2, 1, 1},
+    {"ReduceL1", 11, kIn365, 1, kAt365, 2, 1, 1},
+    {"ReduceL1", 13, kIn366, 1, kAt366, 2, 1, 1},
+    {"ReduceL1", 18, kIn367, 2, kAt367, 2, 1, 1},
+    {"ReduceL2", 1, kIn368, 1, kAt368, 2, 1, 1},
+    {"ReduceL2", 11, kIn369, 1, kAt369, 2, 1, 1},
+    {"ReduceL2", 13, kIn370, 1, kAt370, 2, 1, 1},
+    {"ReduceL2", 18, kIn371, 2, kAt371, 2, 1, 1},
+    {"ReduceLogSum", 1, kIn372, 1, kAt372, 2, 1, 1},
+    {"ReduceLogSum", 11, kIn373, 1, kAt373, 2, 1, 1},
+    {"ReduceLogSum", 13, kIn374, 1, kAt374, 2, 1, 1},
+    {"ReduceLogSum", 18, kIn375, 2, kAt375, 2, 1, 1},
+    {"ReduceLogSumExp", 1, kIn376, 1, kAt376, 2, 1, 1},
+    {"ReduceLogSumExp", 11, kIn377, 1, kAt377, 2, 1, 1},
+    {"ReduceLogSumExp", 13, kIn378, 1, kAt378, 2, 1, 1},
+    {"ReduceLogSumExp", 18, kIn379, 2, kAt379, 2, 1, 1},
+    {"ReduceMax", 1, kIn380, 1, kAt380, 2, 1, 1},
+    {"ReduceMax", 11, kIn381, 1, kAt381, 2, 1, 1},
+    {"ReduceMax", 12, kIn382, 1, kAt382, 2, 1, 1},
+    {"ReduceMax", 13, kIn383, 1, kAt383, 2, 1, 1},
+    {"ReduceMax", 18, kIn384, 2, kAt384, 2, 1, 1},
+    {"ReduceMax", 20, kIn385, 2, kAt385, 2, 1, 1},
+    {"ReduceMean", 1, kIn386, 1, kAt386, 2, 1, 1},
+    {"ReduceMean", 11, kIn387, 1, kAt387, 2, 1, 1},
+    {"ReduceMean", 13, kIn388, 1, kAt388, 2, 1, 1},
+    {"ReduceMean", 18, kIn389, 2, kAt389, 2, 1, 1},
+    {"ReduceMin", 1, kIn390, 1, kAt390, 2, 1, 1},
+    {"ReduceMin", 11, kIn391, 1, kAt391, 2, 1, 1},
+    {"ReduceMin", 12, kIn392, 1, kAt392, 2, 1, 1},
+    {"ReduceMin", 13, kIn393, 1, kAt393, 2, 1, 1},
+    {"ReduceMin", 18, kIn394, 2, kAt394, 2, 1, 1},
+    {"ReduceMin", 20, kIn395, 2, kAt395, 2, 1, 1},
+    {"ReduceProd", 1, kIn396, 1, kAt396, 2, 1, 1},
+    {"ReduceProd", 11, kIn397, 1, kAt397, 2, 1, 1},
+    {"ReduceProd", 13, kIn398, 1, kAt398, 2, 1, 1},
+    {"ReduceProd", 18, kIn399, 2, kAt399, 2, 1, 1},
+    {"ReduceSum", 1, kIn400, 1, kAt400, 2, 1, 1},
+    {"ReduceSum", 11, kIn401, 1, kAt401, 2, 1, 1},
+    {"ReduceSum", 13, kIn402, 2, kAt402, 2, 1, 1},
+    {"ReduceSumSquare", 1, kIn403, 1, kAt403, 2, 1, 1},
+    {"ReduceSumSquare", 11, kIn404, 1, kAt404, 2, 1, 1},
+    {"ReduceSumSquare", 13, kIn405, 1, kAt405, 2, 1, 1},
+    {"ReduceSumSquare", 18, kIn406, 2, kAt406, 2, 1, 1},
+    {"RegexFullMatch", 20, kIn407, 1, kAt407, 1, 1, 1},
+    {"Relu", 6, kIn408, 1, kAt408, 0, 1, 1},
+    {"Relu", 13, kIn409, 1, kAt409, 0, 1, 1},
+    {"Relu", 14, kIn410, 1, kAt410, 0, 1, 1},
+    {"Reshape", 5, kIn411, 2, kAt411, 0, 1, 1},
+    {"Reshape", 13, kIn412, 2, kAt412, 0, 1, 1},
+    {"Reshape", 14, kIn413, 2, kAt413, 1, 1, 1},
+    {"Reshape", 19, kIn414, 2, kAt414, 1, 1, 1},
+    {"Reshape", 21, kIn415, 2, kAt415, 1, 1, 1},
+    {"Reshape", 23, kIn416, 2, kAt416, 1, 1, 1},
+    {"Reshape", 24, kIn417, 2, kAt417, 1, 1, 1},
+    {"Reshape", 25, kIn418, 2, kAt418, 1, 1, 1},
+    {"Resize", 10, kIn419, 2, kAt419, 1, 1, 1},
+    {"Resize", 11, kIn420, 4, kAt420, 6, 1, 1},
+    {"Resize", 13, kIn421, 4, kAt421, 6, 1, 1},
+    {"Resize", 18, kIn422, 4, kAt422, 9, 1, 1},
+    {"Resize", 19, kIn423, 4, kAt423, 9, 1, 1},
+    {"ReverseSequence", 10, kIn424, 2, kAt424, 2, 1, 1},
+    {"RoiAlign", 10, kIn425, 3, kAt425, 5, 1, 1},
+    {"RoiAlign", 16, kIn426, 3, kAt426, 6, 1, 1},
+    {"RoiAlign", 22, kIn427, 3, kAt427, 6, 1, 1},
+    {"RotaryEmbedding", 23, kIn428, 4, kAt428, 3, 1, 1},
+    {"Round", 11, kIn429, 1, kAt429, 0, 1, 1},
+    {"Round", 22, kIn430, 1, kAt430, 0, 1, 1},
+    {"STFT", 17, kIn431, 4, kAt431, 1, 1, 1},
+    {"Scan", 8, kIn432, 2, kAt432, 3, 1, 4},
+    {"Scan", 9, kIn433, 1, kAt433, 6, 1, 4},
+    {"Scan", 11, kIn434, 1, kAt434, 6, 1, 4},
+    {"Scan", 16, kIn435, 1, kAt435, 6, 1, 4},
+    {"Scan", 19, kIn436, 1, kAt436, 6, 1, 4},
+    {"Scan", 21, kIn437, 1, kAt437, 6, 1, 4},
+    {"Scan", 23, kIn438, 1, kAt438, 6, 1, 4},
+    {"Scan", 24, kIn439, 1, kAt439, 6, 1, 4},
+    {"Scan", 25, kIn440, 1, kAt440, 6, 1, 4},
+    {"Scatter", 9, kIn441, 3, kAt441, 1, 1, 1},
+    {"ScatterElements", 11, kIn442, 3, kAt442, 1, 1, 1},
+    {"ScatterElements", 13, kIn443, 3, kAt443, 1, 1, 1},
+    {"ScatterElements", 16, kIn444, 3, kAt444, 2, 1, 1},
+    {"ScatterElements", 18, kIn445, 3, kAt445, 2, 1, 1},
+    {"ScatterND", 11, kIn446, 3, kAt446, 0, 1, 1},
+    {"ScatterND", 13, kIn447, 3, kAt447, 0, 1, 1},
+    {"ScatterND", 16, kIn448, 3, kAt448, 1, 1, 1},
+    {"ScatterND", 18, kIn449, 3, kAt449, 1, 1, 1},
+    {"Selu", 6, kIn450, 1, kAt450, 2, 1, 1},
+    {"Selu", 22, kIn451, 1, kAt451, 2, 1, 1},
+    {"SequenceAt", 11, kIn452, 2, kAt452, 0, 1, 1},
+    {"SequenceConstruct", 11, kIn453, 1, kAt453, 0, 1, 1},
+    {"SequenceEmpty", 11, kIn454, 0, kAt454, 1, 1, 1},
+    {"SequenceErase", 11, kIn455, 2, kAt455, 0, 1, 1},
+    {"SequenceInsert", 11, kIn456, 3, kAt456, 0, 1, 1},
+    {"SequenceLength", 11, kIn457, 1, kAt457, 0, 1, 1},
+    {"SequenceMap", 17, kIn458, 2, kAt458, 1, 1, 4},
+    {"Shape", 1, kIn459, 1, kAt459, 0, 1, 1},
+    {"Shape", 13, kIn460, 1, kAt460, 0, 1, 1},
+    {"Shape", 15, kIn461, 1, kAt461, 2, 1, 1},
+    {"Shape", 19, kIn462, 1, kAt462, 2, 1, 1},
+    {"Shape", 21, kIn463, 1, kAt463, 2, 1, 1},
+    {"Shape", 23, kIn464, 1, kAt464, 2, 1, 1},
+    {"Shape", 24, kIn465, 1, kAt465, 2, 1, 1},
+    {"Shape", 25, kIn466, 1, kAt466, 2, 1, 1},
+    {"Shrink", 9, kIn467, 1, kAt467, 2, 1, 1},
+    {"Sigmoid", 6, kIn468, 1, kAt468, 0, 1, 1},
+    {"Sigmoid", 13, kIn469, 1, kAt469, 0, 1, 1},
+    {"Sign", 9, kIn470, 1, kAt470, 0, 1, 1},
+    {"Sign", 13, kIn471, 1, kAt471, 0, 1, 1},
+    {"Sin", 7, kIn472, 1, kAt472, 0, 1, 1},
+    {"Sin", 22, kIn473, 1, kAt473, 0, 1, 1},
+    {"Sinh", 9, kIn474, 1, kAt474, 0, 1, 1},
+    {"Sinh", 22, kIn475, 1, kAt475, 0, 1, 1},
+    {"Size", 1, kIn476, 1, kAt476, 0, 1, 1},
+    {"Size", 13, kIn477, 1, kAt477, 0, 1, 1},
+    {"Size", 19, kIn478, 1, kAt478, 0, 1, 1},
+    {"Size", 21, kIn479, 1, kAt479, 0, 1, 1},
+    {"Size", 23, kIn480, 1, kAt480, 0, 1, 1},
+    {"Size", 24, kIn481, 1, kAt481, 0, 1, 1},
+    {"Size", 25, kIn482, 1, kAt482, 0, 1, 1},
+    {"Slice", 1, kIn483, 1, kAt483, 3, 1, 1},
+    {"Slice", 10, kIn484, 5, kAt484, 0, 1, 1},
+    {"Slice", 11, kIn485, 5, kAt485, 0, 1, 1},
+    {"Slice", 13, kIn486, 5, kAt486, 0, 1, 1},
+    {"Softmax", 1, kIn487, 1, kAt487, 1, 1, 1},
+    {"Softmax", 11, kIn488, 1, kAt488, 1, 1, 1},
+    {"Softmax", 13, kIn489, 1, kAt489, 1, 1, 1},
+    {"SoftmaxCrossEntropyLoss", 12, kIn490, 3, kAt490, 2, 1, 2},
+    {"SoftmaxCrossEntropyLoss", 13, kIn491, 3, kAt491, 2, 1, 2},
+    {"Softplus", 1, kIn492, 1, kAt492, 0, 1, 1},
+    {"Softplus", 22, kIn493, 1, kAt493, 0, 1, 1},
+    {"Softsign", 1, kIn494, 1, kAt494, 0, 1, 1},
+    {"Softsign", 22, kIn495, 1, kAt495, 0, 1, 1},
+    {"SpaceToDepth", 1, kIn496, 1, kAt496, 1, 1, 1},
+    {"SpaceToDepth", 13, kIn497, 1, kAt497, 1, 1, 1},
+    {"Split", 1, kIn498, 2, kAt498, 2, 1, 4},
+    {"Split", 2, kIn499, 1, kAt499, 2, 1, 4},
+    {"Split", 11, kIn500, 1, kAt500, 2, 1, 4},
+    {"Split", 13, kIn501, 2, kAt501, 1, 1, 4},
+    {"Split", 18, kIn502, 2, kAt502, 2, 1, 4},
+    {"SplitToSequence", 11, kIn503, 2, kAt503, 2, 1, 1},
+    {"SplitToSequence", 24, kIn504, 2, kAt504, 2, 1, 1},
+    {"Sqrt", 6, kIn505, 1, kAt505, 0, 1, 1},
+    {"Sqrt", 13, kIn506, 1, kAt506, 0, 1, 1},
+    {"Squeeze", 1, kIn507, 1, kAt507, 1, 1, 1},
+    {"Squeeze", 11, kIn508, 1, kAt508, 1, 1, 1},
+    {"Squeeze", 13, kIn509, 2, kAt509, 0, 1, 1},
+    {"Squeeze", 21, kIn510, 2, kAt510, 0, 1, 1},
+    {"Squeeze", 23, kIn511, 2, kAt511, 0, 1, 1},
+    {"Squeeze", 24, kIn512, 2, kAt512, 0, 1, 1},
+    {"Squeeze", 25, kIn513, 2, kAt513, 0, 1, 1},
+    {"StringConcat", 20, kIn514, 2, kAt514, 0, 1, 1},
+    {"StringNormalizer", 10, kIn515, 1, kAt515, 4, 1, 1},
+    {"StringSplit", 20, kIn516, 1, kAt516, 2, 2, 2},
+    {"Sub", 6, kIn517, 2, kAt517, 2, 1, 1},
+    {"Sub", 7, kIn518, 2, kAt518, 0, 1, 1},
+    {"Sub", 13, kIn519, 2, kAt519, 0, 1, 1},
+    {"Sub", 14, kIn520, 2, kAt520, 0, 1, 1},
+    {"Sum", 6, kIn521, 1, kAt521, 0, 1, 1},
+    {"Sum", 8, kIn522, 1, kAt522, 0, 1, 1},
+    {"Sum", 13, kIn523, 1, kAt523, 0, 1, 1},
+    {"Swish", 24, kIn524, 1, kAt524, 1, 1, 1},
+    {"Tan", 7, kIn525, 1, kAt525, 0, 1, 1},
+    {"Tan", 22, kIn526, 1, kAt526, 0, 1, 1},
+    {"Tanh", 6, kIn527, 1, kAt527, 0, 1, 1},
+    {"Tanh", 13, kIn528, 1, kAt528, 0, 1, 1},
+    {"TensorScatter", 24, kIn529, 3, kAt529, 2, 1, 1},
+    {"TfIdfVectorizer", 9, kIn530, 1, kAt530, 9, 1, 1},
+    {"ThresholdedRelu", 10, kIn531, 1, kAt531, 1, 1, 1},
+    {"ThresholdedRelu", 22, kIn532, 1, kAt532, 1, 1, 1},
+    {"Tile", 6, kIn533, 2, kAt533, 0, 1, 1},
+    {"Tile", 13, kIn534, 2, kAt534, 0, 1, 1},
+    {"TopK", 1, kIn535, 1, kAt535, 2, 2, 2},
+    {"TopK", 10, kIn536, 2, kAt536, 1, 2, 2},
+    {"TopK", 11, kIn537, 2, kAt537, 3, 2, 2},
+    {"TopK", 24, kIn538, 2, kAt538, 3, 2, 2},
+    {"Transpose", 1, kIn539, 1, kAt539, 1, 1, 1},
+    {"Transpose", 13, kIn540, 1, kAt540, 1, 1, 1},
+    {"Transpose", 21, kIn541, 1, kAt541, 1, 1, 1},
+    {"Transpose", 23, kIn542, 1, kAt542, 1, 1, 1},
+    {"Transpose", 24, kIn543, 1, kAt543, 1, 1, 1},
+    {"Transpose", 25, kIn544, 1, kAt544, 1, 1, 1},
+    {"Trilu", 14, kIn545, 2, kAt545, 1, 1, 1},
+    {"Unique", 11, kIn546, 1, kAt546, 2, 1, 4},
+    {"Unsqueeze", 1, kIn547, 1, kAt547, 1, 1, 1},
+    {"Unsqueeze", 11, kIn548, 1, kAt548, 1, 1, 1},
+    {"Unsqueeze", 13, kIn549, 2, kAt549, 0, 1, 1},
+    {"Unsqueeze", 21, kIn550, 2, kAt550, 0, 1, 1},
+    {"Unsqueeze", 23, kIn551, 2, kAt551, 0, 1, 1},
+    {"Unsqueeze", 24, kIn552, 2, kAt552, 0, 1, 1},
+    {"Unsqueeze", 25, kIn553, 2, kAt553, 0, 1, 1},
+    {"Upsample", 7, kIn554, 1, kAt554, 2, 1, 1},
+    {"Upsample", 9, kIn555, 2, kAt555, 1, 1, 1},
+    {"Upsample", 10, kIn556, 2, kAt556, 1, 1, 1},
+    {"Where", 9, kIn557, 3, kAt557, 0, 1, 1},
+    {"Where", 16, kIn558, 3, kAt558, 0, 1, 1},
+    {"Xor", 7, kIn559, 2, kAt559, 0, 1, 1},
 };
 
 }  // namespace

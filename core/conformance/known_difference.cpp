@@ -63,13 +63,48 @@ std::string describe_bound(const KnownDifference& known) {
     case DiffBound::MaxUlp: return "max distance <= " + number_text(known.bound) + " ulp";
     case DiffBound::Values:
       return "equals the documented values instead (" + std::to_string(known.values.size()) + " elements)";
+    case DiffBound::DrawSupport: {
+      std::string text = "a random draw: every element in {";
+      for (std::size_t i = 0; i < known.values.size(); ++i) text += (i ? ", " : "") + number_text(known.values[i]);
+      return text + "}";
+    }
+    case DiffBound::DrawMasked: return "a random dropping: every element 0 or the recorded non-zero value";
   }
   return "no bound";
+}
+
+// DrawSupport and DrawMasked (spec/ops/random.md section 12), for floating and bool outputs.
+static std::string check_draw(const Tensor& got, const Tensor& want, const KnownDifference& known) {
+  const DType type = got.dtype();
+  const bool boolean = type == DType::Bool;
+  if (!boolean && !is_float_dtype(type)) return "a random draw is checked on floating-point and bool outputs only";
+  const Tensor got_c = got.contiguous();
+  const Tensor want_c = want.contiguous();
+  const std::span<const std::byte> a = tensor_bytes(got_c);
+  const std::span<const std::byte> b = tensor_bytes(want_c);
+  auto element = [&](std::span<const std::byte> bytes, std::size_t k) {
+    return boolean ? static_cast<double>(std::to_integer<unsigned>(bytes[k])) : float_element(bytes, type, k);
+  };
+  const auto count = static_cast<std::size_t>(got.element_count());
+  for (std::size_t k = 0; k < count; ++k) {
+    const double g = element(a, k);
+    if (known.kind == DiffBound::DrawSupport) {
+      bool in_support = false;
+      for (double v : known.values) in_support = in_support || g == v;
+      if (!in_support) return "element " + std::to_string(k) + ": got " + number_text(g) + ", outside the support";
+      continue;
+    }
+    const double w = element(b, k);
+    if (g == 0.0 || w == 0.0) continue;
+    if (!float_element_matches(g, w)) return element_text(k, g, w) + " (both kept, so both must be the scaled input)";
+  }
+  return {};
 }
 
 std::string check_known_difference(const Tensor& got, const Tensor& want, const KnownDifference& known) {
   if (got.dtype() != want.dtype()) return "element types differ";
   if (!(got.shape() == want.shape())) return "shapes differ";
+  if (known.kind == DiffBound::DrawSupport || known.kind == DiffBound::DrawMasked) return check_draw(got, want, known);
   const DType type = got.dtype();
   if (!is_float_dtype(type)) return "a known difference covers floating-point outputs only";
   const Tensor got_c = got.contiguous();

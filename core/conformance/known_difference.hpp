@@ -22,6 +22,12 @@ enum class DiffBound {
   // A documented behaviour other than the recorded one: the output must match `values` (the
   // answer the cited behaviour gives, row-major) under the tolerance of section 3 instead.
   Values,
+  // A random operator's draw (spec/ops/random.md section 12): the recorded data is one other
+  // generator's draw, so only the support is checked: every element is one of `values`.
+  DrawSupport,
+  // A random dropping (Dropout in training mode): every element is 0, or equals the recorded
+  // value wherever that is non-zero (both kept the element, so both scaled the same input).
+  DrawMasked,
 };
 
 struct KnownDifference {
@@ -29,7 +35,7 @@ struct KnownDifference {
   std::string_view output;     // the model output's name
   DiffBound kind = DiffBound::MaxAbs;
   double bound = 0.0;             // MaxAbs: largest |got - want|; MaxUlp: largest ulp distance
-  std::span<const double> values;  // Values only
+  std::span<const double> values;  // Values and DrawSupport only
   std::string_view reason;     // why, with the spec section that defines our answer
 };
 

@@ -76,6 +76,7 @@ class HalfAdapterKernel final : public OpKernel {
     supports_exact = inner_->supports_exact;
     accepts_compact_weights = inner_->accepts_compact_weights;
     float64_exact = inner_->float64_exact;
+    draws_random = inner_->draws_random;
     string_elements = inner_->string_elements;
     // The wrapped node writes a fresh binary32 output and rounds it into its own: it never
     // shares a buffer with an input.

@@ -199,6 +199,9 @@ class OpKernel {
   // refused STRING inputs and outputs with Unsupported by infer_node and check_string_inputs, so
   // no kernel that moves elements as bytes ever sees std::string objects.
   bool string_elements = false;
+  // The outputs are random draws (spec/ops/random.md): they depend on the run (its random seed),
+  // so an engine never evaluates the node before the run, even when its inputs are constants.
+  bool draws_random = false;
 };
 
 // spec/tensors.md section 8: Unsupported naming the node when a STRING input reaches a kernel

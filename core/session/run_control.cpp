@@ -5,10 +5,10 @@
 namespace onemodel {
 
 RunControl::RunControl(std::int64_t memory_limit_bytes, const RunOptions& options) noexcept
-    : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline), profile_(options.profile) {}
+    : limit_(memory_limit_bytes), cancel_(options.cancel), deadline_(options.deadline), profile_(options.profile), random_seed_(options.random_seed) {}
 
 RunControl::RunControl(const RunControl& parent, Nested) noexcept
-    : limit_(parent.limit_ - parent.live_), cancel_(parent.cancel_), deadline_(parent.deadline_) {}
+    : limit_(parent.limit_ - parent.live_), cancel_(parent.cancel_), deadline_(parent.deadline_), random_seed_(parent.random_seed_) {}
 
 void RunControl::charge(std::int64_t bytes, std::string_view what) {
   // spec/session.md section 7: refused before anything is allocated. live_ never exceeds

@@ -44,6 +44,8 @@ class RunControl {
   // RunOptions::profile of a top-level run; nullptr otherwise and in a nested run (a subgraph
   // body's nodes count in the time of the node holding the body).
   RunProfile* profile() const noexcept { return profile_; }
+  // RunOptions::random_seed (spec/ops/random.md section 2); a nested run keeps its parent's.
+  std::uint64_t random_seed() const noexcept { return random_seed_; }
 
  private:
   std::int64_t limit_;
@@ -51,6 +53,7 @@ class RunControl {
   const CancelToken* cancel_;
   std::chrono::steady_clock::time_point deadline_;
   RunProfile* profile_ = nullptr;
+  std::uint64_t random_seed_ = 0;
 };
 
 }  // namespace onemodel

@@ -74,6 +74,10 @@ struct RunOptions {
   // When set, the run records each node's time into it (onemodel/run_profile.hpp; issue 15).
   // Not owned; one run at a time per profile. Results are the same with and without it.
   RunProfile* profile = nullptr;
+  // The key of the random operators' draws for nodes without a `seed` attribute
+  // (spec/ops/random.md section 2): the same value gives the same draws; change it between runs
+  // for new ones. Nodes with a seed ignore it.
+  std::uint64_t random_seed = 0;
 };
 
 // Sees each output of a run in place: `index` into the output names, and the result, which is

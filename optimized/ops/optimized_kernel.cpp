@@ -64,6 +64,7 @@ OptimizedKernel::OptimizedKernel(const NodeInfo& node, const OptimizedConfig& co
   reference_ = def->factory(node);
   supports_exact = reference_->supports_exact;
   float64_exact = reference_->float64_exact;
+  draws_random = reference_->draws_random;
   string_elements = reference_->string_elements;
   in_place_input = reference_->in_place_input;
   view_of_input = reference_->view_of_input;

@@ -10,7 +10,7 @@
 // whose infer() asks for run-time values), nodes feeding a graph output, and results larger than
 // both the inputs and 64 KiB (except DequantizeLinear, which int8.md folds whatever its size).
 // Also skipped: nodes holding subgraphs (their bodies are engines of their own), nodes with no
-// inputs other than Constant (a random generator must draw per run), nodes reading a compact
+// inputs other than Constant and random operators (kernel.draws_random: they draw per run), nodes reading a compact
 // weight (its binary32 form is the adapter's, per run: graph-passes.md "Half-precision weights"),
 // and any node whose shaping or run throws: the plan then raises the error, named as it always
 // is, when the session makes its first plan. Every result is a fresh tensor the kernel wrote,
@@ -74,7 +74,7 @@ bool constant_inputs(const PassGraph& graph, const CompiledNode& node, std::vect
 // The node's outputs, evaluated; false (and nothing changed) when the node is not folded.
 bool evaluate(const PassGraph& graph, const CompiledNode& node, std::vector<Tensor>& results) {
   const OpKernel& kernel = *node.kernel;
-  if (kernel.outputs_data_dependent || holds_subgraphs(*node.ir)) return false;
+  if (kernel.outputs_data_dependent || kernel.draws_random || holds_subgraphs(*node.ir)) return false;
   if (node.inputs.empty() && !is_constant_node(*node.ir)) return false;
   if (node.outputs.empty()) return false;
   for (int id : node.outputs) {

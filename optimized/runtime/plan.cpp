@@ -124,7 +124,8 @@ void Plan::shape_nodes(const std::vector<Tensor>& inputs) {
 
     // Section 3 step 2: a node of constants runs now, unless a result would be larger than
     // both its inputs and 64 KiB. The same kernel makes the same bits, only earlier.
-    if (all_inputs_constant) {
+    // A random operator draws per run (spec/ops/random.md section 2): never folded.
+    if (all_inputs_constant && !kernel.draws_random) {
       std::int64_t largest_input = 0;
       for (const InferInput& in : described) {
         if (in.present) largest_input = std::max(largest_input, byte_size(in.type, in.shape));

@@ -21,5 +21,6 @@ std::span<const OpDef> training_ops();     // spec/ops/training.md
 std::span<const OpDef> ml_ops();           // spec/ops/ml.md
 std::span<const OpDef> image_ops();        // spec/ops/image.md
 std::span<const OpDef> string_ops();       // spec/ops/strings.md
+std::span<const OpDef> random_ops();       // spec/ops/random.md
 
 }  // namespace onemodel

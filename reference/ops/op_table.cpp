@@ -16,7 +16,7 @@ const std::vector<OpDef>& table() {
     std::vector<OpDef> rows;
     for (auto family : {elementwise_ops(), norm_ops(), shape_ops(), conv_ops(), recurrent_ops(), attention_ops(),
                         loss_ops(), quant_ops(), control_ops(), spectral_ops(), training_ops(), ml_ops(), image_ops(),
-                        string_ops()}) {
+                        string_ops(), random_ops()}) {
       rows.insert(rows.end(), family.begin(), family.end());
     }
     return rows;

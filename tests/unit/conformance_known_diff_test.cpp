@@ -80,6 +80,30 @@ TEST(KnownDifferenceBound, ValuesReplaceTheRecordedOutput) {
   EXPECT_NE(check_known_difference(f32({1.0f, 4.0f, 5.0f}), f32({1.0f, 3.0f, 5.0f}), entry), "");  // count
 }
 
+// spec/ops/random.md section 12: a draw is checked on its support only.
+TEST(KnownDifferenceBound, DrawSupportChecksEveryElementIsInTheSupport) {
+  static constexpr std::array<double, 2> zero_or_one = {0.0, 1.0};
+  const KnownDifference entry{"case", "y", DiffBound::DrawSupport, 0.0, zero_or_one, "reason"};
+  EXPECT_EQ(check_known_difference(f32({0.0f, 1.0f, 1.0f}), f32({1.0f, 0.0f, 1.0f}), entry), "");
+  const std::string two = check_known_difference(f32({0.0f, 2.0f}), f32({0.0f, 1.0f}), entry);
+  EXPECT_EQ(two, "element 1: got 2, outside the support");
+  EXPECT_NE(check_known_difference(f32({NAN}), f32({1.0f}), entry), "");
+  // A bool mask: its bytes are 0 or 1.
+  const Tensor a = Tensor::from_values<std::uint8_t>(DType::Bool, Shape{3}, {1, 0, 1});
+  const Tensor b = Tensor::from_values<std::uint8_t>(DType::Bool, Shape{3}, {0, 0, 1});
+  EXPECT_EQ(check_known_difference(a, b, entry), "");
+  EXPECT_EQ(check_known_difference(f32({0.0f}), f32({0.0f, 1.0f}), entry), "shapes differ");
+}
+
+TEST(KnownDifferenceBound, DrawMaskedAllowsZeroOrTheRecordedKeptValue) {
+  const KnownDifference entry{"case", "y", DiffBound::DrawMasked, 0.0, {}, "reason"};
+  // Dropped here or there (0), or kept by both with the same scaled value.
+  EXPECT_EQ(check_known_difference(f32({0.0f, 4.0f, 6.0f, 0.0f}), f32({2.0f, 0.0f, 6.0f, 0.0f}), entry), "");
+  // Kept by both with different values: not a dropping of the same input.
+  const std::string differ = check_known_difference(f32({3.0f}), f32({6.0f}), entry);
+  EXPECT_NE(differ.find("both kept"), std::string::npos) << differ;
+}
+
 // ---- whole cases: a two-output Identity model with files written here ----
 
 class KnownDiffCase : public ::testing::Test {
@@ -240,8 +264,10 @@ TEST(KnownDifferenceTable, EveryEntryHasABoundAReasonAndASpecSection) {
     EXPECT_EQ(k.case_name.rfind("test_", 0), 0u);
     EXPECT_FALSE(k.output.empty());
     EXPECT_NE(k.reason.find("spec"), std::string_view::npos) << "the reason must cite a spec section";
-    if (k.kind == DiffBound::Values) {
+    if (k.kind == DiffBound::Values || k.kind == DiffBound::DrawSupport) {
       EXPECT_FALSE(k.values.empty());
+    } else if (k.kind == DiffBound::DrawMasked) {
+      EXPECT_TRUE(k.values.empty());
     } else {
       EXPECT_GT(k.bound, 0.0);
       EXPECT_TRUE(k.values.empty());
