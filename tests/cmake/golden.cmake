@@ -40,6 +40,11 @@ if(golden_python_present)
            COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/golden/independent_matmul_check.py
                    ${ONEMODEL_GOLDEN_EXPECT})
   set_tests_properties(golden_independent_matmul PROPERTIES LABELS golden TIMEOUT 300)
+  # The random operators' draws (spec/ops/random.md) recomputed in Python from the spec.
+  add_test(NAME golden_independent_random
+           COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tests/golden/independent_random_check.py
+                   ${ONEMODEL_GOLDEN_EXPECT})
+  set_tests_properties(golden_independent_random PROPERTIES LABELS golden TIMEOUT 300)
 endif()
 
 # ---- golden node set (owner: tsan-golden; tools/golden/README.md, "Node cases") ----

@@ -17,6 +17,7 @@ CaseList all_cases() {
   add_half_cases(cases);
   add_control_cases(cases);
   add_int8_cases(cases);
+  add_random_cases(cases);
   return cases;
 }
 

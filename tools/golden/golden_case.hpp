@@ -30,6 +30,7 @@ void add_more_cases(CaseList& cases);
 void add_half_cases(CaseList& cases);
 void add_control_cases(CaseList& cases);
 void add_int8_cases(CaseList& cases);
+void add_random_cases(CaseList& cases);
 
 // Every case, in the order the lines are printed.
 CaseList all_cases();
