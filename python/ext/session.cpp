@@ -73,9 +73,11 @@ nb::list describe(const std::vector<TensorInfo>& infos) {
 
 // feeds: (name, element type, shape, address, byte size, array, copied by the caller) each.
 // timeout: seconds from now after which the run stops with Cancelled; negative for none.
+// random_seed: RunOptions::random_seed (spec/ops/random.md section 2).
 nb::list run(const PySession& self, const nb::list& feeds, const std::vector<std::string>& output_names,
-             double timeout) {
+             double timeout, std::uint64_t random_seed) {
   RunOptions run_options;
+  run_options.random_seed = random_seed;
   if (timeout >= 0) {
     // At most 30 days, so that now + timeout cannot overflow (as `onemodel run --deadline`).
     const double seconds = timeout < 30.0 * 24 * 3600 ? timeout : 30.0 * 24 * 3600;

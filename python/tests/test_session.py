@@ -153,3 +153,25 @@ def test_timeout_zero_cancels():
     with pytest.raises(onemodel.Cancelled):
         session.run({"x": X}, timeout=0)
     np.testing.assert_allclose(session.run({"x": X}, timeout=600)["probs"][0], PROBS, atol=1e-6)
+
+
+def test_random_seed_keys_unseeded_draws():
+    # spec/ops/random.md section 2: an unseeded RandomUniformLike draws from the run's random_seed;
+    # the same seed gives the same values in both engines, another seed other values.
+    m = ow.model([ow.node("RandomUniformLike", ["x"], ["y"])], [ow.value_info("x", 1, [256])],
+                 [ow.value_info("y", 1, [256])])
+    x = np.zeros(256, dtype=np.float32)
+    runs = {}
+    for engine in ("optimized", "reference"):
+        session = onemodel.Session.from_bytes(m, name="random-" + engine, engine=engine)
+        for seed in (1, 2, 2**64 - 1):
+            runs[(engine, seed)] = session.run({"x": x}, random_seed=seed)["y"]
+    for seed in (1, 2, 2**64 - 1):
+        np.testing.assert_array_equal(runs[("optimized", seed)], runs[("reference", seed)])
+        assert runs[("optimized", seed)].min() >= 0.0 and runs[("optimized", seed)].max() < 1.0
+    assert not np.array_equal(runs[("optimized", 1)], runs[("optimized", 2)])
+    session = onemodel.Session.from_bytes(m, name="random-default")
+    np.testing.assert_array_equal(session.run({"x": x})["y"], session.run({"x": x}, random_seed=0)["y"])
+    for bad in (-1, 2**64, 1.5, True):
+        with pytest.raises(onemodel.InvalidArgument):
+            session.run({"x": x}, random_seed=bad)

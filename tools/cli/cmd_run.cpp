@@ -1,8 +1,10 @@
 // `onemodel run MODEL --input NAME=FILE.npy ... [--mode fast|exact] [--engine optimized|reference]
-// [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
+// [--threads N] [--memory-limit BYTES] [--deadline TIME] [--random-seed N] [--output-dir DIR]` (docs/command-line.md): runs the model once and prints one
 // line per output, `<name> <type> [<dims>] sha256=<hex>` (the name escaped: escaped_name.hpp), the hash over the output's raw
 // little-endian element bytes in row-major order. With --output-dir each output is also written
 // as DIR/<file name>.npy, the file name being the output name made safe (output_file_names).
+#include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -35,6 +37,7 @@ struct RunArgs {
   std::string output_dir;
   SessionOptions options;
   std::optional<std::chrono::milliseconds> deadline;  // from the start of the run
+  std::optional<std::uint64_t> random_seed;           // RunOptions::random_seed
 };
 
 // `--deadline` (docs/command-line.md, run): seconds, whole or decimal ("30", "2.5"), or whole
@@ -66,6 +69,21 @@ RunArgs parse_run_args(const Args& args) {
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& arg = args[k];
     if (parse_session_option("run", args, k, parsed.options)) continue;
+    if (arg == "--random-seed") {
+      // spec/ops/random.md section 2: the key of unseeded random operators' draws.
+      if (k + 1 >= args.size()) throw UsageError("run: --random-seed needs a value");
+      if (parsed.random_seed) throw UsageError("run: --random-seed is given twice");
+      const std::string& value = args[++k];
+      const bool digits = !value.empty() && value.size() <= 20 &&
+                          value.find_first_not_of("0123456789") == std::string::npos;
+      errno = 0;
+      const unsigned long long seed = digits ? std::strtoull(value.c_str(), nullptr, 10) : 0;
+      if (!digits || errno == ERANGE) {
+        throw UsageError("run: --random-seed takes an integer in [0, 2^64 - 1], not '" + value + "'");
+      }
+      parsed.random_seed = static_cast<std::uint64_t>(seed);
+      continue;
+    }
     if (arg == "--deadline") {
       if (k + 1 >= args.size()) throw UsageError("run: --deadline needs a value");
       if (parsed.deadline) throw UsageError("run: --deadline is given twice");
@@ -136,6 +154,7 @@ int run_model(const RunArgs& parsed, std::ostream& out) {
   }
   RunOptions run_options;
   if (parsed.deadline) run_options.deadline = std::chrono::steady_clock::now() + *parsed.deadline;
+  if (parsed.random_seed) run_options.random_seed = *parsed.random_seed;
   // One line per tensor; a sequence prints one per element (`name[k]`), an optional its content
   // or `name optional empty` (spec/values.md, docs/command-line.md). Files: `name_k.npy` per element.
   const auto print = [&](const std::string& label, const Tensor& result, const std::string& file) {

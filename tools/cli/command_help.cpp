@@ -25,7 +25,8 @@ constexpr const char* kOverview =
     "  convert --each LIST --output-dir DIR\n"
     "                              convert every model named in LIST to DIR/<k>.onemodel\n"
     "  run MODEL --input NAME=FILE.npy... [--mode fast|exact] [--engine optimized|reference]\n"
-    "      [--threads N] [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]\n"
+    "      [--threads N] [--memory-limit BYTES] [--deadline TIME] [--random-seed N]\n"
+    "      [--output-dir DIR]\n"
     "                              run the model; one line per output with its SHA-256\n"
     "  profile MODEL --input NAME=FILE.npy... [--mode M] [--engine E] [--threads N]\n"
     "      [--warmup N] [--runs N] [--trace FILE]\n"
@@ -68,13 +69,15 @@ constexpr const char* kConvert =
 constexpr const char* kRun =
     "usage: onemodel run MODEL --input NAME=FILE.npy... [--mode fast|exact]\n"
     "                      [--engine optimized|reference] [--threads N]\n"
-    "                      [--memory-limit BYTES] [--deadline TIME] [--output-dir DIR]\n"
+    "                      [--memory-limit BYTES] [--deadline TIME] [--random-seed N]\n"
+    "                      [--output-dir DIR]\n"
     "Runs the model once. Every input is given as a .npy file by name. Each output is printed as\n"
     "`<name> <dtype> [<dims>] sha256=<hex of its little-endian element bytes>` and, with\n"
     "--output-dir, written to DIR/<name>.npy. --memory-limit caps what one run may allocate\n"
     "(bytes, or with a K, M or G suffix; default 8G): over it the run stops with\n"
     "ResourceExhausted, exit status 6. --deadline stops a run still going after TIME (seconds,\n"
-    "or milliseconds with an ms suffix) with Cancelled, exit status 7.\n";
+    "or milliseconds with an ms suffix) with Cancelled, exit status 7. --random-seed N keys the\n"
+    "draws of random operators without a seed attribute (default 0).\n";
 
 constexpr const char* kBench =
     "usage: onemodel bench MODEL [--input NAME=FILE.npy...] [--mode fast|exact]\n"

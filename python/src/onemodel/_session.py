@@ -151,7 +151,7 @@ class Session:
         return self._impl.kernel_path()
 
     def run(self, feeds: Mapping[str, object], outputs: Optional[Sequence[str]] = None,
-            timeout: Optional[float] = None) -> dict:
+            timeout: Optional[float] = None, random_seed: int = 0) -> dict:
         """Runs the model: ``{input name: array}`` in, ``{output name: ndarray}`` out.
 
         Every model input is given once. An ndarray that is C-contiguous, in native byte order and
@@ -160,6 +160,8 @@ class Session:
         ``InvalidInput`` error. Values that are not ndarrays (lists, scalars) are made arrays of
         the declared type. ``outputs`` picks outputs by name (default: all, in model order).
         The GIL is released while the model runs; concurrent runs on one session are safe.
+        ``random_seed`` (an integer in [0, 2**64 - 1]) keys the draws of random operators without a
+        ``seed`` attribute (spec/ops/random.md section 2): the same value gives the same draws.
         """
         if not isinstance(feeds, Mapping):
             raise invalid_argument("run takes a mapping of input names to arrays")
@@ -173,7 +175,9 @@ class Session:
         if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
                                     or not timeout >= 0):
             raise invalid_argument(f"timeout takes seconds >= 0 or None, not {timeout!r}")
-        results = self._impl.run(prepared, names, -1.0 if timeout is None else float(timeout))
+        if isinstance(random_seed, bool) or not isinstance(random_seed, int) or not 0 <= random_seed < 2**64:
+            raise invalid_argument(f"random_seed takes an integer in [0, 2**64 - 1], not {random_seed!r}")
+        results = self._impl.run(prepared, names, -1.0 if timeout is None else float(timeout), random_seed)
         return dict(zip(names, results))
 
     def _feed(self, name: str, value, info: Optional[ValueInfo]):
