@@ -26,6 +26,9 @@ constexpr DoubleDouble kPiOver2 = {1.5707963267948966, 6.123233995736766e-17};
 constexpr double kPi = 3.141592653589793;
 constexpr DoubleDouble kOneThird = {0.3333333333333333, 1.850371707708594e-17};  // 1/3
 constexpr DoubleDouble kOneFifth = {0.2, -1.1102230246251566e-17};               // 1/5
+constexpr DoubleDouble kOneSeventh = {0.14285714285714285, 7.93016446160826e-18};  // 1/7
+constexpr DoubleDouble kOneNinth = {0.1111111111111111, 6.1679056923619804e-18};   // 1/9
+constexpr DoubleDouble kOneEleventh = {0.09090909090909091, -2.523234146875356e-18};  // 1/11
 
 // atan(k/8) for k = 0..8 as double-doubles (mpmath at 300 bits, checked by the MPFR tests).
 constexpr DoubleDouble kAtanOfEighths[9] = {
@@ -53,8 +56,9 @@ double canonical_nan64() noexcept { return detail::double_from_bits(kCanonicalNa
 
 // Section 16.5 step 2: atan t for a double-double 0 <= t <= 1 (t.hi <= 1). k = nearest integer to
 // 8 t.hi, c = k/8, u = (t - c) / (1 + t c) with |u| <= 1/16; atan t = atan c + atan u, and
-// atan u = u + u w P(w), w = u^2, P = -1/3 + w/5 - w^2/7 + ... - w^7/15 (first omitted term
-// w^8/17 below 2^-68 relative): the terms from w^2 on in double, the rest in double-double.
+// atan u = u + u w P(w), w = u^2, P = -1/3 + w (1/5 + w (-1/7 + w (1/9 + w (-1/11 + w Q(w))))),
+// Q = 1/13 - w/15 (first omitted term w^8/17 below 2^-68 relative): Q in double (its rounding
+// errors weigh below 2^-88 relative), the rest in double-double.
 DoubleDouble atan_unit(DoubleDouble t) noexcept {
   const int k = static_cast<int>(t.hi * 8.0 + 0.5);  // 0..8, exact truncation of a value >= 0.5
   const double c = static_cast<double>(k) * 0.125;   // exact
@@ -63,10 +67,10 @@ DoubleDouble atan_unit(DoubleDouble t) noexcept {
   const double w = ww.hi;
   double q = -1.0 / 15.0;
   q = q * w + 1.0 / 13.0;
-  q = q * w - 1.0 / 11.0;
-  q = q * w + 1.0 / 9.0;
-  q = q * w - 1.0 / 7.0;
-  DoubleDouble p = dd_add(kOneFifth, dd_mul_d(ww, q));
+  DoubleDouble p = dd_add(dd_neg(kOneEleventh), dd_mul_d(ww, q));
+  p = dd_add(kOneNinth, dd_mul(ww, p));
+  p = dd_add(dd_neg(kOneSeventh), dd_mul(ww, p));
+  p = dd_add(kOneFifth, dd_mul(ww, p));
   p = dd_add(dd_neg(kOneThird), dd_mul(ww, p));
   const DoubleDouble atan_u = dd_add(u, dd_mul(dd_mul(u, ww), p));
   return dd_add(kAtanOfEighths[k], atan_u);

@@ -102,13 +102,18 @@ Reduced reduce_quarter_turns(double a) noexcept {
 namespace {
 
 // Section 16.3: sin(x) for a double-double x with |x| <= pi/4 + 2^-60: x + x z P(z), z = x^2,
-// P = -1/3! + z (1/5! + z (-1/7! + z Q(z))), Q = 1/9! - z/11! + ... - z^5/19!: Q in double
-// (Horner), the rest in double-double. First omitted term below 2^-72 relative.
+// P = -1/3! + z (1/5! + z (-1/7! + z (1/9! + z (-1/11! + z Q(z))))), Q = 1/13! - z/15! + z^2/17!
+// - z^3/19!: Q in double (Horner; its rounding errors weigh below 2^-90 relative), the rest in
+// double-double. First omitted term below 2^-72 relative.
 constexpr DoubleDouble kInvFact3 = {0.16666666666666666, 9.25185853854297e-18};       // 1/6
 constexpr DoubleDouble kInvFact5 = {0.008333333333333333, 1.1564823173178714e-19};    // 1/120
 constexpr DoubleDouble kInvFact4 = {0.041666666666666664, 2.3129646346357427e-18};    // 1/24
 constexpr DoubleDouble kInvFact6 = {0.001388888888888889, -5.300543954373577e-20};    // 1/720
 constexpr DoubleDouble kInvFact7 = {0.0001984126984126984, 1.7209558293420705e-22};   // 1/5040
+constexpr DoubleDouble kInvFact8 = {2.48015873015873e-05, 2.1511947866775882e-23};     // 1/8!
+constexpr DoubleDouble kInvFact9 = {2.7557319223985893e-06, -1.858393274046472e-22};   // 1/9!
+constexpr DoubleDouble kInvFact10 = {2.755731922398589e-07, 2.3767714622250297e-23};   // 1/10!
+constexpr DoubleDouble kInvFact11 = {2.505210838544172e-08, -1.448814070935912e-24};   // 1/11!
 
 DoubleDouble sin_kernel(DoubleDouble x) noexcept {
   const DoubleDouble zz = dd_mul(x, x);
@@ -117,16 +122,17 @@ DoubleDouble sin_kernel(DoubleDouble x) noexcept {
   q = q * z + 1.0 / 355687428096000.0;     // 1/17!
   q = q * z - 1.0 / 1307674368000.0;       // 1/15!
   q = q * z + 1.0 / 6227020800.0;          // 1/13!
-  q = q * z - 1.0 / 39916800.0;            // 1/11!
-  q = q * z + 1.0 / 362880.0;              // 1/9!
-  DoubleDouble p = dd_add(dd_neg(kInvFact7), dd_mul_d(zz, q));
+  DoubleDouble p = dd_add(dd_neg(kInvFact11), dd_mul_d(zz, q));
+  p = dd_add(kInvFact9, dd_mul(zz, p));
+  p = dd_add(dd_neg(kInvFact7), dd_mul(zz, p));
   p = dd_add(kInvFact5, dd_mul(zz, p));
   p = dd_add(dd_neg(kInvFact3), dd_mul(zz, p));
   return dd_add(x, dd_mul(dd_mul(x, zz), p));
 }
 
-// cos(x) = 1 + z (-1/2 + z (1/4! + z (-1/6! + z Q(z)))), Q = 1/8! - z/10! + ... + z^6/20!: Q in
-// double (Horner), the rest in double-double. First omitted term below 2^-77.
+// cos(x) = 1 + z (-1/2 + z (1/4! + z (-1/6! + z (1/8! + z (-1/10! + z Q(z)))))),
+// Q = 1/12! - z/14! + ... + z^4/20!: Q in double (Horner; its rounding errors weigh below 2^-88
+// relative), the rest in double-double. First omitted term below 2^-77.
 DoubleDouble cos_kernel(DoubleDouble x) noexcept {
   const DoubleDouble zz = dd_mul(x, x);
   const double z = zz.hi;
@@ -135,9 +141,9 @@ DoubleDouble cos_kernel(DoubleDouble x) noexcept {
   q = q * z + 1.0 / 20922789888000.0;      // 1/16!
   q = q * z - 1.0 / 87178291200.0;         // 1/14!
   q = q * z + 1.0 / 479001600.0;           // 1/12!
-  q = q * z - 1.0 / 3628800.0;             // 1/10!
-  q = q * z + 1.0 / 40320.0;               // 1/8!
-  DoubleDouble p = dd_add(dd_neg(kInvFact6), dd_mul_d(zz, q));
+  DoubleDouble p = dd_add(dd_neg(kInvFact10), dd_mul_d(zz, q));
+  p = dd_add(kInvFact8, dd_mul(zz, p));
+  p = dd_add(dd_neg(kInvFact6), dd_mul(zz, p));
   p = dd_add(kInvFact4, dd_mul(zz, p));
   p = dd_add({-0.5, 0.0}, dd_mul(zz, p));
   return dd_add({1.0, 0.0}, dd_mul(zz, p));
