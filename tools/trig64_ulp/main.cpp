@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
     double& w = worst[static_cast<int>(rows[r].f)];
     w = std::max(w, total.max_ulp);
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %s | %llu | %.6f | %.17g | %.4f | %.4f%% |\n",
+    std::snprintf(line, sizeof line, "| %s | %s | %llu | %.9f | %.17g | %.4f | %.4f%% |\n",
                   onemodel::testing::trig64_name(rows[r].f), rows[r].range,
                   static_cast<unsigned long long>(total.points), total.max_ulp, total.at,
                   total.sum / static_cast<double>(total.points),
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
   const std::string cpu = ut::cpu_model_name();
   char tail[768];
   std::snprintf(tail, sizeof tail,
-                "\nLargest error: sin %.6f, cos %.6f, tan %.6f, atan %.6f, asin %.6f, acos %.6f ulp. %u threads, "
+                "\nLargest error: sin %.9f, cos %.9f, tan %.9f, atan %.9f, asin %.9f, acos %.9f ulp. %u threads, "
                 "%llu points per row; %.0f s (wall time, %s).\n",
                 worst[0], worst[1], worst[2], worst[3], worst[4], worst[5], threads,
                 static_cast<unsigned long long>(points), secs, cpu.c_str());
