@@ -29,7 +29,7 @@ struct DoubleDouble {
 };
 
 // Section 16.2: a = (n + f) * pi/2 for a finite double a >= 0.5, n an integer, |f| <= 1/2.
-// quadrant = n mod 4; f as a double-double with relative error below 2^-104, from an exact
+// quadrant = n mod 4; f as a double-double with relative error below 2^-103, from an exact
 // integer product with 1280 bits of 2/pi. Any other input gives quadrant 0 and f = 0.
 struct Reduced {
   std::uint32_t quadrant;

@@ -1,5 +1,5 @@
 // trig_ulp: the error of the exact trigonometric and hyperbolic functions (reference/math/exact_trig.*,
-// spec/exact-transcendentals.md sections 11-14) in float32 ulps, written as the last section of
+// spec/exact-transcendentals.md sections 11-14) in float32 ulps, written as its section of
 // docs/transcendentals-ulp.md (everything from the marker line up to tools/trig64_ulp's marker is replaced; tools/ulp_table and
 // tools/pow_ulp keep that section when they rewrite the file).
 //
