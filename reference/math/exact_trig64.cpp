@@ -35,8 +35,8 @@ constexpr double kTwoToMinus32 = 2.3283064365386963e-10;
 Reduced reduce_quarter_turns(double a) noexcept {
   const std::uint64_t u = detail::bits64_of(a);
   const std::uint32_t biased = static_cast<std::uint32_t>(u >> 52) & 0x7FFu;
-  // Outside the precondition (finite, at least 0.5, positive) the table window would leave the
-  // table: such a call gets quadrant 0 and f = 0 instead of reading out of bounds.
+  // Outside the precondition (finite, at least 0.5) the table window would leave the table: such a
+  // call gets quadrant 0 and f = 0 instead of reading out of bounds. The sign bit is not read.
   if (biased < 1022u || biased > 2046u) return {0u, {0.0, 0.0}};
   // Step 1: a = m * 2^s, m the 53-bit integer significand, s = E - 1075 in [-53, 971].
   const std::uint64_t m = (u & 0x000FFFFFFFFFFFFFull) | 0x0010000000000000ull;
