@@ -1,8 +1,7 @@
 // Sin: the exact binary32 sine (spec/exact-transcendentals.md section 11), in both modes;
-// float64 (spec/ops/elementwise.md section 10): the platform's std::sin, refused in exact mode.
-#include <cmath>
-
+// float64: the exact binary64 sine (spec/exact-transcendentals.md section 16), in both modes.
 #include "reference/math/exact_trig.hpp"
+#include "reference/math/exact_trig64.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -10,11 +9,11 @@ namespace {
 
 struct SinFn {
   float operator()(float x) const noexcept { return exact::sin(x); }
-  double operator()(double x) const noexcept { return std::sin(x); }
+  double operator()(double x) const noexcept { return exact::sin_f64(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_sin(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(SinFn{}); }
+std::unique_ptr<OpKernel> make_sin(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(SinFn{}); }
 
 }  // namespace onemodel

@@ -2,8 +2,11 @@
 // Gelu (exact and tanh forms) over every 4099th float32 bit pattern (all signs, exponents,
 // subnormals, infinities and NaNs, about a million inputs) plus the special values. The quick set
 // has a coarser bit sweep and a dense grid over [-20, 20]. The trig_* cases do the same for Sin, Cos,
-// Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh and Atanh.
+// Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh and Atanh; trig64_bits does Sin, Cos, Tan, Asin,
+// Acos and Atan in float64 (exact-transcendentals.md section 16) over a binary64 bit sweep.
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 
 #include "tools/golden/golden_case.hpp"
@@ -41,6 +44,48 @@ GoldenGraph trig_functions(const std::vector<float>& values) {
   return g.finish();
 }
 
+// Binary64 bit patterns 12345, 12345 + step, ... below 2^64 (both signs, every exponent,
+// subnormals, infinities, NaNs with payloads), then the special values and the doubles k * pi/2
+// (the product rounded once) for k = 1..1000 with both neighbours: the hard arguments of the
+// reduction (section 16.2).
+std::vector<double> bit_sweep64(std::uint64_t step) {
+  std::vector<double> values;
+  auto from_bits = [](std::uint64_t u) {
+    double d;
+    std::memcpy(&d, &u, sizeof d);
+    return d;
+  };
+  for (std::uint64_t u = 12345;; u += step) {
+    values.push_back(from_bits(u));
+    if (u > ~0ull - step) break;  // the next step would wrap around
+  }
+  for (std::uint64_t u : {0x0000000000000000ull, 0x8000000000000000ull, 0x7FF0000000000000ull, 0xFFF0000000000000ull,
+                          0x7FF8000000000000ull, 0xFFF4000000000001ull, 0x0000000000000001ull, 0x8000000000000001ull,
+                          0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull, 0x3FF0000000000000ull, 0xBFF0000000000000ull,
+                          0x3FEFFFFFFFFFFFFFull, 0xBFEFFFFFFFFFFFFFull, 0x3FF0000000000001ull}) {
+    values.push_back(from_bits(u));
+  }
+  for (int k = 1; k <= 1000; ++k) {
+    const double x = static_cast<double>(k) * 1.5707963267948966;
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    values.push_back(x);
+    values.push_back(from_bits(u - 1));
+    values.push_back(from_bits(u + 1));
+  }
+  return values;
+}
+
+// The float64 trigonometric family (exact-transcendentals.md section 16, issue 17): outputs of
+// element type double (ONNX code 11).
+GoldenGraph trig64_functions(const std::vector<double>& values) {
+  GraphBuilder g;
+  const Shape shape{static_cast<std::int64_t>(values.size())};
+  const std::string x = g.input("x", Tensor::from_values<double>(DType::F64, shape, std::span<const double>(values)));
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan"}) g.output(g.node(op, {x}, {}, op), 11);
+  return g.finish();
+}
+
 // Multiples of 1/64 in [-20, 20]: where the polynomials' ranges meet.
 std::vector<float> dense_grid() {
   std::vector<float> values;
@@ -57,6 +102,8 @@ void add_transcendental_cases(CaseList& cases) {
   cases.push_back({"trig_bits_4099", false, [] { return trig_functions(bit_sweep(4099)); }});
   cases.push_back({"trig_bits_coarse", true, [] { return trig_functions(bit_sweep(262147)); }});
   cases.push_back({"trig_grid", true, [] { return trig_functions(dense_grid()); }});
+  // Every (2^46 + 29)-th binary64 pattern, about 262 thousand, and the specials.
+  cases.push_back({"trig64_bits", true, [] { return trig64_functions(bit_sweep64((1ull << 46) + 29)); }});
 }
 
 }  // namespace onemodel::golden
