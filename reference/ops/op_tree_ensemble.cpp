@@ -3,7 +3,8 @@
 // the row's feature with the node's split in binary64 (or testing set membership); the leaf's
 // weight goes to its target. Aggregation per target in tree order: SUM (from +0), AVERAGE (the sum
 // divided by the number of trees), MIN, MAX (0 for a target no tree reached: ONNX Runtime's
-// value). post_transform NONE only. Comparisons and sums in a stated order: exact.
+// value). Then post_transform (section 3.1, tree_post_transform.hpp). Comparisons and sums in a
+// stated order, exact transcendentals: exact.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "reference/ops/axis_helpers.hpp"
 #include "reference/ops/elementwise_dispatch.hpp"
 #include "reference/ops/norm_helpers.hpp"
+#include "reference/ops/tree_post_transform.hpp"
 
 namespace onemodel {
 namespace {
@@ -48,6 +50,7 @@ struct Tree {
   std::vector<double> leaf_weight;
   std::int64_t targets = 0;
   Aggregate aggregate = Aggregate::sum;
+  tree_post::Transform post = tree_post::Transform::none;
 };
 
 Tree read_tree(const NodeInfo& node) {
@@ -126,7 +129,7 @@ Tree read_tree(const NodeInfo& node) {
   t.aggregate = static_cast<Aggregate>(aggregate);
   const std::int64_t post = node.get_int("post_transform", 0);
   if (post < 0 || post > 4) node.fail_invalid("post_transform must be 0 to 4");
-  if (post != 0) node.fail_unsupported("post_transform " + std::to_string(post) + " (only NONE is served)");
+  t.post = static_cast<tree_post::Transform>(post);
   return t;
 }
 
@@ -209,10 +212,10 @@ class TreeEnsemble final : public OpKernel {
         reached[target] = true;
       }
       for (std::size_t k = 0; k < targets; ++k) {
-        T v = acc[k];
-        if (tree_.aggregate == Aggregate::average) v = v / static_cast<T>(tree_.roots.size());
-        out[static_cast<std::size_t>(r) * targets + k] = norms::store(v);
+        if (tree_.aggregate == Aggregate::average) acc[k] = acc[k] / static_cast<T>(tree_.roots.size());
       }
+      tree_post::apply(tree_.post, std::span<T>(acc));
+      for (std::size_t k = 0; k < targets; ++k) out[static_cast<std::size_t>(r) * targets + k] = norms::store(acc[k]);
     }
   }
 
