@@ -1,6 +1,7 @@
 // Mish: x * tanh(log(1 + e^x)) from the exact functions, each operation rounded (spec/ops/elementwise.md section 9);
-// float64 (section 10): x * tanh_f64(log_f64(exp_f64(x) + 1)), the float64 Softplus inside, with the
-// exact binary64 functions (spec/exact-transcendentals.md sections 15 and 17), in both modes.
+// float64 (section 10): x * tanh_f64(log1p_f64(exp_f64(x))) with the exact binary64 functions
+// (spec/exact-transcendentals.md sections 15 and 17), in both modes; log1p keeps the softplus of a
+// negative x accurate where log(e^x + 1) would round e^x + 1 to 1.
 #include "reference/math/exact_hyperbolic64.hpp"
 #include "reference/math/exact_math.hpp"
 #include "reference/math/exact_math64.hpp"
@@ -11,7 +12,7 @@ namespace {
 
 struct MishFn {
   float operator()(float x) const noexcept { return x * exact::tanh(exact::log(exact::exp(x) + 1.0f)); }
-  double operator()(double x) const noexcept { return x * exact::tanh_f64(exact::log_f64(exact::exp_f64(x) + 1.0)); }
+  double operator()(double x) const noexcept { return x * exact::tanh_f64(exact::log1p_f64(exact::exp_f64(x))); }
 };
 
 }  // namespace
