@@ -6,7 +6,8 @@
 namespace onemodel::exact::detail {
 
 // e^x = 2^k * (hi + lo) to about 2^-62 relative: hi = s1 = fl(1 + r) and lo = e1 + (rc + tail)
-// of section 15.2 step 4 (p = hi + lo there). For a finite x with -746 <= x <= 710.
+// of section 15.2 step 4 (p = hi + lo there). For a finite x with |x| <= 746 (the range of
+// proofs/exp64_range_reduction query C; sinh and cosh use it up to 711).
 struct ExpParts {
   int k;
   double hi;
