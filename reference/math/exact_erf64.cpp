@@ -31,7 +31,7 @@ double with_sign_of(double magnitude, double sign_source) noexcept {
   return double_from_bits(bits64_of(magnitude) | (bits64_of(sign_source) & kSignBit64));
 }
 
-// Section 17.5 step 2: erf(a) for 0 <= a < 1 by its Taylor series,
+// Section 17.5 step 1: erf(a) for 0 <= a < 1 by its Taylor series,
 // erf a = a (2/sqrt(pi)) sum_n (-1)^n a^(2n) / (n! (2n + 1)); the coefficients c_n for n = 1..18 are
 // the doubles nearest (2/sqrt(pi)) (-1)^n / (n! (2n + 1)); the first omitted term, n = 19, is below
 // 2^-64 relative for a < 1.
@@ -67,17 +67,61 @@ DoubleDouble erf_small(double a) noexcept {
   return {p.hi, p.lo + a * s_lo};
 }
 
-// Section 17.5 step 3: erfc(a) for 1 <= a <= 27.3, as e^(-a^2) F(a) with
+// Section 17.5 step 2: F(a) = e^(a^2) erfc(a) on [1, 3) by its Taylor expansion about the centre c
+// of each half-unit interval, t = a - c in [-1/4, 1/4): F(c + t) = sum_n A_n t^n with A_0 = F(c)
+// and (n + 1) A_(n+1) = 2c A_n + 2 A_(n-1) (from F' = 2aF - 2/sqrt(pi)), computed at 800 bits and
+// each rounded once to the nearest double; A_0 also carries the double nearest its rest (A0_LO).
+// The first omitted term is below 2^-63 of F.
+struct Expansion {
+  double centre;
+  double a0_lo;
+  int count;                // A_0 .. A_(count-1)
+  double a[19];
+};
+constexpr Expansion kExpansions[4] = {
+    {1.25, 0x1.4797400f19192p-63, 19,
+     {0x1.78a692138767ap-2, -0x1.abaacdbfa8b07p-3, 0x1.b56f45eef7e58p-4, -0x1.9b635ac624ad5p-5,
+      0x1.68a25a6641f25p-6, -0x1.299636d6c5895p-7, 0x1.d1b695aabbf6bp-9, -0x1.5b8bc94c61d2dp-10,
+      0x1.f0fe6fb5fda5ep-12, -0x1.55c07d22af371p-13, 0x1.c570359a19d26p-15, -0x1.22fc408f50364p-16,
+      0x1.6a18bc560a40ap-18, -0x1.b5bc5ccfd1403p-20, 0x1.017d9185d3453p-21, -0x1.274201fbebf43p-23,
+      0x1.4a71e1ce3311cp-25, -0x1.69666fd961df6p-27, 0x1.82adfdf5cf154p-29}},
+    {1.75, 0x1.3b1040eb318c2p-57, 18,
+     {0x1.23cfc2f1dc7e0p-2, -0x1.0c3d538446447p-3, 0x1.c8d0cef0f810dp-5, -0x1.6cb52fe48945fp-6,
+      0x1.13648a11ffe73p-7, -0x1.8bf716a8eabedp-9, 0x1.106bd5c04334ap-10, -0x1.6838884ab6b8bp-12,
+      0x1.cb4c687e4d0f2p-14, -0x1.1b2912cd41cadp-15, 0x1.5273f3445262bp-17, -0x1.88fb2fa110b91p-19,
+      0x1.bc10267a482f5p-21, -0x1.e91dd5a65194ap-23, 0x1.06f141264e473p-24, -0x1.144fb8274128ep-26,
+      0x1.1c1cc12a438aap-28, -0x1.1e2406dbca8f8p-30}},
+    {2.25, -0x1.a8198a8216449p-58, 17,
+     {0x1.d94446d627932p-3, -0x1.6a70d2bb37411p-4, 0x1.0615670e25a7bp-5, -0x1.6883f9919a17ap-7,
+      0x1.da595561f7d33p-9, -0x1.2bd251bb2f029p-10, 0x1.6d7743d3b280dp-12, -0x1.aed7ebc99e2e3p-14,
+      0x1.ec773cc9261b6p-16, -0x1.117a666464e16p-17, 0x1.27af428d20fc9p-19, -0x1.37b9a5b17b20ep-21,
+      0x1.40e78e43749afp-23, -0x1.42fe841c663f4p-25, 0x1.3e37bfe3627e8p-27, -0x1.333166c552de1p-29,
+      0x1.22d7ec28c7c33p-31}},
+    {2.75, -0x1.bb4e763c64a35p-57, 17,
+     {0x1.8c9eb68ff27d7p-3, -0x1.0305781330099p-4, 0x1.43b98bac83823p-6, -0x1.84e9ab30e6ab3p-8,
+      0x1.c2c72fd72763ep-10, -0x1.f99e41ecb0904p-12, 0x1.131bb16125574p-13, -0x1.2312b259675c2p-15,
+      0x1.2bfb5b0eb91fbp-17, -0x1.2da329c48e885p-19, 0x1.2856fab1e39fep-21, -0x1.1ccf9b63a8d87p-23,
+      0x1.0c15ffa3a972dp-25, -0x1.eec74cfbc6a50p-28, 0x1.c006ce85179bcp-30, -0x1.8e6bfdde74154p-32,
+      0x1.5c391ff84f9a5p-34}},
+};
+
+// F(a) for 1 <= a < 3 as a double-double: the expansion's Horner sum in t (exact: Sterbenz) above
+// A_1, then A_0 + t p by Fast2Sum (|t p| < 0.15 A_0) with A0_LO added to the low part.
+DoubleDouble scaled_erfc_near(double a) noexcept {
+  const Expansion& e = kExpansions[a < 1.5 ? 0 : a < 2.0 ? 1 : a < 2.5 ? 2 : 3];
+  const double t = a - e.centre;
+  double p = e.a[e.count - 1];
+  for (int n = e.count - 2; n >= 1; --n) p = p * t + e.a[n];
+  const DoubleDouble s = detail::fast_two_sum(e.a[0], t * p);
+  return {s.hi, s.lo + e.a0_lo};
+}
+
+// Section 17.5 step 2: erfc(a) for 1 <= a <= 27.3, as e^(-a^2) F(a); for a >= 3
 // F(a) = e^(a^2) erfc(a) = (1/sqrt(pi)) / K, K the continued fraction
 // a + (1/2) / (a + (2/2) / (a + (3/2) / (a + ...))) cut after n = N(a) levels and evaluated from
 // the bottom (each level damps the error of the one below it). N(a) keeps the truncation below
 // 2^-62 relative (measured against MPFR at the left end of each range).
 int continued_fraction_depth(double a) noexcept {
-  if (a < 1.25) return 260;
-  if (a < 1.5) return 172;
-  if (a < 2.0) return 124;
-  if (a < 2.5) return 75;
-  if (a < 3.0) return 53;
   if (a < 4.0) return 41;
   if (a < 5.0) return 28;
   if (a < 6.0) return 22;
@@ -85,10 +129,17 @@ int continued_fraction_depth(double a) noexcept {
 }
 
 double erfc_large(double a) noexcept {
-  double k = a;
-  for (int n = continued_fraction_depth(a); n >= 1; --n) k = a + (0.5 * static_cast<double>(n)) / k;
-  const double f = kInvSqrtPiHi / k;
-  const double f_lo = kInvSqrtPiLo / k;
+  double f, f_lo;
+  if (a < 3.0) {
+    const DoubleDouble near = scaled_erfc_near(a);
+    f = near.hi;
+    f_lo = near.lo;
+  } else {
+    double k = a;
+    for (int n = continued_fraction_depth(a); n >= 1; --n) k = a + (0.5 * static_cast<double>(n)) / k;
+    f = kInvSqrtPiHi / k;
+    f_lo = kInvSqrtPiLo / k;
+  }
   // a^2 = zh + zl exactly (Dekker's product, Veltkamp splitting); e^-zh = 2^k (hi + lo)
   // (section 15.2 steps 2-4; lo holds the Taylor tail, up to 0.06 hi);
   // e^-(zh + zl) = 2^k (hi + (lo - (hi + lo) zl)) to 2^-88 relative.
