@@ -166,6 +166,9 @@ set(ONEMODEL_UNITY_ALONE
     # Exact binary64 sin, cos, tan, atan, asin, acos (issue 17, branch f64trig): new files, alone.
     reference/math/exact_inverse_trig64.cpp
     reference/math/exact_trig64.cpp
+    # Exact binary64 hyperbolic functions and erf (issue 17, branch f64hyp): new files, alone.
+    reference/math/exact_hyperbolic64.cpp
+    reference/math/exact_erf64.cpp
     # The 4- and 2-bit element types (issue 17, branch subbyte): new files, alone.
     core/tensor/subbyte.cpp
     reference/ops/cast_subbyte.cpp)

@@ -1,24 +1,22 @@
-// Double-double steps of spec/exact-transcendentals.md section 16.1: error-free sums and products
-// of binary64 values (Knuth's TwoSum, Fast2Sum, Dekker's product with Veltkamp's split, WITHOUT
-// fused multiply-add) and the few double-double operations built on them. Every line is one step of
-// that section, evaluated as written (one rounding per operator; the build uses -ffp-contract=off).
-// Internal to reference/math/exact_trig64.cpp and exact_inverse_trig64.cpp.
+// Double-double arithmetic in binary64 without fused multiply-add (spec/exact-transcendentals.md
+// sections 16.1 and 17.1): Knuth's TwoSum, Dekker's Fast2Sum, Veltkamp's split and Dekker's
+// product (error-free), and the few double-double operations built on them. Every line is one
+// step of those sections, evaluated as written (one rounding per operator; the build uses
+// -ffp-contract=off). Shared by the exact binary64 trigonometric (exact_trig64.cpp,
+// exact_inverse_trig64.cpp), hyperbolic (exact_hyperbolic64.cpp) and erf (exact_erf64.cpp) code.
 #pragma once
 
 #include <cmath>
 
-#include "reference/math/exact_trig64.hpp"
+namespace onemodel::exact::dd {
 
-namespace onemodel::exact::trig64_detail {
+// An unevaluated sum hi + lo; after normalisation |lo| <= half an ulp of hi.
+struct DoubleDouble {
+  double hi;
+  double lo;
+};
 
-// s + e = a + b exactly, s = a + b rounded, when |a| >= |b| or a = 0 (Fast2Sum).
-inline DoubleDouble fast_two_sum(double a, double b) noexcept {
-  const double s = a + b;
-  const double e = b - (s - a);
-  return {s, e};
-}
-
-// s + e = a + b exactly for any finite a, b without overflow (TwoSum, six operations).
+// Knuth's TwoSum: s + e == a + b exactly, s = fl(a + b), for any finite a, b without overflow.
 inline DoubleDouble two_sum(double a, double b) noexcept {
   const double s = a + b;
   const double bb = s - a;
@@ -26,21 +24,30 @@ inline DoubleDouble two_sum(double a, double b) noexcept {
   return {s, e};
 }
 
-// a = hi + lo with hi and lo of at most 26 significant bits each (Veltkamp, 2^27 + 1); valid for
-// |a| < 2^996, far above every value split here.
+// Dekker's Fast2Sum: the same when a == 0 or the exponent of a is at least that of b
+// (|a| >= |b| suffices).
+inline DoubleDouble fast_two_sum(double a, double b) noexcept {
+  const double s = a + b;
+  const double e = b - (s - a);
+  return {s, e};
+}
+
+// Veltkamp's splitting: a == hi + lo, each of at most 26 significant bits, for |a| below 2^995
+// (no overflow of 134217729 * a).
 inline DoubleDouble split(double a) noexcept {
-  const double c = 134217729.0 * a;
+  const double c = 134217729.0 * a;  // 2^27 + 1
   const double hi = c - (c - a);
   const double lo = a - hi;
   return {hi, lo};
 }
 
-// p + e = a * b exactly, p = a * b rounded (Dekker), when no step underflows or overflows.
+// Dekker's product: p + e == a * b exactly, p = fl(a * b), when no partial product underflows
+// (|a*b| above about 2^-969) and |a|, |b| < 2^995.
 inline DoubleDouble two_prod(double a, double b) noexcept {
   const double p = a * b;
-  const DoubleDouble as = split(a);
-  const DoubleDouble bs = split(b);
-  const double e = (((as.hi * bs.hi - p) + as.hi * bs.lo) + as.lo * bs.hi) + as.lo * bs.lo;
+  const DoubleDouble sa = split(a);
+  const DoubleDouble sb = split(b);
+  const double e = (((sa.hi * sb.hi - p) + sa.hi * sb.lo) + sa.lo * sb.hi) + sa.lo * sb.lo;
   return {p, e};
 }
 
@@ -76,4 +83,27 @@ inline DoubleDouble dd_sqrt(DoubleDouble x) noexcept {
   return fast_two_sum(s, (((x.hi - p.hi) - p.lo) + x.lo) / (s + s));
 }
 
+}  // namespace onemodel::exact::dd
+
+// The names each family's code uses.
+namespace onemodel::exact::trig64_detail {
+using dd::dd_add;
+using dd::dd_div;
+using dd::dd_mul;
+using dd::dd_mul_d;
+using dd::dd_neg;
+using dd::dd_sqrt;
+using dd::DoubleDouble;
+using dd::fast_two_sum;
+using dd::split;
+using dd::two_prod;
+using dd::two_sum;
 }  // namespace onemodel::exact::trig64_detail
+
+namespace onemodel::exact::detail {
+using dd::DoubleDouble;
+using dd::fast_two_sum;
+using dd::split;
+using dd::two_prod;
+using dd::two_sum;
+}  // namespace onemodel::exact::detail

@@ -2,6 +2,7 @@
 // step of that section, evaluated as written (one rounding per operator, no fused multiply-add).
 #include <cstdint>
 
+#include "reference/math/exact_exp64_parts.hpp"
 #include "reference/math/exact_math64.hpp"
 #include "reference/math/float_bits.hpp"
 
@@ -22,18 +23,19 @@ constexpr double kLn2Lo = 1.90821492927058770002e-10;  // 0x3DEA39EF35793C76
 constexpr double kOverflow = 710.0;
 constexpr double kUnderflow = -746.0;
 
-// 2^n as a double for -1022 <= n <= 1023, from its exponent field.
-double power_of_two(int n) noexcept {
-  return double_from_bits(static_cast<std::uint64_t>(n + 1023) << 52);
-}
-
 }  // namespace
 
-double exp_f64(double x) noexcept {
-  // Step 1: special inputs and the limits (NaN compares false with everything).
-  if (x != x) return double_from_bits(kCanonicalNan64);
-  if (x > kOverflow) return double_from_bits(0x7FF0000000000000ull);  // +inf
-  if (x < kUnderflow) return 0.0;
+namespace detail {
+
+double power_of_two_f64(int n) noexcept { return double_from_bits(static_cast<std::uint64_t>(n + 1023) << 52); }
+
+double scale_by_power_of_two_f64(double p, int k) noexcept {
+  const int a = k >> 1;  // arithmetic shift (C++20)
+  const int b = k - a;
+  return (p * power_of_two_f64(a)) * power_of_two_f64(b);
+}
+
+ExpParts exp_parts(double x) noexcept {
   // Step 2: k = nearest integer to x / ln 2 (|x * kLog2E| < 1077, far inside the trick's 2^51);
   // hi = x - k * ln2hi is exact (proved), lo = k * ln2lo, r = hi - lo rounded and rc the part of
   // hi - lo that r misses (Fast2Sum; a correction far below r's own ulp).
@@ -62,13 +64,22 @@ double exp_f64(double x) noexcept {
   const double tail = (rr * 0.5) + (rr * r) * q;
   const double s1 = 1.0 + r;
   const double e1 = (1.0 - s1) + r;
-  const double p = s1 + (e1 + (rc + tail));
+  return {static_cast<int>(k), s1, e1 + (rc + tail)};  // k: exact, an integer of magnitude <= 1076
+}
+
+}  // namespace detail
+
+double exp_f64(double x) noexcept {
+  // Step 1: special inputs and the limits (NaN compares false with everything).
+  if (x != x) return double_from_bits(kCanonicalNan64);
+  if (x > kOverflow) return double_from_bits(0x7FF0000000000000ull);  // +inf
+  if (x < kUnderflow) return 0.0;
+  // Steps 2-4 (detail::exp_parts): p = s1 + (e1 + (rc + tail)).
+  const detail::ExpParts e = detail::exp_parts(x);
+  const double p = e.hi + e.lo;
   // Step 5: p * 2^k as two normal powers of two (|k| <= 1076): the first product is exact, the
   // second rounds once, also when the result is subnormal.
-  const int i = static_cast<int>(k);  // exact: an integer of magnitude at most 1076
-  const int a = i >> 1;               // arithmetic shift (C++20)
-  const int b = i - a;
-  return (p * power_of_two(a)) * power_of_two(b);
+  return detail::scale_by_power_of_two_f64(p, e.k);
 }
 
 }  // namespace onemodel::exact

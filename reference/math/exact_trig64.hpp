@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "reference/math/double_double.hpp"
+
 namespace onemodel::exact {
 
 // Section 16.3: sine, cosine and tangent of a double.
@@ -21,12 +23,6 @@ double asin_f64(double x) noexcept;
 double acos_f64(double x) noexcept;
 
 namespace trig64_detail {
-
-// A double-double value hi + lo (section 16.1): |lo| <= half an ulp of hi after normalisation.
-struct DoubleDouble {
-  double hi;
-  double lo;
-};
 
 // Section 16.2: a = (n + f) * pi/2 for a finite double a >= 0.5, n an integer, |f| <= 1/2.
 // quadrant = n mod 4; f as a double-double with relative error below 2^-103, from an exact

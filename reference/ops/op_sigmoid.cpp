@@ -2,7 +2,7 @@
 // (section 10): the steps of the float32 sigmoid in binary64 with the exact binary64 exponential
 // (spec/exact-transcendentals.md section 15.4), exact in both modes.
 #include "reference/math/exact_math.hpp"
-#include "reference/math/exact_math64.hpp"
+#include "reference/math/exact_hyperbolic64.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -10,14 +10,7 @@ namespace {
 
 struct SigmoidFn {
   float operator()(float x) const noexcept { return exact::sigmoid(x); }
-  double operator()(double x) const noexcept {
-    // s = e^-|x| (0 - |x|: a NaN stays NaN and exp_f64 makes it canonical); num = 1 for x >= 0
-    // (-0 included), else s; the result is num / (1 + s).
-    const double ax = x < 0.0 ? -x : x;
-    const double s = exact::exp_f64(0.0 - ax);
-    const double num = x >= 0.0 ? 1.0 : s;
-    return num / (1.0 + s);
-  }
+  double operator()(double x) const noexcept { return exact::sigmoid_f64(x); }
 };
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Sinh: the exact binary32 hyperbolic sine (spec/exact-transcendentals.md section 12), in both modes;
-// float64 (spec/ops/elementwise.md section 10): the platform's std::sinh, refused in exact mode.
-#include <cmath>
+// float64 (spec/ops/elementwise.md section 10): sinh_f64 of spec/exact-transcendentals.md section 17, both modes.
 
 #include "reference/math/exact_trig.hpp"
+#include "reference/math/exact_hyperbolic64.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -10,11 +10,11 @@ namespace {
 
 struct SinhFn {
   float operator()(float x) const noexcept { return exact::sinh(x); }
-  double operator()(double x) const noexcept { return std::sinh(x); }
+  double operator()(double x) const noexcept { return exact::sinh_f64(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_sinh(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(SinhFn{}); }
+std::unique_ptr<OpKernel> make_sinh(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(SinhFn{}); }
 
 }  // namespace onemodel

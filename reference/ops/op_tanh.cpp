@@ -1,8 +1,7 @@
-// Tanh: the exact hyperbolic tangent (spec/ops/elementwise.md section 8; float64:
-// section 10, the platform's std::tanh in fast mode, refused in exact mode).
-#include <cmath>
-#include <type_traits>
+// Tanh: the exact hyperbolic tangent (spec/ops/elementwise.md section 8; float64: section 10, the
+// exact binary64 tanh_f64 of spec/exact-transcendentals.md section 17, in both modes).
 #include "reference/math/exact_math.hpp"
+#include "reference/math/exact_hyperbolic64.hpp"
 #include "reference/ops/elementwise_kernels.hpp"
 
 namespace onemodel {
@@ -10,11 +9,11 @@ namespace {
 
 struct TanhFn {
   float operator()(float x) const noexcept { return exact::tanh(x); }
-  double operator()(double x) const noexcept { return std::tanh(x); }
+  double operator()(double x) const noexcept { return exact::tanh_f64(x); }
 };
 
 }  // namespace
 
-std::unique_ptr<OpKernel> make_tanh(const NodeInfo&) { return ew::make_unary_f64_inexact<ew::F32F64Types>(TanhFn{}); }
+std::unique_ptr<OpKernel> make_tanh(const NodeInfo&) { return ew::make_unary<ew::F32F64Types>(TanhFn{}); }
 
 }  // namespace onemodel

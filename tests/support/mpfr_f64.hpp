@@ -27,6 +27,14 @@ class MpfrF64 {
     else mpfr_log(ref_, x_, MPFR_RNDN);
   }
 
+  // ref_ = fn(x) for any MPFR function of one argument (mpfr_sinh, mpfr_erf, ...; the functions of
+  // spec/exact-transcendentals.md section 17), at a double x inside its domain.
+  using Unary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+  void evaluate_with(Unary fn, double x) {
+    mpfr_set_d(x_, x, MPFR_RNDN);  // exact
+    fn(ref_, x_, MPFR_RNDN);
+  }
+
   // The binary64 value nearest the 128-bit reference (mpfr_get_d rounds subnormals too).
   double rounded() const { return mpfr_get_d(ref_, MPFR_RNDN); }
 

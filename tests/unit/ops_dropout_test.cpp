@@ -1,6 +1,7 @@
 // Dropout (spec/ops/shape-indexing.md section 2): inference is the identity with an all-true mask;
-// training_mode true is the same identity when ratio is exactly 0 and Unsupported otherwise (it
-// would draw random numbers). Values from the rule text.
+// training_mode true is the same identity when ratio is exactly 0, and otherwise drops elements at
+// random (spec/ops/random.md section 11; its law: tests/unit/random_ops_test.cpp). Values from the
+// rule text.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -31,10 +32,15 @@ TEST(OpsDropout, TrainingWithRatioZeroKeepsEverything) {
       EXPECT_EQ(out.at(1).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 1, 1}));
     }
   }
-  // Inference ignores the ratio; training with a ratio other than 0 is refused.
+  // Inference ignores the ratio; training with ratio 0.5 keeps an element (its mask true) as
+  // x / (1 - 0.5) = 2x and drops the others to 0.
   EXPECT_EQ(dropout(0.5f, false, ExecutionMode::Fast).at(0).to_vector<float>(),
             (std::vector<float>{1.5f, -2.0f, 0.0f, 7.0f}));
-  EXPECT_EQ(session_error_kind_of([&] { dropout(0.5f, true, ExecutionMode::Fast); }), SessionErrorKind::Unsupported);
+  const std::vector<Tensor> trained = dropout(0.5f, true, ExecutionMode::Fast);
+  const std::vector<float> y = trained.at(0).to_vector<float>();
+  const std::vector<std::uint8_t> mask = trained.at(1).to_vector<std::uint8_t>();
+  const std::vector<float> x = {1.5f, -2.0f, 0.0f, 7.0f};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(y[i], mask[i] ? 2.0f * x[i] : 0.0f) << i;
 }
 
 }  // namespace

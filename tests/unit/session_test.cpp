@@ -114,23 +114,29 @@ namespace {
 // cookbook-missing-operators.md: a model whose operators the library lacks is refused at creation
 // with every missing operator listed with its opset. The cookbook's unsupported.onnx used
 // DeformConv and TfIdfVectorizer at opset 22, which the source's 0.3.0 preview did not implement;
-// both have kernels since issue 17 (spec/ops/products-conv.md section 15, spec/ops/strings.md), so
-// this model uses two operators still missing: Bernoulli and RandomUniformLike draw random numbers
-// (docs/conformance.md, "Operators with no kernel").
+// both have kernels since issue 17, and so do Bernoulli and RandomUniformLike, this test's next
+// pair (spec/ops/random.md), so this model uses two operators still missing: the training domain's
+// Gradient (spec/ops/training.md section 5) and an operator of a custom domain.
 TEST(SessionCookbook, MissingOperatorsAreAllListedWithTheirOpset) {
   IrModel m;
   m.ir_version = 10;
-  m.opset_imports = {{"", 22}};
+  m.opset_imports = {{"", 22}, {"ai.onnx.preview.training", 1}, {"com.example", 1}};
   m.graph.inputs = {tensor_value_info("p", 1, {fixed_dim(4)}), tensor_value_info("like", 1, {fixed_dim(4)})};
   m.graph.outputs = {tensor_value_info("draws", 1, {fixed_dim(4)}), tensor_value_info("uniform", 1, {fixed_dim(4)})};
-  m.graph.nodes = {node("Bernoulli", {"p"}, {"draws"}), node("RandomUniformLike", {"like"}, {"uniform"})};
+  IrNode gradient = node("Gradient", {"p"}, {"draws"});
+  gradient.domain = "ai.onnx.preview.training";
+  gradient.attributes = {strings_attr("xs", {"p"}), string_attr("y", "uniform")};
+  IrNode custom = node("Frobnicate", {"like"}, {"uniform"});
+  custom.domain = "com.example";
+  m.graph.nodes = {gradient, custom};
   resolve_model(m, FieldPathStyle::Onnx);
   try {
     Session::create(std::move(m));
     FAIL() << "created a session over operators the library lacks";
   } catch (const SessionError& e) {
     EXPECT_EQ(e.kind(), SessionErrorKind::UnsupportedOperator);
-    EXPECT_EQ(e.operators(), (std::vector<std::string>{"Bernoulli (opset 22)", "RandomUniformLike (opset 22)"}));
+    EXPECT_EQ(e.operators(), (std::vector<std::string>{"ai.onnx.preview.training.Gradient (opset 1)",
+                                                       "com.example.Frobnicate (opset 1)"}));
   }
 }
 
@@ -145,32 +151,31 @@ IrModel wave_model() {
   return m;
 }
 
-// Since issue 17 every operator has an exact float32 kernel; float64 Tanh has none (no exact
-// binary64 tanh: spec/exact-mode.md section 4), so exact mode refuses the model, naming it. (SoftmaxCrossEntropyLoss and then Attention, this test's operators before, are exact now.)
+// Since issue 17 every operator has an exact kernel, in float64 too (spec/exact-transcendentals.md
+// sections 16 and 17); float64 Sin, this model's node, was refused in exact mode before (and
+// float64 Tanh, SoftmaxCrossEntropyLoss and Attention before it).
 IrModel loss_model() {
   IrModel m;
   m.ir_version = 8;
   m.opset_imports = {{"", 23}};
   m.graph.inputs = {tensor_value_info("x", 11, {fixed_dim(3)})};
   m.graph.outputs = {tensor_value_info("y", 11, {fixed_dim(3)})};
-  m.graph.nodes = {node("Tanh", {"x"}, {"y"})};
+  m.graph.nodes = {node("Sin", {"x"}, {"y"})};
   resolve_model(m, FieldPathStyle::Onnx);
   return m;
 }
 
-TEST(SessionCookbook, ExactModeIsRefusedForAnOperatorWithoutAnExactKernel) {
+TEST(SessionCookbook, ExactModeRunsFloat64Trigonometry) {
   SessionOptions exact;
   exact.mode = ExecutionMode::Exact;
-  try {
-    // The float64 refusal is made when the node is shaped: at creation or, for the optimized
-    // engine's plans, at the first run.
-    Session s = Session::create(loss_model(), exact);
-    s.run({{"x", Tensor::from_values<double>(DType::F64, Shape{3}, {0.5, 1.0, 2.0})}});
-    FAIL() << "exact mode accepted float64 Tanh";
-  } catch (const SessionError& e) {
-    EXPECT_EQ(e.kind(), SessionErrorKind::ExactModeUnavailable);
-    EXPECT_EQ(e.operators(), (std::vector<std::string>{"Tanh"}));
-  }
+  // Float64 Sin, refused in exact mode until spec/exact-transcendentals.md section 16, runs and
+  // gives fast mode's bits (one definition), within 1e-15 of the double sines (mpmath).
+  const Tensor x = Tensor::from_values<double>(DType::F64, Shape{3}, {0.5, 1.0, 2.0});
+  const auto exact_sines = Session::create(loss_model(), exact).run({{"x", x}})[0].to_vector<double>();
+  const auto fast_sines = Session::create(loss_model()).run({{"x", x}})[0].to_vector<double>();
+  EXPECT_EQ(exact_sines, fast_sines);
+  const double want[3] = {0.479425538604203, 0.8414709848078965, 0.9092974268256817};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(exact_sines[static_cast<std::size_t>(i)], want[i], 1e-15);
   // Cos has an exact definition (spec/exact-transcendentals.md section 11): both modes run it and
   // give the same bits, within 1e-6 of the double cosine.
   Session fast = Session::create(wave_model());

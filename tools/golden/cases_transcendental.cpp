@@ -3,7 +3,9 @@
 // subnormals, infinities and NaNs, about a million inputs) plus the special values. The quick set
 // has a coarser bit sweep and a dense grid over [-20, 20]. The trig_* cases do the same for Sin, Cos,
 // Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh and Atanh; trig64_bits does Sin, Cos, Tan, Asin,
-// Acos and Atan in float64 (exact-transcendentals.md section 16) over a binary64 bit sweep.
+// Acos and Atan in float64 (exact-transcendentals.md section 16) over a binary64 bit sweep, and
+// hyperbolic64_bits the float64 Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Mish, Swish and Gelu
+// (section 17).
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -86,6 +88,36 @@ GoldenGraph trig64_functions(const std::vector<double>& values) {
   return g.finish();
 }
 
+// The float64 operators on the binary64 hyperbolic functions and erf (exact-transcendentals.md
+// section 17): every (2^46 + 1)-th binary64 bit pattern from 0 (all signs and exponents, about
+// 262,000 inputs), the float32 special values widened (exact), and the multiples of 1/64 in
+// [-30, 30] (where the steps switch). Opset 24 for Swish.
+std::vector<double> hyperbolic64_values() {
+  std::vector<double> values;
+  constexpr std::uint64_t kStep = (1ull << 46) + 1;
+  for (std::uint64_t i = 0; i < (1ull << 18); ++i) {
+    const std::uint64_t bits = i * kStep;
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    values.push_back(v);
+  }
+  for (float v : special_values()) values.push_back(static_cast<double>(v));
+  for (int k = -30 * 64; k <= 30 * 64; ++k) values.push_back(static_cast<double>(k) / 64.0);
+  return values;
+}
+
+GoldenGraph hyperbolic64_functions(const std::vector<double>& values) {
+  constexpr std::int32_t kOnnxDouble = 11;
+  GraphBuilder g(24);
+  const std::string x = g.input("x", double_tensor(Shape{static_cast<std::int64_t>(values.size())}, values));
+  for (const char* op : {"Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh", "Erf", "Mish", "Swish"}) {
+    g.output(g.node(op, {x}, {}, op), kOnnxDouble);
+  }
+  g.output(g.node("Gelu", {x}, {}, "Gelu"), kOnnxDouble);
+  g.output(g.node("Gelu", {x}, {attr_string("approximate", "tanh")}, "Gelu_tanh"), kOnnxDouble);
+  return g.finish();
+}
+
 // Multiples of 1/64 in [-20, 20]: where the polynomials' ranges meet.
 std::vector<float> dense_grid() {
   std::vector<float> values;
@@ -104,6 +136,7 @@ void add_transcendental_cases(CaseList& cases) {
   cases.push_back({"trig_grid", true, [] { return trig_functions(dense_grid()); }});
   // Every (2^46 + 29)-th binary64 pattern, about 262 thousand, and the specials.
   cases.push_back({"trig64_bits", true, [] { return trig64_functions(bit_sweep64((1ull << 46) + 29)); }});
+  cases.push_back({"hyperbolic64_bits", true, [] { return hyperbolic64_functions(hyperbolic64_values()); }});
 }
 
 }  // namespace onemodel::golden

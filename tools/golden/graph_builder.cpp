@@ -72,6 +72,10 @@ Tensor bool_tensor(const Shape& shape, const std::vector<std::uint8_t>& values) 
   return Tensor::from_values<std::uint8_t>(DType::Bool, shape, std::span<const std::uint8_t>(values));
 }
 
+Tensor double_tensor(const Shape& shape, const std::vector<double>& values) {
+  return Tensor::from_values<double>(DType::F64, shape, std::span<const double>(values));
+}
+
 GraphBuilder::GraphBuilder(std::int64_t opset, std::string prefix) : prefix_(std::move(prefix)) {
   graph_.model.ir_version = 10;
   graph_.model.producer_name = "onemodel-golden";

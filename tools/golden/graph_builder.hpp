@@ -32,6 +32,8 @@ IrAttribute attr_graph(const std::string& name, IrGraph graph);
 Tensor float_tensor(const Shape& shape, const std::vector<float>& values);
 Tensor int64_tensor(const Shape& shape, const std::vector<std::int64_t>& values);
 Tensor bool_tensor(const Shape& shape, const std::vector<std::uint8_t>& values);
+// A float64 tensor (the float64 operator cases, e.g. hyperbolic64_bits).
+Tensor double_tensor(const Shape& shape, const std::vector<double>& values);
 
 class GraphBuilder {
  public:
