@@ -2,6 +2,7 @@
 // step of that section, evaluated as written (one rounding per operator, no fused multiply-add).
 #include <cstdint>
 
+#include "reference/math/exact64_series.hpp"
 #include "reference/math/exact_exp64_parts.hpp"
 #include "reference/math/exact_math64.hpp"
 #include "reference/math/float_bits.hpp"
@@ -46,18 +47,7 @@ ExpParts exp_parts(double x) noexcept {
   const double rc = (hi - r) - lo;
   // Step 3: q = (e^r - 1 - r - r^2/2) / r^3 by Taylor's series to 1/14!, Horner from the top
   // (|r| <= 0.3467: the first omitted term r^15/15! is below 2^-63).
-  double q = 1.0 / 87178291200.0;  // 1/14!
-  q = q * r + 1.0 / 6227020800.0;  // 1/13!
-  q = q * r + 1.0 / 479001600.0;   // 1/12!
-  q = q * r + 1.0 / 39916800.0;    // 1/11!
-  q = q * r + 1.0 / 3628800.0;     // 1/10!
-  q = q * r + 1.0 / 362880.0;      // 1/9!
-  q = q * r + 1.0 / 40320.0;       // 1/8!
-  q = q * r + 1.0 / 5040.0;        // 1/7!
-  q = q * r + 1.0 / 720.0;         // 1/6!
-  q = q * r + 1.0 / 120.0;         // 1/5!
-  q = q * r + 1.0 / 24.0;          // 1/4!
-  q = q * r + 1.0 / 6.0;           // 1/3!
+  const double q = detail::exp_taylor_tail(r);
   // Step 4: p = e^(r + rc) = 1 + r + (rc + tail). 1 + r is split into its rounded sum s1 and the
   // exact error e1 (Fast2Sum: |1| >= |r|), so only the small terms and the last sum round.
   const double rr = r * r;

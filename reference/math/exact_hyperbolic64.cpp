@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "reference/math/exact64_series.hpp"
 #include "reference/math/double_double.hpp"
 #include "reference/math/exact_exp64_parts.hpp"
 #include "reference/math/exact_hyperbolic64.hpp"
@@ -42,18 +43,7 @@ DoubleDouble expm1_dd(double x) noexcept {
   if (ax < 0.3) {
     // No reduction: e^x - 1 = x + x^2/2 + x^3 q, q the Taylor series of section 15.2 step 3.
     const double r = x;
-    double q = 1.0 / 87178291200.0;  // 1/14!
-    q = q * r + 1.0 / 6227020800.0;  // 1/13!
-    q = q * r + 1.0 / 479001600.0;   // 1/12!
-    q = q * r + 1.0 / 39916800.0;    // 1/11!
-    q = q * r + 1.0 / 3628800.0;     // 1/10!
-    q = q * r + 1.0 / 362880.0;      // 1/9!
-    q = q * r + 1.0 / 40320.0;       // 1/8!
-    q = q * r + 1.0 / 5040.0;        // 1/7!
-    q = q * r + 1.0 / 720.0;         // 1/6!
-    q = q * r + 1.0 / 120.0;         // 1/5!
-    q = q * r + 1.0 / 24.0;          // 1/4!
-    q = q * r + 1.0 / 6.0;           // 1/3!
+    const double q = detail::exp_taylor_tail(r);
     const double rr = r * r;
     const double tail = (rr * 0.5) + (rr * r) * q;
     return fast_two_sum(r, tail);  // |tail| < 0.2 |r|
@@ -85,18 +75,7 @@ double log_core(double w, double c, int n) noexcept {
   const double f = m - 1.0;  // exact (proofs/exp64_range_reduction, query D)
   const double s = f / (2.0 + f);
   const double z = s * s;
-  double wz = 2.0 / 25.0;
-  wz = wz * z + 2.0 / 23.0;
-  wz = wz * z + 2.0 / 21.0;
-  wz = wz * z + 2.0 / 19.0;
-  wz = wz * z + 2.0 / 17.0;
-  wz = wz * z + 2.0 / 15.0;
-  wz = wz * z + 2.0 / 13.0;
-  wz = wz * z + 2.0 / 11.0;
-  wz = wz * z + 2.0 / 9.0;
-  wz = wz * z + 2.0 / 7.0;
-  wz = wz * z + 2.0 / 5.0;
-  wz = wz * z + 2.0 / 3.0;
+  const double wz = detail::log_atanh_series(z);
   const double big_r = z * wz;
   const double hfsq = 0.5 * (f * f);
   const double ed = static_cast<double>(e);  // exact

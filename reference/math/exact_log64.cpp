@@ -2,6 +2,7 @@
 // one step of that section, evaluated as written (one rounding per operator, no fused multiply-add).
 #include <cstdint>
 
+#include "reference/math/exact64_series.hpp"
 #include "reference/math/exact_math64.hpp"
 #include "reference/math/float_bits.hpp"
 
@@ -48,18 +49,7 @@ double log_f64(double x) noexcept {
   const double f = m - 1.0;
   const double s = f / (2.0 + f);
   const double z = s * s;
-  double w = 2.0 / 25.0;
-  w = w * z + 2.0 / 23.0;
-  w = w * z + 2.0 / 21.0;
-  w = w * z + 2.0 / 19.0;
-  w = w * z + 2.0 / 17.0;
-  w = w * z + 2.0 / 15.0;
-  w = w * z + 2.0 / 13.0;
-  w = w * z + 2.0 / 11.0;
-  w = w * z + 2.0 / 9.0;
-  w = w * z + 2.0 / 7.0;
-  w = w * z + 2.0 / 5.0;
-  w = w * z + 2.0 / 3.0;
+  const double w = detail::log_atanh_series(z);
   const double big_r = z * w;
   const double hfsq = 0.5 * (f * f);
   // Step 4: e * ln2 in two parts (e * kLn2Hi exact for |e| <= 1075). t = e * ln2hi + f rounded and
