@@ -199,6 +199,38 @@ TEST(PoolMutation, WideRowsAndManyPlanes) {
   check_shape(many, pool::PoolKind::Average, g, 1);
 }
 
+// The max pools of convolutional networks (GoogLeNet's 3 x 3 stride-1 pools on 7 x 7 to 28 x 28
+// maps, the 3 x 3 stride-2 stems with and without ceil_mode, VGG's 2 x 2 stride 2), and wide rows
+// at strides 1 to 4 (several 16-column blocks of the AVX-512 direct kernel, its left-border expand
+// loads, stride-2 pairs and stride-3/4 gathers): every path, 1 and 2 threads, against the
+// definition. The data has many equal taps (+0, -0 and small integers: the first in (h, w) order
+// must win), -inf and NaN.
+TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
+  Lcg g{31337};
+  struct Case {
+    std::int64_t planes, in, kernel, stride, pad_before, pad_after;
+    bool ceil_mode;
+  };
+  const Case cases[] = {{9, 7, 3, 1, 1, 1, false},   {5, 14, 3, 1, 1, 1, false}, {3, 28, 3, 1, 1, 1, false},
+                        {3, 112, 3, 2, 0, 0, true},  {3, 56, 3, 2, 1, 1, false}, {4, 28, 2, 2, 0, 0, false},
+                        {2, 57, 3, 2, 0, 0, true},   {2, 70, 5, 3, 2, 2, false}, {2, 90, 3, 4, 1, 1, false},
+                        {3, 33, 4, 1, 3, 0, false},  {2, 40, 2, 1, 1, 1, false}};
+  for (const Case& c : cases) {
+    pool::Pool2dShape s;
+    s.planes = c.planes;
+    pool::PoolAxis a{c.in, 0, c.kernel, c.stride, 1, c.pad_before, c.pad_after};
+    const std::int64_t full = c.in + c.pad_before + c.pad_after - c.kernel;
+    a.out = full / c.stride + 1;
+    if (c.ceil_mode && full % c.stride != 0 && a.out * c.stride - c.pad_before < c.in) ++a.out;
+    s.h = a;
+    s.w = a;
+    for (int nan_percent : {0, 3, 40}) check_shape(s, pool::PoolKind::Max, g, nan_percent);
+    s.h.dilation = 2;
+    s.h.out = (c.in + c.pad_before + c.pad_after - (2 * (c.kernel - 1) + 1)) / c.stride + 1;
+    if (s.h.out > 0) check_shape(s, pool::PoolKind::Max, g, 3);
+  }
+}
+
 // Section 8.4: the plane's sum in index order from +0 divided by its size (NaN canonical); the
 // max from the lowest finite float, replaced by strictly greater values.
 TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {

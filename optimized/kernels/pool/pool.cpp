@@ -8,12 +8,16 @@
 // them, a function of the shape only.
 #include "optimized/kernels/pool/pool.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
 
 #include "optimized/frame/canonical_nan.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/pool/pool_literal.hpp"
+#include "optimized/kernels/pool/pool_max_direct.hpp"
+#include "optimized/kernels/pool/pool_max_separable.hpp"
 #include "optimized/kernels/pool/pool_row.hpp"
 
 namespace onemodel::opt::pool {
@@ -29,7 +33,7 @@ constexpr Variant kVariants[] = {
 };
 
 // The row loop serving each path: the first listed variant allowed there (kernel_registry.hpp),
-// by level, so the AVX-512 path runs the AVX2 loop and NEON and WASM the scalar one.
+// by level, so NEON and WASM run the scalar one.
 PoolRowFn row_for(Isa isa) noexcept {
   static const VariantChoice<Variant> choice{std::span<const Variant>(kVariants)};
   return choice[isa].row;
@@ -46,9 +50,8 @@ std::int64_t taps_within_padding(const PoolAxis& a, std::int64_t o) noexcept {
   return count;
 }
 
-// Section 8.2, literally (reference/ops/op_max_pool.cpp): the first non-NaN inside tap starts
-// the maximum, a later one replaces it only when strictly greater; all inside taps NaN gives the
-// quiet NaN the reference stores (0x7FC00000); no inside tap gives the lowest finite float.
+}  // namespace
+
 float max_one(const Pool2dShape& s, const float* plane, std::int64_t oy, std::int64_t ox) noexcept {
   bool started = false;
   bool saw_nan = false;
@@ -74,6 +77,8 @@ float max_one(const Pool2dShape& s, const float* plane, std::int64_t oy, std::in
   if (saw_nan) return std::numeric_limits<float>::quiet_NaN();
   return std::numeric_limits<float>::lowest();
 }
+
+namespace {
 
 // Section 8.3, literally (reference/ops/op_average_pool.cpp): the inside taps summed from +0 in
 // (h, w) order, divided by the number of inside taps or, with count_include_pad, by the taps
@@ -209,6 +214,14 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   const double estimate = kNanosecondsPerTap * static_cast<double>(shape.planes) * static_cast<double>(plane_work);
   const PoolRowFn row = row_for(context.isa);
   const Interior cols = interior_columns(shape.w);
+  // Max pooling: on the AVX-512 path the direct masked kernel (pool_max_direct.hpp); elsewhere, at
+  // height stride 1, the two passes (pool_max_separable.hpp) when their storage fits a modest
+  // per-thread buffer (16 MiB), which measured faster than the one-pass loop only there (AVX2,
+  // 3 x 3 windows: 7 x 7 maps 2x, 14 x 14 2.8x, 28 x 28 1.3x; stride 2 on 112 x 112 1.15x slower).
+  // Every loop gives the same bits, so the choice cannot change a result.
+  const bool direct = kind == PoolKind::Max && context.isa == Isa::Avx512 && direct_max_takes(shape);
+  const bool separable = kind == PoolKind::Max && !direct && shape.h.stride == 1 &&
+                         separable_storage_floats(shape, per_chunk) <= (std::size_t{1} << 22);
   context.parallel_for(static_cast<std::size_t>(chunks), estimate, [&](std::size_t c) {
     // One pointer per window row. Kernels up to kStackWindowRows rows tall (every pooling of the
     // models we run: 2, 3, 7) use the stack, so a chunk allocates nothing (spec/optimized-engine.md
@@ -223,6 +236,10 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
     }
     const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
     const std::int64_t end = begin + per_chunk < shape.planes ? begin + per_chunk : shape.planes;
+#if defined(__x86_64__)
+    if (direct) return max_planes_direct__avx512(shape, x + begin * in_plane, y + begin * out_plane, end - begin);
+#endif
+    if (separable) return max_planes_separable(row, shape, x + begin * in_plane, y + begin * out_plane, end - begin, rows);
     for (std::int64_t p = begin; p < end; ++p) pool_plane(row, kind, shape, cols, x + p * in_plane, y + p * out_plane, rows);
   });
 }

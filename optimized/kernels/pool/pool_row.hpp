@@ -63,6 +63,23 @@ inline void pool_row_body(const float* const* rows, std::int64_t nrows, std::int
     }
     L::store(y + i, a0);
   }
+  if constexpr (requires(const float* q, float* out, std::int64_t n) {
+                  L::load_partial(q, n, n);
+                  L::store_partial(out, L::template init<IsMax>(), n);
+                }) {
+    // A lane type with masked loads and stores (AVX-512) runs the last count - i < W outputs in one
+    // more vector step; masked-off lanes read and write nothing, so the caller's bounds still hold.
+    if (i < count) {
+      const std::int64_t left = count - i;
+      auto a0 = L::template init<IsMax>();
+      for (std::int64_t r = 0; r < nrows; ++r) {
+        const float* p = rows[r] + i * sw;
+        for (std::int64_t k = 0; k < kw; ++k) a0 = L::template combine<IsMax>(a0, L::load_partial(p + k * dw, sw, left));
+      }
+      L::store_partial(y + i, a0, left);
+    }
+    return;
+  }
   for (; i < count; ++i) {
     float a = IsMax ? -__builtin_inff() : 0.0f;
     for (std::int64_t r = 0; r < nrows; ++r) {
