@@ -220,6 +220,30 @@ TEST(Depthwise, ExactSweepOfWidthsKernelsStrides) {
   }
 }
 
+// Rows wider than four AVX-512 vectors (64 columns): blocks of four vectors per row, then the
+// leftover columns across groups of four rows (depthwise_lanes.hpp plane()), with row counts that
+// leave one to three rows to the single-row loop; MobileNet and EfficientNet maps of 112 columns.
+TEST(Depthwise, ExactWideRowsBlocksAndLeftoverColumns) {
+  std::uint32_t seed = 900;
+  for (std::size_t in_w : {64u, 65u, 79u, 112u, 130u}) {
+    for (std::size_t k : {3u, 5u}) {
+      for (std::size_t stride : {1u, 2u}) {
+        Case c;
+        c.channels = 2;
+        c.in_h = 6 + in_w % 4;
+        c.in_w = in_w;
+        c.kh = c.kw = k;
+        c.sh = c.sw = stride;
+        c.pt = c.pl = c.pb = c.pr = k / 2;
+        c.bias = (in_w % 2) == 0;
+        if (!c.valid()) continue;
+        ASSERT_EQ(check_exact(c, seed++, false), "");
+        ASSERT_EQ(check_fast(c, seed++), "");
+      }
+    }
+  }
+}
+
 // Not a thread test: its cases have few planes, one chunk (ExactAndFastThreadIndependentOnLargeShapes
 // splits).
 TEST(Depthwise, ExactDilationAsymmetricPadsAndInPlaceReads) {

@@ -15,6 +15,7 @@
 
 #include "optimized/kernels/pool/pool_literal.hpp"
 #include "optimized/kernels/pool/pool_max_direct.hpp"
+#include "optimized/kernels/window/tap_columns_avx512.hpp"
 
 namespace onemodel::opt::pool {
 namespace {
@@ -23,59 +24,8 @@ constexpr std::int64_t kLanes = 16;
 constexpr std::int64_t kRowsAtOnce = 4;
 constexpr std::int64_t kMaxTapColumns = 64;
 
-// One tap column of one block of output columns: which lanes read, from where,
-// and how. Filled whole by tap_column (no default initialisers: the kernel
-// keeps 64 of them on its stack).
-struct TapColumn {
-  __mmask16 lanes;      // lanes with an element inside the row (0: the tap reads nothing)
-  std::int64_t offset;  // the first such lane's column
-  std::int64_t first;   // that lane
-  __m512i index;        // per lane from the first valid one: stride * (j - first)
-};
-
-// floor(a / b) for b > 0.
-std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-TapColumn tap_column(const PoolAxis &w, std::int64_t ox0, std::int64_t n, std::int64_t kx) noexcept {
-  TapColumn t{0, 0, 0, _mm512_setzero_si512()};
-  const std::int64_t c0 = ox0 * w.stride - w.pad_before + kx * w.dilation;
-  const std::int64_t first = c0 >= 0 ? 0 : floor_div(-c0 + w.stride - 1, w.stride);
-  std::int64_t end = floor_div(w.in - 1 - c0, w.stride) + 1;
-  if (end > n) end = n;
-  if (end <= first) return t;
-  t.lanes = static_cast<__mmask16>(((1u << end) - 1u) & ~((1u << first) - 1u));
-  t.first = first;
-  t.offset = c0 + first * w.stride;
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i from_first = _mm512_sub_epi32(lane, _mm512_set1_epi32(static_cast<int>(first)));
-  t.index = _mm512_mullo_epi32(from_first, _mm512_set1_epi32(static_cast<int>(w.stride)));
-  return t;
-}
-
-// kStride 1 and 2 have their own loads; 0 stands for any other stride (a
-// gather).
-template <int kStride>
-__attribute__((always_inline)) inline __m512 load_tap(const TapColumn &t, const float *row, __m512 minus_inf) noexcept {
-  const float *p = row + t.offset;
-  if constexpr (kStride == 1) {
-    return t.first == 0 ? _mm512_mask_loadu_ps(minus_inf, t.lanes, p)
-                        : _mm512_mask_expandloadu_ps(minus_inf, t.lanes, p);
-  } else if constexpr (kStride == 2) {
-    // Elements 0 .. 2 * (valid lanes - 1) of the span, in two masked halves,
-    // then lane j takes element 2 * (j - first); lanes outside the valid ones
-    // are set back to -inf.
-    const int valid = __builtin_popcount(static_cast<unsigned>(t.lanes));
-    const int count = 2 * valid - 1;
-    const __mmask16 low = static_cast<__mmask16>(count >= 16 ? 0xFFFFu : (1u << count) - 1u);
-    const __mmask16 high = static_cast<__mmask16>(count <= 16 ? 0u : (1u << (count - 16)) - 1u);
-    const __m512 a = _mm512_mask_loadu_ps(minus_inf, low, p);
-    // p + 16 is formed only when the span reaches it (it may lie past the row's end otherwise).
-    const __m512 b = high != 0 ? _mm512_mask_loadu_ps(minus_inf, high, p + 16) : minus_inf;
-    return _mm512_mask_mov_ps(minus_inf, t.lanes, _mm512_permutex2var_ps(a, t.index, b));
-  } else {
-    return _mm512_mask_i32gather_ps(minus_inf, t.lanes, t.index, p, 4);
-  }
-}
+using window::load_tap;
+using window::TapColumn;
 
 template <int kStride>
 void block_max(const Pool2dShape &s, const float *x, float *y, std::int64_t planes) noexcept {
@@ -89,7 +39,7 @@ void block_max(const Pool2dShape &s, const float *x, float *y, std::int64_t plan
     const __mmask16 block = static_cast<__mmask16>((1u << n) - 1u);
     // The taps depend on the block only: computed once for all the planes (they
     // divide by the stride, which cost more than the loads on a 7 x 7 plane).
-    for (std::int64_t kx = 0; kx < W.kernel; ++kx) taps[kx] = tap_column(W, ox0, n, kx);
+    for (std::int64_t kx = 0; kx < W.kernel; ++kx) taps[kx] = window::tap_column(W.in, W.pad_before, W.stride, W.dilation, ox0, n, kx);
     for (std::int64_t p = 0; p < planes; ++p) {
       const float *plane = x + p * H.in * W.in;
       float *const yplane = y + p * H.out * W.out;
