@@ -8,6 +8,7 @@
 // NaN; a NaN average is stored as 0x7FC00000).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -261,6 +262,41 @@ TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
           ASSERT_EQ(got[planes], 7.0f);
           pool::global_pool_f32(context, pool::PoolKind::Max, x.data(), got.data(), planes, size);
           for (std::size_t p = 0; p < planes; ++p) ASSERT_EQ(bits(got[p]), bits(want_max[p])) << "max plane " << p;
+          ASSERT_EQ(got[planes], 7.0f);
+        }
+      }
+    }
+  }
+}
+
+// Section 8.4's order is the index order: with values of many magnitudes the sum's roundings
+// depend on it, so any other order (the AVX-512 path folds transposed groups of 16 elements) shows
+// up in the bits. Plane counts around the 16 lanes, sizes around the 16-element groups.
+TEST(PoolMutation, GlobalAverageKeepsTheIndexOrder) {
+  Lcg g{4242};
+  for (std::size_t planes : {1u, 15u, 16u, 17u, 33u}) {
+    for (std::size_t size : {16u, 31u, 49u, 196u, 1000u}) {
+      std::vector<float> x(planes * size);
+      for (float& v : x) {
+        const float unit = static_cast<float>(static_cast<int>(g.next() % 2001) - 1000) / 1000.0f;
+        v = std::ldexp(unit, static_cast<int>(g.next() % 41) - 20);
+      }
+      std::vector<float> want(planes);
+      for (std::size_t p = 0; p < planes; ++p) {
+        float sum = 0.0f;
+        for (std::size_t i = 0; i < size; ++i) sum = sum + x[p * size + i];
+        want[p] = sum / static_cast<float>(size);
+      }
+      for (Isa isa : pool_variant_paths()) {
+        for (int threads : {1, 2}) {
+          ThreadPool tp(threads);
+          const KernelContext context{isa, false, &tp};
+          std::vector<float> got(planes + 1, 7.0f);
+          pool::global_pool_f32(context, pool::PoolKind::Average, x.data(), got.data(), planes, size);
+          for (std::size_t p = 0; p < planes; ++p) {
+            ASSERT_EQ(bits(got[p]), bits(want[p])) << "isa " << onemodel::opt::isa_name(isa) << " planes " << planes
+                                                   << " size " << size << " plane " << p;
+          }
           ASSERT_EQ(got[planes], 7.0f);
         }
       }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "optimized/kernels/transpose/transpose16_avx512.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -22,47 +23,7 @@ __m512 canonical(__m512 v) noexcept {
                               _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
 }
 
-// out[c] = column c of the 16 x 16 matrix whose rows are in[0..15] (only data moves): pairs
-// interleaved, then quads, then 128-bit quarters gathered across the rows.
-//
-// The masked forms with every lane selected: GCC 12's unmasked ones pass _mm512_undefined_ps(),
-// which -Wuninitialized reports (an error in the checked build).
-constexpr __mmask16 kAll = 0xFFFF;
-__m512 unpacklo(__m512 a, __m512 b) noexcept { return _mm512_mask_unpacklo_ps(a, kAll, a, b); }
-__m512 unpackhi(__m512 a, __m512 b) noexcept { return _mm512_mask_unpackhi_ps(a, kAll, a, b); }
-template <int kImm>
-__m512 shuffle(__m512 a, __m512 b) noexcept {
-  return _mm512_mask_shuffle_ps(a, kAll, a, b, kImm);
-}
-template <int kImm>
-__m512 shuffle_quarters(__m512 a, __m512 b) noexcept {
-  return _mm512_mask_shuffle_f32x4(a, kAll, a, b, kImm);
-}
-
-void transpose16(const __m512 in[16], __m512 out[16]) noexcept {
-  __m512 t[16], u[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = unpacklo(in[i], in[i + 1]);      // per quarter: a0 b0 a1 b1
-    t[i + 1] = unpackhi(in[i], in[i + 1]);  // per quarter: a2 b2 a3 b3
-  }
-  for (int i = 0; i < 16; i += 4) {
-    u[i] = shuffle<0x44>(t[i], t[i + 2]);          // column 0 of rows i..i+3, per quarter
-    u[i + 1] = shuffle<0xEE>(t[i], t[i + 2]);      // column 1
-    u[i + 2] = shuffle<0x44>(t[i + 1], t[i + 3]);  // column 2
-    u[i + 3] = shuffle<0xEE>(t[i + 1], t[i + 3]);  // column 3
-  }
-  // u[4g + c] quarter q: rows 4g..4g+3 of column 4q + c.
-  for (int c = 0; c < 4; ++c) {
-    const __m512 v0 = shuffle_quarters<0x88>(u[c], u[4 + c]);       // quarters 0, 2 of rows 0-7
-    const __m512 v1 = shuffle_quarters<0xDD>(u[c], u[4 + c]);       // quarters 1, 3 of rows 0-7
-    const __m512 v2 = shuffle_quarters<0x88>(u[8 + c], u[12 + c]);  // quarters 0, 2 of rows 8-15
-    const __m512 v3 = shuffle_quarters<0xDD>(u[8 + c], u[12 + c]);  // quarters 1, 3 of rows 8-15
-    out[c] = shuffle_quarters<0x88>(v0, v2);
-    out[8 + c] = shuffle_quarters<0xDD>(v0, v2);
-    out[4 + c] = shuffle_quarters<0x88>(v1, v3);
-    out[12 + c] = shuffle_quarters<0xDD>(v1, v3);
-  }
-}
+using avx512_transpose::transpose16;
 
 __mmask16 first_lanes(std::size_t count) noexcept {
   return static_cast<__mmask16>(count >= 16 ? 0xFFFFu : (1u << count) - 1u);

@@ -15,6 +15,7 @@
 
 #include "optimized/frame/canonical_nan.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/pool/pool_global.hpp"
 #include "optimized/kernels/pool/pool_literal.hpp"
 #include "optimized/kernels/pool/pool_max_direct.hpp"
 #include "optimized/kernels/pool/pool_max_separable.hpp"
@@ -254,6 +255,10 @@ void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x
   context.parallel_for(chunks, estimate, [&](std::size_t c) {
     const std::size_t begin = c * per_chunk;
     const std::size_t end = begin + per_chunk < planes ? begin + per_chunk : planes;
+#if defined(__x86_64__)
+    // Sixteen planes in the lanes (pool_global.hpp); the same bits as the loop below.
+    if (context.isa == Isa::Avx512) return global_planes__avx512(kind == PoolKind::Max, x, y, begin, end, size);
+#endif
     if (kind == PoolKind::Max) {
       global_planes<true>(x, y, begin, end, size);
     } else {

@@ -1,0 +1,13 @@
+// The global pools' vector loop on the AVX-512 path (global_pool_avx512.cpp): planes [begin, end)
+// of `size` floats each, y[p] their average (max false) or maximum (true), the bits of pool.cpp's
+// scalar loop (spec/ops/products-conv.md section 8.4). x86-64 with AVX-512 only.
+#pragma once
+
+#include <cstddef>
+
+namespace onemodel::opt::pool {
+
+void global_planes__avx512(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
+                           std::size_t size) noexcept;
+
+}  // namespace onemodel::opt::pool
