@@ -28,6 +28,10 @@ struct Plan {
   // Conv only: for constant finite weights whose windows mostly reach padding, the products per
   // tap region (conv2d_regions.hpp), which then stand for packed_weights (left empty).
   ConvRegionPlan regions;
+  // Conv only: for constant float32 weights of a convolution with few input channels on the
+  // AVX-512 path, the direct stem kernel's layout (conv_stem.hpp), used before the two above
+  // (which are still made: the fallback if a run's path is another).
+  std::vector<float> stem_weights;
   // A plan belongs to one input shape; this guards against being handed another.
   bool matches(const Shape& x) const {
     if (!served) return x.rank() != 3 && x.rank() != 4;

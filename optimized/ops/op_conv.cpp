@@ -16,6 +16,7 @@
 #include "onemodel/session_error.hpp"
 #include "optimized/kernels/batchnorm/batch_norm.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
@@ -72,6 +73,7 @@ class ConvOverride final : public OptimizedKernel {
         s.in_channels % s.groups == 0 &&
         static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps()) {
       const Tensor contiguous = w->contiguous();
+      if (conv_stem_takes(config().isa, s)) plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
       // Windows that mostly reach padding (a dilated convolution on a small map): one product
       // per tap region over the taps inside the image, same bits (conv2d_regions.hpp). Not with
       // a fused residual: a narrow region's tile is computed in a workspace whose columns are not
@@ -235,6 +237,13 @@ class ConvOverride final : public OptimizedKernel {
       depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, activation);
       return;
     }
+#if defined(__x86_64__)
+    if (!plan.stem_weights.empty() && kc.isa == Isa::Avx512) {
+      // Few input channels: the direct kernel on its packed weights (conv_stem.hpp), same bits.
+      conv_stem_f32__avx512(kc, s, x.data<float>().data(), plan.stem_weights.data(), bias, y, activation);
+      return;
+    }
+#endif
     Tensor scratch;
     if (!plan.regions.empty()) {
       // The plan's tap-region packs stand for W (prepare()).

@@ -1,0 +1,38 @@
+// Which convolutions take the direct stem kernel, and its weight layout (conv_stem.hpp).
+#include "optimized/kernels/conv/conv_stem.hpp"
+
+namespace onemodel::opt {
+
+bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
+#if defined(__x86_64__)
+  if (isa != Isa::Avx512) return false;
+  if (s.groups != 1 || s.in_channels == 0 || s.in_channels > 4 || s.out_channels == 0) return false;
+  const std::size_t k = s.in_channels * s.taps();
+  if (k == 0 || k > 256 || s.out_w < 8 || s.out_h == 0 || s.batch == 0) return false;
+  if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
+  constexpr std::size_t kLimit = std::size_t{1} << 24;
+  return s.in_w < kLimit && s.in_h < kLimit && s.out_w < kLimit && s.out_h < kLimit && s.out_channels < kLimit &&
+         s.pad_left < kLimit && s.pad_top < kLimit && s.dilation_w < kLimit && s.dilation_h < kLimit &&
+         s.kernel_w < kLimit && s.kernel_h < kLimit;
+#else
+  (void)isa;
+  (void)s;
+  return false;
+#endif
+}
+
+std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept {
+  return out_channels <= 16 ? 16 : (out_channels + 31) / 32 * 32;
+}
+
+std::vector<float> conv_stem_pack_weights(const Conv2dShape& s, const float* w) {
+  const std::size_t k = s.in_channels * s.taps();
+  const std::size_t padded = conv_stem_padded_channels(s.out_channels);
+  std::vector<float> packed(k * padded, 0.0f);
+  for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+    for (std::size_t p = 0; p < k; ++p) packed[p * padded + oc] = w[oc * k + p];
+  }
+  return packed;
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,43 @@
+// The direct convolution for few input channels on the AVX-512 path (docs/design.md "Direct stem
+// convolution"): a network's first layer (3 input channels, 3 x 3 or 7 x 7 at stride 2) has a short
+// product dimension K = Cin * KH * KW, so im2col + the product spent a fifth of its time building
+// the im2col strips and ran at about 55% of the multiply-add peak. Here sixteen output channels sit
+// in the lanes of a register and sixteen output columns of one row in sixteen registers: per tap,
+// one vector of 16 weights times one broadcast input value per column, no im2col; a 16 x 16
+// transpose then stores each channel's 16 columns. Every output is the product's sequence
+// (kernels-gemm.md "Convolution", exact-mode.md "Convolution"): +0, then w * x over k = (c, ky, kx)
+// in increasing order, padding taps products with +0, the bias one rounded addition afterwards;
+// exact mode unfused with canonical NaN, fast mode one fused multiply-add per tap. So exact
+// results are the im2col path's and the reference's bits.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
+namespace onemodel::opt {
+
+// Whether the direct kernel serves this shape on this path: the AVX-512 path, one group, at most 4
+// input channels and K <= 256, output rows of at least 8 columns, column stride at most 8, and
+// extents far below the 32-bit range. A constant of the shape and path.
+bool conv_stem_takes(Isa isa, const Conv2dShape& shape) noexcept;
+
+// The weights w [Cout, Cin, KH, KW] as the kernel reads them: row k = (c, ky, kx) holds the Cout
+// weights of that tap, then zeros up to conv_stem_padded_channels(Cout) (the kernel reads 16 or 32
+// channels at a time).
+std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept;
+std::vector<float> conv_stem_pack_weights(const Conv2dShape& shape, const float* w);
+
+#if defined(__x86_64__)
+// x: [batch, Cin, in_h, in_w]; packed: conv_stem_pack_weights; bias: [Cout] or nullptr; y: [batch,
+// Cout, out_h, out_w]; `activation` as conv2d_f32's. Requires an AVX-512 machine and
+// conv_stem_takes.
+void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                           const float* packed, const float* bias, float* y, const ConvActivation* activation);
+#endif
+
+}  // namespace onemodel::opt

@@ -1,0 +1,208 @@
+// The direct stem convolution on the AVX-512 path (conv_stem.hpp). Work is cut into chunks of
+// whole output rows of one image (about 1024 outputs per channel, a function of the shape); a
+// chunk first copies the input rows its windows read into a zero-padded block (zero rows above and
+// below the image, zero columns left and right, so that every tap of every tile reads inside the
+// block and a padding tap is a product with +0 like any other), then computes tiles of 32 output
+// channels (two vectors of 16 lanes) by 12 output columns (24 accumulators, the product's 12 x 32
+// microkernel shape: each broadcast input feeds two multiply-adds), taps k = (c, ky, kx) in
+// increasing order, and finishes each channel's rows with the activation. Neither the thread count
+// nor the chunk a row falls in changes a value.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/transpose/transpose16_avx512.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+constexpr std::int64_t kLanes = 16;
+// About 40 multiply-adds per nanosecond, as the product's estimate (gemm.cpp).
+constexpr double kMultiplyAddsPerNs = 40.0;
+
+struct Geometry {
+  std::int64_t cin, in_h, in_w, kh, kw, sh, sw, dh, dw, pad_top, pad_left, out_h, out_w, cout, cout_padded;
+};
+
+// The zero-padded input rows of one chunk: for each channel, `rows` rows of `width` floats; row r
+// is input row first_row + r, column j input column j - pad_left (zeros outside the image).
+struct Block {
+  const float* data;
+  std::int64_t first_row, rows, width;
+};
+
+// exact-mode.md rule 1: the product rounded, then the sum rounded; fast mode one fused step.
+template <bool kExact>
+__attribute__((always_inline)) inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
+  if constexpr (kExact) {
+    return _mm512_add_ps(acc, _mm512_mul_ps(w, x));
+  } else {
+    return _mm512_fmadd_ps(w, x, acc);
+  }
+}
+
+// One tile: output channels [oc0, oc0 + 16 * kVec), columns [ox0, ox0 + n) of output row oy, n <=
+// kCols (columns past n are computed from the block's zeros or neighbours and never stored). Each
+// broadcast input feeds kVec multiply-adds: with one (16 channels by 16 columns) the broadcasts
+// took half the vector pipes' time on Zen 4. kStride: the column stride when 1 or 2, else 0.
+template <bool kExact, int kStride, int kVec>
+void tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
+          std::int64_t oc0, std::int64_t ox0, std::int64_t n) noexcept {
+  constexpr std::int64_t kCols = kVec == 2 ? 12 : 16;
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 acc[kVec][kCols];
+#pragma GCC unroll 16
+  for (std::int64_t j = 0; j < kCols; ++j) {
+#pragma GCC unroll 2
+    for (int v = 0; v < kVec; ++v) acc[v][j] = zero;
+  }
+  const std::int64_t sw = kStride != 0 ? kStride : g.sw;
+  const float* wp = packed + oc0;
+  const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;  // the window's first block row
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t ky = 0; ky < g.kh; ++ky) {
+      const float* row = b.data + (c * b.rows + top + ky * g.dh) * b.width + ox0 * sw;
+      for (std::int64_t kx = 0; kx < g.kw; ++kx, wp += g.cout_padded) {
+        __m512 wv[kVec];
+#pragma GCC unroll 2
+        for (int v = 0; v < kVec; ++v) wv[v] = _mm512_loadu_ps(wp + 16 * v);
+        const float* p = row + kx * g.dw;
+#pragma GCC unroll 16
+        for (std::int64_t j = 0; j < kCols; ++j) {
+          const __m512 x = _mm512_set1_ps(p[j * sw]);
+#pragma GCC unroll 2
+          for (int v = 0; v < kVec; ++v) acc[v][j] = step<kExact>(acc[v][j], wv[v], x);
+        }
+      }
+    }
+  }
+  // The bias, one rounded addition per output after the sum; exact mode stores canonical NaN;
+  // then per vector of channels a 16 x 16 transpose (rows past kCols zero) and one store per
+  // channel of its n columns.
+  const __mmask16 column_lanes = static_cast<__mmask16>((1u << n) - 1u);
+  const std::int64_t plane = g.out_h * g.out_w;
+  for (int v = 0; v < kVec; ++v) {
+    const std::int64_t first = oc0 + 16 * v;
+    const std::int64_t channels = std::min<std::int64_t>(kLanes, g.cout - first);
+    if (channels <= 0) break;
+    const __m512 bv = bias != nullptr
+                          ? _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << channels) - 1u), bias + first)
+                          : zero;
+    __m512 rows[kLanes];
+    for (std::int64_t j = 0; j < kLanes; ++j) {
+      __m512 r = j < kCols ? acc[v][j] : zero;
+      if (bias != nullptr) r = _mm512_add_ps(r, bv);
+      if constexpr (kExact) {
+        r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q),
+                               _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
+      }
+      rows[j] = r;
+    }
+    __m512 columns[kLanes];
+    avx512_transpose::transpose16(rows, columns);
+    for (std::int64_t i = 0; i < channels; ++i) {
+      _mm512_mask_storeu_ps(yn + (first + i) * plane + oy * g.out_w + ox0, column_lanes, columns[i]);
+    }
+  }
+}
+
+template <bool kExact, int kStride, int kVec>
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn,
+             std::int64_t oy_first, std::int64_t oy_past) noexcept {
+  constexpr std::int64_t kCols = kVec == 2 ? 12 : 16;
+  for (std::int64_t oy = oy_first; oy < oy_past; ++oy) {
+    for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += 16 * kVec) {
+      for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
+        tile<kExact, kStride, kVec>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+      }
+    }
+  }
+}
+
+template <bool kExact>
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn,
+             std::int64_t oy_first, std::int64_t oy_past) noexcept {
+  // Two vectors of channels when there are more than 16 (the padded weight rows hold zeros past
+  // Cout, whose outputs are never stored).
+  const bool two = g.cout > 16;
+  if (g.sw == 1) {
+    return two ? rows_of<kExact, 1, 2>(g, b, packed, bias, yn, oy_first, oy_past)
+               : rows_of<kExact, 1, 1>(g, b, packed, bias, yn, oy_first, oy_past);
+  }
+  if (g.sw == 2) {
+    return two ? rows_of<kExact, 2, 2>(g, b, packed, bias, yn, oy_first, oy_past)
+               : rows_of<kExact, 2, 1>(g, b, packed, bias, yn, oy_first, oy_past);
+  }
+  return two ? rows_of<kExact, 0, 2>(g, b, packed, bias, yn, oy_first, oy_past)
+             : rows_of<kExact, 0, 1>(g, b, packed, bias, yn, oy_first, oy_past);
+}
+
+thread_local std::vector<float> block_storage;  // only grows: warm runs allocate nothing
+
+// The chunk's block: input rows [first_row, first_row + rows) of image xn, zero-padded.
+Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
+  Block b;
+  b.first_row = oy_first * g.sh - g.pad_top;
+  b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
+  // Every tile reads columns up to (last tile's ox0 + kCols - 1) * sw + (kw - 1) * dw (kCols <= 16).
+  const std::int64_t tiles_end = (g.out_w + 15) / 12 * 12 + 16;
+  b.width = (tiles_end - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  b.width = std::max(b.width, g.pad_left + g.in_w);
+  const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * b.width);
+  if (block_storage.size() < floats) block_storage.resize(floats);
+  float* data = block_storage.data();
+  std::fill(data, data + floats, 0.0f);
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+      const std::int64_t iy = b.first_row + r;
+      if (iy < 0 || iy >= g.in_h) continue;
+      std::memcpy(data + (c * b.rows + r) * b.width + g.pad_left, xn + (c * g.in_h + iy) * g.in_w,
+                  static_cast<std::size_t>(g.in_w) * sizeof(float));
+    }
+  }
+  b.data = data;
+  return b;
+}
+
+}  // namespace
+
+void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, const float* x, const float* packed,
+                           const float* bias, float* y, const ConvActivation* activation) {
+  const auto i64 = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  const Geometry g{i64(s.in_channels), i64(s.in_h),     i64(s.in_w),       i64(s.kernel_h), i64(s.kernel_w),
+                   i64(s.stride_h),    i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),
+                   i64(s.pad_left),    i64(s.out_h),    i64(s.out_w),      i64(s.out_channels),
+                   i64(conv_stem_padded_channels(s.out_channels))};
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, 1024 / g.out_w);
+  const std::int64_t chunks_per_image = (g.out_h + rows_per_chunk - 1) / rows_per_chunk;
+  const std::size_t chunks = s.batch * static_cast<std::size_t>(chunks_per_image);
+  const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
+                          kMultiplyAddsPerNs;
+  const std::size_t plane = s.out_plane();
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    const std::size_t image = chunk / static_cast<std::size_t>(chunks_per_image);
+    const std::int64_t oy_first =
+        static_cast<std::int64_t>(chunk % static_cast<std::size_t>(chunks_per_image)) * rows_per_chunk;
+    const std::int64_t oy_past = std::min(g.out_h, oy_first + rows_per_chunk);
+    const Block b = make_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past);
+    float* yn = y + image * s.out_channels * plane;
+    if (context.exact) {
+      rows_of<true>(g, b, packed, bias, yn, oy_first, oy_past);
+    } else {
+      rows_of<false>(g, b, packed, bias, yn, oy_first, oy_past);
+    }
+    if (activation == nullptr) return;
+    const std::size_t first = static_cast<std::size_t>(oy_first * g.out_w);
+    const std::size_t count = static_cast<std::size_t>((oy_past - oy_first) * g.out_w);
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t at = (image * s.out_channels + oc) * plane + first;
+      apply_conv_activation(context.isa, *activation, oc, y + at, count, at);
+    }
+  });
+}
+
+}  // namespace onemodel::opt

@@ -1,0 +1,218 @@
+// The direct stem convolution (optimized/kernels/conv/conv_stem.*) on the AVX-512 path, called
+// directly: exact mode bit for bit against a naive loop written from exact-mode.md "Convolution"
+// (+0, then w * x over k = (c, ky, kx) in increasing order, product rounded then sum rounded,
+// padding a real +0, the bias one rounded addition, NaN stored as 0x7FC00000), fast mode against
+// the same loop with one fused multiply-add per tap (std::fma: the same single rounding), and
+// exact mode against the im2col path (conv2d_f32) on the same path; at 1 and 2 threads, with
+// partial channel and column tiles, strides 1 to 3, dilation, asymmetric pads, batch 2, special
+// values (an infinite weight meeting padding gives NaN), and the selection rule. A machine without
+// AVX-512 reports the kernel tests skipped; off x86-64 the rule must never take a shape.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv_stem.hpp"
+#include "tests/kernels/conv_test_support.hpp"
+#include "tests/kernels/two_threads.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using conv_test::bits;
+using conv_test::Data;
+
+[[maybe_unused]] bool has_avx512() {
+  for (Isa isa : available_isas()) {
+    if (isa == Isa::Avx512) return true;
+  }
+  return false;
+}
+
+struct Case : conv_test::Window {
+  std::size_t batch = 1, cin = 3, cout = 16;
+  bool bias = true;
+  Conv2dShape shape() const { return conv_shape(batch, cin, cout, 1); }
+  std::string describe() const {
+    return "batch " + std::to_string(batch) + " Cin " + std::to_string(cin) + " Cout " + std::to_string(cout) + " in " +
+           std::to_string(in_h) + "x" + std::to_string(in_w) + " k " + std::to_string(kh) + "x" + std::to_string(kw) +
+           " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
+           std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," + std::to_string(pb) +
+           "," + std::to_string(pr) + (bias ? " bias" : "");
+  }
+};
+
+[[maybe_unused]] std::vector<float> naive(const Case& c, const Data& d, bool exact) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y(s.batch * s.out_channels * s.out_plane());
+  for (std::size_t n = 0; n < s.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          float acc = 0.0f;
+          for (std::size_t ci = 0; ci < s.in_channels; ++ci) {
+            for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
+              for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
+                const long iy = static_cast<long>(oy * s.stride_h + ky * s.dilation_h) - static_cast<long>(s.pad_top);
+                const long ix = static_cast<long>(ox * s.stride_w + kx * s.dilation_w) - static_cast<long>(s.pad_left);
+                const bool inside = iy >= 0 && iy < static_cast<long>(s.in_h) && ix >= 0 && ix < static_cast<long>(s.in_w);
+                const float v = inside ? d.x[((n * s.in_channels + ci) * s.in_h + static_cast<std::size_t>(iy)) * s.in_w +
+                                             static_cast<std::size_t>(ix)]
+                                       : 0.0f;
+                const float wv = d.w[((oc * s.in_channels + ci) * s.kernel_h + ky) * s.kernel_w + kx];
+                if (exact) {
+                  const float product = wv * v;
+                  acc = acc + product;
+                } else {
+                  acc = std::fma(wv, v, acc);
+                }
+              }
+            }
+          }
+          if (c.bias) acc = acc + d.b[oc];
+          if (exact && acc != acc) acc = std::bit_cast<float>(0x7FC00000u);
+          y[((n * s.out_channels + oc) * s.out_h + oy) * s.out_w + ox] = acc;
+        }
+      }
+    }
+  }
+  return y;
+}
+
+#if defined(__x86_64__)
+// "" or the first difference of the direct kernel from the naive loop (both modes) and, in exact
+// mode, from the im2col path, at `threads` threads.
+std::string check(const Case& c, std::uint32_t seed, bool special, int threads) {
+  const Conv2dShape s = c.shape();
+  const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
+                                        s.out_channels * s.in_channels * s.taps(), s.out_channels, seed, special, 13);
+  const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+  ThreadPool pool(threads, two_threads::kAlways);
+  for (bool exact : {true, false}) {
+    const KernelContext context{Isa::Avx512, exact, &pool};
+    const std::vector<float> want = naive(c, d, exact);
+    std::vector<float> got(want.size() + 16, 12345.0f);
+    conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), c.bias ? d.b.data() : nullptr, got.data(), nullptr);
+    std::string diff;
+    if (exact) {
+      diff = conv_test::first_bit_difference(got, want);
+    } else {
+      // Fast mode stores NaN as the hardware makes it (exact-mode.md rule 4 is exact mode's): a
+      // NaN's sign and payload depend on the operand order of the fused instruction, so a NaN
+      // matches any NaN; every other value to the bit.
+      for (std::size_t i = 0; i < want.size() && diff.empty(); ++i) {
+        const bool both_nan = got[i] != got[i] && want[i] != want[i];
+        if (!both_nan && bits(got[i]) != bits(want[i])) {
+          diff = " element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(want[i]);
+        }
+      }
+    }
+    if (!diff.empty()) return c.describe() + (exact ? " exact" : " fast") + diff;
+    for (std::size_t i = want.size(); i < got.size(); ++i) {
+      if (got[i] != 12345.0f) return c.describe() + " wrote past the end";
+    }
+    if (exact) {
+      std::vector<float> im2col(want.size());
+      std::vector<float> workspace(conv2d_workspace_floats(s) + 1);
+      conv2d_f32(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, im2col.data(), workspace.data());
+      diff = conv_test::first_bit_difference(got, im2col);
+      if (!diff.empty()) return c.describe() + " exact, against conv2d_f32" + diff;
+    }
+  }
+  return "";
+}
+#endif
+
+TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
+#if defined(__x86_64__)
+  if (!has_avx512()) GTEST_SKIP() << "this machine has no AVX-512";
+  const two_threads::RequireSharedCalls shared_calls("ConvStem.ShapesOfNetworkStemsAndEdges");
+  std::uint32_t seed = 1;
+  std::vector<Case> cases;
+  auto add = [&](std::size_t cin, std::size_t cout, std::size_t in, std::size_t k, std::size_t stride, std::size_t pad) {
+    Case c;
+    c.cin = cin;
+    c.cout = cout;
+    c.in_h = in;
+    c.in_w = in + 3;
+    c.kh = c.kw = k;
+    c.sh = c.sw = stride;
+    c.pt = c.pl = c.pb = c.pr = pad;
+    cases.push_back(c);
+  };
+  add(3, 64, 40, 7, 2, 3);  // ResNet and GoogLeNet stem (a smaller map)
+  add(3, 32, 37, 3, 2, 1);  // EfficientNet, MnasNet, MobileNet stems
+  add(3, 24, 29, 3, 2, 1);  // ShuffleNet: a partial channel tile
+  add(1, 16, 20, 5, 1, 2);
+  add(4, 20, 23, 3, 1, 0);
+  add(2, 17, 26, 4, 3, 1);  // stride 3: the general column loop
+  add(3, 16, 16, 3, 1, 1);
+  add(3, 32, 70, 3, 1, 1);  // 73-wide rows: 14 rows per chunk, 5 chunks (the two-thread case)
+  Case dilated;
+  dilated.cin = 3;
+  dilated.cout = 48;
+  dilated.in_h = 21;
+  dilated.in_w = 34;
+  dilated.kh = 3;
+  dilated.kw = 5;
+  dilated.sh = 1;
+  dilated.sw = 2;
+  dilated.dh = 2;
+  dilated.dw = 3;
+  dilated.pt = 2;
+  dilated.pl = 0;
+  dilated.pb = 1;
+  dilated.pr = 4;
+  cases.push_back(dilated);
+  Case batch2 = cases[1];
+  batch2.batch = 2;
+  batch2.bias = false;
+  cases.push_back(batch2);
+  for (const Case& c : cases) {
+    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, c.shape())) << c.describe();
+    for (int threads : {1, 2}) {
+      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    }
+  }
+#else
+  GTEST_SKIP() << "the direct stem kernel is x86-64 only";
+#endif
+}
+
+// The selection rule: few input channels, one group, the AVX-512 path only.
+TEST(ConvStem, SelectionRule) {
+  Case stem;
+  stem.in_h = stem.in_w = 224;
+  stem.kh = stem.kw = 7;
+  stem.sh = stem.sw = 2;
+  stem.pt = stem.pl = stem.pb = stem.pr = 3;
+  stem.cout = 64;
+  const bool x86 =
+#if defined(__x86_64__)
+      true;
+#else
+      false;
+#endif
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, stem.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, stem.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Scalar, stem.shape()));
+  Case wide = stem;
+  wide.cin = 16;  // K = 784: the product's case
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, wide.shape()));
+  Case narrow = stem;
+  narrow.in_w = 8;  // output rows of 1 column
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, narrow.shape()));
+  Conv2dShape grouped = stem.shape();
+  grouped.in_channels = 4;
+  grouped.groups = 2;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, grouped));
+}
+
+}  // namespace
+}  // namespace onemodel::opt
