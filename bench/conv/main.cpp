@@ -13,7 +13,11 @@
 // 3. --depthwise-blocked (after --threads N): the zoo's depthwise shapes, plane walk against the
 //    channel-blocked kernel (depthwise_blocked.hpp), AVX-512.
 //
+// 4. --stem (after --threads N): the networks' first layers (3 input channels), im2col + the product
+//    with packed weights (conv2d_f32) against the direct stem kernel (conv_stem.hpp), AVX-512.
+//
 // Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference] [--depthwise-blocked]
+//        [--stem]
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -28,6 +32,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -233,6 +238,47 @@ void bench_depthwise_blocked(int threads) {
     }
   }
 }
+
+void bench_stem(int threads) {
+  bool avx512 = false;
+  for (Isa isa : onemodel::opt::available_isas()) avx512 = avx512 || isa == Isa::Avx512;
+  if (!avx512) return;
+  std::printf("\nStem layers, AVX-512, %d thread(s): im2col + product (packed weights) vs the direct stem "
+              "kernel, us per call (wall / cpu)\n", threads);
+  std::printf("%-24s %-6s %17s %17s %7s\n", "layer", "mode", "im2col", "direct", "ratio");
+  onemodel::opt::ThreadPool pool(threads);
+  struct Layer {
+    std::size_t cout, k, stride, pad;
+  };
+  const Layer layers[] = {{64, 7, 2, 3}, {32, 3, 2, 1}, {64, 3, 2, 0}, {24, 3, 2, 1}, {16, 3, 2, 1}};
+  for (const Layer& l : layers) {
+    Conv2dShape s = square(3, l.cout, 1, 224, l.k, l.stride);
+    s.pad_top = s.pad_left = l.pad;
+    s.out_h = s.out_w = (224 + 2 * l.pad - l.k) / l.stride + 1;
+    const std::vector<float> x = random_values(s.in_channels * s.in_plane(), 5);
+    const std::vector<float> w = random_values(s.out_channels * s.in_channels * s.taps(), 6);
+    const std::vector<float> bias = random_values(s.out_channels, 7);
+    const auto packed = onemodel::opt::conv2d_pack_weights(Isa::Avx512, s, w.data());
+    const std::vector<float> stem = onemodel::opt::conv_stem_pack_weights(s, w.data());
+    std::vector<float> workspace(onemodel::opt::conv2d_workspace_floats(s, true) + 1);
+    std::vector<float> y(s.out_channels * s.out_plane());
+    char name[64];
+    std::snprintf(name, sizeof name, "3->%zu %zux%zu/%zu p%zu @224", l.cout, l.k, l.k, l.stride, l.pad);
+    for (int exact = 0; exact < 2; ++exact) {
+      const KernelContext context{Isa::Avx512, exact == 1, &pool};
+      const Timing product = measure([&] {
+        onemodel::opt::conv2d_f32(context, s, x.data(), nullptr, bias.data(), y.data(), workspace.data(), nullptr,
+                                  packed.data());
+      });
+      const Timing direct = measure([&] {
+        onemodel::opt::conv_stem_f32__avx512(context, s, x.data(), stem.data(), bias.data(), y.data(), nullptr);
+      });
+      std::printf("%-24s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name, exact ? "exact" : "fast", product.wall * 1e6,
+                  product.cpu * 1e6, direct.wall * 1e6, direct.cpu * 1e6, product.cpu / direct.cpu);
+      std::fflush(stdout);
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -247,6 +293,11 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--depthwise-blocked") == 0) {
 #if defined(__x86_64__)
       bench_depthwise_blocked(threads);
+#endif
+      return 0;
+    } else if (std::strcmp(argv[i], "--stem") == 0) {
+#if defined(__x86_64__)
+      bench_stem(threads);
 #endif
       return 0;
     } else if (std::strcmp(argv[i], "--no-reference") == 0) {
