@@ -1,5 +1,5 @@
 // The direct stem convolution on the AVX-512 path (conv_stem.hpp). Work is cut into chunks of
-// whole output rows of one image (about 1024 outputs per channel, a function of the shape); a
+// whole output rows of one image (a function of the shape, conv_stem_f32__avx512); a
 // chunk first copies the input rows its windows read into a zero-padded block (zero rows above and
 // below the image, zero columns left and right, so that every tap of every tile reads inside the
 // block and a padding tap is a product with +0 like any other), then computes tiles of 32 output
@@ -177,7 +177,11 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
                    i64(s.stride_h),    i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),
                    i64(s.pad_left),    i64(s.out_h),    i64(s.out_w),      i64(s.out_channels),
                    i64(conv_stem_padded_channels(s.out_channels))};
-  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, 1024 / g.out_w);
+  // About 1024 outputs per channel per chunk (one activation call per channel and chunk), and at
+  // least four chunks per image where the rows allow, so a second thread has a share of a small
+  // layer too (as the product's tile width keeps eight tiles, gemm.cpp).
+  const std::int64_t rows_per_chunk =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(1024 / g.out_w, (g.out_h + 3) / 4));
   const std::int64_t chunks_per_image = (g.out_h + rows_per_chunk - 1) / rows_per_chunk;
   const std::size_t chunks = s.batch * static_cast<std::size_t>(chunks_per_image);
   const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
