@@ -1,6 +1,6 @@
 // Masked reads of a window's tap columns for AVX-512 kernels that compute 16 neighbouring output
-// columns per register straight from an unpadded input row (the direct MaxPool, pool_max_direct.hpp;
-// written to serve a direct convolution too). For a block of output columns
+// columns per register straight from an unpadded input row (the direct MaxPool, pool_max_direct.hpp).
+// For a block of output columns
 // [ox0, ox0 + n) and one tap column kx, lane j wants input column (ox0 + j) * stride - pad + kx *
 // dilation. A lane whose column lies outside [0, in) (or j >= n) reads nothing and holds the
 // kernel's fill value instead: -inf for a max, +0 for a convolution's padding. No address outside
@@ -23,9 +23,6 @@ struct TapColumn {
   __m512i index;        // per lane from the first valid one: stride * (j - first)
 };
 
-// Whether every lane of the tap column reads (no border in this block): the kernels then use
-// plain loads.
-inline bool full(const TapColumn& t) noexcept { return t.lanes == 0xFFFF && t.first == 0; }
 
 // floor(a / b) for b > 0.
 inline std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
@@ -55,34 +52,20 @@ inline TapColumn tap_column(std::int64_t in, std::int64_t pad_before, std::int64
 }
 
 // The tap column's 16 lanes from `row` (the input row's first element), `fill` where no element is
-// read. kStride 1 and 2 have their own loads; 0 stands for any other stride (a gather). kFull: the
-// caller knows full(t) (plain loads, `fill` unused).
-template <int kStride, bool kFull = false>
+// read. kStride 1 and 2 have their own loads; 0 stands for any other stride (a gather).
+template <int kStride>
 __attribute__((always_inline)) inline __m512 load_tap(const TapColumn& t, const float* row, __m512 fill) noexcept {
   const float* p = row + t.offset;
   if constexpr (kStride == 1) {
-    if constexpr (kFull) {
-      return _mm512_loadu_ps(p);
-    } else {
-      return t.first == 0 ? _mm512_mask_loadu_ps(fill, t.lanes, p) : _mm512_mask_expandloadu_ps(fill, t.lanes, p);
-    }
+    return t.first == 0 ? _mm512_mask_loadu_ps(fill, t.lanes, p) : _mm512_mask_expandloadu_ps(fill, t.lanes, p);
   } else if constexpr (kStride == 2) {
     // The span in two masked halves (p + 16 formed only when the span reaches it), then lane j
     // takes element 2 * (j - first); the other lanes are set back to the fill.
-    if constexpr (kFull) {
-      return _mm512_permutex2var_ps(_mm512_loadu_ps(p), t.index, _mm512_maskz_loadu_ps(0x7FFF, p + 16));
-    } else {
-      const __m512 a = _mm512_mask_loadu_ps(fill, t.low, p);
-      const __m512 b = t.high != 0 ? _mm512_mask_loadu_ps(fill, t.high, p + 16) : fill;
-      return _mm512_mask_mov_ps(fill, t.lanes, _mm512_permutex2var_ps(a, t.index, b));
-    }
+    const __m512 a = _mm512_mask_loadu_ps(fill, t.low, p);
+    const __m512 b = t.high != 0 ? _mm512_mask_loadu_ps(fill, t.high, p + 16) : fill;
+    return _mm512_mask_mov_ps(fill, t.lanes, _mm512_permutex2var_ps(a, t.index, b));
   } else {
-    if constexpr (kFull) {
-      // The all-lanes masked form: GCC 12's unmasked gather passes an undefined vector and warns.
-      return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), static_cast<__mmask16>(0xFFFF), t.index, p, 4);
-    } else {
-      return _mm512_mask_i32gather_ps(fill, t.lanes, t.index, p, 4);
-    }
+    return _mm512_mask_i32gather_ps(fill, t.lanes, t.index, p, 4);
   }
 }
 
