@@ -21,7 +21,7 @@ namespace {
 // The registry table, from the list (depthwise_list.inc).
 constexpr DepthwiseVariant kVariants[] = {
 #define ONEMODEL_DW_VARIANT(suffix, isa, fma, name) \
-  DepthwiseVariant{name, Isa::isa, fma, depthwise_plane_##suffix},
+  DepthwiseVariant{name, Isa::isa, fma, depthwise_plane_##suffix, depthwise_phase_rows_##suffix},
 #include "optimized/kernels/conv/depthwise_list.inc"
 };
 
@@ -70,32 +70,23 @@ void phase_columns(const Conv2dShape& s, std::size_t width, std::size_t phase, s
   first = std::min(first, past);
 }
 
-// Writes the phase planes of one input plane; padding is written as real zeros. Only data moves.
-// Which positions hold input and which hold padding depends on the shape only, so the caller
-// zeroes the planes once per chunk and this writes only the positions that hold input (the zeros
-// stay). Each phase reads every stride-th input column straight from the input row; for stride 2
-// the compiler turns the two gathers into 4-lane shuffles (kernels-depthwise.md "Phase planes").
-void build_phases(const Conv2dShape& s, const PhaseLayout& l, const float* in, float* dst) noexcept {
+// Writes the input positions of the phase planes of one input plane by the path's row copy; only
+// data moves. Which positions hold padding depends on the shape alone, so the scratch is zeroed
+// once for a shape (zero_phases) and the zeros stay while the same shape's planes are built.
+void build_phases(const Conv2dShape& s, const PhaseLayout& l, DepthwisePhaseRowsFn phase_rows, const float* in,
+                  float* dst) noexcept {
   const std::size_t stride = s.stride_w, width = l.width;
   const std::size_t row_first = std::min(s.pad_top, l.height);
   const std::size_t row_past = std::min(s.pad_top + s.in_h, l.height);
+  if (row_first >= row_past) return;
   for (std::size_t p = 0; p < l.phases; ++p) {
     std::size_t first = 0, past = 0;
     phase_columns(s, width, p, first, past);
     if (first >= past) continue;
-    for (std::size_t r = row_first; r < row_past; ++r) {
-      // Input column of phase column j: j*stride + p - pad_left.
-      const float* src = in + (r - s.pad_top) * s.in_w + (first * stride + p - s.pad_left);
-      float* out = dst + (p * l.height + r) * width + first;
-      const std::size_t count = past - first;
-      if (stride == 1) {
-        for (std::size_t j = 0; j < count; ++j) out[j] = src[j];
-      } else if (stride == 2) {
-        for (std::size_t j = 0; j < count; ++j) out[j] = src[2 * j];
-      } else {
-        for (std::size_t j = 0; j < count; ++j) out[j] = src[j * stride];
-      }
-    }
+    // Input column of phase column j: j*stride + p - pad_left.
+    const float* src = in + (row_first - s.pad_top) * s.in_w + (first * stride + p - s.pad_left);
+    phase_rows(src, s.in_w, stride, past - first, row_past - row_first, dst + (p * l.height + row_first) * width + first,
+               width);
   }
 }
 
@@ -129,10 +120,22 @@ void fallback_plane(const Conv2dShape& s, const float* in, const float* w, const
   }
 }
 
-// Phase-plane scratch is per thread and grows once (kernels-depthwise.md "Chunks").
-std::vector<float>& thread_scratch() {
-  thread_local std::vector<float> scratch;
+// Phase-plane scratch is per thread and grows once (kernels-depthwise.md "Chunks"). `zeroed_for`
+// names the geometry whose padding positions hold zeros: builds of that geometry write only input
+// positions, so the zeros stay until a different geometry takes the scratch.
+struct PhaseScratch {
+  std::vector<float> values;
+  std::array<std::size_t, 8> zeroed_for{};
+};
+
+PhaseScratch& thread_scratch() {
+  thread_local PhaseScratch scratch;
   return scratch;
+}
+
+// Everything that decides which scratch positions build_phases writes.
+std::array<std::size_t, 8> phase_geometry(const Conv2dShape& s, const PhaseLayout& l) noexcept {
+  return {l.phases, l.height, l.width, s.pad_top, s.pad_left, s.in_h, s.in_w, s.stride_w};
 }
 
 }  // namespace
@@ -207,11 +210,19 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
     }
   }
   const DepthwisePlaneFn walk = variant_for(context.isa).plane;
+  const DepthwisePhaseRowsFn phase_rows = variant_for(context.isa).phase_rows;
   const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
+  const std::array<std::size_t, 8> geometry = phase_geometry(s, layout);
 
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
-    std::vector<float>& scratch = thread_scratch();
-    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
+    PhaseScratch& scratch = thread_scratch();
+    if (!layout.in_place) {
+      if (scratch.values.size() < scratch_floats) scratch.values.resize(scratch_floats);
+      if (scratch.zeroed_for != geometry) {
+        std::fill(scratch.values.begin(), scratch.values.begin() + static_cast<std::ptrdiff_t>(scratch_floats), 0.0f);
+        scratch.zeroed_for = geometry;
+      }
+    }
     const float* built_for = nullptr;  // the input plane the scratch holds
     const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
     for (std::size_t q = chunk * per_chunk; q < end; ++q) {
@@ -220,12 +231,10 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       const float* src = in;
       if (!layout.in_place) {
         if (built_for != in) {
-          // Padding positions are the same for every plane of the shape: zero them once per chunk.
-          if (built_for == nullptr) std::fill(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(scratch_floats), 0.0f);
-          build_phases(s, layout, in, scratch.data());
+          build_phases(s, layout, phase_rows, in, scratch.values.data());
           built_for = in;
         }
-        src = scratch.data();
+        src = scratch.values.data();
       }
       DepthwisePlaneJob job;
       job.src = src;

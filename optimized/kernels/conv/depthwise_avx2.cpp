@@ -52,4 +52,9 @@ void depthwise_plane_avx2(const DepthwisePlaneJob& job) {
   }
 }
 
+void depthwise_phase_rows_avx2(const float* src, std::size_t src_step, std::size_t stride, std::size_t count,
+                               std::size_t rows, float* out, std::size_t out_step) {
+  depthwise_detail::copy_phase_rows<Avx2Lanes>(src, src_step, stride, count, rows, out, out_step);
+}
+
 }  // namespace onemodel::opt

@@ -72,4 +72,44 @@ void depthwise_plane_avx512(const DepthwisePlaneJob& job) {
   }
 }
 
+// Stride 1: whole vectors, a masked tail. Stride 2: sixteen even-indexed values of two loads picked
+// by one two-source permute; the loads never touch a value after the last one needed (masked
+// off), which may lie past the end of the input.
+void depthwise_phase_rows_avx512(const float* src, std::size_t src_step, std::size_t stride, std::size_t count,
+                                 std::size_t rows, float* out, std::size_t out_step) {
+  const std::size_t full = count / 16 * 16, n = count - full;
+  const __mmask16 tail = static_cast<__mmask16>((1u << n) - 1u);
+  if (stride == 1) {
+    for (std::size_t r = 0; r < rows; ++r, src += src_step, out += out_step) {
+      for (std::size_t j = 0; j < full; j += 16) _mm512_storeu_ps(out + j, _mm512_loadu_ps(src + j));
+      if (n != 0) _mm512_mask_storeu_ps(out + full, tail, _mm512_maskz_loadu_ps(tail, src + full));
+    }
+    return;
+  }
+  if (stride == 2) {
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    // The tail's n values need src[2 * full .. 2 * full + 2n - 2]: 2n - 1 source values.
+    const std::size_t values = n == 0 ? 0 : 2 * n - 1;
+    const __mmask16 lo_mask =
+        values >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << values) - 1u);
+    const __mmask16 hi_mask = values > 16 ? static_cast<__mmask16>((1u << (values - 16)) - 1u) : 0;
+    for (std::size_t r = 0; r < rows; ++r, src += src_step, out += out_step) {
+      for (std::size_t j = 0; j < full; j += 16) {
+        const __m512 lo = _mm512_loadu_ps(src + 2 * j);
+        const __m512 hi = _mm512_maskz_loadu_ps(0x7FFF, src + 2 * j + 16);
+        _mm512_storeu_ps(out + j, _mm512_permutex2var_ps(lo, even, hi));
+      }
+      if (n != 0) {
+        const __m512 lo = _mm512_maskz_loadu_ps(lo_mask, src + 2 * full);
+        const __m512 hi = _mm512_maskz_loadu_ps(hi_mask, src + 2 * full + 16);
+        _mm512_mask_storeu_ps(out + full, tail, _mm512_permutex2var_ps(lo, even, hi));
+      }
+    }
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r, src += src_step, out += out_step) {
+    for (std::size_t j = 0; j < count; ++j) out[j] = src[j * stride];
+  }
+}
+
 }  // namespace onemodel::opt

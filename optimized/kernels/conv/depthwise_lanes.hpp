@@ -34,72 +34,74 @@ struct DepthwiseWalk {
     L::store(dst, acc);
   }
 
-  // Four vectors of one row, then one vector at a time; the last vector is moved back to end at
-  // the last column (kernels-depthwise.md "Vectors per row"). Requires out_w >= W.
-  static void row(const DepthwisePlaneJob& j, std::size_t oy) noexcept {
-    const float* base = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step;
-    float* dst = j.out + oy * j.out_w;
-    std::size_t ox = 0;
-    for (; ox + 4 * W <= j.out_w; ox += 4 * W) {
-      V a0 = L::zero(), a1 = L::zero(), a2 = L::zero(), a3 = L::zero();
-      for (std::size_t t = 0; t < j.taps; ++t) {
-        const V w = L::set1(j.weights[t]);
-        const float* p = base + j.tap_offsets[t] + ox;
-        a0 = step(a0, w, L::load(p));
-        a1 = step(a1, w, L::load(p + W));
-        a2 = step(a2, w, L::load(p + 2 * W));
-        a3 = step(a3, w, L::load(p + 3 * W));
-      }
-      finish(dst + ox, a0, j.bias);
-      finish(dst + ox + W, a1, j.bias);
-      finish(dst + ox + 2 * W, a2, j.bias);
-      finish(dst + ox + 3 * W, a3, j.bias);
+  // One tile: R output rows from oy by C vectors at the columns xs[0..C), every accumulator its
+  // own chain over the taps in row-major order (kernels-depthwise.md "Layout of the work"). The
+  // R*C chains are independent, so they hide the multiply-add's latency: a single chain of taps
+  // waits four cycles per tap on current x86 cores.
+  template <std::size_t R, std::size_t C>
+  static void tile(const DepthwisePlaneJob& j, std::size_t oy, const std::size_t (&xs)[C]) noexcept {
+    V acc[R][C];
+    for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t c = 0; c < C; ++c) acc[r][c] = L::zero();
     }
-    for (; ox + W <= j.out_w; ox += W) one_vector(base, dst, ox, j);
-    if (ox < j.out_w) one_vector(base, dst, j.out_w - W, j);
-  }
-
-  static void one_vector(const float* base, float* dst, std::size_t ox, const DepthwisePlaneJob& j) noexcept {
-    V a = L::zero();
-    for (std::size_t t = 0; t < j.taps; ++t) a = step(a, L::set1(j.weights[t]), L::load(base + j.tap_offsets[t] + ox));
-    finish(dst + ox, a, j.bias);
-  }
-
-  // Four rows of one vector column, sharing each tap's weight (kernels-depthwise.md "Narrow rows").
-  static void four_rows(const DepthwisePlaneJob& j, std::size_t oy, std::size_t ox) noexcept {
-    const float* b0 = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step + ox;
-    const float* b1 = b0 + j.row_step;
-    const float* b2 = b1 + j.row_step;
-    const float* b3 = b2 + j.row_step;
-    V a0 = L::zero(), a1 = L::zero(), a2 = L::zero(), a3 = L::zero();
+    const float* base = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step;
     for (std::size_t t = 0; t < j.taps; ++t) {
       const V w = L::set1(j.weights[t]);
-      const std::ptrdiff_t off = j.tap_offsets[t];
-      a0 = step(a0, w, L::load(b0 + off));
-      a1 = step(a1, w, L::load(b1 + off));
-      a2 = step(a2, w, L::load(b2 + off));
-      a3 = step(a3, w, L::load(b3 + off));
-    }
-    float* d = j.out + oy * j.out_w + ox;
-    finish(d, a0, j.bias);
-    finish(d + j.out_w, a1, j.bias);
-    finish(d + 2 * j.out_w, a2, j.bias);
-    finish(d + 3 * j.out_w, a3, j.bias);
-  }
-
-  // Requires out_w >= W.
-  static void plane(const DepthwisePlaneJob& j) noexcept {
-    std::size_t oy = 0;
-    if (j.out_w < 4 * W && j.out_h >= 4) {
-      for (; oy + 4 <= j.out_h; oy += 4) {
-        std::size_t ox = 0;
-        for (; ox + W <= j.out_w; ox += W) four_rows(j, oy, ox);
-        if (ox < j.out_w) four_rows(j, oy, j.out_w - W);
+      const float* p = base + j.tap_offsets[t];
+      for (std::size_t r = 0; r < R; ++r) {
+        const float* row = p + static_cast<std::ptrdiff_t>(r) * j.row_step;
+        for (std::size_t c = 0; c < C; ++c) acc[r][c] = step(acc[r][c], w, L::load(row + xs[c]));
       }
     }
-    for (; oy < j.out_h; ++oy) row(j, oy);
+    for (std::size_t r = 0; r < R; ++r) {
+      float* dst = j.out + (oy + r) * j.out_w;
+      for (std::size_t c = 0; c < C; ++c) finish(dst + xs[c], acc[r][c], j.bias);
+    }
+  }
+
+  // The first column of vector v of a row: v * W, the last vector moved back to end at the last
+  // column (kernels-depthwise.md "Vectors per row"); its overlap recomputes the same values.
+  static std::size_t column(const DepthwisePlaneJob& j, std::size_t v) noexcept {
+    return v * W + W <= j.out_w ? v * W : j.out_w - W;
+  }
+
+  // Tiles of four rows by two vectors (eight chains), then the leftovers. Which tile computes an
+  // output never changes its value: each output is its own chain. Requires out_w >= W.
+  static void plane(const DepthwisePlaneJob& j) noexcept {
+    const std::size_t vectors = (j.out_w + W - 1) / W;
+    std::size_t oy = 0;
+    for (; oy + 4 <= j.out_h; oy += 4) {
+      std::size_t v = 0;
+      for (; v + 2 <= vectors; v += 2) tile<4, 2>(j, oy, {column(j, v), column(j, v + 1)});
+      if (v < vectors) tile<4, 1>(j, oy, {column(j, v)});
+    }
+    for (; oy < j.out_h; ++oy) {
+      std::size_t v = 0;
+      for (; v + 4 <= vectors; v += 4) {
+        tile<1, 4>(j, oy, {column(j, v), column(j, v + 1), column(j, v + 2), column(j, v + 3)});
+      }
+      for (; v + 2 <= vectors; v += 2) tile<1, 2>(j, oy, {column(j, v), column(j, v + 1)});
+      if (v < vectors) tile<1, 1>(j, oy, {column(j, v)});
+    }
   }
 };
+
+// Rows of a phase plane (depthwise_plane.hpp), as plain loops the compiler vectorizes with the
+// including file's instruction set. Templated on the path's lane type so that each path keeps its
+// own copy (see the top of this file).
+template <class L>
+void copy_phase_rows(const float* src, std::size_t src_step, std::size_t stride, std::size_t count, std::size_t rows,
+                     float* out, std::size_t out_step) noexcept {
+  for (std::size_t r = 0; r < rows; ++r, src += src_step, out += out_step) {
+    if (stride == 1) {
+      for (std::size_t j = 0; j < count; ++j) out[j] = src[j];
+    } else if (stride == 2) {
+      for (std::size_t j = 0; j < count; ++j) out[j] = src[2 * j];
+    } else {
+      for (std::size_t j = 0; j < count; ++j) out[j] = src[j * stride];
+    }
+  }
+}
 
 // Runs the plane with the lane type L in the job's mode.
 template <class L>

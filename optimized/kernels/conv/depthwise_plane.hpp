@@ -27,10 +27,20 @@ struct DepthwisePlaneJob {
   bool exact = false;
 };
 
-#define ONEMODEL_DW_VARIANT(suffix, isa, fma, name) void depthwise_plane_##suffix(const DepthwisePlaneJob& job);
+// depthwise_phase_rows_<suffix>: the input part of `rows` rows of a phase plane,
+// out[r * out_step + j] = src[r * src_step + j * stride] for j < count (kernels-depthwise.md
+// "Phase planes"; only data moves). Built with the path's instructions: the
+// generic loop compiled without them ran at about a value per cycle for stride 2 and took as long
+// as the walk itself on 112 x 112 maps.
+#define ONEMODEL_DW_VARIANT(suffix, isa, fma, name)              \
+  void depthwise_plane_##suffix(const DepthwisePlaneJob& job); \
+  void depthwise_phase_rows_##suffix(const float* src, std::size_t src_step, std::size_t stride, std::size_t count, \
+                                     std::size_t rows, float* out, std::size_t out_step);
 #include "optimized/kernels/conv/depthwise_list.inc"
 
 using DepthwisePlaneFn = void (*)(const DepthwisePlaneJob& job);
+using DepthwisePhaseRowsFn = void (*)(const float* src, std::size_t src_step, std::size_t stride, std::size_t count,
+                                      std::size_t rows, float* out, std::size_t out_step);
 
 // One variant of the family (kernel_registry.hpp), from depthwise_list.inc.
 struct DepthwiseVariant {
@@ -38,6 +48,7 @@ struct DepthwiseVariant {
   Isa isa;
   bool fused_multiply_add;  // the path has FMA: fast mode's multiply-adds are fused
   DepthwisePlaneFn plane;
+  DepthwisePhaseRowsFn phase_rows;
 };
 
 // The registry: every variant this build has, best first, scalar last. (The channel-blocked
