@@ -21,19 +21,13 @@
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
 
 using conv_test::bits;
 using conv_test::Data;
-
-[[maybe_unused]] bool has_avx512() {
-  for (Isa isa : available_isas()) {
-    if (isa == Isa::Avx512) return true;
-  }
-  return false;
-}
 
 struct Case : conv_test::Window {
   std::size_t batch = 1, cin = 3, cout = 16;
@@ -131,7 +125,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads) 
 
 TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #if defined(__x86_64__)
-  if (!has_avx512()) GTEST_SKIP() << "this machine has no AVX-512";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.ShapesOfNetworkStemsAndEdges");
   std::uint32_t seed = 1;
   std::vector<Case> cases;

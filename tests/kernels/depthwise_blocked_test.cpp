@@ -23,6 +23,7 @@
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -35,13 +36,6 @@ constexpr bool kIsX86_64 = true;
 #else
 constexpr bool kIsX86_64 = false;
 #endif
-
-[[maybe_unused]] bool has_avx512() {
-  for (Isa isa : available_isas()) {
-    if (isa == Isa::Avx512) return true;
-  }
-  return false;
-}
 
 struct Case : conv_test::Window {
   std::size_t batch = 1, channels = 1, multiplier = 1;
@@ -152,7 +146,7 @@ std::string check_fast(const Case& c, std::uint32_t seed) {
 }
 
 TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
-  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactSweepOfChannelsSizesKernelsStrides");
   std::uint32_t seed = 1;
   // 1, 15, 16, 17, 33 channels: partial, whole and several blocks; sizes 1..21 (a row of more than
@@ -180,7 +174,7 @@ TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
 }
 
 TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
-  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactDilationAsymmetricPadsAndSpecialValues");
   std::uint32_t seed = 100;
   for (std::size_t dh : {1u, 2u}) {
@@ -212,7 +206,7 @@ TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
 
 // An infinite weight meeting padding gives NaN: padding taps are real products with +0.
 TEST(DepthwiseBlocked, InfiniteWeightMeetsPaddingAsNaN) {
-  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   Case c;
   c.channels = 17;
   c.in_h = c.in_w = 4;
@@ -230,7 +224,7 @@ TEST(DepthwiseBlocked, InfiniteWeightMeetsPaddingAsNaN) {
 }
 
 TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
-  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FastWithinBoundAndThreadIndependent");
   std::uint32_t seed = 400;
   for (std::size_t k : {3u, 5u, 7u}) {
@@ -251,7 +245,7 @@ TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
 // `conv-batchnorm-epilogue`, `conv-residual`, `conv-activation`) the blocked kernel gives the plane
 // walk's bits given the same epilogue, exact mode, at 1 and 2 threads.
 TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
-  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FusedEpilogueMatchesThePlaneWalk");
   Case c;
   c.batch = 2;

@@ -18,6 +18,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/pool/pool.hpp"
+#include "tests/kernels/two_threads.hpp"
 #include "optimized/kernels/pool/pool_row.hpp"
 #include "tests/kernels/variant_paths.hpp"
 
@@ -137,7 +138,7 @@ void check_shape(const pool::Pool2dShape& s, pool::PoolKind kind, Lcg& g, int na
   }
   for (Isa isa : pool_variant_paths()) {
     for (int threads : {1, 2}) {
-      ThreadPool tp(threads);
+      ThreadPool tp(threads, onemodel::opt::two_threads::kAlways);
       for (bool exact : {false, true}) {
         const KernelContext context{isa, exact, &tp};
         std::vector<float> got(want.size() + 4, from_bits(0x12345678u));
@@ -158,6 +159,7 @@ void check_shape(const pool::Pool2dShape& s, pool::PoolKind kind, Lcg& g, int na
 }
 
 TEST(PoolMutation, RandomWindowsMatchTheDefinition) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.RandomWindowsMatchTheDefinition");
   Lcg g{20261201};
   for (int round = 0; round < 120; ++round) {
     pool::Pool2dShape s;
@@ -170,11 +172,26 @@ TEST(PoolMutation, RandomWindowsMatchTheDefinition) {
     check_shape(s, pool::PoolKind::Max, g, nan_percent);
     check_shape(s, pool::PoolKind::Average, g, nan_percent);
   }
+  // The generated shapes are small enough to be one chunk each; this one (8 planes of 23 x 23
+  // outputs with 25 taps) is several, so the two-thread runs above are really shared once.
+  pool::Pool2dShape split;
+  split.planes = 8;
+  for (pool::PoolAxis* a : {&split.h, &split.w}) {
+    a->in = 23;
+    a->kernel = 5;
+    a->stride = 1;
+    a->dilation = 1;
+    a->pad_before = a->pad_after = 2;
+    a->out = 23;
+  }
+  check_shape(split, pool::PoolKind::Max, g, 3);
+  check_shape(split, pool::PoolKind::Average, g, 3);
 }
 
 // Wide rows (the vector row loop with its two-vector body, one-vector step and scalar tail),
 // stride 2 (the row loop's extra right margin), and every plane count around the chunking.
 TEST(PoolMutation, WideRowsAndManyPlanes) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.WideRowsAndManyPlanes");
   Lcg g{7};
   for (std::int64_t in_w : {16, 17, 31, 32, 33, 47, 64, 70}) {
     for (std::int64_t stride : {1, 2}) {
@@ -207,6 +224,7 @@ TEST(PoolMutation, WideRowsAndManyPlanes) {
 // definition. The data has many equal taps (+0, -0 and small integers: the first in (h, w) order
 // must win), -inf and NaN.
 TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.ConvNetMaxPoolsAndWideRows");
   Lcg g{31337};
   struct Case {
     std::int64_t planes, in, kernel, stride, pad_before, pad_after;
@@ -235,6 +253,7 @@ TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
 // Section 8.4: the plane's sum in index order from +0 divided by its size (NaN canonical); the
 // max from the lowest finite float, replaced by strictly greater values.
 TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.GlobalPoolsMatchTheDefinition");
   Lcg g{99};
   for (std::size_t planes : {1u, 7u, 8u, 9u, 17u, 100u}) {
     for (std::size_t size : {1u, 5u, 49u, 1000u}) {
@@ -254,7 +273,7 @@ TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
       }
       for (Isa isa : pool_variant_paths()) {
         for (int threads : {1, 2}) {
-          ThreadPool tp(threads);
+          ThreadPool tp(threads, onemodel::opt::two_threads::kAlways);
           const KernelContext context{isa, true, &tp};
           std::vector<float> got(planes + 1, 7.0f);
           pool::global_pool_f32(context, pool::PoolKind::Average, x.data(), got.data(), planes, size);
@@ -273,6 +292,7 @@ TEST(PoolMutation, GlobalPoolsMatchTheDefinition) {
 // depend on it, so any other order (the AVX-512 path folds transposed groups of 16 elements) shows
 // up in the bits. Plane counts around the 16 lanes, sizes around the 16-element groups.
 TEST(PoolMutation, GlobalAverageKeepsTheIndexOrder) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.GlobalAverageKeepsTheIndexOrder");
   Lcg g{4242};
   for (std::size_t planes : {1u, 15u, 16u, 17u, 33u}) {
     for (std::size_t size : {16u, 31u, 49u, 196u, 1000u}) {
@@ -289,7 +309,7 @@ TEST(PoolMutation, GlobalAverageKeepsTheIndexOrder) {
       }
       for (Isa isa : pool_variant_paths()) {
         for (int threads : {1, 2}) {
-          ThreadPool tp(threads);
+          ThreadPool tp(threads, onemodel::opt::two_threads::kAlways);
           const KernelContext context{isa, false, &tp};
           std::vector<float> got(planes + 1, 7.0f);
           pool::global_pool_f32(context, pool::PoolKind::Average, x.data(), got.data(), planes, size);

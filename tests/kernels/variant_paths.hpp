@@ -19,6 +19,15 @@
 
 namespace onemodel::opt::kernel_tests {
 
+// Whether this machine runs the path (kernels chosen by shape on one path, such as the AVX-512
+// stem and channel-blocked depthwise kernels, test only where it exists).
+inline bool machine_runs(Isa isa) {
+  for (Isa available : available_isas()) {
+    if (available == isa) return true;
+  }
+  return false;
+}
+
 template <class Variant>
 std::vector<Isa> variant_paths(std::span<const Variant> list) {
   std::vector<Isa> paths;
