@@ -104,6 +104,49 @@ inline void place_piece(__m512& v0, __m512& v1, const float* plane, const Piece&
   v1 = _mm512_mask_loadu_ps(v1, piece.high, reinterpret_cast<const float*>(base + 16 * sizeof(float)));
 }
 
+// When every piece of a tap reads the plane at the same offset from its lanes (src - at equal:
+// stride 1 with the input as wide as the output, the usual "same" padding), the tap's row of the
+// strip is one zero-masked load per 16 lanes from plane + offset: no per-piece merging. `offsets`
+// and `masks` get one entry per tap (mask bit j: lane j reads the plane, other lanes are +0).
+bool contiguous_taps(std::size_t taps, const Piece* pieces, const std::size_t* first, std::ptrdiff_t* offsets,
+                     std::uint32_t* masks) noexcept {
+  for (std::size_t tap = 0; tap < taps; ++tap) {
+    offsets[tap] = 0;
+    masks[tap] = 0;
+    for (std::size_t i = first[tap]; i < first[tap + 1]; ++i) {
+      const std::ptrdiff_t offset = pieces[i].src - pieces[i].at;
+      if (i != first[tap] && offset != offsets[tap]) return false;
+      offsets[tap] = offset;
+      masks[tap] |= static_cast<std::uint32_t>(pieces[i].low) | (static_cast<std::uint32_t>(pieces[i].high) << 16);
+    }
+  }
+  return true;
+}
+
+// fill_rows<1> for contiguous taps: the same floats (each lane's value is the one its piece
+// copies, the others +0), with two masked loads and two stores per row.
+void fill_rows_contiguous(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc,
+                          const std::ptrdiff_t* offsets, const std::uint32_t* masks, float* out) noexcept {
+  const std::size_t tap_count = s.taps();
+  std::size_t c = p0 / tap_count, tap = p0 % tap_count;
+  for (std::size_t p = 0; p < kc; ++p) {
+    float* dst = out + p * kStripWidth;
+    // Lanes outside the mask are never read; the address is formed as an integer because for
+    // them it may lie before the plane (see place_piece).
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(x_group + c * s.in_plane()) +
+                                static_cast<std::uintptr_t>(offsets[tap]) * sizeof(float);
+    const std::uint32_t mask = masks[tap];
+    _mm512_storeu_ps(dst, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask & 0xFFFFu),
+                                                reinterpret_cast<const float*>(base)));
+    _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask >> 16),
+                                                     reinterpret_cast<const float*>(base + 16 * sizeof(float))));
+    if (++tap == tap_count) {
+      tap = 0;
+      ++c;
+    }
+  }
+}
+
 template <int kStride>
 void fill_rows(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, const Piece* pieces,
                const std::size_t* first, float* out) noexcept {
@@ -146,7 +189,14 @@ void im2col_strip_f32__avx512(const Conv2dShape& s, const float* x_group, std::s
   if (!fits || !make_pieces(s, col, valid, pieces, first)) {
     return im2col_strip_f32(s, x_group, p0, kc, col, valid, nr, out);
   }
-  if (s.stride_w == 1) return fill_rows<1>(s, x_group, p0, kc, pieces, first, out);
+  if (s.stride_w == 1) {
+    std::ptrdiff_t offsets[kMaxTaps];
+    std::uint32_t masks[kMaxTaps];
+    if (contiguous_taps(tap_count, pieces, first, offsets, masks)) {
+      return fill_rows_contiguous(s, x_group, p0, kc, offsets, masks, out);
+    }
+    return fill_rows<1>(s, x_group, p0, kc, pieces, first, out);
+  }
   fill_rows<2>(s, x_group, p0, kc, pieces, first, out);
 }
 
