@@ -10,6 +10,7 @@
 
 #include "optimized/frame/canonical_nan.hpp"
 #include "optimized/kernels/conv/conv_activation_step.hpp"
+#include "optimized/kernels/conv/conv_bias_rows.hpp"
 
 namespace onemodel::opt {
 
@@ -30,6 +31,17 @@ struct ConvBiasState {
 inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                                std::size_t rows, std::size_t cols) {
   const ConvBiasState& b = *static_cast<const ConvBiasState*>(state);
+#if defined(__x86_64__)
+  if (b.isa == Isa::Avx512 && b.bias != nullptr) {
+    conv_bias_rows__avx512(c, ldc, b.bias + row, rows, cols, b.exact);
+    if (b.activation == nullptr) return;
+    for (std::size_t r = 0; r < rows; ++r) {
+      apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, c + static_cast<std::ptrdiff_t>(r) * ldc, cols,
+                            b.first + (row + r) * b.plane + col);
+    }
+    return;
+  }
+#endif
   for (std::size_t r = 0; r < rows; ++r) {
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
     if (b.bias != nullptr) {

@@ -1,0 +1,34 @@
+// The bias step of the convolution epilogue in AVX-512 vectors (conv_bias_rows.hpp).
+#include <immintrin.h>
+
+#include "optimized/kernels/conv/conv_bias_rows.hpp"
+
+namespace onemodel::opt {
+
+void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std::size_t rows, std::size_t cols,
+                            bool exact) {
+  const __m512 qnan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
+  const std::size_t full = cols / 16 * 16;
+  const __mmask16 tail = static_cast<__mmask16>((1u << (cols - full)) - 1u);
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
+    const __m512 b = _mm512_set1_ps(bias[r]);
+    if (exact) {
+      for (std::size_t j = 0; j < full; j += 16) {
+        const __m512 v = _mm512_add_ps(_mm512_loadu_ps(line + j), b);
+        _mm512_storeu_ps(line + j, _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, qnan));
+      }
+      if (tail != 0) {
+        const __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(tail, line + full), b);
+        _mm512_mask_storeu_ps(line + full, tail, _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, qnan));
+      }
+    } else {
+      for (std::size_t j = 0; j < full; j += 16) _mm512_storeu_ps(line + j, _mm512_add_ps(_mm512_loadu_ps(line + j), b));
+      if (tail != 0) {
+        _mm512_mask_storeu_ps(line + full, tail, _mm512_add_ps(_mm512_maskz_loadu_ps(tail, line + full), b));
+      }
+    }
+  }
+}
+
+}  // namespace onemodel::opt
