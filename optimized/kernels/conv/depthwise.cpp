@@ -242,6 +242,11 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       job.weights = w + oc * taps;
       job.taps = taps;
       job.row_step = static_cast<std::ptrdiff_t>(s.stride_h * layout.width);
+      job.width = static_cast<std::ptrdiff_t>(layout.width);
+      job.kernel_h = s.kernel_h;
+      job.kernel_w = s.kernel_w;
+      job.stride_h = s.stride_h;
+      job.dilation_h = s.dilation_h;
       job.out_h = s.out_h;
       job.out_w = s.out_w;
       job.out = y + q * s.out_plane();

@@ -65,9 +65,76 @@ struct DepthwiseWalk {
     return v * W + W <= j.out_w ? v * W : j.out_w - W;
   }
 
+  // A K x K window with row stride S and row dilation 1, R output rows from oy by C vectors: every
+  // input row the R windows reach is loaded once per kernel column and vector, and feeds each of
+  // the R accumulators whose window holds it (a 3x3 window over four rows loads 6 rows instead of
+  // 12); the K*K weights stay in registers (`w`, broadcast once per plane). For accumulator r the
+  // input rows come in increasing order, so its taps come as ky increases and, within a row, as kx
+  // increases: the row-major order of every other tile, the same chain, the same bits.
+  template <std::size_t K, std::size_t S, std::size_t R, std::size_t C>
+  static void tile_fixed(const DepthwisePlaneJob& j, std::size_t oy, const std::size_t (&xs)[C],
+                         const V (&w)[K * K]) noexcept {
+    V acc[R][C];
+    for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t c = 0; c < C; ++c) acc[r][c] = L::zero();
+    }
+    const float* base = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step;
+    constexpr std::size_t kInputRows = (R - 1) * S + K;
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < kInputRows; ++i) {
+      const float* row = base + static_cast<std::ptrdiff_t>(i) * j.width;
+#pragma GCC unroll 8
+      for (std::size_t kx = 0; kx < K; ++kx) {
+        const float* p = row + j.tap_offsets[kx];
+        V v[C];
+        for (std::size_t c = 0; c < C; ++c) v[c] = L::load(p + xs[c]);
+#pragma GCC unroll 8
+        for (std::size_t r = 0; r < R; ++r) {
+          if (i < r * S || i - r * S >= K) continue;
+          const V wk = w[(i - r * S) * K + kx];
+          for (std::size_t c = 0; c < C; ++c) acc[r][c] = step(acc[r][c], wk, v[c]);
+        }
+      }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      float* dst = j.out + (oy + r) * j.out_w;
+      for (std::size_t c = 0; c < C; ++c) finish(dst + xs[c], acc[r][c], j.bias);
+    }
+  }
+
+  // The plane with fixed-window tiles of four rows by C vectors; rows left over take the general
+  // one-row tiles. Requires out_w >= W.
+  template <std::size_t K, std::size_t S, std::size_t C>
+  static void plane_fixed(const DepthwisePlaneJob& j) noexcept {
+    V w[K * K];
+    for (std::size_t t = 0; t < K * K; ++t) w[t] = L::set1(j.weights[t]);
+    const std::size_t vectors = (j.out_w + W - 1) / W;
+    std::size_t oy = 0;
+    for (; oy + 4 <= j.out_h; oy += 4) {
+      std::size_t v = 0;
+      if constexpr (C == 2) {
+        for (; v + 2 <= vectors; v += 2) tile_fixed<K, S, 4, 2>(j, oy, {column(j, v), column(j, v + 1)}, w);
+      }
+      for (; v < vectors; ++v) tile_fixed<K, S, 4, 1>(j, oy, {column(j, v)}, w);
+    }
+    rows_from(j, oy, vectors);
+  }
+
   // Tiles of four rows by two vectors (eight chains), then the leftovers. Which tile computes an
-  // output never changes its value: each output is its own chain. Requires out_w >= W.
+  // output never changes its value: each output is its own chain. Requires out_w >= W. Square
+  // 3x3 and 5x5 windows with row stride 1 or 2 and row dilation 1 (the depthwise layers of the
+  // mobile networks) take the fixed-window tiles.
   static void plane(const DepthwisePlaneJob& j) noexcept {
+    if (j.dilation_h == 1 && j.kernel_h == j.kernel_w && j.taps == j.kernel_h * j.kernel_w) {
+      if (j.kernel_h == 3 && j.stride_h == 1) return plane_fixed<3, 1, 2>(j);
+      if (j.kernel_h == 3 && j.stride_h == 2) return plane_fixed<3, 2, 2>(j);
+      if (j.kernel_h == 5 && j.stride_h == 1) return plane_fixed<5, 1, 1>(j);
+      if (j.kernel_h == 5 && j.stride_h == 2) return plane_fixed<5, 2, 1>(j);
+    }
+    general_plane(j);
+  }
+
+  static void general_plane(const DepthwisePlaneJob& j) noexcept {
     const std::size_t vectors = (j.out_w + W - 1) / W;
     std::size_t oy = 0;
     for (; oy + 4 <= j.out_h; oy += 4) {
@@ -75,6 +142,11 @@ struct DepthwiseWalk {
       for (; v + 2 <= vectors; v += 2) tile<4, 2>(j, oy, {column(j, v), column(j, v + 1)});
       if (v < vectors) tile<4, 1>(j, oy, {column(j, v)});
     }
+    rows_from(j, oy, vectors);
+  }
+
+  // Rows [oy, out_h), one at a time, in tiles of up to four vectors.
+  static void rows_from(const DepthwisePlaneJob& j, std::size_t oy, std::size_t vectors) noexcept {
     for (; oy < j.out_h; ++oy) {
       std::size_t v = 0;
       for (; v + 4 <= vectors; v += 4) {

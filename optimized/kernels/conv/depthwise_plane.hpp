@@ -21,6 +21,10 @@ struct DepthwisePlaneJob {
   const float* weights = nullptr;               // taps entries, same order
   std::size_t taps = 0;
   std::ptrdiff_t row_step = 0;  // src elements between output rows (stride_h * plane width)
+  // The window's geometry, for the fixed-window tiles (depthwise_lanes.hpp): the plane width
+  // (src elements between input rows), the kernel's extent, the row stride and row dilation.
+  std::ptrdiff_t width = 0;
+  std::size_t kernel_h = 0, kernel_w = 0, stride_h = 0, dilation_h = 0;
   std::size_t out_h = 0, out_w = 0;
   float* out = nullptr;         // out_h * out_w, row-major
   const float* bias = nullptr;  // one value, or nullptr
