@@ -194,14 +194,14 @@ TEST(AttentionKernelTest, SpecialRows) {
 #if ONEMODEL_HAVE_RAPIDCHECK
 TEST(AttentionKernelTest, RandomShapesExact) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("AttentionKernelTest.RandomShapesExact");
-  rc::check("attention exact equals the definition",
+  EXPECT_TRUE(rc::check("attention exact equals the definition",
             [](std::uint8_t heads_in, std::uint8_t q_in, std::uint16_t kv_in, std::uint8_t d_in, std::uint32_t seed) {
               std::mt19937 rng(seed);
               const std::size_t kv_heads = 1 + heads_in % 2;
               const std::size_t heads = kv_heads * (1 + heads_in / 2 % 2);
               check_exact(make_case(rng, 1 + seed % 2, heads, kv_heads, 1 + q_in % 40, 1 + kv_in % 150,
                                     2 * (1 + d_in % 20), 1 + d_in / 20 % 24, seed % 3 != 0));
-            });
+            }));
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 

@@ -165,14 +165,14 @@ TEST(ReduceKernelTest, ExtremesFollowTheSequentialScan) {
 #if ONEMODEL_HAVE_RAPIDCHECK
 // Not a thread test: rapidcheck's geometries are mostly one chunk (EveryKindTermAndLayout shares).
 TEST(ReduceKernelTest, RandomGeometries) {
-  rc::check("reduce equals the naive order", [](std::uint8_t o, std::uint16_t r, std::uint16_t i, std::uint32_t seed) {
+  EXPECT_TRUE(rc::check("reduce equals the naive order", [](std::uint8_t o, std::uint16_t r, std::uint16_t i, std::uint32_t seed) {
     std::mt19937 rng(seed);
     const std::size_t outer = 1 + o % 5, reduced = r % 200, inner = 1 + (i % 3 == 0 ? 0 : i % 70);
     const std::vector<float> x = values(rng, outer * reduced * inner, seed % 2 == 0);
     const ReduceKind kind = seed % 3 == 0 ? ReduceKind::Sum : seed % 3 == 1 ? ReduceKind::Max : ReduceKind::Min;
     check(kind, kind == ReduceKind::Sum ? static_cast<ReduceTerm>(seed / 3 % 3) : ReduceTerm::Identity, x, outer,
           reduced, inner);
-  });
+  }));
 }
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 

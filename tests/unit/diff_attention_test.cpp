@@ -153,7 +153,7 @@ TEST(DiffAttention, SoftmaxFixedCases) {
 
 TEST(DiffAttention, SoftmaxRandomShapesAndAxes) {
   CaseTally tally;
-  rc::check("Softmax/LogSoftmax optimized vs reference", [&](std::uint32_t seed) {
+  EXPECT_TRUE(rc::check("Softmax/LogSoftmax optimized vs reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const char* op = seed % 2 == 0 ? "Softmax" : "LogSoftmax";
     const std::int64_t opset = seed % 3 == 0 ? 11 : 13;
@@ -164,7 +164,7 @@ TEST(DiffAttention, SoftmaxRandomShapesAndAxes) {
     const std::int64_t axis = static_cast<std::int64_t>(rng() % static_cast<unsigned>(upper)) - (seed % 5 == 0 ? rank : 0);
     const std::string d = compare(softmax_case(rng, op, opset, dims, axis, seed % 4 == 0), fast_abs(op), fast_rel(op), &tally);
     RC_ASSERT(d == "");
-  });
+  }));
   // Every shape and axis is served by the override (a fallback would compare the reference with
   // itself). The shapes are small: their thread split is not claimed here (SoftmaxFixedCases).
   EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
@@ -252,7 +252,7 @@ TEST(DiffAttention, AttentionFastWithinTheBound) {
 
 TEST(DiffAttention, AttentionRandomShapes) {
   CaseTally tally, exact;
-  rc::check("Attention optimized vs reference", [&](std::uint32_t seed) {
+  EXPECT_TRUE(rc::check("Attention optimized vs reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     AttentionShape s;
     s.batch = 1 + seed % 2;
@@ -266,7 +266,7 @@ TEST(DiffAttention, AttentionRandomShapes) {
     const std::string d =
         compare(attention_case(rng, s, static_cast<int>(rng() % 5), seed % 4 == 0), 4e-6, 0.0, &tally, &exact);
     RC_ASSERT(d == "");
-  });
+  }));
   // Both modes run the fused kernel every time.
   EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
   EXPECT_GT(tally.shared_cases, 0u) << tally.summary();
