@@ -1,12 +1,14 @@
-// Optimized overrides of the norm family: LayerNormalization, RMSNormalization, BatchNormalization and
-// the float32 reductions (optimized/kernels/layernorm/, optimized/kernels/batchnorm/,
-// optimized/kernels/reduce/). Each opset range lies inside the reference row's range
-// (reference/ops/table_norm.cpp; BatchNormalization: reference/ops/table_conv.cpp, 7-8 and 9-27).
+// Optimized overrides of the norm family: InstanceNormalization, LayerNormalization,
+// RMSNormalization, BatchNormalization and the float32 reductions (optimized/kernels/layernorm/,
+// optimized/kernels/batchnorm/, optimized/kernels/reduce/). Each opset range lies inside the
+// reference row's range (reference/ops/table_norm.cpp; BatchNormalization:
+// reference/ops/table_conv.cpp, 7-8 and 9-27).
 #include "optimized/ops/op_families.hpp"
 
 namespace onemodel::opt {
 
 std::unique_ptr<OpKernel> make_optimized_batch_normalization(const NodeInfo&, const OptimizedConfig&);
+std::unique_ptr<OpKernel> make_optimized_instance_normalization(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_layer_normalization(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_l1_1(const NodeInfo&, const OptimizedConfig&);
 std::unique_ptr<OpKernel> make_optimized_reduce_l1_18(const NodeInfo&, const OptimizedConfig&);
@@ -30,6 +32,7 @@ std::span<const OptimizedOpDef> norm_optimized_ops() {
   static const OptimizedOpDef kOps[] = {
       {"", "BatchNormalization", 7, 8, make_optimized_batch_normalization},
       {"", "BatchNormalization", 9, 27, make_optimized_batch_normalization},
+      {"", "InstanceNormalization", 6, 27, make_optimized_instance_normalization},
       {"", "LayerNormalization", 17, 27, make_optimized_layer_normalization},
       {"", "ReduceL1", 1, 17, make_optimized_reduce_l1_1},
       {"", "ReduceL1", 18, 27, make_optimized_reduce_l1_18},

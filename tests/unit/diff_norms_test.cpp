@@ -1,5 +1,5 @@
 // Differential tests of the norm-family overrides (optimized/ops/op_layer_normalization.cpp,
-// op_rms_normalization.cpp and
+// op_rms_normalization.cpp, op_instance_normalization.cpp and
 // op_reduce_<name>.cpp for ReduceSum, ReduceMean, ReduceSumSquare, ReduceL1, ReduceL2, ReduceMax,
 // ReduceMin, ReduceLogSum) against the reference kernels through diff/op_harness.hpp: the same bits in exact and
 // fast mode (spec/ops/norms.md: these kernels share one code path), on every instruction-set path
@@ -91,7 +91,7 @@ TEST(DiffNorms, LayerNormalizationFixedCases) {
 
 TEST(DiffNorms, LayerNormalizationRandom) {
   CaseTally tally;
-  rc::check("LayerNormalization optimized == reference", [&](std::uint32_t seed) {
+  EXPECT_TRUE(rc::check("LayerNormalization optimized == reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const int rank = 1 + static_cast<int>(seed % 4);
     std::vector<std::int64_t> dims;
@@ -100,7 +100,7 @@ TEST(DiffNorms, LayerNormalizationRandom) {
     const std::string d = compare_everywhere(
         layer_norm_case(rng, dims, axis, seed % 3 != 0, seed % 5 == 0, seed % 2 == 0, 1 + seed % 3), &tally);
     RC_ASSERT(d == "");
-  });
+  }));
   // Every shape is served (no extent is 0). Below 16384 elements a call is one chunk, so this is
   // not a thread test (LayerNormalizationFixedCases splits one).
   EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
@@ -124,6 +124,50 @@ TEST(DiffNorms, RMSNormalization) {
   // spans several, so it alone is split between two threads.
   EXPECT_EQ(tally.override_cases, 10u) << tally.summary();
   EXPECT_EQ(tally.shared_cases, 2u) << tally.summary();
+}
+
+// InstanceNormalization: input [N, C, spatial...], scale and B of shape [C] (one value per channel
+// for a whole (sample, channel) plane).
+OpCase instance_norm_case(std::mt19937& rng, const std::vector<std::int64_t>& dims, bool specials) {
+  const std::vector<std::int64_t> pdims{dims[1]};
+  OpCase c;
+  c.op = "InstanceNormalization";
+  c.opset = 6;
+  c.attributes = {float_attr("epsilon", 1e-3f)};
+  c.inputs.push_back(f32_tensor(dims, random_values(rng, static_cast<std::size_t>(count_of(dims)), specials)));
+  c.inputs.push_back(f32_tensor(pdims, random_values(rng, static_cast<std::size_t>(dims[1]), specials)));
+  c.inputs.push_back(f32_tensor(pdims, random_values(rng, static_cast<std::size_t>(dims[1]), specials)));
+  return c;
+}
+
+TEST(DiffNorms, InstanceNormalizationFixedCases) {
+  EXPECT_TRUE(has_override("InstanceNormalization", 6));
+  EXPECT_TRUE(has_override("InstanceNormalization", 22));
+  std::mt19937 rng(11);
+  CaseTally tally;
+  // wav2vec2's feature encoder ([1, 512, 3199]: 16384-element chunks of 5 planes, split between
+  // two threads), planes narrower than a vector, rank 2 (one value per plane), rank 5, batch 3
+  // (channel = row % C), and special values in the input and in scale and B.
+  for (const auto& [dims, specials] : std::vector<std::pair<std::vector<std::int64_t>, bool>>{
+           {{1, 512, 3199}, false}, {{2, 3, 5}, true}, {{4, 7}, true}, {{1, 2, 3, 4, 5}, false},
+           {{3, 5, 17, 19}, true}, {{2, 64, 24, 24}, false}}) {
+    EXPECT_EQ("", compare_everywhere(instance_norm_case(rng, dims, specials), &tally));
+  }
+  EXPECT_EQ(tally.override_cases, 6u) << tally.summary();
+  // [1, 512, 3199] and [2, 64, 24, 24] (28 planes a chunk) span several chunks.
+  EXPECT_EQ(tally.shared_cases, 2u) << tally.summary();
+}
+
+TEST(DiffNorms, InstanceNormalizationRandom) {
+  CaseTally tally;
+  EXPECT_TRUE(rc::check("InstanceNormalization optimized == reference", [&](std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    const int rank = 2 + static_cast<int>(seed % 3);
+    std::vector<std::int64_t> dims;
+    for (int d = 0; d < rank; ++d) dims.push_back(1 + static_cast<std::int64_t>(rng() % 23));
+    RC_ASSERT(compare_everywhere(instance_norm_case(rng, dims, seed % 2 == 0), &tally) == "");
+  }));
+  EXPECT_EQ(tally.override_cases, tally.cases) << tally.summary();
 }
 
 struct ReduceOp {
@@ -230,7 +274,7 @@ TEST(DiffNorms, ReductionsNoopAndBadAxes) {
 
 TEST(DiffNorms, ReductionsRandom) {
   CaseTally served, fallback;
-  rc::check("Reduce* optimized == reference", [&](std::uint32_t seed) {
+  EXPECT_TRUE(rc::check("Reduce* optimized == reference", [&](std::uint32_t seed) {
     std::mt19937 rng(seed);
     const ReduceOp& r = kReduceOps[seed % 8];
     const std::int64_t opset = seed % 2 == 0 ? 18 : 11;
@@ -245,7 +289,7 @@ TEST(DiffNorms, ReductionsRandom) {
     const std::string d =
         compare_everywhere(reduce_case(rng, r.op, opset, as_input, dims, axes, seed % 3 == 0, seed % 4 == 0), &t);
     RC_ASSERT(d == "");
-  });
+  }));
   // Cases with one reduced run must run the override, the others fall back (labelled apart).
   EXPECT_EQ(served.override_cases, served.cases) << served.summary();
   EXPECT_EQ(fallback.fallback_cases, fallback.cases) << fallback.summary();

@@ -22,6 +22,10 @@ struct LayerNormArgs {
   const float* bias = nullptr;   // as scale, or nullptr: no addition
   std::size_t scale_row_stride = 0;
   std::size_t bias_row_stride = 0;
+  // InstanceNormalization (spec/ops/norms.md section 4): when nonzero, scale and bias hold one
+  // value per channel and row r (one (sample, channel) plane) uses scale[r % param_channels] and
+  // bias[r % param_channels] for all its columns; the row strides are then unused.
+  std::size_t param_channels = 0;
   float epsilon = 1e-5f;
   bool rms = false;              // RMSNormalization: mean = +0
   float* mean = nullptr;         // rows values, or nullptr

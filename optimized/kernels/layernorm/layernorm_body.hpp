@@ -17,6 +17,10 @@
 namespace onemodel::opt::layernorm {
 
 template <class L>
+inline void normalize_with_rows(const LayerNormArgs& a, std::size_t r, const float* x, float* y, float mean, float inv,
+                                typename L::F mv, typename L::F iv) noexcept;
+
+template <class L>
 inline void normalize_row(const LayerNormArgs& a, std::size_t r) noexcept {
   constexpr std::size_t W = static_cast<std::size_t>(L::kWidth);
   const std::size_t n = a.cols;
@@ -34,6 +38,36 @@ inline void normalize_row(const LayerNormArgs& a, std::size_t r) noexcept {
                   count;
   const float inv = 1.0f / __builtin_sqrtf(v + a.epsilon);
   const typename L::F iv = L::set1(inv);
+  if (a.param_channels != 0) {
+    // One scale and bias for the whole row (InstanceNormalization): the same four operations.
+    const float s = a.scale[r % a.param_channels];
+    const bool has_bias = a.bias != nullptr;
+    const float b = has_bias ? a.bias[r % a.param_channels] : 0.0f;
+    const typename L::F sv = L::set1(s), bv = L::set1(b);
+    std::size_t j = 0;
+    for (; j + W <= n; j += W) {
+      typename L::F out = L::mul(L::mul(L::sub(L::load(x + j), mv), iv), sv);
+      if (has_bias) out = L::add(out, bv);
+      L::store(y + j, vexp::canonical_nan<L>(out));
+    }
+    for (; j < n; ++j) {
+      float out = ((x[j] - mean) * inv) * s;
+      if (has_bias) out = out + b;
+      y[j] = out != out ? __builtin_nanf("") : out;
+    }
+  } else {
+    normalize_with_rows<L>(a, r, x, y, mean, inv, mv, iv);
+  }
+  if (a.mean != nullptr) a.mean[r] = mean != mean ? __builtin_nanf("") : mean;
+  if (a.inv_std_dev != nullptr) a.inv_std_dev[r] = inv != inv ? __builtin_nanf("") : inv;
+}
+
+// Step 4 with scale and bias rows of cols values (LayerNormalization, RMSNormalization).
+template <class L>
+inline void normalize_with_rows(const LayerNormArgs& a, std::size_t r, const float* x, float* y, float mean, float inv,
+                                typename L::F mv, typename L::F iv) noexcept {
+  constexpr std::size_t W = static_cast<std::size_t>(L::kWidth);
+  const std::size_t n = a.cols;
   const float* scale = a.scale + r * a.scale_row_stride;
   const float* bias = a.bias != nullptr ? a.bias + r * a.bias_row_stride : nullptr;
   std::size_t j = 0;
@@ -47,8 +81,6 @@ inline void normalize_row(const LayerNormArgs& a, std::size_t r) noexcept {
     if (bias != nullptr) out = out + bias[j];
     y[j] = out != out ? __builtin_nanf("") : out;
   }
-  if (a.mean != nullptr) a.mean[r] = mean != mean ? __builtin_nanf("") : mean;
-  if (a.inv_std_dev != nullptr) a.inv_std_dev[r] = inv != inv ? __builtin_nanf("") : inv;
 }
 
 }  // namespace onemodel::opt::layernorm
