@@ -65,7 +65,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
         float* c = y + (image * s.out_channels + g * m) * n;
         const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
                                  (image * s.out_channels + g * m) * n, n};
-        const GemmEpilogue epilogue{conv_bias_epilogue, &state};
+        const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
         const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
         gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
                                   static_cast<std::ptrdiff_t>(n),
@@ -84,7 +84,7 @@ void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float*
       float* c = y + (image * s.out_channels + g * m) * n;
       const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
                                  (image * s.out_channels + g * m) * n, n};
-      const GemmEpilogue epilogue{conv_bias_epilogue, &state};
+      const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       if (packed_weights != nullptr) {
         // The group's weights packed once (conv2d_pack_weights): same floats, same order.
@@ -109,7 +109,7 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
       float* c = y + (image * s.out_channels + g * m) * n;
       const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
                                  (image * s.out_channels + g * m) * n, n};
-      const GemmEpilogue epilogue{conv_bias_epilogue, &state};
+      const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
       const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
       // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.
       const HalfMatrixView a_view{w.data + g * m * k, static_cast<std::ptrdiff_t>(k), 1, w.format, context.isa};

@@ -332,6 +332,9 @@ void run_tile(const Problem& pr, std::size_t tile) {
   static_assert(kKc * kMaxNr * sizeof(float) <= 32 * 1024);
   alignas(64) float edge_strip[kKc * kMaxNr];
 
+  if (pr.epilogue != nullptr && pr.epilogue->prefetch != nullptr) {
+    pr.epilogue->prefetch(pr.epilogue->state, row0, col0, rows, cols);
+  }
   bool epilogue_done = false;  // run_block ran it band by band
   if (pr.k == 0) {
     // exact-mode.md, "Matrix product": with k = 0 the output is +0.

@@ -31,6 +31,11 @@ struct GemmEpilogue {
   void (*apply)(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                 std::size_t rows, std::size_t cols) = nullptr;
   const void* state = nullptr;
+  // Optional: called on a tile's thread before the tile's products, with the rows and columns
+  // `apply` will get, so that the epilogue can ask for memory it will read (a residual written
+  // layers earlier, since evicted by streaming weights) while the products run. Only a hint to the
+  // caches: it changes no value.
+  void (*prefetch)(const void* state, std::size_t row, std::size_t col, std::size_t rows, std::size_t cols) = nullptr;
 };
 
 // B packed once for all its k and n in the layout of one path (constant weights): products with
