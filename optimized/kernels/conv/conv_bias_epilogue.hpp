@@ -36,8 +36,8 @@ inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, 
     conv_bias_rows__avx512(c, ldc, b.bias + row, rows, cols, b.exact);
     if (b.activation == nullptr) return;
     for (std::size_t r = 0; r < rows; ++r) {
-      apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, c + static_cast<std::ptrdiff_t>(r) * ldc, cols,
-                            b.first + (row + r) * b.plane + col);
+      float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
+      apply_conv_activation(b.isa, *b.activation, b.channel0 + row + r, line, cols, b.first + (row + r) * b.plane + col);
     }
     return;
   }

@@ -72,7 +72,8 @@ void phase_columns(const Conv2dShape& s, std::size_t width, std::size_t phase, s
 
 // Writes the input positions of the phase planes of one input plane by the path's row copy; only
 // data moves. Which positions hold padding depends on the shape alone, so the scratch is zeroed
-// once for a shape (zero_phases) and the zeros stay while the same shape's planes are built.
+// once per geometry (PhaseScratch::zeroed_for) and the zeros stay while planes of that geometry
+// are built.
 void build_phases(const Conv2dShape& s, const PhaseLayout& l, DepthwisePhaseRowsFn phase_rows, const float* in,
                   float* dst) noexcept {
   const std::size_t stride = s.stride_w, width = l.width;
@@ -85,8 +86,8 @@ void build_phases(const Conv2dShape& s, const PhaseLayout& l, DepthwisePhaseRows
     if (first >= past) continue;
     // Input column of phase column j: j*stride + p - pad_left.
     const float* src = in + (row_first - s.pad_top) * s.in_w + (first * stride + p - s.pad_left);
-    phase_rows(src, s.in_w, stride, past - first, row_past - row_first, dst + (p * l.height + row_first) * width + first,
-               width);
+    float* out = dst + (p * l.height + row_first) * width + first;
+    phase_rows(src, s.in_w, stride, past - first, row_past - row_first, out, width);
   }
 }
 
