@@ -34,9 +34,15 @@ std::vector<std::byte> one_bytes(DType type) {
   return bytes;
 }
 
-bool training_requested(const Tensor& t) {
-  // training_mode is a bool scalar.
-  return t.dtype() == DType::Bool && t.element_count() == 1 && t.to_vector<bool>()[0];
+// training_mode is one bool (ONNX Dropout: "scalar"); any other count is the caller's error, not
+// a silent "no" (a one-element tensor of rank 1 is taken, as ratio's is).
+bool training_requested(const NodeInfo& node, const Tensor& t, bool at_run) {
+  if (t.element_count() != 1) {
+    const std::string message = "training_mode must be one bool value, got " + t.shape().to_string();
+    if (at_run) throw SessionError(SessionErrorKind::InvalidInput, "Dropout: " + message, node.name());
+    node.fail_invalid(message);
+  }
+  return t.dtype() == DType::Bool && t.to_vector<bool>()[0];
 }
 
 // The ratio input's value widened to binary64 (0.5 when absent); a ratio outside [0, 1) (NaN
@@ -61,6 +67,10 @@ double training_ratio(const RunContext& context) {
   return v;
 }
 
+[[noreturn]] void fail_training_type(const NodeInfo& node, DType type) {
+  node.fail_unsupported("training_mode with input type " + std::string(dtype_name(type)));
+}
+
 class Dropout final : public OpKernel {
  public:
   Dropout(bool bool_mask, bool has_seed, std::uint64_t seed_bits, bool may_train)
@@ -69,11 +79,13 @@ class Dropout final : public OpKernel {
   }
   void infer(InferContext& context) const override {
     if (context.has_input(2) && !random_draws::is_float_output(context.input_type(0))) {
-      // Scaling the kept elements needs a floating type (ONNX Dropout's T from opset 12).
+      // Scaling the kept elements needs a floating type (ONNX Dropout's T from opset 12). Only a
+      // value known here refuses now; a fed training_mode is read by run(), which refuses the
+      // same way, so an engine that plans without input values and one that infers with them
+      // agree on every call.
       const Tensor* mode = context.input_value(2);
-      if (mode == nullptr || training_requested(*mode)) {
-        context.node().fail_unsupported("training_mode with input type " +
-                                        std::string(dtype_name(context.input_type(0))));
+      if (mode != nullptr && training_requested(context.node(), *mode, false)) {
+        fail_training_type(context.node(), context.input_type(0));
       }
     }
     context.set_output(0, context.input_type(0), context.input_shape(0));
@@ -82,7 +94,10 @@ class Dropout final : public OpKernel {
     }
   }
   void run(RunContext& context) const override {
-    if (context.has_input(2) && training_requested(context.input(2))) {
+    if (context.has_input(2) && training_requested(context.node(), context.input(2), true)) {
+      if (!random_draws::is_float_output(context.input(0).dtype())) {
+        fail_training_type(context.node(), context.input(0).dtype());
+      }
       run_training(context, training_ratio(context));
       return;
     }
