@@ -220,29 +220,66 @@ void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, c
 // once, so steady-state calls allocate nothing.
 thread_local GrowingBuffer pair_strip;
 
-// One k-block [p0, p0 + kc) of one tile: the microkernel over every NR strip of B and, inside,
-// every MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). A tile of
-// one row or one column runs the path's edge kernels when it has them (gemm_micro.hpp): the same
-// sequence per output without computing the MR x NR blocks' unused rows or columns. Where the
-// path has a pair kernel, two full strips of B at a time go through it (full A strips) instead.
+// A rows [r0, r1) of one k-block against the tile's columns: every NR strip of B and, inside, every
+// MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). Where the path has a
+// pair kernel, two full strips of B at a time go through it (full A strips) instead; a short last
+// A strip runs the two strips one by one, the same sequence per output.
+void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, std::size_t p0, std::size_t kc,
+              std::size_t r0, std::size_t r1, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
+              float* edge_strip, std::uint32_t flags) {
+  const std::size_t mr = pr.path->mr, nr = pr.path->nr;
+  for (std::size_t j = 0; j < cols;) {
+    float* c_col = c_tile + static_cast<std::ptrdiff_t>(j);
+    if (k.pair != nullptr && cols - j >= 2 * nr && r1 - r0 >= mr) {
+      std::ptrdiff_t ldb0 = 0, ldb1 = 0;
+      const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
+      float* second = pr.b_source != nullptr ? pair_strip.reserve(kKc * kMaxNr) : edge_strip;
+      const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, second, ldb1);
+      for (std::size_t i = r0; i < r1; i += mr) {
+        const std::size_t valid_rows = std::min(mr, r1 - i);
+        const float* a_strip = a_block + i * kc;
+        float* c_block = c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc;
+        if (valid_rows == mr) {
+          k.pair(kc, a_strip, b0, ldb0, b1, ldb1, c_block, pr.ldc, flags);
+        } else {
+          run_strip_block(pr, k, kc, a_strip, b0, ldb0, c_block, valid_rows, nr, scratch, flags);
+          run_strip_block(pr, k, kc, a_strip, b1, ldb1, c_block + nr, valid_rows, nr, scratch, flags);
+        }
+      }
+      j += 2 * nr;
+      continue;
+    }
+    const std::size_t valid_cols = std::min(nr, cols - j);
+    std::ptrdiff_t ldb = 0;
+    const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
+    for (std::size_t i = r0; i < r1; i += mr) {
+      run_strip_block(pr, k, kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc,
+                      std::min(mr, r1 - i), valid_cols, scratch, flags);
+    }
+    j += nr;
+  }
+}
+
+// One k-block [p0, p0 + kc) of one tile (run_rows over all its rows). A tile of one row or one
+// column runs the path's edge kernels when it has them (gemm_micro.hpp): the same sequence per
+// output without computing the MR x NR blocks' unused rows or columns.
 //
 // On the last k-block of a tile whose B block fits the second-level cache (at most
 // kRowsFirstFloats, 128 KB: k-blocks of up to 256 against 128 columns) and is read packed or in
-// place, the MR strips of A go outside instead, and the epilogue runs on each finished MR-row band
-// at once: the band (12 rows of a 128-column tile on AVX-512) is still in L1, where the whole
-// tile, its rows a large multiple of 4 KB apart in C, had been pushed out by the time the
-// tile-level epilogue read it back (a fifth of a 16 -> 48 1x1 convolution on 112 x 112; the
-// residual Add of ResNet-50's 1x1 convolutions 6-10% of their time). The B block is then read from
-// L2 once per band instead of from L1. The same kernel
-// calls on the same operands and the same epilogue on the same finished values: the same bits.
-// Returns true when it ran the epilogue.
+// place, run_rows takes one MR-row band at a time and the epilogue runs on each finished band at
+// once: the band (12 rows of a 128-column tile on AVX-512) is still in L1, where the whole tile,
+// its rows a large multiple of 4 KB apart in C, had been pushed out by the time the tile-level
+// epilogue read it back (a fifth of a 16 -> 48 1x1 convolution on 112 x 112; the residual Add of
+// ResNet-50's 1x1 convolutions 6-10% of their time). The B block is then read from L2 once per
+// band instead of from L1. The same kernel calls on the same operands and the same epilogue on
+// the same finished values: the same bits. Returns true when it ran the epilogue.
 constexpr std::size_t kRowsFirstFloats = 32768;
 
 bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t row0,
                std::size_t rows, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
                float* edge_strip) {
   const Path& path = *pr.path;
-  const std::size_t mr = path.mr, nr = path.nr;
+  const std::size_t mr = path.mr;
   // kernels-gemm.md step 3: the first block starts from +0, later ones from the stored C;
   // exact-mode.md rule 4: NaN is made canonical when the last block stores.
   std::uint32_t flags = p0 > 0 ? kGemmAccumulate : 0u;
@@ -261,59 +298,14 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   if (p0 + kc == pr.k && pr.epilogue != nullptr && pr.epilogue->apply != nullptr && pr.b_source == nullptr &&
       kc * cols <= kRowsFirstFloats) {
     for (std::size_t i = 0; i < rows; i += mr) {
-      const std::size_t valid_rows = std::min(mr, rows - i);
-      const float* a_strip = a_block + i * kc;
-      float* c_band = c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc;
-      for (std::size_t j = 0; j < cols;) {
-        if (k.pair != nullptr && cols - j >= 2 * nr && valid_rows == mr) {
-          std::ptrdiff_t ldb0 = 0, ldb1 = 0;
-          const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
-          const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, edge_strip, ldb1);
-          k.pair(kc, a_strip, b0, ldb0, b1, ldb1, c_band + static_cast<std::ptrdiff_t>(j), pr.ldc, flags);
-          j += 2 * nr;
-          continue;
-        }
-        const std::size_t valid_cols = std::min(nr, cols - j);
-        std::ptrdiff_t ldb = 0;
-        const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
-        run_strip_block(pr, k, kc, a_strip, b_strip, ldb, c_band + static_cast<std::ptrdiff_t>(j), valid_rows,
-                        valid_cols, scratch, flags);
-        j += nr;
-      }
-      pr.epilogue->apply(pr.epilogue->state, c_band, pr.ldc, row0 + i, col0, valid_rows, cols);
+      const std::size_t band_past = std::min(rows, i + mr);
+      run_rows(pr, k, a_block, p0, kc, i, band_past, cols, col0, c_tile, scratch, edge_strip, flags);
+      pr.epilogue->apply(pr.epilogue->state, c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc, pr.ldc, row0 + i,
+                         col0, band_past - i, cols);
     }
     return true;
   }
-  for (std::size_t j = 0; j < cols;) {
-    float* c_col = c_tile + static_cast<std::ptrdiff_t>(j);
-    if (k.pair != nullptr && cols - j >= 2 * nr && rows >= mr) {
-      std::ptrdiff_t ldb0 = 0, ldb1 = 0;
-      const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
-      float* second = pr.b_source != nullptr ? pair_strip.reserve(kKc * kMaxNr) : edge_strip;
-      const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, second, ldb1);
-      for (std::size_t i = 0; i < rows; i += mr) {
-        const std::size_t valid_rows = std::min(mr, rows - i);
-        const float* a_strip = a_block + i * kc;
-        float* c_block = c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc;
-        if (valid_rows == mr) {
-          k.pair(kc, a_strip, b0, ldb0, b1, ldb1, c_block, pr.ldc, flags);
-        } else {
-          run_strip_block(pr, k, kc, a_strip, b0, ldb0, c_block, valid_rows, nr, scratch, flags);
-          run_strip_block(pr, k, kc, a_strip, b1, ldb1, c_block + nr, valid_rows, nr, scratch, flags);
-        }
-      }
-      j += 2 * nr;
-      continue;
-    }
-    const std::size_t valid_cols = std::min(nr, cols - j);
-    std::ptrdiff_t ldb = 0;
-    const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
-    for (std::size_t i = 0; i < rows; i += mr) {
-      run_strip_block(pr, k, kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc,
-                      std::min(mr, rows - i), valid_cols, scratch, flags);
-    }
-    j += nr;
-  }
+  run_rows(pr, k, a_block, p0, kc, 0, rows, cols, col0, c_tile, scratch, edge_strip, flags);
   return false;
 }
 
