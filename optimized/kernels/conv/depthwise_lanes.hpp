@@ -34,6 +34,22 @@ struct DepthwiseWalk {
     L::store(dst, acc);
   }
 
+  template <std::size_t R, std::size_t C>
+  static void zero_all(V (&acc)[R][C]) noexcept {
+    for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t c = 0; c < C; ++c) acc[r][c] = L::zero();
+    }
+  }
+  // Stores a tile's R x C accumulators (rows from oy, columns xs) through finish().
+  template <std::size_t R, std::size_t C>
+  static void finish_all(const DepthwisePlaneJob& j, std::size_t oy, const std::size_t (&xs)[C],
+                         const V (&acc)[R][C]) noexcept {
+    for (std::size_t r = 0; r < R; ++r) {
+      float* dst = j.out + (oy + r) * j.out_w;
+      for (std::size_t c = 0; c < C; ++c) finish(dst + xs[c], acc[r][c], j.bias);
+    }
+  }
+
   // One tile: R output rows from oy by C vectors at the columns xs[0..C), every accumulator its
   // own chain over the taps in row-major order (kernels-depthwise.md "Layout of the work"). The
   // R*C chains are independent, so they hide the multiply-add's latency: a single chain of taps
@@ -41,9 +57,7 @@ struct DepthwiseWalk {
   template <std::size_t R, std::size_t C>
   static void tile(const DepthwisePlaneJob& j, std::size_t oy, const std::size_t (&xs)[C]) noexcept {
     V acc[R][C];
-    for (std::size_t r = 0; r < R; ++r) {
-      for (std::size_t c = 0; c < C; ++c) acc[r][c] = L::zero();
-    }
+    zero_all<R, C>(acc);
     const float* base = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step;
     for (std::size_t t = 0; t < j.taps; ++t) {
       const V w = L::set1(j.weights[t]);
@@ -53,10 +67,7 @@ struct DepthwiseWalk {
         for (std::size_t c = 0; c < C; ++c) acc[r][c] = step(acc[r][c], w, L::load(row + xs[c]));
       }
     }
-    for (std::size_t r = 0; r < R; ++r) {
-      float* dst = j.out + (oy + r) * j.out_w;
-      for (std::size_t c = 0; c < C; ++c) finish(dst + xs[c], acc[r][c], j.bias);
-    }
+    finish_all<R, C>(j, oy, xs, acc);
   }
 
   // The first column of vector v of a row: v * W, the last vector moved back to end at the last
@@ -75,9 +86,7 @@ struct DepthwiseWalk {
   static void tile_fixed(const DepthwisePlaneJob& j, std::size_t oy, const std::size_t (&xs)[C],
                          const V (&w)[K * K]) noexcept {
     V acc[R][C];
-    for (std::size_t r = 0; r < R; ++r) {
-      for (std::size_t c = 0; c < C; ++c) acc[r][c] = L::zero();
-    }
+    zero_all<R, C>(acc);
     const float* base = j.src + static_cast<std::ptrdiff_t>(oy) * j.row_step;
     constexpr std::size_t kInputRows = (R - 1) * S + K;
 #pragma GCC unroll 16
@@ -96,10 +105,7 @@ struct DepthwiseWalk {
         }
       }
     }
-    for (std::size_t r = 0; r < R; ++r) {
-      float* dst = j.out + (oy + r) * j.out_w;
-      for (std::size_t c = 0; c < C; ++c) finish(dst + xs[c], acc[r][c], j.bias);
-    }
+    finish_all<R, C>(j, oy, xs, acc);
   }
 
   // The plane with fixed-window tiles of four rows by C vectors; rows left over take the general
@@ -125,7 +131,8 @@ struct DepthwiseWalk {
   // 3x3 and 5x5 windows with row stride 1 or 2 and row dilation 1 (the depthwise layers of the
   // mobile networks) take the fixed-window tiles.
   static void plane(const DepthwisePlaneJob& j) noexcept {
-    if (j.dilation_h == 1 && j.kernel_h == j.kernel_w && j.taps == j.kernel_h * j.kernel_w) {
+    // (j.taps is kernel_h * kernel_w: the walk serves whole windows.)
+    if (j.dilation_h == 1 && j.kernel_h == j.kernel_w) {
       if (j.kernel_h == 3 && j.stride_h == 1) return plane_fixed<3, 1, 2>(j);
       if (j.kernel_h == 3 && j.stride_h == 2) return plane_fixed<3, 2, 2>(j);
       if (j.kernel_h == 5 && j.stride_h == 1) return plane_fixed<5, 1, 1>(j);
