@@ -15,6 +15,7 @@
 
 #include "optimized/frame/canonical_nan.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/pool/pool_average_depthwise.hpp"
 #include "optimized/kernels/pool/pool_global.hpp"
 #include "optimized/kernels/pool/pool_literal.hpp"
 #include "optimized/kernels/pool/pool_max_direct.hpp"
@@ -208,6 +209,11 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   const std::int64_t in_plane = shape.h.in * shape.w.in;
   const std::int64_t out_plane = shape.h.out * shape.w.out;
   if (shape.planes <= 0 || out_plane <= 0) return;
+  // Average pooling: the depthwise walk's sums, then the divisions (pool_average_depthwise.hpp).
+  if (kind == PoolKind::Average && average_takes_depthwise(shape)) {
+    average_planes_depthwise(context, shape, x, y);
+    return;
+  }
   const std::int64_t taps = shape.h.kernel * shape.w.kernel;
   const std::int64_t plane_work = out_plane * (taps > 0 ? taps : 1);
   const std::int64_t per_chunk = plane_work >= kChunkWork ? 1 : kChunkWork / plane_work;
