@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -26,6 +27,17 @@ namespace {
 constexpr int kCasesPerRow = 3;
 constexpr int kCasesPerOverriddenRow = 8;
 
+// ONEMODEL_OPFUZZ_PROPERTY_SCALE=K multiplies both counts, for sweeps run by hand (CI keeps the
+// defaults). Session 16's landing failed on a finding (an int8 Dropout with a fed training_mode)
+// that 3 cases per row meet in about one run of twenty; scale 34 found it within 70 cases of the
+// row under each of two seeds.
+int case_scale() {
+  const char* text = std::getenv("ONEMODEL_OPFUZZ_PROPERTY_SCALE");
+  if (text == nullptr) return 1;
+  const int scale = std::atoi(text);
+  return scale >= 1 && scale <= 1000 ? scale : 1;
+}
+
 // As in fuzz/operators_fuzz.cpp: legal but huge outputs take the size-limit refusal path.
 class OperatorFuzzProperty : public ::testing::Test {
  protected:
@@ -41,7 +53,7 @@ TEST_F(OperatorFuzzProperty, EveryRowOfTheTable) {
     rc::detail::TestParams params = rc::detail::configuration().testParams;
     const OpDef& def = all_ops()[row];
     const bool overridden = has_override(def.op_type, def.min_opset) || has_override(def.op_type, def.max_opset);
-    params.maxSuccess = overridden ? kCasesPerOverriddenRow : kCasesPerRow;
+    params.maxSuccess = (overridden ? kCasesPerOverriddenRow : kCasesPerRow) * case_scale();
     params.seed += row;
     rc::detail::TestMetadata metadata;
     metadata.id = std::string(all_ops()[row].op_type) + " row " + std::to_string(row);
