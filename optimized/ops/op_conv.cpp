@@ -305,8 +305,9 @@ class ConvOverride final : public OptimizedKernel {
     if (n * c == 0) return;
     const std::size_t plane = static_cast<std::size_t>(y.element_count()) / (n * c);
     float* data = y.mutable_data<float>().data();
+    const Isa isa = config().isa;
     for (std::size_t p = 0; p < n * c; ++p) {
-      batchnorm::batch_norm_plane_f32(data + p * plane, data + p * plane, plane, norm_->scale[p % c], norm_->shift[p % c]);
+      batchnorm::batch_norm_plane_f32(isa, data + p * plane, data + p * plane, plane, norm_->scale[p % c], norm_->shift[p % c]);
     }
   }
 

@@ -119,6 +119,11 @@ const UnaryCase kUnaryCases[] = {
        if (v > 1.0f) v = 1.0f;
        return canonical(v);
      }},
+    {"ScaleShift", {ew::UnaryOp::ScaleShift, 0.37f, -1.25f},
+     [](float x, const ew::UnaryArgs& a) {
+       const float p = a.alpha * x;
+       return canonical(p + a.beta);
+     }},
     {"HardSwish", {ew::UnaryOp::HardSwish},
      [](float x, const ew::UnaryArgs&) {
        const float p = x * 0.16666667f;

@@ -38,7 +38,8 @@ inline void channel_affine(float scale, float bias, float mean, float var, float
 }
 
 // One plane of `size` values: y = canonical(x * a + shift), the product and the sum each rounded
-// (no fused multiply-add), NaN stored as 0x7FC00000. x and y may be the same array.
-void batch_norm_plane_f32(const float* x, float* y, std::size_t size, float a, float shift) noexcept;
+// (no fused multiply-add), NaN stored as 0x7FC00000. x and y may be the same array. The path's
+// element-wise kernel (ew::UnaryOp::ScaleShift), so every path gives the same bits.
+void batch_norm_plane_f32(Isa isa, const float* x, float* y, std::size_t size, float a, float shift) noexcept;
 
 }  // namespace onemodel::opt::batchnorm

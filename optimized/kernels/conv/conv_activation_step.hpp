@@ -39,7 +39,7 @@ struct ConvActivation {
 inline void apply_conv_activation(Isa isa, const ConvActivation& activation, std::size_t channel, float* values,
                                   std::size_t n, std::size_t offset) {
   if (activation.norm_scale != nullptr) {
-    batchnorm::batch_norm_plane_f32(values, values, n, activation.norm_scale[channel], activation.norm_shift[channel]);
+    batchnorm::batch_norm_plane_f32(isa, values, values, n, activation.norm_scale[channel], activation.norm_shift[channel]);
   }
   if (activation.residual != nullptr) {
     const float* r = activation.residual + offset;

@@ -255,7 +255,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       job.exact = exact;
       walk(job);
       if (activation != nullptr && activation->norm_scale != nullptr) {
-        batchnorm::batch_norm_plane_f32(job.out, job.out, s.out_plane(), activation->norm_scale[oc],
+        batchnorm::batch_norm_plane_f32(context.isa, job.out, job.out, s.out_plane(), activation->norm_scale[oc],
                                         activation->norm_shift[oc]);
       }
     }

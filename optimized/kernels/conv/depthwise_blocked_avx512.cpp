@@ -211,7 +211,7 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
         for (std::size_t l = 0; l < lanes; ++l) {
           float* p = first + l * plane;
           const std::size_t oc = oc0 + l;
-          batchnorm::batch_norm_plane_f32(p, p, plane, activation->norm_scale[oc], activation->norm_shift[oc]);
+          batchnorm::batch_norm_plane_f32(context.isa, p, p, plane, activation->norm_scale[oc], activation->norm_shift[oc]);
         }
       }
       ConvActivation rest = *activation;

@@ -40,6 +40,9 @@ enum class UnaryOp : std::uint8_t {
   // separate operators (docs/design.md "Self-gated activations").
   Silu,             // x * sigmoid(x)
   HardSigmoidGate,  // x * clamp(alpha * x + beta, 0, 1)
+  // alpha * x + beta, the product and the sum each rounded (no fused step): BatchNormalization's
+  // per-element arithmetic once its channel factor and shift are known (batch_norm.hpp).
+  ScaleShift,
 };
 
 struct UnaryArgs {

@@ -79,6 +79,8 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
             return canonical<L>(L::select(L::gt(r, one), one, r));
           },
           x, y, n);
+    case UnaryOp::ScaleShift:  // product rounded, then sum rounded, canonical NaN
+      return map_unary<L>([&](F v) { return canonical<L>(L::add(L::mul(alpha, v), beta)); }, x, y, n);
     case UnaryOp::HardSwish:  // x * clamp(x * 0.16666667 + 0.5, 0, 1)
       return map_unary<L>(
           [&](F v) {
