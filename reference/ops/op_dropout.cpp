@@ -78,13 +78,14 @@ class Dropout final : public OpKernel {
     draws_random = may_train;  // a training_mode input may ask for draws
   }
   void infer(InferContext& context) const override {
-    if (context.has_input(2) && !random_draws::is_float_output(context.input_type(0))) {
-      // Scaling the kept elements needs a floating type (ONNX Dropout's T from opset 12). Only a
-      // value known here refuses now; a fed training_mode is read by run(), which refuses the
-      // same way, so an engine that plans without input values and one that infers with them
-      // agree on every call.
+    if (context.has_input(2)) {
+      // A training_mode known here is judged now: a constant of more than one element is the
+      // model's error (InvalidModel), and scaling the kept elements needs a floating type (ONNX
+      // Dropout's T from opset 12). A fed one is read by run(), which refuses the same way, so an
+      // engine that plans without input values and one that infers with them agree on every call.
       const Tensor* mode = context.input_value(2);
-      if (mode != nullptr && training_requested(context.node(), *mode, false)) {
+      if (mode != nullptr && training_requested(context.node(), *mode, false) &&
+          !random_draws::is_float_output(context.input_type(0))) {
         fail_training_type(context.node(), context.input_type(0));
       }
     }

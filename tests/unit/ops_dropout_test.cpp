@@ -4,7 +4,10 @@
 // rule text.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/ir/resolve.hpp"
@@ -81,6 +84,32 @@ TEST(OpsDropout, FedTrainingModeIsJudgedAtTheCallInBothEngines) {
                 SessionErrorKind::InvalidInput);
       EXPECT_EQ(run(mode_tensor(Shape{1}, {0})).at(0).to_vector<std::int8_t>(), (std::vector<std::int8_t>{-3, 0, 5}));
     }
+  }
+}
+
+// A constant training_mode of more than one element is the model's error (InvalidModel, not the
+// caller's InvalidInput), in both engines.
+TEST(OpsDropout, ConstantTrainingModeOfThreeElementsIsInvalidModel) {
+  const Tensor x = Tensor::from_values<float>(DType::F32, Shape{3}, {1.0f, 2.0f, 3.0f});
+  IrModel model;
+  model.ir_version = 8;
+  model.opset_imports = {{"", 13}};
+  model.graph.inputs = {fixed_tensor_value_info("x", 1, Shape{3})};
+  model.graph.outputs = {unshaped_tensor_value_info("y", 1)};
+  IrTensor mode;
+  mode.name = "training_mode";
+  mode.data_type = 9;
+  mode.dims = {3};
+  const auto bytes = std::make_shared<std::array<std::byte, 3>>();  // three false values
+  mode.data = ByteView{bytes->data(), bytes->size(), bytes};
+  model.graph.initializers = {mode};
+  model.graph.nodes = {node("Dropout", {"x", "", "training_mode"}, {"y"})};
+  resolve_model(model, FieldPathStyle::Onnx);
+  for (EngineKind engine : {EngineKind::Reference, EngineKind::Optimized}) {
+    SessionOptions options;
+    options.engine = engine;
+    EXPECT_EQ(session_error_kind_of([&] { (void)Session::create(model, options).run({{"x", x}}); }),
+              SessionErrorKind::InvalidModel);
   }
 }
 
