@@ -4,7 +4,7 @@
 //
 // One call: pack B for all of k and n (chunks of 8 strips per k-block; skipped when B is read in
 // place, see reads_b_in_place), then one chunk per
-// MC x NC tile of C. A tile walks k in blocks of KC = 256; per block it takes its packed A block
+// tile of C: MC (or a band of it) x NC, see tile_shape. A tile walks k in blocks of KC = 256; per block it takes its packed A block
 // and runs the microkernel over every NR strip of B and, inside, every MR strip of A. Every
 // output is computed by one tile, with the whole of k in increasing order, so neither the tile
 // order nor the thread that runs a tile can change it.
@@ -47,7 +47,8 @@ struct Problem {
   std::ptrdiff_t ldc;
   const GemmEpilogue* epilogue;
   std::uint64_t call_id;  // tells this call's packed A panels from an earlier call's
-  std::size_t nc;         // the tile width of this call (tile_width)
+  std::size_t nc;         // the tile width of this call (tile_shape)
+  std::size_t band;       // the rows of a tile: MC, or a multiple of MR dividing it (tile_shape)
 };
 
 // Each call gets its own id, so a thread's cached A panel is never taken for another call's.
@@ -59,7 +60,7 @@ std::atomic<std::uint64_t> next_call_id{1};
 struct APanelCache {
   GrowingBuffer buffer;
   std::uint64_t call_id = 0;
-  std::size_t tile_row = 0;
+  std::size_t row0 = 0;           // the first row of the panel (a tile's band of rows)
   std::size_t blocks_packed = 0;  // k-blocks of the panel packed so far, in order
 };
 
@@ -78,23 +79,59 @@ bool reads_b_in_place(const Path& path, std::size_t m, std::size_t k, MatrixView
 }
 
 std::size_t tile_cols(const Problem& pr) noexcept { return strip_count(pr.n, pr.nc); }
+// Row bands of the call: `band` divides MC, so every band lies inside one tile row of the packed A.
+std::size_t row_bands(const Problem& pr) noexcept { return strip_count(pr.m, pr.band); }
 
-// The path's NC, narrowed (halved, kept a multiple of NR, never below NR) while the product has
-// fewer than kMinTiles tiles, so that a small product (the 7x7 and 14x14 layers of a convolutional
-// network at batch 1) still gives every thread a share. The width is chosen from the shape alone,
-// never from the thread count, and the order of every output's sum does not depend on the tile
-// width (kernels-gemm.md, "Fast mode": not on the tile shape), so no result changes with it in
-// exact mode; in fast mode an epilogue activation may hand over from vector body to tail at other
+// The tiles of one call: NC columns by a band of rows (MC at most), made smaller while the
+// product has fewer than kMinTiles tiles, so that a small product (the 7x7 and 14x14 layers of a
+// convolutional network at batch 1) still gives every thread a share. Which side shrinks follows
+// the larger operand: a tile re-reads its A rows once per column tile and its B columns once per
+// band, so where A (m x k) is the larger, as for the weights of a late convolution layer (512
+// filters against a 7x7 map), the rows are cut into bands of a multiple of MR that divides MC,
+// each read by one tile only; otherwise the width is halved (kept a multiple of NR, never below
+// NR), as for the tokens of a transformer against its weights. Before bands, NC alone was halved:
+// a 512 x 49 x 4608 convolution product then had column tiles of 32 and 17, each reading the
+// whole 9 MB of weights.
+//
+// The shape is chosen from m, n and the path alone, never from the thread count. The order of
+// every output's sum does not depend on the tile shape (kernels-gemm.md, "Fast mode": not on the
+// tile shape): an output is one microkernel accumulator over the same k-blocks either way, and a
+// band starts on a strip of MR rows of the same packed A, so no result changes with it in exact
+// mode; in fast mode an epilogue activation may hand over from vector body to tail at other
 // columns, which still depends only on the shape.
 constexpr std::size_t kMinTiles = 8;
 
-std::size_t tile_width(const Path& path, std::size_t m, std::size_t n) noexcept {
-  const std::size_t row_tiles = strip_count(m, path.mc);
-  std::size_t nc = path.nc;
-  while (nc > path.nr && row_tiles * strip_count(n, nc) < kMinTiles) {
-    nc = std::max(path.nr, nc / 2 / path.nr * path.nr);
+struct TileShape {
+  std::size_t nc;
+  std::size_t band;
+};
+
+// Below this many multiply-adds (about 6 us on one core) a product is not shared by the pool
+// (ThreadPool::kNanosecondsPerThread), so it keeps whole tile rows: a squeeze-and-excitation 1x1
+// convolution on a 1x1 map (168 x 1 x 672) cut into 14 bands of 12 rows took a quarter longer.
+constexpr std::size_t kMinBandedMultiplyAdds = std::size_t{1} << 18;
+
+TileShape tile_shape(const Path& path, std::size_t m, std::size_t n, std::size_t k) noexcept {
+  TileShape shape{path.nc, path.mc};
+  const auto tiles = [&] { return strip_count(m, shape.band) * strip_count(n, shape.nc); };
+  const bool rows_first = m > n;
+  const bool worth_banding = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
+                             static_cast<double>(kMinBandedMultiplyAdds);
+  while (tiles() < kMinTiles) {
+    const std::size_t narrower_band = shape.band / 2 / path.mr * path.mr;
+    const bool can_band = worth_banding && narrower_band >= path.mr && path.mc % narrower_band == 0;
+    const bool can_narrow = shape.nc > path.nr;
+    if (rows_first && can_band) {
+      shape.band = narrower_band;
+    } else if (can_narrow) {
+      shape.nc = std::max(path.nr, shape.nc / 2 / path.nr * path.nr);
+    } else if (can_band) {
+      shape.band = narrower_band;
+    } else {
+      break;
+    }
   }
-  return nc;
+  return shape;
 }
 
 // The B strip of columns [col0 + j, col0 + j + NR) for k-block p0 and its row stride: packed, a
@@ -312,10 +349,12 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
 void run_tile(const Problem& pr, std::size_t tile) {
   const Path& path = *pr.path;
   const std::size_t tiles_n = tile_cols(pr);
-  const std::size_t tile_row = tile / tiles_n;
-  const std::size_t row0 = tile_row * path.mc;
+  // The tile's rows: one band (tile_shape), inside the tile row of MC rows starting at tile_row0.
+  const std::size_t row0 = tile / tiles_n * pr.band;
+  const std::size_t tile_row0 = row0 / path.mc * path.mc;
+  const std::size_t band_offset = row0 - tile_row0;  // rows into its tile row, a multiple of MR
   const std::size_t col0 = (tile % tiles_n) * pr.nc;
-  const std::size_t rows = std::min(path.mc, pr.m - row0);
+  const std::size_t rows = std::min(pr.band, pr.m - row0);
   const std::size_t cols = std::min(pr.nc, pr.n - col0);
   float* c_tile = pr.c + static_cast<std::ptrdiff_t>(row0) * pr.ldc + static_cast<std::ptrdiff_t>(col0);
   // One MR x NR tile at ragged edges (at most 12 x 32 = 384 values, the AVX-512 tile); zeroed
@@ -335,23 +374,26 @@ void run_tile(const Problem& pr, std::size_t tile) {
     for (std::size_t r = 0; r < rows; ++r) std::fill_n(c_tile + static_cast<std::ptrdiff_t>(r) * pr.ldc, cols, 0.0f);
   } else if (pr.packed_a != nullptr) {
     // A was packed once, in the same layout (pack_a_f32): the tile reads its blocks in place,
-    // so the microkernel sees the same floats in the same order as when the tile packs them.
+    // so the microkernel sees the same floats in the same order as when the tile packs them. A
+    // band's strips are its tile row's strips from band_offset on (strip i at i * kc).
+    const std::size_t tile_rows = std::min(path.mc, pr.m - tile_row0);
     for (std::size_t p0 = 0; p0 < pr.k; p0 += kKc) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
-      epilogue_done = run_block(pr, pr.packed_a + packed_a_offset(pr.k, path.mr, row0, rows, p0), p0, kc, row0, rows,
-                                cols, col0, c_tile, scratch, edge_strip);
+      const float* a_block = pr.packed_a + packed_a_offset(pr.k, path.mr, tile_row0, tile_rows, p0) + band_offset * kc;
+      epilogue_done = run_block(pr, a_block, p0, kc, row0, rows, cols, col0, c_tile, scratch, edge_strip);
     }
   } else {
     APanelCache& cache = a_panel;
-    if (cache.call_id != pr.call_id || cache.tile_row != tile_row) {
+    if (cache.call_id != pr.call_id || cache.row0 != row0) {
       cache.call_id = pr.call_id;
-      cache.tile_row = tile_row;
+      cache.row0 = row0;
       cache.blocks_packed = 0;
     }
+    // The band's rows packed alone: the strips they have in the whole tile row's panel.
     float* panel = cache.buffer.reserve(path.mc * pr.k);
     for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
-      float* a_block = panel + p0 * path.mc;
+      float* a_block = panel + p0 * pr.band;
       if (block == cache.blocks_packed) {
         if (pr.a_source != nullptr) {
           pr.a_source->pack(pr.a_source->state, row0, rows, p0, kc, path.mr, a_block);
@@ -369,7 +411,7 @@ void run_tile(const Problem& pr, std::size_t tile) {
 }
 
 void run_tiles(const KernelContext& context, const Problem& pr) {
-  const std::size_t tiles = strip_count(pr.m, pr.path->mc) * tile_cols(pr);
+  const std::size_t tiles = row_bands(pr) * tile_cols(pr);
   const double estimate = static_cast<double>(pr.m) * static_cast<double>(pr.n) * static_cast<double>(pr.k) /
                           kMultiplyAddsPerNs;
   context.parallel_for(tiles, estimate, [&pr](std::size_t tile) { run_tile(pr, tile); });
@@ -379,8 +421,9 @@ Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n,
                      const float* packed_a, const float* packed_b, MatrixView b_in_place, float* c,
                      std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const BStripSource* b_source = nullptr) {
   const Path& path = path_for(context.isa);
+  const TileShape shape = tile_shape(path, m, n, k);
   return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, b_source, nullptr, c, ldc, epilogue,
-                 next_call_id.fetch_add(1, std::memory_order_relaxed), tile_width(path, m, n)};
+                 next_call_id.fetch_add(1, std::memory_order_relaxed), shape.nc, shape.band};
 }
 
 // B for one call: packed (pack_b_for_call) or, when reads_b_in_place, left where it is.
@@ -471,9 +514,10 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   if (b.packed != nullptr) {
     call_b.packed = b.packed->data();
   } else if (b.source != nullptr) {
-    // One tile row: every strip is used by one tile, which fills it when it needs it; so too when
-    // a strip is as cheap to fill as to read (BStripSource::per_tile). Otherwise B is filled whole.
-    if (k > 0 && (m <= path.mc || b.source->per_tile)) {
+    // One row band (tile_shape): every strip is used by one tile, which fills it when it needs it;
+    // so too when a strip is as cheap to fill as to read (BStripSource::per_tile). Otherwise B is
+    // filled whole, once, rather than once per band.
+    if (k > 0 && (m <= tile_shape(path, m, n, k).band || b.source->per_tile)) {
       per_tile = b.source;
     } else {
       call_b.packed = fill_b_for_call(context, n, k, *b.source);
