@@ -70,8 +70,8 @@ thread_local GrowingBuffer b_packing;
 constexpr std::size_t kMaxNr = 32;
 
 // B is read in place, without packing, when its rows are contiguous and the product has a single
-// tile row (m <= MC): every B value is then used by one tile only, so packing would copy all of B
-// once to read it once more (for a 1x1 convolution with few filters over a large map that copy
+// tile row (m <= MC): every B value is then used by one tile only (or by one per band, when
+// tile_shape bands a small m > n product), so packing would copy all of B once to read it once more (for a 1x1 convolution with few filters over a large map that copy
 // cost as much as the product). The microkernel reads the same values in the same order from
 // either layout, so no result changes (kernels-gemm.md, "Fixed chunks and thread independence").
 bool reads_b_in_place(const Path& path, std::size_t m, std::size_t k, MatrixView b) noexcept {
@@ -89,7 +89,8 @@ std::size_t row_bands(const Problem& pr) noexcept { return strip_count(pr.m, pr.
 // band, so where A (m x k) is the larger, as for the weights of a late convolution layer (512
 // filters against a 7x7 map), the rows are cut into bands of a multiple of MR that divides MC,
 // each read by one tile only; otherwise the width is halved (kept a multiple of NR, never below
-// NR), as for the tokens of a transformer against its weights. Before bands, NC alone was halved:
+// NR), as for the tokens of a transformer against its weights, and rows are banded only once the
+// width is down to NR. Before bands, NC alone was halved:
 // a 512 x 49 x 4608 convolution product then had column tiles of 32 and 17, each reading the
 // whole 9 MB of weights.
 //
@@ -419,9 +420,9 @@ void run_tiles(const KernelContext& context, const Problem& pr) {
 
 Problem make_problem(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, MatrixView a,
                      const float* packed_a, const float* packed_b, MatrixView b_in_place, float* c,
-                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const BStripSource* b_source = nullptr) {
+                     std::ptrdiff_t ldc, const GemmEpilogue* epilogue, const BStripSource* b_source,
+                     const TileShape& shape) {
   const Path& path = path_for(context.isa);
-  const TileShape shape = tile_shape(path, m, n, k);
   return Problem{&path, context.exact, m, n, k, a, packed_a, packed_b, b_in_place, b_source, nullptr, c, ldc, epilogue,
                  next_call_id.fetch_add(1, std::memory_order_relaxed), shape.nc, shape.band};
 }
@@ -509,6 +510,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   const Path& path = path_for(context.isa);
   check_packed(path, m, k, a, b, who);
   if (m == 0 || n == 0) return;
+  const TileShape shape = tile_shape(path, m, n, k);
   CallB call_b;
   const BStripSource* per_tile = nullptr;
   if (b.packed != nullptr) {
@@ -517,7 +519,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     // One row band (tile_shape): every strip is used by one tile, which fills it when it needs it;
     // so too when a strip is as cheap to fill as to read (BStripSource::per_tile). Otherwise B is
     // filled whole, once, rather than once per band.
-    if (k > 0 && (m <= tile_shape(path, m, n, k).band || b.source->per_tile)) {
+    if (k > 0 && (m <= shape.band || b.source->per_tile)) {
       per_tile = b.source;
     } else {
       call_b.packed = fill_b_for_call(context, n, k, *b.source);
@@ -526,7 +528,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     call_b = prepare_b(context, m, n, k, b.view);
   }
   Problem problem = make_problem(context, m, n, k, a.view, a.packed != nullptr ? a.packed->data() : nullptr,
-                                 call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile);
+                                 call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile, shape);
   problem.a_source = a.source;
   run_tiles(context, problem);
 }
