@@ -257,11 +257,14 @@ TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
 
 // Several tiles in each direction and several k-blocks of 256, on 1 and 2 threads: the second
 // k-block continues from the stored C, the last makes NaN canonical, and tiles run on both
-// threads (the estimate is far above the pool's 80 000 ns per thread).
+// threads (the estimate is far above the pool's 80 000 ns per thread). The k = 16 and 24 shapes
+// get tiles wider than the path's NC (tile_shape), with a ragged last tile, B packed (m > MC) or
+// read in place (m <= MC).
 TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.ExactMultipleTilesAndKBlocksOnOneAndTwoThreads");
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
-  const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030}, {5, 400, 300}};
+  const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030},
+                                   {5, 400, 300},   {100, 1500, 16}, {90, 1300, 24}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       for (ThreadPool* pool : {&one, &two}) {
@@ -319,7 +322,7 @@ TEST(GemmKernel, FastWithinBoundAndIndependentOfThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.FastWithinBoundAndIndependentOfThreads");
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {70, 70, 70},   {13, 64, 300},
-                                   {200, 300, 600}, {97, 129, 257}, {31, 250, 1030}};
+                                   {200, 300, 600}, {97, 129, 257}, {31, 250, 1030}, {97, 1200, 16}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
@@ -400,7 +403,7 @@ void record_tile(const void* state, float* c, std::ptrdiff_t ldc, std::size_t ro
 TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.EpilogueSeesEveryOutputOnceWithItsFinalValue");
   ThreadPool two(2, ThreadPool::Sharing::Always);
-  const std::size_t shapes[][3] = {{1, 1, 1}, {45, 70, 3}, {200, 300, 600}, {9, 140, 0}};
+  const std::size_t shapes[][3] = {{1, 1, 1}, {45, 70, 3}, {200, 300, 600}, {9, 140, 0}, {100, 1100, 16}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
