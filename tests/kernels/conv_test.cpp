@@ -444,6 +444,36 @@ TEST(Conv2d, PackedWeightsExactEqualsTheNaiveSum) {
   }
 }
 
+// Small groups run one chunk per image and group (conv2d.cpp, runs_group_chunks), each group's
+// product on its chunk's thread: a 3x3 convolution in 8 groups of 8 channels (RegNet's shape at a
+// smaller map) with packed weights, 2 images, so chunks cross images; and a grouped 1x1
+// convolution read in place, unpacked weights. Against the naive sum at 1 and 2 threads.
+TEST(Conv2d, SmallGroupsAsChunksExactEqualsTheNaiveSum) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.SmallGroupsAsChunksExactEqualsTheNaiveSum");
+  Geometry g;
+  g.batch = 2;
+  g.cin = 64;
+  g.cout = 64;
+  g.groups = 8;
+  g.in_h = g.in_w = 14;
+  g.kh = g.kw = 3;
+  g.pt = g.pl = g.pb = g.pr = 1;
+  g.bias = true;
+  ASSERT_TRUE(g.conv_valid());
+  EXPECT_EQ(check(g, false, 300, false, true), "");
+  EXPECT_EQ(check(g, false, 301, true, true), "");
+  Geometry pointwise;
+  pointwise.batch = 2;
+  pointwise.cin = 32;
+  pointwise.cout = 48;
+  pointwise.groups = 4;
+  pointwise.in_h = pointwise.in_w = 10;
+  pointwise.bias = true;
+  ASSERT_TRUE(pointwise.conv_valid());
+  EXPECT_EQ(check(pointwise, false, 302, false), "");
+  EXPECT_EQ(check(pointwise, false, 303, true), "");
+}
+
 TEST(ConvTranspose2d, ExactAndFastSweep) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ConvTranspose2d.ExactAndFastSweep");
   std::uint32_t seed = 100;

@@ -51,49 +51,86 @@ std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& s, const fl
   return packed;
 }
 
+namespace {
+
+// One image and group of conv2d_f32: the group's product (weights as A, the image's channels of
+// the group as B, in place for a 1x1 stride-1 convolution, else im2col) with the bias and
+// activation epilogue. `workspace` is needed only without packed weights and without a direct B.
+void conv2d_group(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
+                  const float* bias, float* y, float* workspace, const ConvActivation* activation,
+                  const PackedA* packed_weights, std::size_t image, std::size_t g) {
+  const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
+  const bool direct = input_is_matrix(s);
+  const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
+  float* c = y + (image * s.out_channels + g * m) * n;
+  const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
+                           (image * s.out_channels + g * m) * n, n};
+  const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
+  const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
+  if (!direct && packed_weights != nullptr) {
+    // The im2col matrix is never stored: the product fills each strip of it from the image
+    // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
+    const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
+    gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
+                              static_cast<std::ptrdiff_t>(n), apply);
+    return;
+  }
+  MatrixView b{x_group, static_cast<std::ptrdiff_t>(n), 1};
+  if (!direct) {
+    const std::size_t chunks = (k + kIm2colRowsPerChunk - 1) / kIm2colRowsPerChunk;
+    context.parallel_for(chunks, static_cast<double>(k * n) * kCopyNanoseconds, [&](std::size_t chunk) {
+      const std::size_t begin = chunk * kIm2colRowsPerChunk;
+      im2col_rows_f32(s, x_group, begin, std::min(k, begin + kIm2colRowsPerChunk), workspace);
+    });
+    b.data = workspace;
+  }
+  if (packed_weights != nullptr) {
+    // The group's weights packed once (conv2d_pack_weights): same floats, same order.
+    gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply);
+    return;
+  }
+  // The group's weights are A (m x k, rows ordered like the im2col rows).
+  const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
+  gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), apply);
+}
+
+// A grouped convolution whose groups are small products runs one chunk per image and group,
+// each group's product on that chunk's thread alone, instead of one group after the other with
+// the threads sharing each small product: RegNet-Y-400MF's 3x3 convolutions in groups of 8
+// channels (8 x 196 x 72 per group, about 3 us) stayed on one thread and took longer with a second
+// one spinning beside it (0.61-0.9x), and ResNeXt-50's 32 groups fared little better. A group's
+// product is the same call either way (same tiles, same order per output: kernels-gemm.md "Fixed
+// chunks"), so the bits do not change. Needs a group's B not to share the im2col workspace:
+// packed weights (strips filled per tile) or a 1x1 convolution read in place.
+constexpr double kMaxGroupChunkMultiplyAdds = 2097152.0;  // 2^21, about 50 us on one core
+
+bool runs_group_chunks(const Conv2dShape& s, bool has_packed_weights) noexcept {
+  const double group_work = static_cast<double>(s.out_per_group()) * static_cast<double>(s.out_plane()) *
+                            static_cast<double>(s.in_per_group() * s.taps());
+  return s.groups > 1 && (has_packed_weights || input_is_matrix(s)) && group_work <= kMaxGroupChunkMultiplyAdds;
+}
+
+// kernels-gemm.md "Fixed chunks": about 40 multiply-adds per nanosecond for the tiles.
+constexpr double kMultiplyAddsPerNs = 40.0;
+
+}  // namespace
+
 void conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w, const float* bias,
                 float* y, float* workspace, const ConvActivation* activation, const PackedA* packed_weights) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   if (s.batch == 0 || m == 0 || n == 0) return;
-  const bool direct = input_is_matrix(s);
+  if (runs_group_chunks(s, packed_weights != nullptr)) {
+    const KernelContext alone{context.isa, context.exact, nullptr};
+    const double estimate = static_cast<double>(s.batch * s.groups) * static_cast<double>(m) *
+                            static_cast<double>(n) * static_cast<double>(k) / kMultiplyAddsPerNs;
+    context.parallel_for(s.batch * s.groups, estimate, [&](std::size_t chunk) {
+      conv2d_group(alone, s, x, w, bias, y, nullptr, activation, packed_weights, chunk / s.groups, chunk % s.groups);
+    });
+    return;
+  }
   for (std::size_t image = 0; image < s.batch; ++image) {
     for (std::size_t g = 0; g < s.groups; ++g) {
-      const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
-      if (!direct && packed_weights != nullptr) {
-        // The im2col matrix is never stored: the product fills each strip of it from the image
-        // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
-        float* c = y + (image * s.out_channels + g * m) * n;
-        const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
-                                 (image * s.out_channels + g * m) * n, n};
-        const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
-        const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
-        gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
-                                  static_cast<std::ptrdiff_t>(n),
-                                  bias != nullptr || activation != nullptr ? &epilogue : nullptr);
-        continue;
-      }
-      MatrixView b{x_group, static_cast<std::ptrdiff_t>(n), 1};
-      if (!direct) {
-        const std::size_t chunks = (k + kIm2colRowsPerChunk - 1) / kIm2colRowsPerChunk;
-        context.parallel_for(chunks, static_cast<double>(k * n) * kCopyNanoseconds, [&](std::size_t chunk) {
-          const std::size_t begin = chunk * kIm2colRowsPerChunk;
-          im2col_rows_f32(s, x_group, begin, std::min(k, begin + kIm2colRowsPerChunk), workspace);
-        });
-        b.data = workspace;
-      }
-      float* c = y + (image * s.out_channels + g * m) * n;
-      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
-                                 (image * s.out_channels + g * m) * n, n};
-      const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
-      const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
-      if (packed_weights != nullptr) {
-        // The group's weights packed once (conv2d_pack_weights): same floats, same order.
-        gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply);
-        continue;
-      }
-      // The group's weights are A (m x k, rows ordered like the im2col rows).
-      const MatrixView a{w + g * m * k, static_cast<std::ptrdiff_t>(k), 1};
-      gemm_f32(context, m, n, k, a, b, c, static_cast<std::ptrdiff_t>(n), apply);
+      conv2d_group(context, s, x, w, bias, y, workspace, activation, packed_weights, image, g);
     }
   }
 }
