@@ -55,11 +55,28 @@ std::size_t ThreadPool::helpers_for(std::size_t chunks, double estimate_ns) cons
   return std::min(helpers, chunks - 1);
 }
 
-std::size_t ThreadPool::run_chunks() {
+namespace {
+constexpr std::uint64_t kFrontMask = 0xFFFFFFFFu;
+constexpr std::uint64_t kBackUnit = std::uint64_t{1} << 32;
+}  // namespace
+
+std::size_t ThreadPool::claim_chunk(bool from_back) noexcept {
+  std::uint64_t range = claims_.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t front = range & kFrontMask, back = range >> 32;
+    if (front >= back) return job_chunks_;
+    const std::uint64_t next = from_back ? range - kBackUnit : range + 1;
+    if (claims_.compare_exchange_weak(range, next, std::memory_order_relaxed)) {
+      return static_cast<std::size_t>(from_back ? back - 1 : front);
+    }
+  }
+}
+
+std::size_t ThreadPool::run_chunks(bool from_back) {
   FunctionRef<void(std::size_t)>& job = *job_;
   const FunctionRef<bool()>* stop = job_stop_;
   for (std::size_t ran = 0;; ++ran) {
-    const std::size_t i = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    const std::size_t i = claim_chunk(from_back);
     if (i >= job_chunks_) return ran;
     // A skipped chunk still counts as done: the caller waits for every claimed chunk.
     if (stop == nullptr || !(*stop)()) job(i);
@@ -72,7 +89,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   // The calling run's stop test (stop_scope.hpp), polled before every chunk on every thread.
   const FunctionRef<bool()>* stop = StopScope::current();
   bool expected = false;
-  if (helpers == 0 || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+  if (helpers == 0 || chunks >= kBackUnit || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
     for (std::size_t i = 0; i < chunks; ++i) {
       if (stop != nullptr && (*stop)()) return;
       chunk(i);
@@ -84,7 +101,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   job_chunks_ = chunks;
   // Sharing::Always: chunk 0 is the caller's, the workers start at 1.
   const bool always = sharing_ == Sharing::Always;
-  next_chunk_.store(always ? 1 : 0, std::memory_order_relaxed);
+  claims_.store((static_cast<std::uint64_t>(chunks) << 32) | (always ? 1u : 0u), std::memory_order_relaxed);
   done_chunks_.store(0, std::memory_order_relaxed);
   helper_chunks_.store(0, std::memory_order_relaxed);
   {
@@ -97,12 +114,12 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   std::size_t mine = 0;
   if (always) {
     // Wait until a worker has claimed a chunk (one is wanted, so one joins), then run chunk 0.
-    while (next_chunk_.load(std::memory_order_relaxed) < 2) std::this_thread::yield();
+    while ((claims_.load(std::memory_order_relaxed) >> 32) == chunks) std::this_thread::yield();
     if (stop == nullptr || !(*stop)()) chunk(0);
     done_chunks_.fetch_add(1, std::memory_order_release);
     mine = 1;
   }
-  mine += run_chunks();
+  mine += run_chunks(false);
   {
     // Every chunk has been claimed: no worker joins from here on.
     std::lock_guard<std::mutex> lock(mutex_);
@@ -175,7 +192,7 @@ void ThreadPool::worker_loop() {
     --wanted_;
     active_.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
-    const std::size_t ran = run_chunks();
+    const std::size_t ran = run_chunks(true);
     if (ran > 0) helper_chunks_.fetch_add(ran, std::memory_order_relaxed);
     // The release below publishes the count to the caller, which reads it after seeing active_ 0.
     active_.fetch_sub(1, std::memory_order_release);

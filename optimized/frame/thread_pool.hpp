@@ -1,7 +1,8 @@
 // The fixed-chunk parallel-for (kernels-gemm.md, "Fixed chunks and thread independence").
 // A kernel cuts its work into chunks whose sizes are constants of the kernel and the shape; the
-// pool hands chunk indices out through an atomic counter. Threads decide only who runs a chunk,
-// never what it computes, so no result depends on the thread count.
+// pool hands chunk indices out through one atomic range, the caller taking them from its front and
+// the workers from its back (claims_ below). Threads decide only who runs a chunk, never what it
+// computes, so no result depends on the thread count.
 #pragma once
 
 #include <atomic>
@@ -71,8 +72,11 @@ class ThreadPool {
   // or the spin time is over; true when finished. A helper usually ends its last chunk within
   // microseconds of the caller: sleeping on finished_ would cost a futex wake-up instead.
   bool spin_until_finished() const noexcept;
-  // Runs chunks until none is left; how many it ran.
-  std::size_t run_chunks();
+  // Runs chunks until none is left, claiming them from the front (the caller) or the back (the
+  // workers) of the unclaimed range; how many it ran.
+  std::size_t run_chunks(bool from_back);
+  // Claims one chunk: its index, or job_chunks_ when none is left.
+  std::size_t claim_chunk(bool from_back) noexcept;
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
@@ -83,7 +87,15 @@ class ThreadPool {
   FunctionRef<void(std::size_t)>* job_ = nullptr;
   const FunctionRef<bool()>* job_stop_ = nullptr;  // the caller's stop test, or nullptr
   std::size_t job_chunks_ = 0;
-  std::atomic<std::size_t> next_chunk_{0};
+  // The unclaimed chunks [front, back): front in the low 32 bits, back in the high 32. The caller
+  // takes chunks from the front and the workers from the back, so with two threads each runs one
+  // end of the index range, the same end in every call: a layer whose chunks follow the positions
+  // of a map (the product's column tiles) then reads on each thread mostly what the same thread
+  // wrote in the layer before, where one shared counter dealt the tiles out at random. Reading
+  // lines another core has just written costs several times a read from the own core's cache on
+  // the machines measured (docs/design.md "Thread pool"). Jobs of 2^32 chunks or more run on the
+  // calling thread.
+  std::atomic<std::uint64_t> claims_{0};
   std::atomic<std::size_t> done_chunks_{0};
   std::uint64_t generation_ = 0;  // guarded by mutex_
   // generation_ (and a stop) as workers read it without the lock while they spin.

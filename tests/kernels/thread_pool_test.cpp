@@ -105,6 +105,44 @@ TEST(ThreadPool, AlwaysSharesEveryCallOfTwoOrMoreChunksAndCountsIt) {
 #endif
 }
 
+#if !defined(ONEMODEL_NO_THREADS)
+// With two threads the caller claims chunks from the front and the worker from the back, so the
+// caller's chunks are a prefix of the indices and the worker's the rest: each thread keeps the
+// same end of a job's index range from call to call (thread_pool.hpp, claims_). Chunks of random
+// lengths, so the meeting point moves; every chunk still runs once.
+TEST(ThreadPool, TwoThreadsRunTheTwoEndsOfTheRange) {
+  ThreadPool pool(2, ThreadPool::Sharing::Always);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::mt19937 rng(41);
+  std::size_t worker_calls = 0;
+  for (int call = 0; call < 200; ++call) {
+    const std::size_t chunks = std::uniform_int_distribution<std::size_t>(2, 40)(rng);
+    std::vector<int> delay_us(chunks);
+    for (int& d : delay_us) d = std::uniform_int_distribution<int>(0, 20)(rng);
+    std::vector<std::thread::id> ran_on(chunks);
+    std::vector<std::atomic<int>> counts(chunks);
+    pool.parallel_for(chunks, 0.0, [&](std::size_t i) {
+      ran_on[i] = std::this_thread::get_id();
+      counts[i].fetch_add(1, std::memory_order_relaxed);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(delay_us[i]);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    });
+    std::size_t first_on_worker = chunks;
+    for (std::size_t i = 0; i < chunks; ++i) {
+      ASSERT_EQ(counts[i].load(), 1) << chunks << " chunks, chunk " << i;
+      if (ran_on[i] != caller && first_on_worker == chunks) first_on_worker = i;
+    }
+    for (std::size_t i = first_on_worker; i < chunks; ++i) {
+      ASSERT_NE(ran_on[i], caller) << "call " << call << ": chunk " << i << " of " << chunks
+                                   << " ran on the caller after chunk " << first_on_worker << " ran on the worker";
+    }
+    worker_calls += first_on_worker < chunks ? 1 : 0;
+  }
+  EXPECT_EQ(worker_calls, 200u);
+}
+#endif  // !ONEMODEL_NO_THREADS
+
 // By estimate, a call below one helper's worth of work runs on the caller alone and the hook does
 // not count it: the case the tests' "two threads" runs used to be in without knowing it.
 TEST(ThreadPool, ACallBelowTheEstimateIsNotCountedAsShared) {
