@@ -360,14 +360,28 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   return false;
 }
 
+// Which band and column tile chunk `tile` is. With A packed whole (a convolution's weights) the
+// bands of one column tile are consecutive chunks, so the pool's two ends (thread_pool.hpp,
+// claims_) split a product by columns, the positions of a map, as they split the layer before;
+// with A packed per tile the tiles of one band are consecutive instead, so a thread's cached A
+// panel (APanelCache) serves the band's next tile. Only who runs a tile changes.
+struct TilePlace {
+  std::size_t band_index, column_index;
+};
+
+TilePlace tile_place(const Problem& pr, std::size_t tile) noexcept {
+  if (pr.packed_a != nullptr) return TilePlace{tile % row_bands(pr), tile / row_bands(pr)};
+  return TilePlace{tile / tile_cols(pr), tile % tile_cols(pr)};
+}
+
 void run_tile(const Problem& pr, std::size_t tile) {
   const Path& path = *pr.path;
-  const std::size_t tiles_n = tile_cols(pr);
+  const TilePlace place = tile_place(pr, tile);
   // The tile's rows: one band (tile_shape), inside the tile row of MC rows starting at tile_row0.
-  const std::size_t row0 = tile / tiles_n * pr.band;
+  const std::size_t row0 = place.band_index * pr.band;
   const std::size_t tile_row0 = row0 / path.mc * path.mc;
   const std::size_t band_offset = row0 - tile_row0;  // rows into its tile row, a multiple of MR
-  const std::size_t col0 = (tile % tiles_n) * pr.nc;
+  const std::size_t col0 = place.column_index * pr.nc;
   const std::size_t rows = std::min(pr.band, pr.m - row0);
   const std::size_t cols = std::min(pr.nc, pr.n - col0);
   float* c_tile = pr.c + static_cast<std::ptrdiff_t>(row0) * pr.ldc + static_cast<std::ptrdiff_t>(col0);
@@ -446,6 +460,16 @@ struct CallB {
   MatrixView in_place;
 };
 
+// The packing chunk (pack_b_chunk's numbering: k-block after k-block, groups of strips inside)
+// that the pool's c-th chunk packs: all k-blocks of one group of strips, then the next group, so
+// the pool's two ends (thread_pool.hpp, claims_) split the packing by columns as they split the
+// tiles that read it (tile_place). Only who packs a chunk changes, not what it writes.
+std::size_t column_major_chunk(std::size_t k, std::size_t n, std::size_t nr, std::size_t c) noexcept {
+  const std::size_t blocks = strip_count(k, kKc);
+  const std::size_t chunks_per_block = strip_count(strip_count(n, nr), kPackStripsPerChunk);
+  return (c % blocks) * chunks_per_block + c / blocks;
+}
+
 // kernels-gemm.md step 1: B is packed once per call, for all of k and n, into the calling
 // thread's buffer; the chunks may run on other threads. nullptr when k = 0.
 const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::size_t k, MatrixView b) {
@@ -454,7 +478,8 @@ const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::s
   float* packed = b_packing.reserve(packed_b_size(k, n, path.nr));
   const std::size_t chunks = pack_b_chunk_count(k, n, path.nr);
   const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, path.nr));
-  context.parallel_for(chunks, estimate, [&](std::size_t chunk) { pack_b_chunk(k, n, path.nr, b, packed, chunk); });
+  context.parallel_for(chunks, estimate,
+                       [&](std::size_t c) { pack_b_chunk(k, n, path.nr, b, packed, column_major_chunk(k, n, path.nr, c)); });
   return packed;
 }
 
@@ -468,7 +493,8 @@ const float* fill_b_for_call(const KernelContext& context, std::size_t n, std::s
   const std::size_t chunks_per_block = strip_count(strips, kPackStripsPerChunk);
   const std::size_t chunks = pack_b_chunk_count(k, n, nr);
   const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, nr));
-  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+  context.parallel_for(chunks, estimate, [&](std::size_t c) {
+    const std::size_t chunk = column_major_chunk(k, n, nr, c);
     const std::size_t p0 = (chunk / chunks_per_block) * kKc;
     const std::size_t kc = std::min(kKc, k - p0);
     const std::size_t first = (chunk % chunks_per_block) * kPackStripsPerChunk;
