@@ -58,6 +58,11 @@ std::size_t ThreadPool::helpers_for(std::size_t chunks, double estimate_ns) cons
 namespace {
 constexpr std::uint64_t kFrontMask = 0xFFFFFFFFu;
 constexpr std::uint64_t kBackUnit = std::uint64_t{1} << 32;
+
+// Whether a job has 2^32 chunks or more, which the two 32-bit ends of claims_ cannot hold (only
+// where size_t is wider than 32 bits; written with two shifts so that a 32-bit size_t compares no
+// constant out of its range).
+bool too_many_chunks(std::size_t chunks) noexcept { return (chunks >> 16 >> 16) != 0; }
 }  // namespace
 
 std::size_t ThreadPool::claim_chunk(bool from_back) noexcept {
@@ -89,7 +94,7 @@ void ThreadPool::parallel_for(std::size_t chunks, double estimate_ns, FunctionRe
   // The calling run's stop test (stop_scope.hpp), polled before every chunk on every thread.
   const FunctionRef<bool()>* stop = StopScope::current();
   bool expected = false;
-  if (helpers == 0 || chunks >= kBackUnit || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+  if (helpers == 0 || too_many_chunks(chunks) || !busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
     for (std::size_t i = 0; i < chunks; ++i) {
       if (stop != nullptr && (*stop)()) return;
       chunk(i);
