@@ -35,6 +35,28 @@ void fill_im2col_strip(const void* state, std::size_t p0, std::size_t kc, std::s
   source.fill(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
 }
 
+// Where one image and group of a convolution reads and writes, and the bias and activation
+// epilogue of its product (shared by the float32 and the 16-bit-weight paths). Not copyable: the
+// epilogue points at the state beside it.
+struct GroupOperands {
+  GroupOperands(const KernelContext& context, const Conv2dShape& s, const float* x, const float* bias, float* y,
+                const ConvActivation* activation, std::size_t image, std::size_t g)
+      : x_group(x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane()),
+        c(y + (image * s.out_channels + g * s.out_per_group()) * s.out_plane()),
+        state{bias != nullptr ? bias + g * s.out_per_group() : nullptr, context.exact, activation, context.isa,
+              g * s.out_per_group(), (image * s.out_channels + g * s.out_per_group()) * s.out_plane(), s.out_plane()},
+        epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch},
+        apply(bias != nullptr || activation != nullptr ? &epilogue : nullptr) {}
+  GroupOperands(const GroupOperands&) = delete;
+  GroupOperands& operator=(const GroupOperands&) = delete;
+
+  const float* x_group;
+  float* c;
+  const ConvBiasState state;
+  const GemmEpilogue epilogue;
+  const GemmEpilogue* apply;  // the epilogue, or nullptr without bias and activation
+};
+
 }  // namespace
 
 std::size_t conv2d_workspace_floats(const Conv2dShape& s, bool packed_weights) noexcept {
@@ -61,12 +83,10 @@ void conv2d_group(const KernelContext& context, const Conv2dShape& s, const floa
                   const PackedA* packed_weights, std::size_t image, std::size_t g) {
   const std::size_t m = s.out_per_group(), n = s.out_plane(), k = s.in_per_group() * s.taps();
   const bool direct = input_is_matrix(s);
-  const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
-  float* c = y + (image * s.out_channels + g * m) * n;
-  const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
-                           (image * s.out_channels + g * m) * n, n};
-  const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
-  const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
+  const GroupOperands group(context, s, x, bias, y, activation, image, g);
+  const float* x_group = group.x_group;
+  float* c = group.c;
+  const GemmEpilogue* apply = group.apply;
   if (!direct && packed_weights != nullptr) {
     // The im2col matrix is never stored: the product fills each strip of it from the image
     // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
@@ -142,12 +162,10 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
   const bool direct = input_is_matrix(s);
   for (std::size_t image = 0; image < s.batch; ++image) {
     for (std::size_t g = 0; g < s.groups; ++g) {
-      const float* x_group = x + (image * s.in_channels + g * s.in_per_group()) * s.in_plane();
-      float* c = y + (image * s.out_channels + g * m) * n;
-      const ConvBiasState state{bias != nullptr ? bias + g * m : nullptr, context.exact, activation, context.isa, g * m,
-                                 (image * s.out_channels + g * m) * n, n};
-      const GemmEpilogue epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch};
-      const GemmEpilogue* apply = bias != nullptr || activation != nullptr ? &epilogue : nullptr;
+      const GroupOperands group(context, s, x, bias, y, activation, image, g);
+      const float* x_group = group.x_group;
+      float* c = group.c;
+      const GemmEpilogue* apply = group.apply;
       // The group's weights are A (m x k, rows ordered like the im2col rows), widened as packed.
       const HalfMatrixView a_view{w.data + g * m * k, static_cast<std::ptrdiff_t>(k), 1, w.format, context.isa};
       const AStripSource a = half_a_source(a_view);
