@@ -79,11 +79,11 @@ void column_strips(std::size_t kc, const float* a, std::size_t a_step, const flo
     for (std::size_t r = 0; r < rows; ++r) column[(r / kRows) * 16 + r % kRows] = c[static_cast<std::ptrdiff_t>(r) * ldc];
   }
   __m512 acc[kStrips];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int s = 0; s < kStrips; ++s) acc[s] = _mm512_load_ps(column + 16 * s);
   for (std::size_t p = 0; p < kc; ++p) {
     const __m512 bv = _mm512_set1_ps(*b);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int s = 0; s < kStrips; ++s) {
       // The packed strip's rows past m are +0; lanes 12..15 are never stored.
       const __m512 av = _mm512_maskz_loadu_ps(strip, a + static_cast<std::size_t>(s) * a_step + p * kRows);
@@ -91,7 +91,7 @@ void column_strips(std::size_t kc, const float* a, std::size_t a_step, const flo
     }
     b += ldb;
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int s = 0; s < kStrips; ++s) {
     _mm512_store_ps(column + 16 * s, (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[s]) : acc[s]);
   }
@@ -126,12 +126,14 @@ void narrow_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t
   }
 }
 
-// Groups of four strips, then the rest.
+// Groups of up to eight strips (a tile's 96 rows): each strip's accumulator is one chain of
+// dependent multiply-adds, so eight chains keep the two FMA pipes' four-cycle latency covered
+// where four left half of it idle (the 49th column of a 7 x 7 map, run for all of a tile's strips).
 template <bool kFused>
 void one_column(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
                 std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
   for (std::size_t s = 0; s < strips;) {
-    const std::size_t group = std::min<std::size_t>(4, strips - s);
+    const std::size_t group = std::min<std::size_t>(8, strips - s);
     const std::size_t first_row = s * kRows;
     const std::size_t group_rows = std::min(rows - first_row, group * kRows);
     const float* as = a + s * a_step;
@@ -140,7 +142,11 @@ void one_column(std::size_t kc, const float* a, std::size_t a_step, std::size_t 
       case 1: column_strips<kFused, 1>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
       case 2: column_strips<kFused, 2>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
       case 3: column_strips<kFused, 3>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      default: column_strips<kFused, 4>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 4: column_strips<kFused, 4>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 5: column_strips<kFused, 5>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 6: column_strips<kFused, 6>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 7: column_strips<kFused, 7>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      default: column_strips<kFused, 8>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
     }
     s += group;
   }
