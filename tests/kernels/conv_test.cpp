@@ -19,6 +19,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -472,6 +473,66 @@ TEST(Conv2d, SmallGroupsAsChunksExactEqualsTheNaiveSum) {
   ASSERT_TRUE(pointwise.conv_valid());
   EXPECT_EQ(check(pointwise, false, 302, false), "");
   EXPECT_EQ(check(pointwise, false, 303, true), "");
+}
+
+// The fused epilogue (conv_bias_epilogue.hpp): bias, then a residual Add and Relu as the conv
+// activation, on maps small enough that a tile spans whole output planes (7 x 7 and 5 x 3 with
+// more filters than positions, so tile_shape cuts rows into bands and keeps every column: one
+// activation call for all of a tile's rows) and on a 12 x 12 map (a call per row), packed
+// weights and not, 1 and 2 threads, exact mode, against the naive sum followed by the Add and the
+// Relu written out here (exact-mode.md rule 4: every NaN canonical), residual first or second.
+TEST(Conv2d, FusedResidualAndReluOnWholePlaneTilesExact) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.FusedResidualAndReluOnWholePlaneTilesExact");
+  struct Case {
+    std::size_t cin, cout, h, w, k;
+  };
+  std::uint32_t seed = 400;
+  for (const Case& c : {Case{48, 200, 7, 7, 1}, Case{32, 100, 5, 3, 3}, Case{16, 26, 12, 12, 3}}) {
+    Geometry g;
+    g.batch = 2;
+    g.cin = c.cin;
+    g.cout = c.cout;
+    g.in_h = c.h;
+    g.in_w = c.w;
+    g.kh = g.kw = c.k;
+    g.pt = g.pl = g.pb = g.pr = c.k / 2;
+    g.bias = true;
+    ASSERT_TRUE(g.conv_valid());
+    const Conv2dShape s = g.conv();
+    const Data d = conv_test::random_data(g.batch * g.cin * g.in_h * g.in_w, g.cout * g.cin * g.kh * g.kw, g.cout,
+                                          seed++, true, 8);
+    const Data extra = conv_test::random_data(g.batch * g.cout * s.out_plane(), 1, 1, seed++, true, 8);
+    std::vector<float> conv;
+    std::vector<double> unused_value, unused_magnitude;
+    naive_conv(g, d, conv, unused_value, unused_magnitude);
+    for (const bool residual_first : {false, true}) {
+      std::vector<float> want(conv.size());
+      for (std::size_t i = 0; i < conv.size(); ++i) {
+        volatile float sum = residual_first ? extra.x[i] + conv[i] : conv[i] + extra.x[i];
+        const float v = sum;
+        want[i] = std::isnan(v) ? canonical_nan() : (v > 0.0f ? v : 0.0f);
+      }
+      ConvActivation fused;
+      fused.residual = extra.x.data();
+      fused.residual_first = residual_first;
+      fused.args.op = ew::UnaryOp::Relu;
+      ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
+      for (const Isa isa : available_isas()) {
+        const std::vector<PackedA> weights = conv2d_pack_weights(isa, s, d.w.data());
+        for (ThreadPool* pool : {&one, &two}) {
+          for (const bool packed : {false, true}) {
+            std::vector<float> y(want.size(), 777.0f);
+            std::vector<float> work(conv2d_workspace_floats(s, packed) + 1, 555.0f);
+            conv2d_f32(KernelContext{isa, true, pool}, s, d.x.data(), packed ? nullptr : d.w.data(), d.b.data(),
+                       y.data(), work.data(), &fused, packed ? weights.data() : nullptr);
+            EXPECT_EQ(conv_test::first_bit_difference(y, want), "")
+                << g.describe() << " isa " << isa_name(isa) << " threads " << pool->threads() << " packed " << packed
+                << " residual first " << residual_first;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(ConvTranspose2d, ExactAndFastSweep) {
