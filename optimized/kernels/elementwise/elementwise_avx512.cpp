@@ -23,6 +23,10 @@ struct Avx512Lanes {
   static constexpr __mmask16 kAll = 0xFFFF;
   static F load(const float* p) noexcept { return _mm512_loadu_ps(p); }
   static void store(float* p, F v) noexcept { _mm512_storeu_ps(p, v); }
+  // The first `count` lanes (count < 16), the others +0 and never read; stores only those lanes.
+  static __mmask16 first(std::size_t count) noexcept { return static_cast<__mmask16>((1u << count) - 1u); }
+  static F load_first(const float* p, std::size_t count) noexcept { return _mm512_maskz_loadu_ps(first(count), p); }
+  static void store_first(float* p, F v, std::size_t count) noexcept { _mm512_mask_storeu_ps(p, first(count), v); }
   static F splat(float v) noexcept { return _mm512_set1_ps(v); }
   static I splat_i(std::uint32_t v) noexcept { return _mm512_set1_epi32(static_cast<int>(v)); }
   static F add(F a, F b) noexcept { return _mm512_add_ps(a, b); }
