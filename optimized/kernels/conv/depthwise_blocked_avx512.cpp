@@ -162,7 +162,28 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
       src[l] = l < lanes ? x + (n * s.in_channels + (oc0 + l) / multiplier) * s.in_plane() : nullptr;
     }
     __m512 rows[L], columns[L];
-    for (std::size_t iy = 0; iy < row_past; ++iy) {
+    if (col_past == s.in_w) {
+      // Whole input rows: 16 positions of the flattened rows at a time, so a 7 x 7 map takes 4
+      // transposes rather than one per row of 7; each position to its place in the padded tile.
+      const std::size_t positions = row_past * s.in_w;
+      std::size_t iy = 0, ix = 0;
+      for (std::size_t p0 = 0; p0 < positions; p0 += L) {
+        const std::size_t count = std::min(L, positions - p0);
+        const __mmask16 mask = first_lanes(count);
+        for (std::size_t l = 0; l < L; ++l) {
+          rows[l] = src[l] != nullptr ? _mm512_maskz_loadu_ps(mask, src[l] + p0) : _mm512_setzero_ps();
+        }
+        transpose16(rows, columns);
+        for (std::size_t c = 0; c < count; ++c) {
+          _mm512_storeu_ps(tile + ((iy + s.pad_top) * pw + s.pad_left + ix) * L, columns[c]);
+          if (++ix == s.in_w) {
+            ix = 0;
+            ++iy;
+          }
+        }
+      }
+    }
+    for (std::size_t iy = 0; iy < (col_past == s.in_w ? 0 : row_past); ++iy) {
       float* dst = tile + ((iy + s.pad_top) * pw + s.pad_left) * L;
       for (std::size_t c0 = 0; c0 < col_past; c0 += L) {
         const std::size_t count = std::min(L, col_past - c0);
@@ -174,11 +195,19 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
         for (std::size_t c = 0; c < count; ++c) _mm512_storeu_ps(dst + (c0 + c) * L, columns[c]);
       }
     }
-    for (std::size_t l = 0; l < L; ++l) {
-      const std::size_t oc = oc0 + l;
-      for (std::size_t t = 0; t < taps; ++t) sc.weights[t * L + l] = l < lanes ? w[oc * taps + t] : 0.0f;
-      sc.bias[l] = l < lanes && bias != nullptr ? bias[oc] : 0.0f;
+    // The block's weights interleaved the same way, 16 taps at a time (each channel's taps are
+    // contiguous in w): a scalar loop over taps x lanes had cost about as much as the block's
+    // arithmetic on a 7 x 7 map.
+    for (std::size_t t0 = 0; t0 < taps; t0 += L) {
+      const std::size_t count = std::min(L, taps - t0);
+      const __mmask16 mask = first_lanes(count);
+      for (std::size_t l = 0; l < L; ++l) {
+        rows[l] = l < lanes ? _mm512_maskz_loadu_ps(mask, w + (oc0 + l) * taps + t0) : _mm512_setzero_ps();
+      }
+      transpose16(rows, columns);
+      for (std::size_t t = 0; t < count; ++t) _mm512_storeu_ps(sc.weights.data() + (t0 + t) * L, columns[t]);
     }
+    for (std::size_t l = 0; l < L; ++l) sc.bias[l] = l < lanes && bias != nullptr ? bias[oc0 + l] : 0.0f;
     BlockJob job;
     job.s = &s;
     job.tile = tile;
