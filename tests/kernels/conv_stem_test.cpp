@@ -148,6 +148,8 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   add(2, 17, 26, 4, 3, 1);  // stride 3: the general column loop
   add(3, 16, 16, 3, 1, 1);
   add(3, 32, 70, 3, 1, 1);  // 73-wide rows: 14 rows per chunk, 5 chunks (the two-thread case)
+  add(24, 40, 45, 3, 1, 1);  // beyond stems: few output channels over 48-wide rows, K = 216
+  add(10, 64, 46, 5, 1, 2);  // K = 250 from 10 channels, two full channel tiles
   Case dilated;
   dilated.cin = 3;
   dilated.cout = 48;
@@ -206,6 +208,37 @@ TEST(ConvStem, SelectionRule) {
   grouped.in_channels = 4;
   grouped.groups = 2;
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, grouped));
+  // Beyond stems (conv_stem.cpp): an unstrided 3x3 to at most 64 channels over rows of 48 or more,
+  // K <= 1152.
+  Case dense;
+  dense.cin = 128;
+  dense.cout = 32;
+  dense.in_h = dense.in_w = 56;
+  dense.kh = dense.kw = 3;
+  dense.pt = dense.pl = dense.pb = dense.pr = 1;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, dense.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, dense.shape()));
+  Case many_filters = dense;
+  many_filters.cout = 65;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, many_filters.shape()));
+  Case long_k = dense;
+  long_k.cin = 129;  // K = 1161
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, long_k.shape()));
+  Case short_rows = dense;
+  short_rows.in_h = short_rows.in_w = 28;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, short_rows.shape()));
+  Case strided = dense;
+  strided.sh = strided.sw = 2;
+  strided.in_h = strided.in_w = 112;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, strided.shape()));
+  Case dilated = dense;
+  dilated.dh = dilated.dw = 2;
+  dilated.pt = dilated.pl = dilated.pb = dilated.pr = 2;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, dilated.shape()));
+  Case pointwise = dense;
+  pointwise.kh = pointwise.kw = 1;
+  pointwise.pt = pointwise.pl = pointwise.pb = pointwise.pr = 0;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, pointwise.shape()));
 }
 
 }  // namespace

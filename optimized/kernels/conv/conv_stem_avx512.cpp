@@ -33,10 +33,9 @@ struct Geometry {
 // taps[k] for k = (c, ky, kx): where tap k of a window reads, from the window's first block row and
 // column (at most 256 taps, conv_stem_takes).
 struct Block {
-  static constexpr std::int64_t kMaxTaps = 256;
   const float* data;
   std::int64_t first_row, rows, width;
-  std::int64_t taps[kMaxTaps];
+  const std::int64_t* taps;
 };
 
 // exact-mode.md rule 1: the product rounded, then the sum rounded; fast mode one fused step.
@@ -146,6 +145,7 @@ void rows_of(const Geometry& g, const Block& b, const float* packed, const float
 }
 
 thread_local std::vector<float> block_storage;  // only grows: warm runs allocate nothing
+thread_local std::vector<std::int64_t> tap_storage;
 
 // The chunk's block: input rows [first_row, first_row + rows) of image xn, zero-padded.
 Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
@@ -176,7 +176,9 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
     }
   }
   b.data = data;
-  std::int64_t* tap = b.taps;
+  if (tap_storage.size() < static_cast<std::size_t>(g.cin * g.kh * g.kw)) tap_storage.resize(static_cast<std::size_t>(g.cin * g.kh * g.kw));
+  std::int64_t* tap = tap_storage.data();
+  b.taps = tap;
   for (std::int64_t c = 0; c < g.cin; ++c) {
     for (std::int64_t ky = 0; ky < g.kh; ++ky) {
       for (std::int64_t kx = 0; kx < g.kw; ++kx) *tap++ = (c * b.rows + ky * g.dh) * b.width + kx * g.dw;
