@@ -12,8 +12,9 @@ bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
   const bool stem = s.in_channels <= 4 && k <= 256;
   // Few output channels over wide rows, unstrided (measured in session 20 against im2col + the
   // product on this path, one thread, Intel Xeon): the product's A then has one or a few strips
-  // of filters, so each im2col strip it fills is read by few of them, and the tiles of 12 columns
-  // lose little at the row ends. 16 -> 16 3x3 on 112 x 112 0.81x, 32 -> 32 on 56 x 56 0.91x,
+  // of filters, so each im2col strip it fills is read by few of them, and the tiles of 14 columns
+  // lose little at the row ends (ratios measured with tiles of 12; those of 14 took a further
+  // 0.89-0.96x on 128 -> 32 and 64 -> 64 at 56 x 56). 16 -> 16 3x3 on 112 x 112 0.81x, 32 -> 32 on 56 x 56 0.91x,
   // DenseNet's 128 -> 32 on 56 x 56 0.95x, 64 -> 64 on 56 x 56 0.97x; but 128 -> 32 on 28 x 28
   // 1.15x, 64 -> 192 on 56 x 56 1.09x, 256 -> 256 on 14 x 14 3.3x (the tiles re-read 2.4 MB of
   // weights), so those stay with the product.

@@ -2,9 +2,11 @@
 // convolution"): a network's first layer (3 input channels, 3 x 3 or 7 x 7 at stride 2) has a short
 // product dimension K = Cin * KH * KW, so im2col + the product spent a fifth of its time building
 // the im2col strips and ran at about 55% of the multiply-add peak. Here sixteen output channels sit
-// in the lanes of a register and sixteen output columns of one row in sixteen registers: per tap,
-// one vector of 16 weights times one broadcast input value per column, no im2col; a 16 x 16
-// transpose then stores each channel's 16 columns. Every output is the product's sequence
+// in the lanes of a register and up to sixteen output columns of one row in as many registers (32
+// channels by 14 columns where there are more than 16 channels): per tap, one vector of 16
+// weights per 16 channels times one broadcast input value per column, no im2col; a 16 x 16
+// transpose then stores each channel's columns. The same kernel serves unstrided layers with
+// few output channels over wide rows (conv_stem_takes). Every output is the product's sequence
 // (kernels-gemm.md "Convolution", exact-mode.md "Convolution"): +0, then w * x over k = (c, ky, kx)
 // in increasing order, padding taps products with +0, the bias one rounded addition afterwards;
 // exact mode unfused with canonical NaN, fast mode one fused multiply-add per tap. So exact
