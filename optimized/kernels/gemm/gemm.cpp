@@ -212,22 +212,16 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
 }
 
 // The ragged last strip of B for one MR strip of A (valid_cols < NR): NR / 2 columns at a time with
-// the narrow kernel, and a last one or two columns with the column kernel (column_tail: run_rows
-// gives those to the column kernel for all its strips at once), instead of the whole
-// MR x NR block (a 7 x 7 map keeps 17 columns of its second 32-wide strip). Each output keeps the
-// microkernel's sequence, so the bits are the same.
-void run_ragged_columns(const Problem& pr, NarrowKernel narrow, ColumnKernel column, std::size_t kc,
-                        const float* a_strip, const float* b_strip, std::ptrdiff_t ldb, float* c_block,
-                        std::size_t valid_rows, std::size_t valid_cols, std::uint32_t flags) {
-  const std::size_t half = pr.path->nr / 2, mr = pr.path->mr;
-  std::size_t j = 0;
-  while (j < valid_cols) {
-    const std::size_t left = valid_cols - j;
-    if (left <= 2) {
-      for (; j < valid_cols; ++j) column(kc, a_strip, mr * kc, 1, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, flags);
-      return;
-    }
-    const std::size_t cols = std::min(half, left);
+// the narrow kernel instead of the whole MR x NR block (a 7 x 7 map keeps 17 columns of its second
+// 32-wide strip). A last one or two columns never reach here: run_rows gives them to the column
+// kernel for all its strips at once (column_tail). Each output keeps the microkernel's sequence,
+// so the bits are the same.
+void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, const float* a_strip,
+                        const float* b_strip, std::ptrdiff_t ldb, float* c_block, std::size_t valid_rows,
+                        std::size_t valid_cols, std::uint32_t flags) {
+  const std::size_t half = pr.path->nr / 2;
+  for (std::size_t j = 0; j < valid_cols;) {
+    const std::size_t cols = std::min(half, valid_cols - j);
     narrow(kc, a_strip, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, cols, flags);
     j += cols;
   }
@@ -242,9 +236,9 @@ struct BlockKernels {
   PairKernel pair;
 };
 
-// How many last columns of a ragged B strip (valid_cols < NR) run_ragged_columns would give the
-// column kernel: the one or two left after whole NR / 2 pieces, none where a narrow piece takes
-// the rest, and none on paths without those kernels.
+// How many last columns of a ragged B strip (valid_cols < NR) go to the column kernel rather than
+// a narrow piece: the one or two left after whole NR / 2 pieces (a narrow kernel would compute NR
+// / 2 columns for them), none otherwise, and none on paths without those kernels.
 std::size_t column_tail(const Problem& pr, const BlockKernels& k, std::size_t valid_cols) noexcept {
   if (valid_cols >= pr.path->nr || k.narrow == nullptr || k.column == nullptr) return 0;
   const std::size_t rest = valid_cols % (pr.path->nr / 2);
@@ -261,7 +255,7 @@ void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, c
     return k.short_rows(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, flags);
   }
   if (k.narrow != nullptr && k.column != nullptr && valid_cols < nr) {
-    return run_ragged_columns(pr, k.narrow, k.column, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols,
+    return run_ragged_columns(pr, k.narrow, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols,
                               flags);
   }
   // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
@@ -322,7 +316,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
       }
     }
     // The last one or two columns once for all the rows' A strips: the column kernel then runs up
-    // to four strips' independent accumulator chains at a time instead of one (a 7 x 7 map's 49th
+    // to eight strips' independent accumulator chains at a time instead of one (a 7 x 7 map's 49th
     // column had taken a seventh of a 512-filter 3x3 convolution's time, one chain per strip).
     for (std::size_t t = body; t < valid_cols; ++t) {
       k.column(kc, a_block + r0 * kc, mr * kc, strip_count(r1 - r0, mr), b_strip + t, ldb,
