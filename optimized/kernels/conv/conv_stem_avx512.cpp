@@ -177,7 +177,8 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
     }
   }
   b.data = data;
-  if (tap_storage.size() < static_cast<std::size_t>(g.cin * g.kh * g.kw)) tap_storage.resize(static_cast<std::size_t>(g.cin * g.kh * g.kw));
+  const std::size_t taps = static_cast<std::size_t>(g.cin * g.kh * g.kw);
+  if (tap_storage.size() < taps) tap_storage.resize(taps);  // only grows: warm runs allocate nothing
   std::int64_t* tap = tap_storage.data();
   b.taps = tap;
   for (std::int64_t c = 0; c < g.cin; ++c) {

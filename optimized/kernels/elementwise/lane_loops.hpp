@@ -1,7 +1,8 @@
 // The loops of the element-wise kernels over a lanes type L (see lane_math.hpp): full groups of
 // L::kWidth elements first, then the tail through a small buffer holding the same code's lanes
-// (or masked loads and stores, MaskedTail), so an element's result never depends on its position (spec-source ops-elementwise.md, "Lane
-// widths"). Instantiated once per instruction-set file with that file's lanes type.
+// (or masked loads and stores, MaskedTail), so an element's result never depends on its position
+// (spec-source ops-elementwise.md, "Lane widths"). Instantiated once per instruction-set file with
+// that file's lanes type.
 #pragma once
 
 #include <cstddef>
