@@ -30,6 +30,10 @@ namespace {
 namespace cg = conv_geometry;
 using conv_override::Plan;
 
+// When a single-input-channel convolution takes the direct stem kernel (single_input_stem).
+constexpr std::size_t kSingleInputStemFilters = 16;
+constexpr std::size_t kSingleInputStemTaps = 9;
+
 class ConvOverride final : public OptimizedKernel {
  public:
   ConvOverride(const NodeInfo& node, const OptimizedConfig& config)
@@ -68,6 +72,11 @@ class ConvOverride final : public OptimizedKernel {
     // into a faster form). Packing is a copy, so the results are the unpacked path's bits.
     const Tensor* w = context.input_value(1);
     const Conv2dShape& s = plan->shape;
+    if (plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
+        single_input_stem(s) &&
+        static_cast<std::size_t>(w->element_count()) == s.out_channels * s.taps()) {
+      plan->stem_weights = conv_stem_pack_weights(s, w->contiguous().data<float>().data());
+    }
     if (plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
         s.groups > 0 && s.groups != s.in_channels && s.out_channels % s.groups == 0 &&
         s.in_channels % s.groups == 0 &&
@@ -230,6 +239,14 @@ class ConvOverride final : public OptimizedKernel {
       conv2d_f32_half_weights(kc, s, x.data<float>().data(), half, bias, y, activation);
       return;
     }
+#if defined(__x86_64__)
+    if (!plan.stem_weights.empty() && kc.isa == Isa::Avx512 && !compact_w) {
+      // Few input channels (one, for single_input_stem): the direct kernel on its packed weights
+      // (conv_stem.hpp), same bits.
+      conv_stem_f32__avx512(kc, s, x.data<float>().data(), plan.stem_weights.data(), bias, y, activation);
+      return;
+    }
+#endif
     if (s.groups == s.in_channels) {
       // Depthwise filters are read in place by the direct kernel, which has no packing: a compact
       // one (C x KH x KW values, small beside its maps) is widened into run scratch.
@@ -237,13 +254,6 @@ class ConvOverride final : public OptimizedKernel {
       depthwise_conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, activation);
       return;
     }
-#if defined(__x86_64__)
-    if (!plan.stem_weights.empty() && kc.isa == Isa::Avx512) {
-      // Few input channels: the direct kernel on its packed weights (conv_stem.hpp), same bits.
-      conv_stem_f32__avx512(kc, s, x.data<float>().data(), plan.stem_weights.data(), bias, y, activation);
-      return;
-    }
-#endif
     Tensor scratch;
     if (!plan.regions.empty()) {
       // The plan's tap-region packs stand for W (prepare()).
@@ -260,6 +270,20 @@ class ConvOverride final : public OptimizedKernel {
     }
     const Tensor w = context.input(1).contiguous();
     conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, workspace, activation);
+  }
+
+  // One input channel and one group is also a depthwise convolution (groups == Cin, Cout filters
+  // on that channel). The depthwise kernel walks the input once per filter, the direct stem
+  // kernel once per 32 filters and without the phase planes of a stride. Measured (session 21,
+  // one thread, Intel Xeon, fast mode; depthwise against stem): wav2vec 2.0's first layer 1 -> 256,
+  // 10 taps at stride 5 over 16000 samples 1744 -> 241 us; 1 -> 64 7x7/2 at 224 1770 -> 499 us;
+  // 1 -> 32 3x3 at 112 118 -> 98 us; 1 -> 64, 10 taps unstrided 89 -> 83 us. With 3 taps the
+  // depthwise walk is faster (1 -> 64 and 1 -> 256 over 4000: 1.12-1.26x with the stem), and below
+  // 16 filters the stem's 16-channel registers run partly empty (1 -> 8 5x5 at 224: 1.35x); those
+  // stay depthwise. The bits are the same either way (one order per output, conv_stem.hpp).
+  bool single_input_stem(const Conv2dShape& s) const noexcept {
+    return s.in_channels == 1 && s.groups == 1 && s.out_channels >= kSingleInputStemFilters &&
+           s.taps() >= kSingleInputStemTaps && conv_stem_takes(config().isa, s);
   }
 
   // The geometry as the reference resolves it (conv_geometry.hpp, products-conv.md section 3),

@@ -280,7 +280,11 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
                         Case{4, 3, 40, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1}, Case{1, 12, 2, 1, 5, 1, 1, 1, 2, 0, 4, 0, 4},
                         Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, Case{2, 4, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
                         Case{2, 6, 37, 3, 3, 2, 1, 2, 3, 2, 3, 1, 0}, Case{1, 3, 70, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3},
-                        Case{2, 5, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, Case{2, 9, 23, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3}}) {
+                        Case{2, 5, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, Case{2, 9, 23, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
+                        // One row high (a Conv over one axis): many taps, padding beyond the row,
+                        // dilation, rows shorter and longer than a strip.
+                        Case{3, 1, 49, 1, 128, 1, 1, 1, 1, 0, 64, 0, 64}, Case{2, 1, 70, 1, 9, 1, 1, 1, 3, 0, 5, 0, 2},
+                        Case{2, 1, 20, 1, 70, 1, 1, 1, 1, 0, 40, 0, 35}, Case{1, 1, 100, 1, 10, 1, 5, 1, 1, 0, 0, 0, 0}}) {
     Geometry g;
     g.cin = c.cin;
     g.in_h = c.h;

@@ -192,6 +192,41 @@ TEST(DiffConv, MostlyPaddingWindowsExactAndFast) {
   EXPECT_EQ(tally.override_cases, 9u) << tally.summary();
 }
 
+// One input channel and one group (wav2vec 2.0's first layer, a grayscale stem): with at least 16
+// filters and 9 taps the prepared path runs the direct stem kernel on AVX-512 (op_conv.cpp,
+// single_input_stem) instead of the depthwise one; fed weights and 3-tap or 8-filter shapes stay
+// depthwise. Exact bits on every path at 1 and 2 threads (inputs with NaN, infinities, signed
+// zeros and subnormals), fast mode within the sequential-sum bound.
+TEST(DiffConv, SingleInputChannelExactAndFast) {
+  std::uint32_t seed = 500;
+  CaseTally tally;
+  const ConvCase cases[] = {
+      conv_case(1, 1, 1, 1, 40, {120}, {10}, {5}, {1}, {0, 0}, "NOTSET", true, 11, seed++, false),
+      conv_case(1, 2, 1, 1, 17, {61}, {11}, {1}, {2}, {4, 3}, "NOTSET", false, 11, seed++, false),
+      conv_case(2, 1, 1, 1, 32, {20, 23}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, "NOTSET", true, 11, seed++, false),
+      conv_case(2, 1, 1, 1, 16, {30, 34}, {7, 7}, {2, 2}, {1, 1}, {3, 3, 3, 3}, "NOTSET", true, 22, seed++, false),
+      conv_case(1, 1, 1, 1, 64, {50}, {3}, {1}, {1}, {1, 1}, "NOTSET", true, 11, seed++, false),
+      conv_case(2, 1, 1, 1, 8, {24, 24}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, "NOTSET", true, 11, seed++, false)};
+  for (const ConvCase& cc : cases) {
+    for (bool special : {false, true}) {
+      OpCase c = cc.op;
+      if (special) {
+        std::mt19937 rng(seed++);
+        const auto xe = c.inputs[0].shape().extents();
+        const auto we = c.inputs[1].shape().extents();
+        c.inputs[0] = random_tensor(std::vector<std::int64_t>(xe.begin(), xe.end()), rng, true);
+        c.inputs[1] = random_tensor(std::vector<std::int64_t>(we.begin(), we.end()), rng, true);
+      }
+      for (bool fed : {false, true}) {
+        c.constant = {false, !fed, true};
+        EXPECT_EQ(exact_difference(c, &tally), "") << c.inputs[1].shape().to_string();
+      }
+    }
+    EXPECT_EQ(fast_difference(cc.op, cc.terms + 1), "") << cc.op.inputs[1].shape().to_string();
+  }
+  EXPECT_EQ(tally.override_cases, 24u) << tally.summary();
+}
+
 // A fallback case, labelled as one: three spatial axes are not served, so this compares the
 // reference kernel with itself (it checks the hand-over only).
 TEST(DiffConv, ThreeSpatialAxesRunTheReference) {
