@@ -31,7 +31,8 @@ void GeluOp::run(RunContext& context) const {
   const Tensor& y = context.output(0);
   const std::size_t n = static_cast<std::size_t>(x.element_count());
   if (n == 0) return;
-  ew::unary_f32(KernelContext{config_.isa, context.exact(), config_.pool}, ew::UnaryArgs{form_},
+  ew::unary_f32(KernelContext{config_.isa, context.exact(), config_.pool},
+                ew::for_mode(ew::UnaryArgs{form_}, context.exact()),
                 x.data<float>().data(), y.mutable_data<float>().data(), n);
 }
 

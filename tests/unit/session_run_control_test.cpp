@@ -74,15 +74,16 @@ class Cancellation : public ::testing::TestWithParam<std::tuple<EngineKind, Exec
 };
 
 TEST_P(Cancellation, ALongRunCancelledFromAnotherThreadEndsCancelled) {
-  // 48 products of 384 x 384 (about 2.7 G multiply-adds): seconds in the Checked build, far longer
-  // than the 20 ms after which the other thread cancels.
+  // 48 products of 384 x 384 (about 2.7 G multiply-adds): seconds in the Checked build, about 20 ms
+  // in a Release build at two threads on a fast core, so the other thread cancels after 2 ms (a
+  // token cancelled before the run starts also ends it cancelled).
   const std::int64_t n = 384;
   const Session session = make(matmul_chain_model(n, 48), engine(), mode());
   CancelToken token;
   RunOptions options;
   options.cancel = &token;
   std::thread canceller([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
     token.cancel();
   });
   const SessionErrorKind kind = kind_of_run(session, feed(n), options);

@@ -72,8 +72,10 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
     case UnaryOp::Erf:
       return map_unary<L>([&](F v) { return erf<L>(v); }, x, y, n);
     case UnaryOp::GeluErf:
+      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(fast_gelu_erf<L>(v)); }, x, y, n);
       return map_unary<L>([&](F v) { return canonical<L>(gelu_erf<L>(v)); }, x, y, n);
     case UnaryOp::GeluTanh:
+      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(fast_gelu_tanh<L>(v)); }, x, y, n);
       return map_unary<L>([&](F v) { return canonical<L>(gelu_tanh<L>(v)); }, x, y, n);
     case UnaryOp::LeakyRelu:  // x < 0 ? alpha * x : x
       return map_unary<L>([&](F v) { return canonical<L>(L::select(L::lt(v, zero), L::mul(alpha, v), v)); }, x, y,

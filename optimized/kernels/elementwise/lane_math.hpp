@@ -161,20 +161,14 @@ typename L::F fast_reciprocal(typename L::F d) noexcept {
   }
 }
 
-// sigmoid(x) from an exponential at -|x| <= 0 (so it never overflows): s = e^-|x|, sigmoid =
-// (x >= 0 ? 1 : s) / (1 + s) with the reciprocal above. The exponential is the source's fast one
-// (spec/exact-transcendentals.md "Fast exponential": fused reduction and Horner steps) with the
-// exact sequence's degree-5 coefficients, its two scalings and its flush bound (section 2) in place
-// of the degree-3 fit, the one scaling and +0 below -87.3: two more fused steps take the sigmoid's
-// worst error from 3.9 to 2.7 ulp, and sigmoid(x) for x in [-104, -87] is the subnormal it is,
-// not +0.
-// About two thirds of the exact sequence's operations and no division on AVX-512. The bound is
-// pinned by tests/kernels/elementwise_fast_sigmoid_test.cpp. NaN gives the canonical NaN.
+// e^z for z <= 0 (NaN stays NaN): the source's fast exponential (spec/exact-transcendentals.md
+// "Fast exponential": fused reduction and Horner steps) with the exact sequence's degree-5
+// coefficients, its two scalings and its flush bound (section 2) in place of the degree-3 fit,
+// the one scaling and +0 below -87.3, so that e^z for z in [-104, -87] is the subnormal it is,
+// not +0. Shared by the fast sigmoid and the fast erf below.
 template <class L>
-typename L::F fast_sigmoid(typename L::F x) noexcept {
+typename L::F fast_exp_nonpositive(typename L::F z) noexcept {
   using F = typename L::F;
-  // -|x| by setting the sign bit (NaN stays NaN).
-  const F z = L::from_bits(L::or_i(L::bits(x), L::splat_i(kSignBit)));
   // The exact exp's flush bound (section 2 step 5), not the fast exponential's -87.3: the scaling
   // below reaches the subnormal results as the exact sequence does.
   const F low = L::splat(-103.97207641601562f);
@@ -201,7 +195,19 @@ typename L::F fast_sigmoid(typename L::F x) noexcept {
     const I a = L::template srai<1>(n_int);
     s = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(L::sub_i(n_int, a)));
   }
-  s = L::select(flush, L::splat(0.0f), s);
+  return L::select(flush, L::splat(0.0f), s);
+}
+
+// sigmoid(x) from the exponential above at -|x| <= 0 (so it never overflows): s = e^-|x|, sigmoid
+// = (x >= 0 ? 1 : s) / (1 + s) with the reciprocal above. Two more fused steps than the source's
+// degree-3 fit take the sigmoid's worst error from 3.9 to 2.7 ulp.
+// About two thirds of the exact sequence's operations and no division on AVX-512. The bound is
+// pinned by tests/kernels/elementwise_fast_sigmoid_test.cpp. NaN gives the canonical NaN.
+template <class L>
+typename L::F fast_sigmoid(typename L::F x) noexcept {
+  using F = typename L::F;
+  // -|x| by setting the sign bit (NaN stays NaN).
+  const F s = fast_exp_nonpositive<L>(L::from_bits(L::or_i(L::bits(x), L::splat_i(kSignBit))));
   const F inverse = fast_reciprocal<L>(L::add(L::splat(1.0f), s));
   const F result = L::select(L::ge(x, L::splat(0.0f)), inverse, L::mul(s, inverse));
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
@@ -318,6 +324,82 @@ typename L::F gelu_tanh(typename L::F x) noexcept {
   const F cube = L::mul(L::mul(x, x), x);
   const F u = L::mul(L::splat(0.79788456f), L::add(x, L::mul(L::splat(0.044715f), cube)));
   return gelu_special<L>(x, L::mul(x, sigmoid<L>(L::add(u, u))));
+}
+
+// Fast mode's 1 + erf(x) (spec-source exact-transcendentals.md "Measured error": fast is "the
+// same code with fused accumulation" and the fast exponential): one_plus_erf's polynomials and
+// branches with fused Horner steps, 1/ax by fast_reciprocal, e^-z by fast_exp_nonpositive, and
+// ax^2 = z + zLo with zLo from one fused multiply-add where the path has one (the Veltkamp split
+// and Dekker product otherwise). ax is clamped to 12 in the erfc branch (erfc underflows to +0
+// from about 10.05 either way), so that rcp14 and its Newton step never see an infinity. About
+// half the exact sequence's operations, no division on AVX-512. Bounds pinned by
+// tests/kernels/elementwise_fast_gelu_test.cpp.
+template <class L>
+typename L::F fast_one_plus_erf(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F ax = abs_bits<L>(x);
+  const auto small = L::lt(ax, L::splat(0.5f));
+  const F z_small = L::mul(ax, ax);
+  F p = fused_multiply_add<L>(L::splat(-0.0007692853f), z_small, L::splat(0.0052003083f));
+  p = fused_multiply_add<L>(p, z_small, L::splat(-0.02686312f));
+  p = fused_multiply_add<L>(p, z_small, L::splat(0.11283774f));
+  p = fused_multiply_add<L>(p, z_small, L::splat(-0.37612638f));
+  p = fused_multiply_add<L>(p, z_small, L::splat(1.1283792f));
+  const F small_value = L::add(L::splat(1.0f), or_sign<L>(L::mul(ax, p), x));
+  if (L::all(small)) return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), small_value);
+  // ax >= 0.5: erfc(ax) = e^{-(z + zLo)} t G(t - 1), t = 1 / ax.
+  const F a = L::select(L::gt(ax, L::splat(12.0f)), L::splat(12.0f), ax);
+  const F t = fast_reciprocal<L>(a);
+  const F s = L::sub(t, L::splat(1.0f));
+  F g = fused_multiply_add<L>(L::splat(-0.00057763467f), s, L::splat(0.0017893383f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.00010074016f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.004373198f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.0034639547f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.0015023724f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.0009413088f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.0018891813f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.0002586738f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.0052144383f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.0103428485f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.015788378f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.018338649f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.008167262f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.035529688f));
+  g = fused_multiply_add<L>(g, s, L::splat(-0.1543716f));
+  g = fused_multiply_add<L>(g, s, L::splat(0.42758358f));
+  const F z = L::mul(a, a);
+  F z_lo;
+  if constexpr (requires { L::fmadd(a, a, z); }) {
+    z_lo = L::fmadd(a, a, neg_bits<L>(z));  // a*a - z, exactly
+  } else {
+    const F split = L::mul(a, L::splat(4097.0f));
+    const F hi = L::sub(split, L::sub(split, a));
+    const F lo = L::sub(a, hi);
+    z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
+  }
+  const F e = fast_exp_nonpositive<L>(neg_bits<L>(z));
+  // e^{-z} (1 - zLo) = e - e zLo.
+  const F exp_neg = fused_multiply_add<L>(neg_bits<L>(e), z_lo, e);
+  const F erfc = L::mul(exp_neg, L::mul(t, g));
+  const F large = L::select(L::lt(x, L::splat(0.0f)), erfc, L::sub(L::splat(2.0f), erfc));
+  const F result = L::select(small, small_value, large);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// Fast mode's GELU, erf form: gelu_erf with fast_one_plus_erf.
+template <class L>
+typename L::F fast_gelu_erf(typename L::F x) noexcept {
+  const typename L::F y = L::mul(x, L::splat(0.70710677f));
+  return gelu_special<L>(x, L::mul(L::mul(L::splat(0.5f), x), fast_one_plus_erf<L>(y)));
+}
+
+// Fast mode's GELU, tanh form: gelu_tanh with the fast sigmoid.
+template <class L>
+typename L::F fast_gelu_tanh(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F cube = L::mul(L::mul(x, x), x);
+  const F u = L::mul(L::splat(0.79788456f), L::add(x, L::mul(L::splat(0.044715f), cube)));
+  return gelu_special<L>(x, L::mul(x, fast_sigmoid<L>(L::add(u, u))));
 }
 
 }  // namespace onemodel::opt::ew
