@@ -148,6 +148,30 @@ TileShape tile_shape(const Path& path, std::size_t m, std::size_t n, std::size_t
   return shape;
 }
 
+// With B packed once (constant weights) and A packed by the tiles (a Linear layer's tokens), a band
+// is not tied to the MC rows of a PackedA layout, and every band reads all of B: 128 tokens made a
+// band of 96 and one of 32, 197 tokens three (96, 96, 5), each streaming the 2.4 to 9.4 MB of a
+// transformer layer's weights from memory again. Bands of up to kWideBandRows rows, split evenly
+// (a multiple of MR), read B once for m <= 264 and twice up to 528; their A block (264 x 256
+// floats, 270 KB) stays in the second-level cache while the B strips stream through the first.
+// Session 21, Intel Xeon (model 207), one thread, weights cycled through 8 copies as in a model:
+// 128 x 3072 x 768 0.85-0.88x the time, 128 x 768 x 3072 0.84-0.90x, two threads 0.81-0.88x;
+// 197 x 1536 x 384, 256 and 512 rows unchanged within noise. As with tile_shape, the bands depend
+// on m, n and the path only, and every output keeps its one sequence over the same k-blocks (the
+// tile packs the band's rows into strips of MR from its first row): the same bits.
+constexpr std::size_t kWideBandRows = 264;
+
+TileShape wide_band_shape(const Path& path, std::size_t m, std::size_t n, TileShape shape) noexcept {
+  if (m <= path.mc || shape.band != path.mc) return shape;
+  const std::size_t bands = strip_count(m, kWideBandRows);
+  TileShape wide{shape.nc, strip_count(strip_count(m, bands), path.mr) * path.mr};
+  // Still kMinTiles tiles where the columns allow it, by narrower tiles (as tile_shape would).
+  while (strip_count(m, wide.band) * strip_count(n, wide.nc) < kMinTiles && wide.nc > path.nr) {
+    wide.nc = std::max(path.nr, wide.nc / 2 / path.nr * path.nr);
+  }
+  return wide;
+}
+
 // The B strip of columns [col0 + j, col0 + j + NR) for k-block p0 and its row stride: packed, a
 // full strip read in place, or the ragged last strip of an in-place B packed alone into
 // `edge_strip` (reading past the row would leave B on its last row), zero-padded as the whole-B
@@ -434,7 +458,7 @@ void run_tile(const Problem& pr, std::size_t tile) {
       cache.blocks_packed = 0;
     }
     // The band's rows packed alone: the strips they have in the whole tile row's panel.
-    float* panel = cache.buffer.reserve(path.mc * pr.k);
+    float* panel = cache.buffer.reserve(std::max(path.mc, strip_count(pr.band, path.mr) * path.mr) * pr.k);
     for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
       float* a_block = panel + p0 * pr.band;
@@ -565,7 +589,8 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   const Path& path = path_for(context.isa);
   check_packed(path, m, k, a, b, who);
   if (m == 0 || n == 0) return;
-  const TileShape shape = tile_shape(path, m, n, k);
+  TileShape shape = tile_shape(path, m, n, k);
+  if (a.packed == nullptr && a.source == nullptr && b.packed != nullptr) shape = wide_band_shape(path, m, n, shape);
   CallB call_b;
   const BStripSource* per_tile = nullptr;
   if (b.packed != nullptr) {
