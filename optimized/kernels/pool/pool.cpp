@@ -251,11 +251,18 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   });
 }
 
+// Planes the AVX-512 global loop folds at once (global_pool_avx512.cpp).
+constexpr std::size_t kGlobalLanes = 16;
+
 void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x, float* y, std::size_t planes,
                      std::size_t size) {
   if (planes == 0) return;
   const std::size_t work = size > 0 ? size : 1;
-  const std::size_t per_chunk = work >= static_cast<std::size_t>(kChunkWork) ? 1 : static_cast<std::size_t>(kChunkWork) / work;
+  std::size_t per_chunk = work >= static_cast<std::size_t>(kChunkWork) ? 1 : static_cast<std::size_t>(kChunkWork) / work;
+  // The AVX-512 loop folds sixteen planes at once, one per lane: chunks of whole sixteens, or a
+  // large plane (EfficientNet's squeeze of 32 x 112 x 112) ran one plane a chunk in one lane of
+  // sixteen, 272 us where 16 a chunk take 34. Each plane keeps its one fold whatever the chunk.
+  if (context.isa == Isa::Avx512) per_chunk = (per_chunk + kGlobalLanes - 1) / kGlobalLanes * kGlobalLanes;
   const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
   const double estimate = kNanosecondsPerTap * static_cast<double>(planes) * static_cast<double>(work);
   context.parallel_for(chunks, estimate, [&](std::size_t c) {
