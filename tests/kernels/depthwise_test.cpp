@@ -18,6 +18,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/depthwise_stride2.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
@@ -315,6 +316,72 @@ TEST(Depthwise, ExactSpecialValues) {
       EXPECT_EQ(check_exact(c, seed++, true), "");
     }
   }
+}
+
+// Stride 2 with 3- and 5-wide windows and rows of 16 or more outputs: on AVX-512 the planes are
+// read in place (depthwise_stride2.hpp; depthwise_takes_stride2 below). Symmetric pads, the
+// asymmetric "same" padding of TensorFlow exports (0 before, 1 after), padding as wide as the
+// window allows, 3-, 5- and 7-row windows, a multiplier and a batch, special values in inputs,
+// weights and bias, exact bits and the fast bound.
+TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
+  struct Shape2 {
+    std::size_t in_w, kh, kw, pt, pl, pb, pr;
+  };
+  std::uint32_t seed = 1300;
+  for (const Shape2& g : {Shape2{31, 3, 3, 1, 1, 1, 1}, Shape2{32, 3, 3, 0, 0, 1, 1}, Shape2{33, 3, 3, 2, 2, 0, 0},
+                          Shape2{47, 5, 5, 2, 2, 2, 2}, Shape2{64, 5, 5, 1, 1, 2, 2}, Shape2{80, 7, 3, 3, 1, 3, 1},
+                          Shape2{97, 3, 5, 1, 4, 1, 4}, Shape2{112, 3, 3, 1, 1, 1, 1}}) {
+    Case c;
+    c.batch = 1 + g.in_w % 2;
+    c.channels = 3;
+    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
+    c.in_h = 9 + g.in_w % 4;
+    c.in_w = g.in_w;
+    c.kh = g.kh;
+    c.kw = g.kw;
+    c.sh = c.sw = 2;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.bias = g.in_w % 2 == 1;
+    ASSERT_TRUE(c.valid()) << c.describe();
+#if defined(__x86_64__)
+    EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape())) << c.describe();
+#endif
+    EXPECT_EQ(check_exact(c, seed++, false), "");
+    EXPECT_EQ(check_exact(c, seed++, true), "");
+    EXPECT_EQ(check_fast(c, seed++), "");
+  }
+}
+
+TEST(Depthwise, StrideTwoSelection) {
+  Case c;
+  c.channels = 2;
+  c.in_h = 9;
+  c.in_w = 40;
+  c.kh = c.kw = 3;
+  c.sh = c.sw = 2;
+  c.pt = c.pl = c.pb = c.pr = 1;
+#if defined(__x86_64__)
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape()));
+#else
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, c.shape()));  // x86-64 only
+#endif
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape()));  // other paths keep the walk
+  Case narrow = c;
+  narrow.in_w = 29;  // 15 outputs a row
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, narrow.shape()));
+  Case stride1 = c;
+  stride1.sh = stride1.sw = 1;
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, stride1.shape()));
+  Case dilated = c;
+  dilated.dw = 2;
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, dilated.shape()));
+  Case seven = c;
+  seven.kw = 7;
+  seven.pl = seven.pr = 3;
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, seven.shape()));
 }
 
 TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {

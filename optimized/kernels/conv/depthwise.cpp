@@ -14,6 +14,7 @@
 #include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
+#include "optimized/kernels/conv/depthwise_stride2.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -139,6 +140,18 @@ std::array<std::size_t, 8> phase_geometry(const Conv2dShape& s, const PhaseLayou
   return {l.phases, l.height, l.width, s.pad_top, s.pad_left, s.in_h, s.in_w, s.stride_w};
 }
 
+// The residual and the activation after each plane's normalization: they are element-wise, so one
+// call over the chunk's adjacent planes gives each value what a call per plane gives it, with up
+// to 32 times fewer calls on small maps.
+void apply_rest_of_activation(Isa isa, const ConvActivation& activation, std::size_t chunk, std::size_t per_chunk,
+                              std::size_t end, const Conv2dShape& s, float* y) {
+  ConvActivation rest = activation;
+  rest.norm_scale = nullptr;
+  rest.norm_shift = nullptr;
+  const std::size_t first = chunk * per_chunk * s.out_plane();
+  apply_conv_activation(isa, rest, 0, y + first, end * s.out_plane() - first, first);
+}
+
 }  // namespace
 
 std::span<const DepthwiseVariant> depthwise_variants() noexcept { return kVariants; }
@@ -197,6 +210,27 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
     return;
   }
 
+#if defined(__x86_64__)
+  if (depthwise_takes_stride2(context.isa, s)) {
+    // Stride 2 on AVX-512: the planes read in place, no phase copies (depthwise_stride2.hpp); the
+    // walk's bits in both modes.
+    context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+      const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
+      for (std::size_t q = chunk * per_chunk; q < end; ++q) {
+        const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
+        const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
+        float* out = y + q * s.out_plane();
+        depthwise_stride2_plane__avx512(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, out, exact);
+        if (activation != nullptr && activation->norm_scale != nullptr) {
+          batchnorm::batch_norm_plane_f32(context.isa, out, out, s.out_plane(), activation->norm_scale[oc],
+                                          activation->norm_shift[oc]);
+        }
+      }
+      if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
+    });
+    return;
+  }
+#endif
   const PhaseLayout layout = phase_layout(s);
   // Tap (ky, kx) of output (oy, ox) is at padded (oy*sh + ky*dh, ox*sw + kx*dw): phase
   // dx % sw, column ox + dx / sw (kernels-depthwise.md "Phase planes").
@@ -259,16 +293,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
                                         activation->norm_shift[oc]);
       }
     }
-    if (activation != nullptr) {
-      // The residual and the activation are element-wise: one call over the chunk's adjacent
-      // planes gives each value what a call per plane gives it (after its plane's normalization
-      // above), with up to 32 times fewer calls on small maps.
-      ConvActivation rest = *activation;
-      rest.norm_scale = nullptr;
-      rest.norm_shift = nullptr;
-      const std::size_t first = chunk * per_chunk * s.out_plane();
-      apply_conv_activation(context.isa, rest, 0, y + first, end * s.out_plane() - first, first);
-    }
+    if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
   });
 }
 
