@@ -49,6 +49,7 @@ struct Problem {
   std::uint64_t call_id;  // tells this call's packed A panels from an earlier call's
   std::size_t nc;         // the tile width of this call (tile_shape)
   std::size_t band;       // the rows of a tile: MC, or a multiple of MR dividing it (tile_shape)
+  bool prefetch_b = false;  // B was packed before the call (weights): NextStripPrefetch
 };
 
 // Each call gets its own id, so a thread's cached A panel is never taken for another call's.
@@ -257,7 +258,9 @@ void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, 
 // slice before each A strip's kernel call, overlaps that fetch with the current strip's arithmetic.
 // Intel Xeon (model 207), one thread, weights cycled through 8 copies, medians of 3 alternated
 // runs: 128 x 3072 x 768 0.93x, 128 x 768 x 3072 0.94x, 197 x 1536 x 384 0.95x, 128 x 768 x 768
-// unchanged (its tiles are two strips wide). A hint only: no value changes.
+// unchanged (its tiles are two strips wide). Only for a B packed before the call (PackedB): a B
+// the call has just packed is already near, and asking for it made MnasNet's 1x1 expansions on
+// 14 x 14 maps 1.07x slower. A hint only: no value changes.
 struct NextStripPrefetch {
   const float* strip = nullptr;  // nullptr: nothing to ask for
   std::size_t floats = 0;
@@ -359,7 +362,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
       // A packed B's next strip (kc * NR floats on, in this k-block) is asked into the second-level
       // cache a slice per A strip while this strip runs from L1 (next_strip_prefetch).
       const NextStripPrefetch next =
-          pr.packed_b != nullptr && j + nr < cols ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
+          pr.prefetch_b && j + nr < cols ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
                                                   : NextStripPrefetch{};
       for (std::size_t i = r0, s_i = 0; i < r1; i += mr, ++s_i) {
         next.slice(s_i);
@@ -638,6 +641,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   Problem problem = make_problem(context, m, n, k, a.view, a.packed != nullptr ? a.packed->data() : nullptr,
                                  call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile, shape);
   problem.a_source = a.source;
+  problem.prefetch_b = b.packed != nullptr;
   run_tiles(context, problem);
 }
 
