@@ -318,7 +318,7 @@ TEST(Depthwise, ExactSpecialValues) {
   }
 }
 
-// Stride 2 with 3- and 5-wide windows and rows of 16 or more outputs: on AVX-512 the planes are
+// Stride 2 with 3- and 5-wide windows and rows of 9 or more outputs: on AVX-512 the planes are
 // read in place (depthwise_stride2.hpp; depthwise_takes_stride2 below). Symmetric pads, the
 // asymmetric "same" padding of TensorFlow exports (0 before, 1 after), padding as wide as the
 // window allows, 3-, 5- and 7-row windows, a multiplier and a batch, special values in inputs,
@@ -328,7 +328,7 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
     std::size_t in_w, kh, kw, pt, pl, pb, pr;
   };
   std::uint32_t seed = 1300;
-  for (const Shape2& g : {Shape2{31, 3, 3, 1, 1, 1, 1}, Shape2{32, 3, 3, 0, 0, 1, 1}, Shape2{33, 3, 3, 2, 2, 0, 0},
+  for (const Shape2& g : {Shape2{19, 3, 3, 1, 1, 1, 1}, Shape2{27, 5, 5, 2, 2, 2, 2}, Shape2{31, 3, 3, 1, 1, 1, 1}, Shape2{32, 3, 3, 0, 0, 1, 1}, Shape2{33, 3, 3, 2, 2, 0, 0},
                           Shape2{47, 5, 5, 2, 2, 2, 2}, Shape2{64, 5, 5, 1, 1, 2, 2}, Shape2{80, 7, 3, 3, 1, 3, 1},
                           Shape2{97, 3, 5, 1, 4, 1, 4}, Shape2{112, 3, 3, 1, 1, 1, 1}}) {
     Case c;
@@ -370,7 +370,7 @@ TEST(Depthwise, StrideTwoSelection) {
 #endif
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape()));  // other paths keep the walk
   Case narrow = c;
-  narrow.in_w = 29;  // 15 outputs a row
+  narrow.in_w = 15;  // 8 outputs a row: the channel-blocked kernel's
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, narrow.shape()));
   Case stride1 = c;
   stride1.sh = stride1.sw = 1;

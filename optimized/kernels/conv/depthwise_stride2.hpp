@@ -23,7 +23,8 @@ namespace onemodel::opt {
 
 // Whether the plane walk hands this shape's planes to the stride-2 kernel: the AVX-512 path,
 // strides 2 x 2, no dilation, 3- or 5-wide windows at most 7 tall, left padding below the window
-// width, output rows of at least 16 columns, extents far below the 32-bit range.
+// width, output rows of at least 9 columns (narrower ones take the channel-blocked kernel first,
+// depthwise_blocked.hpp), extents far below the 32-bit range.
 bool depthwise_takes_stride2(Isa isa, const Conv2dShape& shape) noexcept;
 
 #if defined(__x86_64__)
