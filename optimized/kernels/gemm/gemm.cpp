@@ -261,6 +261,12 @@ void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, 
 // unchanged (its tiles are two strips wide). Only for a B packed before the call (PackedB): a B
 // the call has just packed is already near, and asking for it made MnasNet's 1x1 expansions on
 // 14 x 14 maps 1.07x slower. A hint only: no value changes.
+// Rows a tile runs against each B strip before the hint pays: with fewer (an LSTM step at batch 8
+// has one A strip) the strip is read once, streamed as the hardware prefetcher already does, and
+// the hint's burst of requests before one short kernel call made the bidirectional LSTM at batch
+// 8 1.055x slower (node sum, alternated, Intel Xeon); with this bound 0.949x of that.
+constexpr std::size_t kPrefetchMinRows = 48;
+
 struct NextStripPrefetch {
   const float* strip = nullptr;  // nullptr: nothing to ask for
   std::size_t floats = 0;
@@ -362,7 +368,8 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
       // A packed B's next strip (kc * NR floats on, in this k-block) is asked into the second-level
       // cache a slice per A strip while this strip runs from L1 (next_strip_prefetch).
       const NextStripPrefetch next =
-          pr.prefetch_b && j + nr < cols ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
+          pr.prefetch_b && j + nr < cols && r1 - r0 >= kPrefetchMinRows
+              ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
                                                   : NextStripPrefetch{};
       for (std::size_t i = r0, s_i = 0; i < r1; i += mr, ++s_i) {
         next.slice(s_i);
