@@ -266,6 +266,10 @@ void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, 
 // the hint's burst of requests before one short kernel call made the bidirectional LSTM at batch
 // 8 1.055x slower (node sum, alternated, Intel Xeon); with this bound 0.949x of that.
 constexpr std::size_t kPrefetchMinRows = 48;
+// And only for weights of 1 MiB or more, which other layers push out of the second-level cache
+// between calls: DeiT-tiny's 768 x 192 (590 KB) feed-forward output ran 1.08x slower with the
+// hint, and with a 2 MiB bound ViT-S/16's 384 x 1152 projections lost it (node sum 1.043x).
+constexpr std::size_t kPrefetchMinFloats = std::size_t{1} << 18;
 
 struct NextStripPrefetch {
   const float* strip = nullptr;  // nullptr: nothing to ask for
@@ -648,7 +652,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   Problem problem = make_problem(context, m, n, k, a.view, a.packed != nullptr ? a.packed->data() : nullptr,
                                  call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile, shape);
   problem.a_source = a.source;
-  problem.prefetch_b = b.packed != nullptr;
+  problem.prefetch_b = b.packed != nullptr && k * n >= kPrefetchMinFloats;
   run_tiles(context, problem);
 }
 
