@@ -40,8 +40,11 @@ inline RowTaps row_taps(const float* row, std::ptrdiff_t in_w, std::ptrdiff_t ba
   const __m512 l2 = masked_load(row, base + 32, lanes_between(-base - 32, in_w - base - 32));
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  return RowTaps{_mm512_permutex2var_ps(l0, even, l1), _mm512_permutexvar_ps(even, l2),
-                 _mm512_permutex2var_ps(l0, odd, l1), _mm512_permutexvar_ps(odd, l2)};
+  // The all-lanes zero-masked forms: the unmasked ones make GCC 12 warn (-Wmaybe-uninitialized
+  // on their undefined pass-through operand), an error in the Checked build.
+  const __mmask16 all = 0xFFFF;
+  return RowTaps{_mm512_permutex2var_ps(l0, even, l1), _mm512_maskz_permutexvar_ps(all, even, l2),
+                 _mm512_permutex2var_ps(l0, odd, l1), _mm512_maskz_permutexvar_ps(all, odd, l2)};
 }
 
 // Tap column kx = 2q + s of the row: lane j is input column base + kx + 2j.
@@ -53,7 +56,8 @@ inline __m512 tap(const RowTaps& r) noexcept {
   if constexpr (q == 0) {
     return cur;
   } else {
-    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(cur), q));
+    return _mm512_castsi512_ps(
+        _mm512_maskz_alignr_epi32(static_cast<__mmask16>(0xFFFF), _mm512_castps_si512(next), _mm512_castps_si512(cur), q));
   }
 }
 
