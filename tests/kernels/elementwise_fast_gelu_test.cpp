@@ -21,6 +21,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
+#include "tests/kernels/float_walk.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "tests/kernels/variant_paths.hpp"
 
@@ -41,45 +42,10 @@ constexpr double kTanhFormUlp = 18.0;
 constexpr double kErfTailUlp = 100.0;
 constexpr double kTanhTailUlp = 230.0;
 
-std::uint32_t bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-float from_bits(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
-// The float32 spacing at the correctly rounded value of `exact` (2^-149 for zero and subnormals),
-// as docs/transcendentals-ulp.md measures.
-double spacing_at(double exact) {
-  const float rounded = static_cast<float>(exact);
-  const float a = std::fabs(rounded);
-  if (a < 1.17549435e-38f) return std::ldexp(1.0, -149);
-  int e = 0;
-  std::frexp(static_cast<double>(a), &e);
-  return std::ldexp(1.0, e - 24);
-}
-
-// Floats from lo to hi (lo <= hi, both finite), every `stride`-th in order.
-std::vector<float> walk(float lo, float hi, std::uint32_t stride) {
-  std::vector<float> v;
-  // Order floats by an integer key: negative floats reversed below the positive ones.
-  auto key = [](float f) {
-    const std::uint32_t b = bits(f);
-    return (b & 0x80000000u) != 0 ? static_cast<std::int64_t>(0x80000000u) - static_cast<std::int64_t>(b & 0x7FFFFFFFu)
-                                  : static_cast<std::int64_t>(0x80000000u) + static_cast<std::int64_t>(b);
-  };
-  auto unkey = [](std::int64_t k) {
-    const std::int64_t mid = 0x80000000ll;
-    return k >= mid ? from_bits(static_cast<std::uint32_t>(k - mid))
-                    : from_bits(0x80000000u | static_cast<std::uint32_t>(mid - k));
-  };
-  for (std::int64_t k = key(lo); k <= key(hi); k += stride) v.push_back(unkey(k));
-  return v;
-}
+using onemodel::test::bits;
+using onemodel::test::from_bits;
+using onemodel::test::spacing_at;
+using onemodel::test::walk;
 
 double gelu_double(ew::UnaryOp op, float xf) {
   const double x = static_cast<double>(xf);
