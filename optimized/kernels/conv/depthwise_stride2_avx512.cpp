@@ -56,8 +56,9 @@ inline __m512 tap(const RowTaps& r) noexcept {
   if constexpr (q == 0) {
     return cur;
   } else {
+    const __mmask16 all = 0xFFFF;
     return _mm512_castsi512_ps(
-        _mm512_maskz_alignr_epi32(static_cast<__mmask16>(0xFFFF), _mm512_castps_si512(next), _mm512_castps_si512(cur), q));
+        _mm512_maskz_alignr_epi32(all, _mm512_castps_si512(next), _mm512_castps_si512(cur), q));
   }
 }
 

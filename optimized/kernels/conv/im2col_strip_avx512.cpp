@@ -123,6 +123,18 @@ bool contiguous_taps(std::size_t taps, const Piece* pieces, const std::size_t* f
   return true;
 }
 
+// dst[j] = plane[offset + j] for the lanes j of `mask` (bit j), +0 for the others, over one
+// 32-float line of a strip. The lanes outside the mask are never read; the address is formed as an
+// integer because for them it may lie outside the plane (see place_piece).
+inline void copy_masked_line(float* dst, const float* plane, std::ptrdiff_t offset, std::uint32_t mask) noexcept {
+  const std::uintptr_t base =
+      reinterpret_cast<std::uintptr_t>(plane) + static_cast<std::uintptr_t>(offset) * sizeof(float);
+  _mm512_storeu_ps(dst,
+                   _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask & 0xFFFFu), reinterpret_cast<const float*>(base)));
+  _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask >> 16),
+                                                   reinterpret_cast<const float*>(base + 16 * sizeof(float))));
+}
+
 // fill_rows<1> for contiguous taps: the same floats (each lane's value is the one its piece
 // copies, the others +0), with two masked loads and two stores per row.
 void fill_rows_contiguous(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc,
@@ -131,15 +143,7 @@ void fill_rows_contiguous(const Conv2dShape& s, const float* x_group, std::size_
   std::size_t c = p0 / tap_count, tap = p0 % tap_count;
   for (std::size_t p = 0; p < kc; ++p) {
     float* dst = out + p * kStripWidth;
-    // Lanes outside the mask are never read; the address is formed as an integer because for
-    // them it may lie before the plane (see place_piece).
-    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(x_group + c * s.in_plane()) +
-                                static_cast<std::uintptr_t>(offsets[tap]) * sizeof(float);
-    const std::uint32_t mask = masks[tap];
-    _mm512_storeu_ps(dst, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask & 0xFFFFu),
-                                                reinterpret_cast<const float*>(base)));
-    _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask >> 16),
-                                                     reinterpret_cast<const float*>(base + 16 * sizeof(float))));
+    copy_masked_line(dst, x_group + c * s.in_plane(), offsets[tap], masks[tap]);
     if (++tap == tap_count) {
       tap = 0;
       ++c;
@@ -196,13 +200,7 @@ void fill_rows_one_axis(const Conv2dShape& s, const float* x_group, std::size_t 
     const std::ptrdiff_t lo = std::clamp<std::ptrdiff_t>(-offset, 0, count);
     const std::ptrdiff_t hi = std::clamp<std::ptrdiff_t>(in_w - offset, lo, count);
     const std::uint32_t mask = static_cast<std::uint32_t>(((std::uint64_t{1} << (hi - lo)) - 1u) << lo);
-    // Formed as an integer: for the masked-off lanes the address may lie outside the row.
-    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(x_group + c * s.in_w) +
-                                static_cast<std::uintptr_t>(offset) * sizeof(float);
-    _mm512_storeu_ps(dst, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask & 0xFFFFu),
-                                                reinterpret_cast<const float*>(base)));
-    _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask >> 16),
-                                                     reinterpret_cast<const float*>(base + 16 * sizeof(float))));
+    copy_masked_line(dst, x_group + c * s.in_w, offset, mask);
     if (++kx == tap_count) {
       kx = 0;
       ++c;
