@@ -72,15 +72,14 @@ class ConvOverride final : public OptimizedKernel {
     // into a faster form). Packing is a copy, so the results are the unpacked path's bits.
     const Tensor* w = context.input_value(1);
     const Conv2dShape& s = plan->shape;
-    if (plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
-        single_input_stem(s) &&
-        static_cast<std::size_t>(w->element_count()) == s.out_channels * s.taps()) {
+    const bool constant_f32 =
+        plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
+        s.groups > 0 && s.out_channels % s.groups == 0 && s.in_channels % s.groups == 0 &&
+        static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps();
+    if (constant_f32 && single_input_stem(s)) {
+      // Depthwise by its groups, but run by the stem kernel (single_input_stem).
       plan->stem_weights = conv_stem_pack_weights(s, w->contiguous().data<float>().data());
-    }
-    if (plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
-        s.groups > 0 && s.groups != s.in_channels && s.out_channels % s.groups == 0 &&
-        s.in_channels % s.groups == 0 &&
-        static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps()) {
+    } else if (constant_f32 && s.groups != s.in_channels) {
       const Tensor contiguous = w->contiguous();
       if (conv_stem_takes(config().isa, s)) plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
       // Windows that mostly reach padding (a dilated convolution on a small map): one product

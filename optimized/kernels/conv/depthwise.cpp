@@ -140,6 +140,12 @@ std::array<std::size_t, 8> phase_geometry(const Conv2dShape& s, const PhaseLayou
   return {l.phases, l.height, l.width, s.pad_top, s.pad_left, s.in_h, s.in_w, s.stride_w};
 }
 
+// A fused BatchNormalization on one finished output plane of channel oc, when there is one.
+void normalize_plane(Isa isa, const ConvActivation* activation, std::size_t oc, float* out, std::size_t size) {
+  if (activation == nullptr || activation->norm_scale == nullptr) return;
+  batchnorm::batch_norm_plane_f32(isa, out, out, size, activation->norm_scale[oc], activation->norm_shift[oc]);
+}
+
 // The residual and the activation after each plane's normalization: they are element-wise, so one
 // call over the chunk's adjacent planes gives each value what a call per plane gives it, with up
 // to 32 times fewer calls on small maps.
@@ -221,10 +227,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
         const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
         float* out = y + q * s.out_plane();
         depthwise_stride2_plane__avx512(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, out, exact);
-        if (activation != nullptr && activation->norm_scale != nullptr) {
-          batchnorm::batch_norm_plane_f32(context.isa, out, out, s.out_plane(), activation->norm_scale[oc],
-                                          activation->norm_shift[oc]);
-        }
+        normalize_plane(context.isa, activation, oc, out, s.out_plane());
       }
       if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
     });
@@ -288,10 +291,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       job.bias = bias != nullptr ? bias + oc : nullptr;
       job.exact = exact;
       walk(job);
-      if (activation != nullptr && activation->norm_scale != nullptr) {
-        batchnorm::batch_norm_plane_f32(context.isa, job.out, job.out, s.out_plane(), activation->norm_scale[oc],
-                                        activation->norm_shift[oc]);
-      }
+      normalize_plane(context.isa, activation, oc, job.out, s.out_plane());
     }
     if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
   });

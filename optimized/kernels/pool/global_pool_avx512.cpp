@@ -15,7 +15,7 @@
 namespace onemodel::opt::pool {
 namespace {
 
-constexpr std::size_t kLanes = 16;
+constexpr std::size_t kLanes = kGlobalLanes;
 
 template <bool kMax>
 __attribute__((always_inline)) inline __m512 fold(__m512 acc, __m512 v) noexcept {

@@ -251,9 +251,6 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   });
 }
 
-// Planes the AVX-512 global loop folds at once (global_pool_avx512.cpp).
-constexpr std::size_t kGlobalLanes = 16;
-
 void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x, float* y, std::size_t planes,
                      std::size_t size) {
   if (planes == 0) return;

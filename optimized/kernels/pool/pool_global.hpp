@@ -7,6 +7,9 @@
 
 namespace onemodel::opt::pool {
 
+// Planes the AVX-512 loop folds at once, one per lane: pool.cpp chunks planes in whole sixteens.
+inline constexpr std::size_t kGlobalLanes = 16;
+
 void global_planes__avx512(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
                            std::size_t size) noexcept;
 
