@@ -322,8 +322,9 @@ TEST(Depthwise, ExactSpecialValues) {
 // read in place (depthwise_stride2.hpp; depthwise_takes_stride2 below). Symmetric pads, the
 // asymmetric "same" padding of TensorFlow exports (0 before, 1 after), padding as wide as the
 // window allows, 3-, 5- and 7-row windows, a multiplier and a batch, special values in inputs,
-// weights and bias, exact bits and the fast bound.
+// weights and bias, exact bits and the fast bound; one large case split between two threads.
 TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.StrideTwoInPlaceExactAndFast");
   struct Shape2 {
     std::size_t in_w, kh, kw, pt, pl, pb, pr;
   };
@@ -353,6 +354,18 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
     EXPECT_EQ(check_exact(c, seed++, true), "");
     EXPECT_EQ(check_fast(c, seed++), "");
   }
+  // The cases above fit one chunk each; this one (64 planes of 56 x 20 outputs) is split between
+  // the two threads, as RequireSharedCalls checks.
+  Case large;
+  large.channels = 64;
+  large.in_h = 40;
+  large.in_w = 112;
+  large.kh = large.kw = 3;
+  large.sh = large.sw = 2;
+  large.pt = large.pl = large.pb = large.pr = 1;
+  large.bias = true;
+  EXPECT_EQ(check_exact(large, seed++, true), "");
+  EXPECT_EQ(check_fast(large, seed++), "");
 }
 
 TEST(Depthwise, StrideTwoSelection) {
