@@ -25,6 +25,7 @@
 #include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -171,6 +172,31 @@ TEST(GeluPass, FiresOnEachOperandOrder) {
             std::string(grouping) + (constant_nodes ? " constant nodes" : " initializers"));
     }
   }
+}
+
+// The fused node computes the fast-mode GELU of the Gelu override and the epilogues (UnaryArgs
+// fast, docs/design.md "Fast-mode GELU"), bit for bit, on every path: a GeluOp that ran the exact
+// sequence in fast mode would be a different function from the same GELU fused into a product.
+TEST(GeluPass, FusedNodeIsTheFastModeGelu) {
+  GraphBuilder b = gelu_graph("bert", false);
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  const Feeds feeds = gelu_feeds();
+  const std::vector<float> x = feeds[0].second.to_vector<float>();
+  for (const opt::Isa path : opt::available_isas()) {
+    const std::string isa(opt::isa_name(path));
+    ::setenv("ONEMODEL_ISA", isa.c_str(), 1);
+    const auto fast = run(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, feeds);
+    std::vector<float> want(x.size());
+    opt::ew::unary_f32_run(path, opt::ew::for_mode(opt::ew::UnaryArgs{opt::ew::UnaryOp::GeluErf}, false), x.data(),
+                           want.data(), x.size());
+    const std::vector<float> got = fast[0].to_vector<float>();
+    ASSERT_EQ(got.size(), want.size()) << isa;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      ASSERT_EQ(float_bits(got[k]), float_bits(want[k])) << isa << " element " << k;
+    }
+  }
+  ::unsetenv("ONEMODEL_ISA");
 }
 
 TEST(GeluPass, NearMissesAreLeftAlone) {
