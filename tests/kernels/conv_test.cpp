@@ -422,18 +422,20 @@ TEST(Conv2d, ThreadIndependentOnLargerShapes) {
   EXPECT_EQ(check(g, false, 61, true), "");
 }
 
-// Packed weights, so B strips are filled from the image per tile (or whole when m > MC), against
-// the naive sum on every path at 1 and 2 threads: maps wide enough for tiles of 128 columns (a
-// small map gets tiles of one strip, gemm.cpp tile_width), so the AVX-512 exact pair kernel runs,
-// with a ragged strip; m with a ragged last A strip (the short kernel); k over one 256 block;
-// stride 2 (the strided filler); m over one 96-row tile.
+// Packed weights, so B strips are filled from the image per tile (or whole when a small map needs
+// narrow bands), against the naive sum on every path at 1 and 2 threads: maps wide enough for tiles
+// of 128 columns (a small map gets tiles of one strip, gemm.cpp tile_width), so the AVX-512 exact
+// pair kernel runs, with a ragged strip; m with a ragged last A strip (the short kernel); k over
+// one 256 block; stride 2 (the strided filler); m over one 96-row tile in one band of rows and
+// over 264 rows in two bands (sourced_band_shape: 300 filters make bands of 156 and 144 rows).
 TEST(Conv2d, PackedWeightsExactEqualsTheNaiveSum) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.PackedWeightsExactEqualsTheNaiveSum");
   struct Case {
     std::size_t cin, cout, h, w, stride;
   };
   std::uint32_t seed = 200;
-  for (const Case& c : {Case{32, 29, 30, 30, 1}, Case{8, 24, 61, 60, 2}, Case{4, 100, 20, 26, 1}}) {
+  for (const Case& c : {Case{32, 29, 30, 30, 1}, Case{8, 24, 61, 60, 2}, Case{4, 100, 20, 26, 1},
+                        Case{32, 300, 20, 26, 1}}) {
     Geometry g;
     g.cin = c.cin;
     g.cout = c.cout;

@@ -188,36 +188,33 @@ TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   }
 }
 
-// The layout, from its definition (gemm.hpp, PackedA): tile rows of MC rows at row0 * k; inside,
-// k-blocks of KC, each ceil(rows / MR) strips of MR rows, element (p, r) of a strip at p * MR + r,
-// rows past m +0 (not -0). Checked bit for bit, so each path's packer (SIMD transposes on x86-64)
-// is checked as a copy: NaN payloads, signalling NaNs and signs preserved.
+// The layout, from its definition (gemm_pack.hpp, packed_a_offset): k-blocks of KC one after the
+// other, each holding all ceil(m / MR) strips of MR rows, strip s at s * MR * kc, element (p, r) of
+// a strip at p * MR + r, rows past m +0 (not -0). Checked bit for bit, so each path's packer (SIMD
+// transposes on x86-64) is checked as a copy: NaN payloads, signalling NaNs and signs preserved.
 TEST(GemmPackedA, LayoutIsTheTilesLayoutOnEveryPath) {
-  const std::size_t shapes[][2] = {{1, 1}, {7, 5}, {13, 259}, {97, 300}, {200, 70}, {25, 513}};
+  const std::size_t shapes[][2] = {{1, 1}, {7, 5}, {13, 259}, {97, 300}, {200, 70}, {25, 513}, {300, 520}};
   for (const Isa isa : gemm_variant_paths()) {
     const gemm::Path& path = gemm::path_for(isa);
     std::mt19937 rng(5 + static_cast<unsigned>(isa));
     for (const auto& shape : shapes) {
       const std::size_t m = shape[0], k = shape[1];
+      const std::size_t padded = (m + path.mr - 1) / path.mr * path.mr;
       for (int layout = 0; layout < 3; ++layout) {
         const Strided a = make_strided(m, k, rng, 0.2);
         const PackedA packed = pack_a_f32(isa, m, k, a.view);
         ASSERT_EQ(packed.isa(), path.isa);
-        ASSERT_EQ(packed.size(), (m + path.mr - 1) / path.mr * path.mr * k);
-        for (std::size_t row0 = 0; row0 < m; row0 += path.mc) {
-          const std::size_t rows = std::min(path.mc, m - row0);
-          const std::size_t padded = (rows + path.mr - 1) / path.mr * path.mr;
-          for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
-            const std::size_t kc = std::min(gemm::kKc, k - p0);
-            const float* block = packed.data() + row0 * k + p0 * padded;
-            for (std::size_t r = 0; r < padded; ++r) {
-              for (std::size_t p = 0; p < kc; ++p) {
-                const float got = block[(r / path.mr) * path.mr * kc + p * path.mr + r % path.mr];
-                const std::uint32_t want =
-                    r < rows ? bits_of(a.storage[static_cast<std::size_t>(a.index(row0 + r, p0 + p))]) : 0u;
-                ASSERT_EQ(bits_of(got), want) << isa_name(isa) << " m=" << m << " k=" << k << " row " << row0 + r
-                                              << " k " << p0 + p;
-              }
+        ASSERT_EQ(packed.size(), padded * k);
+        for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
+          const std::size_t kc = std::min(gemm::kKc, k - p0);
+          const float* block = packed.data() + p0 * padded;
+          for (std::size_t r = 0; r < padded; ++r) {
+            for (std::size_t p = 0; p < kc; ++p) {
+              const float got = block[(r / path.mr) * path.mr * kc + p * path.mr + r % path.mr];
+              const std::uint32_t want =
+                  r < m ? bits_of(a.storage[static_cast<std::size_t>(a.index(r, p0 + p))]) : 0u;
+              ASSERT_EQ(bits_of(got), want) << isa_name(isa) << " m=" << m << " k=" << k << " row " << r << " k "
+                                            << p0 + p;
             }
           }
         }

@@ -173,6 +173,27 @@ TileShape wide_band_shape(const Path& path, std::size_t m, std::size_t n, TileSh
   return wide;
 }
 
+// With A packed once (a convolution's weights) and B filled strip by strip from a source (its
+// im2col matrix, never stored), a product of more than one band of rows filled all of B into a
+// buffer first (k x n floats: 29 MB for a 64 -> 128 3x3 convolution at 112 x 112), written to
+// memory and read back once per band, since a strip filled per tile would be filled once per band.
+// A band of up to kWideBandRows rows (split evenly, a multiple of MR: the packed layout has every
+// band's strips in one run, packed_a_offset) fills each strip once, into a buffer the tile reads
+// from L1, for all of a layer's filters; its A block (at most 264 x 256 floats) stays in L2. The
+// tiles narrow (a multiple of NR) to keep kMinTiles of them for the threads; where even that falls
+// short (a small map: few columns), tile_shape's bands and the whole-B fill stay, a small buffer
+// there. The shape depends on m, n and the path only, and every output keeps its one sequence over
+// the same k-blocks: the same bits.
+TileShape sourced_band_shape(const Path& path, std::size_t m, std::size_t n, TileShape shape) noexcept {
+  if (m <= shape.band) return shape;
+  const std::size_t bands = strip_count(m, kWideBandRows);
+  TileShape wide{std::max(shape.nc, path.nc), strip_count(strip_count(m, bands), path.mr) * path.mr};
+  while (strip_count(m, wide.band) * strip_count(n, wide.nc) < kMinTiles && wide.nc > path.nr) {
+    wide.nc = std::max(path.nr, wide.nc / 2 / path.nr * path.nr);
+  }
+  return strip_count(m, wide.band) * strip_count(n, wide.nc) >= kMinTiles ? wide : shape;
+}
+
 // The B strip of columns [col0 + j, col0 + j + NR) for k-block p0 and its row stride: packed, a
 // full strip read in place, or the ragged last strip of an in-place B packed alone into
 // `edge_strip` (reading past the row would leave B on its last row), zero-padded as the whole-B
@@ -459,10 +480,8 @@ TilePlace tile_place(const Problem& pr, std::size_t tile) noexcept {
 void run_tile(const Problem& pr, std::size_t tile) {
   const Path& path = *pr.path;
   const TilePlace place = tile_place(pr, tile);
-  // The tile's rows: one band (tile_shape), inside the tile row of MC rows starting at tile_row0.
+  // The tile's rows: one band (tile_shape), starting on a strip of MR rows.
   const std::size_t row0 = place.band_index * pr.band;
-  const std::size_t tile_row0 = row0 / path.mc * path.mc;
-  const std::size_t band_offset = row0 - tile_row0;  // rows into its tile row, a multiple of MR
   const std::size_t col0 = place.column_index * pr.nc;
   const std::size_t rows = std::min(pr.band, pr.m - row0);
   const std::size_t cols = std::min(pr.nc, pr.n - col0);
@@ -485,11 +504,10 @@ void run_tile(const Problem& pr, std::size_t tile) {
   } else if (pr.packed_a != nullptr) {
     // A was packed once, in the same layout (pack_a_f32): the tile reads its blocks in place,
     // so the microkernel sees the same floats in the same order as when the tile packs them. A
-    // band's strips are its tile row's strips from band_offset on (strip i at i * kc).
-    const std::size_t tile_rows = std::min(path.mc, pr.m - tile_row0);
+    // band's strips are one run in each k-block (strip i at i * kc from the band's first).
     for (std::size_t p0 = 0; p0 < pr.k; p0 += kKc) {
       const std::size_t kc = std::min(kKc, pr.k - p0);
-      const float* a_block = pr.packed_a + packed_a_offset(pr.k, path.mr, tile_row0, tile_rows, p0) + band_offset * kc;
+      const float* a_block = pr.packed_a + packed_a_offset(pr.m, path.mr, row0, p0, kc);
       epilogue_done = run_block(pr, a_block, p0, kc, row0, rows, cols, col0, c_tile, scratch, edge_strip);
     }
   } else {
@@ -633,6 +651,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
   if (m == 0 || n == 0) return;
   TileShape shape = tile_shape(path, m, n, k);
   if (a.packed == nullptr && a.source == nullptr && b.packed != nullptr) shape = wide_band_shape(path, m, n, shape);
+  if (a.packed != nullptr && b.source != nullptr) shape = sourced_band_shape(path, m, n, shape);
   CallB call_b;
   const BStripSource* per_tile = nullptr;
   if (b.packed != nullptr) {
@@ -699,13 +718,10 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
   packed.k_ = k;
   packed.size_ = gemm::packed_a_size(m, k, path.mr);
   packed.data_.reset(gemm::allocate_aligned_floats(packed.size_));
-  // Exactly the blocks the tiles would pack (run_tile): per tile row, per k-block.
-  for (std::size_t row0 = 0; row0 < m; row0 += path.mc) {
-    const std::size_t rows = std::min(path.mc, m - row0);
-    for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
-      const std::size_t kc = std::min(gemm::kKc, k - p0);
-      path.pack_a(a, row0, rows, p0, kc, packed.data_.get() + gemm::packed_a_offset(k, path.mr, row0, rows, p0));
-    }
+  // The strips the tiles would pack (run_tile), all rows of one k-block after the other.
+  for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
+    const std::size_t kc = std::min(gemm::kKc, k - p0);
+    path.pack_a(a, 0, m, p0, kc, packed.data_.get() + gemm::packed_a_offset(m, path.mr, 0, p0, kc));
   }
   return packed;
 }

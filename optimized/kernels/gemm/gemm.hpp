@@ -62,8 +62,8 @@ class PackedB {
 };
 
 // A packed once for all its m and k in the layout of one path (constant weights, e.g. a
-// convolution's filters): per tile row of MC rows, per k-block of KC, strips of MR rows with
-// element (p, r) at p * MR + r and rows past m padded with +0 -- the layout the tiles otherwise
+// convolution's filters): per k-block of KC, all rows as strips of MR rows with element (p, r)
+// at p * MR + r and rows past m padded with +0 (gemm_pack.hpp) -- the strips the tiles otherwise
 // pack per call (kernels-gemm.md, "Structure" step 2). Products with it give bit-identical
 // results to gemm_f32 with the unpacked A on the same path and mode: packing only moves values.
 class PackedA {
@@ -148,9 +148,10 @@ void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n
                       const AStripSource* a_source, MatrixView a, const BStripSource* b_source, MatrixView b, float* c,
                       std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
-// gemm_f32_packed_a with B from a strip source: with one tile row (m <= MC) each tile fills each
-// strip it uses once per k-block (nothing of B is stored beyond one strip per thread); otherwise
-// B is filled whole into the packing buffer, strip by strip. The values reach the microkernel in
+// gemm_f32_packed_a with B from a strip source: with one band of rows (m up to 264 rows a band,
+// or m <= MC where a small n needs narrower bands for the threads) each tile fills each strip it
+// uses once per k-block (nothing of B is stored beyond one strip per thread); otherwise B is
+// filled whole into the packing buffer, strip by strip. The values reach the microkernel in
 // the same order as from a stored B, so the results are gemm_f32_packed_a's bits.
 void gemm_f32_packed_a_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,
                                const PackedA& a, const BStripSource& b, float* c, std::ptrdiff_t ldc,

@@ -48,17 +48,19 @@ void pack_a_6__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_
 void pack_a_12__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
 #endif
 
-// Packed A (PackedA, gemm.hpp): tile rows of mc rows one after the other; inside a tile row of
-// `rows` rows, the k-blocks one after the other, each strip_count(rows, mr) * mr rows by kc in
-// pack_a_block's layout. mc is a multiple of mr on every path (gemm_path.cpp), so tile row t
-// starts at t * mc * k.
+// Packed A (PackedA, gemm.hpp): the k-blocks of kKc rows of k one after the other (the last may be
+// shorter); inside the k-block starting at p0, of kc rows, all of A's rows as strip_count(m, mr)
+// strips of mr rows in pack_a_block's layout, strip s at s * mr * kc. Any band of rows starting on
+// a strip boundary is then one run of strips in every k-block, so a tile's band need not lie inside
+// one tile row of MC (a convolution's im2col strip is filled once for all of a layer's filters,
+// sourced_band_shape in gemm.cpp).
 inline std::size_t packed_a_size(std::size_t m, std::size_t k, std::size_t mr) noexcept {
   return strip_count(m, mr) * mr * k;
 }
-// Where the k-block starting at p0 of the tile row starting at row0 (with `rows` rows) begins.
-inline std::size_t packed_a_offset(std::size_t k, std::size_t mr, std::size_t row0, std::size_t rows,
-                                   std::size_t p0) noexcept {
-  return row0 * k + p0 * strip_count(rows, mr) * mr;
+// Where rows from row0 (a multiple of mr) of the k-block starting at p0, kc rows of k, begin.
+inline std::size_t packed_a_offset(std::size_t m, std::size_t mr, std::size_t row0, std::size_t p0,
+                                   std::size_t kc) noexcept {
+  return p0 * strip_count(m, mr) * mr + row0 * kc;
 }
 
 }  // namespace onemodel::opt::gemm

@@ -62,8 +62,8 @@ constexpr Path kVariants[] = {
 #endif
     kScalar};
 
-// Packed A (gemm_pack.hpp, packed_a_offset) places tile row t at t * mc * k: every full tile
-// row must be whole strips of mr rows.
+// Bands of rows start on a strip of mr rows (packed_a_offset) and divide MC (tile_shape), so every
+// full tile row is whole strips.
 // gemm.cpp packs a ragged in-place B strip into a stack buffer of KC x 32 floats.
 constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0 && p.nr <= 32; }
 constexpr bool every_variant_has_whole_strips() {
