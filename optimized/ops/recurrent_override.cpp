@@ -123,9 +123,10 @@ void RecurrentOverride::run(RunContext& context) const {
   // Section 6: the row lengths, each checked (InvalidInput) by the reference's helper.
   // The row lengths and the rows active at a step, on run scratch (a warm run allocates nothing,
   // graph-runtime.md section 4).
-  Tensor index_scratch = context.scratch(DType::I64, Shape{2 * batch});
+  // The rows active at a step are per direction (bidirectional nodes run both at once, below).
+  Tensor index_scratch = context.scratch(DType::I64, Shape{(1 + dirs) * batch});
   const std::span<std::int64_t> lengths = index_scratch.mutable_data<std::int64_t>().subspan(0, at(batch));
-  const std::span<std::int64_t> active_rows = index_scratch.mutable_data<std::int64_t>().subspan(at(batch));
+  const std::span<std::int64_t> active_all = index_scratch.mutable_data<std::int64_t>().subspan(at(batch));
   recurrent::sequence_lengths_into(context, seq, batch, lengths);
   const std::int64_t longest = *std::max_element(lengths.begin(), lengths.end());
 
@@ -152,41 +153,51 @@ void RecurrentOverride::run(RunContext& context) const {
   // Row (t, b) of the projections: X's own row order, so X is read in place in either layout.
   const auto xw_row = [&](std::int64_t t, std::int64_t b) { return a.layout == 0 ? t * batch + b : b * seq + t; };
 
-  // Section 8: the projections (seq * batch * G * H floats, below 2^30 by infer()) on run scratch.
-  Tensor xw_t = context.scratch(DType::F32, Shape{seq * batch, gh});
-  float* xw = xw_t.mutable_data<float>().data();
+  // Both directions of a bidirectional node run at once, one per thread, each with its own
+  // scratch and its products on that thread alone: the steps of one direction are a chain of small
+  // products (a batch of 1-8 rows against R) that a second thread barely shortens, while the two
+  // directions share nothing but the read-only inputs and write disjoint parts of Y, Y_h and Y_c.
+  // Each direction computes exactly what it computed alone (the product's bits do not depend on its
+  // threads: kernels-gemm.md, "Fixed chunks"), so nothing changes with the thread count.
+  // Section 8: the projections (seq * batch * G * H floats per direction, below 2^30 by infer()) on
+  // run scratch.
+  Tensor xw_t = context.scratch(DType::F32, Shape{dirs * seq * batch, gh});
+  float* const xw_all = xw_t.mutable_data<float>().data();
   // The states and per-step buffers, one zeroed run scratch carved in order (as the vectors they
-  // replace were zeroed): initial H and C in layout 0, the recurrent products, r . H_prev, the
-  // cell's work rows, H and C and their next values.
+  // replace were zeroed): initial H and C in layout 0, then per direction the recurrent products,
+  // r . H_prev, the cell's work rows, H and C and their next values.
   const std::int64_t states = dirs * batch * hidden;
   const std::int64_t rows = batch * hidden;
-  const std::int64_t parts[] = {states,           lstm_ ? states : 0, batch * rec_columns, split ? rows : 0,
-                                split ? rows : 0, batch * 2 * gh,     rows,                rows,
-                                lstm_ ? rows : 0, lstm_ ? rows : 0};
-  std::int64_t total = 0;
-  for (const std::int64_t n : parts) total += n;
-  Tensor float_scratch = context.scratch(DType::F32, Shape{total});
+  const std::int64_t lane_parts[] = {batch * rec_columns, split ? rows : 0, split ? rows : 0, batch * 2 * gh, rows, rows,
+                                     lstm_ ? rows : 0,    lstm_ ? rows : 0};
+  std::int64_t per_lane = 0;
+  for (const std::int64_t n : lane_parts) per_lane += n;
+  const std::int64_t shared = states + (lstm_ ? states : 0);
+  Tensor float_scratch = context.scratch(DType::F32, Shape{shared + dirs * per_lane});
   const std::span<float> all = float_scratch.mutable_data<float>();
   std::fill(all.begin(), all.end(), 0.0f);
-  std::size_t next_part = 0, used = 0;
-  const auto carve = [&]() {
-    const std::span<float> part = all.subspan(used, at(parts[next_part]));
-    used += at(parts[next_part++]);
-    return part;
-  };
-  const std::span<float> initial_h = carve(), initial_c = carve(), rec = carve(), rec_h = carve(), reset = carve(),
-                         work = carve(), h = carve(), h_next = carve(), c = carve(), c_next = carve();
+  const std::span<float> initial_h = all.subspan(0, at(states));
+  const std::span<float> initial_c = all.subspan(at(states), lstm_ ? at(states) : 0);
   recurrent::load_state_into(context, kInitialH, a.layout, dirs, batch, hidden, initial_h);
   if (lstm_) recurrent::load_state_into(context, kInitialC, a.layout, dirs, batch, hidden, initial_c);
-  std::size_t active_count = 0;
 
-  const KernelContext kc = kernel_context(context);
+  const KernelContext whole = kernel_context(context);
   const auto* packs = static_cast<const RecurrentPacks*>(context.state());
   const MatrixView x_view{x, static_cast<std::ptrdiff_t>(input), 1};
-  const MatrixView h_view{h.data(), static_cast<std::ptrdiff_t>(hidden), 1};
-  const MatrixView reset_view{reset.data(), static_cast<std::ptrdiff_t>(hidden), 1};
 
-  for (std::int64_t d = 0; d < dirs; ++d) {
+  const auto run_direction = [&](std::int64_t d, const KernelContext& kc) {
+    float* const xw = xw_all + d * seq * batch * gh;
+    std::size_t used = at(shared + d * per_lane), next_part = 0;
+    const auto carve = [&]() {
+      const std::span<float> part = all.subspan(used, at(lane_parts[next_part]));
+      used += at(lane_parts[next_part++]);
+      return part;
+    };
+    const std::span<float> rec = carve(), rec_h = carve(), reset = carve(), work = carve(), h = carve(),
+                           h_next = carve(), c = carve(), c_next = carve();
+    const std::span<std::int64_t> active_rows = active_all.subspan(at(d * batch), at(batch));
+    const MatrixView h_view{h.data(), static_cast<std::ptrdiff_t>(hidden), 1};
+    const MatrixView reset_view{reset.data(), static_cast<std::ptrdiff_t>(hidden), 1};
     const bool reverse = a.direction == Direction::Reverse || d == 1;
     DirectionWeights weights;
     weights.r = r + d * gh * hidden;
@@ -247,7 +258,7 @@ void RecurrentOverride::run(RunContext& context) const {
 
     // Section 6: row b runs steps 0 .. len_b - 1.
     for (std::int64_t s = 0; s < longest; ++s) {
-      active_count = 0;
+      std::size_t active_count = 0;
       for (std::int64_t b = 0; b < batch; ++b) {
         if (s < lengths[at(b)]) active_rows[active_count++] = b;
       }
@@ -279,7 +290,17 @@ void RecurrentOverride::run(RunContext& context) const {
         if (y_c != nullptr) y_c[state_index(d, b) + j] = zero ? 0.0f : store(c[at(b * hidden + j)]);
       }
     }
-  }
+  };
+
+  if (dirs == 1) return run_direction(0, whole);
+  // One chunk per direction, each direction's products on its chunk's thread alone. The estimate:
+  // both directions' multiply-adds at kernels-gemm.md's 40 a nanosecond, plus about a nanosecond
+  // per gate value of cell arithmetic per step and row.
+  const KernelContext alone{whole.isa, whole.exact, nullptr};
+  const double macs = static_cast<double>(dirs) * static_cast<double>(seq * batch) * static_cast<double>(gh) *
+                      static_cast<double>(input + rec_columns);
+  const double estimate = macs / 40.0 + static_cast<double>(dirs * seq * batch * gh);
+  whole.parallel_for(at(dirs), estimate, [&](std::size_t d) { run_direction(static_cast<std::int64_t>(d), alone); });
 }
 
 }  // namespace onemodel::opt
