@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "optimized/kernels/gemm/gemm_buffer.hpp"
 #include "optimized/kernels/transpose/transpose16_avx512.hpp"
 
 namespace onemodel::opt {
@@ -98,9 +98,13 @@ void block_outputs(const BlockJob& j) noexcept {
 
 // Per-thread scratch (grows once): the padded tile, the block's weights and outputs. `zeroed`
 // names the geometry whose padding positions the tile holds as zeros: positions that hold input
-// are rewritten for every block, the others are written only here.
+// are rewritten for every block, the others are written only here. Each position of the tile, the
+// weights and the outputs is one vector of 16 floats, so the buffers are 64-byte aligned
+// (GrowingBuffer) and every load and store of the block's arithmetic is one cache line: in a
+// std::vector (16-byte aligned) every such access had spanned two lines, halving the loads a
+// cycle could issue, and a 5x5 layer over 1152 channels of 7 x 7 took 1.36x its time.
 struct Scratch {
-  std::vector<float> tile, weights, out, bias;
+  gemm::GrowingBuffer tile, weights, out, bias;
   std::size_t zeroed_h = 0, zeroed_w = 0, zeroed_top = 0, zeroed_left = 0, zeroed_in_h = 0, zeroed_in_w = 0;
   const float* zeroed_data = nullptr;
 };
@@ -110,13 +114,14 @@ Scratch& thread_scratch() {
   return scratch;
 }
 
-void prepare_tile(const Conv2dShape& s, Scratch& sc) {
+// The block's padded tile, its padding positions zeroed once per geometry.
+float* prepare_tile(const Conv2dShape& s, Scratch& sc) {
   const std::size_t ph = s.padded_h(), pw = s.padded_w(), floats = ph * pw * L;
-  if (sc.tile.size() < floats) sc.tile.resize(floats);
-  if (sc.zeroed_data != sc.tile.data() || sc.zeroed_h != ph || sc.zeroed_w != pw || sc.zeroed_top != s.pad_top ||
+  float* tile = sc.tile.reserve(floats);
+  if (sc.zeroed_data != tile || sc.zeroed_h != ph || sc.zeroed_w != pw || sc.zeroed_top != s.pad_top ||
       sc.zeroed_left != s.pad_left || sc.zeroed_in_h != s.in_h || sc.zeroed_in_w != s.in_w) {
-    std::fill(sc.tile.begin(), sc.tile.begin() + static_cast<std::ptrdiff_t>(floats), 0.0f);
-    sc.zeroed_data = sc.tile.data();
+    std::fill(tile, tile + floats, 0.0f);
+    sc.zeroed_data = tile;
     sc.zeroed_h = ph;
     sc.zeroed_w = pw;
     sc.zeroed_top = s.pad_top;
@@ -124,6 +129,7 @@ void prepare_tile(const Conv2dShape& s, Scratch& sc) {
     sc.zeroed_in_h = s.in_h;
     sc.zeroed_in_w = s.in_w;
   }
+  return tile;
 }
 
 }  // namespace
@@ -148,13 +154,12 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
   const bool exact = context.exact;
   context.parallel_for(blocks, per_block * static_cast<double>(blocks), [&](std::size_t block) {
     Scratch& sc = thread_scratch();
-    prepare_tile(s, sc);
-    if (sc.weights.size() < taps * L) sc.weights.resize(taps * L);
-    if (sc.out.size() < s.out_plane() * L) sc.out.resize(s.out_plane() * L);
-    if (sc.bias.size() < L) sc.bias.resize(L);
+    float* tile = prepare_tile(s, sc);
+    float* weights = sc.weights.reserve(taps * L);
+    float* out = sc.out.reserve(s.out_plane() * L);
+    float* block_bias = sc.bias.reserve(L);
     const std::size_t n = block / per_image, oc0 = (block % per_image) * L;
     const std::size_t lanes = std::min(L, cout - oc0);
-    float* tile = sc.tile.data();
     // The input rows interleaved 16 columns at a time; lanes past `lanes` (a last partial block)
     // hold +0, computed and never stored.
     const float* src[L];
@@ -205,16 +210,16 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
         rows[l] = l < lanes ? _mm512_maskz_loadu_ps(mask, w + (oc0 + l) * taps + t0) : _mm512_setzero_ps();
       }
       transpose16(rows, columns);
-      for (std::size_t t = 0; t < count; ++t) _mm512_storeu_ps(sc.weights.data() + (t0 + t) * L, columns[t]);
+      for (std::size_t t = 0; t < count; ++t) _mm512_storeu_ps(weights + (t0 + t) * L, columns[t]);
     }
-    for (std::size_t l = 0; l < L; ++l) sc.bias[l] = l < lanes && bias != nullptr ? bias[oc0 + l] : 0.0f;
+    for (std::size_t l = 0; l < L; ++l) block_bias[l] = l < lanes && bias != nullptr ? bias[oc0 + l] : 0.0f;
     BlockJob job;
     job.s = &s;
     job.tile = tile;
     job.tile_w = pw;
-    job.weights = sc.weights.data();
-    job.bias = bias != nullptr ? sc.bias.data() : nullptr;
-    job.out = sc.out.data();
+    job.weights = weights;
+    job.bias = bias != nullptr ? block_bias : nullptr;
+    job.out = out;
     if (exact) {
       block_outputs<true>(job);
     } else {
@@ -226,7 +231,7 @@ void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Co
     for (std::size_t p0 = 0; p0 < plane; p0 += L) {
       const std::size_t count = std::min(L, plane - p0);
       for (std::size_t q = 0; q < L; ++q) {
-        rows[q] = q < count ? _mm512_loadu_ps(sc.out.data() + (p0 + q) * L) : _mm512_setzero_ps();
+        rows[q] = q < count ? _mm512_loadu_ps(out + (p0 + q) * L) : _mm512_setzero_ps();
       }
       transpose16(rows, columns);
       const __mmask16 mask = first_lanes(count);
