@@ -8,6 +8,7 @@
 
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
+#include "optimized/ops/batch_entries.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
 #include "optimized/runtime/weight_packs.hpp"
 #include "reference/ops/matmul_helpers.hpp"
@@ -130,16 +131,9 @@ class MatMulOptimized final : public OptimizedKernel {
       product(kc, 0, static_cast<std::size_t>(batches) * m);
       return;
     }
-    // kernels-gemm.md "Fixed chunks": one batch entry per chunk when the entries are small,
-    // each entry on one thread; large entries use the pool inside the product instead.
     const double per_entry_ns = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / 40.0;
-    if (per_entry_ns < ThreadPool::kNanosecondsPerThread) {
-      const KernelContext single{kc.isa, kc.exact, nullptr};
-      kc.parallel_for(static_cast<std::size_t>(batches), per_entry_ns * static_cast<double>(batches),
-                      [&](std::size_t bi) { product(single, static_cast<std::int64_t>(bi), m); });
-      return;
-    }
-    for (std::int64_t bi = 0; bi < batches; ++bi) product(kc, bi, m);
+    run_batch_entries(kc, batches, per_entry_ns,
+                      [&](const KernelContext& on, std::int64_t bi) { product(on, bi, m); });
   }
 
  private:

@@ -5,6 +5,7 @@
 
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
+#include "optimized/ops/batch_entries.hpp"
 #include "optimized/passes/replaced_stage.hpp"
 #include "reference/ops/matmul_helpers.hpp"
 
@@ -213,16 +214,9 @@ void TransposedMatMulOp::run(RunContext& context) const {
     product(kc, 0, static_cast<std::size_t>(batches) * m);
     return;
   }
-  // As the MatMul override (op_matmul.cpp, kernels-gemm.md "Fixed chunks"): one batch entry per
-  // chunk when the entries are small, else the pool inside each entry's product.
+  // As the MatMul override (op_matmul.cpp): the entries as chunks or the pool inside each.
   const double per_entry_ns = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / 40.0;
-  if (per_entry_ns < ThreadPool::kNanosecondsPerThread) {
-    const KernelContext single{kc.isa, kc.exact, nullptr};
-    kc.parallel_for(static_cast<std::size_t>(batches), per_entry_ns * static_cast<double>(batches),
-                    [&](std::size_t bi) { product(single, static_cast<std::int64_t>(bi), m); });
-    return;
-  }
-  for (std::int64_t bi = 0; bi < batches; ++bi) product(kc, bi, m);
+  run_batch_entries(kc, batches, per_entry_ns, [&](const KernelContext& on, std::int64_t bi) { product(on, bi, m); });
 }
 
 // The Transposes into scratch, then the MatMul's kernel into the output, as the unfused graph.

@@ -500,14 +500,16 @@ TEST(GemmKernel, SteadyStateCallsAllocateNothing) {
 // (gemm.cpp, reads_b_in_place); the ragged last strip is packed alone. Fast mode, where the
 // naive-loop tests cannot check bits: the in-place product must equal the product with B packed
 // whole (gemm_f32_packed always reads packed strips), bit for bit, on every path, 1 and 2 threads,
-// with n ragged against every NR, k over several k-blocks, and a row stride wider than n.
+// with n ragged against every NR, k over several k-blocks, and a row stride wider than n. With
+// more rows (m > MC) and a small B (k * n <= 2^16), a pool of two threads packs B per tile
+// (gemm.cpp, packs_b_per_tile) and one thread packs it whole: both against B packed beforehand.
 TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.BReadInPlaceEqualsPackedBBitForBit");
   ThreadPool two(2, ThreadPool::Sharing::Always);
   std::mt19937 rng(20261129);
   Values values{rng, 0.0005};  // k up to 513: a higher rate leaves nearly every output NaN
   const std::size_t shapes[][3] = {{1, 1, 1}, {4, 37, 5}, {12, 100, 300}, {16, 1000, 96}, {24, 257, 513},
-                                   {96, 70, 260}, {5, 33, 1}};
+                                   {96, 70, 260}, {5, 33, 1}, {128, 128, 64}, {197, 64, 197}, {300, 40, 300}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
