@@ -280,7 +280,7 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
 #endif  // __x86_64__
 
 // The rule (depthwise_blocked.cpp): AVX-512 only; outputs of at most 8 columns, or narrower
-// than 16 with at least 49 taps; at most 64 taps.
+// than 16 unstrided or with at least 49 taps; at most 64 taps.
 TEST(DepthwiseBlocked, SelectionRule) {
   Case c;
   c.channels = 1152;
@@ -290,8 +290,13 @@ TEST(DepthwiseBlocked, SelectionRule) {
   EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
   EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx2, c.shape()));
   EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, c.shape()));
-  c.in_h = c.in_w = 14;  // 14 wide, 25 taps: the walk
+  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the stride-2 kernel or the walk
+  c.sh = c.sw = 2;
   EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  c.in_h = c.in_w = 14;
+  c.sh = c.sw = 1;
   c.kh = c.kw = 7;  // 14 wide, 49 taps: blocked
   c.pt = c.pl = c.pb = c.pr = 3;
   EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
