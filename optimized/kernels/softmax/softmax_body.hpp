@@ -29,6 +29,14 @@ inline float row_max_ignoring_nan(const float* x, std::size_t n) noexcept {
     const typename L::F v = L::load(x + j);
     best = L::select(L::gt(v, best), v, best);  // NaN never compares greater: ignored
   }
+  if constexpr (requires { L::load_first(x, n); }) {
+    // The partial vector's missing lanes as -inf, which is never greater (lanes_avx512.hpp).
+    if (j < n) {
+      const typename L::F v = L::load_first_or(x + j, n - j, L::set1(-__builtin_inff()));
+      best = L::select(L::gt(v, best), v, best);
+      j = n;
+    }
+  }
   float lanes[W];
   L::store(lanes, best);
   float m = -__builtin_inff();
@@ -56,6 +64,17 @@ inline float exp_and_sum(const float* x, float* e, std::size_t n, float m) noexc
       const typename L::F ev = exponential<L, Fast>(L::sub(L::load(x + j + k * W), mv));
       if (e != nullptr) L::store(e + j + k * W, ev);
       sum.acc[k] = L::add(sum.acc[k], ev);
+    }
+  }
+  if constexpr (requires { L::load_first(x, n); }) {
+    if (j < n && V == 1) {
+      // One masked vector (lanes_avx512.hpp): the padding lanes read nothing and add +0, as the
+      // buffer's do below.
+      const std::size_t rest = n - j;
+      const typename L::F ev = L::keep_first(exponential<L, Fast>(L::sub(L::load_first(x + j, rest), mv)), rest);
+      if (e != nullptr) L::store_first(e + j, ev, rest);
+      sum.acc[0] = L::add(sum.acc[0], ev);
+      return sum.result();
     }
   }
   if (j < n) {

@@ -93,6 +93,11 @@ inline void map_array(const float* x, float* y, std::size_t n, Fn f) noexcept {
   constexpr std::size_t W = static_cast<std::size_t>(L::kWidth);
   std::size_t i = 0;
   for (; i + W <= n; i += W) L::store(y + i, f(L::load(x + i)));
+  if constexpr (requires { L::load_first(x, n); }) {
+    // Masked partial vector (lanes_avx512.hpp): the buffer's values without its copies.
+    if (i < n) L::store_first(y + i, f(L::load_first(x + i, n - i)), n - i);
+    return;
+  }
   if (i < n) {
     float buffer[W] = {};
     for (std::size_t k = 0; i + k < n; ++k) buffer[k] = x[i + k];

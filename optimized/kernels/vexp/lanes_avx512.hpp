@@ -7,6 +7,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace onemodel::opt::avx512 {
@@ -46,6 +47,17 @@ struct Lanes {
   static F abs(F a) noexcept {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF)));
   }
+  // The first `count` lanes (count < 16) of a row's last partial vector, by masked loads and
+  // stores: the lanes past the row are neither read nor written. load_first fills them with +0,
+  // load_first_or with `fill`; keep_first sets them to +0. The other paths go through a buffer
+  // (exp_lanes.hpp map_array, softmax_body.hpp): the same values in the row's lanes.
+  static M first(std::size_t count) noexcept { return static_cast<M>((1u << count) - 1u); }
+  static F load_first(const float* p, std::size_t count) noexcept { return _mm512_maskz_loadu_ps(first(count), p); }
+  static F load_first_or(const float* p, std::size_t count, F fill) noexcept {
+    return _mm512_mask_loadu_ps(fill, first(count), p);
+  }
+  static void store_first(float* p, F v, std::size_t count) noexcept { _mm512_mask_storeu_ps(p, first(count), v); }
+  static F keep_first(F v, std::size_t count) noexcept { return _mm512_maskz_mov_ps(first(count), v); }
 };
 
 }  // namespace onemodel::opt::avx512
