@@ -621,8 +621,10 @@ CallB prepare_b(const KernelContext& context, std::size_t m, std::size_t n, std:
 // packing (there, bands of 24 rows copying B once each took 1.4x the time on 197 x 64 x 197; at
 // two threads they still gain: 41 -> 31 us). Only for B with contiguous rows: a transposed B (the
 // keys of an attention's scores) is gathered, which costs too much to repeat per band (DeiT's
-// scores 1.12x the time). The strips hold the same floats either way, so the choice cannot change
-// a result.
+// scores 1.12x the time). And only with A not packed beforehand: a convolution's packed filters
+// against a 1x1 layer's input are banded finely for the threads (rows first, m > n), and B copied
+// once per band cost MnasNet and RegNet-Y 3-4% at two threads (run_product). The strips hold the
+// same floats either way, so the choice cannot change a result.
 constexpr std::size_t kPerTileBFloats = std::size_t{1} << 16;
 
 struct ViewStrips {
@@ -699,7 +701,8 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     } else {
       call_b.packed = fill_b_for_call(context, n, k, *b.source);
     }
-  } else if (packs_b_per_tile(context, path, m, n, k, b.view)) {
+  } else if (a.packed == nullptr && packs_b_per_tile(context, path, m, n, k, b.view)) {
+    // (Not for packed A: see packs_b_per_tile.)
     per_tile = &view_strips;
   } else {
     call_b = prepare_b(context, m, n, k, b.view);
