@@ -318,6 +318,19 @@ TEST(Depthwise, ExactSpecialValues) {
   }
 }
 
+// A 3x3 depthwise convolution at stride 2 with padding 1 on every side, with bias.
+Case square_stride_two(std::size_t channels, std::size_t in_h, std::size_t in_w) {
+  Case c;
+  c.channels = channels;
+  c.in_h = in_h;
+  c.in_w = in_w;
+  c.kh = c.kw = 3;
+  c.sh = c.sw = 2;
+  c.pt = c.pl = c.pb = c.pr = 1;
+  c.bias = true;
+  return c;
+}
+
 // Stride 2 with 3- and 5-wide windows and rows of 9 or more outputs: on AVX-512 the planes are
 // read in place (depthwise_stride2.hpp; depthwise_takes_stride2 below). Symmetric pads, the
 // asymmetric "same" padding of TensorFlow exports (0 before, 1 after), padding as wide as the
@@ -356,26 +369,14 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
   }
   // The cases above fit one chunk each; this one (64 planes of 56 x 20 outputs) is split between
   // the two threads, as RequireSharedCalls checks.
-  Case large;
-  large.channels = 64;
-  large.in_h = 40;
-  large.in_w = 112;
-  large.kh = large.kw = 3;
-  large.sh = large.sw = 2;
-  large.pt = large.pl = large.pb = large.pr = 1;
-  large.bias = true;
+  const Case large = square_stride_two(64, 40, 112);
   EXPECT_EQ(check_exact(large, seed++, true), "");
   EXPECT_EQ(check_fast(large, seed++), "");
 }
 
 TEST(Depthwise, StrideTwoSelection) {
-  Case c;
-  c.channels = 2;
-  c.in_h = 9;
-  c.in_w = 40;
-  c.kh = c.kw = 3;
-  c.sh = c.sw = 2;
-  c.pt = c.pl = c.pb = c.pr = 1;
+  Case c = square_stride_two(2, 9, 40);
+  c.bias = false;
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape()));
 #else

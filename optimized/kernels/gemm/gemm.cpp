@@ -162,15 +162,21 @@ TileShape tile_shape(const Path& path, std::size_t m, std::size_t n, std::size_t
 // tile packs the band's rows into strips of MR from its first row): the same bits.
 constexpr std::size_t kWideBandRows = 264;
 
-TileShape wide_band_shape(const Path& path, std::size_t m, std::size_t n, TileShape shape) noexcept {
-  if (m <= path.mc || shape.band != path.mc) return shape;
+// m rows in bands of at most kWideBandRows, split evenly, each a multiple of MR, `nc` columns
+// wide; the tiles then narrow (a multiple of NR, never below it) while the call has fewer than
+// kMinTiles of them, as tile_shape would.
+TileShape even_wide_bands(const Path& path, std::size_t m, std::size_t n, std::size_t nc) noexcept {
   const std::size_t bands = strip_count(m, kWideBandRows);
-  TileShape wide{shape.nc, strip_count(strip_count(m, bands), path.mr) * path.mr};
-  // Still kMinTiles tiles where the columns allow it, by narrower tiles (as tile_shape would).
+  TileShape wide{nc, strip_count(strip_count(m, bands), path.mr) * path.mr};
   while (strip_count(m, wide.band) * strip_count(n, wide.nc) < kMinTiles && wide.nc > path.nr) {
     wide.nc = std::max(path.nr, wide.nc / 2 / path.nr * path.nr);
   }
   return wide;
+}
+
+TileShape wide_band_shape(const Path& path, std::size_t m, std::size_t n, TileShape shape) noexcept {
+  if (m <= path.mc || shape.band != path.mc) return shape;
+  return even_wide_bands(path, m, n, shape.nc);
 }
 
 // With A packed once (a convolution's weights) and B filled strip by strip from a source (its
@@ -186,11 +192,7 @@ TileShape wide_band_shape(const Path& path, std::size_t m, std::size_t n, TileSh
 // the same k-blocks: the same bits.
 TileShape sourced_band_shape(const Path& path, std::size_t m, std::size_t n, TileShape shape) noexcept {
   if (m <= shape.band) return shape;
-  const std::size_t bands = strip_count(m, kWideBandRows);
-  TileShape wide{std::max(shape.nc, path.nc), strip_count(strip_count(m, bands), path.mr) * path.mr};
-  while (strip_count(m, wide.band) * strip_count(n, wide.nc) < kMinTiles && wide.nc > path.nr) {
-    wide.nc = std::max(path.nr, wide.nc / 2 / path.nr * path.nr);
-  }
+  const TileShape wide = even_wide_bands(path, m, n, std::max(shape.nc, path.nc));
   return strip_count(m, wide.band) * strip_count(n, wide.nc) >= kMinTiles ? wide : shape;
 }
 
@@ -623,7 +625,7 @@ CallB prepare_b(const KernelContext& context, std::size_t m, std::size_t n, std:
 // keys of an attention's scores) is gathered, which costs too much to repeat per band (DeiT's
 // scores 1.12x the time). And only with A not packed beforehand: a convolution's packed filters
 // against a 1x1 layer's input are banded finely for the threads (rows first, m > n), and B copied
-// once per band cost MnasNet and RegNet-Y 3-4% at two threads (run_product). The strips hold the
+// once per band cost MnasNet and RegNet-Y 3-4% at two threads. The strips hold the
 // same floats either way, so the choice cannot change a result.
 constexpr std::size_t kPerTileBFloats = std::size_t{1} << 16;
 
@@ -639,9 +641,9 @@ void fill_view_strip(const void* state, std::size_t p0, std::size_t kc, std::siz
 }
 
 bool packs_b_per_tile(const KernelContext& context, const Path& path, std::size_t m, std::size_t n, std::size_t k,
-                      MatrixView b) noexcept {
-  return context.pool != nullptr && context.pool->threads() > 1 && !reads_b_in_place(path, m, k, b) && k > 0 &&
-         k * n <= kPerTileBFloats && b.col_stride == 1;
+                      MatrixView b, bool a_packed) noexcept {
+  return !a_packed && context.pool != nullptr && context.pool->threads() > 1 && !reads_b_in_place(path, m, k, b) &&
+         k > 0 && k * n <= kPerTileBFloats && b.col_stride == 1;
 }
 
 // The product's operands behind one interface: where the tiles take A's packed blocks and B's
@@ -701,8 +703,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     } else {
       call_b.packed = fill_b_for_call(context, n, k, *b.source);
     }
-  } else if (a.packed == nullptr && packs_b_per_tile(context, path, m, n, k, b.view)) {
-    // (Not for packed A: see packs_b_per_tile.)
+  } else if (packs_b_per_tile(context, path, m, n, k, b.view, a.packed != nullptr)) {
     per_tile = &view_strips;
   } else {
     call_b = prepare_b(context, m, n, k, b.view);

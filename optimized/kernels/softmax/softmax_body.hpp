@@ -66,8 +66,8 @@ inline float exp_and_sum(const float* x, float* e, std::size_t n, float m) noexc
       sum.acc[k] = L::add(sum.acc[k], ev);
     }
   }
-  if constexpr (requires { L::load_first(x, n); }) {
-    if (j < n && V == 1) {
+  if constexpr (V == 1 && requires { L::load_first(x, n); }) {
+    if (j < n) {
       // One masked vector (lanes_avx512.hpp): the padding lanes read nothing and add +0, as the
       // buffer's do below.
       const std::size_t rest = n - j;
