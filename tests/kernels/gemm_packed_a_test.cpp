@@ -171,12 +171,14 @@ TEST(GemmPackedA, SameBitsWithManySpecialValues) {
 
 // Several tile rows and columns and k-blocks of 256 (a ragged last tile row, so the packed tile
 // rows have different heights), including ResNet-50's late-layer shapes (N = 49 and 196) and a
-// k = 16 product, whose tiles are wider than the path's NC.
+// k = 16 product, whose tiles are wider than the path's NC, and a product large enough for at least
+// 16 tiles (512 x 49 x 1400: bands of 24 rows on AVX-512).
 TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmPackedA.SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads");
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030},
-                                   {5, 400, 300},   {256, 49, 2304}, {131, 196, 1152}, {100, 1500, 16}};
+                                   {5, 400, 300},   {256, 49, 2304}, {131, 196, 1152}, {100, 1500, 16},
+                                   {512, 49, 1400}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {

@@ -261,13 +261,14 @@ TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
 // get tiles wider than the path's NC (tile_shape), with a ragged last tile, B packed (m > MC) or
 // read in place (m <= MC). With B packed once, m > MC takes the wide bands of gemm.cpp
 // (wide_band_shape): one of 132 rows for 128, two of 156 for 300, three of 180 (the last 177)
-// for 537 on AVX-512.
+// for 537 on AVX-512. 512 x 49 x 1400 is a large product (2^25 multiply-adds or more) cut into at
+// least 16 tiles: bands of 24 rows on AVX-512, the last one 8 rows.
 TEST(GemmKernel, ExactMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.ExactMultipleTilesAndKBlocksOnOneAndTwoThreads");
   ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{200, 300, 600}, {97, 129, 257}, {193, 250, 513}, {130, 17, 1030},
                                    {5, 400, 300},   {100, 1500, 16}, {90, 1300, 24}, {200, 49, 600}, {192, 529, 300},
-                                   {128, 200, 300}, {300, 70, 520}, {537, 40, 260}};
+                                   {128, 200, 300}, {300, 70, 520}, {537, 40, 260}, {512, 49, 1400}};
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       for (ThreadPool* pool : {&one, &two}) {
