@@ -18,6 +18,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/depthwise_stride1.hpp"
 #include "optimized/kernels/conv/depthwise_stride2.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -396,6 +397,101 @@ TEST(Depthwise, StrideTwoSelection) {
   seven.kw = 7;
   seven.pl = seven.pr = 3;
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, seven.shape()));
+}
+
+// Stride 1 with square 3x3 windows and rows of 64 or more outputs, 7x7 windows and rows of 16 or
+// more: on AVX-512 the planes are read in place (depthwise_stride1.hpp; depthwise_takes_stride1
+// below). Rows of exactly 16 and 64 outputs, one past, vector pairs and more, the last vector
+// moved back; heights below, at and past
+// the four-row tile; symmetric pads, TensorFlow's "same" padding (0 before, 1 after), pads as wide
+// as the window allows, none; a multiplier and a batch; special values in inputs, weights and bias,
+// exact bits and the fast bound; one large case split between two threads.
+TEST(Depthwise, StrideOneInPlaceExactAndFast) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.StrideOneInPlaceExactAndFast");
+  struct Shape1 {
+    std::size_t in_h, in_w, k, pt, pl, pb, pr;
+  };
+  std::uint32_t seed = 1700;
+  for (const Shape1& g : {Shape1{1, 64, 3, 1, 1, 1, 1}, Shape1{3, 66, 3, 0, 0, 0, 0}, Shape1{4, 65, 3, 1, 1, 1, 1},
+                          Shape1{5, 79, 3, 0, 0, 1, 1}, Shape1{9, 81, 3, 2, 2, 2, 2}, Shape1{6, 95, 3, 1, 2, 1, 0},
+                          Shape1{11, 97, 3, 1, 1, 1, 1}, Shape1{8, 112, 3, 1, 1, 1, 1}, Shape1{7, 22, 7, 3, 3, 3, 3},
+                          Shape1{5, 16, 7, 3, 3, 3, 3}, Shape1{9, 23, 7, 0, 0, 0, 0},
+                          Shape1{2, 28, 7, 3, 3, 3, 3}, Shape1{10, 40, 7, 6, 6, 0, 0}, Shape1{13, 56, 7, 3, 1, 3, 5}}) {
+    Case c;
+    c.batch = 1 + g.in_w % 2;
+    c.channels = 3;
+    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = c.kw = g.k;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.bias = g.in_w % 2 == 0;
+    ASSERT_TRUE(c.valid()) << c.describe();
+#if defined(__x86_64__)
+    EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape())) << c.describe();
+#endif
+    EXPECT_EQ(check_exact(c, seed++, false), "");
+    EXPECT_EQ(check_exact(c, seed++, true), "");
+    EXPECT_EQ(check_fast(c, seed++), "");
+  }
+  // The cases above fit one chunk each; this one (64 planes of 40 x 112 outputs) is split between
+  // the two threads, as RequireSharedCalls checks.
+  Case large;
+  large.channels = 64;
+  large.in_h = 40;
+  large.in_w = 112;
+  large.kh = large.kw = 3;
+  large.pt = large.pl = large.pb = large.pr = 1;
+  large.bias = true;
+  EXPECT_EQ(check_exact(large, seed++, true), "");
+  EXPECT_EQ(check_fast(large, seed++), "");
+}
+
+TEST(Depthwise, StrideOneSelection) {
+  Case c;
+  c.channels = 2;
+  c.in_h = 9;
+  c.in_w = 64;
+  c.kh = c.kw = 3;
+  c.pt = c.pl = c.pb = c.pr = 1;
+#if defined(__x86_64__)
+  EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape()));
+#else
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, c.shape()));  // x86-64 only
+#endif
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx2, c.shape()));  // other paths keep the walk
+  Case narrow = c;
+  narrow.in_w = 63;  // 3x3 rows of 63 outputs: the walk's
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, narrow.shape()));
+  Case seven = c;
+  seven.in_w = 16;
+  seven.kh = seven.kw = 7;
+  seven.pt = seven.pl = seven.pb = seven.pr = 3;
+#if defined(__x86_64__)
+  EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, seven.shape()));
+#endif
+  seven.in_w = 15;  // 7x7 rows of 15 outputs: the channel-blocked kernel's
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, seven.shape()));
+  Case strided = c;
+  strided.sh = strided.sw = 2;
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, strided.shape()));
+  Case dilated = c;
+  dilated.dw = dilated.dh = 2;
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, dilated.shape()));
+  Case five = c;  // 5x5 keeps the walk (depthwise_stride1.cpp)
+  five.kh = five.kw = 5;
+  five.pt = five.pl = five.pb = five.pr = 2;
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, five.shape()));
+  Case tall = c;  // not square
+  tall.kh = 7;
+  tall.pt = tall.pb = 3;
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, tall.shape()));
+  Case wide_pad = c;  // left padding as wide as the window
+  wide_pad.pl = 3;
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, wide_pad.shape()));
 }
 
 TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {
