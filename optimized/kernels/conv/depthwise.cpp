@@ -218,32 +218,20 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
   }
 
 #if defined(__x86_64__)
-  if (depthwise_takes_stride2(context.isa, s)) {
-    // Stride 2 on AVX-512: the planes read in place, no phase copies (depthwise_stride2.hpp); the
-    // walk's bits in both modes.
+  // Strides 2 and 1 on AVX-512: the planes read in place, no phase or padded copies
+  // (depthwise_stride2.hpp, depthwise_stride1.hpp); the walk's bits in both modes.
+  using InPlacePlane = void (*)(const Conv2dShape&, const float*, const float*, const float*, float*, bool) noexcept;
+  const InPlacePlane in_place = depthwise_takes_stride2(context.isa, s)   ? depthwise_stride2_plane__avx512
+                                : depthwise_takes_stride1(context.isa, s) ? depthwise_stride1_plane__avx512
+                                                                          : nullptr;
+  if (in_place != nullptr) {
     context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
       const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
       for (std::size_t q = chunk * per_chunk; q < end; ++q) {
         const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
         const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
         float* out = y + q * s.out_plane();
-        depthwise_stride2_plane__avx512(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, out, exact);
-        normalize_plane(context.isa, activation, oc, out, s.out_plane());
-      }
-      if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
-    });
-    return;
-  }
-  if (depthwise_takes_stride1(context.isa, s)) {
-    // Stride 1 on AVX-512: the planes read in place, no padded copies (depthwise_stride1.hpp); the
-    // walk's bits in both modes.
-    context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
-      const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);
-      for (std::size_t q = chunk * per_chunk; q < end; ++q) {
-        const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
-        const float* in = x + (n * s.in_channels + oc / multiplier) * s.in_plane();
-        float* out = y + q * s.out_plane();
-        depthwise_stride1_plane__avx512(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, out, exact);
+        in_place(s, in, w + oc * taps, bias != nullptr ? bias + oc : nullptr, out, exact);
         normalize_plane(context.isa, activation, oc, out, s.out_plane());
       }
       if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
