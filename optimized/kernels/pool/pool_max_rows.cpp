@@ -1,0 +1,18 @@
+// Which shapes the two-pass AVX-512 MaxPool takes (pool_max_rows.hpp). Compiled without ISA flags:
+// pool_2d_f32 asks before it dispatches.
+#include "optimized/kernels/pool/pool_max_rows.hpp"
+
+namespace onemodel::opt::pool {
+
+bool rows_max_takes(const Pool2dShape& s) noexcept {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 24;
+  for (const PoolAxis* a : {&s.h, &s.w}) {
+    if (a->in <= 0 || a->out <= 0 || a->kernel <= 0 || a->stride <= 0 || a->dilation != 1 || a->pad_before < 0) {
+      return false;
+    }
+    if (a->in >= kLimit || a->out >= kLimit || a->stride >= kLimit || a->pad_before >= kLimit) return false;
+  }
+  return s.w.kernel == 3 && (s.w.stride == 1 || s.w.stride == 2) && s.w.pad_before <= 2 && s.h.kernel <= 64;
+}
+
+}  // namespace onemodel::opt::pool
