@@ -18,6 +18,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/pool/pool.hpp"
+#include "optimized/kernels/pool/pool_max_rows.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "optimized/kernels/pool/pool_row.hpp"
 #include "tests/kernels/variant_paths.hpp"
@@ -249,6 +250,32 @@ TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
     s.h.out = (c.in + c.pad_before + c.pad_after - (2 * (c.kernel - 1) + 1)) / c.stride + 1;
     if (s.h.out > 0) check_shape(s, pool::PoolKind::Max, g, 3);
   }
+}
+
+// Which max pools take the two-pass AVX-512 kernel (pool_max_rows.hpp): 3-wide windows at width
+// stride 1 or 2 without dilation; the cases of ConvNetMaxPoolsAndWideRows above run it (3 x 3 at
+// strides 1 and 2, ceil_mode) and the direct kernel (2-, 4- and 5-wide windows, stride 4, dilation).
+TEST(PoolMutation, RowsKernelSelection) {
+  pool::Pool2dShape s;
+  s.planes = 2;
+  s.h = pool::PoolAxis{56, 28, 3, 2, 1, 1, 1};
+  s.w = s.h;
+  EXPECT_TRUE(pool::rows_max_takes(s));
+  pool::Pool2dShape one = s;
+  one.w = pool::PoolAxis{28, 28, 3, 1, 1, 1, 1};
+  EXPECT_TRUE(pool::rows_max_takes(one));
+  pool::Pool2dShape other = s;
+  other.w.kernel = 2;  // VGG's 2 x 2: the direct kernel
+  EXPECT_FALSE(pool::rows_max_takes(other));
+  other = s;
+  other.w.stride = 3;
+  EXPECT_FALSE(pool::rows_max_takes(other));
+  other = s;
+  other.h.dilation = 2;
+  EXPECT_FALSE(pool::rows_max_takes(other));
+  other = s;
+  other.w.pad_before = 3;
+  EXPECT_FALSE(pool::rows_max_takes(other));
 }
 
 // Section 8.4: the plane's sum in index order from +0 divided by its size (NaN canonical); the
