@@ -9,8 +9,10 @@
 #include <rapidcheck.h>
 #endif  // ONEMODEL_HAVE_RAPIDCHECK
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,9 +22,11 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/conv_activation_step.hpp"
+#include "optimized/kernels/conv/conv_bias_rows.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -482,15 +486,24 @@ TEST(Conv2d, SmallGroupsAsChunksExactEqualsTheNaiveSum) {
 }
 
 // The fused epilogue (conv_bias_epilogue.hpp): bias, then a residual Add and Relu as the conv
-// activation, on maps small enough that a tile spans whole output planes (7 x 7 and 5 x 3 with
-// more filters than positions, so tile_shape cuts rows into bands and keeps every column: one
-// activation call for all of a tile's rows) and on a 12 x 12 map (a call per row), packed
-// weights and not, 1 and 2 threads, exact mode, against the naive sum followed by the Add and the
-// Relu written out here (exact-mode.md rule 4: every NaN canonical), residual first or second.
-TEST(Conv2d, FusedResidualAndReluOnWholePlaneTilesExact) {
-  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.FusedResidualAndReluOnWholePlaneTilesExact");
+// activation, or Relu alone, on maps small enough that a tile spans whole output planes (7 x 7 and
+// 5 x 3 with more filters than positions, so tile_shape cuts rows into bands and keeps every
+// column: one activation call for all of a tile's rows) and on a 12 x 12 map (a call per row),
+// packed weights and not, 1 and 2 threads. Exact mode against the naive sum followed by the Add
+// and the Relu written out here (exact-mode.md rule 4: every NaN canonical), residual first or
+// second; fast mode against the same kernel without the activation (its bias step alone) followed
+// by the Add and the Relu written out here, so the one-pass AVX-512 epilogue
+// (conv_bias_residual_relu_rows__avx512) is held to the separate steps' bits in both modes.
+TEST(Conv2d, FusedResidualAndReluOnWholePlaneTiles) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.FusedResidualAndReluOnWholePlaneTiles");
   struct Case {
     std::size_t cin, cout, h, w, k;
+  };
+  enum class Residual { None, Second, First };
+  const auto add_and_relu = [](float conv, float extra, Residual residual) {
+    volatile float sum = residual == Residual::First ? extra + conv : conv + extra;
+    const float v = residual == Residual::None ? conv : static_cast<float>(sum);
+    return std::isnan(v) ? canonical_nan() : (v > 0.0f ? v : 0.0f);
   };
   std::uint32_t seed = 400;
   for (const Case& c : {Case{48, 200, 7, 7, 1}, Case{32, 100, 5, 3, 3}, Case{16, 26, 12, 12, 3}}) {
@@ -511,35 +524,71 @@ TEST(Conv2d, FusedResidualAndReluOnWholePlaneTilesExact) {
     std::vector<float> conv;
     std::vector<double> unused_value, unused_magnitude;
     naive_conv(g, d, conv, unused_value, unused_magnitude);
-    for (const bool residual_first : {false, true}) {
-      std::vector<float> want(conv.size());
-      for (std::size_t i = 0; i < conv.size(); ++i) {
-        volatile float sum = residual_first ? extra.x[i] + conv[i] : conv[i] + extra.x[i];
-        const float v = sum;
-        want[i] = std::isnan(v) ? canonical_nan() : (v > 0.0f ? v : 0.0f);
-      }
+    for (const Residual residual : {Residual::None, Residual::Second, Residual::First}) {
       ConvActivation fused;
-      fused.residual = extra.x.data();
-      fused.residual_first = residual_first;
+      fused.residual = residual == Residual::None ? nullptr : extra.x.data();
+      fused.residual_first = residual == Residual::First;
       fused.args.op = ew::UnaryOp::Relu;
       ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
       for (const Isa isa : available_isas()) {
         const std::vector<PackedA> weights = conv2d_pack_weights(isa, s, d.w.data());
         for (ThreadPool* pool : {&one, &two}) {
           for (const bool packed : {false, true}) {
-            std::vector<float> y(want.size(), 777.0f);
-            std::vector<float> work(conv2d_workspace_floats(s, packed) + 1, 555.0f);
-            conv2d_f32(KernelContext{isa, true, pool}, s, d.x.data(), packed ? nullptr : d.w.data(), d.b.data(),
-                       y.data(), work.data(), &fused, packed ? weights.data() : nullptr);
-            EXPECT_EQ(conv_test::first_bit_difference(y, want), "")
-                << g.describe() << " isa " << isa_name(isa) << " threads " << pool->threads() << " packed " << packed
-                << " residual first " << residual_first;
+            for (const bool exact : {true, false}) {
+              const auto run = [&](const ConvActivation* activation) {
+                std::vector<float> y(conv.size(), 777.0f);
+                std::vector<float> work(conv2d_workspace_floats(s, packed) + 1, 555.0f);
+                conv2d_f32(KernelContext{isa, exact, pool}, s, d.x.data(), packed ? nullptr : d.w.data(), d.b.data(),
+                           y.data(), work.data(), activation, packed ? weights.data() : nullptr);
+                return y;
+              };
+              // Exact: the naive sum; fast: this kernel's own sum with the bias alone.
+              const std::vector<float> sum = exact ? conv : run(nullptr);
+              std::vector<float> want(sum.size());
+              for (std::size_t i = 0; i < sum.size(); ++i) want[i] = add_and_relu(sum[i], extra.x[i], residual);
+              EXPECT_EQ(conv_test::first_bit_difference(run(&fused), want), "")
+                  << g.describe() << " isa " << isa_name(isa) << " threads " << pool->threads() << " packed " << packed
+                  << " residual " << static_cast<int>(residual) << (exact ? " exact" : " fast");
+            }
           }
         }
       }
     }
   }
 }
+
+#if defined(__x86_64__)
+// The one-pass AVX-512 epilogue alone (conv_bias_residual_relu_rows__avx512) on every pairing of
+// special values, against the three steps written out: the bias and the residual each one rounded
+// addition, then Relu (x > 0 ? x : +0, NaN canonical). -0 + -0 + -0 is -0, which Relu makes +0;
+// NaN payloads of either sign end canonical; infinities of opposite signs make NaN; subnormals stay.
+// Rows of 21 values (a vector and a masked tail), residual rows a plane apart, with and without one.
+TEST(Conv2d, BiasResidualReluRowsMatchTheSteps) {
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> specials = {-0.0f, 0.0f, 1.5f, -1.5f, inf, -inf, std::bit_cast<float>(0x7FC12345u),
+                                       std::bit_cast<float>(0xFF812345u), 1e-45f, -1e-45f, 3.0e38f, -2.0f};
+  const std::size_t rows = specials.size(), cols = 21, plane = 30;
+  for (const bool with_residual : {false, true}) {
+    std::vector<float> c(rows * cols), residual(rows * plane, 5.0f), want(rows * cols);
+    std::vector<float> bias(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      bias[r] = specials[r];
+      for (std::size_t j = 0; j < cols; ++j) {
+        c[r * cols + j] = specials[(r + j) % specials.size()];
+        residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
+        volatile float v = c[r * cols + j] + bias[r];
+        if (with_residual) v = v + residual[r * plane + j];
+        const float value = v;
+        want[r * cols + j] = std::isnan(value) ? canonical_nan() : (value > 0.0f ? value : 0.0f);
+      }
+    }
+    conv_bias_residual_relu_rows__avx512(c.data(), static_cast<std::ptrdiff_t>(cols), bias.data(),
+                                         with_residual ? residual.data() : nullptr, plane, rows, cols);
+    EXPECT_EQ(conv_test::first_bit_difference(c, want), "") << "residual " << with_residual;
+  }
+}
+#endif
 
 TEST(ConvTranspose2d, ExactAndFastSweep) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("ConvTranspose2d.ExactAndFastSweep");

@@ -13,6 +13,16 @@ namespace onemodel::opt {
 // an AVX-512 machine.
 void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std::size_t rows, std::size_t cols,
                             bool exact);
+
+// The bias step, then a residual Add when `residual` is not null (row r at residual + r * plane),
+// then Relu, in one pass over each value instead of three (one per step): c[r][j] + bias[r], one
+// rounded addition; + residual[r][j], one rounded addition (IEEE addition is commutative, so the
+// Add node's operand order gives the same value); then Relu as the element-wise kernel has it
+// (x > 0 ? x : +0, NaN stored as 0x7FC00000). Every NaN ends canonical in both modes, as Relu
+// stores it whatever the steps before left, so the bits are the three steps' in either mode.
+// Requires an AVX-512 machine.
+void conv_bias_residual_relu_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
+                                          std::size_t plane, std::size_t rows, std::size_t cols);
 #endif
 
 }  // namespace onemodel::opt
