@@ -9,6 +9,7 @@
 // AVX-512 reports the kernel tests skipped; off x86-64 the rule must never take a shape.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -174,6 +176,48 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
     ASSERT_TRUE(conv_stem_takes(Isa::Avx512, c.shape())) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    }
+  }
+#else
+  GTEST_SKIP() << "the direct stem kernel is x86-64 only";
+#endif
+}
+
+// A Relu fused into the stem (applied in the tile before the store) against the kernel without it
+// followed by Relu written out here (x > 0 ? x : +0, every NaN 0x7FC00000): both modes, special
+// values (NaN payloads, signed zeros, infinities), stems of 64 and 32 output channels and a partial
+// channel tile, one and two threads. A residual or a normalization keeps the separate pass.
+TEST(ConvStem, FusedReluGivesTheSeparateStepsBits) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  std::uint32_t seed = 900;
+  for (const std::size_t cout : {64u, 32u, 24u}) {
+    Case c;
+    c.cin = 3;
+    c.cout = cout;
+    c.in_h = 33;
+    c.in_w = 45;
+    c.kh = c.kw = cout == 64 ? 7 : 3;
+    c.sh = c.sw = 2;
+    c.pt = c.pl = c.pb = c.pr = c.kh / 2;
+    const Conv2dShape s = c.shape();
+    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
+                                          s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
+    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+    ConvActivation relu;
+    relu.args.op = ew::UnaryOp::Relu;
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads, two_threads::kAlways);
+      for (bool exact : {true, false}) {
+        const KernelContext context{Isa::Avx512, exact, &pool};
+        const std::size_t size = s.batch * s.out_channels * s.out_plane();
+        std::vector<float> plain(size), fused(size);
+        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &relu);
+        for (float& v : plain) v = v != v ? std::bit_cast<float>(0x7FC00000u) : (v > 0.0f ? v : 0.0f);
+        EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+            << c.describe() << (exact ? " exact" : " fast") << " threads " << threads;
+      }
     }
   }
 #else
