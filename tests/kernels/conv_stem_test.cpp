@@ -183,11 +183,12 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #endif
 }
 
-// A Relu fused into the stem (applied in the tile before the store) against the kernel without it
-// followed by Relu written out here (x > 0 ? x : +0, every NaN 0x7FC00000): both modes, special
-// values (NaN payloads, signed zeros, infinities), stems of 64 and 32 output channels and a partial
-// channel tile, one and two threads. A residual or a normalization keeps the separate pass.
-TEST(ConvStem, FusedReluGivesTheSeparateStepsBits) {
+// A Relu, Clip or LeakyRelu fused into the stem (applied in the tile before the store) against the
+// kernel without it followed by the activation written out here (spec/ops/elementwise.md, every
+// NaN 0x7FC00000): both modes, special values (NaN payloads, signed zeros, infinities), stems of
+// 64 and 32 output channels and a partial channel tile, one and two threads. A residual or a
+// normalization keeps the separate pass.
+TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #if defined(__x86_64__)
   if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
   std::uint32_t seed = 900;
@@ -204,8 +205,24 @@ TEST(ConvStem, FusedReluGivesTheSeparateStepsBits) {
     const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                           s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
     const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
-    ConvActivation relu;
-    relu.args.op = ew::UnaryOp::Relu;
+    // Relu for the 64-channel stem, Clip (ReLU6) for 32, LeakyRelu for 24.
+    ConvActivation activation;
+    activation.args.op = cout == 64 ? ew::UnaryOp::Relu : cout == 32 ? ew::UnaryOp::Clip : ew::UnaryOp::LeakyRelu;
+    activation.args.alpha = cout == 32 ? 0.0f : 0.1f;
+    activation.args.beta = 6.0f;
+    const auto separate = [&](float v) {
+      float r = v;
+      if (activation.args.op == ew::UnaryOp::Relu) {
+        r = v > 0.0f ? v : 0.0f;
+      } else if (activation.args.op == ew::UnaryOp::Clip) {
+        r = v < activation.args.alpha ? activation.args.alpha : v;
+        r = r > activation.args.beta ? activation.args.beta : r;
+      } else {
+        volatile float product = activation.args.alpha * v;
+        r = v < 0.0f ? static_cast<float>(product) : v;
+      }
+      return v != v || r != r ? std::bit_cast<float>(0x7FC00000u) : r;  // Relu drops a NaN input's value
+    };
     for (int threads : {1, 2}) {
       ThreadPool pool(threads, two_threads::kAlways);
       for (bool exact : {true, false}) {
@@ -213,8 +230,8 @@ TEST(ConvStem, FusedReluGivesTheSeparateStepsBits) {
         const std::size_t size = s.batch * s.out_channels * s.out_plane();
         std::vector<float> plain(size), fused(size);
         conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &relu);
-        for (float& v : plain) v = v != v ? std::bit_cast<float>(0x7FC00000u) : (v > 0.0f ? v : 0.0f);
+        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+        for (float& v : plain) v = separate(v);
         EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
             << c.describe() << (exact ? " exact" : " fast") << " threads " << threads;
       }

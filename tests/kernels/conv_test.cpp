@@ -558,34 +558,64 @@ TEST(Conv2d, FusedResidualAndReluOnWholePlaneTiles) {
 }
 
 #if defined(__x86_64__)
-// The one-pass AVX-512 epilogue alone (conv_bias_residual_relu_rows__avx512) on every pairing of
-// special values, against the three steps written out: the bias and the residual each one rounded
-// addition, then Relu (x > 0 ? x : +0, NaN canonical). -0 + -0 + -0 is -0, which Relu makes +0;
-// NaN payloads of either sign end canonical; infinities of opposite signs make NaN; subnormals stay.
-// Rows of 21 values (a vector and a masked tail), residual rows a plane apart, with and without one.
-TEST(Conv2d, BiasResidualReluRowsMatchTheSteps) {
+// The one-pass AVX-512 epilogue alone (conv_bias_residual_activation_rows__avx512) on every pairing
+// of special values, against the three steps written out: the bias and the residual each one
+// rounded addition, then the activation as spec/ops/elementwise.md has it (Relu x > 0 ? x : +0;
+// Clip: below lo -> lo, then above hi -> hi; LeakyRelu x < 0 ? alpha * x : x, the product rounded),
+// every NaN 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0 and Clip(-0, 6) keeps; NaN payloads
+// of either sign end canonical; infinities of opposite signs make NaN; subnormals stay. Rows of 21
+// values (a vector and a masked tail), residual rows a plane apart, with and without one.
+TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
   if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<float> specials = {-0.0f, 0.0f, 1.5f, -1.5f, inf, -inf, std::bit_cast<float>(0x7FC12345u),
-                                       std::bit_cast<float>(0xFF812345u), 1e-45f, -1e-45f, 3.0e38f, -2.0f};
-  const std::size_t rows = specials.size(), cols = 21, plane = 30;
-  for (const bool with_residual : {false, true}) {
-    std::vector<float> c(rows * cols), residual(rows * plane, 5.0f), want(rows * cols);
-    std::vector<float> bias(rows);
-    for (std::size_t r = 0; r < rows; ++r) {
-      bias[r] = specials[r];
-      for (std::size_t j = 0; j < cols; ++j) {
-        c[r * cols + j] = specials[(r + j) % specials.size()];
-        residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
-        volatile float v = c[r * cols + j] + bias[r];
-        if (with_residual) v = v + residual[r * plane + j];
-        const float value = v;
-        want[r * cols + j] = std::isnan(value) ? canonical_nan() : (value > 0.0f ? value : 0.0f);
-      }
+                                       std::bit_cast<float>(0xFF812345u), 1e-45f, -1e-45f, 3.0e38f, -2.0f, 6.0f, 7.5f};
+  struct Activation {
+    ew::UnaryOp op;
+    float alpha, beta;
+  };
+  const auto activate = [](const Activation& a, float v) {
+    float r = v;
+    if (a.op == ew::UnaryOp::Relu) {
+      r = v > 0.0f ? v : 0.0f;
+    } else if (a.op == ew::UnaryOp::Clip) {
+      r = v < a.alpha ? a.alpha : v;
+      r = r > a.beta ? a.beta : r;
+    } else {
+      volatile float product = a.alpha * v;
+      r = v < 0.0f ? static_cast<float>(product) : v;
     }
-    conv_bias_residual_relu_rows__avx512(c.data(), static_cast<std::ptrdiff_t>(cols), bias.data(),
-                                         with_residual ? residual.data() : nullptr, plane, rows, cols);
-    EXPECT_EQ(conv_test::first_bit_difference(c, want), "") << "residual " << with_residual;
+    return std::isnan(v) || std::isnan(r) ? canonical_nan() : r;  // Relu drops a NaN input's value
+  };
+  const std::size_t rows = specials.size(), cols = 21, plane = 30;
+  for (const Activation& a : {Activation{ew::UnaryOp::Relu, 0.0f, 0.0f}, Activation{ew::UnaryOp::Clip, -0.0f, 6.0f},
+                              Activation{ew::UnaryOp::Clip, -1.0f, 1.5f}, Activation{ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                              Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f}}) {
+    for (const bool with_residual : {false, true}) {
+      std::vector<float> c(rows * cols), residual(rows * plane, 5.0f), want(rows * cols);
+      std::vector<float> bias(rows);
+      for (std::size_t r = 0; r < rows; ++r) {
+        bias[r] = specials[r];
+        for (std::size_t j = 0; j < cols; ++j) {
+          c[r * cols + j] = specials[(r + j) % specials.size()];
+          residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
+          volatile float v = c[r * cols + j] + bias[r];
+          if (with_residual) v = v + residual[r * plane + j];
+          want[r * cols + j] = activate(a, v);
+        }
+      }
+      ConvActivation activation;
+      activation.args.op = a.op;
+      activation.args.alpha = a.alpha;
+      activation.args.beta = a.beta;
+      ASSERT_TRUE(activation_fuses_in_store(&activation));
+      conv_bias_residual_activation_rows__avx512(c.data(), static_cast<std::ptrdiff_t>(cols), bias.data(),
+                                                 with_residual ? residual.data() : nullptr, plane, rows, cols,
+                                                 activation);
+      EXPECT_EQ(conv_test::first_bit_difference(c, want), "")
+          << "op " << static_cast<int>(a.op) << " alpha " << a.alpha << " beta " << a.beta << " residual "
+          << with_residual;
+    }
   }
 }
 #endif

@@ -34,6 +34,18 @@ struct ConvActivation {
   bool residual_first = false;
 };
 
+// Whether a kernel may apply `activation` in its own stores (fused_activation_avx512.hpp): a Relu,
+// Clip or LeakyRelu alone, with no normalization and no narrowing first. A residual Add is allowed
+// where the caller adds it (the one-pass epilogue, conv_bias_rows.hpp).
+inline bool activation_fuses_in_store(const ConvActivation* activation) noexcept {
+  if (activation == nullptr || !activation->activate || activation->norm_scale != nullptr ||
+      activation->round_first != nullptr) {
+    return false;
+  }
+  const ew::UnaryOp op = activation->args.op;
+  return op == ew::UnaryOp::Relu || op == ew::UnaryOp::Clip || op == ew::UnaryOp::LeakyRelu;
+}
+
 // `values`: n finished outputs of output channel `channel`, the outputs y[offset .. offset + n)
 // of the whole Conv (the residual is read at the same positions).
 inline void apply_conv_activation(Isa isa, const ConvActivation& activation, std::size_t channel, float* values,

@@ -48,27 +48,19 @@ inline void activate_rows(const ConvBiasState& b, float* c, std::ptrdiff_t ldc, 
   }
 }
 
-// Whether the activation is a Relu alone or after a residual Add (no normalization, no rounding to
-// a narrower type first), which conv_bias_residual_relu_rows__avx512 runs with the bias in one pass.
-inline bool fuses_bias_residual_relu(const ConvBiasState& b) noexcept {
-  const ConvActivation* a = b.activation;
-  return a != nullptr && a->activate && a->args.op == ew::UnaryOp::Relu && a->norm_scale == nullptr &&
-         a->round_first == nullptr;
-}
-
 // GemmEpilogue::apply for a ConvBiasState: rows [row, row + rows) of C, `cols` columns each.
 inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                                std::size_t rows, std::size_t cols) {
   const ConvBiasState& b = *static_cast<const ConvBiasState*>(state);
 #if defined(__x86_64__)
   if (b.isa == Isa::Avx512 && b.bias != nullptr) {
-    if (fuses_bias_residual_relu(b)) {
-      // One pass for the bias, the residual Add and the Relu (conv_bias_rows.hpp): the three
+    if (activation_fuses_in_store(b.activation)) {
+      // One pass for the bias, the residual Add and the activation (conv_bias_rows.hpp): the three
       // steps' bits, each value read and written once instead of three times (a tenth of a
       // 16 -> 64 1x1 convolution at 112 x 112 went to each separate pass).
       const float* residual = b.activation->residual != nullptr ? b.activation->residual + b.first + row * b.plane + col
                                                                 : nullptr;
-      conv_bias_residual_relu_rows__avx512(c, ldc, b.bias + row, residual, b.plane, rows, cols);
+      conv_bias_residual_activation_rows__avx512(c, ldc, b.bias + row, residual, b.plane, rows, cols, *b.activation);
       return;
     }
     conv_bias_rows__avx512(c, ldc, b.bias + row, rows, cols, b.exact);

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
 namespace onemodel::opt {
 
 #if defined(__x86_64__)
@@ -15,14 +17,16 @@ void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std
                             bool exact);
 
 // The bias step, then a residual Add when `residual` is not null (row r at residual + r * plane),
-// then Relu, in one pass over each value instead of three (one per step): c[r][j] + bias[r], one
-// rounded addition; + residual[r][j], one rounded addition (IEEE addition is commutative, so the
-// Add node's operand order gives the same value); then Relu as the element-wise kernel has it
-// (x > 0 ? x : +0, NaN stored as 0x7FC00000). Every NaN ends canonical in both modes, as Relu
-// stores it whatever the steps before left, so the bits are the three steps' in either mode.
-// Requires an AVX-512 machine.
-void conv_bias_residual_relu_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
-                                          std::size_t plane, std::size_t rows, std::size_t cols);
+// then the activation (Relu, Clip or LeakyRelu: fused_activation_avx512.hpp), in one pass over
+// each value instead of three (one per step): c[r][j] + bias[r], one rounded addition;
+// + residual[r][j], one rounded addition (IEEE addition is commutative, so the Add node's operand
+// order gives the same value); then the activation as the element-wise kernel computes it, NaN
+// stored as 0x7FC00000. Every NaN ends canonical in both modes, as the element-wise kernel stores
+// it whatever the steps before left, so the bits are the three steps' in either mode. Requires an
+// AVX-512 machine and activation_fuses_in_store(&activation).
+void conv_bias_residual_activation_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias,
+                                                const float* residual, std::size_t plane, std::size_t rows,
+                                                std::size_t cols, const ConvActivation& activation);
 #endif
 
 }  // namespace onemodel::opt

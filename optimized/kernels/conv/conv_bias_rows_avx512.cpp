@@ -2,6 +2,7 @@
 #include <immintrin.h>
 
 #include "optimized/kernels/conv/conv_bias_rows.hpp"
+#include "optimized/kernels/conv/fused_activation_avx512.hpp"
 
 namespace onemodel::opt {
 
@@ -34,18 +35,15 @@ void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std
 namespace {
 
 template <bool kResidual>
-void bias_residual_relu(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual, std::size_t plane,
-                        std::size_t rows, std::size_t cols) {
-  const __m512 qnan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
-  const __m512 zero = _mm512_setzero_ps();
+void bias_residual_activation(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
+                              std::size_t plane, std::size_t rows, std::size_t cols,
+                              const fused_activation::Args& activation) {
   const std::size_t full = cols / 16 * 16;
   const __mmask16 tail = static_cast<__mmask16>((1u << (cols - full)) - 1u);
   const auto value = [&](const float* line, const float* res, __m512 b, std::size_t j, __mmask16 lanes) {
     __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, line + j), b);
     if constexpr (kResidual) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(lanes, res + j));
-    // Relu: x > 0 ? x : +0, then any NaN canonical.
-    const __m512 relu = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, zero, _CMP_GT_OQ), v);
-    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), relu, qnan);
+    return fused_activation::apply(activation, v);
   };
   for (std::size_t r = 0; r < rows; ++r) {
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
@@ -58,12 +56,14 @@ void bias_residual_relu(float* c, std::ptrdiff_t ldc, const float* bias, const f
 
 }  // namespace
 
-void conv_bias_residual_relu_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
-                                          std::size_t plane, std::size_t rows, std::size_t cols) {
+void conv_bias_residual_activation_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias,
+                                                const float* residual, std::size_t plane, std::size_t rows,
+                                                std::size_t cols, const ConvActivation& activation) {
+  const fused_activation::Args args = fused_activation::args_of(activation);
   if (residual != nullptr) {
-    bias_residual_relu<true>(c, ldc, bias, residual, plane, rows, cols);
+    bias_residual_activation<true>(c, ldc, bias, residual, plane, rows, cols, args);
   } else {
-    bias_residual_relu<false>(c, ldc, bias, nullptr, plane, rows, cols);
+    bias_residual_activation<false>(c, ldc, bias, nullptr, plane, rows, cols, args);
   }
 }
 

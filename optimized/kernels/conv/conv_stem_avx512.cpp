@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/transpose/transpose16_avx512.hpp"
 
 namespace onemodel::opt {
@@ -54,8 +55,9 @@ __attribute__((always_inline)) inline __m512 step(__m512 acc, __m512 w, __m512 x
 // broadcast input feeds kVec multiply-adds: with one (16 channels by 16 columns) the broadcasts
 // took half the vector pipes' time on Zen 4. kStride: the column stride when 1 or 2, else 0.
 template <bool kExact, int kStride, int kVec>
-void tile(const Geometry& g, const Block& b, const float* packed, const float* bias, bool relu, float* yn,
-          std::int64_t oy, std::int64_t oc0, std::int64_t ox0, std::int64_t n) noexcept {
+void tile(const Geometry& g, const Block& b, const float* packed, const float* bias,
+          const fused_activation::Args* activation, float* yn, std::int64_t oy, std::int64_t oc0, std::int64_t ox0,
+          std::int64_t n) noexcept {
   constexpr std::int64_t kCols = kVec == 2 ? 14 : 16;
   const __m512 zero = _mm512_setzero_ps();
   __m512 acc[kVec][kCols];
@@ -104,12 +106,8 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
         r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q),
                                _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
       }
-      if (relu) {
-        // A fused Relu as the element-wise kernel has it: x > 0 ? x : +0, any NaN canonical.
-        const __m512 positive = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(r, zero, _CMP_GT_OQ), r);
-        r = _mm512_mask_mov_ps(positive, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q),
-                               _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
-      }
+      // A fused activation as the element-wise kernel computes it (fused_activation_avx512.hpp).
+      if (activation != nullptr) r = fused_activation::apply(*activation, r);
       rows[j] = r;
     }
     __m512 columns[kLanes];
@@ -121,34 +119,34 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
 }
 
 template <bool kExact, int kStride, int kVec>
-void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias, bool relu, float* yn,
-             std::int64_t oy_first, std::int64_t oy_past) noexcept {
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
+             const fused_activation::Args* activation, float* yn, std::int64_t oy_first, std::int64_t oy_past) noexcept {
   constexpr std::int64_t kCols = kVec == 2 ? 14 : 16;
   for (std::int64_t oy = oy_first; oy < oy_past; ++oy) {
     for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += 16 * kVec) {
       for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
-        tile<kExact, kStride, kVec>(g, b, packed, bias, relu, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+        tile<kExact, kStride, kVec>(g, b, packed, bias, activation, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
       }
     }
   }
 }
 
 template <bool kExact>
-void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias, bool relu, float* yn,
-             std::int64_t oy_first, std::int64_t oy_past) noexcept {
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
+             const fused_activation::Args* activation, float* yn, std::int64_t oy_first, std::int64_t oy_past) noexcept {
   // Two vectors of channels when there are more than 16 (the padded weight rows hold zeros past
   // Cout, whose outputs are never stored).
   const bool two = g.cout > 16;
   if (g.sw == 1) {
-    return two ? rows_of<kExact, 1, 2>(g, b, packed, bias, relu, yn, oy_first, oy_past)
-               : rows_of<kExact, 1, 1>(g, b, packed, bias, relu, yn, oy_first, oy_past);
+    return two ? rows_of<kExact, 1, 2>(g, b, packed, bias, activation, yn, oy_first, oy_past)
+               : rows_of<kExact, 1, 1>(g, b, packed, bias, activation, yn, oy_first, oy_past);
   }
   if (g.sw == 2) {
-    return two ? rows_of<kExact, 2, 2>(g, b, packed, bias, relu, yn, oy_first, oy_past)
-               : rows_of<kExact, 2, 1>(g, b, packed, bias, relu, yn, oy_first, oy_past);
+    return two ? rows_of<kExact, 2, 2>(g, b, packed, bias, activation, yn, oy_first, oy_past)
+               : rows_of<kExact, 2, 1>(g, b, packed, bias, activation, yn, oy_first, oy_past);
   }
-  return two ? rows_of<kExact, 0, 2>(g, b, packed, bias, relu, yn, oy_first, oy_past)
-             : rows_of<kExact, 0, 1>(g, b, packed, bias, relu, yn, oy_first, oy_past);
+  return two ? rows_of<kExact, 0, 2>(g, b, packed, bias, activation, yn, oy_first, oy_past)
+             : rows_of<kExact, 0, 1>(g, b, packed, bias, activation, yn, oy_first, oy_past);
 }
 
 thread_local std::vector<float> block_storage;  // only grows: warm runs allocate nothing
@@ -214,12 +212,12 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
   const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
                           kMultiplyAddsPerNs;
   const std::size_t plane = s.out_plane();
-  // A Relu alone (no normalization, residual or narrowing first) is applied in the tile before its
-  // store, as the element-wise kernel has it, instead of by a second pass over the chunk's outputs
-  // (a seventh of a 3 -> 64 3x3/2 stem at 224 x 224): the same bits.
-  const bool relu = activation != nullptr && activation->activate && activation->args.op == ew::UnaryOp::Relu &&
-                    activation->norm_scale == nullptr && activation->residual == nullptr &&
-                    activation->round_first == nullptr;
+  // A Relu, Clip or LeakyRelu alone (no normalization, residual or narrowing first) is applied in
+  // the tile before its store, as the element-wise kernel computes it, instead of by a second pass
+  // over the chunk's outputs (a seventh of a 3 -> 64 3x3/2 stem at 224 x 224): the same bits.
+  const bool fused = activation_fuses_in_store(activation) && activation->residual == nullptr;
+  const fused_activation::Args fused_args = fused ? fused_activation::args_of(*activation) : fused_activation::Args{};
+  const fused_activation::Args* in_store = fused ? &fused_args : nullptr;
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
     const std::size_t image = chunk / static_cast<std::size_t>(chunks_per_image);
     const std::int64_t oy_first =
@@ -228,11 +226,11 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
     const Block b = make_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past);
     float* yn = y + image * s.out_channels * plane;
     if (context.exact) {
-      rows_of<true>(g, b, packed, bias, relu, yn, oy_first, oy_past);
+      rows_of<true>(g, b, packed, bias, in_store, yn, oy_first, oy_past);
     } else {
-      rows_of<false>(g, b, packed, bias, relu, yn, oy_first, oy_past);
+      rows_of<false>(g, b, packed, bias, in_store, yn, oy_first, oy_past);
     }
-    if (activation == nullptr || relu) return;
+    if (activation == nullptr || fused) return;
     const std::size_t first = static_cast<std::size_t>(oy_first * g.out_w);
     const std::size_t count = static_cast<std::size_t>((oy_past - oy_first) * g.out_w);
     for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
