@@ -5,28 +5,18 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/depthwise_stride1.hpp"
+#include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-constexpr std::ptrdiff_t kLanes = 16;
+using row_lanes::kLanes;
 // Output rows per tile: an input row is loaded once per window column and vector and feeds every
 // row of the tile whose window holds it (up to four), instead of once per output row.
 constexpr int kTileRows = 4;
 
-inline __mmask16 lanes_between(std::ptrdiff_t lo, std::ptrdiff_t hi) noexcept {
-  // Lanes t in [0, 16) with lo <= t < hi.
-  if (hi <= 0 || lo >= kLanes || hi <= lo) return 0;
-  const std::ptrdiff_t a = lo < 0 ? 0 : lo, b = hi > kLanes ? kLanes : hi;
-  return static_cast<__mmask16>(((1u << (b - a)) - 1u) << a);
-}
-
-inline __m512 masked_load(const float* row, std::ptrdiff_t at, __mmask16 mask) noexcept {
-  // The address is formed as an integer: for masked-off lanes it may lie outside the row.
-  const std::uintptr_t address =
-      reinterpret_cast<std::uintptr_t>(row) + static_cast<std::uintptr_t>(at) * sizeof(float);
-  return _mm512_maskz_loadu_ps(mask, reinterpret_cast<const float*>(address));
-}
+using row_lanes::between;
+using row_lanes::load_or_zero;
 
 template <bool kExact>
 inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
@@ -65,7 +55,7 @@ void tile(const Plane& p, std::ptrdiff_t oy0, const std::ptrdiff_t (&xs)[kVecs],
     for (int c = 0; c < kVecs; ++c) {
       for (int kx = 0; kx < kW; ++kx) {
         const std::ptrdiff_t at = xs[c] + kx - p.pad_left;
-        columns[c][kx] = lanes_between(-at, p.in_w - at);
+        columns[c][kx] = between(-at, p.in_w - at);
       }
     }
   }
@@ -84,7 +74,7 @@ void tile(const Plane& p, std::ptrdiff_t oy0, const std::ptrdiff_t (&xs)[kVecs],
       for (int c = 0; c < kVecs; ++c) {
         const std::ptrdiff_t at = xs[c] + kx - p.pad_left;
         if constexpr (kMasked) {
-          v[c] = inside ? masked_load(row, at, columns[c][kx]) : _mm512_setzero_ps();
+          v[c] = inside ? load_or_zero(row, at, columns[c][kx]) : _mm512_setzero_ps();
         } else {
           v[c] = _mm512_loadu_ps(row + at);
         }

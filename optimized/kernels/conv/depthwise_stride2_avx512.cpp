@@ -5,11 +5,12 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/depthwise_stride2.hpp"
+#include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-constexpr std::ptrdiff_t kLanes = 16;
+using row_lanes::kLanes;
 constexpr std::size_t kMaxKernelW = 5;
 
 // One row of the window for sixteen outputs whose first tap column is `base` (may be negative):
@@ -19,25 +20,14 @@ struct RowTaps {
   __m512 even, even_next, odd, odd_next;
 };
 
-inline __mmask16 lanes_between(std::ptrdiff_t lo, std::ptrdiff_t hi) noexcept {
-  // Lanes t in [0, 16) with lo <= t < hi.
-  if (hi <= 0 || lo >= kLanes || hi <= lo) return 0;
-  const std::ptrdiff_t a = lo < 0 ? 0 : lo, b = hi > kLanes ? kLanes : hi;
-  return static_cast<__mmask16>(((1u << (b - a)) - 1u) << a);
-}
-
-inline __m512 masked_load(const float* row, std::ptrdiff_t at, __mmask16 mask) noexcept {
-  // The address is formed as an integer: for masked-off lanes it may lie outside the row.
-  const std::uintptr_t address =
-      reinterpret_cast<std::uintptr_t>(row) + static_cast<std::uintptr_t>(at) * sizeof(float);
-  return _mm512_maskz_loadu_ps(mask, reinterpret_cast<const float*>(address));
-}
+using row_lanes::between;
+using row_lanes::load_or_zero;
 
 inline RowTaps row_taps(const float* row, std::ptrdiff_t in_w, std::ptrdiff_t base) noexcept {
   // Three loads cover input columns [base, base + 48).
-  const __m512 l0 = masked_load(row, base, lanes_between(-base, in_w - base));
-  const __m512 l1 = masked_load(row, base + 16, lanes_between(-base - 16, in_w - base - 16));
-  const __m512 l2 = masked_load(row, base + 32, lanes_between(-base - 32, in_w - base - 32));
+  const __m512 l0 = load_or_zero(row, base, between(-base, in_w - base));
+  const __m512 l1 = load_or_zero(row, base + 16, between(-base - 16, in_w - base - 16));
+  const __m512 l2 = load_or_zero(row, base + 32, between(-base - 32, in_w - base - 32));
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   // The all-lanes zero-masked forms: the unmasked ones make GCC 12 warn (-Wmaybe-uninitialized

@@ -7,25 +7,20 @@
 
 #include "optimized/kernels/pool/pool_literal.hpp"
 #include "optimized/kernels/pool/pool_max_rows.hpp"
+#include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt::pool {
 namespace {
 
-constexpr std::int64_t kLanes = 16;
+using row_lanes::kLanes;
 
-inline __mmask16 lanes_between(std::int64_t lo, std::int64_t hi) noexcept {
-  // Lanes t in [0, 16) with lo <= t < hi.
-  if (hi <= 0 || lo >= kLanes || hi <= lo) return 0;
-  const std::int64_t a = lo < 0 ? 0 : lo, b = hi > kLanes ? kLanes : hi;
-  return static_cast<__mmask16>(((1u << (b - a)) - 1u) << a);
-}
+using row_lanes::between;
 
 // Sixteen input columns from `at` of a row, lanes outside `keep` (the columns outside the row)
 // -inf and never read. The address is formed as an integer: for those lanes it may lie outside the
 // row.
 inline __m512 load_columns(const float* row, std::int64_t at, __mmask16 keep, __m512 minus_inf) noexcept {
-  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(row) + static_cast<std::uintptr_t>(at) * sizeof(float);
-  return _mm512_mask_loadu_ps(minus_inf, keep, reinterpret_cast<const float*>(address));
+  return row_lanes::load(row, at, keep, minus_inf);
 }
 
 // The lanes of each load of a block's first pass inside the row: three per block, the same for
@@ -42,7 +37,7 @@ BlockLanes block_lanes(const PoolAxis& W, std::int64_t b) noexcept {
     // Stride 1: window column k at at + k. Stride 2: the 16 columns from at + 16k (the third load
     // needs its first column only).
     const std::int64_t from = kStride == 1 ? at + k : at + k * kLanes;
-    lanes.load[k] = lanes_between(-from, W.in - from);
+    lanes.load[k] = between(-from, W.in - from);
   }
   if (kStride == 2) lanes.load[2] = static_cast<__mmask16>(lanes.load[2] & 0x0001);
   return lanes;
