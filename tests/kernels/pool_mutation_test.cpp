@@ -278,6 +278,14 @@ TEST(PoolMutation, RowsKernelSelection) {
   other = s;
   other.w.pad_before = 3;
   EXPECT_FALSE(pool::rows_max_takes(other));
+  // A tall, thin input whose right padding makes the output 2^20 wide: 2^20 rows of maxima of that
+  // width would be 2^40 floats, so the direct kernel takes it.
+  other = s;
+  other.h = pool::PoolAxis{1 << 20, 1 << 19, 3, 2, 1, 1, 1};
+  other.w = pool::PoolAxis{1, 1 << 20, 3, 1, 1, 1, (1 << 20) + 1};
+  EXPECT_FALSE(pool::rows_max_takes(other));
+  other.h = pool::PoolAxis{4, 2, 3, 2, 1, 1, 1};  // the same width over 4 rows: 2^22 floats, taken
+  EXPECT_TRUE(pool::rows_max_takes(other));
 }
 
 // Section 8.4: the plane's sum in index order from +0 divided by its size (NaN canonical); the

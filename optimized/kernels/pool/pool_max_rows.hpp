@@ -23,7 +23,8 @@ namespace onemodel::opt::pool {
 
 // Whether max_planes_rows__avx512 takes this shape: 3-wide windows of width stride 1 or 2, no
 // dilation, left padding at most 2, windows at most 64 rows tall, positive sizes far below the
-// 32-bit range. pool_2d_f32 asks before the direct kernel on the AVX-512 path.
+// 32-bit range, and row maxima of one plane (h.in rows of the output width rounded up to 16) of at
+// most 2^22 floats. pool_2d_f32 asks before the direct kernel on the AVX-512 path.
 bool rows_max_takes(const Pool2dShape& s) noexcept;
 
 #if defined(__x86_64__)
