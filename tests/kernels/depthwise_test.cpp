@@ -319,17 +319,46 @@ TEST(Depthwise, ExactSpecialValues) {
   }
 }
 
-// A 3x3 depthwise convolution at stride 2 with padding 1 on every side, with bias.
-Case square_stride_two(std::size_t channels, std::size_t in_h, std::size_t in_w) {
+// A 3x3 depthwise convolution at `stride` with padding 1 on every side, with bias.
+Case square_three(std::size_t channels, std::size_t in_h, std::size_t in_w, std::size_t stride) {
   Case c;
   c.channels = channels;
   c.in_h = in_h;
   c.in_w = in_w;
   c.kh = c.kw = 3;
-  c.sh = c.sw = 2;
+  c.sh = c.sw = stride;
   c.pt = c.pl = c.pb = c.pr = 1;
   c.bias = true;
   return c;
+}
+
+// Three channels of an in_h x in_w input under a kh x kw window at `stride` with the given pads;
+// a batch of 2 for odd widths and a multiplier of 2 for widths divisible by 3, so the in-place
+// kernels' tests vary both without a table column each.
+Case windowed(std::size_t in_h, std::size_t in_w, std::size_t kh, std::size_t kw, std::size_t stride, std::size_t pt,
+              std::size_t pl, std::size_t pb, std::size_t pr, bool bias) {
+  Case c;
+  c.batch = 1 + in_w % 2;
+  c.channels = 3;
+  c.multiplier = in_w % 3 == 0 ? 2 : 1;
+  c.in_h = in_h;
+  c.in_w = in_w;
+  c.kh = kh;
+  c.kw = kw;
+  c.sh = c.sw = stride;
+  c.pt = pt;
+  c.pl = pl;
+  c.pb = pb;
+  c.pr = pr;
+  c.bias = bias;
+  return c;
+}
+
+// Exact bits on ordinary data, exact bits with special values, the fast bound: three seeds.
+void expect_exact_and_fast(const Case& c, std::uint32_t& seed) {
+  EXPECT_EQ(check_exact(c, seed++, false), "");
+  EXPECT_EQ(check_exact(c, seed++, true), "");
+  EXPECT_EQ(check_fast(c, seed++), "");
 }
 
 // Stride 2 with 3- and 5-wide windows and rows of 9 or more outputs: on AVX-512 the planes are
@@ -346,37 +375,22 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
   for (const Shape2& g : {Shape2{19, 3, 3, 1, 1, 1, 1}, Shape2{27, 5, 5, 2, 2, 2, 2}, Shape2{31, 3, 3, 1, 1, 1, 1}, Shape2{32, 3, 3, 0, 0, 1, 1}, Shape2{33, 3, 3, 2, 2, 0, 0},
                           Shape2{47, 5, 5, 2, 2, 2, 2}, Shape2{64, 5, 5, 1, 1, 2, 2}, Shape2{80, 7, 3, 3, 1, 3, 1},
                           Shape2{97, 3, 5, 1, 4, 1, 4}, Shape2{112, 3, 3, 1, 1, 1, 1}}) {
-    Case c;
-    c.batch = 1 + g.in_w % 2;
-    c.channels = 3;
-    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
-    c.in_h = 9 + g.in_w % 4;
-    c.in_w = g.in_w;
-    c.kh = g.kh;
-    c.kw = g.kw;
-    c.sh = c.sw = 2;
-    c.pt = g.pt;
-    c.pl = g.pl;
-    c.pb = g.pb;
-    c.pr = g.pr;
-    c.bias = g.in_w % 2 == 1;
+    const Case c = windowed(9 + g.in_w % 4, g.in_w, g.kh, g.kw, 2, g.pt, g.pl, g.pb, g.pr, g.in_w % 2 == 1);
     ASSERT_TRUE(c.valid()) << c.describe();
 #if defined(__x86_64__)
     EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape())) << c.describe();
 #endif
-    EXPECT_EQ(check_exact(c, seed++, false), "");
-    EXPECT_EQ(check_exact(c, seed++, true), "");
-    EXPECT_EQ(check_fast(c, seed++), "");
+    expect_exact_and_fast(c, seed);
   }
   // The cases above fit one chunk each; this one (64 planes of 56 x 20 outputs) is split between
   // the two threads, as RequireSharedCalls checks.
-  const Case large = square_stride_two(64, 40, 112);
+  const Case large = square_three(64, 40, 112, 2);
   EXPECT_EQ(check_exact(large, seed++, true), "");
   EXPECT_EQ(check_fast(large, seed++), "");
 }
 
 TEST(Depthwise, StrideTwoSelection) {
-  Case c = square_stride_two(2, 9, 40);
+  Case c = square_three(2, 9, 40, 2);
   c.bias = false;
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape()));
@@ -417,46 +431,23 @@ TEST(Depthwise, StrideOneInPlaceExactAndFast) {
                           Shape1{11, 97, 3, 1, 1, 1, 1}, Shape1{8, 112, 3, 1, 1, 1, 1}, Shape1{7, 22, 7, 3, 3, 3, 3},
                           Shape1{5, 16, 7, 3, 3, 3, 3}, Shape1{9, 23, 7, 0, 0, 0, 0},
                           Shape1{2, 28, 7, 3, 3, 3, 3}, Shape1{10, 40, 7, 6, 6, 0, 0}, Shape1{13, 56, 7, 3, 1, 3, 5}}) {
-    Case c;
-    c.batch = 1 + g.in_w % 2;
-    c.channels = 3;
-    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
-    c.in_h = g.in_h;
-    c.in_w = g.in_w;
-    c.kh = c.kw = g.k;
-    c.pt = g.pt;
-    c.pl = g.pl;
-    c.pb = g.pb;
-    c.pr = g.pr;
-    c.bias = g.in_w % 2 == 0;
+    const Case c = windowed(g.in_h, g.in_w, g.k, g.k, 1, g.pt, g.pl, g.pb, g.pr, g.in_w % 2 == 0);
     ASSERT_TRUE(c.valid()) << c.describe();
 #if defined(__x86_64__)
     EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape())) << c.describe();
 #endif
-    EXPECT_EQ(check_exact(c, seed++, false), "");
-    EXPECT_EQ(check_exact(c, seed++, true), "");
-    EXPECT_EQ(check_fast(c, seed++), "");
+    expect_exact_and_fast(c, seed);
   }
   // The cases above fit one chunk each; this one (64 planes of 40 x 112 outputs) is split between
   // the two threads, as RequireSharedCalls checks.
-  Case large;
-  large.channels = 64;
-  large.in_h = 40;
-  large.in_w = 112;
-  large.kh = large.kw = 3;
-  large.pt = large.pl = large.pb = large.pr = 1;
-  large.bias = true;
+  const Case large = square_three(64, 40, 112, 1);
   EXPECT_EQ(check_exact(large, seed++, true), "");
   EXPECT_EQ(check_fast(large, seed++), "");
 }
 
 TEST(Depthwise, StrideOneSelection) {
-  Case c;
-  c.channels = 2;
-  c.in_h = 9;
-  c.in_w = 64;
-  c.kh = c.kw = 3;
-  c.pt = c.pl = c.pb = c.pr = 1;
+  Case c = square_three(2, 9, 64, 1);
+  c.bias = false;
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape()));
 #else

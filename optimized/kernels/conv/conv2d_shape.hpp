@@ -29,6 +29,12 @@ struct Conv2dShape {
   // "Phase planes"): the last window's start plus its dilated extent.
   std::size_t padded_h() const noexcept { return (out_h - 1) * stride_h + (kernel_h - 1) * dilation_h + 1; }
   std::size_t padded_w() const noexcept { return (out_w - 1) * stride_w + (kernel_w - 1) * dilation_w + 1; }
+  // Whether the input and output extents and the leading pads are all below `limit`: the kernels
+  // that read rows in place with 32-bit lane offsets (the in-place depthwise kernels, the stem)
+  // take a shape only far below that range.
+  bool map_extents_below(std::size_t limit) const noexcept {
+    return in_w < limit && in_h < limit && out_w < limit && out_h < limit && pad_left < limit && pad_top < limit;
+  }
 };
 
 }  // namespace onemodel::opt

@@ -23,8 +23,7 @@ bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
   if (k == 0 || !(stem || few_wide) || s.out_w < 8 || s.out_h == 0 || s.batch == 0) return false;
   if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
-  return s.in_w < kLimit && s.in_h < kLimit && s.out_w < kLimit && s.out_h < kLimit && s.out_channels < kLimit &&
-         s.pad_left < kLimit && s.pad_top < kLimit && s.dilation_w < kLimit && s.dilation_h < kLimit &&
+  return s.map_extents_below(kLimit) && s.out_channels < kLimit && s.dilation_w < kLimit && s.dilation_h < kLimit &&
          s.kernel_w < kLimit && s.kernel_h < kLimit;
 #else
   (void)isa;

@@ -19,8 +19,7 @@ bool depthwise_takes_stride1(Isa isa, const Conv2dShape& s) noexcept {
   // first-level cache for the taps.
   const std::size_t min_w = s.kernel_w == 3 ? 64 : 16;
   if (s.pad_left >= s.kernel_w || s.out_w < min_w || s.out_h == 0) return false;
-  constexpr std::size_t kLimit = std::size_t{1} << 24;
-  return s.in_w < kLimit && s.in_h < kLimit && s.out_w < kLimit && s.out_h < kLimit && s.pad_top < kLimit;
+  return s.map_extents_below(std::size_t{1} << 24);
 #else
   (void)isa;
   (void)s;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/depthwise_stride1.hpp"
+#include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
@@ -18,13 +19,11 @@ constexpr int kTileRows = 4;
 using row_lanes::between;
 using row_lanes::load_or_zero;
 
+// One tap: the weight times the input then rounded add in exact mode, one fused multiply-add in
+// fast mode (the product kernels' step, gemm_lanes_avx512.hpp).
 template <bool kExact>
 inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
-  if constexpr (kExact) {
-    return _mm512_add_ps(acc, _mm512_mul_ps(w, x));  // product rounded, then the sum
-  } else {
-    return _mm512_fmadd_ps(w, x, acc);
-  }
+  return gemm::avx512::step<!kExact>(acc, w, x);
 }
 
 struct Plane {
@@ -89,7 +88,6 @@ void tile(const Plane& p, std::ptrdiff_t oy0, const std::ptrdiff_t (&xs)[kVecs],
       }
     }
   }
-  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
 #pragma GCC unroll 4
   for (int r = 0; r < kRows; ++r) {
     float* out_row = p.out + (oy0 + r) * p.out_w;
@@ -97,7 +95,7 @@ void tile(const Plane& p, std::ptrdiff_t oy0, const std::ptrdiff_t (&xs)[kVecs],
     for (int c = 0; c < kVecs; ++c) {
       __m512 y = acc[r][c];
       if (p.bias != nullptr) y = _mm512_add_ps(y, _mm512_set1_ps(*p.bias));  // one rounded addition
-      if constexpr (kExact) y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q), y, nan);
+      if constexpr (kExact) y = gemm::avx512::canonical_nan(y);
       _mm512_storeu_ps(out_row + xs[c], y);
     }
   }

@@ -12,8 +12,7 @@ bool depthwise_takes_stride2(Isa isa, const Conv2dShape& s) noexcept {
   // against the phase-plane walk: 240 x 5x5/2 at 28 0.70x, 96 x 3x3/2 at 24 0.72x); rows of 16 or
   // more: 96 x 3x3/2 at 112 0.52x, 144 x 5x5/2 at 56 0.74x.
   if (s.pad_left >= s.kernel_w || s.out_w < 9 || s.out_h == 0) return false;
-  constexpr std::size_t kLimit = std::size_t{1} << 24;
-  return s.in_w < kLimit && s.in_h < kLimit && s.out_w < kLimit && s.out_h < kLimit && s.pad_top < kLimit;
+  return s.map_extents_below(std::size_t{1} << 24);
 #else
   (void)isa;
   (void)s;

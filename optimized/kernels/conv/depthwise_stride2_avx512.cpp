@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/depthwise_stride2.hpp"
+#include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
@@ -52,13 +53,11 @@ inline __m512 tap(const RowTaps& r) noexcept {
   }
 }
 
+// One tap: the weight times the input then rounded add in exact mode, one fused multiply-add in
+// fast mode (the product kernels' step, gemm_lanes_avx512.hpp).
 template <bool kExact>
 inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
-  if constexpr (kExact) {
-    return _mm512_add_ps(acc, _mm512_mul_ps(w, x));  // product rounded, then the sum
-  } else {
-    return _mm512_fmadd_ps(w, x, acc);
-  }
+  return gemm::avx512::step<!kExact>(acc, w, x);
 }
 
 template <std::size_t kW, bool kExact>
@@ -68,7 +67,6 @@ void plane(const Conv2dShape& s, const float* in, const float* w, const float* b
   const std::ptrdiff_t pad_top = static_cast<std::ptrdiff_t>(s.pad_top);
   const std::ptrdiff_t pad_left = static_cast<std::ptrdiff_t>(s.pad_left);
   const RowTaps zero_row{_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
   for (std::size_t oy = 0; oy < s.out_h; ++oy) {
     float* out_row = out + oy * s.out_w;
     for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) {
@@ -89,7 +87,7 @@ void plane(const Conv2dShape& s, const float* in, const float* w, const float* b
         }
       }
       if (bias != nullptr) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias));
-      if constexpr (kExact) acc = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(acc, acc, _CMP_UNORD_Q), acc, nan);
+      if constexpr (kExact) acc = gemm::avx512::canonical_nan(acc);
       _mm512_mask_storeu_ps(out_row + ox0, static_cast<__mmask16>((1u << n) - 1u), acc);
     }
   }

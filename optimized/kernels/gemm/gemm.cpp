@@ -141,10 +141,9 @@ TileShape tile_shape(const Path& path, std::size_t m, std::size_t n, std::size_t
   while (kc > 0 && 2 * shape.nc * kc <= kWideBlockFloats && 2 * shape.nc <= kMaxWidening * path.nc) shape.nc *= 2;
   const auto tiles = [&] { return strip_count(m, shape.band) * strip_count(n, shape.nc); };
   const bool rows_first = m > n;
-  const bool worth_banding = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
-                             static_cast<double>(kMinBandedMultiplyAdds);
-  const bool large = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
-                     static_cast<double>(kLargeMultiplyAdds);
+  const double multiply_adds = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const bool worth_banding = multiply_adds >= static_cast<double>(kMinBandedMultiplyAdds);
+  const bool large = multiply_adds >= static_cast<double>(kLargeMultiplyAdds);
   while (tiles() < (large ? kMinTilesLarge : kMinTiles)) {
     const std::size_t narrower_band = shape.band / 2 / path.mr * path.mr;
     const bool can_band = worth_banding && narrower_band >= path.mr && path.mc % narrower_band == 0;
