@@ -191,6 +191,8 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #if defined(__x86_64__)
   if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  // 17 output rows in chunks of 5: each two-thread run shares its chunks.
+  const two_threads::RequireSharedCalls shared_calls("ConvStem.FusedActivationGivesTheSeparateStepsBits");
   std::uint32_t seed = 900;
   for (const std::size_t cout : {64u, 32u, 24u}) {
     Case c;
