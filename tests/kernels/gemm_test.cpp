@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "optimized/frame/cpu_traits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -578,13 +579,40 @@ TEST(GemmRegistry, ListDrivesDispatch) {
     if (first_here == nullptr && variant_runs_here(variant)) first_here = &variant;
   }
   ASSERT_NE(first_here, nullptr);
-  EXPECT_EQ(&gemm::path_for(available_isas().back()), first_here);
+  const gemm::Path& best = gemm::path_for(available_isas().back());
+  if (first_here->isa == Isa::Avx512 && avx512_exact_halves()) {
+    // The AVX-512 variant with its exact kernels in 256-bit halves (gemm_path.cpp): the listed
+    // variant's packing and fast kernels, other exact kernels.
+    EXPECT_EQ(best.name, "f32_gemm_12x32__avx512_halves");
+    EXPECT_EQ(best.isa, first_here->isa);
+    EXPECT_EQ(best.mr, first_here->mr);
+    EXPECT_EQ(best.nr, first_here->nr);
+    EXPECT_EQ(best.mc, first_here->mc);
+    EXPECT_EQ(best.nc, first_here->nc);
+    EXPECT_EQ(best.pack_a, first_here->pack_a);
+    EXPECT_EQ(best.fast, first_here->fast);
+    EXPECT_NE(best.exact, first_here->exact);
+    EXPECT_EQ(best.pair_exact, nullptr);
+  } else {
+    EXPECT_EQ(&best, first_here);
+  }
   for (const Isa isa : available_isas()) {
     const gemm::Path& chosen = gemm::path_for(isa);
     EXPECT_LE(isa_level(chosen.isa), isa_level(isa)) << chosen.name << " on " << isa_name(isa);
     EXPECT_TRUE(isa_available(chosen.isa)) << chosen.name;
   }
   EXPECT_FALSE(gemm_variant_paths().empty());
+}
+
+// cpu_traits.hpp: only AMD family 0x19 (Zen 4) splits 512-bit instructions into halves; Zen 5
+// (0x1A), earlier AMD families and Intel do not.
+TEST(GemmRegistry, HalvesOnlyWhereTheCpuSplits512BitVectors) {
+  EXPECT_TRUE(splits_512bit_vectors("AuthenticAMD", 0x19));
+  EXPECT_FALSE(splits_512bit_vectors("AuthenticAMD", 0x1A));
+  EXPECT_FALSE(splits_512bit_vectors("AuthenticAMD", 0x17));
+  EXPECT_FALSE(splits_512bit_vectors("GenuineIntel", 0x19));
+  EXPECT_FALSE(splits_512bit_vectors("GenuineIntel", 6));
+  EXPECT_FALSE(splits_512bit_vectors("AuthenticAM", 0x19));
 }
 
 TEST(GemmKernel, PackedBRefusesAnotherPath) {

@@ -87,6 +87,15 @@ void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const flo
                                        std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
 void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                          std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+// The exact kernels above computed in 256-bit halves (gemm_micro_halves_avx512.cpp), for CPUs that
+// split 512-bit instructions (optimized/frame/cpu_traits.hpp): the same bits.
+void f32_gemm_12x32__avx512_halves_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                         std::ptrdiff_t ldc, std::uint32_t flags);
+void f32_gemm_short_12x32__avx512_halves_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                               float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+void f32_gemm_narrow_12x16__avx512_halves_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                                float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                                                std::uint32_t flags);
 #endif
 #if defined(__aarch64__)
 void f32_gemm_8x12__neon_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,

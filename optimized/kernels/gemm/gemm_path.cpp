@@ -4,6 +4,7 @@
 // builds for x86-64, aarch64 and WebAssembly alike.
 #include "optimized/kernels/gemm/gemm_path.hpp"
 
+#include "optimized/frame/cpu_traits.hpp"
 #include "optimized/frame/kernel_registry.hpp"
 
 namespace onemodel::opt::gemm {
@@ -38,6 +39,32 @@ constexpr Path kAvx512{"f32_gemm_12x32__avx512",
                         f32_gemm_short_12x32__avx512_exact,
                         nullptr,  // fast mode: the 12 x 32 kernel already keeps the FMA pipes busy
                         f32_gemm_pair_12x64__avx512_exact};
+// The same variant with exact mode's full-block, short and narrow kernels in 256-bit halves
+// (gemm_micro_halves_avx512.cpp): where a 512-bit instruction runs as two halves (AMD Zen 4), the
+// 512-bit kernels lose a third of their time to the A broadcasts; the halves kernels' broadcasts
+// are loads. No pair kernel: two strips at a time only saved broadcasts. Same packing, same fast
+// kernels, the same bits in both modes; path_for serves it in kAvx512's place when
+// avx512_exact_halves() says so (cpu_traits.hpp). Not in the list: one path, two tunings of its
+// exact kernels, which the kernel tests run once each (ONEMODEL_AVX512_HALVES=0 and 1).
+constexpr Path kAvx512Halves{"f32_gemm_12x32__avx512_halves",
+                             Isa::Avx512,
+                             12,
+                             32,
+                             96,
+                             128,
+                             f32_gemm_12x32__avx512_fma,
+                             f32_gemm_12x32__avx512_halves_exact,
+                             pack_a_12__avx2,
+                             f32_gemm_row_12x32__avx512_fma,
+                             f32_gemm_row_12x32__avx512_exact,
+                             f32_gemm_column_12x32__avx512_fma,
+                             f32_gemm_column_12x32__avx512_exact,
+                             f32_gemm_narrow_12x16__avx512_fma,
+                             f32_gemm_narrow_12x16__avx512_halves_exact,
+                             f32_gemm_short_12x32__avx512_fma,
+                             f32_gemm_short_12x32__avx512_halves_exact,
+                             nullptr,
+                             nullptr};
 #endif
 #if defined(__aarch64__)
 constexpr Path kNeon{"f32_gemm_8x12__neon", Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma,
@@ -80,7 +107,12 @@ std::span<const Path> variants() noexcept { return kVariants; }
 
 const Path& path_for(Isa isa) noexcept {
   static const VariantChoice<Path> choice{std::span<const Path>(kVariants)};
-  return choice[isa];
+  const Path& chosen = choice[isa];
+#if defined(__x86_64__)
+  static const bool halves = avx512_exact_halves();
+  if (halves && chosen.isa == Isa::Avx512) return kAvx512Halves;
+#endif
+  return chosen;
 }
 
 }  // namespace onemodel::opt::gemm
