@@ -46,25 +46,15 @@ constexpr Path kAvx512{"f32_gemm_12x32__avx512",
 // kernels, the same bits in both modes; path_for serves it in kAvx512's place when
 // avx512_exact_halves() says so (cpu_traits.hpp). Not in the list: one path, two tunings of its
 // exact kernels, which the kernel tests run once each (ONEMODEL_AVX512_HALVES=0 and 1).
-constexpr Path kAvx512Halves{"f32_gemm_12x32__avx512_halves",
-                             Isa::Avx512,
-                             12,
-                             32,
-                             96,
-                             128,
-                             f32_gemm_12x32__avx512_fma,
-                             f32_gemm_12x32__avx512_halves_exact,
-                             pack_a_12__avx2,
-                             f32_gemm_row_12x32__avx512_fma,
-                             f32_gemm_row_12x32__avx512_exact,
-                             f32_gemm_column_12x32__avx512_fma,
-                             f32_gemm_column_12x32__avx512_exact,
-                             f32_gemm_narrow_12x16__avx512_fma,
-                             f32_gemm_narrow_12x16__avx512_halves_exact,
-                             f32_gemm_short_12x32__avx512_fma,
-                             f32_gemm_short_12x32__avx512_halves_exact,
-                             nullptr,
-                             nullptr};
+constexpr Path avx512_halves(Path p) {
+  p.name = "f32_gemm_12x32__avx512_halves";
+  p.exact = f32_gemm_12x32__avx512_halves_exact;
+  p.narrow_exact = f32_gemm_narrow_12x16__avx512_halves_exact;
+  p.short_exact = f32_gemm_short_12x32__avx512_halves_exact;
+  p.pair_exact = nullptr;
+  return p;
+}
+constexpr Path kAvx512Halves = avx512_halves(kAvx512);
 #endif
 #if defined(__aarch64__)
 constexpr Path kNeon{"f32_gemm_8x12__neon", Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma,
