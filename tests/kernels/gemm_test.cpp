@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <atomic>
 #include <cstdlib>
 #include <limits>
@@ -613,6 +614,34 @@ TEST(GemmRegistry, HalvesOnlyWhereTheCpuSplits512BitVectors) {
   EXPECT_FALSE(splits_512bit_vectors("GenuineIntel", 0x19));
   EXPECT_FALSE(splits_512bit_vectors("GenuineIntel", 6));
   EXPECT_FALSE(splits_512bit_vectors("AuthenticAM", 0x19));
+}
+
+// ONEMODEL_AVX512_HALVES=0 and =1 decide the tuning (the CTest runs *_avx512_halves_0 and _1 test
+// one kernel each only if they do); otherwise the CPU's vendor and family as Linux reports them
+// in /proc/cpuinfo (an independent reading of CPUID), where that file exists.
+TEST(GemmRegistry, HalvesSettingFollowsTheEnvironmentOrTheCpu) {
+  const char* forced = std::getenv("ONEMODEL_AVX512_HALVES");
+  const std::string value = forced != nullptr ? forced : "";
+  if (value == "0") {
+    EXPECT_FALSE(avx512_exact_halves());
+    return;
+  }
+  if (value == "1") {
+    EXPECT_TRUE(avx512_exact_halves());
+    return;
+  }
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, vendor;
+  long family = -1;
+  while (std::getline(cpuinfo, line) && (vendor.empty() || family < 0)) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos || colon + 2 > line.size()) continue;
+    if (line.rfind("vendor_id", 0) == 0) vendor = line.substr(colon + 2);
+    if (line.rfind("cpu family", 0) == 0) family = std::stol(line.substr(colon + 2));
+  }
+  if (vendor.empty() || family < 0) GTEST_SKIP() << "no x86 vendor and family in /proc/cpuinfo: not tested";
+  EXPECT_EQ(avx512_exact_halves(), splits_512bit_vectors(vendor, static_cast<unsigned>(family)))
+      << vendor << " family " << family;
 }
 
 TEST(GemmKernel, PackedBRefusesAnotherPath) {
