@@ -6,26 +6,14 @@
 // (exact-mode.md rule 2). Compiled with -mavx2 -mfma; called only after the CPU check.
 #include <immintrin.h>
 
+#include "optimized/kernels/gemm/gemm_lanes_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
 namespace onemodel::opt::gemm {
 namespace {
 
-template <bool kFused>
-inline __m256 step(__m256 acc, __m256 a, __m256 b) noexcept {
-  if constexpr (kFused) {
-    return _mm256_fmadd_ps(a, b, acc);
-  } else {
-    const __m256 prod = _mm256_mul_ps(a, b);
-    return _mm256_add_ps(acc, prod);
-  }
-}
-
-// exact-mode.md rule 4: every NaN stored becomes 0x7FC00000.
-inline __m256 canonical_nan(__m256 v) noexcept {
-  const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
-  return _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-}
+using avx2::canonical_nan;
+using avx2::step;
 
 inline void store_row(float* c, __m256 v0, __m256 v1, bool canonical) noexcept {
   if (canonical) {

@@ -13,6 +13,7 @@
 // (exact-mode.md rules 1 to 3); lanes hold different outputs. So these are its bits on every path.
 #include <immintrin.h>
 
+#include "optimized/kernels/gemm/gemm_lanes_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
 namespace onemodel::opt::gemm {
@@ -20,17 +21,7 @@ namespace {
 
 constexpr int kStripRows = 12;  // MR of the AVX-512 path: the packed A strip holds 12 rows per k
 
-// exact-mode.md rule 4: every NaN stored becomes 0x7FC00000.
-inline __m256 canonical_nan(__m256 v) noexcept {
-  const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
-  return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, nan);
-}
-
-// acc + a*b, the multiply rounded, then the add rounded (exact-mode.md rule 1); A first.
-inline __m256 exact_step(__m256 acc, __m256 a, __m256 b) noexcept {
-  const __m256 prod = _mm256_mul_ps(a, b);
-  return _mm256_add_ps(acc, prod);
-}
+using avx2::canonical_nan;
 
 // Rows [0, kRows) and 16 columns of the strip (b, c already offset to the half): kRows x 2
 // accumulators. Columns past `cols` (kMasked) are computed from B's zero padding and not stored.
@@ -61,8 +52,8 @@ inline void half_block(std::size_t kc, const float* a, const float* b, std::ptrd
 #pragma GCC unroll 12
     for (int r = 0; r < kRows; ++r) {
       const __m256 av = _mm256_broadcast_ss(a + r);
-      acc[r][0] = exact_step(acc[r][0], av, b0);
-      acc[r][1] = exact_step(acc[r][1], av, b1);
+      acc[r][0] = avx2::step<false>(acc[r][0], av, b0);
+      acc[r][1] = avx2::step<false>(acc[r][1], av, b1);
     }
     a += kStripRows;
     b += ldb;

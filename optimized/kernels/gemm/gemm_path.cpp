@@ -99,8 +99,7 @@ const Path& path_for(Isa isa) noexcept {
   static const VariantChoice<Path> choice{std::span<const Path>(kVariants)};
   const Path& chosen = choice[isa];
 #if defined(__x86_64__)
-  static const bool halves = avx512_exact_halves();
-  if (halves && chosen.isa == Isa::Avx512) return kAvx512Halves;
+  if (chosen.isa == Isa::Avx512 && avx512_exact_halves()) return kAvx512Halves;  // read once (cpu_traits.cpp)
 #endif
   return chosen;
 }
