@@ -169,8 +169,8 @@ TEST(GemmPackedA, SameBitsWithManySpecialValues) {
   }
 }
 
-// Several tile rows and columns and k-blocks of 256 (a ragged last tile row, so the packed tile
-// rows have different heights), including ResNet-50's late-layer shapes (N = 49 and 196) and a
+// Several tile rows and columns and k-blocks (of 256, or 512 on AVX-512), a ragged last tile row
+// (so the packed tile rows have different heights), including ResNet-50's late-layer shapes (N = 49 and 196) and a
 // k = 16 product, whose tiles are wider than the path's NC, and a product large enough for at least
 // 16 tiles (512 x 49 x 1400: bands of 24 rows on AVX-512).
 TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
@@ -190,12 +190,12 @@ TEST(GemmPackedA, SameBitsMultipleTilesAndKBlocksOnOneAndTwoThreads) {
   }
 }
 
-// The layout, from its definition (gemm_pack.hpp, packed_a_offset): k-blocks of KC one after the
-// other, each holding all ceil(m / MR) strips of MR rows, strip s at s * MR * kc, element (p, r) of
+// The layout, from its definition (gemm_pack.hpp, packed_a_offset): k-blocks of the path's KC (256;
+// 512 on AVX-512, so k = 1100 has three there) one after the other, each holding all ceil(m / MR) strips of MR rows, strip s at s * MR * kc, element (p, r) of
 // a strip at p * MR + r, rows past m +0 (not -0). Checked bit for bit, so each path's packer (SIMD
 // transposes on x86-64) is checked as a copy: NaN payloads, signalling NaNs and signs preserved.
 TEST(GemmPackedA, LayoutIsTheTilesLayoutOnEveryPath) {
-  const std::size_t shapes[][2] = {{1, 1}, {7, 5}, {13, 259}, {97, 300}, {200, 70}, {25, 513}, {300, 520}};
+  const std::size_t shapes[][2] = {{1, 1}, {7, 5}, {13, 259}, {97, 300}, {200, 70}, {25, 513}, {300, 520}, {40, 1100}};
   for (const Isa isa : gemm_variant_paths()) {
     const gemm::Path& path = gemm::path_for(isa);
     std::mt19937 rng(5 + static_cast<unsigned>(isa));
@@ -207,8 +207,8 @@ TEST(GemmPackedA, LayoutIsTheTilesLayoutOnEveryPath) {
         const PackedA packed = pack_a_f32(isa, m, k, a.view);
         ASSERT_EQ(packed.isa(), path.isa);
         ASSERT_EQ(packed.size(), padded * k);
-        for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
-          const std::size_t kc = std::min(gemm::kKc, k - p0);
+        for (std::size_t p0 = 0; p0 < k; p0 += path.kc) {
+          const std::size_t kc = std::min(path.kc, k - p0);
           const float* block = packed.data() + p0 * padded;
           for (std::size_t r = 0; r < padded; ++r) {
             for (std::size_t p = 0; p < kc; ++p) {

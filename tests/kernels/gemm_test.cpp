@@ -257,7 +257,8 @@ TEST(GemmKernel, ExactRandomTriplesWithManySpecialValues) {
   }
 }
 
-// Several tiles in each direction and several k-blocks of 256, on 1 and 2 threads: the second
+// Several tiles in each direction and several k-blocks (of the path's KC: 256, or 512 on AVX-512,
+// where k = 513 to 1400 make two or three), on 1 and 2 threads: the second
 // k-block continues from the stored C, the last makes NaN canonical, and tiles run on both
 // threads (the estimate is far above the pool's 80 000 ns per thread). The k = 16 and 24 shapes
 // get tiles wider than the path's NC (tile_shape), with a ragged last tile, B packed (m > MC) or

@@ -4,7 +4,8 @@
 //
 // One call: pack B for all of k and n (chunks of 8 strips per k-block; skipped when B is read in
 // place, see reads_b_in_place), then one chunk per
-// tile of C: MC (or a band of it) x NC, see tile_shape. A tile walks k in blocks of KC = 256; per block it takes its packed A block
+// tile of C: MC (or a band of it) x NC, see tile_shape. A tile walks k in blocks of the path's KC
+// (Path::kc: 256, 512 on AVX-512); per block it takes its packed A block
 // and runs the microkernel over every NR strip of B and, inside, every MR strip of A. Every
 // output is computed by one tile, with the whole of k in increasing order, so neither the tile
 // order nor the thread that runs a tile can change it.
@@ -137,7 +138,7 @@ constexpr std::size_t kMaxWidening = 4;
 
 TileShape tile_shape(const Path& path, std::size_t m, std::size_t n, std::size_t k) noexcept {
   TileShape shape{path.nc, path.mc};
-  const std::size_t kc = std::min(k, kKc);
+  const std::size_t kc = std::min(k, path.kc);
   while (kc > 0 && 2 * shape.nc * kc <= kWideBlockFloats && 2 * shape.nc <= kMaxWidening * path.nc) shape.nc *= 2;
   const auto tiles = [&] { return strip_count(m, shape.band) * strip_count(n, shape.nc); };
   const bool rows_first = m > n;
@@ -216,7 +217,7 @@ const float* b_strip_at(const Problem& pr, std::size_t p0, std::size_t kc, std::
                         float* edge_strip, std::ptrdiff_t& ldb) {
   const std::size_t nr = pr.path->nr;
   ldb = static_cast<std::ptrdiff_t>(nr);
-  if (pr.packed_b != nullptr) return pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col / nr);
+  if (pr.packed_b != nullptr) return pr.packed_b + packed_b_offset(pr.k, pr.n, nr, pr.path->kc, p0, col / nr);
   if (pr.b_source != nullptr) {
     pr.b_source->fill(pr.b_source->state, p0, kc, col, valid_cols, nr, edge_strip);
     return edge_strip;
@@ -263,7 +264,7 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
     pr.b_source->fill(pr.b_source->state, p0, kc, col0, 1, nr, edge_strip);
     b = edge_strip;
   } else if (pr.packed_b != nullptr) {
-    b = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, p0, col0 / nr) + col0 % nr;
+    b = pr.packed_b + packed_b_offset(pr.k, pr.n, nr, pr.path->kc, p0, col0 / nr) + col0 % nr;
   } else {
     ldb = pr.b_in_place.row_stride;
     b = pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col0);
@@ -382,7 +383,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
     if (k.pair != nullptr && cols - j >= 2 * nr && r1 - r0 >= mr) {
       std::ptrdiff_t ldb0 = 0, ldb1 = 0;
       const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
-      float* second = pr.b_source != nullptr ? pair_strip.reserve(kKc * kMaxNr) : edge_strip;
+      float* second = pr.b_source != nullptr ? pair_strip.reserve(kMaxKc * kMaxNr) : edge_strip;
       const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, second, ldb1);
       for (std::size_t i = r0; i < r1; i += mr) {
         const std::size_t valid_rows = std::min(mr, r1 - i);
@@ -433,7 +434,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
 // output without computing the MR x NR blocks' unused rows or columns.
 //
 // On the last k-block of a tile whose B block fits the second-level cache (at most
-// kRowsFirstFloats, 128 KB: k-blocks of up to 256 against 128 columns) and is read packed or in
+// kRowsFirstFloats, 256 KB: k-blocks of up to 512 against 128 columns) and is read packed or in
 // place, run_rows takes one MR-row band at a time and the epilogue runs on each finished band at
 // once: the band (12 rows of a 128-column tile on AVX-512) is still in L1, where the whole tile,
 // its rows a large multiple of 4 KB apart in C, had been pushed out by the time the tile-level
@@ -441,7 +442,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
 // ResNet-50's 1x1 convolutions 6-10% of their time). The B block is then read from L2 once per
 // band instead of from L1. The same kernel calls on the same operands and the same epilogue on
 // the same finished values: the same bits. Returns true when it ran the epilogue.
-constexpr std::size_t kRowsFirstFloats = 32768;
+constexpr std::size_t kRowsFirstFloats = 65536;
 
 bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t row0,
                std::size_t rows, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
@@ -504,9 +505,9 @@ void run_tile(const Problem& pr, std::size_t tile) {
   // so the lanes past the edge never read uninitialised memory.
   alignas(64) float scratch[384] = {};
   // One KC x NR strip of B for a ragged edge read in place (run_block); on the stack, so a thread
-  // taking such a tile for the first time allocates nothing.
-  static_assert(kKc * kMaxNr * sizeof(float) <= 32 * 1024);
-  alignas(64) float edge_strip[kKc * kMaxNr];
+  // taking such a tile for the first time allocates nothing (64 KB; wasm.sh links 8 MB stacks).
+  static_assert(kMaxKc * kMaxNr * sizeof(float) <= 64 * 1024);
+  alignas(64) float edge_strip[kMaxKc * kMaxNr];
 
   if (pr.epilogue != nullptr && pr.epilogue->prefetch != nullptr) {
     pr.epilogue->prefetch(pr.epilogue->state, row0, col0, rows, cols);
@@ -519,8 +520,8 @@ void run_tile(const Problem& pr, std::size_t tile) {
     // A was packed once, in the same layout (pack_a_f32): the tile reads its blocks in place,
     // so the microkernel sees the same floats in the same order as when the tile packs them. A
     // band's strips are one run in each k-block (strip i at i * kc from the band's first).
-    for (std::size_t p0 = 0; p0 < pr.k; p0 += kKc) {
-      const std::size_t kc = std::min(kKc, pr.k - p0);
+    for (std::size_t p0 = 0; p0 < pr.k; p0 += path.kc) {
+      const std::size_t kc = std::min(path.kc, pr.k - p0);
       const float* a_block = pr.packed_a + packed_a_offset(pr.m, path.mr, row0, p0, kc);
       epilogue_done = run_block(pr, a_block, p0, kc, row0, rows, cols, col0, c_tile, scratch, edge_strip);
     }
@@ -533,8 +534,8 @@ void run_tile(const Problem& pr, std::size_t tile) {
     }
     // The band's rows packed alone: the strips they have in the whole tile row's panel.
     float* panel = cache.buffer.reserve(std::max(path.mc, strip_count(pr.band, path.mr) * path.mr) * pr.k);
-    for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += kKc, ++block) {
-      const std::size_t kc = std::min(kKc, pr.k - p0);
+    for (std::size_t p0 = 0, block = 0; p0 < pr.k; p0 += path.kc, ++block) {
+      const std::size_t kc = std::min(path.kc, pr.k - p0);
       float* a_block = panel + p0 * pr.band;
       if (block == cache.blocks_packed) {
         if (pr.a_source != nullptr) {
@@ -578,8 +579,9 @@ struct CallB {
 // that the pool's c-th chunk packs: all k-blocks of one group of strips, then the next group, so
 // the pool's two ends (thread_pool.hpp, claims_) split the packing by columns as they split the
 // tiles that read it (tile_place). Only who packs a chunk changes, not what it writes.
-std::size_t column_major_chunk(std::size_t k, std::size_t n, std::size_t nr, std::size_t c) noexcept {
-  const std::size_t blocks = strip_count(k, kKc);
+std::size_t column_major_chunk(std::size_t k, std::size_t n, std::size_t nr, std::size_t block,
+                               std::size_t c) noexcept {
+  const std::size_t blocks = strip_count(k, block);
   const std::size_t chunks_per_block = strip_count(strip_count(n, nr), kPackStripsPerChunk);
   return (c % blocks) * chunks_per_block + c / blocks;
 }
@@ -590,10 +592,11 @@ const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::s
   if (k == 0) return nullptr;
   const Path& path = path_for(context.isa);
   float* packed = b_packing.reserve(packed_b_size(k, n, path.nr));
-  const std::size_t chunks = pack_b_chunk_count(k, n, path.nr);
+  const std::size_t chunks = pack_b_chunk_count(k, n, path.nr, path.kc);
   const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, path.nr));
-  context.parallel_for(chunks, estimate,
-                       [&](std::size_t c) { pack_b_chunk(k, n, path.nr, b, packed, column_major_chunk(k, n, path.nr, c)); });
+  context.parallel_for(chunks, estimate, [&](std::size_t c) {
+    pack_b_chunk(k, n, path.nr, path.kc, b, packed, column_major_chunk(k, n, path.nr, path.kc, c));
+  });
   return packed;
 }
 
@@ -601,19 +604,19 @@ const float* pack_b_for_call(const KernelContext& context, std::size_t n, std::s
 const float* fill_b_for_call(const KernelContext& context, std::size_t n, std::size_t k, const BStripSource& b) {
   if (k == 0) return nullptr;
   const Path& path = path_for(context.isa);
-  const std::size_t nr = path.nr;
+  const std::size_t nr = path.nr, block = path.kc;
   float* packed = b_packing.reserve(packed_b_size(k, n, nr));
   const std::size_t strips = strip_count(n, nr);
   const std::size_t chunks_per_block = strip_count(strips, kPackStripsPerChunk);
-  const std::size_t chunks = pack_b_chunk_count(k, n, nr);
+  const std::size_t chunks = pack_b_chunk_count(k, n, nr, block);
   const double estimate = kNsPerPackedElement * static_cast<double>(packed_b_size(k, n, nr));
   context.parallel_for(chunks, estimate, [&](std::size_t c) {
-    const std::size_t chunk = column_major_chunk(k, n, nr, c);
-    const std::size_t p0 = (chunk / chunks_per_block) * kKc;
-    const std::size_t kc = std::min(kKc, k - p0);
+    const std::size_t chunk = column_major_chunk(k, n, nr, block, c);
+    const std::size_t p0 = (chunk / chunks_per_block) * block;
+    const std::size_t kc = std::min(block, k - p0);
     const std::size_t first = (chunk % chunks_per_block) * kPackStripsPerChunk;
     for (std::size_t s = first; s < std::min(strips, first + kPackStripsPerChunk); ++s) {
-      b.fill(b.state, p0, kc, s * nr, std::min(nr, n - s * nr), nr, packed + packed_b_offset(k, n, nr, p0, s));
+      b.fill(b.state, p0, kc, s * nr, std::min(nr, n - s * nr), nr, packed + packed_b_offset(k, n, nr, block, p0, s));
     }
   });
   return packed;
@@ -744,8 +747,10 @@ PackedB pack_b_f32(Isa isa, std::size_t k, std::size_t n, MatrixView b) {
   packed.size_ = gemm::packed_b_size(k, n, path.nr);
   packed.data_.reset(gemm::allocate_aligned_floats(packed.size_));
   if (n > 0) {
-    const std::size_t chunks = gemm::pack_b_chunk_count(k, n, path.nr);
-    for (std::size_t chunk = 0; chunk < chunks; ++chunk) gemm::pack_b_chunk(k, n, path.nr, b, packed.data_.get(), chunk);
+    const std::size_t chunks = gemm::pack_b_chunk_count(k, n, path.nr, path.kc);
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+      gemm::pack_b_chunk(k, n, path.nr, path.kc, b, packed.data_.get(), chunk);
+    }
   }
   return packed;
 }
@@ -771,8 +776,8 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
   packed.size_ = gemm::packed_a_size(m, k, path.mr);
   packed.data_.reset(gemm::allocate_aligned_floats(packed.size_));
   // The strips the tiles would pack (run_tile), all rows of one k-block after the other.
-  for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
-    const std::size_t kc = std::min(gemm::kKc, k - p0);
+  for (std::size_t p0 = 0; p0 < k; p0 += path.kc) {
+    const std::size_t kc = std::min(path.kc, k - p0);
     path.pack_a(a, 0, m, p0, kc, packed.data_.get() + gemm::packed_a_offset(m, path.mr, 0, p0, kc));
   }
   return packed;

@@ -59,10 +59,10 @@ void pack_a_block_of(const HalfMatrixView& a, std::size_t row0, std::size_t rows
     const std::size_t valid = std::min(mr, rows - s * mr);
     for (std::size_t r = 0; r < valid; ++r) {
       const std::uint16_t* src = a.data + static_cast<std::ptrdiff_t>(r0 + r) * a.row_stride;
-      if (a.col_stride == 1 && kc <= kKc) {
+      if (a.col_stride == 1 && kc <= kMaxKc) {
         // A row contiguous in k (activations, a Conv's filters): widened by the path's vector
         // loop (the same floats), then dealt to the strip.
-        float row[kKc];
+        float row[kMaxKc];
         widen_row(a.isa, F, src + p0, row, kc);
         for (std::size_t p = 0; p < kc; ++p) dst[p * mr + r] = row[p];
         continue;
@@ -122,15 +122,15 @@ std::size_t packed_half_b_size(Isa isa, std::size_t k, std::size_t n) noexcept {
 }
 
 void pack_half_b(Isa isa, std::size_t k, std::size_t n, const HalfMatrixView& b, std::uint16_t* out) noexcept {
-  const std::size_t nr = gemm::path_for(isa).nr;
+  const std::size_t nr = gemm::path_for(isa).nr, block = gemm::path_for(isa).kc;
   const std::size_t strips = gemm::strip_count(n, nr);
-  for (std::size_t p0 = 0; p0 < k; p0 += gemm::kKc) {
-    const std::size_t kc = std::min(gemm::kKc, k - p0);
+  for (std::size_t p0 = 0; p0 < k; p0 += block) {
+    const std::size_t kc = std::min(block, k - p0);
     // Row by row (B's rows are contiguous in the usual layout), each row's values dealt to the
     // strips: the same places pack_b_strip gives them, only the bits copied.
     for (std::size_t p = 0; p < kc; ++p) {
       for (std::size_t s = 0; s < strips; ++s) {
-        std::uint16_t* dst = out + gemm::packed_b_offset(k, n, nr, p0, s) + p * nr;
+        std::uint16_t* dst = out + gemm::packed_b_offset(k, n, nr, block, p0, s) + p * nr;
         const std::size_t j0 = s * nr, valid = std::min(nr, n - j0);
         for (std::size_t j = 0; j < valid; ++j) {
           dst[j] = b.data[static_cast<std::ptrdiff_t>(p0 + p) * b.row_stride +
@@ -147,7 +147,8 @@ namespace {
 void fill_packed_half_b(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t, std::size_t nr,
                         float* out) {
   const PackedHalfB& b = *static_cast<const PackedHalfB*>(state);
-  gemm::widen_row(b.isa, b.format, b.data + gemm::packed_b_offset(b.k, b.n, nr, p0, col / nr), out, kc * nr);
+  gemm::widen_row(b.isa, b.format,
+                  b.data + gemm::packed_b_offset(b.k, b.n, nr, gemm::path_for(b.isa).kc, p0, col / nr), out, kc * nr);
 }
 
 void fill_half_b(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid, std::size_t nr,

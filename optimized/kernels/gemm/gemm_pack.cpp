@@ -11,14 +11,15 @@ std::size_t packed_b_size(std::size_t k, std::size_t n, std::size_t nr) noexcept
   return k * strip_count(n, nr) * nr;
 }
 
-std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::size_t p0, std::size_t strip) noexcept {
+std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::size_t block, std::size_t p0,
+                            std::size_t strip) noexcept {
   const std::size_t padded_n = strip_count(n, nr) * nr;
-  const std::size_t kc = std::min(kKc, k - p0);
+  const std::size_t kc = std::min(block, k - p0);
   return p0 * padded_n + strip * kc * nr;
 }
 
-std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr) noexcept {
-  const std::size_t blocks = (k + kKc - 1) / kKc;
+std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr, std::size_t block) noexcept {
+  const std::size_t blocks = (k + block - 1) / block;
   return blocks * strip_count(strip_count(n, nr), kPackStripsPerChunk);
 }
 
@@ -48,15 +49,16 @@ void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, s
 }
 
 
-void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, float* packed, std::size_t chunk) {
+void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, std::size_t block, MatrixView b, float* packed,
+                  std::size_t chunk) {
   const std::size_t strips = strip_count(n, nr);
   const std::size_t chunks_per_block = strip_count(strips, kPackStripsPerChunk);
-  const std::size_t p0 = (chunk / chunks_per_block) * kKc;
-  const std::size_t kc = std::min(kKc, k - p0);
+  const std::size_t p0 = (chunk / chunks_per_block) * block;
+  const std::size_t kc = std::min(block, k - p0);
   const std::size_t first = (chunk % chunks_per_block) * kPackStripsPerChunk;
   const std::size_t last = std::min(strips, first + kPackStripsPerChunk);
   for (std::size_t s = first; s < last; ++s) {
-    pack_b_strip(b, n, p0, kc, s * nr, nr, packed + packed_b_offset(k, n, nr, p0, s));
+    pack_b_strip(b, n, p0, kc, s * nr, nr, packed + packed_b_offset(k, n, nr, block, p0, s));
   }
 }
 
@@ -85,8 +87,8 @@ void pack_a_block(MatrixView a, std::size_t row0, std::size_t rows, std::size_t 
   }
 }
 
-static_assert(kKc == 256, "kPackZeroRow holds one k-block");
-alignas(kPackAlignment) const float kPackZeroRow[256] = {};
+static_assert(kMaxKc == 512, "kPackZeroRow holds the longest k-block");
+alignas(kPackAlignment) const float kPackZeroRow[kMaxKc] = {};
 
 namespace {
 

@@ -11,15 +11,17 @@ namespace onemodel::opt::gemm {
 // Strips of `width` columns needed for `n` columns.
 inline std::size_t strip_count(std::size_t n, std::size_t width) noexcept { return (n + width - 1) / width; }
 
-// Packed B: for each block of kKc rows of k (the last may be shorter), the strips of nr columns
-// one after the other, element (p, j) of a strip at p * nr + j, a ragged last strip padded with
-// +0 (kernels-gemm.md step 1). Floats in all of it.
+// Packed B: for each block of `block` rows of k (the path's kc; the last may be shorter), the
+// strips of nr columns one after the other, element (p, j) of a strip at p * nr + j, a ragged last
+// strip padded with +0 (kernels-gemm.md step 1). Floats in all of it.
 std::size_t packed_b_size(std::size_t k, std::size_t n, std::size_t nr) noexcept;
-// Where strip `strip` of the k-block starting at row p0 begins.
-std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::size_t p0, std::size_t strip) noexcept;
+// Where strip `strip` of the k-block starting at row p0 (a multiple of `block`) begins.
+std::size_t packed_b_offset(std::size_t k, std::size_t n, std::size_t nr, std::size_t block, std::size_t p0,
+                            std::size_t strip) noexcept;
 // Packing chunks: kPackStripsPerChunk strips of one k-block each.
-std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr) noexcept;
-void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, MatrixView b, float* packed, std::size_t chunk);
+std::size_t pack_b_chunk_count(std::size_t k, std::size_t n, std::size_t nr, std::size_t block) noexcept;
+void pack_b_chunk(std::size_t k, std::size_t n, std::size_t nr, std::size_t block, MatrixView b, float* packed,
+                  std::size_t chunk);
 // One strip of B: rows [p0, p0 + kc), columns [j0, j0 + nr) at out[p * nr + j]; columns at or past
 // n are +0. Also used alone for the ragged last strip when B is read in place (gemm.cpp).
 void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nr,
@@ -31,9 +33,9 @@ void pack_b_strip(MatrixView b, std::size_t n, std::size_t p0, std::size_t kc, s
 void pack_a_block(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, std::size_t mr,
                   float* out);
 
-// kKc (256) floats of +0: the source of the padding rows of a ragged last strip, so the fixed-mr
-// packers copy every strip the same way.
-extern const float kPackZeroRow[256];
+// kMaxKc (512) floats of +0: the source of the padding rows of a ragged last strip, so the
+// fixed-mr packers copy every strip the same way.
+extern const float kPackZeroRow[512];
 
 // pack_a_block with the path's mr fixed at compile time (Path::pack_a). Pure copies: the packed
 // floats are pack_a_block's, bit for bit (NaN payloads and signs included).
@@ -48,7 +50,7 @@ void pack_a_6__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_
 void pack_a_12__avx2(MatrixView a, std::size_t row0, std::size_t rows, std::size_t p0, std::size_t kc, float* out);
 #endif
 
-// Packed A (PackedA, gemm.hpp): the k-blocks of kKc rows of k one after the other (the last may be
+// Packed A (PackedA, gemm.hpp): the k-blocks of the path's kc rows of k one after the other (the last may be
 // shorter); inside the k-block starting at p0, of kc rows, all of A's rows as strip_count(m, mr)
 // strips of mr rows in pack_a_block's layout, strip s at s * mr * kc. Any band of rows starting on
 // a strip boundary is then one run of strips in every k-block, so a tile's band need not lie inside

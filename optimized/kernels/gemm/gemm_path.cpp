@@ -11,13 +11,13 @@ namespace onemodel::opt::gemm {
 namespace {
 
 // Scalar: 4 x 4, tiles 64 x 64; fast mode is plain acc + a*b too (kernels-gemm.md, "Fast mode").
-constexpr Path kScalar{"f32_gemm_4x4__scalar", Isa::Scalar, 4, 4, 64, 64, f32_gemm_4x4__scalar, f32_gemm_4x4__scalar,
+constexpr Path kScalar{"f32_gemm_4x4__scalar", Isa::Scalar, 4, 4, 64, 64, 256, f32_gemm_4x4__scalar, f32_gemm_4x4__scalar,
                        pack_a_4};
 #if defined(__x86_64__)
 // SSE4.1 has no fused multiply-add: both modes multiply then add.
-constexpr Path kSse{"f32_gemm_4x8__sse41", Isa::Sse, 4, 8, 64, 128, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41,
+constexpr Path kSse{"f32_gemm_4x8__sse41", Isa::Sse, 4, 8, 64, 128, 256, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41,
                     pack_a_4__sse41};
-constexpr Path kAvx2{"f32_gemm_6x16__avx2", Isa::Avx2, 6, 16, 96, 128, f32_gemm_6x16__avx2_fma,
+constexpr Path kAvx2{"f32_gemm_6x16__avx2", Isa::Avx2, 6, 16, 96, 128, 256, f32_gemm_6x16__avx2_fma,
                      f32_gemm_6x16__avx2_exact, pack_a_6__avx2};
 // AVX-512: 12 x 32 (24 of 32 zmm accumulate), tiles 96 x 128, B in strips of NR = 32.
 constexpr Path kAvx512{"f32_gemm_12x32__avx512",
@@ -26,6 +26,7 @@ constexpr Path kAvx512{"f32_gemm_12x32__avx512",
                         32,
                         96,
                         128,
+                        512,  // docs/design.md, "k-blocks of 512 on AVX-512"
                         f32_gemm_12x32__avx512_fma,
                         f32_gemm_12x32__avx512_exact,
                         pack_a_12__avx2,
@@ -57,12 +58,12 @@ constexpr Path avx512_halves(Path p) {
 constexpr Path kAvx512Halves = avx512_halves(kAvx512);
 #endif
 #if defined(__aarch64__)
-constexpr Path kNeon{"f32_gemm_8x12__neon", Isa::Neon, 8, 12, 96, 120, f32_gemm_8x12__neon_fma,
+constexpr Path kNeon{"f32_gemm_8x12__neon", Isa::Neon, 8, 12, 96, 120, 256, f32_gemm_8x12__neon_fma,
                      f32_gemm_8x12__neon_exact, pack_a_8};
 #endif
 #if defined(__wasm_simd128__)
 // WebAssembly SIMD128 has no fused multiply-add outside relaxed SIMD: both modes multiply then add.
-constexpr Path kWasm{"f32_gemm_4x8__wasm_simd128", Isa::Wasm, 4, 8, 64, 128, f32_gemm_4x8__wasm_simd128,
+constexpr Path kWasm{"f32_gemm_4x8__wasm_simd128", Isa::Wasm, 4, 8, 64, 128, 256, f32_gemm_4x8__wasm_simd128,
                      f32_gemm_4x8__wasm_simd128, pack_a_4};
 #endif
 
@@ -82,7 +83,7 @@ constexpr Path kVariants[] = {
 // Bands of rows start on a strip of mr rows (packed_a_offset) and divide MC (tile_shape), so every
 // full tile row is whole strips.
 // gemm.cpp packs a ragged in-place B strip into a stack buffer of KC x 32 floats.
-constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0 && p.nr <= 32; }
+constexpr bool tiles_are_whole_strips(const Path& p) { return p.mc % p.mr == 0 && p.nr <= 32 && p.kc <= kMaxKc; }
 constexpr bool every_variant_has_whole_strips() {
   for (const Path& p : kVariants) {
     if (!tiles_are_whole_strips(p)) return false;

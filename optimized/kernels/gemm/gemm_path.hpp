@@ -12,8 +12,11 @@
 
 namespace onemodel::opt::gemm {
 
-// kernels-gemm.md, "Structure" step 1: B is packed in blocks of 256 rows of k.
-inline constexpr std::size_t kKc = 256;
+// kernels-gemm.md, "Structure" step 1 packs B in blocks of KC = 256 rows of k; here KC is a
+// constant of each path (Path::kc): 256, and 512 on AVX-512 (docs/design.md, "k-blocks of 512 on
+// AVX-512"). kMaxKc bounds every path's, for buffers sized at compile time. A block's length never
+// changes a result: a later block continues from the C values the earlier ones stored.
+inline constexpr std::size_t kMaxKc = 512;
 // kernels-gemm.md, "Structure" step 1: packing work is split into chunks of 8 strips per k-block.
 inline constexpr std::size_t kPackStripsPerChunk = 8;
 // Packed buffers are aligned to a cache line (aligned vector loads of B strips).
@@ -26,6 +29,7 @@ struct Path {
   Isa isa;
   std::size_t mr, nr;  // microkernel rows and columns
   std::size_t mc, nc;  // tile rows and columns: one tile is one chunk of work
+  std::size_t kc;      // rows of k per block (packed B and A, a tile's pass over C), at most kMaxKc
   MicroKernel fast;
   MicroKernel exact;
   PackAFn pack_a;  // pack_a_block with this path's mr (a copy: never changes a result)
