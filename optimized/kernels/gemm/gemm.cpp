@@ -269,12 +269,12 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
     ldb = pr.b_in_place.row_stride;
     b = pr.b_in_place.data + static_cast<std::ptrdiff_t>(p0) * ldb + static_cast<std::ptrdiff_t>(col0);
   }
-  column(kc, a_block, mr * kc, strip_count(rows, mr), b, ldb, c_tile, pr.ldc, rows, flags);
+  column(kc, a_block, mr * kc, strip_count(rows, mr), b, ldb, c_tile, pr.ldc, rows, 1, flags);
 }
 
 // The ragged last strip of B for one MR strip of A (valid_cols < NR): NR / 2 columns at a time with
 // the narrow kernel instead of the whole MR x NR block (a 7 x 7 map keeps 17 columns of its second
-// 32-wide strip). A last one or two columns never reach here: run_rows gives them to the column
+// 32-wide strip). The last one to four columns never reach here: run_rows gives them to the column
 // kernel for all its strips at once (column_tail). Each output keeps the microkernel's sequence,
 // so the bits are the same.
 void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, const float* a_strip,
@@ -332,12 +332,14 @@ struct BlockKernels {
 };
 
 // How many last columns of a ragged B strip (valid_cols < NR) go to the column kernel rather than
-// a narrow piece: the one or two left after whole NR / 2 pieces (a narrow kernel would compute NR
-// / 2 columns for them), none otherwise, and none on paths without those kernels.
+// a narrow piece: the one to kColumnKernelCols (4) left after whole NR / 2 pieces, none otherwise,
+// and none on paths without those kernels. The narrow kernel spends one vector per row of A on
+// them (12 multiply-adds a step on AVX-512); the column kernel one per strip and column (4 for the
+// 196th to 192nd columns of a 14 x 14 map, whose last strip keeps 4 of 32).
 std::size_t column_tail(const Problem& pr, const BlockKernels& k, std::size_t valid_cols) noexcept {
   if (valid_cols >= pr.path->nr || k.narrow == nullptr || k.column == nullptr) return 0;
   const std::size_t rest = valid_cols % (pr.path->nr / 2);
-  return rest <= 2 ? rest : 0;
+  return rest <= kColumnKernelCols ? rest : 0;
 }
 
 // One MR x NR block (valid_rows x valid_cols of it inside C) from one A strip and one B strip.
@@ -417,13 +419,13 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
                         std::min(mr, r1 - i), body, scratch, flags);
       }
     }
-    // The last one or two columns once for all the rows' A strips: the column kernel then runs up
+    // The last one to four columns once for all the rows' A strips: the column kernel then runs up
     // to eight strips' independent accumulator chains at a time instead of one (a 7 x 7 map's 49th
     // column had taken a seventh of a 512-filter 3x3 convolution's time, one chain per strip).
-    for (std::size_t t = body; t < valid_cols; ++t) {
-      k.column(kc, a_block + r0 * kc, mr * kc, strip_count(r1 - r0, mr), b_strip + t, ldb,
-               c_col + static_cast<std::ptrdiff_t>(r0) * pr.ldc + static_cast<std::ptrdiff_t>(t), pr.ldc, r1 - r0,
-               flags);
+    if (tail > 0) {
+      k.column(kc, a_block + r0 * kc, mr * kc, strip_count(r1 - r0, mr), b_strip + body, ldb,
+               c_col + static_cast<std::ptrdiff_t>(r0) * pr.ldc + static_cast<std::ptrdiff_t>(body), pr.ldc, r1 - r0,
+               tail, flags);
     }
     j += nr;
   }

@@ -1,7 +1,8 @@
 // AVX-512 kernels for the thin edges of a product (gemm_micro.hpp, "Edge kernels"): one row of C
-// (m = 1, a Linear layer at batch 1) and one column of C (n = 1, the 1x1 convolutions of a
-// squeeze-and-excitation block on a 1 x 1 map). The 12 x 32 microkernel would compute 12 rows or
-// 32 columns there to keep one; these compute the one. Each output is the microkernel's own
+// (m = 1, a Linear layer at batch 1) and up to four columns of C (n = 1, the 1x1 convolutions of a
+// squeeze-and-excitation block on a 1 x 1 map; the last 1 to 4 columns of a ragged strip, such as
+// the 196th of a 14 x 14 map's). The 12 x 32 microkernel would compute 12 rows or 32 columns there
+// to keep a few; these compute those. Each output is the microkernel's own
 // sequence: one accumulator, p increasing, the A value times the B value (operands in the same
 // order) then rounded add in exact mode or a fused multiply-add in fast mode (exact-mode.md,
 // "Matrix product"), so results are the 12 x 32 microkernel's bits. Masked loads and stores stay
@@ -68,34 +69,49 @@ void one_row(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_st
   }
 }
 
-// Column 0 of kStrips strips of 12 rows (strip s at a + s * a_step), each strip's 12 rows in one
-// vector: rows [0, rows) of C, rows <= 12 * kStrips.
-template <bool kFused, int kStrips>
+// Columns [0, kCols) of kStrips strips of 12 rows (strip s at a + s * a_step), each strip's 12
+// rows in one vector per column: rows [0, rows) of C, rows <= 12 * kStrips. A step loads each
+// strip's A vector once for all the columns (the narrow kernel would spend one vector per row on
+// them: 12 multiply-adds per step where this spends kCols).
+template <bool kFused, int kStrips, int kCols>
 void column_strips(std::size_t kc, const float* a, std::size_t a_step, const float* b, std::ptrdiff_t ldb, float* c,
                    std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
   const __mmask16 strip = first_lanes(kRows);
-  alignas(64) float column[16 * kStrips] = {};
+  alignas(64) float column[kCols][16 * kStrips] = {};
   if ((flags & kGemmAccumulate) != 0) {
-    for (std::size_t r = 0; r < rows; ++r) column[(r / kRows) * 16 + r % kRows] = c[static_cast<std::ptrdiff_t>(r) * ldc];
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (int j = 0; j < kCols; ++j) column[j][(r / kRows) * 16 + r % kRows] = c[static_cast<std::ptrdiff_t>(r) * ldc + j];
+    }
   }
-  __m512 acc[kStrips];
+  __m512 acc[kStrips][kCols];
 #pragma GCC unroll 8
-  for (int s = 0; s < kStrips; ++s) acc[s] = _mm512_load_ps(column + 16 * s);
+  for (int s = 0; s < kStrips; ++s) {
+#pragma GCC unroll 4
+    for (int j = 0; j < kCols; ++j) acc[s][j] = _mm512_load_ps(column[j] + 16 * s);
+  }
   for (std::size_t p = 0; p < kc; ++p) {
-    const __m512 bv = _mm512_set1_ps(*b);
+    __m512 bv[kCols];
+#pragma GCC unroll 4
+    for (int j = 0; j < kCols; ++j) bv[j] = _mm512_set1_ps(b[j]);
 #pragma GCC unroll 8
     for (int s = 0; s < kStrips; ++s) {
       // The packed strip's rows past m are +0; lanes 12..15 are never stored.
       const __m512 av = _mm512_maskz_loadu_ps(strip, a + static_cast<std::size_t>(s) * a_step + p * kRows);
-      acc[s] = step<kFused>(acc[s], av, bv);
+#pragma GCC unroll 4
+      for (int j = 0; j < kCols; ++j) acc[s][j] = step<kFused>(acc[s][j], av, bv[j]);
     }
     b += ldb;
   }
 #pragma GCC unroll 8
   for (int s = 0; s < kStrips; ++s) {
-    _mm512_store_ps(column + 16 * s, (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[s]) : acc[s]);
+#pragma GCC unroll 4
+    for (int j = 0; j < kCols; ++j) {
+      _mm512_store_ps(column[j] + 16 * s, (flags & kGemmCanonicalNan) != 0 ? canonical_nan(acc[s][j]) : acc[s][j]);
+    }
   }
-  for (std::size_t r = 0; r < rows; ++r) c[static_cast<std::ptrdiff_t>(r) * ldc] = column[(r / kRows) * 16 + r % kRows];
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (int j = 0; j < kCols; ++j) c[static_cast<std::ptrdiff_t>(r) * ldc + j] = column[j][(r / kRows) * 16 + r % kRows];
+  }
 }
 
 // A ragged tail of a 12 x 32 block: rows [0, rows) (rows <= 12) and columns [0, cols) (cols <= 16)
@@ -126,29 +142,44 @@ void narrow_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t
   }
 }
 
-// Groups of up to eight strips (a tile's 96 rows): each strip's accumulator is one chain of
-// dependent multiply-adds, so eight chains keep the two FMA pipes' four-cycle latency covered
-// where four left half of it idle (the 49th column of a 7 x 7 map, run for all of a tile's strips).
-template <bool kFused>
-void one_column(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
-                std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+// Groups of strips (a tile's 96 rows): each strip's accumulator for a column is one chain of
+// dependent multiply-adds, so 8 to 12 chains per group keep the two FMA pipes' four-cycle latency
+// covered where four left half of it idle (the 49th column of a 7 x 7 map, run for all of a
+// tile's strips): 8 strips for one column, 6 for two, 4 for three, 3 for four.
+template <bool kFused, int kCols>
+void column_groups(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
+                   std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+  constexpr std::size_t kGroup = kCols == 1 ? 8 : kCols == 2 ? 6 : kCols == 3 ? 4 : 3;
   for (std::size_t s = 0; s < strips;) {
-    const std::size_t group = std::min<std::size_t>(8, strips - s);
+    const std::size_t group = std::min(kGroup, strips - s);
     const std::size_t first_row = s * kRows;
     const std::size_t group_rows = std::min(rows - first_row, group * kRows);
     const float* as = a + s * a_step;
     float* cs = c + static_cast<std::ptrdiff_t>(first_row) * ldc;
     switch (group) {
-      case 1: column_strips<kFused, 1>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 2: column_strips<kFused, 2>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 3: column_strips<kFused, 3>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 4: column_strips<kFused, 4>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 5: column_strips<kFused, 5>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 6: column_strips<kFused, 6>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 7: column_strips<kFused, 7>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      default: column_strips<kFused, 8>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 1: column_strips<kFused, 1, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 2: column_strips<kFused, 2, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 3: column_strips<kFused, 3, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 4: column_strips<kFused, 4, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 5: column_strips<kFused, 5, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 6: column_strips<kFused, 6, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 7: column_strips<kFused, 7, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      default: column_strips<kFused, 8, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
     }
     s += group;
+  }
+}
+
+template <bool kFused>
+void few_columns(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
+                 std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                 std::uint32_t flags) noexcept {
+  switch (cols) {
+    case 0: return;
+    case 1: return column_groups<kFused, 1>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+    case 2: return column_groups<kFused, 2>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+    case 3: return column_groups<kFused, 3>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+    default: return column_groups<kFused, 4>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
   }
 }
 
@@ -164,13 +195,13 @@ void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const floa
 }
 void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
                                        const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                                       std::size_t rows, std::uint32_t flags) {
-  one_column<true>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+                                       std::size_t rows, std::size_t cols, std::uint32_t flags) {
+  few_columns<true>(kc, a, a_step, strips, b, ldb, c, ldc, rows, cols, flags);
 }
 void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
                                          const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                                         std::size_t rows, std::uint32_t flags) {
-  one_column<false>(kc, a, a_step, strips, b, ldb, c, ldc, rows, flags);
+                                         std::size_t rows, std::size_t cols, std::uint32_t flags) {
+  few_columns<false>(kc, a, a_step, strips, b, ldb, c, ldc, rows, cols, flags);
 }
 
 void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,

@@ -40,16 +40,19 @@ void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b
 #endif
 
 // Edge kernels (optional per path): the same sequence per output as the path's microkernel for
-// the one row (C[0][j], j < cols) or one column (C[r][0], r < rows) that a thin product keeps of
-// its MR x NR blocks, without computing the rest, several strips at once so that independent
-// accumulators hide the multiply-add latency. A and B strips are laid out as for the
-// microkernel. The row kernel takes up to 4 NR-strips of B (strip s at b + s * b_step) and one
-// row of A (its strip's row 0); the column kernel takes `strips` MR-strips of A (strip s at
-// a + s * a_step) and column 0 of B (b[p * ldb]). C is written only inside the valid part.
+// the one row (C[0][j], j < cols) or the few columns (C[r][j], r < rows, j < cols) that a thin
+// product or a ragged strip keeps of its MR x NR blocks, without computing the rest, several strips
+// at once so that independent accumulators hide the multiply-add latency. A and B strips are laid
+// out as for the microkernel. The row kernel takes up to 4 NR-strips of B (strip s at
+// b + s * b_step) and one row of A (its strip's row 0); the column kernel takes `strips` MR-strips
+// of A (strip s at a + s * a_step) and columns [0, cols) of B (b[p * ldb + j]), cols at most
+// kColumnKernelCols. C is written only inside the valid part.
 using RowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step, std::ptrdiff_t ldb,
                            float* c, std::size_t cols, std::uint32_t flags);
 using ColumnKernel = void (*)(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips, const float* b,
-                              std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+                              std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                              std::uint32_t flags);
+inline constexpr std::size_t kColumnKernelCols = 4;
 inline constexpr std::size_t kRowKernelStrips = 4;
 // The narrow kernel: rows [0, rows) and columns [0, cols) of an MR x NR block with cols <= NR / 2,
 // one vector per row (for the ragged last strip of a product whose n is not a multiple of NR).
@@ -79,10 +82,10 @@ void f32_gemm_row_12x32__avx512_exact(std::size_t kc, const float* a, const floa
                                       std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
 void f32_gemm_column_12x32__avx512_fma(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
                                        const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                                       std::size_t rows, std::uint32_t flags);
+                                       std::size_t rows, std::size_t cols, std::uint32_t flags);
 void f32_gemm_column_12x32__avx512_exact(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
                                          const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                                         std::size_t rows, std::uint32_t flags);
+                                         std::size_t rows, std::size_t cols, std::uint32_t flags);
 void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                        std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
 void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
