@@ -45,14 +45,36 @@ struct GroupOperands {
         c(y + (image * s.out_channels + g * s.out_per_group()) * s.out_plane()),
         state{bias != nullptr ? bias + g * s.out_per_group() : nullptr, context.exact, activation, context.isa,
               g * s.out_per_group(), (image * s.out_channels + g * s.out_per_group()) * s.out_plane(), s.out_plane()},
-        epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch},
+        store_ops(store_ops_for(context, state)),
+        epilogue{conv_bias_epilogue, &state, conv_epilogue_prefetch, store_ops.bias != nullptr ? &store_ops : nullptr},
         apply(bias != nullptr || activation != nullptr ? &epilogue : nullptr) {}
   GroupOperands(const GroupOperands&) = delete;
   GroupOperands& operator=(const GroupOperands&) = delete;
 
+  // conv_bias_epilogue's work as the AVX-512 product's stores can do it (GemmStoreOps): the bias,
+  // then a Relu, Clip or LeakyRelu, with no residual and no normalization (the one-pass epilogue's
+  // case, conv_bias_rows.hpp); bias null where the epilogue does more or other work.
+  static GemmStoreOps store_ops_for(const KernelContext& context, const ConvBiasState& b) {
+    GemmStoreOps ops;
+    if (context.isa != Isa::Avx512 || b.bias == nullptr) return ops;
+    if (b.activation != nullptr) {
+      if (!activation_fuses_in_store(b.activation) || b.activation->residual != nullptr) return ops;
+      ops.activate = true;
+      const ew::UnaryOp op = b.activation->args.op;
+      ops.activation = op == ew::UnaryOp::Clip        ? StoreActivation::Clip
+                       : op == ew::UnaryOp::LeakyRelu ? StoreActivation::LeakyRelu
+                                                      : StoreActivation::Relu;
+      ops.alpha = b.activation->args.alpha;
+      ops.beta = b.activation->args.beta;
+    }
+    ops.bias = b.bias;
+    return ops;
+  }
+
   const float* x_group;
   float* c;
   const ConvBiasState state;
+  const GemmStoreOps store_ops;
   const GemmEpilogue epilogue;
   const GemmEpilogue* apply;  // the epilogue, or nullptr without bias and activation
 };

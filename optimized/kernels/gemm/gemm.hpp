@@ -27,6 +27,20 @@ struct MatrixView {
 // rows [row, row + rows), columns [col, col + cols); c points at element (row, col).
 // Used for bias, activation and the like; results then still do not depend on threads.
 // It must not call the matrix product itself: the thread's packing buffers are in use.
+// `apply`'s whole work in a form a product's own stores can do (GemmEpilogue::store): for row r of
+// C, v + bias[r] (one rounded addition), then, when `activate`, Relu, Clip (alpha, beta the bounds)
+// or LeakyRelu (alpha the slope) as fused_activation_avx512.hpp computes them (canonical NaN).
+// Fast mode on the AVX-512 path applies it in the last k-block's stores of its full 12 x 32 blocks
+// (gemm_micro.hpp, the store kernel) and runs `apply` on the rest, the same arithmetic on the same
+// values, so the bits are `apply`'s; everywhere else `apply` runs alone.
+enum class StoreActivation : std::uint8_t { Relu, Clip, LeakyRelu };
+struct GemmStoreOps {
+  const float* bias = nullptr;  // one value per row of C; never null
+  bool activate = false;
+  StoreActivation activation = StoreActivation::Relu;
+  float alpha = 0.0f, beta = 0.0f;
+};
+
 struct GemmEpilogue {
   void (*apply)(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
                 std::size_t rows, std::size_t cols) = nullptr;
@@ -36,6 +50,8 @@ struct GemmEpilogue {
   // layers earlier, since evicted by streaming weights) while the products run. Only a hint to the
   // caches: it changes no value.
   void (*prefetch)(const void* state, std::size_t row, std::size_t col, std::size_t rows, std::size_t cols) = nullptr;
+  // Optional: exactly what `apply` does, for the store kernels (GemmStoreOps); null otherwise.
+  const GemmStoreOps* store = nullptr;
 };
 
 // B packed once for all its k and n in the layout of one path (constant weights): products with

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "optimized/kernels/gemm/gemm.hpp"
+
 namespace onemodel::opt::gemm {
 
 inline constexpr std::uint32_t kGemmAccumulate = 1u;
@@ -37,6 +39,18 @@ void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, 
                                 std::uint32_t flags);
 void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags);
+#endif
+
+// The store kernel (optional per path, fast mode): the microkernel for the last k-block of a full
+// MR x NR block, which then does the epilogue's work (GemmStoreOps, gemm.hpp) on each accumulator
+// before storing it: + ops.bias[row + r] for the block's row r, then the activation. The same
+// values the microkernel would store, through the same steps `apply` would run on them.
+using StoreKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                             std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row);
+#if defined(__x86_64__)
+void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
+                                      std::size_t row);
 #endif
 
 // Edge kernels (optional per path): the same sequence per output as the path's microkernel for

@@ -8,6 +8,7 @@
 // cmake/kernel_sources.cmake; called only after the CPU check of optimized/frame/isa.cpp.
 #include <immintrin.h>
 
+#include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
@@ -25,10 +26,8 @@ using avx512::step;
 // output over the first kRows rows of the 12-row strip, so those rows get the 12-row kernel's bits
 // without computing (and copying out of scratch) the padding rows.
 template <bool kFused, int kRows>
-inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                            std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
-  __m512 acc0[kRows];
-  __m512 acc1[kRows];
+[[gnu::always_inline]] inline void accumulate_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, const float* c,
+                                std::ptrdiff_t ldc, std::uint32_t flags, __m512* acc0, __m512* acc1) noexcept {
   if ((flags & kGemmAccumulate) != 0) {
     // A later k-block starts from the C values the earlier ones stored (kernels-gemm.md step 3).
 #pragma GCC unroll 12
@@ -53,6 +52,14 @@ inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std:
     a += kStripRows;
     b += ldb;
   }
+}
+
+template <bool kFused, int kRows>
+inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                            std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
+  __m512 acc0[kRows];
+  __m512 acc1[kRows];
+  accumulate_rows_x32<kFused, kRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
 #pragma GCC unroll 12
   for (int r = 0; r < kRows; ++r) {
@@ -77,6 +84,54 @@ void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, 
 void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags) {
   kernel_rows_x32<false, kStripRows>(kc, a, b, ldb, c, ldc, flags);
+}
+
+namespace {
+
+// The store kernel's steps on one finished accumulator of row r: the rounded bias addition, then
+// the activation (which stores NaN canonical), exactly conv_bias_rows_avx512.cpp's one-pass
+// epilogue without a residual: the bits `apply` gives the stored value.
+template <bool kActivate>
+void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t ldc, const float* bias,
+                const fused_activation::Args& act) noexcept {
+#pragma GCC unroll 12
+  for (int r = 0; r < kStripRows; ++r) {
+    const __m512 bv = _mm512_set1_ps(bias[r]);
+    __m512 v0 = _mm512_add_ps(acc0[r], bv);
+    __m512 v1 = _mm512_add_ps(acc1[r], bv);
+    if constexpr (kActivate) {
+      v0 = fused_activation::apply(act, v0);
+      v1 = fused_activation::apply(act, v1);
+    }
+    _mm512_storeu_ps(c + r * ldc, v0);
+    _mm512_storeu_ps(c + r * ldc + 16, v1);
+  }
+}
+
+ew::UnaryOp unary_op_of(StoreActivation activation) noexcept {
+  switch (activation) {
+    case StoreActivation::Clip: return ew::UnaryOp::Clip;
+    case StoreActivation::LeakyRelu: return ew::UnaryOp::LeakyRelu;
+    default: return ew::UnaryOp::Relu;
+  }
+}
+
+}  // namespace
+
+// Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
+// accumulation, then store_rows instead of the plain stores.
+void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
+                                      std::size_t row) {
+  __m512 acc0[kStripRows];
+  __m512 acc1[kStripRows];
+  accumulate_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
+  const fused_activation::Args act{unary_op_of(ops.activation), _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta)};
+  if (ops.activate) {
+    store_rows<true>(acc0, acc1, c, ldc, ops.bias + row, act);
+  } else {
+    store_rows<false>(acc0, acc1, c, ldc, ops.bias + row, act);
+  }
 }
 
 namespace {

@@ -45,6 +45,7 @@ struct Path {
   ShortKernel short_exact = nullptr;
   PairKernel pair_fast = nullptr;
   PairKernel pair_exact = nullptr;
+  StoreKernel store_fast = nullptr;  // fast mode's full blocks with the epilogue in their stores
 };
 
 // The family's list (the registry): every path this build has, best first, scalar last. Tests
