@@ -454,7 +454,9 @@ TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
 // result must be, bit for bit, the product without an epilogue followed by `apply`'s steps, written
 // here in scalar code from spec/ops/elementwise.md: v + bias[row] (one rounded addition), then Relu
 // (v > 0 ? v : +0), Clip (below alpha -> alpha, then above beta -> beta) or LeakyRelu (v < 0 ?
-// alpha * v : v), an activation's NaN stored as 0x7FC00000. A bias alone leaves a NaN sum as the
+// alpha * v : v), with or without a residual added after the bias (then a NaN stored as 0x7FC00000
+// even without an activation, as the Add's element-wise kernel stores it), an activation's NaN
+// stored as 0x7FC00000. A bias alone leaves a NaN sum as the
 // addition gives it, and which NaN operand's payload an addition keeps when both are NaN depends on
 // the operand order the compiler picks for a commutative addition (GCC swaps them, in the vector
 // code as in this test's), which fast mode does not fix: there a NaN must stay a NaN.
@@ -465,9 +467,10 @@ struct StoreCase {
   std::size_t n = 0;
 };
 
-float store_step(const GemmStoreOps& ops, float v, std::size_t row) {
+float store_step(const GemmStoreOps& ops, float v, std::size_t row, std::size_t col) {
   v = v + ops.bias[row];
-  if (!ops.activate) return v;
+  if (ops.residual != nullptr) v = v + ops.residual[row * ops.residual_ld + col];
+  if (!ops.activate) return ops.residual != nullptr && std::isnan(v) ? from_bits(0x7FC00000u) : v;
   float r = v;
   switch (ops.activation) {
     case StoreActivation::Relu: r = v > 0.0f ? v : 0.0f; break;
@@ -480,13 +483,13 @@ float store_step(const GemmStoreOps& ops, float v, std::size_t row) {
   return std::isnan(v) || std::isnan(r) ? from_bits(0x7FC00000u) : r;
 }
 
-void apply_store_case(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t, std::size_t rows,
-                      std::size_t cols) {
+void apply_store_case(const void* state, float* c, std::ptrdiff_t ldc, std::size_t row, std::size_t col,
+                      std::size_t rows, std::size_t cols) {
   const auto& sc = *static_cast<const StoreCase*>(state);
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t j = 0; j < cols; ++j) {
       float& v = c[static_cast<std::ptrdiff_t>(r) * ldc + static_cast<std::ptrdiff_t>(j)];
-      v = store_step(sc.ops, v, row + r);
+      v = store_step(sc.ops, v, row + r, col + j);
     }
   }
 }
@@ -503,16 +506,21 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
       Values values{rng, k <= 64 ? 0.01 : 0.0};
       const StridedMatrix a = make_matrix(m, k, Layout::RowMajor, values);
       const StridedMatrix b = make_matrix(k, n, Layout::RowMajor, values);
-      std::vector<float> bias(m);
+      std::vector<float> bias(m), residual(m * (n + 5));
       Values bias_values{rng, 0.1};
       for (float& v : bias) v = bias_values.next();
-      for (int variant = 0; variant < 4; ++variant) {
+      for (float& v : residual) v = bias_values.next();
+      for (int variant = 0; variant < 8; ++variant) {
         StoreCase sc;
         sc.n = n;
         sc.ops.bias = bias.data();
-        sc.ops.activate = variant > 0;
-        if (variant > 0) sc.ops.activation = kinds[variant - 1];
-        sc.ops.alpha = variant == 2 ? -0.25f : 0.125f;
+        if (variant >= 4) {
+          sc.ops.residual = residual.data();
+          sc.ops.residual_ld = n + 5;
+        }
+        sc.ops.activate = variant % 4 > 0;
+        if (variant % 4 > 0) sc.ops.activation = kinds[variant % 4 - 1];
+        sc.ops.alpha = variant % 4 == 2 ? -0.25f : 0.125f;
         sc.ops.beta = 0.5f;
         for (const bool packed : {false, true}) {
           for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
@@ -530,10 +538,10 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
             std::size_t differing = 0;
             for (std::size_t i = 0; i < m; ++i) {
               for (std::size_t j = 0; j < n; ++j) {
-                const float want = store_step(sc.ops, plain.at(i, j), i);
+                const float want = store_step(sc.ops, plain.at(i, j), i, j);
                 const float got = fused.at(i, j);
-                const bool same = bits_of(want) == bits_of(got) ||
-                                  (!sc.ops.activate && std::isnan(want) && std::isnan(got));
+                const bool payload_free = !sc.ops.activate && sc.ops.residual == nullptr;
+                const bool same = bits_of(want) == bits_of(got) || (payload_free && std::isnan(want) && std::isnan(got));
                 differing += same ? 0u : 1u;
               }
             }

@@ -52,13 +52,26 @@ struct GroupOperands {
   GroupOperands& operator=(const GroupOperands&) = delete;
 
   // conv_bias_epilogue's work as the AVX-512 product's stores can do it (GemmStoreOps): the bias,
-  // then a Relu, Clip or LeakyRelu, with no residual and no normalization (the one-pass epilogue's
-  // case, conv_bias_rows.hpp); bias null where the epilogue does more or other work.
+  // then a residual Add (C is laid out like y here: element (r, j) is y[first + r * plane + j]),
+  // then a Relu, Clip or LeakyRelu, with no normalization and no narrowing (the one-pass
+  // epilogue's case, conv_bias_rows.hpp, or the bias pass and the Add's pass); bias null where the
+  // epilogue does other work.
   static GemmStoreOps store_ops_for(const KernelContext& context, const ConvBiasState& b) {
     GemmStoreOps ops;
     if (context.isa != Isa::Avx512 || b.bias == nullptr) return ops;
     if (b.activation != nullptr) {
-      if (!activation_fuses_in_store(b.activation) || b.activation->residual != nullptr) return ops;
+      const ConvActivation& a = *b.activation;
+      if (a.norm_scale != nullptr || a.round_first != nullptr) return ops;
+      if (a.residual != nullptr) {
+        ops.residual = a.residual + b.first;
+        ops.residual_ld = b.plane;
+      }
+      if (!a.activate) {
+        if (ops.residual == nullptr) return GemmStoreOps{};
+        ops.bias = b.bias;
+        return ops;
+      }
+      if (!activation_fuses_in_store(b.activation)) return GemmStoreOps{};
       ops.activate = true;
       const ew::UnaryOp op = b.activation->args.op;
       ops.activation = op == ew::UnaryOp::Clip        ? StoreActivation::Clip

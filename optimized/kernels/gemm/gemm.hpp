@@ -27,15 +27,20 @@ struct MatrixView {
 // rows [row, row + rows), columns [col, col + cols); c points at element (row, col).
 // Used for bias, activation and the like; results then still do not depend on threads.
 // It must not call the matrix product itself: the thread's packing buffers are in use.
-// `apply`'s whole work in a form a product's own stores can do (GemmEpilogue::store): for row r of
-// C, v + bias[r] (one rounded addition), then, when `activate`, Relu, Clip (alpha, beta the bounds)
-// or LeakyRelu (alpha the slope) as fused_activation_avx512.hpp computes them (canonical NaN).
+// `apply`'s whole work in a form a product's own stores can do (GemmEpilogue::store): for element
+// (r, j) of C, v + bias[r] (one rounded addition); then, when `residual` is given,
+// + residual[r * residual_ld + j] (one rounded addition, a residual Add's); then, when `activate`,
+// Relu, Clip (alpha, beta the bounds) or LeakyRelu (alpha the slope) as fused_activation_avx512.hpp
+// computes them, and otherwise, after a residual, NaN made canonical (as the Add's element-wise
+// kernel stores it).
 // Fast mode on the AVX-512 path applies it in the last k-block's stores of its full 12 x 32 blocks
 // (gemm_micro.hpp, the store kernel) and runs `apply` on the rest, the same arithmetic on the same
 // values, so the bits are `apply`'s; everywhere else `apply` runs alone.
 enum class StoreActivation : std::uint8_t { Relu, Clip, LeakyRelu };
 struct GemmStoreOps {
   const float* bias = nullptr;  // one value per row of C; never null
+  const float* residual = nullptr;
+  std::size_t residual_ld = 0;
   bool activate = false;
   StoreActivation activation = StoreActivation::Relu;
   float alpha = 0.0f, beta = 0.0f;

@@ -43,14 +43,16 @@ void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b
 
 // The store kernel (optional per path, fast mode): the microkernel for the last k-block of a full
 // MR x NR block, which then does the epilogue's work (GemmStoreOps, gemm.hpp) on each accumulator
-// before storing it: + ops.bias[row + r] for the block's row r, then the activation. The same
-// values the microkernel would store, through the same steps `apply` would run on them.
+// before storing it, for the block whose first element is C's (row, col): the bias, residual and
+// activation steps of GemmStoreOps. The same values the microkernel would store, through the same
+// steps `apply` would run on them.
 using StoreKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                             std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row);
+                             std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row,
+                             std::size_t col);
 #if defined(__x86_64__)
 void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                       std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
-                                      std::size_t row);
+                                      std::size_t row, std::size_t col);
 #endif
 
 // Edge kernels (optional per path): the same sequence per output as the path's microkernel for

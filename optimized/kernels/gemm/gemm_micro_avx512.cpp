@@ -88,20 +88,28 @@ void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b
 
 namespace {
 
-// The store kernel's steps on one finished accumulator of row r: the rounded bias addition, then
-// the activation (which stores NaN canonical), exactly conv_bias_rows_avx512.cpp's one-pass
-// epilogue without a residual: the bits `apply` gives the stored value.
-template <bool kActivate>
+// The store kernel's steps on the finished accumulators of row r: the rounded bias addition, the
+// rounded residual addition, then the activation (which stores NaN canonical) or, after a residual
+// alone, the canonical NaN: exactly the one-pass epilogue's steps (conv_bias_rows_avx512.cpp), or
+// the bias pass and the Add's element-wise pass: the bits `apply` gives the stored values.
+template <bool kResidual, bool kActivate>
 void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t ldc, const float* bias,
-                const fused_activation::Args& act) noexcept {
+                const float* residual, std::ptrdiff_t residual_ld, const fused_activation::Args& act) noexcept {
 #pragma GCC unroll 12
   for (int r = 0; r < kStripRows; ++r) {
     const __m512 bv = _mm512_set1_ps(bias[r]);
     __m512 v0 = _mm512_add_ps(acc0[r], bv);
     __m512 v1 = _mm512_add_ps(acc1[r], bv);
+    if constexpr (kResidual) {
+      v0 = _mm512_add_ps(v0, _mm512_loadu_ps(residual + r * residual_ld));
+      v1 = _mm512_add_ps(v1, _mm512_loadu_ps(residual + r * residual_ld + 16));
+    }
     if constexpr (kActivate) {
       v0 = fused_activation::apply(act, v0);
       v1 = fused_activation::apply(act, v1);
+    } else if constexpr (kResidual) {
+      v0 = canonical_nan(v0);
+      v1 = canonical_nan(v1);
     }
     _mm512_storeu_ps(c + r * ldc, v0);
     _mm512_storeu_ps(c + r * ldc + 16, v1);
@@ -122,16 +130,20 @@ ew::UnaryOp unary_op_of(StoreActivation activation) noexcept {
 // accumulation, then store_rows instead of the plain stores.
 void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                       std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
-                                      std::size_t row) {
+                                      std::size_t row, std::size_t col) {
   __m512 acc0[kStripRows];
   __m512 acc1[kStripRows];
   accumulate_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
   const fused_activation::Args act{unary_op_of(ops.activation), _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta)};
-  if (ops.activate) {
-    store_rows<true>(acc0, acc1, c, ldc, ops.bias + row, act);
-  } else {
-    store_rows<false>(acc0, acc1, c, ldc, ops.bias + row, act);
+  const float* bias = ops.bias + row;
+  const std::ptrdiff_t ld = static_cast<std::ptrdiff_t>(ops.residual_ld);
+  if (ops.residual != nullptr) {
+    const float* residual = ops.residual + row * ops.residual_ld + col;
+    if (ops.activate) return store_rows<true, true>(acc0, acc1, c, ldc, bias, residual, ld, act);
+    return store_rows<true, false>(acc0, acc1, c, ldc, bias, residual, ld, act);
   }
+  if (ops.activate) return store_rows<false, true>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
+  store_rows<false, false>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
 }
 
 namespace {
