@@ -495,6 +495,7 @@ void apply_store_case(const void* state, float* c, std::ptrdiff_t ldc, std::size
 }
 
 TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("GemmKernel.StoreKernelsGiveTheEpiloguesBitsInFastMode");
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{48, 300, 16}, {100, 70, 600}, {24, 64, 1100}, {13, 33, 40},
                                    {12, 32, 5},   {200, 49, 300}, {96, 196, 64},  {36, 1000, 24}};
