@@ -156,15 +156,21 @@ void column_groups(std::size_t kc, const float* a, std::size_t a_step, std::size
     const std::size_t group_rows = std::min(rows - first_row, group * kRows);
     const float* as = a + s * a_step;
     float* cs = c + static_cast<std::ptrdiff_t>(first_row) * ldc;
+    // Only the group sizes this column count can take are instantiated (at most kGroup strips).
+    const auto run = [&]<int kStrips>() {
+      if constexpr (kStrips <= static_cast<int>(kGroup)) {
+        column_strips<kFused, kStrips, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags);
+      }
+    };
     switch (group) {
-      case 1: column_strips<kFused, 1, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 2: column_strips<kFused, 2, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 3: column_strips<kFused, 3, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 4: column_strips<kFused, 4, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 5: column_strips<kFused, 5, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 6: column_strips<kFused, 6, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      case 7: column_strips<kFused, 7, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
-      default: column_strips<kFused, 8, kCols>(kc, as, a_step, b, ldb, cs, ldc, group_rows, flags); break;
+      case 1: run.template operator()<1>(); break;
+      case 2: run.template operator()<2>(); break;
+      case 3: run.template operator()<3>(); break;
+      case 4: run.template operator()<4>(); break;
+      case 5: run.template operator()<5>(); break;
+      case 6: run.template operator()<6>(); break;
+      case 7: run.template operator()<7>(); break;
+      default: run.template operator()<8>(); break;
     }
     s += group;
   }
