@@ -183,10 +183,11 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #endif
 }
 
-// A Relu, Clip or LeakyRelu fused into the stem (applied in the tile before the store) against the
-// kernel without it followed by the activation written out here (spec/ops/elementwise.md, every
-// NaN 0x7FC00000): both modes, special values (NaN payloads, signed zeros, infinities), stems of
-// 64 and 32 output channels and a partial channel tile, one and two threads. A residual or a
+// A Relu, Clip, LeakyRelu, HardSwish or SiLU fused into the stem (applied in the tile before the
+// store) against the kernel without it followed by the activation written out here
+// (spec/ops/elementwise.md, every NaN 0x7FC00000; SiLU by the separate Sigmoid and Mul kernels of
+// the node's mode): both modes, special values (NaN payloads, signed zeros, infinities), stems of
+// 64, 32 and 16 output channels and a partial channel tile, one and two threads. A residual or a
 // normalization keeps the separate pass.
 TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #if defined(__x86_64__)
@@ -194,7 +195,13 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
   // 17 output rows in chunks of 5: each two-thread run shares its chunks.
   const two_threads::RequireSharedCalls shared_calls("ConvStem.FusedActivationGivesTheSeparateStepsBits");
   std::uint32_t seed = 900;
-  for (const std::size_t cout : {64u, 32u, 24u}) {
+  struct Stem {
+    std::size_t cout;
+    ew::UnaryOp op;
+  };
+  for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
+                          Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
+    const std::size_t cout = stem.cout;
     Case c;
     c.cin = 3;
     c.cout = cout;
@@ -207,14 +214,26 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                           s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
     const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
-    // Relu for the 64-channel stem, Clip (ReLU6) for 32, LeakyRelu for 24.
     ConvActivation activation;
-    activation.args.op = cout == 64 ? ew::UnaryOp::Relu : cout == 32 ? ew::UnaryOp::Clip : ew::UnaryOp::LeakyRelu;
-    activation.args.alpha = cout == 32 ? 0.0f : 0.1f;
+    activation.args.op = stem.op;
+    activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
     activation.args.beta = 6.0f;
     const auto separate = [&](float v) {
       float r = v;
-      if (activation.args.op == ew::UnaryOp::Relu) {
+      if (activation.args.op == ew::UnaryOp::Silu) {
+        float gate = 0.0f, product = 0.0f;
+        ew::unary_f32_run(Isa::Avx512, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
+                          &gate, 1);
+        ew::binary_f32_run(Isa::Avx512, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+        return product;
+      }
+      if (activation.args.op == ew::UnaryOp::HardSwish) {
+        float gate = v * 0.16666667f;
+        gate = gate + 0.5f;
+        gate = gate < 0.0f ? 0.0f : gate;
+        gate = gate > 1.0f ? 1.0f : gate;
+        r = v * gate;
+      } else if (activation.args.op == ew::UnaryOp::Relu) {
         r = v > 0.0f ? v : 0.0f;
       } else if (activation.args.op == ew::UnaryOp::Clip) {
         r = v < activation.args.alpha ? activation.args.alpha : v;
@@ -229,6 +248,7 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
       ThreadPool pool(threads, two_threads::kAlways);
       for (bool exact : {true, false}) {
         const KernelContext context{Isa::Avx512, exact, &pool};
+        activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
         const std::size_t size = s.batch * s.out_channels * s.out_plane();
         std::vector<float> plain(size), fused(size);
         conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);

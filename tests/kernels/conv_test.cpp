@@ -561,10 +561,12 @@ TEST(Conv2d, FusedResidualAndReluOnWholePlaneTiles) {
 // The one-pass AVX-512 epilogue alone (conv_bias_residual_activation_rows__avx512) on every pairing
 // of special values, against the three steps written out: the bias and the residual each one
 // rounded addition, then the activation as spec/ops/elementwise.md has it (Relu x > 0 ? x : +0;
-// Clip: below lo -> lo, then above hi -> hi; LeakyRelu x < 0 ? alpha * x : x, the product rounded),
-// every NaN 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0 and Clip(-0, 6) keeps; NaN payloads
-// of either sign end canonical; infinities of opposite signs make NaN; subnormals stay. Rows of 21
-// values (a vector and a masked tail), residual rows a plane apart, with and without one.
+// Clip: below lo -> lo, then above hi -> hi; LeakyRelu x < 0 ? alpha * x : x, the product rounded;
+// HardSwish x * clamp(x * 0.16666667 + 0.5, 0, 1), each step rounded; SiLU, exact and fast, by the
+// separate Sigmoid and Mul kernels), every NaN 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0
+// and Clip(-0, 6) keeps; NaN payloads of either sign end canonical; infinities of opposite signs
+// make NaN; subnormals stay. Rows of 21 values (a vector and a masked tail), residual rows a plane
+// apart, with and without one.
 TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
   if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const float inf = std::numeric_limits<float>::infinity();
@@ -573,10 +575,24 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
   struct Activation {
     ew::UnaryOp op;
     float alpha, beta;
+    bool fast = false;
   };
   const auto activate = [](const Activation& a, float v) {
     float r = v;
-    if (a.op == ew::UnaryOp::Relu) {
+    if (a.op == ew::UnaryOp::Silu) {
+      // The separate nodes' kernels: Sigmoid (fast or exact as the node's mode), then the Mul.
+      float gate = 0.0f, product = 0.0f;
+      ew::unary_f32_run(Isa::Avx512, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !a.fast), &v, &gate, 1);
+      ew::binary_f32_run(Isa::Avx512, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+      return product;
+    }
+    if (a.op == ew::UnaryOp::HardSwish) {  // x * clamp(x * 0.16666667 + 0.5, 0, 1), each step rounded
+      float gate = v * 0.16666667f;
+      gate = gate + 0.5f;
+      gate = gate < 0.0f ? 0.0f : gate;
+      gate = gate > 1.0f ? 1.0f : gate;
+      r = v * gate;
+    } else if (a.op == ew::UnaryOp::Relu) {
       r = v > 0.0f ? v : 0.0f;
     } else if (a.op == ew::UnaryOp::Clip) {
       r = v < a.alpha ? a.alpha : v;
@@ -590,7 +606,9 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
   const std::size_t rows = specials.size(), cols = 21, plane = 30;
   for (const Activation& a : {Activation{ew::UnaryOp::Relu, 0.0f, 0.0f}, Activation{ew::UnaryOp::Clip, -0.0f, 6.0f},
                               Activation{ew::UnaryOp::Clip, -1.0f, 1.5f}, Activation{ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
-                              Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f}}) {
+                              Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f}, Activation{ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                              Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, false},
+                              Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, true}}) {
     for (const bool with_residual : {false, true}) {
       std::vector<float> c(rows * cols), residual(rows * plane, 5.0f), want(rows * cols);
       std::vector<float> bias(rows);
@@ -608,13 +626,14 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
       activation.args.op = a.op;
       activation.args.alpha = a.alpha;
       activation.args.beta = a.beta;
+      activation.args.fast = a.fast;
       ASSERT_TRUE(activation_fuses_in_store(&activation));
       conv_bias_residual_activation_rows__avx512(c.data(), static_cast<std::ptrdiff_t>(cols), bias.data(),
                                                  with_residual ? residual.data() : nullptr, plane, rows, cols,
                                                  activation);
       EXPECT_EQ(conv_test::first_bit_difference(c, want), "")
-          << "op " << static_cast<int>(a.op) << " alpha " << a.alpha << " beta " << a.beta << " residual "
-          << with_residual;
+          << "op " << static_cast<int>(a.op) << " alpha " << a.alpha << " beta " << a.beta << " fast " << a.fast
+          << " residual " << with_residual;
     }
   }
 }

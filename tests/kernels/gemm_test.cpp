@@ -30,6 +30,7 @@
 #include "optimized/frame/cpu_traits.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -461,13 +462,24 @@ TEST(GemmKernel, EpilogueSeesEveryOutputOnceWithItsFinalValue) {
 // the operand order the compiler picks for a commutative addition (GCC swaps them, in the vector
 // code as in this test's), which fast mode does not fix: there a NaN must stay a NaN.
 // Shapes with full and ragged row strips and column strips, k over several k-blocks, B packed and
-// in place, special values in A, B and the bias, 1 and 2 threads.
+// in place, special values in A, B and the bias, 1 and 2 threads. HardSwish is written out here too
+// (x * clamp(x * 0.16666667 + 0.5, 0, 1), each step rounded, canonical NaN); SiLU's oracle is the
+// separate nodes' kernels on the same path: the fast Sigmoid's element-wise kernel, then the Mul's.
 struct StoreCase {
   GemmStoreOps ops;
   std::size_t n = 0;
+  Isa isa = Isa::Scalar;
 };
 
-float store_step(const GemmStoreOps& ops, float v, std::size_t row, std::size_t col) {
+float silu_by_the_separate_kernels(Isa isa, float v) {
+  namespace ew = onemodel::opt::ew;
+  float gate = 0.0f, product = 0.0f;
+  ew::unary_f32_run(isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, false), &v, &gate, 1);
+  ew::binary_f32_run(isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+  return product;
+}
+
+float store_step(const GemmStoreOps& ops, Isa isa, float v, std::size_t row, std::size_t col) {
   v = v + ops.bias[row];
   if (ops.residual != nullptr) v = v + ops.residual[row * ops.residual_ld + col];
   if (!ops.activate) return ops.residual != nullptr && std::isnan(v) ? from_bits(0x7FC00000u) : v;
@@ -479,6 +491,15 @@ float store_step(const GemmStoreOps& ops, float v, std::size_t row, std::size_t 
       r = r > ops.beta ? ops.beta : r;
       break;
     case StoreActivation::LeakyRelu: r = v < 0.0f ? ops.alpha * v : v; break;
+    case StoreActivation::HardSwish: {
+      float gate = v * 0.16666667f;
+      gate = gate + 0.5f;
+      gate = gate < 0.0f ? 0.0f : gate;
+      gate = gate > 1.0f ? 1.0f : gate;
+      r = v * gate;
+      break;
+    }
+    case StoreActivation::Silu: r = silu_by_the_separate_kernels(isa, v); break;
   }
   return std::isnan(v) || std::isnan(r) ? from_bits(0x7FC00000u) : r;
 }
@@ -489,7 +510,7 @@ void apply_store_case(const void* state, float* c, std::ptrdiff_t ldc, std::size
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t j = 0; j < cols; ++j) {
       float& v = c[static_cast<std::ptrdiff_t>(r) * ldc + static_cast<std::ptrdiff_t>(j)];
-      v = store_step(sc.ops, v, row + r, col + j);
+      v = store_step(sc.ops, sc.isa, v, row + r, col + j);
     }
   }
 }
@@ -499,7 +520,9 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{48, 300, 16}, {100, 70, 600}, {24, 64, 1100}, {13, 33, 40},
                                    {12, 32, 5},   {200, 49, 300}, {96, 196, 64},  {36, 1000, 24}};
-  const StoreActivation kinds[] = {StoreActivation::Relu, StoreActivation::Clip, StoreActivation::LeakyRelu};
+  const StoreActivation kinds[] = {StoreActivation::Relu, StoreActivation::Clip, StoreActivation::LeakyRelu,
+                                   StoreActivation::HardSwish, StoreActivation::Silu};
+  constexpr int kKinds = 5;
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {
       const std::size_t m = s[0], n = s[1], k = s[2];
@@ -511,18 +534,21 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
       Values bias_values{rng, 0.1};
       for (float& v : bias) v = bias_values.next();
       for (float& v : residual) v = bias_values.next();
-      for (int variant = 0; variant < 8; ++variant) {
+      for (int variant = 0; variant < 2 * (kKinds + 1); ++variant) {
+        const int kind = variant % (kKinds + 1);  // 0: no activation
         StoreCase sc;
         sc.n = n;
+        sc.isa = isa;
         sc.ops.bias = bias.data();
-        if (variant >= 4) {
+        if (variant > kKinds) {
           sc.ops.residual = residual.data();
           sc.ops.residual_ld = n + 5;
         }
-        sc.ops.activate = variant % 4 > 0;
-        if (variant % 4 > 0) sc.ops.activation = kinds[variant % 4 - 1];
-        sc.ops.alpha = variant % 4 == 2 ? -0.25f : 0.125f;
+        sc.ops.activate = kind > 0;
+        if (kind > 0) sc.ops.activation = kinds[kind - 1];
+        sc.ops.alpha = kind == 2 ? -0.25f : 0.125f;
         sc.ops.beta = 0.5f;
+        sc.ops.fast = true;
         for (const bool packed : {false, true}) {
           for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
             const KernelContext context{isa, false, pool};
@@ -539,7 +565,7 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
             std::size_t differing = 0;
             for (std::size_t i = 0; i < m; ++i) {
               for (std::size_t j = 0; j < n; ++j) {
-                const float want = store_step(sc.ops, plain.at(i, j), i, j);
+                const float want = store_step(sc.ops, isa, plain.at(i, j), i, j);
                 const float got = fused.at(i, j);
                 const bool payload_free = !sc.ops.activate && sc.ops.residual == nullptr;
                 const bool same = bits_of(want) == bits_of(got) || (payload_free && std::isnan(want) && std::isnan(got));

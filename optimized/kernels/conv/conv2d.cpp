@@ -53,7 +53,7 @@ struct GroupOperands {
 
   // conv_bias_epilogue's work as the AVX-512 product's stores can do it (GemmStoreOps): the bias,
   // then a residual Add (C is laid out like y here: element (r, j) is y[first + r * plane + j]),
-  // then a Relu, Clip or LeakyRelu, with no normalization and no narrowing (the one-pass
+  // then a Relu, Clip, LeakyRelu, HardSwish or SiLU, with no normalization and no narrowing (the one-pass
   // epilogue's case, conv_bias_rows.hpp, or the bias pass and the Add's pass); bias null where the
   // epilogue does other work.
   static GemmStoreOps store_ops_for(const KernelContext& context, const ConvBiasState& b) {
@@ -76,9 +76,12 @@ struct GroupOperands {
       const ew::UnaryOp op = b.activation->args.op;
       ops.activation = op == ew::UnaryOp::Clip        ? StoreActivation::Clip
                        : op == ew::UnaryOp::LeakyRelu ? StoreActivation::LeakyRelu
+                       : op == ew::UnaryOp::HardSwish ? StoreActivation::HardSwish
+                       : op == ew::UnaryOp::Silu      ? StoreActivation::Silu
                                                       : StoreActivation::Relu;
       ops.alpha = b.activation->args.alpha;
       ops.beta = b.activation->args.beta;
+      ops.fast = b.activation->args.fast;
     }
     ops.bias = b.bias;
     return ops;

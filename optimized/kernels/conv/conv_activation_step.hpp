@@ -35,7 +35,7 @@ struct ConvActivation {
 };
 
 // Whether a kernel may apply `activation` in its own stores (fused_activation_avx512.hpp): a Relu,
-// Clip or LeakyRelu alone, with no normalization and no narrowing first. A residual Add is allowed
+// Clip, LeakyRelu, HardSwish or SiLU alone, with no normalization and no narrowing first. A residual Add is allowed
 // where the caller adds it (the one-pass epilogue, conv_bias_rows.hpp).
 inline bool activation_fuses_in_store(const ConvActivation* activation) noexcept {
   if (activation == nullptr || !activation->activate || activation->norm_scale != nullptr ||
@@ -43,7 +43,8 @@ inline bool activation_fuses_in_store(const ConvActivation* activation) noexcept
     return false;
   }
   const ew::UnaryOp op = activation->args.op;
-  return op == ew::UnaryOp::Relu || op == ew::UnaryOp::Clip || op == ew::UnaryOp::LeakyRelu;
+  return op == ew::UnaryOp::Relu || op == ew::UnaryOp::Clip || op == ew::UnaryOp::LeakyRelu ||
+         op == ew::UnaryOp::HardSwish || op == ew::UnaryOp::Silu;
 }
 
 // `values`: n finished outputs of output channel `channel`, the outputs y[offset .. offset + n)

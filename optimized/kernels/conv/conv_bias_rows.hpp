@@ -17,7 +17,7 @@ void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std
                             bool exact);
 
 // The bias step, then a residual Add when `residual` is not null (row r at residual + r * plane),
-// then the activation (Relu, Clip or LeakyRelu: fused_activation_avx512.hpp), in one pass over
+// then the activation (Relu, Clip, LeakyRelu, HardSwish or SiLU: fused_activation_avx512.hpp), in one pass over
 // each value instead of three (one per step): c[r][j] + bias[r], one rounded addition;
 // + residual[r][j], one rounded addition (IEEE addition is commutative, so the Add node's operand
 // order gives the same value); then the activation as the element-wise kernel computes it, NaN

@@ -34,7 +34,7 @@ void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std
 
 namespace {
 
-template <bool kResidual>
+template <bool kResidual, ew::UnaryOp kOp>
 void bias_residual_activation(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
                               std::size_t plane, std::size_t rows, std::size_t cols,
                               const fused_activation::Args& activation) {
@@ -43,7 +43,7 @@ void bias_residual_activation(float* c, std::ptrdiff_t ldc, const float* bias, c
   const auto value = [&](const float* line, const float* res, __m512 b, std::size_t j, __mmask16 lanes) {
     __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, line + j), b);
     if constexpr (kResidual) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(lanes, res + j));
-    return fused_activation::apply(activation, v);
+    return fused_activation::apply_op<kOp>(activation, v);
   };
   for (std::size_t r = 0; r < rows; ++r) {
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
@@ -60,11 +60,13 @@ void conv_bias_residual_activation_rows__avx512(float* c, std::ptrdiff_t ldc, co
                                                 const float* residual, std::size_t plane, std::size_t rows,
                                                 std::size_t cols, const ConvActivation& activation) {
   const fused_activation::Args args = fused_activation::args_of(activation);
-  if (residual != nullptr) {
-    bias_residual_activation<true>(c, ldc, bias, residual, plane, rows, cols, args);
-  } else {
-    bias_residual_activation<false>(c, ldc, bias, nullptr, plane, rows, cols, args);
-  }
+  fused_activation::with_op(args.op, [&](auto op) {
+    if (residual != nullptr) {
+      bias_residual_activation<true, decltype(op)::value>(c, ldc, bias, residual, plane, rows, cols, args);
+    } else {
+      bias_residual_activation<false, decltype(op)::value>(c, ldc, bias, nullptr, plane, rows, cols, args);
+    }
+  });
 }
 
 }  // namespace onemodel::opt

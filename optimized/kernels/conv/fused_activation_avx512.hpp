@@ -1,46 +1,79 @@
 // The activations a convolution applies in its own stores on the AVX-512 path (the one-pass
-// epilogue, conv_bias_rows.hpp; the stem tile, conv_stem_avx512.cpp) instead of a separate pass
-// of the element-wise kernel: Relu, Clip and LeakyRelu, each exactly as lane_loops.hpp computes it
-// (spec/ops/elementwise.md), so the bits are the separate pass's. Include only from files
-// compiled with the AVX-512 flags.
+// epilogue, conv_bias_rows.hpp; the stem tile, conv_stem_avx512.cpp; the product's store kernel,
+// gemm_micro_avx512.cpp) instead of a separate pass of the element-wise kernel: Relu, Clip,
+// LeakyRelu, HardSwish and SiLU (exact or fast, as the node's UnaryArgs say), each exactly as
+// lane_loops.hpp computes it (Relu, Clip and LeakyRelu written out below in the same operations;
+// HardSwish and SiLU by the very lane_math.hpp functions the element-wise kernel runs, over its
+// own lanes type), so the bits are the separate pass's (spec/ops/elementwise.md). Include only
+// from files compiled with the AVX-512 flags.
 #pragma once
 
 #include <immintrin.h>
 
+#include <type_traits>
+
 #include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
+#include "optimized/kernels/elementwise/lane_math.hpp"
+#include "optimized/kernels/elementwise/lanes_avx512.hpp"
 
 namespace onemodel::opt::fused_activation {
 
 struct Args {
   ew::UnaryOp op;
   __m512 alpha, beta;
+  bool fast = false;  // SiLU only: the fast-mode sigmoid (UnaryArgs::fast)
 };
 
 inline Args args_of(const ConvActivation& activation) noexcept {
-  return Args{activation.args.op, _mm512_set1_ps(activation.args.alpha), _mm512_set1_ps(activation.args.beta)};
+  return Args{activation.args.op, _mm512_set1_ps(activation.args.alpha), _mm512_set1_ps(activation.args.beta),
+              activation.args.fast};
 }
 
-// One vector through the activation, then every NaN 0x7FC00000 (exact-mode.md rule 4, as the
-// element-wise kernel stores in both modes).
-inline __m512 apply(const Args& a, __m512 v) noexcept {
-  const __m512 zero = _mm512_setzero_ps();
-  __m512 r;
-  switch (a.op) {
-    case ew::UnaryOp::Clip:  // v < lo -> lo; then v > hi -> hi
-      r = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, a.alpha, _CMP_LT_OQ), a.alpha);
-      r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, a.beta, _CMP_GT_OQ), a.beta);
-      break;
-    case ew::UnaryOp::LeakyRelu:  // x < 0 ? alpha * x : x, the product rounded
-      r = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), _mm512_mul_ps(a.alpha, v));
-      break;
-    default:  // Relu: x > 0 ? x : +0
-      r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, zero, _CMP_GT_OQ), v);
-      break;
-  }
-  // A NaN input (Relu's select drops it) or a NaN result (LeakyRelu's product) stores as canonical.
+// A NaN input (Relu's select drops it) or a NaN result (LeakyRelu's product) stores as canonical.
+inline __m512 canonical_of(__m512 v, __m512 r) noexcept {
   const __mmask16 nan = static_cast<__mmask16>(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q));
   return _mm512_mask_mov_ps(r, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
+}
+
+// One vector through activation kOp (one of those activation_fuses_in_store names), every NaN
+// then 0x7FC00000 (exact-mode.md rule 4, as the element-wise kernel stores in both modes).
+template <ew::UnaryOp kOp>
+inline __m512 apply_op(const Args& a, __m512 v) noexcept {
+  if constexpr (kOp == ew::UnaryOp::Clip) {  // v < lo -> lo; then v > hi -> hi
+    __m512 r = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, a.alpha, _CMP_LT_OQ), a.alpha);
+    r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, a.beta, _CMP_GT_OQ), a.beta);
+    return canonical_of(v, r);
+  } else if constexpr (kOp == ew::UnaryOp::LeakyRelu) {  // x < 0 ? alpha * x : x, the product rounded
+    const __m512 r =
+        _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_mul_ps(a.alpha, v));
+    return canonical_of(v, r);
+  } else if constexpr (kOp == ew::UnaryOp::HardSwish) {  // ends canonical itself
+    return ew::hard_swish<ew::Avx512Lanes>(v);
+  } else if constexpr (kOp == ew::UnaryOp::Silu) {  // ends canonical itself
+    return a.fast ? ew::fast_silu<ew::Avx512Lanes>(v) : ew::silu<ew::Avx512Lanes>(v);
+  } else {  // Relu: x > 0 ? x : +0
+    static_assert(kOp == ew::UnaryOp::Relu);
+    return canonical_of(v, _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), v));
+  }
+}
+
+// fn(std::integral_constant<ew::UnaryOp, op>{}) for the activation `op`, so that a loop over many
+// vectors picks its activation once, outside the loop.
+template <class Fn>
+inline decltype(auto) with_op(ew::UnaryOp op, Fn&& fn) {
+  switch (op) {
+    case ew::UnaryOp::Clip: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Clip>{});
+    case ew::UnaryOp::LeakyRelu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::LeakyRelu>{});
+    case ew::UnaryOp::HardSwish: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::HardSwish>{});
+    case ew::UnaryOp::Silu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Silu>{});
+    default: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Relu>{});
+  }
+}
+
+// apply_op with the activation chosen per call.
+inline __m512 apply(const Args& a, __m512 v) noexcept {
+  return with_op(a.op, [&](auto op) { return apply_op<decltype(op)::value>(a, v); });
 }
 
 }  // namespace onemodel::opt::fused_activation

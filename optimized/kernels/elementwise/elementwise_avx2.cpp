@@ -27,6 +27,11 @@ struct Avx2Lanes {
   static F sqrt(F a) noexcept { return _mm256_sqrt_ps(a); }
   // Fast mode only (fast_sigmoid in lane_math.hpp); exact code never calls it.
   static F fmadd(F a, F b, F c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  // The larger of a and b; b when either is NaN (fast_exp_nonpositive's clamp, whose NaN lanes
+  // its callers replace).
+  static F max(F a, F b) noexcept { return _mm256_max_ps(a, b); }
+  // -(a * b) + c in one rounding (fast_reciprocal's Newton step: the fused step of -a, b, c).
+  static F fnmadd(F a, F b, F c) noexcept { return _mm256_fnmadd_ps(a, b, c); }
   static M lt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   static M gt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
   static M ge(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }

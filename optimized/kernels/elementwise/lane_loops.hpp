@@ -98,17 +98,10 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
     case UnaryOp::ScaleShift:  // product rounded, then sum rounded, canonical NaN
       return map_unary<L>([&](F v) { return canonical<L>(L::add(L::mul(alpha, v), beta)); }, x, y, n);
     case UnaryOp::HardSwish:  // x * clamp(x * 0.16666667 + 0.5, 0, 1)
-      return map_unary<L>(
-          [&](F v) {
-            F gate = L::add(L::mul(v, L::splat(0.16666667f)), L::splat(0.5f));
-            gate = L::select(L::lt(gate, zero), zero, gate);
-            gate = L::select(L::gt(gate, one), one, gate);
-            return canonical<L>(L::mul(v, gate));
-          },
-          x, y, n);
+      return map_unary<L>([&](F v) { return hard_swish<L>(v); }, x, y, n);
     case UnaryOp::Silu:  // Sigmoid's value (canonical NaN), then the Mul: one product, canonical
-      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(L::mul(v, fast_sigmoid<L>(v))); }, x, y, n);
-      return map_unary<L>([&](F v) { return canonical<L>(L::mul(v, sigmoid<L>(v))); }, x, y, n);
+      if (args.fast) return map_unary<L>([&](F v) { return fast_silu<L>(v); }, x, y, n);
+      return map_unary<L>([&](F v) { return silu<L>(v); }, x, y, n);
     case UnaryOp::HardSigmoidGate:  // HardSigmoid's value exactly as above, then the Mul
       return map_unary<L>(
           [&](F v) {

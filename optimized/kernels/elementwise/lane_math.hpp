@@ -154,26 +154,42 @@ template <class L>
 typename L::F fast_reciprocal(typename L::F d) noexcept {
   if constexpr (requires { L::rcp14(d); }) {
     const typename L::F r0 = L::rcp14(d);
-    const typename L::F e = fused_multiply_add<L>(neg_bits<L>(d), r0, L::splat(1.0f));
+    // 1 - d r0 in one rounding (the negated product's fused step where the path names it).
+    typename L::F e;
+    if constexpr (requires { L::fnmadd(d, r0, d); }) {
+      e = L::fnmadd(d, r0, L::splat(1.0f));
+    } else {
+      e = fused_multiply_add<L>(neg_bits<L>(d), r0, L::splat(1.0f));
+    }
     return fused_multiply_add<L>(r0, e, r0);
   } else {
     return L::div(L::splat(1.0f), d);
   }
 }
 
-// e^z for z <= 0 (NaN stays NaN): the source's fast exponential (spec/exact-transcendentals.md
-// "Fast exponential": fused reduction and Horner steps) with the exact sequence's degree-5
-// coefficients, its two scalings and its flush bound (section 2) in place of the degree-3 fit,
-// the one scaling and +0 below -87.3, so that e^z for z in [-104, -87] is the subnormal it is,
-// not +0. Shared by the fast sigmoid and the fast erf below.
+// e^z for z <= 0: the source's fast exponential (spec/exact-transcendentals.md "Fast
+// exponential": fused reduction and Horner steps) with the exact sequence's degree-5
+// coefficients and its two scalings (section 2) in place of the degree-3 fit and the one scaling,
+// so that e^z for z in [-104, -87] is the subnormal it is, not +0. Shared by the fast sigmoid and
+// the fast erf below. A NaN z gives an unspecified value: both callers select their own NaN.
+// z is raised to kFastExpLow first (one maximum where the path has one, else a comparison and a
+// selection) instead of flushing the results below the exact sequence's bound -103.97 to +0 with
+// a second selection: from kFastExpLow down, p 2^n is below a quarter of the least subnormal and
+// rounds to +0, and between the two bounds e^z is below half of it, so the scaling's one rounding
+// gives +0 there too (the flush's value) unless the polynomial's last-bit error crosses the
+// halfway point, a one-subnormal-ulp difference fast mode allows.
+inline constexpr float kFastExpLow = -104.5f;
+
 template <class L>
 typename L::F fast_exp_nonpositive(typename L::F z) noexcept {
   using F = typename L::F;
-  // The exact exp's flush bound (section 2 step 5), not the fast exponential's -87.3: the scaling
-  // below reaches the subnormal results as the exact sequence does.
-  const F low = L::splat(-103.97207641601562f);
-  const auto flush = L::lt(z, low);
-  const F zc = L::select(flush, low, z);
+  const F low = L::splat(kFastExpLow);
+  F zc;
+  if constexpr (requires { L::max(z, low); }) {
+    zc = L::max(z, low);
+  } else {
+    zc = L::select(L::lt(z, low), low, z);
+  }
   const F magic = L::splat(kMagic);
   const F t = fused_multiply_add<L>(zc, L::splat(1.44269502f), magic);
   const F n = L::sub(t, magic);
@@ -184,33 +200,71 @@ typename L::F fast_exp_nonpositive(typename L::F z) noexcept {
   q = fused_multiply_add<L>(q, r, L::splat(0.16666521f));
   q = fused_multiply_add<L>(q, r, L::splat(0.49999994f));
   const F p = L::add(L::splat(1.0f), fused_multiply_add<L>(L::mul(r, r), q, r));
-  // s = p 2^n, n in [-150, 0]: one scalef (one rounding, gradual underflow) where the path has
+  // s = p 2^n, n in [-151, 0]: one scalef (one rounding, gradual underflow) where the path has
   // it, else two normal scalings 2^a 2^b, a = n >> 1, b = n - a (section 2 step 4).
-  F s;
   if constexpr (requires { L::scalef(p, n); }) {
-    s = L::scalef(p, n);
+    return L::scalef(p, n);
   } else {
     using I = typename L::I;
     const I n_int = L::sub_i(L::bits(t), L::splat_i(kMagicBits));
     const I a = L::template srai<1>(n_int);
-    s = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(L::sub_i(n_int, a)));
+    return L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(L::sub_i(n_int, a)));
   }
-  return L::select(flush, L::splat(0.0f), s);
 }
 
 // sigmoid(x) from the exponential above at -|x| <= 0 (so it never overflows): s = e^-|x|, sigmoid
 // = (x >= 0 ? 1 : s) / (1 + s) with the reciprocal above. Two more fused steps than the source's
 // degree-3 fit take the sigmoid's worst error from 3.9 to 2.7 ulp.
-// About two thirds of the exact sequence's operations and no division on AVX-512. The bound is
-// pinned by tests/kernels/elementwise_fast_sigmoid_test.cpp. NaN gives the canonical NaN.
+// About half the exact sequence's operations and no division on AVX-512. The bound is pinned by
+// tests/kernels/elementwise_fast_sigmoid_test.cpp. A NaN x gives an unspecified value here:
+// fast_sigmoid selects the canonical NaN; fast SiLU's product with x is NaN then, made canonical
+// once after the product (one selection fewer, the same bits as the Mul of fast_sigmoid's value).
 template <class L>
-typename L::F fast_sigmoid(typename L::F x) noexcept {
+typename L::F fast_sigmoid_of_number(typename L::F x) noexcept {
   using F = typename L::F;
-  // -|x| by setting the sign bit (NaN stays NaN).
+  // -|x| by setting the sign bit.
   const F s = fast_exp_nonpositive<L>(L::from_bits(L::or_i(L::bits(x), L::splat_i(kSignBit))));
   const F inverse = fast_reciprocal<L>(L::add(L::splat(1.0f), s));
-  const F result = L::select(L::ge(x, L::splat(0.0f)), inverse, L::mul(s, inverse));
-  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+  const auto positive = L::ge(x, L::splat(0.0f));
+  // s * inverse where x < 0 (or is NaN), inverse elsewhere: one masked product where the path has it.
+  if constexpr (requires { L::mul_unless(positive, inverse, s, inverse); }) {
+    return L::mul_unless(positive, inverse, s, inverse);
+  } else {
+    return L::select(positive, inverse, L::mul(s, inverse));
+  }
+}
+
+// NaN gives the canonical NaN.
+template <class L>
+typename L::F fast_sigmoid(typename L::F x) noexcept {
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), fast_sigmoid_of_number<L>(x));
+}
+
+// x * sigmoid(x) in fast mode: the Mul's one rounded product of x and fast_sigmoid's value, NaN
+// canonical (for a NaN x the product is NaN whatever the sigmoid's value was).
+template <class L>
+typename L::F fast_silu(typename L::F x) noexcept {
+  return canonical<L>(L::mul(x, fast_sigmoid_of_number<L>(x)));
+}
+
+// x * sigmoid(x) in exact mode: Sigmoid's value as its kernel stores it (canonical NaN), then the
+// Mul's one rounded product, canonical NaN (the `self-gate` pass's fusion keeps the two nodes' bits).
+template <class L>
+typename L::F silu(typename L::F x) noexcept {
+  return canonical<L>(L::mul(x, sigmoid<L>(x)));
+}
+
+// HardSwish(x) = x * clamp(x * 0.16666667 + 0.5, 0, 1): the product and the sum rounded apart, the
+// clamp by two selections, one rounded product, canonical NaN (spec/ops/elementwise.md).
+template <class L>
+typename L::F hard_swish(typename L::F x) noexcept {
+  using F = typename L::F;
+  const F zero = L::splat(0.0f);
+  const F one = L::splat(1.0f);
+  F gate = L::add(L::mul(x, L::splat(0.16666667f)), L::splat(0.5f));
+  gate = L::select(L::lt(gate, zero), zero, gate);
+  gate = L::select(L::gt(gate, one), one, gate);
+  return canonical<L>(L::mul(x, gate));
 }
 
 // spec/exact-transcendentals.md section 5, tanh(x). When every lane is below 0.6 the exp branch

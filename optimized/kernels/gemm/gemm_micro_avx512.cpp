@@ -92,7 +92,7 @@ namespace {
 // rounded residual addition, then the activation (which stores NaN canonical) or, after a residual
 // alone, the canonical NaN: exactly the one-pass epilogue's steps (conv_bias_rows_avx512.cpp), or
 // the bias pass and the Add's element-wise pass: the bits `apply` gives the stored values.
-template <bool kResidual, bool kActivate>
+template <bool kResidual, bool kActivate, ew::UnaryOp kOp>
 void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t ldc, const float* bias,
                 const float* residual, std::ptrdiff_t residual_ld, const fused_activation::Args& act) noexcept {
 #pragma GCC unroll 12
@@ -105,8 +105,8 @@ void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t
       v1 = _mm512_add_ps(v1, _mm512_loadu_ps(residual + r * residual_ld + 16));
     }
     if constexpr (kActivate) {
-      v0 = fused_activation::apply(act, v0);
-      v1 = fused_activation::apply(act, v1);
+      v0 = fused_activation::apply_op<kOp>(act, v0);
+      v1 = fused_activation::apply_op<kOp>(act, v1);
     } else if constexpr (kResidual) {
       v0 = canonical_nan(v0);
       v1 = canonical_nan(v1);
@@ -120,6 +120,8 @@ ew::UnaryOp unary_op_of(StoreActivation activation) noexcept {
   switch (activation) {
     case StoreActivation::Clip: return ew::UnaryOp::Clip;
     case StoreActivation::LeakyRelu: return ew::UnaryOp::LeakyRelu;
+    case StoreActivation::HardSwish: return ew::UnaryOp::HardSwish;
+    case StoreActivation::Silu: return ew::UnaryOp::Silu;
     default: return ew::UnaryOp::Relu;
   }
 }
@@ -134,16 +136,22 @@ void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const floa
   __m512 acc0[kStripRows];
   __m512 acc1[kStripRows];
   accumulate_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
-  const fused_activation::Args act{unary_op_of(ops.activation), _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta)};
+  const fused_activation::Args act{unary_op_of(ops.activation), _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta),
+                                   ops.fast};
   const float* bias = ops.bias + row;
   const std::ptrdiff_t ld = static_cast<std::ptrdiff_t>(ops.residual_ld);
-  if (ops.residual != nullptr) {
-    const float* residual = ops.residual + row * ops.residual_ld + col;
-    if (ops.activate) return store_rows<true, true>(acc0, acc1, c, ldc, bias, residual, ld, act);
-    return store_rows<true, false>(acc0, acc1, c, ldc, bias, residual, ld, act);
+  const float* residual = ops.residual != nullptr ? ops.residual + row * ops.residual_ld + col : nullptr;
+  if (!ops.activate) {
+    if (residual != nullptr) return store_rows<true, false, ew::UnaryOp::Relu>(acc0, acc1, c, ldc, bias, residual, ld, act);
+    return store_rows<false, false, ew::UnaryOp::Relu>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
   }
-  if (ops.activate) return store_rows<false, true>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
-  store_rows<false, false>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
+  fused_activation::with_op(act.op, [&](auto op) {
+    if (residual != nullptr) {
+      store_rows<true, true, decltype(op)::value>(acc0, acc1, c, ldc, bias, residual, ld, act);
+    } else {
+      store_rows<false, true, decltype(op)::value>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
+    }
+  });
 }
 
 namespace {
