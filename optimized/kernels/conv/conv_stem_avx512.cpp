@@ -212,9 +212,10 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
   const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
                           kMultiplyAddsPerNs;
   const std::size_t plane = s.out_plane();
-  // A Relu, Clip, LeakyRelu, HardSwish or SiLU alone (no normalization, residual or narrowing first) is applied in
-  // the tile before its store, as the element-wise kernel computes it, instead of by a second pass
-  // over the chunk's outputs (a seventh of a 3 -> 64 3x3/2 stem at 224 x 224): the same bits.
+  // A Relu, Clip, LeakyRelu, HardSwish or SiLU alone (no normalization, residual or narrowing
+  // first) is applied in the tile before its store, as the element-wise kernel computes it, instead
+  // of by a second pass over the chunk's outputs (a seventh of a 3 -> 64 3x3/2 stem at 224 x 224):
+  // the same bits.
   const bool fused = activation_fuses_in_store(activation) && activation->residual == nullptr;
   const fused_activation::Args fused_args = fused ? fused_activation::args_of(*activation) : fused_activation::Args{};
   const fused_activation::Args* in_store = fused ? &fused_args : nullptr;
