@@ -24,11 +24,22 @@ struct RowTaps {
 using row_lanes::between;
 using row_lanes::load_or_zero;
 
-inline RowTaps row_taps(const float* row, std::ptrdiff_t in_w, std::ptrdiff_t base) noexcept {
+// Which lanes of the three loads from `base` lie inside the row: the same for every row of a tile,
+// so worked out once per tile (per row they had been most of the tile's instructions).
+struct RowMasks {
+  __mmask16 m0, m1, m2;
+};
+
+inline RowMasks row_masks(std::ptrdiff_t in_w, std::ptrdiff_t base) noexcept {
+  return RowMasks{between(-base, in_w - base), between(-base - 16, in_w - base - 16),
+                  between(-base - 32, in_w - base - 32)};
+}
+
+inline RowTaps row_taps(const float* row, std::ptrdiff_t base, const RowMasks& m) noexcept {
   // Three loads cover input columns [base, base + 48).
-  const __m512 l0 = load_or_zero(row, base, between(-base, in_w - base));
-  const __m512 l1 = load_or_zero(row, base + 16, between(-base - 16, in_w - base - 16));
-  const __m512 l2 = load_or_zero(row, base + 32, between(-base - 32, in_w - base - 32));
+  const __m512 l0 = load_or_zero(row, base, m.m0);
+  const __m512 l1 = load_or_zero(row, base + 16, m.m1);
+  const __m512 l2 = load_or_zero(row, base + 32, m.m2);
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   // The all-lanes zero-masked forms: the unmasked ones make GCC 12 warn (-Wmaybe-uninitialized
@@ -60,36 +71,65 @@ inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
   return gemm::avx512::step<!kExact>(acc, w, x);
 }
 
-template <std::size_t kW, bool kExact>
-void plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out) noexcept {
+// Output rows [oy0, oy0 + kRows) by the sixteen columns from ox0 (n of them stored). Input row i
+// of the tile (2 * oy0 + i - pad_top) is loaded and split once and feeds every tile row whose
+// window holds it (window row i - 2r of tile row r): kRows independent accumulator chains, where
+// one output row at a time was a single chain of dependent multiply-adds (each waiting for the
+// last) and re-split each shared input row. Per output the taps still come in row-major order:
+// rows ascending with i, columns ascending within a row.
+template <std::size_t kW, bool kExact, int kRows>
+void tile(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out, std::ptrdiff_t oy0,
+          std::ptrdiff_t ox0) noexcept {
   const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
   const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w);
-  const std::ptrdiff_t pad_top = static_cast<std::ptrdiff_t>(s.pad_top);
-  const std::ptrdiff_t pad_left = static_cast<std::ptrdiff_t>(s.pad_left);
+  const std::ptrdiff_t kh = static_cast<std::ptrdiff_t>(s.kernel_h);
+  const std::ptrdiff_t n = out_w - ox0 < kLanes ? out_w - ox0 : kLanes;
+  const std::ptrdiff_t base = 2 * ox0 - static_cast<std::ptrdiff_t>(s.pad_left);
   const RowTaps zero_row{_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-  for (std::size_t oy = 0; oy < s.out_h; ++oy) {
-    float* out_row = out + oy * s.out_w;
-    for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) {
-      const std::ptrdiff_t n = out_w - ox0 < kLanes ? out_w - ox0 : kLanes;
-      const std::ptrdiff_t base = 2 * ox0 - pad_left;
-      __m512 acc = _mm512_setzero_ps();  // kernels-depthwise.md: every output starts from +0
-      for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
-        const std::ptrdiff_t iy = static_cast<std::ptrdiff_t>(2 * oy + ky) - pad_top;
-        // A row in the padding: its taps are products with +0, made all the same.
-        const RowTaps r = iy >= 0 && iy < in_h ? row_taps(in + iy * in_w, in_w, base) : zero_row;
-        const float* wr = w + ky * kW;
-        acc = step<kExact>(acc, _mm512_set1_ps(wr[0]), tap<0>(r));
-        acc = step<kExact>(acc, _mm512_set1_ps(wr[1]), tap<1>(r));
-        acc = step<kExact>(acc, _mm512_set1_ps(wr[2]), tap<2>(r));
-        if constexpr (kW == 5) {
-          acc = step<kExact>(acc, _mm512_set1_ps(wr[3]), tap<3>(r));
-          acc = step<kExact>(acc, _mm512_set1_ps(wr[4]), tap<4>(r));
-        }
+  const RowMasks masks = row_masks(in_w, base);
+  __m512 acc[kRows];
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; ++r) acc[r] = _mm512_setzero_ps();  // kernels-depthwise.md: every output starts from +0
+  const std::ptrdiff_t rows_in = 2 * (kRows - 1) + kh;
+  for (std::ptrdiff_t i = 0; i < rows_in; ++i) {
+    const std::ptrdiff_t iy = 2 * oy0 + i - static_cast<std::ptrdiff_t>(s.pad_top);
+    // A row in the padding: its taps are products with +0, made all the same.
+    const RowTaps t = iy >= 0 && iy < in_h ? row_taps(in + iy * in_w, base, masks) : zero_row;
+#pragma GCC unroll 4
+    for (int r = 0; r < kRows; ++r) {
+      const std::ptrdiff_t ky = i - 2 * r;
+      if (ky < 0 || ky >= kh) continue;
+      const float* wr = w + ky * static_cast<std::ptrdiff_t>(kW);
+      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[0]), tap<0>(t));
+      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[1]), tap<1>(t));
+      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[2]), tap<2>(t));
+      if constexpr (kW == 5) {
+        acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[3]), tap<3>(t));
+        acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[4]), tap<4>(t));
       }
-      if (bias != nullptr) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias));
-      if constexpr (kExact) acc = gemm::avx512::canonical_nan(acc);
-      _mm512_mask_storeu_ps(out_row + ox0, static_cast<__mmask16>((1u << n) - 1u), acc);
     }
+  }
+  const __mmask16 stored = static_cast<__mmask16>((1u << n) - 1u);
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; ++r) {
+    __m512 y = acc[r];
+    if (bias != nullptr) y = _mm512_add_ps(y, _mm512_set1_ps(*bias));  // one rounded addition after the sum
+    if constexpr (kExact) y = gemm::avx512::canonical_nan(y);
+    _mm512_mask_storeu_ps(out + (oy0 + r) * out_w + ox0, stored, y);
+  }
+}
+
+// Tiles of four output rows, then the rows left one at a time.
+template <std::size_t kW, bool kExact>
+void plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out) noexcept {
+  constexpr int kTileRows = 4;
+  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h), out_w = static_cast<std::ptrdiff_t>(s.out_w);
+  std::ptrdiff_t oy0 = 0;
+  for (; oy0 + kTileRows <= out_h; oy0 += kTileRows) {
+    for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) tile<kW, kExact, kTileRows>(s, in, w, bias, out, oy0, ox0);
+  }
+  for (; oy0 < out_h; ++oy0) {
+    for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) tile<kW, kExact, 1>(s, in, w, bias, out, oy0, ox0);
   }
 }
 
