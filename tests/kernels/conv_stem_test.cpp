@@ -21,6 +21,7 @@
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_columns.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "tests/kernels/variant_paths.hpp"
@@ -82,9 +83,13 @@ struct Case : conv_test::Window {
 }
 
 #if defined(__x86_64__)
-// "" or the first difference of the direct kernel from the naive loop (both modes) and, in exact
-// mode, from the im2col path, at `threads` threads.
-std::string check(const Case& c, std::uint32_t seed, bool special, int threads) {
+using StemKernel = void (*)(const KernelContext&, const Conv2dShape&, const float*, const float*, const float*, float*,
+                            const ConvActivation*);
+
+// "" or the first difference of the direct kernel (the stem entry point, or `kernel`) from the
+// naive loop (both modes) and, in exact mode, from the im2col path, at `threads` threads.
+std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
+                  StemKernel kernel = conv_stem_f32__avx512) {
   const Conv2dShape s = c.shape();
   const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                         s.out_channels * s.in_channels * s.taps(), s.out_channels, seed, special, 13);
@@ -94,7 +99,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads) 
     const KernelContext context{Isa::Avx512, exact, &pool};
     const std::vector<float> want = naive(c, d, exact);
     std::vector<float> got(want.size() + 16, 12345.0f);
-    conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), c.bias ? d.b.data() : nullptr, got.data(), nullptr);
+    kernel(context, s, d.x.data(), packed.data(), c.bias ? d.b.data() : nullptr, got.data(), nullptr);
     std::string diff;
     if (exact) {
       diff = conv_test::first_bit_difference(got, want);
@@ -181,6 +186,93 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #else
   GTEST_SKIP() << "the direct stem kernel is x86-64 only";
 #endif
+}
+
+// The columns kernel (conv_stem_columns.hpp) called directly, against the naive loop and im2col:
+// 3-, 5- and 7-wide windows at column stride 1 and 2, row stride 1 to 3 and a row dilation, rows
+// that end in a tile of one, two or three vectors (out_w 8, 17, 30, 33, 47, 49, 61), channel counts
+// that leave a partial block of eight (20, 36), symmetric, asymmetric and no padding, a batch of
+// two, with and without bias, special values, one and two threads. Which shapes the stem entry
+// point hands it is conv_stem_columns_takes (checked on the network stems below).
+TEST(ConvStem, ColumnsKernelMatchesTheNaiveLoop) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const two_threads::RequireSharedCalls shared_calls("ConvStem.ColumnsKernelMatchesTheNaiveLoop");
+  struct Shape {
+    std::size_t cin, cout, in_h, in_w, k_h, k_w, s_h, s_w, d_h, pt, pl, pb, pr, batch;
+    bool bias;
+  };
+  std::uint32_t seed = 3100;
+  for (const Shape& g : {Shape{3, 64, 40, 43, 7, 7, 2, 2, 1, 3, 3, 3, 3, 1, true},
+                         Shape{3, 32, 37, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true},
+                         Shape{3, 24, 29, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 2, false},
+                         Shape{3, 20, 18, 17, 3, 3, 2, 2, 1, 0, 0, 1, 1, 1, true},
+                         Shape{4, 36, 21, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true},
+                         Shape{2, 40, 25, 50, 5, 5, 3, 2, 1, 2, 2, 2, 2, 1, true},
+                         Shape{1, 17, 30, 53, 5, 3, 1, 1, 2, 2, 0, 2, 3, 1, true},
+                         Shape{3, 48, 19, 100, 7, 5, 2, 2, 1, 3, 2, 3, 2, 1, true},
+                         Shape{3, 32, 12, 63, 3, 7, 1, 1, 1, 0, 1, 1, 2, 1, true},
+                         Shape{3, 64, 70, 122, 3, 3, 2, 2, 1, 0, 0, 0, 0, 1, true}}) {
+    Case c;
+    c.cin = g.cin;
+    c.cout = g.cout;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = g.k_h;
+    c.kw = g.k_w;
+    c.sh = g.s_h;
+    c.sw = g.s_w;
+    c.dh = g.d_h;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.batch = g.batch;
+    c.bias = g.bias;
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, c.shape())) << c.describe();
+    ASSERT_TRUE(conv_stem_columns_takes(c.shape()) || c.cout <= 16) << c.describe();
+    for (int threads : {1, 2}) {
+      for (bool special : {false, true}) {
+        ASSERT_EQ(check(c, seed++, special, threads, conv_stem_columns_f32__avx512), "");
+      }
+    }
+  }
+#else
+  GTEST_SKIP() << "the direct stem kernel is x86-64 only";
+#endif
+}
+
+// Which stems the entry point hands to the columns kernel (conv_stem.cpp has the measurements).
+TEST(ConvStem, ColumnsKernelSelection) {
+  Case stem;
+  stem.in_h = stem.in_w = 224;
+  stem.kh = stem.kw = 3;
+  stem.sh = stem.sw = 2;
+  stem.pt = stem.pl = stem.pb = stem.pr = 1;
+  stem.cout = 32;
+  EXPECT_TRUE(conv_stem_columns_takes(stem.shape()));
+  stem.cout = 16;  // one register of sixteen channels: the channels-in-lanes kernel
+  EXPECT_FALSE(conv_stem_columns_takes(stem.shape()));
+  stem.cout = 64;
+  stem.kh = stem.kw = 7;
+  stem.pt = stem.pl = stem.pb = stem.pr = 3;
+  EXPECT_TRUE(conv_stem_columns_takes(stem.shape()));
+  Case wide = stem;
+  wide.cin = 64;  // K is long: the transposes weigh little
+  wide.kh = wide.kw = 3;
+  wide.sh = wide.sw = 1;
+  wide.pt = wide.pl = wide.pb = wide.pr = 1;
+  EXPECT_FALSE(conv_stem_columns_takes(wide.shape()));
+  Case strided = stem;
+  strided.sw = 3;
+  EXPECT_FALSE(conv_stem_columns_takes(strided.shape()));
+  Case dilated = stem;
+  dilated.dw = 2;
+  EXPECT_FALSE(conv_stem_columns_takes(dilated.shape()));
+  Case four = stem;
+  four.kw = 4;
+  EXPECT_FALSE(conv_stem_columns_takes(four.shape()));
 }
 
 // A Relu, Clip, LeakyRelu, HardSwish or SiLU fused into the stem (applied in the tile before the

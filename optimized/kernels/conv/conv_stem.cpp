@@ -1,5 +1,6 @@
 // Which convolutions take the direct stem kernel, and its weight layout (conv_stem.hpp).
 #include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_columns.hpp"
 
 namespace onemodel::opt {
 
@@ -30,6 +31,18 @@ bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
   (void)s;
   return false;
 #endif
+}
+
+// Measured on this path (session 27, AMD EPYC Zen 4, one thread, conv_stem_f32__avx512 against
+// the columns kernel, us per call): 3 -> 64 3x3/2 at 224 fast 632 -> 581, exact 857 -> 712;
+// 3 -> 32 3x3/2 337 -> 304 and 441 -> 369; 3 -> 24 314 -> 233 and 413 -> 286; 3 -> 64 7x7/2 2344
+// -> 2288 and 3336 -> 3286. But 3 -> 16 3x3/2 156 -> 165 and 168 -> 202 (two channel blocks of
+// eight against one register of sixteen), and the wide unstrided layers with many input channels
+// (64 -> 64 3x3 at 56: 2099 -> 2374; 16 -> 64 at 55: 560 -> 619), where the transposes weigh
+// little against K, stay with the channels-in-lanes kernel.
+bool conv_stem_columns_takes(const Conv2dShape& s) noexcept {
+  return s.in_channels <= 4 && s.out_channels > 16 && (s.kernel_w == 3 || s.kernel_w == 5 || s.kernel_w == 7) &&
+         (s.stride_w == 1 || s.stride_w == 2) && s.dilation_w == 1;
 }
 
 std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_columns.hpp"
 #include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/transpose/transpose16_avx512.hpp"
 
@@ -197,6 +198,7 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
 
 void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, const float* x, const float* packed,
                            const float* bias, float* y, const ConvActivation* activation) {
+  if (conv_stem_columns_takes(s)) return conv_stem_columns_f32__avx512(context, s, x, packed, bias, y, activation);
   const auto i64 = [](std::size_t v) { return static_cast<std::int64_t>(v); };
   const Geometry g{i64(s.in_channels), i64(s.in_h),     i64(s.in_w),       i64(s.kernel_h), i64(s.kernel_w),
                    i64(s.stride_h),    i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),

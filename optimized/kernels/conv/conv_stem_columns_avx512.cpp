@@ -1,0 +1,248 @@
+// The direct stem convolution with output columns in the lanes (conv_stem_columns.hpp). Work is
+// cut into chunks of whole output rows of one image, as conv_stem_avx512.cpp cuts it; a chunk
+// first copies the input rows its windows read into a zero-padded block split by column phase
+// (phase p of a row holds its padded columns p, p + S, p + 2S, ... for column stride S), so that
+// the input a tap kx gives to sixteen neighbouring outputs is one unaligned load from phase kx % S
+// at kx / S. A tile is kCh output channels by kV vectors of sixteen columns of one output row:
+// per tap, kV loads feed kCh * kV multiply-adds, each with its weight broadcast from the packed
+// weights (conv_stem_pack_weights) as the instruction's memory operand. Each accumulator is one
+// channel's sixteen columns, so a finished tile is stored as it is: the kernel of
+// conv_stem_avx512.cpp holds sixteen channels per register and transposes each 16 x 16 block
+// before its stores, which for K = 27 (a 3x3 stem) had cost about a third of its time.
+//
+// Every lane is one output as the product computes it (kernels-gemm.md "Convolution",
+// exact-mode.md "Convolution"): +0, then w * x over k = (c, ky, kx) in increasing order, padding
+// taps products with +0 (the block holds zeros there), the bias one rounded addition afterwards;
+// exact mode a rounded product then a rounded sum with canonical NaN, fast mode one fused
+// multiply-add per tap. So the bits are the other stem kernel's, im2col's and the reference's.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_columns.hpp"
+#include "optimized/kernels/conv/fused_activation_avx512.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+constexpr std::int64_t kLanes = 16;
+constexpr int kCh = 8;  // output channels per tile (conv_stem_padded_channels is a multiple of 16)
+// About 40 multiply-adds per nanosecond, as the product's estimate (gemm.cpp).
+constexpr double kMultiplyAddsPerNs = 40.0;
+
+struct Geometry {
+  std::int64_t cin, in_h, in_w, kh, kw, sh, sw, dh, pad_top, pad_left, out_h, out_w, cout, cout_padded;
+};
+
+// Input rows [first_row, first_row + rows) of one image, zero-padded, each split into sw phases of
+// `width` floats: data[((c * rows + r) * sw + p) * width + j] is padded column j * sw + p of row r
+// (input column j * sw + p - pad_left, +0 outside the image).
+struct PhaseBlock {
+  const float* data;
+  std::int64_t first_row, rows, width;
+};
+
+thread_local std::vector<float> phase_storage;  // only grows: warm runs allocate nothing
+thread_local std::vector<float> line_storage;
+
+PhaseBlock make_phase_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
+  PhaseBlock b;
+  b.first_row = oy_first * g.sh - g.pad_top;
+  b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
+  // Tiles read phase columns up to (out_w rounded up to 16) - 1 + (kw - 1) / sw; rounded up to 16
+  // so that the stride-2 split below works in whole vectors.
+  b.width = ((g.out_w + kLanes - 1) / kLanes * kLanes + (g.kw - 1) / g.sw + 1 + kLanes - 1) / kLanes * kLanes;
+  const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * g.sw * b.width);
+  if (phase_storage.size() < floats) phase_storage.resize(floats);
+  // One zero-padded input row, sw * width columns (at least the input's own columns past the pad).
+  const std::int64_t line_width = std::max(g.sw * b.width, g.pad_left + g.in_w);
+  if (line_storage.size() < static_cast<std::size_t>(line_width)) line_storage.resize(static_cast<std::size_t>(line_width));
+  float* data = phase_storage.data();
+  float* line = line_storage.data();
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+      float* phases = data + (c * b.rows + r) * g.sw * b.width;
+      const std::int64_t iy = b.first_row + r;
+      if (iy < 0 || iy >= g.in_h) {
+        std::fill(phases, phases + g.sw * b.width, 0.0f);
+        continue;
+      }
+      // The padded row: zero left columns, the input row, zeros to the line's end. With one phase
+      // it is written in place; with two it is split from the line, 32 columns at a time.
+      float* padded = g.sw == 1 ? phases : line;
+      std::fill(padded, padded + g.pad_left, 0.0f);
+      std::memcpy(padded + g.pad_left, xn + (c * g.in_h + iy) * g.in_w, static_cast<std::size_t>(g.in_w) * sizeof(float));
+      std::fill(padded + g.pad_left + g.in_w, padded + g.sw * b.width, 0.0f);
+      if (g.sw == 1) continue;
+      for (std::int64_t j = 0; j < b.width; j += kLanes) {
+        const __m512 l0 = _mm512_loadu_ps(line + 2 * j);
+        const __m512 l1 = _mm512_loadu_ps(line + 2 * j + kLanes);
+        _mm512_storeu_ps(phases + j, _mm512_permutex2var_ps(l0, even, l1));
+        _mm512_storeu_ps(phases + b.width + j, _mm512_permutex2var_ps(l0, odd, l1));
+      }
+    }
+  }
+  b.data = data;
+  return b;
+}
+
+// exact-mode.md rule 1: the product rounded, then the sum rounded; fast mode one fused step.
+template <bool kExact>
+[[gnu::always_inline]] inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
+  if constexpr (kExact) {
+    return _mm512_add_ps(acc, _mm512_mul_ps(w, x));
+  } else {
+    return _mm512_fmadd_ps(w, x, acc);
+  }
+}
+
+struct TileOut {
+  const float* bias;
+  const fused_activation::Args* activation;  // applied before the store, or nullptr
+  float* yn;                                 // the image's output
+  std::int64_t plane;
+};
+
+// Output row oy, columns [ox0, ox0 + 16 kV) (those past out_w computed from the block's zeros and
+// never stored), channels [oc0, oc0 + kCh) (those past cout computed from zero weights and never
+// stored).
+template <bool kExact, int kS, int kW, int kV>
+void tile(const Geometry& g, const PhaseBlock& b, const float* packed, const TileOut& out, std::int64_t oy,
+          std::int64_t ox0, std::int64_t oc0) noexcept {
+  __m512 acc[kCh][kV];
+#pragma GCC unroll 8
+  for (int ch = 0; ch < kCh; ++ch) {
+#pragma GCC unroll 3
+    for (int v = 0; v < kV; ++v) acc[ch][v] = _mm512_setzero_ps();  // exact-mode.md rule 3
+  }
+  const float* wp = packed + oc0;
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t ky = 0; ky < g.kh; ++ky) {
+      const std::int64_t r = oy * g.sh - g.pad_top + ky * g.dh - b.first_row;  // input row first_row + r
+      const float* phases = b.data + (c * b.rows + r) * kS * b.width + ox0;
+#pragma GCC unroll 7
+      for (int kx = 0; kx < kW; ++kx, wp += g.cout_padded) {
+        const float* src = phases + (kx % kS) * b.width + kx / kS;
+        __m512 x[kV];
+#pragma GCC unroll 3
+        for (int v = 0; v < kV; ++v) x[v] = _mm512_loadu_ps(src + v * kLanes);
+#pragma GCC unroll 8
+        for (int ch = 0; ch < kCh; ++ch) {
+          const __m512 w = _mm512_set1_ps(wp[ch]);
+#pragma GCC unroll 3
+          for (int v = 0; v < kV; ++v) acc[ch][v] = step<kExact>(acc[ch][v], w, x[v]);
+        }
+      }
+    }
+  }
+  const std::int64_t channels = std::min<std::int64_t>(kCh, g.cout - oc0);
+  for (int ch = 0; ch < channels; ++ch) {
+    float* row = out.yn + (oc0 + ch) * out.plane + oy * g.out_w + ox0;
+    const __m512 bv = out.bias != nullptr ? _mm512_set1_ps(out.bias[oc0 + ch]) : _mm512_setzero_ps();
+#pragma GCC unroll 3
+    for (int v = 0; v < kV; ++v) {
+      const std::int64_t left = g.out_w - ox0 - v * kLanes;
+      if (left <= 0) break;
+      __m512 r = acc[ch][v];
+      if (out.bias != nullptr) r = _mm512_add_ps(r, bv);  // one rounded addition after the sum
+      if constexpr (kExact) {
+        r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q),
+                               _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
+      }
+      if (out.activation != nullptr) r = fused_activation::apply(*out.activation, r);
+      const __mmask16 lanes = left >= kLanes ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << left) - 1u);
+      _mm512_mask_storeu_ps(row + v * kLanes, lanes, r);
+    }
+  }
+}
+
+// The chunk's rows: per row and block of kCh channels, the columns in tiles of three vectors,
+// the last tile as narrow as the row's remaining columns allow.
+template <bool kExact, int kS, int kW>
+void rows_of(const Geometry& g, const PhaseBlock& b, const float* packed, const TileOut& out, std::int64_t oy_first,
+             std::int64_t oy_past) noexcept {
+  for (std::int64_t oy = oy_first; oy < oy_past; ++oy) {
+    for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kCh) {
+      std::int64_t ox0 = 0;
+      for (; ox0 + 3 * kLanes <= g.out_w; ox0 += 3 * kLanes) tile<kExact, kS, kW, 3>(g, b, packed, out, oy, ox0, oc0);
+      const std::int64_t left = g.out_w - ox0;
+      if (left > 2 * kLanes) {
+        tile<kExact, kS, kW, 3>(g, b, packed, out, oy, ox0, oc0);
+      } else if (left > kLanes) {
+        tile<kExact, kS, kW, 2>(g, b, packed, out, oy, ox0, oc0);
+      } else if (left > 0) {
+        tile<kExact, kS, kW, 1>(g, b, packed, out, oy, ox0, oc0);
+      }
+    }
+  }
+}
+
+template <bool kExact>
+void rows_of(const Geometry& g, const PhaseBlock& b, const float* packed, const TileOut& out, std::int64_t oy_first,
+             std::int64_t oy_past) noexcept {
+  const auto by_width = [&]<int kS>() {
+    switch (g.kw) {
+      case 3: return rows_of<kExact, kS, 3>(g, b, packed, out, oy_first, oy_past);
+      case 5: return rows_of<kExact, kS, 5>(g, b, packed, out, oy_first, oy_past);
+      default: return rows_of<kExact, kS, 7>(g, b, packed, out, oy_first, oy_past);
+    }
+  };
+  if (g.sw == 1) return by_width.template operator()<1>();
+  by_width.template operator()<2>();
+}
+
+}  // namespace
+
+
+void conv_stem_columns_f32__avx512(const KernelContext& context, const Conv2dShape& s, const float* x,
+                                   const float* packed, const float* bias, float* y,
+                                   const ConvActivation* activation) {
+  const auto i64 = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  const Geometry g{i64(s.in_channels), i64(s.in_h),     i64(s.in_w),     i64(s.kernel_h), i64(s.kernel_w),
+                   i64(s.stride_h),    i64(s.stride_w), i64(s.dilation_h), i64(s.pad_top), i64(s.pad_left),
+                   i64(s.out_h),       i64(s.out_w),    i64(s.out_channels),
+                   i64(conv_stem_padded_channels(s.out_channels))};
+  if (s.batch == 0 || g.out_h == 0 || g.out_w == 0 || g.cout == 0) return;
+  // Chunks as conv_stem_avx512.cpp cuts them: about 1024 outputs per channel, at least four per
+  // image where the rows allow (a second thread's share of a small layer). A function of the shape.
+  const std::int64_t rows_per_chunk =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(1024 / g.out_w, (g.out_h + 3) / 4));
+  const std::int64_t chunks_per_image = (g.out_h + rows_per_chunk - 1) / rows_per_chunk;
+  const std::size_t chunks = s.batch * static_cast<std::size_t>(chunks_per_image);
+  const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
+                          kMultiplyAddsPerNs;
+  const std::size_t plane = s.out_plane();
+  // An activation alone (fused_activation_avx512.hpp) is applied before the store, as the
+  // element-wise kernel computes it: the same bits as the separate pass below.
+  const bool fused = activation_fuses_in_store(activation) && activation->residual == nullptr;
+  const fused_activation::Args fused_args = fused ? fused_activation::args_of(*activation) : fused_activation::Args{};
+  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
+    const std::size_t image = chunk / static_cast<std::size_t>(chunks_per_image);
+    const std::int64_t oy_first =
+        static_cast<std::int64_t>(chunk % static_cast<std::size_t>(chunks_per_image)) * rows_per_chunk;
+    const std::int64_t oy_past = std::min(g.out_h, oy_first + rows_per_chunk);
+    const PhaseBlock b = make_phase_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past);
+    const TileOut out{bias, fused ? &fused_args : nullptr, y + image * s.out_channels * plane,
+                      static_cast<std::int64_t>(plane)};
+    if (context.exact) {
+      rows_of<true>(g, b, packed, out, oy_first, oy_past);
+    } else {
+      rows_of<false>(g, b, packed, out, oy_first, oy_past);
+    }
+    if (activation == nullptr || fused) return;
+    const std::size_t first = static_cast<std::size_t>(oy_first * g.out_w);
+    const std::size_t count = static_cast<std::size_t>((oy_past - oy_first) * g.out_w);
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t at = (image * s.out_channels + oc) * plane + first;
+      apply_conv_activation(context.isa, *activation, oc, y + at, count, at);
+    }
+  });
+}
+
+}  // namespace onemodel::opt
