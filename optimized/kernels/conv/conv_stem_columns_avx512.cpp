@@ -25,6 +25,7 @@
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/conv_stem_columns.hpp"
 #include "optimized/kernels/conv/fused_activation_avx512.hpp"
+#include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -47,22 +48,17 @@ struct PhaseBlock {
 };
 
 thread_local std::vector<float> phase_storage;  // only grows: warm runs allocate nothing
-thread_local std::vector<float> line_storage;
 
 PhaseBlock make_phase_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
   PhaseBlock b;
   b.first_row = oy_first * g.sh - g.pad_top;
   b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
   // Tiles read phase columns up to (out_w rounded up to 16) - 1 + (kw - 1) / sw; rounded up to 16
-  // so that the stride-2 split below works in whole vectors.
+  // so that the rows are written in whole vectors.
   b.width = ((g.out_w + kLanes - 1) / kLanes * kLanes + (g.kw - 1) / g.sw + 1 + kLanes - 1) / kLanes * kLanes;
   const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * g.sw * b.width);
   if (phase_storage.size() < floats) phase_storage.resize(floats);
-  // One zero-padded input row, sw * width columns (at least the input's own columns past the pad).
-  const std::int64_t line_width = std::max(g.sw * b.width, g.pad_left + g.in_w);
-  if (line_storage.size() < static_cast<std::size_t>(line_width)) line_storage.resize(static_cast<std::size_t>(line_width));
   float* data = phase_storage.data();
-  float* line = line_storage.data();
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   for (std::int64_t c = 0; c < g.cin; ++c) {
@@ -73,16 +69,19 @@ PhaseBlock make_phase_block(const Geometry& g, const float* xn, std::int64_t oy_
         std::fill(phases, phases + g.sw * b.width, 0.0f);
         continue;
       }
-      // The padded row: zero left columns, the input row, zeros to the line's end. With one phase
-      // it is written in place; with two it is split from the line, 32 columns at a time.
-      float* padded = g.sw == 1 ? phases : line;
-      std::fill(padded, padded + g.pad_left, 0.0f);
-      std::memcpy(padded + g.pad_left, xn + (c * g.in_h + iy) * g.in_w, static_cast<std::size_t>(g.in_w) * sizeof(float));
-      std::fill(padded + g.pad_left + g.in_w, padded + g.sw * b.width, 0.0f);
-      if (g.sw == 1) continue;
+      // Padded column q is input column q - pad_left: lanes outside the input are masked off
+      // (never read) and hold +0. Two phases: 32 padded columns at a time, split by one
+      // permutation each into the even and the odd columns.
+      const float* row = xn + (c * g.in_h + iy) * g.in_w;
       for (std::int64_t j = 0; j < b.width; j += kLanes) {
-        const __m512 l0 = _mm512_loadu_ps(line + 2 * j);
-        const __m512 l1 = _mm512_loadu_ps(line + 2 * j + kLanes);
+        if (g.sw == 1) {
+          const std::int64_t at = j - g.pad_left;
+          _mm512_storeu_ps(phases + j, row_lanes::load_or_zero(row, at, row_lanes::between(-at, g.in_w - at)));
+          continue;
+        }
+        const std::int64_t at = 2 * j - g.pad_left;
+        const __m512 l0 = row_lanes::load_or_zero(row, at, row_lanes::between(-at, g.in_w - at));
+        const __m512 l1 = row_lanes::load_or_zero(row, at + kLanes, row_lanes::between(-at - kLanes, g.in_w - at - kLanes));
         _mm512_storeu_ps(phases + j, _mm512_permutex2var_ps(l0, even, l1));
         _mm512_storeu_ps(phases + b.width + j, _mm512_permutex2var_ps(l0, odd, l1));
       }
