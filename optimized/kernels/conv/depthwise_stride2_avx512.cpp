@@ -71,66 +71,91 @@ inline __m512 step(__m512 acc, __m512 w, __m512 x) noexcept {
   return gemm::avx512::step<!kExact>(acc, w, x);
 }
 
-// Output rows [oy0, oy0 + kRows) by the sixteen columns from ox0 (n of them stored). Input row i
-// of the tile (2 * oy0 + i - pad_top) is loaded and split once and feeds every tile row whose
-// window holds it (window row i - 2r of tile row r): kRows independent accumulator chains, where
-// one output row at a time was a single chain of dependent multiply-adds (each waiting for the
-// last) and re-split each shared input row. Per output the taps still come in row-major order:
-// rows ascending with i, columns ascending within a row.
-template <std::size_t kW, bool kExact, int kRows>
+// Output rows [oy0, oy0 + kRows) by kV vectors of sixteen columns from ox0 (those past out_w
+// never stored). Input row i of the tile (2 * oy0 + i - pad_top) is loaded and split once per
+// vector and feeds every tile row whose window holds it (window row i - 2r of tile row r). Each
+// output's taps form one chain of dependent steps, so the tile keeps kRows * kV chains going:
+// one output row at a time had been a single chain, each multiply-add waiting for the last, and
+// had re-split every input row it shared with the next. Per output the taps still come in
+// row-major order: rows ascending with i, columns ascending within a row.
+template <std::size_t kW, bool kExact, int kRows, int kV>
 void tile(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out, std::ptrdiff_t oy0,
           std::ptrdiff_t ox0) noexcept {
   const std::ptrdiff_t in_h = static_cast<std::ptrdiff_t>(s.in_h), in_w = static_cast<std::ptrdiff_t>(s.in_w);
   const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w);
   const std::ptrdiff_t kh = static_cast<std::ptrdiff_t>(s.kernel_h);
-  const std::ptrdiff_t n = out_w - ox0 < kLanes ? out_w - ox0 : kLanes;
-  const std::ptrdiff_t base = 2 * ox0 - static_cast<std::ptrdiff_t>(s.pad_left);
   const RowTaps zero_row{_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-  const RowMasks masks = row_masks(in_w, base);
-  __m512 acc[kRows];
+  std::ptrdiff_t base[kV];
+  RowMasks masks[kV];
+#pragma GCC unroll 2
+  for (int v = 0; v < kV; ++v) {
+    base[v] = 2 * (ox0 + v * kLanes) - static_cast<std::ptrdiff_t>(s.pad_left);
+    masks[v] = row_masks(in_w, base[v]);
+  }
+  __m512 acc[kRows][kV];
 #pragma GCC unroll 4
-  for (int r = 0; r < kRows; ++r) acc[r] = _mm512_setzero_ps();  // kernels-depthwise.md: every output starts from +0
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < kV; ++v) acc[r][v] = _mm512_setzero_ps();  // kernels-depthwise.md: every output starts from +0
+  }
   const std::ptrdiff_t rows_in = 2 * (kRows - 1) + kh;
   for (std::ptrdiff_t i = 0; i < rows_in; ++i) {
     const std::ptrdiff_t iy = 2 * oy0 + i - static_cast<std::ptrdiff_t>(s.pad_top);
     // A row in the padding: its taps are products with +0, made all the same.
-    const RowTaps t = iy >= 0 && iy < in_h ? row_taps(in + iy * in_w, base, masks) : zero_row;
+    const bool inside = iy >= 0 && iy < in_h;
+    RowTaps t[kV];
+#pragma GCC unroll 2
+    for (int v = 0; v < kV; ++v) t[v] = inside ? row_taps(in + iy * in_w, base[v], masks[v]) : zero_row;
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r) {
       const std::ptrdiff_t ky = i - 2 * r;
       if (ky < 0 || ky >= kh) continue;
       const float* wr = w + ky * static_cast<std::ptrdiff_t>(kW);
-      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[0]), tap<0>(t));
-      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[1]), tap<1>(t));
-      acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[2]), tap<2>(t));
-      if constexpr (kW == 5) {
-        acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[3]), tap<3>(t));
-        acc[r] = step<kExact>(acc[r], _mm512_set1_ps(wr[4]), tap<4>(t));
+#pragma GCC unroll 2
+      for (int v = 0; v < kV; ++v) {
+        acc[r][v] = step<kExact>(acc[r][v], _mm512_set1_ps(wr[0]), tap<0>(t[v]));
+        acc[r][v] = step<kExact>(acc[r][v], _mm512_set1_ps(wr[1]), tap<1>(t[v]));
+        acc[r][v] = step<kExact>(acc[r][v], _mm512_set1_ps(wr[2]), tap<2>(t[v]));
+        if constexpr (kW == 5) {
+          acc[r][v] = step<kExact>(acc[r][v], _mm512_set1_ps(wr[3]), tap<3>(t[v]));
+          acc[r][v] = step<kExact>(acc[r][v], _mm512_set1_ps(wr[4]), tap<4>(t[v]));
+        }
       }
     }
   }
-  const __mmask16 stored = static_cast<__mmask16>((1u << n) - 1u);
 #pragma GCC unroll 4
   for (int r = 0; r < kRows; ++r) {
-    __m512 y = acc[r];
-    if (bias != nullptr) y = _mm512_add_ps(y, _mm512_set1_ps(*bias));  // one rounded addition after the sum
-    if constexpr (kExact) y = gemm::avx512::canonical_nan(y);
-    _mm512_mask_storeu_ps(out + (oy0 + r) * out_w + ox0, stored, y);
+#pragma GCC unroll 2
+    for (int v = 0; v < kV; ++v) {
+      const std::ptrdiff_t left = out_w - ox0 - v * kLanes;
+      if (left <= 0) break;
+      __m512 y = acc[r][v];
+      if (bias != nullptr) y = _mm512_add_ps(y, _mm512_set1_ps(*bias));  // one rounded addition after the sum
+      if constexpr (kExact) y = gemm::avx512::canonical_nan(y);
+      const __mmask16 stored = left >= kLanes ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << left) - 1u);
+      _mm512_mask_storeu_ps(out + (oy0 + r) * out_w + ox0 + v * kLanes, stored, y);
+    }
   }
 }
 
-// Tiles of four output rows, then the rows left one at a time.
+// One band of kRows output rows: pairs of column vectors, then one vector if one is left.
+template <std::size_t kW, bool kExact, int kRows>
+void band(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out,
+          std::ptrdiff_t oy0) noexcept {
+  const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w);
+  std::ptrdiff_t ox0 = 0;
+  for (; ox0 + kLanes < out_w; ox0 += 2 * kLanes) tile<kW, kExact, kRows, 2>(s, in, w, bias, out, oy0, ox0);
+  if (ox0 < out_w) tile<kW, kExact, kRows, 1>(s, in, w, bias, out, oy0, ox0);
+}
+
+// Bands of four output rows, then the rows left one at a time.
 template <std::size_t kW, bool kExact>
 void plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out) noexcept {
   constexpr int kTileRows = 4;
-  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h), out_w = static_cast<std::ptrdiff_t>(s.out_w);
+  const std::ptrdiff_t out_h = static_cast<std::ptrdiff_t>(s.out_h);
   std::ptrdiff_t oy0 = 0;
-  for (; oy0 + kTileRows <= out_h; oy0 += kTileRows) {
-    for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) tile<kW, kExact, kTileRows>(s, in, w, bias, out, oy0, ox0);
-  }
-  for (; oy0 < out_h; ++oy0) {
-    for (std::ptrdiff_t ox0 = 0; ox0 < out_w; ox0 += kLanes) tile<kW, kExact, 1>(s, in, w, bias, out, oy0, ox0);
-  }
+  for (; oy0 + kTileRows <= out_h; oy0 += kTileRows) band<kW, kExact, kTileRows>(s, in, w, bias, out, oy0);
+  for (; oy0 < out_h; ++oy0) band<kW, kExact, 1>(s, in, w, bias, out, oy0);
 }
 
 }  // namespace
