@@ -64,9 +64,11 @@ typename L::F power_of_two(typename L::I k) noexcept {
   return L::from_bits(L::template slli<23>(L::add_i(k, L::splat_i(127u))));
 }
 
-// spec/exact-transcendentals.md section 2, exp(x), steps 1 to 5.
+// spec/exact-transcendentals.md section 2, exp(x), steps 1 to 4 and, of step 5, the flush to +0
+// below -103.97: the whole function for an x that is neither NaN nor above 88.72 (the sigmoid's
+// -|x|, whose NaN the sigmoid replaces itself), two selections fewer.
 template <class L>
-typename L::F exp(typename L::F x) noexcept {
+typename L::F exp_below_overflow(typename L::F x) noexcept {
   using F = typename L::F;
   using I = typename L::I;
   // Step 1: n = round(x * log2 e) by the magic constant; n_int read back from the bit pattern.
@@ -82,13 +84,30 @@ typename L::F exp(typename L::F x) noexcept {
   q = L::add(L::mul(q, r), L::splat(0.16666521f));
   q = L::add(L::mul(q, r), L::splat(0.49999994f));
   const F p = L::add(L::splat(1.0f), L::add(r, L::mul(L::mul(r, r), q)));
-  // Step 4: two power-of-two scalings, a = n >> 1 (arithmetic), b = n - a.
-  const I a = L::template srai<1>(n_int);
-  const I b = L::sub_i(n_int, a);
-  F result = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(b));
-  // Step 5: special values last.
-  result = L::select(L::gt(x, L::splat(88.72283172607422f)), splat_bits<L>(kPositiveInfinity), result);
-  result = L::select(L::lt(x, L::splat(-103.97207641601562f)), L::splat(0.0f), result);
+  // Step 4: two power-of-two scalings, a = n >> 1 (arithmetic), b = n - a. Where the path has a
+  // one-step scaling (AVX-512 scalef: p 2^n rounded once) it gives the same bits: every result
+  // step 5 keeps has n in [-150, 128], so a and b lie in [-75, 64], p 2^a (p in [0.7, 1.5]) is a
+  // normal number and exact, and the second product is the one rounding of p 2^n, scalef's value
+  // (an overflow to infinity included). Checked on every float by tools/exhaustive/exp_scalef.cpp.
+  F result;
+  if constexpr (requires { L::scalef(p, n); }) {
+    (void)n_int;
+    result = L::scalef(p, n);
+  } else {
+    const I a = L::template srai<1>(n_int);
+    const I b = L::sub_i(n_int, a);
+    result = L::mul(L::mul(p, power_of_two<L>(a)), power_of_two<L>(b));
+  }
+  // Step 5 (its other two selections are exp's below; the three conditions are disjoint but for
+  // NaN, whose selection comes last either way).
+  return L::select(L::lt(x, L::splat(-103.97207641601562f)), L::splat(0.0f), result);
+}
+
+// spec/exact-transcendentals.md section 2, exp(x), steps 1 to 5.
+template <class L>
+typename L::F exp(typename L::F x) noexcept {
+  const typename L::F result = L::select(L::gt(x, L::splat(88.72283172607422f)), splat_bits<L>(kPositiveInfinity),
+                                         exp_below_overflow<L>(x));
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
 }
 
@@ -129,7 +148,8 @@ typename L::F log(typename L::F x) noexcept {
 template <class L>
 typename L::F sigmoid(typename L::F x) noexcept {
   using F = typename L::F;
-  const F s = exp<L>(L::sub(L::splat(0.0f), abs_bits<L>(x)));
+  // -|x| <= 0, or NaN (replaced below): exp without its overflow and NaN selections.
+  const F s = exp_below_overflow<L>(L::sub(L::splat(0.0f), abs_bits<L>(x)));
   const F num = L::select(L::ge(x, L::splat(0.0f)), L::splat(1.0f), s);
   const F result = L::div(num, L::add(L::splat(1.0f), s));
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
