@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_chunks.hpp"
 #include "optimized/kernels/conv/conv_stem_columns.hpp"
 #include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/window/row_lanes_avx512.hpp"
@@ -32,8 +33,6 @@ namespace {
 
 constexpr std::int64_t kLanes = 16;
 constexpr int kCh = 8;  // output channels per tile (conv_stem_padded_channels is a multiple of 16)
-// About 40 multiply-adds per nanosecond, as the product's estimate (gemm.cpp).
-constexpr double kMultiplyAddsPerNs = 40.0;
 
 struct Geometry {
   std::int64_t cin, in_h, in_w, kh, kw, sh, sw, dh, pad_top, pad_left, out_h, out_w, cout, cout_padded;
@@ -208,24 +207,16 @@ void conv_stem_columns_f32__avx512(const KernelContext& context, const Conv2dSha
                    i64(s.out_h),       i64(s.out_w),    i64(s.out_channels),
                    i64(conv_stem_padded_channels(s.out_channels))};
   if (s.batch == 0 || g.out_h == 0 || g.out_w == 0 || g.cout == 0) return;
-  // Chunks as conv_stem_avx512.cpp cuts them: about 1024 outputs per channel, at least four per
-  // image where the rows allow (a second thread's share of a small layer). A function of the shape.
-  const std::int64_t rows_per_chunk =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(1024 / g.out_w, (g.out_h + 3) / 4));
-  const std::int64_t chunks_per_image = (g.out_h + rows_per_chunk - 1) / rows_per_chunk;
-  const std::size_t chunks = s.batch * static_cast<std::size_t>(chunks_per_image);
-  const double estimate = static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) /
-                          kMultiplyAddsPerNs;
+  const stem_chunks::Chunks chunks = stem_chunks::chunks_of(s);
   const std::size_t plane = s.out_plane();
   // An activation alone (fused_activation_avx512.hpp) is applied before the store, as the
   // element-wise kernel computes it: the same bits as the separate pass below.
   const bool fused = activation_fuses_in_store(activation) && activation->residual == nullptr;
   const fused_activation::Args fused_args = fused ? fused_activation::args_of(*activation) : fused_activation::Args{};
-  context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
-    const std::size_t image = chunk / static_cast<std::size_t>(chunks_per_image);
-    const std::int64_t oy_first =
-        static_cast<std::int64_t>(chunk % static_cast<std::size_t>(chunks_per_image)) * rows_per_chunk;
-    const std::int64_t oy_past = std::min(g.out_h, oy_first + rows_per_chunk);
+  context.parallel_for(chunks.count, chunks.estimate_ns, [&](std::size_t index) {
+    const stem_chunks::Chunk c = stem_chunks::chunk_at(chunks, s, index);
+    const std::size_t image = c.image;
+    const std::int64_t oy_first = c.oy_first, oy_past = c.oy_past;
     const PhaseBlock b = make_phase_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past);
     const TileOut out{bias, fused ? &fused_args : nullptr, y + image * s.out_channels * plane,
                       static_cast<std::int64_t>(plane)};
@@ -234,13 +225,7 @@ void conv_stem_columns_f32__avx512(const KernelContext& context, const Conv2dSha
     } else {
       rows_of<false>(g, b, packed, out, oy_first, oy_past);
     }
-    if (activation == nullptr || fused) return;
-    const std::size_t first = static_cast<std::size_t>(oy_first * g.out_w);
-    const std::size_t count = static_cast<std::size_t>((oy_past - oy_first) * g.out_w);
-    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
-      const std::size_t at = (image * s.out_channels + oc) * plane + first;
-      apply_conv_activation(context.isa, *activation, oc, y + at, count, at);
-    }
+    if (activation != nullptr && !fused) stem_chunks::activate_chunk(context.isa, *activation, s, c, y);
   });
 }
 

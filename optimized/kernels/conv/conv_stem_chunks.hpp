@@ -1,0 +1,60 @@
+// How the two direct stem kernels (conv_stem_avx512.cpp, conv_stem_columns_avx512.cpp) cut their
+// work: chunks of whole output rows of one image, a function of the shape alone (so no value
+// depends on the thread count), and the activation's separate pass over a chunk's outputs where
+// the kernel does not apply it in its stores.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
+namespace onemodel::opt::stem_chunks {
+
+struct Chunks {
+  std::int64_t rows;       // output rows per chunk
+  std::int64_t per_image;  // chunks per image
+  std::size_t count;       // chunks of the call
+  double estimate_ns;      // the call's single-thread cost estimate (how many workers wake)
+};
+
+// About 1024 outputs per channel per chunk (one activation call per channel and chunk), and at
+// least four chunks per image where the rows allow, so a second thread has a share of a small
+// layer too (as the product's tile width keeps eight tiles, gemm.cpp); about 40 multiply-adds per
+// nanosecond, as the product's estimate.
+inline Chunks chunks_of(const Conv2dShape& s) noexcept {
+  const auto out_h = static_cast<std::int64_t>(s.out_h), out_w = static_cast<std::int64_t>(s.out_w);
+  const std::int64_t rows = std::max<std::int64_t>(1, std::min<std::int64_t>(1024 / out_w, (out_h + 3) / 4));
+  const std::int64_t per_image = (out_h + rows - 1) / rows;
+  const double estimate =
+      static_cast<double>(s.batch * s.out_channels * s.out_plane() * s.in_channels * s.taps()) / 40.0;
+  return Chunks{rows, per_image, s.batch * static_cast<std::size_t>(per_image), estimate};
+}
+
+struct Chunk {
+  std::size_t image;
+  std::int64_t oy_first, oy_past;  // output rows [oy_first, oy_past) of the image
+};
+
+inline Chunk chunk_at(const Chunks& c, const Conv2dShape& s, std::size_t chunk) noexcept {
+  const std::size_t image = chunk / static_cast<std::size_t>(c.per_image);
+  const std::int64_t first = static_cast<std::int64_t>(chunk % static_cast<std::size_t>(c.per_image)) * c.rows;
+  return Chunk{image, first, std::min(static_cast<std::int64_t>(s.out_h), first + c.rows)};
+}
+
+// The activation (with its normalization or residual) on the chunk's outputs of every channel,
+// through the element-wise kernels (conv_activation_step.hpp).
+inline void activate_chunk(Isa isa, const ConvActivation& activation, const Conv2dShape& s, const Chunk& c, float* y) {
+  const std::size_t plane = s.out_plane();
+  const std::size_t first = static_cast<std::size_t>(c.oy_first) * s.out_w;
+  const std::size_t count = static_cast<std::size_t>(c.oy_past - c.oy_first) * s.out_w;
+  for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+    const std::size_t at = (c.image * s.out_channels + oc) * plane + first;
+    apply_conv_activation(isa, activation, oc, y + at, count, at);
+  }
+}
+
+}  // namespace onemodel::opt::stem_chunks
