@@ -485,13 +485,13 @@ float store_step(const GemmStoreOps& ops, Isa isa, float v, std::size_t row, std
   if (!ops.activate) return ops.residual != nullptr && std::isnan(v) ? from_bits(0x7FC00000u) : v;
   float r = v;
   switch (ops.activation) {
-    case StoreActivation::Relu: r = v > 0.0f ? v : 0.0f; break;
-    case StoreActivation::Clip:
+    case ew::UnaryOp::Relu: r = v > 0.0f ? v : 0.0f; break;
+    case ew::UnaryOp::Clip:
       r = v < ops.alpha ? ops.alpha : v;
       r = r > ops.beta ? ops.beta : r;
       break;
-    case StoreActivation::LeakyRelu: r = v < 0.0f ? ops.alpha * v : v; break;
-    case StoreActivation::HardSwish: {
+    case ew::UnaryOp::LeakyRelu: r = v < 0.0f ? ops.alpha * v : v; break;
+    case ew::UnaryOp::HardSwish: {
       float gate = v * 0.16666667f;
       gate = gate + 0.5f;
       gate = gate < 0.0f ? 0.0f : gate;
@@ -499,7 +499,8 @@ float store_step(const GemmStoreOps& ops, Isa isa, float v, std::size_t row, std
       r = v * gate;
       break;
     }
-    case StoreActivation::Silu: r = silu_by_the_separate_kernels(isa, v); break;
+    case ew::UnaryOp::Silu: r = silu_by_the_separate_kernels(isa, v); break;
+    default: break;
   }
   return std::isnan(v) || std::isnan(r) ? from_bits(0x7FC00000u) : r;
 }
@@ -520,8 +521,8 @@ TEST(GemmKernel, StoreKernelsGiveTheEpiloguesBitsInFastMode) {
   ThreadPool two(2, ThreadPool::Sharing::Always);
   const std::size_t shapes[][3] = {{48, 300, 16}, {100, 70, 600}, {24, 64, 1100}, {13, 33, 40},
                                    {12, 32, 5},   {200, 49, 300}, {96, 196, 64},  {36, 1000, 24}};
-  const StoreActivation kinds[] = {StoreActivation::Relu, StoreActivation::Clip, StoreActivation::LeakyRelu,
-                                   StoreActivation::HardSwish, StoreActivation::Silu};
+  const ew::UnaryOp kinds[] = {ew::UnaryOp::Relu, ew::UnaryOp::Clip, ew::UnaryOp::LeakyRelu,
+                               ew::UnaryOp::HardSwish, ew::UnaryOp::Silu};
   constexpr int kKinds = 5;
   for (const Isa isa : gemm_variant_paths()) {
     for (const auto& s : shapes) {

@@ -73,12 +73,7 @@ struct GroupOperands {
       }
       if (!activation_fuses_in_store(b.activation)) return GemmStoreOps{};
       ops.activate = true;
-      const ew::UnaryOp op = b.activation->args.op;
-      ops.activation = op == ew::UnaryOp::Clip        ? StoreActivation::Clip
-                       : op == ew::UnaryOp::LeakyRelu ? StoreActivation::LeakyRelu
-                       : op == ew::UnaryOp::HardSwish ? StoreActivation::HardSwish
-                       : op == ew::UnaryOp::Silu      ? StoreActivation::Silu
-                                                      : StoreActivation::Relu;
+      ops.activation = b.activation->args.op;
       ops.alpha = b.activation->args.alpha;
       ops.beta = b.activation->args.beta;
       ops.fast = b.activation->args.fast;

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 
 namespace onemodel::opt {
 
@@ -30,19 +31,19 @@ struct MatrixView {
 // `apply`'s whole work in a form a product's own stores can do (GemmEpilogue::store): for element
 // (r, j) of C, v + bias[r] (one rounded addition); then, when `residual` is given,
 // + residual[r * residual_ld + j] (one rounded addition, a residual Add's); then, when `activate`,
-// Relu, Clip (alpha, beta the bounds), LeakyRelu (alpha the slope), HardSwish or SiLU (the fast
-// sigmoid's when `fast`) as fused_activation_avx512.hpp computes them, and otherwise, after a residual, NaN made canonical (as the Add's element-wise
-// kernel stores it).
+// `activation`: Relu, Clip (alpha, beta the bounds), LeakyRelu (alpha the slope), HardSwish or SiLU
+// (the fast sigmoid's when `fast`), the ones activation_fuses_in_store names, as
+// fused_activation_avx512.hpp computes them; otherwise, after a residual, NaN made canonical (as the
+// Add's element-wise kernel stores it).
 // Fast mode on the AVX-512 path applies it in the last k-block's stores of its full 12 x 32 blocks
 // (gemm_micro.hpp, the store kernel) and runs `apply` on the rest, the same arithmetic on the same
 // values, so the bits are `apply`'s; everywhere else `apply` runs alone.
-enum class StoreActivation : std::uint8_t { Relu, Clip, LeakyRelu, HardSwish, Silu };
 struct GemmStoreOps {
   const float* bias = nullptr;  // one value per row of C; never null
   const float* residual = nullptr;
   std::size_t residual_ld = 0;
   bool activate = false;
-  StoreActivation activation = StoreActivation::Relu;
+  ew::UnaryOp activation = ew::UnaryOp::Relu;
   float alpha = 0.0f, beta = 0.0f;
   bool fast = false;
 };

@@ -116,16 +116,6 @@ void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t
   }
 }
 
-ew::UnaryOp unary_op_of(StoreActivation activation) noexcept {
-  switch (activation) {
-    case StoreActivation::Clip: return ew::UnaryOp::Clip;
-    case StoreActivation::LeakyRelu: return ew::UnaryOp::LeakyRelu;
-    case StoreActivation::HardSwish: return ew::UnaryOp::HardSwish;
-    case StoreActivation::Silu: return ew::UnaryOp::Silu;
-    default: return ew::UnaryOp::Relu;
-  }
-}
-
 }  // namespace
 
 // Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
@@ -136,7 +126,7 @@ void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const floa
   __m512 acc0[kStripRows];
   __m512 acc1[kStripRows];
   accumulate_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
-  const fused_activation::Args act{unary_op_of(ops.activation), _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta),
+  const fused_activation::Args act{ops.activation, _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta),
                                    ops.fast};
   const float* bias = ops.bias + row;
   const std::ptrdiff_t ld = static_cast<std::ptrdiff_t>(ops.residual_ld);
