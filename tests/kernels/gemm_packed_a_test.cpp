@@ -19,7 +19,6 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv2d.hpp"
-#include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -287,66 +286,6 @@ TEST(GemmPackedA, ConvolutionWithPackedWeightsSameBits) {
             ASSERT_EQ(bits_of(got[i]), bits_of(want[i]))
                 << isa_name(isa) << (exact ? " exact" : " fast") << " cin=" << cs.cin << " cout=" << cs.cout
                 << " groups=" << cs.groups << " k=" << cs.kh << " output " << i;
-          }
-        }
-      }
-    }
-  }
-}
-
-// Fast mode on the AVX-512 path loads a full strip of an unstrided "same"-padded convolution's
-// im2col matrix inside its first A strip's kernel call, which writes it on for the other A strips
-// (BStripSource::rows, the filling kernels), both for the k-blocks before the last and in the last
-// one's store kernel. The packed-weights convolution (the strip source) must keep the bits of the
-// one reading W (im2col stored whole, plain kernels): strips whose rows cross output rows and the
-// padding, a 5x5 window, two k-blocks (k = 576), A strips ragged at the end and one A strip only,
-// with a residual and each activation the stores take, on one and two threads, in both modes.
-TEST(GemmPackedA, ConvolutionStripsLoadedInTheFirstKernelSameBits) {
-  struct Case {
-    std::size_t cin, cout, h, w, k;
-  };
-  const Case cases[] = {{64, 24, 12, 12, 3}, {20, 40, 9, 40, 3}, {3, 13, 17, 33, 5}, {16, 12, 11, 13, 3},
-                        {8, 130, 8, 8, 3}};
-  ThreadPool two(2, ThreadPool::Sharing::Always);
-  for (const Isa isa : gemm_variant_paths()) {
-    std::mt19937 rng(11 + static_cast<unsigned>(isa));
-    for (const Case& cs : cases) {
-      Conv2dShape s;
-      s.batch = 1;
-      s.in_channels = cs.cin;
-      s.out_channels = cs.cout;
-      s.in_h = s.out_h = cs.h;
-      s.in_w = s.out_w = cs.w;
-      s.kernel_h = s.kernel_w = cs.k;
-      s.stride_h = s.stride_w = 1;
-      s.pad_top = s.pad_left = cs.k / 2;
-      std::vector<float> x(s.in_channels * s.in_plane()), w(s.out_channels * s.in_channels * s.taps()),
-          bias(s.out_channels), residual(s.out_channels * s.out_plane());
-      for (float& v : x) v = next_value(rng, 0.01);
-      for (float& v : w) v = next_value(rng, 0.01);
-      for (float& v : bias) v = next_value(rng, 0.0);
-      for (float& v : residual) v = next_value(rng, 0.0);
-      const std::vector<PackedA> packed = conv2d_pack_weights(isa, s, w.data());
-      std::vector<float> work(conv2d_workspace_floats(s) + 1);
-      const std::size_t out = s.out_channels * s.out_plane();
-      for (const int act : {-1, 0, 1, 2}) {
-        ConvActivation activation;
-        activation.args.op = act == 1 ? ew::UnaryOp::Silu : ew::UnaryOp::Relu;
-        activation.residual = act == 2 ? residual.data() : nullptr;
-        for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
-          for (const bool exact : {false, true}) {
-            activation.args.fast = !exact;
-            const KernelContext context{isa, exact, pool};
-            const ConvActivation* a = act < 0 ? nullptr : &activation;
-            std::vector<float> want(out), got(out);
-            conv2d_f32(context, s, x.data(), w.data(), bias.data(), want.data(), work.data(), a);
-            conv2d_f32(context, s, x.data(), nullptr, bias.data(), got.data(), work.data(), a, packed.data());
-            for (std::size_t i = 0; i < out; ++i) {
-              ASSERT_EQ(bits_of(got[i]), bits_of(want[i]))
-                  << isa_name(isa) << (exact ? " exact" : " fast") << (pool != nullptr ? " 2 threads" : "")
-                  << " cin=" << cs.cin << " cout=" << cs.cout << " " << cs.h << "x" << cs.w << " k=" << cs.k
-                  << " activation " << act << " output " << i;
-            }
           }
         }
       }

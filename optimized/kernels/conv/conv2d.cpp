@@ -26,22 +26,14 @@ bool input_is_matrix(const Conv2dShape& s) noexcept {
 struct Im2colSource {
   const Conv2dShape* shape;
   const float* x_group;
-  Im2colStripFn fill;     // the path's filler (im2col_strip_for): the same floats on every path
-  Im2colRowsFn describe;  // im2col_rows_for: null where the path reads no BStripRows
-
-  BStripSource strips() const noexcept {
-    return BStripSource{fill_strip, this, false, describe != nullptr ? strip_rows : nullptr};
-  }
-  static void fill_strip(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid,
-                         std::size_t nr, float* out) {
-    const Im2colSource& source = *static_cast<const Im2colSource*>(state);
-    source.fill(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
-  }
-  static bool strip_rows(const void* state, std::size_t col, BStripRows& out) {
-    const Im2colSource& source = *static_cast<const Im2colSource*>(state);
-    return source.describe(*source.shape, source.x_group, col, out);
-  }
+  Im2colStripFn fill;  // the path's filler (im2col_strip_for): the same floats on every path
 };
+
+void fill_im2col_strip(const void* state, std::size_t p0, std::size_t kc, std::size_t col, std::size_t valid,
+                       std::size_t nr, float* out) {
+  const Im2colSource& source = *static_cast<const Im2colSource*>(state);
+  source.fill(*source.shape, source.x_group, p0, kc, col, valid, nr, out);
+}
 
 // Where one image and group of a convolution reads and writes, and the bias and activation
 // epilogue of its product (shared by the float32 and the 16-bit-weight paths). Not copyable: the
@@ -131,9 +123,9 @@ void conv2d_group(const KernelContext& context, const Conv2dShape& s, const floa
   if (!direct && packed_weights != nullptr) {
     // The im2col matrix is never stored: the product fills each strip of it from the image
     // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).
-    const Im2colSource source{&s, x_group, im2col_strip_for(context.isa), im2col_rows_for(context.isa)};
-    gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], source.strips(), c, static_cast<std::ptrdiff_t>(n),
-                              apply);
+    const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
+    gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_im2col_strip, &source}, c,
+                              static_cast<std::ptrdiff_t>(n), apply);
     return;
   }
   MatrixView b{x_group, static_cast<std::ptrdiff_t>(n), 1};
@@ -216,8 +208,8 @@ void conv2d_f32_half_weights(const KernelContext& context, const Conv2dShape& s,
         continue;
       }
       // As with packed weights: the im2col matrix is filled strip by strip, never stored whole.
-      const Im2colSource source{&s, x_group, im2col_strip_for(context.isa), im2col_rows_for(context.isa)};
-      const BStripSource b = source.strips();
+      const Im2colSource source{&s, x_group, im2col_strip_for(context.isa)};
+      const BStripSource b{fill_im2col_strip, &source};
       gemm_f32_sourced(context, m, n, k, &a, MatrixView{}, &b, MatrixView{}, c, static_cast<std::ptrdiff_t>(n), apply);
     }
   }

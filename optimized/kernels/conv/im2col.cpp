@@ -74,17 +74,6 @@ Im2colStripFn im2col_strip_for(Isa isa) noexcept {
   return im2col_strip_f32;
 }
 
-Im2colRowsFn im2col_rows_for(Isa isa) noexcept {
-#if defined(__x86_64__)
-  if (isa == Isa::Avx512) return [](const Conv2dShape& s, const float* x, std::size_t col, BStripRows& out) {
-    return im2col_strip_rows__avx512(s, x, col, out);
-  };
-#else
-  (void)isa;
-#endif
-  return nullptr;
-}
-
 void im2col_strip_f32(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,
                       std::size_t valid, std::size_t nr, float* out) noexcept {
   const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w), in_w = static_cast<std::ptrdiff_t>(s.in_w);

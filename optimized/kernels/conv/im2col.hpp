@@ -44,20 +44,6 @@ void im2col_strip_f32__avx512(const Conv2dShape& shape, const float* x_group, st
 // The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, else im2col_strip_f32.
 Im2colStripFn im2col_strip_for(Isa isa) noexcept;
 
-struct BStripRows;  // gemm.hpp
-// The full strip of columns [col, col + 32) (all of them inside the matrix) as masked row reads
-// (BStripRows): where, at width stride 1, every row of the strip is one input row read from one
-// column on (each tap's pieces at one offset from their lanes: the input as wide as the output,
-// "same" padding), padding lanes +0; false otherwise. The floats im2col_strip_f32 writes.
-using Im2colRowsFn = bool (*)(const Conv2dShape& shape, const float* x_group, std::size_t col, BStripRows& out);
-#if defined(__x86_64__)
-bool im2col_strip_rows__avx512(const Conv2dShape& shape, const float* x_group, std::size_t col,
-                               BStripRows& out) noexcept;
-#endif
-// The path's describer: im2col_strip_rows__avx512 on the AVX-512 path, else nullptr (no path
-// but AVX-512 has the filling kernels that read it).
-Im2colRowsFn im2col_rows_for(Isa isa) noexcept;
-
 // One output plane of a transposed convolution from its KH*KW rows of the column matrix
 // (spec/ops/products-conv.md section 7): the shape's in_* are the transposed convolution's input
 // (the columns, in_h*in_w of them), out_* its output. Every output starts at +0 and adds, in

@@ -14,7 +14,6 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/im2col.hpp"
-#include "optimized/kernels/gemm/gemm.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -234,21 +233,6 @@ void im2col_strip_f32__avx512(const Conv2dShape& s, const float* x_group, std::s
     return fill_rows<1>(s, x_group, p0, kc, pieces, first, out);
   }
   fill_rows<2>(s, x_group, p0, kc, pieces, first, out);
-}
-
-bool im2col_strip_rows__avx512(const Conv2dShape& s, const float* x_group, std::size_t col,
-                               BStripRows& out) noexcept {
-  const std::size_t tap_count = s.taps();
-  static_assert(BStripRows::kMaxPeriod >= kMaxTaps);
-  if (s.stride_w != 1 || tap_count == 0 || tap_count > kMaxTaps) return false;
-  Piece pieces[kMaxPieces];
-  std::size_t first[kMaxTaps + 1];
-  if (!make_pieces(s, col, kStripWidth, pieces, first)) return false;
-  if (!contiguous_taps(tap_count, pieces, first, out.offset, out.mask)) return false;
-  out.base = x_group;
-  out.stride = static_cast<std::ptrdiff_t>(s.in_plane());
-  out.period = tap_count;
-  return true;
 }
 
 }  // namespace onemodel::opt

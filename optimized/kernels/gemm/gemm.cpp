@@ -230,17 +230,6 @@ const float* b_strip_at(const Problem& pr, std::size_t p0, std::size_t kc, std::
   return edge_strip;
 }
 
-// Whether the tile's strip of columns [col, col + NR) is loaded inside its first A strip's kernel
-// call (BStripSource::rows, the path's filling kernels) rather than filled before the calls: fast
-// mode, a strip filled per tile, a full strip and a full first A strip, where the source describes
-// it. Either way every kernel call sees the same floats: the same bits.
-bool strip_rows_for(const Problem& pr, std::size_t col, std::size_t valid_cols, std::size_t rows,
-                    BStripRows& out) {
-  return !pr.exact && pr.packed_b == nullptr && pr.b_source != nullptr && pr.b_source->rows != nullptr &&
-         pr.path->fill_fast != nullptr && pr.path->fill_store_fast != nullptr && pr.path->nr == 32 &&
-         valid_cols == pr.path->nr && rows >= pr.path->mr && pr.b_source->rows(pr.b_source->state, col, out);
-}
-
 // A tile of one row (m = 1, a Linear layer at batch 1): the row kernel over groups of up to
 // kRowKernelStrips strips of B, which are kc * NR apart when packed and NR apart in place.
 void run_row_block(const Problem& pr, RowKernel row, const float* a_block, std::size_t p0, std::size_t kc,
@@ -414,18 +403,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
     }
     const std::size_t valid_cols = std::min(nr, cols - j);
     std::ptrdiff_t ldb = 0;
-    const float* b_strip = nullptr;
-    std::size_t first = r0;  // the first A strip left to run against the strip
-    BStripRows strip_rows;
-    if (strip_rows_for(pr, col0 + j, valid_cols, r1 - r0, strip_rows)) {
-      pr.path->fill_fast(kc, a_block + r0 * kc, strip_rows, p0, edge_strip, c_col + static_cast<std::ptrdiff_t>(r0) * pr.ldc,
-                         pr.ldc, flags);
-      b_strip = edge_strip;
-      ldb = static_cast<std::ptrdiff_t>(nr);
-      first = r0 + mr;
-    } else {
-      b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
-    }
+    const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
     const std::size_t tail = column_tail(pr, k, valid_cols);
     const std::size_t body = valid_cols - tail;
     if (body > 0) {
@@ -435,7 +413,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
           pr.prefetch_b && j + nr < cols && r1 - r0 >= kPrefetchMinRows
               ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
                                                   : NextStripPrefetch{};
-      for (std::size_t i = first, s_i = (first - r0) / mr; i < r1; i += mr, ++s_i) {
+      for (std::size_t i = r0, s_i = 0; i < r1; i += mr, ++s_i) {
         next.slice(s_i);
         run_strip_block(pr, k, kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc,
                         std::min(mr, r1 - i), body, scratch, flags);
@@ -492,20 +470,8 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
   } else {
     for (std::size_t j = 0; j < full_cols; j += nr) {
       std::ptrdiff_t ldb = 0;
-      const float* b_strip = nullptr;
-      std::size_t first = r0;  // as in run_rows
-      BStripRows strip_rows;
-      if (strip_rows_for(pr, col0 + j, nr, full_past - r0, strip_rows)) {
-        float* c_block = c_tile + static_cast<std::ptrdiff_t>(r0) * pr.ldc + static_cast<std::ptrdiff_t>(j);
-        pr.path->fill_store_fast(kc, a_block + r0 * kc, strip_rows, p0, edge_strip, c_block, pr.ldc, flags,
-                                 *epilogue.store, row0 + r0, col0 + j);
-        b_strip = edge_strip;
-        ldb = static_cast<std::ptrdiff_t>(nr);
-        first = r0 + mr;
-      } else {
-        b_strip = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb);
-      }
-      for (std::size_t i = first; i < full_past; i += mr) store_block(i, j, b_strip, ldb);
+      const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb);
+      for (std::size_t i = r0; i < full_past; i += mr) store_block(i, j, b_strip, ldb);
       if (full_past < r1) {
         float* c_block = c_tile + static_cast<std::ptrdiff_t>(full_past) * pr.ldc + static_cast<std::ptrdiff_t>(j);
         run_strip_block(pr, k, kc, a_block + full_past * kc, b_strip, ldb, c_block, r1 - full_past, nr, scratch,

@@ -137,19 +137,6 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
 void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
                        MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
 
-// A strip of 32 columns of B whose rows are masked reads of memory (the im2col matrix of an
-// unstrided convolution with "same" padding: each row is one input row read from a column on,
-// padding +0): row p holds, in lane j, base[(p / period) * stride + offset[p % period] + j] where
-// bit j of mask[p % period] is set, and +0 where it is clear (those lanes read nothing).
-struct BStripRows {
-  static constexpr std::size_t kMaxPeriod = 64;
-  const float* base = nullptr;
-  std::ptrdiff_t stride = 0;
-  std::size_t period = 0;
-  std::ptrdiff_t offset[kMaxPeriod];
-  std::uint32_t mask[kMaxPeriod];
-};
-
 // B given as a function writing strips of it, for a B that is never stored whole (the im2col
 // matrix of a convolution): fill(state, p0, kc, col, valid, nr, out) writes rows [p0, p0 + kc) and
 // columns [col, col + valid) of B at out[(p - p0) * nr + (j - col)], and +0 in columns [valid, nr).
@@ -163,12 +150,6 @@ struct BStripSource {
   // rows, into a strip the tile reads from L1, rather than B whole into a buffer written to memory
   // and read back. Which strips hold which values does not change, so neither do the results.
   bool per_tile = false;
-  // Optional: the full strip of columns [col, col + 32) as BStripRows, the same floats `fill`
-  // writes, or false where the strip has no such form. Fast mode on the AVX-512 path then loads a
-  // strip inside its first A strip's kernel call, which also writes it out for the tile's other A
-  // strips (gemm_micro.hpp, the filling kernels), instead of filling it first: the fill's loads and
-  // stores, a separate pass of about 11 cycles a row, then overlap the multiply-adds.
-  bool (*rows)(const void* state, std::size_t col, BStripRows& out) = nullptr;
 };
 
 // A given as a function packing blocks of it, for an A that is never stored in binary32 (a compact

@@ -55,23 +55,6 @@ void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const floa
                                       std::size_t row, std::size_t col);
 #endif
 
-// The filling kernels (optional per path, fast mode): the microkernel and the store kernel with
-// their B strip loaded from memory as `rows` describes it (BStripRows, gemm.hpp; NR = 32), rows
-// [p0, p0 + kc) of it, each row also written to strip[(p - p0) * NR, + NR) for the block's other A
-// strips. The same floats in the same order as from the filled strip: the same bits.
-using FillKernel = void (*)(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0, float* strip,
-                            float* c, std::ptrdiff_t ldc, std::uint32_t flags);
-using FillStoreKernel = void (*)(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0, float* strip,
-                                 float* c, std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
-                                 std::size_t row, std::size_t col);
-#if defined(__x86_64__)
-void f32_gemm_12x32__avx512_fma_fill(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0,
-                                     float* strip, float* c, std::ptrdiff_t ldc, std::uint32_t flags);
-void f32_gemm_12x32__avx512_fma_store_fill(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0,
-                                           float* strip, float* c, std::ptrdiff_t ldc, std::uint32_t flags,
-                                           const GemmStoreOps& ops, std::size_t row, std::size_t col);
-#endif
-
 // Edge kernels (optional per path): the same sequence per output as the path's microkernel for
 // the one row (C[0][j], j < cols) or the few columns (C[r][j], r < rows, j < cols) that a thin
 // product or a ragged strip keeps of its MR x NR blocks, without computing the rest, several strips

@@ -20,52 +20,13 @@ constexpr int kStripRows = 12;  // MR: the packed A strip holds 12 rows per step
 using avx512::canonical_nan;
 using avx512::step;
 
-// Where a kernel's B rows come from: a stored strip (b[p * ldb + j]), or memory read as
-// BStripRows describes and written on into the strip the block's other A strips read (the filling
-// kernels). Either gives the microkernel the same two vectors per step of k.
-struct StoredB {
-  const float* b;
-  std::ptrdiff_t ldb;
-  [[gnu::always_inline]] void next(__m512& b0, __m512& b1) noexcept {
-    b0 = _mm512_loadu_ps(b);
-    b1 = _mm512_loadu_ps(b + 16);
-    b += ldb;
-  }
-};
-
-struct FilledB {
-  const BStripRows& rows;
-  const float* plane;  // base + (p / period) * stride
-  std::size_t tap;     // p % period
-  float* strip;
-  FilledB(const BStripRows& r, std::size_t p0, float* out) noexcept
-      : rows(r), plane(r.base + static_cast<std::ptrdiff_t>(p0 / r.period) * r.stride), tap(p0 % r.period), strip(out) {}
-  [[gnu::always_inline]] void next(__m512& b0, __m512& b1) noexcept {
-    // Lanes outside the mask read nothing (AVX-512 masking suppresses their faults) and hold +0;
-    // their addresses may lie outside the input, so the base is formed as an integer.
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(plane) +
-                              static_cast<std::uintptr_t>(rows.offset[tap]) * sizeof(float);
-    const std::uint32_t mask = rows.mask[tap];
-    b0 = _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask & 0xFFFFu), reinterpret_cast<const float*>(at));
-    b1 = _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask >> 16),
-                               reinterpret_cast<const float*>(at + 16 * sizeof(float)));
-    _mm512_storeu_ps(strip, b0);
-    _mm512_storeu_ps(strip + 16, b1);
-    strip += 32;
-    if (++tap == rows.period) {
-      tap = 0;
-      plane += rows.stride;
-    }
-  }
-};
-
 // The accumulators live in a fully unrolled array; GCC and clang keep each element in its own
 // zmm register (checked in the generated code: no spills in the k loop). kRows < 12 is the short
 // kernel of a ragged last A strip (m = 64 keeps 4 rows of its sixth strip): the same sequence per
 // output over the first kRows rows of the 12-row strip, so those rows get the 12-row kernel's bits
 // without computing (and copying out of scratch) the padding rows.
-template <bool kFused, int kRows, class B = StoredB>
-[[gnu::always_inline]] inline void accumulate_rows_x32(std::size_t kc, const float* a, B b, const float* c,
+template <bool kFused, int kRows>
+[[gnu::always_inline]] inline void accumulate_rows_x32(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, const float* c,
                                 std::ptrdiff_t ldc, std::uint32_t flags, __m512* acc0, __m512* acc1) noexcept {
   if ((flags & kGemmAccumulate) != 0) {
     // A later k-block starts from the C values the earlier ones stored (kernels-gemm.md step 3).
@@ -80,8 +41,8 @@ template <bool kFused, int kRows, class B = StoredB>
     for (int r = 0; r < kRows; ++r) acc0[r] = acc1[r] = _mm512_setzero_ps();
   }
   for (std::size_t p = 0; p < kc; ++p) {
-    __m512 b0, b1;
-    b.next(b0, b1);
+    const __m512 b0 = _mm512_loadu_ps(b);
+    const __m512 b1 = _mm512_loadu_ps(b + 16);
 #pragma GCC unroll 12
     for (int r = 0; r < kRows; ++r) {
       const __m512 av = _mm512_set1_ps(a[r]);
@@ -89,6 +50,7 @@ template <bool kFused, int kRows, class B = StoredB>
       acc1[r] = step<kFused>(acc1[r], av, b1);
     }
     a += kStripRows;
+    b += ldb;
   }
 }
 
@@ -97,7 +59,7 @@ inline void kernel_rows_x32(std::size_t kc, const float* a, const float* b, std:
                             std::ptrdiff_t ldc, std::uint32_t flags) noexcept {
   __m512 acc0[kRows];
   __m512 acc1[kRows];
-  accumulate_rows_x32<kFused, kRows>(kc, a, StoredB{b, ldb}, c, ldc, flags, acc0, acc1);
+  accumulate_rows_x32<kFused, kRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
 #pragma GCC unroll 12
   for (int r = 0; r < kRows; ++r) {
@@ -154,10 +116,16 @@ void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t
   }
 }
 
-// The store kernel's stores of finished accumulators (GemmStoreOps) for the block at C's (row, col).
-[[gnu::always_inline]] inline void store_block(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t ldc,
-                                              const GemmStoreOps& ops,
-                 std::size_t row, std::size_t col) noexcept {
+}  // namespace
+
+// Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
+// accumulation, then store_rows instead of the plain stores.
+void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                      std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
+                                      std::size_t row, std::size_t col) {
+  __m512 acc0[kStripRows];
+  __m512 acc1[kStripRows];
+  accumulate_rows_x32<true, kStripRows>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
   const fused_activation::Args act{ops.activation, _mm512_set1_ps(ops.alpha), _mm512_set1_ps(ops.beta),
                                    ops.fast};
   const float* bias = ops.bias + row;
@@ -174,50 +142,6 @@ void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t
       store_rows<false, true, decltype(op)::value>(acc0, acc1, c, ldc, bias, nullptr, 0, act);
     }
   });
-}
-
-}  // namespace
-
-// Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
-// accumulation, then store_rows instead of the plain stores.
-void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                      std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
-                                      std::size_t row, std::size_t col) {
-  __m512 acc0[kStripRows];
-  __m512 acc1[kStripRows];
-  accumulate_rows_x32<true, kStripRows>(kc, a, StoredB{b, ldb}, c, ldc, flags, acc0, acc1);
-  store_block(acc0, acc1, c, ldc, ops, row, col);
-}
-
-// The filling kernels (gemm_micro.hpp): the same accumulation with B from FilledB.
-void f32_gemm_12x32__avx512_fma_fill(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0,
-                                     float* strip, float* c, std::ptrdiff_t ldc, std::uint32_t flags) {
-  __m512 acc0[kStripRows];
-  __m512 acc1[kStripRows];
-  accumulate_rows_x32<true, kStripRows>(kc, a, FilledB{rows, p0, strip}, c, ldc, flags, acc0, acc1);
-#pragma GCC unroll 12
-  for (int r = 0; r < kStripRows; ++r) {
-    _mm512_storeu_ps(c + r * ldc, acc0[r]);
-    _mm512_storeu_ps(c + r * ldc + 16, acc1[r]);
-  }
-}
-
-void f32_gemm_12x32__avx512_fma_store_fill(std::size_t kc, const float* a, const BStripRows& rows, std::size_t p0,
-                                           float* strip, float* c, std::ptrdiff_t ldc, std::uint32_t flags,
-                                           const GemmStoreOps& ops, std::size_t row, std::size_t col) {
-  __m512 acc0[kStripRows];
-  __m512 acc1[kStripRows];
-  accumulate_rows_x32<true, kStripRows>(kc, a, FilledB{rows, p0, strip}, c, ldc, flags, acc0, acc1);
-  // The epilogue gets copies: with the accumulators' own addresses passed on, GCC 12 kept them in
-  // memory through the loop (the strip's stores may alias them), storing all 24 every step.
-  __m512 out0[kStripRows];
-  __m512 out1[kStripRows];
-#pragma GCC unroll 12
-  for (int r = 0; r < kStripRows; ++r) {
-    out0[r] = acc0[r];
-    out1[r] = acc1[r];
-  }
-  store_block(out0, out1, c, ldc, ops, row, col);
 }
 
 namespace {

@@ -46,9 +46,6 @@ struct Path {
   PairKernel pair_fast = nullptr;
   PairKernel pair_exact = nullptr;
   StoreKernel store_fast = nullptr;  // fast mode's full blocks with the epilogue in their stores
-  // Fast mode's first full block against a B strip given as BStripRows (NR = 32 only).
-  FillKernel fill_fast = nullptr;
-  FillStoreKernel fill_store_fast = nullptr;
 };
 
 // The family's list (the registry): every path this build has, best first, scalar last. Tests
