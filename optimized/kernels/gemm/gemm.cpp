@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -729,11 +730,14 @@ bool packs_b_per_tile(const KernelContext& context, const Path& path, std::size_
 // convolution's input), B was packed whole per call once m passed MC (96 rows): a copy of the
 // whole input for two or three bands to read (7% of a 64 -> 256 1x1 convolution at 56 x 56). Up
 // to kWideBandRows rows, one band of all of them (sourced_band_shape's, when it still gives the
-// threads kMinTiles tiles) reads every B value once, in place. Returns a band below m otherwise.
-TileShape in_place_band_shape(const Path& path, std::size_t m, std::size_t n, std::size_t k, bool a_packed,
-                              MatrixView b, TileShape shape) noexcept {
-  if (!a_packed || k == 0 || b.col_stride != 1 || m <= path.mc || m > kWideBandRows) return TileShape{shape.nc, 0};
-  return sourced_band_shape(path, m, n, shape);
+// threads kMinTiles tiles) reads every B value once, in place: that shape, or nothing where the
+// product is not such a one or the band would leave fewer tiles.
+std::optional<TileShape> in_place_band_shape(const Path& path, std::size_t m, std::size_t n, std::size_t k,
+                                             bool a_packed, MatrixView b, TileShape shape) noexcept {
+  if (!a_packed || k == 0 || b.col_stride != 1 || m <= path.mc || m > kWideBandRows) return std::nullopt;
+  const TileShape wide = sourced_band_shape(path, m, n, shape);
+  if (wide.band < m) return std::nullopt;
+  return wide;
 }
 
 // The product's operands behind one interface: where the tiles take A's packed blocks and B's
@@ -795,9 +799,8 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     }
   } else if (packs_b_per_tile(context, path, m, n, k, b.view, a.packed != nullptr)) {
     per_tile = &view_strips;
-  } else if (const TileShape wide = in_place_band_shape(path, m, n, k, a.packed != nullptr, b.view, shape);
-             wide.band >= m) {
-    shape = wide;
+  } else if (const std::optional<TileShape> wide = in_place_band_shape(path, m, n, k, a.packed != nullptr, b.view, shape)) {
+    shape = *wide;
     call_b.in_place = b.view;
   } else {
     call_b = prepare_b(context, m, n, k, b.view);

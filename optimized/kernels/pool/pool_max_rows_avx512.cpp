@@ -99,8 +99,9 @@ RowsScratch& rows_scratch() {
 
 // The second pass for one output row: the fold down `count` rows of maxima from `m` (row_floats
 // apart), in h order, per block of sixteen outputs; returns the lanes left at -inf. Three rows (every
-// interior row of a 3-tall window) are unrolled: the loop over a run-time count kept one block's
-// chain at a time and cost 0.65x more on the 3 x 3 pools of SqueezeNet (AMD Zen 4, session 28).
+// interior row of a 3-tall window) are unrolled, the other counts loop. Together with the plain
+// pointers and the one scan for -inf below: this pass about 0.64x its time, the kernel 0.74x, on
+// SqueezeNet's first 3 x 3 pool (AMD Zen 4, session 28); the three were measured together only.
 template <int kRows>
 __mmask16 column_maxima(const float* m, std::int64_t count, std::int64_t row_floats, std::int64_t full,
                         __mmask16 tail, float* out) noexcept {
