@@ -11,6 +11,7 @@
 // Crashes, sanitizer reports and hangs are caught by the caller's process (libFuzzer, ASan).
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "diff/op_fuzz_case.hpp"
@@ -23,9 +24,19 @@ struct OpFuzzStats {
   bool fast_ran = false;
   std::string exact_error;  // the reference engine's refusal in exact mode, when it refused
   std::string fast_error;   // the same in fast mode
+  // The case's runs passed its time budget and it was set aside unjudged (check_op_case).
+  bool over_budget = false;
 };
 
 // Empty when the case passes, else what went wrong and where, with the case's description.
-std::string check_op_case(const OpFuzzCase& c, OpFuzzStats* stats = nullptr);
+// `budget` bounds the wall time of the case's sessions and runs: the deadline is the case's start
+// plus `budget`; no session is made once it has passed, and each run gets it as
+// RunOptions::deadline. A session not made or a run stopped by it (SessionError(Cancelled)) sets
+// the whole case aside, judged neither passing nor failing, with stats->over_budget set. A fuzzer
+// needs this because a small file may legally ask for much work (800 nodes to compile, or a
+// 2048x2048 MatMul from an Expand), which thirty-odd sessions under the sanitizers would carry past
+// libFuzzer's per-input timeout, its sign of a hang. The default is no budget: every case is judged.
+std::string check_op_case(const OpFuzzCase& c, OpFuzzStats* stats = nullptr,
+                          std::chrono::steady_clock::duration budget = std::chrono::steady_clock::duration::max());
 
 }  // namespace onemodel::diff

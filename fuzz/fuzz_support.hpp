@@ -2,6 +2,7 @@
 // reporting a finding (print, then abort so libFuzzer saves the input).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,13 @@
 #include "onemodel/bytes.hpp"
 
 namespace onemodel::fuzz {
+
+// The wall time the operator and session fuzzers give one input's thirty-odd runs
+// (diff::check_op_case's budget). tools/fuzz/run_fuzz.sh gives libFuzzer -timeout=10: an input
+// still running 10 s after it started is a hang. A legitimately heavy model must stop well before
+// that on a loaded CI core, so it is set aside after 3 s, leaving room for the node running when
+// the deadline passes (the deadline is checked between nodes and between kernel chunks).
+inline constexpr std::chrono::seconds kCaseBudget{3};
 
 // The reader may keep views into the bytes, so they are owned by the ByteView's owner.
 inline ByteView owned_view(const std::uint8_t* data, std::size_t size) { return diff::owned_bytes(data, size); }

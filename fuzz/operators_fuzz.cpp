@@ -25,11 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   onemodel::diff::ByteSource source(data, size);
   const onemodel::diff::OpFuzzCase c = onemodel::diff::build_op_case(source);
   onemodel::diff::OpFuzzStats stats;
-  const std::string finding = onemodel::diff::check_op_case(c, &stats);
+  const std::string finding = onemodel::diff::check_op_case(c, &stats, onemodel::fuzz::kCaseBudget);
   // ONEMODEL_OPFUZZ_LOG=1: one line per case (what ran), to see what a corpus covers.
   static const bool log = std::getenv("ONEMODEL_OPFUZZ_LOG") != nullptr;
   if (log) {
-    std::fprintf(stderr, "case exact=%d fast=%d %s%s\n", stats.exact_ran ? 1 : 0, stats.fast_ran ? 1 : 0,
+    std::fprintf(stderr, "case exact=%d fast=%d%s %s%s\n", stats.exact_ran ? 1 : 0, stats.fast_ran ? 1 : 0,
+                 stats.over_budget ? " over-budget" : "",
                  c.description.c_str(), (" | " + c.model_error + " | " + stats.exact_error + " | " + stats.fast_error).c_str());
   }
   if (!finding.empty()) onemodel::fuzz::finding("operator fuzzer", finding);

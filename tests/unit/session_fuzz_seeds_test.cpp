@@ -5,6 +5,7 @@
 // sanitizer report fails the program, an oracle finding fails the test.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,33 @@ TEST(SessionFuzzSeeds, CommittedSeedsReplay) {
   EXPECT_GE(files, 8);
   // Some seeds are refused by the reader once fixed (an initializer named ""), but most must run.
   EXPECT_GE(built * 2, files) << built << " of " << files << " seeds were read and given inputs";
+}
+
+// The fuzzers give each input a time budget (fuzz/fuzz_support.hpp kCaseBudget): a case whose runs
+// pass it is set aside unjudged instead of being carried past libFuzzer's hang timeout. A zero
+// budget stops the first run before its first node; without a budget the same case is judged.
+TEST(SessionFuzzSeeds, ACaseOverItsBudgetIsSetAsideUnjudged) {
+  testing::set_buffer_byte_limit(std::int64_t{16} << 20);
+  const std::filesystem::path seed =
+      std::filesystem::path(ONEMODEL_SOURCE_DIR) / "fuzz/corpus/session/control-flow-scan-rnn.onnx";
+  std::ifstream in(seed, std::ios::binary);
+  ASSERT_TRUE(in) << seed;
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const OpFuzzCase c = build_session_case(bytes);
+  ASSERT_EQ(c.model_error, "");
+  ASSERT_FALSE(c.model.graph.nodes.empty());
+
+  OpFuzzStats judged;
+  EXPECT_EQ(check_op_case(c, &judged), "");
+  EXPECT_FALSE(judged.over_budget);
+  EXPECT_TRUE(judged.exact_ran);
+  EXPECT_TRUE(judged.fast_ran);
+
+  OpFuzzStats aside;
+  EXPECT_EQ(check_op_case(c, &aside, std::chrono::steady_clock::duration::zero()), "");
+  EXPECT_TRUE(aside.over_budget);
+  EXPECT_FALSE(aside.exact_ran);  // set aside before its first run was recorded
+  testing::set_buffer_byte_limit(0);
 }
 
 }  // namespace
