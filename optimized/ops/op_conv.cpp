@@ -76,12 +76,14 @@ class ConvOverride final : public OptimizedKernel {
         plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
         s.groups > 0 && s.out_channels % s.groups == 0 && s.in_channels % s.groups == 0 &&
         static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps();
-    if (constant_f32 && single_input_stem(s)) {
+    if (constant_f32 && single_input_stem(context.node().exact(), s)) {
       // Depthwise by its groups, but run by the stem kernel (single_input_stem).
       plan->stem_weights = conv_stem_pack_weights(s, w->contiguous().data<float>().data());
     } else if (constant_f32 && s.groups != s.in_channels) {
       const Tensor contiguous = w->contiguous();
-      if (conv_stem_takes(config().isa, s)) plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
+      if (conv_stem_takes(config().isa, context.node().exact(), s)) {
+        plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
+      }
       // Windows that mostly reach padding (a dilated convolution on a small map): one product
       // per tap region over the taps inside the image, same bits (conv2d_regions.hpp). Not with
       // a fused residual: a narrow region's tile is computed in a workspace whose columns are not
@@ -280,9 +282,9 @@ class ConvOverride final : public OptimizedKernel {
   // depthwise walk is faster (1 -> 64 and 1 -> 256 over 4000: 1.12-1.26x with the stem), and below
   // 16 filters the stem's 16-channel registers run partly empty (1 -> 8 5x5 at 224: 1.35x); those
   // stay depthwise. The bits are the same either way (one order per output, conv_stem.hpp).
-  bool single_input_stem(const Conv2dShape& s) const noexcept {
+  bool single_input_stem(bool exact, const Conv2dShape& s) const noexcept {
     return s.in_channels == 1 && s.groups == 1 && s.out_channels >= kSingleInputStemFilters &&
-           s.taps() >= kSingleInputStemTaps && conv_stem_takes(config().isa, s);
+           s.taps() >= kSingleInputStemTaps && conv_stem_takes(config().isa, exact, s);
   }
 
   // The geometry as the reference resolves it (conv_geometry.hpp, products-conv.md section 3),

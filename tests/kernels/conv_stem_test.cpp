@@ -155,7 +155,7 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   add(2, 17, 26, 4, 3, 1);  // stride 3: the general column loop
   add(3, 16, 16, 3, 1, 1);
   add(3, 32, 70, 3, 1, 1);  // 73-wide rows: 14 rows per chunk, 5 chunks (the two-thread case)
-  add(24, 40, 45, 3, 1, 1);  // beyond stems: few output channels over 48-wide rows, K = 216
+  add(24, 32, 45, 3, 1, 1);  // beyond stems: few output channels over 48-wide rows, K = 216
   add(10, 64, 46, 5, 1, 2);  // K = 250 from 10 channels, two full channel tiles
   Case dilated;
   dilated.cin = 3;
@@ -178,7 +178,7 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   batch2.bias = false;
   cases.push_back(batch2);
   for (const Case& c : cases) {
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, c.shape())) << c.describe();
+    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
     }
@@ -230,7 +230,7 @@ TEST(ConvStem, ColumnsKernelMatchesTheNaiveLoop) {
     c.batch = g.batch;
     c.bias = g.bias;
     ASSERT_TRUE(c.conv_valid()) << c.describe();
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, c.shape())) << c.describe();
+    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
     ASSERT_TRUE(conv_stem_columns_takes(c.shape()) || c.cout <= 16) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) {
@@ -370,19 +370,20 @@ TEST(ConvStem, SelectionRule) {
 #else
       false;
 #endif
-  EXPECT_EQ(conv_stem_takes(Isa::Avx512, stem.shape()), x86);
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, stem.shape()));
-  EXPECT_FALSE(conv_stem_takes(Isa::Scalar, stem.shape()));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, stem.shape()), x86);
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, true, stem.shape()), x86);  // a stem in both modes
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, stem.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Scalar, false, stem.shape()));
   Case wide = stem;
   wide.cin = 16;  // K = 784: the product's case
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, wide.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, wide.shape()));
   Case narrow = stem;
   narrow.in_w = 8;  // output rows of 1 column
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, narrow.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, narrow.shape()));
   Conv2dShape grouped = stem.shape();
   grouped.in_channels = 4;
   grouped.groups = 2;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, grouped));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, grouped));
   // Beyond stems (conv_stem.cpp): an unstrided 3x3 to at most 64 channels over rows of 48 or more,
   // K <= 1152.
   Case dense;
@@ -391,29 +392,47 @@ TEST(ConvStem, SelectionRule) {
   dense.in_h = dense.in_w = 56;
   dense.kh = dense.kw = 3;
   dense.pt = dense.pl = dense.pb = dense.pr = 1;
-  EXPECT_EQ(conv_stem_takes(Isa::Avx512, dense.shape()), x86);
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, dense.shape()));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, dense.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, dense.shape()));
+  // Whole registers of filters in fast mode (16, 32, 64), sixteen filters only in exact mode,
+  // where the unfused sum of a longer row of accumulators is slower than the product's.
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, dense.shape()));
+  for (std::size_t filters : {8, 24, 40, 48}) {
+    Case part = dense;
+    part.cout = filters;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, part.shape())) << filters;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, part.shape())) << filters;
+  }
+  Case sixteen = dense;
+  sixteen.cout = 16;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, sixteen.shape()), x86);
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, true, sixteen.shape()), x86);
+  Case sixty_four = dense;
+  sixty_four.cin = 64;
+  sixty_four.cout = 64;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, sixty_four.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, sixty_four.shape()));
   Case many_filters = dense;
   many_filters.cout = 65;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, many_filters.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, many_filters.shape()));
   Case long_k = dense;
   long_k.cin = 129;  // K = 1161
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, long_k.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, long_k.shape()));
   Case short_rows = dense;
   short_rows.in_h = short_rows.in_w = 28;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, short_rows.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, short_rows.shape()));
   Case strided = dense;
   strided.sh = strided.sw = 2;
   strided.in_h = strided.in_w = 112;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, strided.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, strided.shape()));
   Case dilated = dense;
   dilated.dh = dilated.dw = 2;
   dilated.pt = dilated.pl = dilated.pb = dilated.pr = 2;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, dilated.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, dilated.shape()));
   Case pointwise = dense;
   pointwise.kh = pointwise.kw = 1;
   pointwise.pt = pointwise.pl = pointwise.pb = pointwise.pr = 0;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, pointwise.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, pointwise.shape()));
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 namespace onemodel::opt {
 
-bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
+bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
   if (isa != Isa::Avx512) return false;
   if (s.groups != 1 || s.in_channels == 0 || s.out_channels == 0) return false;
@@ -19,8 +19,19 @@ bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
   // DenseNet's 128 -> 32 on 56 x 56 0.95x, 64 -> 64 on 56 x 56 0.97x; but 128 -> 32 on 28 x 28
   // 1.15x, 64 -> 192 on 56 x 56 1.09x, 256 -> 256 on 14 x 14 3.3x (the tiles re-read 2.4 MB of
   // weights), so those stay with the product.
-  const bool few_wide = s.taps() > 1 && s.out_channels <= 64 && s.out_w >= 48 && k <= 1152 && s.stride_w == 1 &&
-                        s.stride_h == 1 && s.dilation_w == 1 && s.dilation_h == 1;
+  // Which filter counts (session 29, AMD EPYC Zen 4, one thread, us per call, product against
+  // this kernel, same bits): in fast mode the kernel wins with whole registers of filters, 16 ->
+  // 16 at 112 709 -> 599, 32 -> 16 at 112 1582 -> 1257, 32 -> 32 at 56 642 -> 576, 64 -> 64 at
+  // 56 2309 -> 2160, 128 -> 32 at 56 2417 -> 2207 (ties at 64 filters from 32 or 128 channels),
+  // and loses with a part-filled block: 8 filters 289 -> 318, 24 at 56 382 -> 429, 40 970 -> 1375,
+  // 48 1365 -> 1668, 64 -> 48 1801 -> 2121. In exact mode its separate multiply and add run on
+  // the 14 or 16 accumulators of one row, whose add latency the product's 24 accumulators hide:
+  // it wins only with 16 filters (16 -> 16 at 112 892 -> 599, 64 -> 16 at 56 772 -> 646) and
+  // loses from 24 up (32 -> 32 at 112 2930 -> 3653, 64 -> 32 at 56 1349 -> 1605, 64 -> 64 at
+  // 56 2729 -> 3119, 128 -> 32 2656 -> 3588, 24 -> 24 at 112 1563 -> 2390).
+  const bool whole_registers = exact ? s.out_channels == 16 : s.out_channels == 16 || s.out_channels % 32 == 0;
+  const bool few_wide = s.taps() > 1 && s.out_channels <= 64 && whole_registers && s.out_w >= 48 && k <= 1152 &&
+                        s.stride_w == 1 && s.stride_h == 1 && s.dilation_w == 1 && s.dilation_h == 1;
   if (k == 0 || !(stem || few_wide) || s.out_w < 8 || s.out_h == 0 || s.batch == 0) return false;
   if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
@@ -28,6 +39,7 @@ bool conv_stem_takes(Isa isa, const Conv2dShape& s) noexcept {
          s.kernel_w < kLimit && s.kernel_h < kLimit;
 #else
   (void)isa;
+  (void)exact;
   (void)s;
   return false;
 #endif
