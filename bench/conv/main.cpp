@@ -232,7 +232,7 @@ void bench_depthwise_blocked(int threads) {
                                                             nullptr);
       });
       std::printf("%-24s %5s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name,
-                  onemodel::opt::depthwise_takes_blocked(Isa::Avx512, s) ? "blk" : "walk", exact ? "exact" : "fast",
+                  onemodel::opt::depthwise_takes_blocked(Isa::Avx512, exact == 1, s) ? "blk" : "walk", exact ? "exact" : "fast",
                   walk.wall * 1e6, walk.cpu * 1e6, blocked.wall * 1e6, blocked.cpu * 1e6, walk.cpu / blocked.cpu);
       std::fflush(stdout);
     }

@@ -173,6 +173,33 @@ TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
   }
 }
 
+// The wider rows the rule gives the blocked kernel since session 29 (unstrided 7x7 rows up to 56
+// and 5x5 rows of 20 to 56 in exact mode, 7x7 rows under 32 in fast mode): planes of up to 3136
+// outputs and padded copies of up to 62 x 62 per block.
+TEST(DepthwiseBlocked, ExactOnTheWideRowsOfTheRule) {
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactOnTheWideRowsOfTheRule");
+  std::uint32_t seed = 900;
+  struct Wide {
+    std::size_t channels, size, k;
+  };
+  for (const Wide& w : {Wide{17, 56, 7}, Wide{33, 28, 7}, Wide{16, 28, 5}, Wide{15, 40, 5}, Wide{18, 20, 5}}) {
+    Case c;
+    c.channels = w.channels;
+    c.in_h = c.in_w = w.size;
+    c.kh = c.kw = w.k;
+    c.pt = c.pl = c.pb = c.pr = w.k / 2;
+    c.bias = w.channels % 2 == 1;
+    ASSERT_TRUE(c.conv_valid());
+    ASSERT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64) << c.describe();
+    ASSERT_EQ(check_exact(c, seed++, false), "");
+    if (w.k == 7 && w.size < 32) {
+      ASSERT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64) << c.describe();
+      ASSERT_EQ(check_fast(c, seed++), "");
+    }
+  }
+}
+
 TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
   if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactDilationAsymmetricPadsAndSpecialValues");
@@ -280,32 +307,56 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
 #endif  // __x86_64__
 
 // The rule (depthwise_blocked.cpp): AVX-512 only; outputs of at most 8 columns, or narrower
-// than 16 unstrided or with at least 49 taps; at most 64 taps.
+// than 16 unstrided or with at least 49 taps; unstrided 7x7 rows under 32 in fast mode and of any
+// width in exact mode; in exact mode unstrided 5x5 rows not a multiple of 16 wide; at most 64 taps.
 TEST(DepthwiseBlocked, SelectionRule) {
   Case c;
   c.channels = 1152;
   c.in_h = c.in_w = 7;
   c.kh = c.kw = 5;
   c.pt = c.pl = c.pb = c.pr = 2;
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx2, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, c.shape()));
+  for (bool exact : {false, true}) {
+    EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, exact, c.shape()), kIsX86_64);
+    EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx2, exact, c.shape()));
+    EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, exact, c.shape()));
+  }
   c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
   c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the stride-2 kernel or the walk
   c.sh = c.sw = 2;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  c.sh = c.sw = 1;  // 28 wide, 25 taps, unstrided: the walk in fast mode, blocked in exact mode
+  c.channels = 240;
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 32;  // whole vectors of 16 columns: the walk in both modes
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  c.in_h = c.in_w = 28;
+  c.kh = c.kw = 3;  // 3x3 at 28 wide: the walk in both modes
+  c.pt = c.pl = c.pb = c.pr = 1;
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
   c.in_h = c.in_w = 14;
-  c.sh = c.sw = 1;
   c.kh = c.kw = 7;  // 14 wide, 49 taps: blocked
   c.pt = c.pl = c.pb = c.pr = 3;
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, c.shape()), kIsX86_64);
-  c.in_h = c.in_w = 28;  // 28 wide: the walk
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 28;  // 7x7 28 wide: blocked in both modes
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  c.channels = 96;
+  c.in_h = c.in_w = 56;  // 7x7 56 wide: the walk in fast mode, blocked in exact mode
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 112;  // past the block's padded copy: the walk in both modes
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
   c.in_h = c.in_w = 7;
   c.kh = c.kw = 9;  // 81 taps: the walk's fallback loop
   c.pt = c.pl = c.pb = c.pr = 4;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
+  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
 }
 
 }  // namespace

@@ -177,7 +177,7 @@ void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, co
 #if defined(__x86_64__)
   // Small maps: sixteen channels in the lanes instead of sixteen columns (depthwise_blocked.hpp);
   // the same bits in exact mode.
-  if (depthwise_takes_blocked(context.isa, s)) {
+  if (depthwise_takes_blocked(context.isa, context.exact, s)) {
     depthwise_blocked_conv2d_f32__avx512(context, s, x, w, bias, y, activation);
     return;
   }

@@ -3,7 +3,7 @@
 
 namespace onemodel::opt {
 
-bool depthwise_takes_blocked(Isa isa, const Conv2dShape& s) noexcept {
+bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
   if (isa != Isa::Avx512) return false;
   if (s.taps() == 0 || s.taps() > 64 || s.out_plane() == 0) return false;
@@ -17,9 +17,24 @@ bool depthwise_takes_blocked(Isa isa, const Conv2dShape& s) noexcept {
   // the kernel's buffers were 64-byte aligned: unstrided 14-wide outputs 0.67-0.86x the walk's time
   // (480 and 672 channels 5x5, 384 and 576 3x3); stride 2 to 14-wide outputs 1.05x (the in-place
   // stride-2 kernel keeps those) and 28-wide outputs 1.17-1.34x.
-  return s.out_w <= 8 || (s.out_w < 16 && (s.stride_w == 1 || s.taps() >= 49));
+  if (s.out_w <= 8 || (s.out_w < 16 && (s.stride_w == 1 || s.taps() >= 49))) return true;
+  // Session 29 (AMD EPYC Zen 4, one thread, us per call, walk / blocked, unstrided): 7x7 at 28
+  // wide fast 264 / 226 (192 channels), then 32 wide 153 / 173, 48 311 / 325, 56 462 / 441, 64
+  // 522 / 694, so fast mode takes the blocked kernel for 7x7 rows under 32. In exact mode the
+  // walk's separate multiply and add per tap cost much more than in fast (7x7 at 56: 733 against
+  // 462) while the blocked kernel's sixteen channels are independent sums (445 either way): 7x7
+  // at 28, 48, 56, 64 exact 288 / 228, 477 / 330, 733 / 445, 841 / 697, only 32 wide 163 / 174;
+  // 5x5 wins where a row fills its last 16-column vector partly (20, 24, 28, 40, 56 wide: 296 /
+  // 181, 92 / 67, 203 / 177, 232 / 193, 473 / 420) and loses or ties where it fills them all (32:
+  // 127 / 162, 64: 499 / 646, 48 and 112 1.01). 3x3 rows stay with the walk in both modes (28 wide
+  // exact 73 / 107).
+  const bool unstrided = s.stride_w == 1 && s.stride_h == 1;
+  if (unstrided && s.taps() >= 49) return exact || s.out_w < 32;
+  if (exact && unstrided && s.taps() >= 25) return s.out_w % 16 != 0;
+  return false;
 #else
   (void)isa;
+  (void)exact;
   (void)s;
   return false;
 #endif

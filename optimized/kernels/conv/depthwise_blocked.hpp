@@ -26,11 +26,14 @@ inline constexpr std::size_t kDepthwiseBlockLanes = 16;
 // The channel-interleaved padded input of one block is at most this many floats (256 KiB).
 inline constexpr std::size_t kDepthwiseBlockMaxTileFloats = 65536;
 
-// Whether depthwise_conv2d_f32 takes the channel-blocked kernel for this shape on this path: the
-// AVX-512 path only, at most 64 taps, the block's padded copy within kDepthwiseBlockMaxTileFloats,
-// and output rows of at most 8, or narrower than 16 with at least 49 taps (the rule measured on
-// this CPU, depthwise_blocked.cpp). A constant of the shape and path, never of the thread count.
-bool depthwise_takes_blocked(Isa isa, const Conv2dShape& shape) noexcept;
+// Whether depthwise_conv2d_f32 takes the channel-blocked kernel for this shape on this path in
+// this mode: the AVX-512 path only, at most 64 taps, the block's padded copy within
+// kDepthwiseBlockMaxTileFloats, and output rows of at most 8, or narrower than 16 unstrided or with
+// at least 49 taps; unstrided 7x7 rows under 32 (fast) or of any width (exact); in exact mode
+// unstrided 5x5 rows that are not a multiple of 16 wide (the rules measured in
+// depthwise_blocked.cpp). A constant of the shape, path and mode, never of the thread count; the
+// bits are the same either way.
+bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
 #if defined(__x86_64__)
 // x, w, bias, y, activation as depthwise_conv2d_f32 (any channel multiplier). Requires an
