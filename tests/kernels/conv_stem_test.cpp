@@ -157,6 +157,18 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   add(3, 32, 70, 3, 1, 1);  // 73-wide rows: 14 rows per chunk, 5 chunks (the two-thread case)
   add(24, 32, 45, 3, 1, 1);  // beyond stems: few output channels over 48-wide rows, K = 216
   add(10, 64, 46, 5, 1, 2);  // K = 250 from 10 channels, two full channel tiles
+  {
+    // A 28-wide row of two whole 14-column tiles (fast mode's rule under 48 columns).
+    Case whole_tiles;
+    whole_tiles.cin = 40;
+    whole_tiles.cout = 32;
+    whole_tiles.in_h = 9;
+    whole_tiles.in_w = 28;
+    whole_tiles.kh = whole_tiles.kw = 3;
+    whole_tiles.sh = whole_tiles.sw = 1;
+    whole_tiles.pt = whole_tiles.pl = whole_tiles.pb = whole_tiles.pr = 1;
+    cases.push_back(whole_tiles);
+  }
   Case dilated;
   dilated.cin = 3;
   dilated.cout = 48;
@@ -384,7 +396,7 @@ TEST(ConvStem, SelectionRule) {
   grouped.in_channels = 4;
   grouped.groups = 2;
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, grouped));
-  // Beyond stems (conv_stem.cpp): an unstrided 3x3 to at most 64 channels over rows of 48 or more,
+  // Beyond stems (conv_stem.cpp): an unstrided 3x3 to 16, 32 or 64 channels over rows of 48 or more,
   // K <= 1152.
   Case dense;
   dense.cin = 128;
@@ -418,9 +430,19 @@ TEST(ConvStem, SelectionRule) {
   Case long_k = dense;
   long_k.cin = 129;  // K = 1161
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, long_k.shape()));
+  // Rows under 48: in fast mode with 32 or 64 filters only rows of whole 14-column tiles (28, 42).
   Case short_rows = dense;
   short_rows.in_h = short_rows.in_w = 28;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, short_rows.shape()));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, short_rows.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, short_rows.shape()));
+  for (std::size_t width : {14, 20, 24, 32, 40}) {
+    Case part_tile = dense;
+    part_tile.in_h = part_tile.in_w = width;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, part_tile.shape())) << width;
+  }
+  Case sixteen_short = short_rows;
+  sixteen_short.cout = 16;  // tiles of 16 columns: 28 is not whole tiles of them
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, sixteen_short.shape()));
   Case strided = dense;
   strided.sh = strided.sw = 2;
   strided.in_h = strided.in_w = 112;

@@ -30,8 +30,15 @@ bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
   // loses from 24 up (32 -> 32 at 112 2930 -> 3653, 64 -> 32 at 56 1349 -> 1605, 64 -> 64 at
   // 56 2729 -> 3119, 128 -> 32 2656 -> 3588, 24 -> 24 at 112 1563 -> 2390).
   const bool whole_registers = exact ? s.out_channels == 16 : s.out_channels == 16 || s.out_channels % 32 == 0;
-  const bool few_wide = s.taps() > 1 && s.out_channels <= 64 && whole_registers && s.out_w >= 48 && k <= 1152 &&
-                        s.stride_w == 1 && s.stride_h == 1 && s.dilation_w == 1 && s.dilation_h == 1;
+  // Rows under 48 columns, 32 or 64 filters (tiles of 14 columns; so fast mode only, exact mode
+  // takes 16 filters alone): only rows of whole tiles, where no column is computed and dropped. Session 29, Zen 4, us, product /
+  // kernel: 28 wide 128 -> 32 583-588 / 544-546 (DenseNet's second block), 64 -> 64 549-560 /
+  // 530-534, 16 -> 32 76-79 / 73-74; 42 wide 128 -> 32 1321-1334 / 1212-1227; but 14 wide (one
+  // tile) 153 / 152-155, and rows ending in a part tile lose: 20 wide 280 / 377-381, 24 403-420 /
+  // 455-457, 32 733-735 / 913-917, 40 1116-1127 / 1141.
+  const bool whole_tiles = s.out_channels > 16 && s.out_w >= 28 && s.out_w % 14 == 0;
+  const bool few_wide = s.taps() > 1 && s.out_channels <= 64 && whole_registers && (s.out_w >= 48 || whole_tiles) &&
+                        k <= 1152 && s.stride_w == 1 && s.stride_h == 1 && s.dilation_w == 1 && s.dilation_h == 1;
   if (k == 0 || !(stem || few_wide) || s.out_w < 8 || s.out_h == 0 || s.batch == 0) return false;
   if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;

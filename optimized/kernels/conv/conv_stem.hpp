@@ -25,10 +25,11 @@ namespace onemodel::opt {
 
 // Whether the direct kernel serves this shape on this path in this mode: the AVX-512 path, one
 // group, either at most 4 input channels and K <= 256 (a stem) or an unstrided, undilated KxK
-// convolution (K > 1 tap) over output rows of at least 48 columns with K <= 1152 to 16, 32 or 64
-// output channels in fast mode and to 16 in exact mode (where im2col + the product measured
-// slower, conv_stem.cpp); output rows of at least 8 columns, column stride at most 8, and extents
-// far below the 32-bit range. A constant of the shape, path and mode; either choice gives the
+// convolution (K > 1 tap) with K <= 1152 over output rows of at least 48 columns to 16, 32 or 64
+// output channels in fast mode and to 16 in exact mode, or in fast mode to 32 or 64 channels over
+// rows of whole 14-column tiles (28, 42) (where im2col + the product measured slower,
+// conv_stem.cpp); output rows of at least 8 columns, column stride at most 8, and extents far
+// below the 32-bit range. A constant of the shape, path and mode; either choice gives the
 // same bits.
 bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
