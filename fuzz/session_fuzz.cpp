@@ -49,8 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // ONEMODEL_SESSIONFUZZ_LOG=1: one line per file (what ran), to see what a corpus reaches.
   static const bool log = std::getenv("ONEMODEL_SESSIONFUZZ_LOG") != nullptr;
   if (log) {
-    std::fprintf(stderr, "model exact=%d fast=%d%s %s | %s | %s | %s\n", stats.exact_ran ? 1 : 0, stats.fast_ran ? 1 : 0,
-                 stats.over_budget ? " over-budget" : "",
+    std::fprintf(stderr, "model exact=%d fast=%d%s %s | %s | %s | %s\n", stats.exact_ran ? 1 : 0,
+                 stats.fast_ran ? 1 : 0, stats.over_budget ? " over-budget" : "",
                  c.description.c_str(), c.model_error.c_str(), stats.exact_error.c_str(), stats.fast_error.c_str());
   }
   if (!finding.empty()) fuzz::finding("session fuzzer", finding);

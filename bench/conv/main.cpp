@@ -231,8 +231,9 @@ void bench_depthwise_blocked(int threads) {
         onemodel::opt::depthwise_blocked_conv2d_f32__avx512(context, s, x.data(), w.data(), bias.data(), y.data(),
                                                             nullptr);
       });
-      std::printf("%-24s %5s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name,
-                  onemodel::opt::depthwise_takes_blocked(Isa::Avx512, exact == 1, s) ? "blk" : "walk", exact ? "exact" : "fast",
+      const bool blocked_rule = onemodel::opt::depthwise_takes_blocked(Isa::Avx512, exact == 1, s);
+      std::printf("%-24s %5s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name, blocked_rule ? "blk" : "walk",
+                  exact ? "exact" : "fast",
                   walk.wall * 1e6, walk.cpu * 1e6, blocked.wall * 1e6, blocked.cpu * 1e6, walk.cpu / blocked.cpu);
       std::fflush(stdout);
     }

@@ -17,8 +17,8 @@ bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
   // lose little at the row ends (ratios measured with tiles of 12; those of 14 took a further
   // 0.89-0.96x on 128 -> 32 and 64 -> 64 at 56 x 56). 16 -> 16 3x3 on 112 x 112 0.81x, 32 -> 32 on 56 x 56 0.91x,
   // DenseNet's 128 -> 32 on 56 x 56 0.95x, 64 -> 64 on 56 x 56 0.97x; but 128 -> 32 on 28 x 28
-  // 1.15x, 64 -> 192 on 56 x 56 1.09x, 256 -> 256 on 14 x 14 3.3x (the tiles re-read 2.4 MB of
-  // weights), so those stay with the product.
+  // 1.15x (tiles of 12 then; see below), 64 -> 192 on 56 x 56 1.09x, 256 -> 256 on 14 x 14 3.3x
+  // (the tiles re-read 2.4 MB of weights), so those stay with the product.
   // Which filter counts (session 29, AMD EPYC Zen 4, one thread, us per call, product against
   // this kernel, same bits): in fast mode the kernel wins with whole registers of filters, 16 ->
   // 16 at 112 709 -> 599, 32 -> 16 at 112 1582 -> 1257, 32 -> 32 at 56 642 -> 576, 64 -> 64 at
@@ -31,11 +31,11 @@ bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
   // 56 2729 -> 3119, 128 -> 32 2656 -> 3588, 24 -> 24 at 112 1563 -> 2390).
   const bool whole_registers = exact ? s.out_channels == 16 : s.out_channels == 16 || s.out_channels % 32 == 0;
   // Rows under 48 columns, 32 or 64 filters (tiles of 14 columns; so fast mode only, exact mode
-  // takes 16 filters alone): only rows of whole tiles, where no column is computed and dropped. Session 29, Zen 4, us, product /
-  // kernel: 28 wide 128 -> 32 583-588 / 544-546 (DenseNet's second block), 64 -> 64 549-560 /
-  // 530-534, 16 -> 32 76-79 / 73-74; 42 wide 128 -> 32 1321-1334 / 1212-1227; but 14 wide (one
-  // tile) 153 / 152-155, and rows ending in a part tile lose: 20 wide 280 / 377-381, 24 403-420 /
-  // 455-457, 32 733-735 / 913-917, 40 1116-1127 / 1141.
+  // takes 16 filters alone): only rows of whole tiles, where no column is computed and dropped.
+  // Session 29, Zen 4, us, product / kernel: 28 wide 128 -> 32 583-588 / 544-546 (DenseNet's second
+  // block), 64 -> 64 549-560 / 530-534, 16 -> 32 76-79 / 73-74; 42 wide 128 -> 32 1321-1334 /
+  // 1212-1227; but 14 wide (one tile) 153 / 152-155, and rows ending in a part tile lose: 20 wide
+  // 280 / 377-381, 24 403-420 / 455-457, 32 733-735 / 913-917, 40 1116-1127 / 1141.
   const bool whole_tiles = s.out_channels > 16 && s.out_w >= 28 && s.out_w % 14 == 0;
   const bool few_wide = s.taps() > 1 && s.out_channels <= 64 && whole_registers && (s.out_w >= 48 || whole_tiles) &&
                         k <= 1152 && s.stride_w == 1 && s.stride_h == 1 && s.dilation_w == 1 && s.dilation_h == 1;

@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -799,7 +799,8 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
     }
   } else if (packs_b_per_tile(context, path, m, n, k, b.view, a.packed != nullptr)) {
     per_tile = &view_strips;
-  } else if (const std::optional<TileShape> wide = in_place_band_shape(path, m, n, k, a.packed != nullptr, b.view, shape)) {
+  } else if (const std::optional<TileShape> wide =
+                 in_place_band_shape(path, m, n, k, a.packed != nullptr, b.view, shape)) {
     shape = *wide;
     call_b.in_place = b.view;
   } else {
