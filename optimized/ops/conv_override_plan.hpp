@@ -28,9 +28,9 @@ struct Plan {
   // Conv only: for constant finite weights whose windows mostly reach padding, the products per
   // tap region (conv2d_regions.hpp), which then stand for packed_weights (left empty).
   ConvRegionPlan regions;
-  // Conv only: for constant float32 weights of a convolution with few input channels on the
-  // AVX-512 path, the direct stem kernel's layout (conv_stem.hpp), used before the two above
-  // (which are still made: the fallback if a run's path is another).
+  // Conv only: for constant float32 weights of a convolution the direct kernel takes on the
+  // AVX-512 path (conv_stem_takes), its layout (conv_stem.hpp), standing for the two above, which
+  // are then left empty: every run of the plan takes the direct kernel.
   std::vector<float> stem_weights;
   // A plan belongs to one input shape; this guards against being handed another.
   bool matches(const Shape& x) const {

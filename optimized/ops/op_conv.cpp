@@ -82,7 +82,14 @@ class ConvOverride final : public OptimizedKernel {
     } else if (constant_f32 && s.groups != s.in_channels) {
       const Tensor contiguous = w->contiguous();
       if (conv_stem_takes(config().isa, context.node().exact(), s)) {
+        // The direct kernel serves every run of this plan: the path is the session's, W a float32
+        // constant (never a compact weight, which does not reach this branch), and a run of
+        // another input shape resolves a plan of its own (plan_for) that reads W. So the
+        // product's packed weights would never be read, and are not made: they had doubled the
+        // weights' memory and packing time of every such layer (docs/kernel-performance.md,
+        // "Session 30").
         plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
+        return plan;
       }
       // Windows that mostly reach padding (a dilated convolution on a small map): one product
       // per tap region over the taps inside the image, same bits (conv2d_regions.hpp). Not with
