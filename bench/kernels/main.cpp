@@ -113,9 +113,9 @@ struct Buffers {
 std::vector<Family> families(Buffers& m) {
   namespace opt = onemodel::opt;
   std::vector<Family> out;
-  const std::size_t g = Buffers::kGemm;
+  constexpr std::size_t g = Buffers::kGemm;  // constexpr: the lambdas read it without capturing it
   out.push_back(Family{"gemm", entries_of(opt::gemm::variants()),
-                       [&m, g](const KernelContext& cx, std::size_t) {
+                       [&m](const KernelContext& cx, std::size_t) {
                          opt::gemm_f32(cx, g, g, g, opt::MatrixView{m.a.data(), static_cast<std::ptrdiff_t>(g), 1},
                                        opt::MatrixView{m.b.data(), static_cast<std::ptrdiff_t>(g), 1}, m.c.data(),
                                        static_cast<std::ptrdiff_t>(g));
@@ -177,7 +177,7 @@ std::vector<Family> families(Buffers& m) {
                        static_cast<double>(Buffers::kElements), false, "binary16 -> float32, 65536 values"});
   // The integer product: uint8 A times int8 B, packing of B included (mode does not apply: exact).
   Family int8{"int8gemm", entries_of(opt::int8::variants()),
-              [&m, g](const KernelContext&, std::size_t variant) {
+              [&m](const KernelContext&, std::size_t variant) {
                 const opt::int8::Path& path = opt::int8::variants()[variant];
                 const opt::int8::Operand a{m.bytes_a.data(), false, g};
                 const opt::int8::Operand b{m.bytes_b.data(), true, g};
