@@ -248,11 +248,16 @@ TEST(GemmPackedA, ConvolutionWithPackedWeightsSameBits) {
   struct Case {
     std::size_t cin, cout, groups, h, w, kh, kw, stride, pad;
   };
-  // The last two: 1x1 products of more than 96 and at most 264 filters, whose input is read in
-  // place in one band of all the rows (gemm.cpp, in_place_band_shape), with a ragged last strip.
-  const Case cases[] = {{8, 16, 1, 9, 7, 3, 3, 1, 1}, {12, 18, 3, 10, 10, 3, 3, 2, 1}, {32, 20, 1, 7, 7, 1, 1, 1, 0},
-                        {6, 100, 2, 5, 6, 1, 1, 1, 0}, {16, 130, 1, 14, 14, 3, 3, 1, 1}, {40, 130, 1, 20, 19, 1, 1, 1, 0},
-                        {24, 264, 1, 12, 23, 1, 1, 1, 0}};
+  // Then two 1x1 products of more than 96 and at most 264 filters, whose input is read in place in
+  // one band of all the rows (gemm.cpp, in_place_band_shape), with a ragged last strip; the last
+  // two read their packed weights ahead in fast mode (Path::fast_streamed: at most 256 columns, at
+  // least 1024 rows of k), the second over three k-blocks of the AVX-512 path, both with the bias
+  // in the stores.
+  const Case cases[] = {{8, 16, 1, 9, 7, 3, 3, 1, 1},     {12, 18, 3, 10, 10, 3, 3, 2, 1},
+                        {32, 20, 1, 7, 7, 1, 1, 1, 0},    {6, 100, 2, 5, 6, 1, 1, 1, 0},
+                        {16, 130, 1, 14, 14, 3, 3, 1, 1}, {40, 130, 1, 20, 19, 1, 1, 1, 0},
+                        {24, 264, 1, 12, 23, 1, 1, 1, 0}, {128, 64, 1, 14, 14, 3, 3, 1, 1},
+                        {160, 40, 1, 7, 7, 3, 3, 1, 1}};
   ThreadPool two(2, ThreadPool::Sharing::Always);
   for (const Isa isa : gemm_variant_paths()) {
     std::mt19937 rng(3 + static_cast<unsigned>(isa));

@@ -504,6 +504,17 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
 // the same finished values: the same bits. Returns true when it ran the epilogue.
 constexpr std::size_t kRowsFirstFloats = 65536;
 
+// Which products read their packed A ahead (run_block): at most 256 columns and at least 1024
+// rows of k, the weights of a layer over a 16 x 16 map or smaller with long filters (ResNet's 3x3
+// layers at 14 x 14 and 7 x 7, K = 2304 and 4608; ResNet-50's 1x1 layers there). Each value of A
+// serves n columns: over wide maps it is loaded once and reused from the first-level cache by many
+// B strips, and the look-ahead instruction only costs (EfficientNet-B0, whose 1x1 layers over
+// 112 x 112 to 28 x 28 maps had all taken it, ran 1.033x as long; session 30, Zen 4, fast mode).
+// With at least 256 rows of k, RegNet-Y-400MF (its 1x1 layers of 440 channels at 7 x 7) ran 1.006-
+// 1.026x as long over four rounds; with 1024, 0.993x, and ResNet-18 0.980-0.993x throughout.
+constexpr std::size_t kStreamedMaxColumns = 256;
+constexpr std::size_t kStreamedMinK = 1024;
+
 bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t row0,
                std::size_t rows, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
                float* edge_strip) {
@@ -517,7 +528,13 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
     run_row_block(pr, row, a_block, p0, kc, cols, col0, c_tile, edge_strip, flags);
     return false;
   }
-  const BlockKernels k{pr.exact ? path.exact : path.fast, pr.exact ? path.column_exact : path.column_fast,
+  // An A packed before the call streams from memory: where its rows are long and few columns
+  // share each of its values (kStreamedMinK, kStreamedMaxColumns), the fast kernels that read it
+  // ahead (Path::fast_streamed), where the path has them.
+  const bool streamed = !pr.exact && pr.packed_a != nullptr && pr.n <= kStreamedMaxColumns && pr.k >= kStreamedMinK &&
+                        path.fast_streamed != nullptr;
+  const BlockKernels k{pr.exact ? path.exact : streamed ? path.fast_streamed : path.fast,
+                       pr.exact ? path.column_exact : path.column_fast,
                        pr.exact ? path.narrow_exact : path.narrow_fast, pr.exact ? path.short_exact : path.short_fast,
                        pr.exact ? path.pair_exact : path.pair_fast};
   if (cols == 1 && k.column != nullptr) {
@@ -526,8 +543,10 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   }
   const bool last = p0 + kc == pr.k && pr.epilogue != nullptr && pr.epilogue->apply != nullptr;
   if (last && !pr.exact && pr.epilogue->store != nullptr && path.store_fast != nullptr) {
-    run_rows_store(pr, k, path.store_fast, a_block, p0, kc, row0, 0, rows, cols, col0, c_tile, scratch, edge_strip,
-                   flags, pr.b_source == nullptr);
+    const StoreKernel store =
+        streamed && path.store_fast_streamed != nullptr ? path.store_fast_streamed : path.store_fast;
+    run_rows_store(pr, k, store, a_block, p0, kc, row0, 0, rows, cols, col0, c_tile, scratch, edge_strip, flags,
+                   pr.b_source == nullptr);
     return true;
   }
   if (last && pr.b_source == nullptr && kc * cols <= kRowsFirstFloats) {

@@ -39,6 +39,11 @@ void f32_gemm_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, 
                                 std::uint32_t flags);
 void f32_gemm_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                   std::uint32_t flags);
+// The fused kernel for an A packed before the call (PackedA: a convolution's weights, read from
+// memory once per call rather than from a tile's packing in L2): each step of k also asks the
+// cache for the A values 64 steps ahead. The same arithmetic, so the same bits.
+void f32_gemm_12x32__avx512_fma_streamed(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                         std::ptrdiff_t ldc, std::uint32_t flags);
 #endif
 
 // The store kernel (optional per path, fast mode): the microkernel for the last k-block of a full
@@ -53,6 +58,10 @@ using StoreKernel = void (*)(std::size_t kc, const float* a, const float* b, std
 void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                       std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
                                       std::size_t row, std::size_t col);
+// The store kernel with the streamed kernel's look-ahead on A.
+void f32_gemm_12x32__avx512_fma_store_streamed(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                               float* c, std::ptrdiff_t ldc, std::uint32_t flags,
+                                               const GemmStoreOps& ops, std::size_t row, std::size_t col);
 #endif
 
 // Edge kernels (optional per path): the same sequence per output as the path's microkernel for

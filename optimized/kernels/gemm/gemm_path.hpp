@@ -46,6 +46,10 @@ struct Path {
   PairKernel pair_fast = nullptr;
   PairKernel pair_exact = nullptr;
   StoreKernel store_fast = nullptr;  // fast mode's full blocks with the epilogue in their stores
+  // Fast mode's full-block and store kernels for an A packed before the call (PackedA), which
+  // comes from memory rather than from a tile's packing; nullptr: `fast` and `store_fast` serve.
+  MicroKernel fast_streamed = nullptr;
+  StoreKernel store_fast_streamed = nullptr;
 };
 
 // The family's list (the registry): every path this build has, best first, scalar last. Tests
