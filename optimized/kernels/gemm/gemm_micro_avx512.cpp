@@ -8,6 +8,8 @@
 // cmake/kernel_sources.cmake; called only after the CPU check of optimized/frame/isa.cpp.
 #include <immintrin.h>
 
+#include <cstdint>
+
 #include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
@@ -49,8 +51,12 @@ template <bool kFused, int kRows, bool kStreamed = false>
     for (int r = 0; r < kRows; ++r) acc0[r] = acc1[r] = _mm512_setzero_ps();
   }
   for (std::size_t p = 0; p < kc; ++p) {
-    // A prefetch never faults, so reading ahead past the packed A's end is harmless.
-    if constexpr (kStreamed) _mm_prefetch(reinterpret_cast<const char*>(a + kStreamAhead * kStripRows), _MM_HINT_T0);
+    // A prefetch never faults, so asking past the packed A's end is harmless; the address is formed
+    // as an integer, since a pointer past the array's end would not be valid C++.
+    if constexpr (kStreamed) {
+      const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(a) + kStreamAhead * kStripRows * sizeof(float);
+      _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+    }
     const __m512 b0 = _mm512_loadu_ps(b);
     const __m512 b1 = _mm512_loadu_ps(b + 16);
 #pragma GCC unroll 12
