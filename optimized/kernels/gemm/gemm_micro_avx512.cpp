@@ -31,8 +31,8 @@ using avx512::step;
 // before the driver moves on (gemm.cpp run_rows goes B strip by B strip); each step then asks
 // for the A values kStreamAhead steps on (3 KB), which the hardware prefetchers had left to the
 // loads. Session 30, Zen 4, one thread, fast: M = 512, K = 4608 (a 512-filter 3x3 layer) over
-// N = 49 columns 2331 -> 2251 us; N = 784 at K = 1152 2123 -> 2084; whole CNNs 0.975-0.991. Not for
-// an A the tiles packed (already in L2): there the extra instruction cost ViT-S/16 1.5%.
+// N = 49 columns 2331 -> 2251 us; N = 784 at K = 1152 2123 -> 2084. Which products take it, and
+// the model figures that chose those bounds: gemm.cpp, kStreamedMinK.
 constexpr std::size_t kStreamAhead = 64;
 
 template <bool kFused, int kRows, bool kStreamed = false>
@@ -136,10 +136,6 @@ void store_rows(const __m512* acc0, const __m512* acc1, float* c, std::ptrdiff_t
     _mm512_storeu_ps(c + r * ldc + 16, v1);
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
 // accumulation, then store_rows instead of the plain stores.
