@@ -33,11 +33,12 @@ using conv_test::bits;
 using conv_test::Data;
 
 struct Case : conv_test::Window {
-  std::size_t batch = 1, cin = 3, cout = 16;
+  std::size_t batch = 1, cin = 3, cout = 16, groups = 1;
   bool bias = true;
-  Conv2dShape shape() const { return conv_shape(batch, cin, cout, 1); }
+  Conv2dShape shape() const { return conv_shape(batch, cin, cout, groups); }
   std::string describe() const {
-    return "batch " + std::to_string(batch) + " Cin " + std::to_string(cin) + " Cout " + std::to_string(cout) + " in " +
+    return "batch " + std::to_string(batch) + " Cin " + std::to_string(cin) + " Cout " + std::to_string(cout) +
+           " groups " + std::to_string(groups) + " in " +
            std::to_string(in_h) + "x" + std::to_string(in_w) + " k " + std::to_string(kh) + "x" + std::to_string(kw) +
            " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
            std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," + std::to_string(pb) +
@@ -48,21 +49,25 @@ struct Case : conv_test::Window {
 [[maybe_unused]] std::vector<float> naive(const Case& c, const Data& d, bool exact) {
   const Conv2dShape s = c.shape();
   std::vector<float> y(s.batch * s.out_channels * s.out_plane());
+  const std::size_t cg = s.in_per_group();
   for (std::size_t n = 0; n < s.batch; ++n) {
     for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      // Output channel oc reads its group's input channels (products-conv.md: group oc / (Cout/G)).
+      const std::size_t first_channel = oc / s.out_per_group() * cg;
       for (std::size_t oy = 0; oy < s.out_h; ++oy) {
         for (std::size_t ox = 0; ox < s.out_w; ++ox) {
           float acc = 0.0f;
-          for (std::size_t ci = 0; ci < s.in_channels; ++ci) {
+          for (std::size_t ci = 0; ci < cg; ++ci) {
             for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
               for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
                 const long iy = static_cast<long>(oy * s.stride_h + ky * s.dilation_h) - static_cast<long>(s.pad_top);
                 const long ix = static_cast<long>(ox * s.stride_w + kx * s.dilation_w) - static_cast<long>(s.pad_left);
                 const bool inside = iy >= 0 && iy < static_cast<long>(s.in_h) && ix >= 0 && ix < static_cast<long>(s.in_w);
-                const float v = inside ? d.x[((n * s.in_channels + ci) * s.in_h + static_cast<std::size_t>(iy)) * s.in_w +
+                const float v = inside ? d.x[((n * s.in_channels + first_channel + ci) * s.in_h +
+                                              static_cast<std::size_t>(iy)) * s.in_w +
                                              static_cast<std::size_t>(ix)]
                                        : 0.0f;
-                const float wv = d.w[((oc * s.in_channels + ci) * s.kernel_h + ky) * s.kernel_w + kx];
+                const float wv = d.w[((oc * cg + ci) * s.kernel_h + ky) * s.kernel_w + kx];
                 if (exact) {
                   const float product = wv * v;
                   acc = acc + product;
@@ -92,7 +97,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
                   StemKernel kernel = conv_stem_f32__avx512) {
   const Conv2dShape s = c.shape();
   const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
-                                        s.out_channels * s.in_channels * s.taps(), s.out_channels, seed, special, 13);
+                                        s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed, special, 13);
   const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
   ThreadPool pool(threads, two_threads::kAlways);
   for (bool exact : {true, false}) {
@@ -182,6 +187,119 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
     ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    }
+  }
+#else
+  GTEST_SKIP() << "the direct stem kernel is x86-64 only";
+#endif
+}
+
+// Grouped convolutions (conv_stem.cpp, grouped_takes): each group's output channels read only
+// its input channels and its weights, against the naive loop and im2col, both modes, one and two
+// threads, special values: 16, 32 and 64 filters a group, 2 to 16 channels a group, stride 2, a
+// dilated 3 x 5 window with asymmetric pads, rows of a part tile (7 and 15 columns), fewer than
+// eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two.
+TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedConvolutionsMatchTheNaiveLoop");
+  struct Grouped {
+    std::size_t cin, cout, groups, in_h, in_w, k_h, k_w, stride, dilation, pt, pl, pb, pr, batch;
+  };
+  std::uint32_t seed = 5100;
+  for (const Grouped& g : {Grouped{64, 64, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{64, 64, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 2},
+                           Grouped{64, 128, 4, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{32, 128, 2, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{32, 64, 4, 29, 30, 3, 3, 2, 1, 1, 1, 1, 1, 1},
+                           Grouped{24, 48, 3, 20, 18, 3, 5, 1, 2, 2, 1, 1, 3, 1},
+                           Grouped{32, 64, 2, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{16, 128, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
+    Case c;
+    c.cin = g.cin;
+    c.cout = g.cout;
+    c.groups = g.groups;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = g.k_h;
+    c.kw = g.k_w;
+    c.sh = c.sw = g.stride;
+    c.dh = c.dw = g.dilation;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.batch = g.batch;
+    c.bias = (seed / 4) % 2 == 0;  // alternate cases: seed rises by four a case
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    for (int threads : {1, 2}) {
+      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    }
+  }
+#else
+  GTEST_SKIP() << "the direct stem kernel is x86-64 only";
+#endif
+}
+
+// A grouped convolution's epilogue reads the whole Conv's channel of each output: the fused
+// normalization's factor and shift, the residual at the output's own position, then a Relu (and a
+// Relu alone, applied in the tile's stores), against the kernel without it followed by the
+// activation step per channel over the whole output (apply_conv_activation), both modes, one and
+// two threads, with fewer than eight (image, group) pairs and with eight.
+TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedEpilogueReadsEachOutputsChannel");
+  std::uint32_t seed = 5300;
+  for (std::size_t batch : {1, 2}) {
+    Case c;
+    c.cin = 32;
+    c.cout = 64;
+    c.groups = 4;
+    c.in_h = 15;
+    c.in_w = 14;
+    c.kh = c.kw = 3;
+    c.pt = c.pl = c.pb = c.pr = 1;
+    c.batch = batch;
+    const Conv2dShape s = c.shape();
+    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
+    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
+                                          s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed++, true, 13);
+    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+    const std::size_t size = s.batch * s.out_channels * s.out_plane();
+    std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
+    for (std::size_t i = 0; i < s.out_channels; ++i) {
+      scale[i] = 0.25f + 0.01f * static_cast<float>(i);
+      shift[i] = -0.5f + 0.02f * static_cast<float>(i);
+    }
+    for (std::size_t i = 0; i < size; ++i) residual[i] = static_cast<float>(i % 97) * 0.03f - 1.0f;
+    for (bool with_norm : {true, false}) {
+      ConvActivation activation;
+      activation.args.op = ew::UnaryOp::Relu;
+      if (with_norm) {
+        activation.norm_scale = scale.data();
+        activation.norm_shift = shift.data();
+        activation.residual = residual.data();
+      }
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads, two_threads::kAlways);
+        for (bool exact : {true, false}) {
+          const KernelContext context{Isa::Avx512, exact, &pool};
+          activation.args = ew::for_mode(activation.args, exact);
+          std::vector<float> plain(size), fused(size);
+          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+          for (std::size_t n = 0; n < s.batch; ++n) {
+            for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+              const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
+              apply_conv_activation(Isa::Avx512, activation, oc, plain.data() + at, s.out_plane(), at);
+            }
+          }
+          EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+              << c.describe() << (exact ? " exact" : " fast") << (with_norm ? " norm and residual" : " Relu")
+              << " threads " << threads;
+        }
+      }
     }
   }
 #else
@@ -383,8 +501,48 @@ TEST(ConvStem, SelectionRule) {
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, narrow.shape()));
   Conv2dShape grouped = stem.shape();
   grouped.in_channels = 4;
-  grouped.groups = 2;
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, grouped));
+  grouped.groups = 2;  // 32 filters a group over rows of 112: eight whole tiles of 14
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, grouped), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, grouped));  // exact mode: 16 filters a group only
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, grouped));
+  // Grouped (conv_stem.cpp, grouped_takes): 16 filters a group in both modes, 32 or 64 in fast
+  // mode, rows that fill at least 85% of their column tiles, K <= 1152 a group, not depthwise.
+  Case group16;
+  group16.cin = 512;
+  group16.cout = 512;
+  group16.groups = 32;
+  group16.in_h = group16.in_w = 14;
+  group16.kh = group16.kw = 3;
+  group16.pt = group16.pl = group16.pb = group16.pr = 1;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, group16.shape()), x86);
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, true, group16.shape()), x86);
+  for (std::size_t width : {7, 17, 20}) {  // 7 of 16 columns, 17 or 20 of 32
+    Case part = group16;
+    part.in_w = width;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, part.shape())) << width;
+  }
+  Case group32 = group16;
+  group32.cout = 1024;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, group32.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, group32.shape()));
+  for (std::size_t width : {7, 20}) {  // 7 of 14 columns, 20 of 28
+    Case part = group32;
+    part.in_w = width;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, part.shape())) << width;
+  }
+  Case group8 = group16;
+  group8.cout = 256;  // 8 filters a group: half a register
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group8.shape()));
+  Case group48 = group16;
+  group48.cout = 1536;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group48.shape()));
+  Case long_group = group16;
+  long_group.cin = 4128;  // 129 channels a group: K = 1161
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, long_group.shape()));
+  Case depthwise = group16;
+  depthwise.cout = 8192;
+  depthwise.groups = 512;  // one channel a group, 16 filters each: the depthwise kernel's
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, depthwise.shape()));
   // Beyond stems (conv_stem.cpp): an unstrided 3x3 to 16, 32 or 64 channels over rows of 48 or more,
   // K <= 1152.
   Case dense;

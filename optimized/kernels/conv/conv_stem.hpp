@@ -29,13 +29,15 @@ namespace onemodel::opt {
 // output channels in fast mode and to 16 in exact mode, or in fast mode to 32 or 64 channels over
 // rows of whole 14-column tiles (28, 42) (where im2col + the product measured slower,
 // conv_stem.cpp); output rows of at least 8 columns, column stride at most 8, and extents far
-// below the 32-bit range. A constant of the shape, path and mode; either choice gives the
+// below the 32-bit range; or a grouped (not depthwise) convolution with 16 filters a group, or in
+// fast mode 32 or 64, K <= 1152 per group and output rows that fill at least 85% of the kernel's
+// column tiles (conv_stem.cpp). A constant of the shape, path and mode; either choice gives the
 // same bits.
 bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
-// The weights w [Cout, Cin, KH, KW] as the kernel reads them: row k = (c, ky, kx) holds the Cout
-// weights of that tap, then zeros up to conv_stem_padded_channels(Cout) (the kernel reads 16 or 32
-// channels at a time).
+// The weights w [Cout, Cin/G, KH, KW] as the kernel reads them, group after group: in group g,
+// row k = (c, ky, kx) holds the group's Cout/G weights of that tap, then zeros up to
+// conv_stem_padded_channels(Cout/G) (the kernel reads 16 or 32 channels at a time).
 std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept;
 std::vector<float> conv_stem_pack_weights(const Conv2dShape& shape, const float* w);
 

@@ -10,7 +10,7 @@
 
 namespace onemodel::opt {
 
-// Whether conv_stem_f32__avx512 hands a shape it serves to the columns kernel: at most 4 input
+// Whether conv_stem_f32__avx512 hands a shape it serves to the columns kernel: one group, at most 4 input
 // channels, more than 16 output channels, a 3-, 5- or 7-wide window, column stride 1 or 2, no
 // column dilation (conv_stem.cpp has the measurements). A constant of the shape.
 bool conv_stem_columns_takes(const Conv2dShape& shape) noexcept;
