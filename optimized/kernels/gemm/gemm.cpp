@@ -330,6 +330,7 @@ struct BlockKernels {
   NarrowKernel narrow;
   ShortKernel short_rows;
   PairKernel pair;
+  NarrowTailKernel narrow_tail;
 };
 
 // How many last columns of a ragged B strip (valid_cols < NR) go to the column kernel rather than
@@ -407,6 +408,15 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
     const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
     const std::size_t tail = column_tail(pr, k, valid_cols);
     const std::size_t body = valid_cols - tail;
+    if (tail > 0 && body == nr / 2 && k.narrow_tail != nullptr) {
+      // NR / 2 + 1 to NR / 2 + 4 columns: one pass over each A strip (NarrowTailKernel).
+      for (std::size_t i = r0; i < r1; i += mr) {
+        k.narrow_tail(kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc, pr.ldc,
+                      std::min(mr, r1 - i), tail, flags);
+      }
+      j += nr;
+      continue;
+    }
     if (body > 0) {
       // A packed B's next strip (kc * NR floats on, in this k-block) is asked into the second-level
       // cache a slice per A strip while this strip runs from L1 (next_strip_prefetch).
@@ -536,7 +546,8 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   const BlockKernels k{pr.exact ? path.exact : streamed ? path.fast_streamed : path.fast,
                        pr.exact ? path.column_exact : path.column_fast,
                        pr.exact ? path.narrow_exact : path.narrow_fast, pr.exact ? path.short_exact : path.short_fast,
-                       pr.exact ? path.pair_exact : path.pair_fast};
+                       pr.exact ? path.pair_exact : path.pair_fast,
+                       pr.exact ? path.narrow_tail_exact : path.narrow_tail_fast};
   if (cols == 1 && k.column != nullptr) {
     run_column_block(pr, k.column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
     return false;

@@ -142,6 +142,67 @@ void narrow_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t
   }
 }
 
+// The narrow block's 16 columns and `kTail` more (gemm_micro.hpp, NarrowTailKernel): per step the
+// 16 columns as narrow_block computes them (the 12 A values broadcast, one B vector) and the tail
+// columns as column_strips does (the strip's 12 A values as one vector, each B value broadcast).
+// The tail's 12 rows sit in lanes, so C's tail columns go through a small transposing buffer.
+template <bool kFused, int kTail>
+void narrow_tail_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                       std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+  const __mmask16 strip = first_lanes(kRows);
+  alignas(64) float column[kTail][16] = {};
+  __m512 acc[kRows];
+  __m512 tail[kTail];
+  const bool accumulate = (flags & kGemmAccumulate) != 0;
+#pragma GCC unroll 12
+  for (int r = 0; r < kRows; ++r) {
+    const bool load = accumulate && static_cast<std::size_t>(r) < rows;
+    acc[r] = load ? _mm512_loadu_ps(c + r * ldc) : _mm512_setzero_ps();
+  }
+  if (accumulate) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (int j = 0; j < kTail; ++j) column[j][r] = c[static_cast<std::ptrdiff_t>(r) * ldc + 16 + j];
+    }
+  }
+#pragma GCC unroll 4
+  for (int j = 0; j < kTail; ++j) tail[j] = _mm512_load_ps(column[j]);
+  for (std::size_t p = 0; p < kc; ++p) {
+    const __m512 bv = _mm512_loadu_ps(b);
+#pragma GCC unroll 12
+    for (int r = 0; r < kRows; ++r) acc[r] = step<kFused>(acc[r], _mm512_set1_ps(a[r]), bv);
+    // The packed strip's rows past m are +0; lanes 12..15 are never stored.
+    const __m512 av = _mm512_maskz_loadu_ps(strip, a);
+#pragma GCC unroll 4
+    for (int j = 0; j < kTail; ++j) tail[j] = step<kFused>(tail[j], av, _mm512_set1_ps(b[16 + j]));
+    a += kRows;
+    b += ldb;
+  }
+  const bool canonical = (flags & kGemmCanonicalNan) != 0;
+  // Constant indices into acc (a loop to `rows` had kept the accumulators in memory throughout).
+#pragma GCC unroll 12
+  for (int r = 0; r < kRows; ++r) {
+    if (static_cast<std::size_t>(r) < rows) {
+      _mm512_storeu_ps(c + r * ldc, canonical ? canonical_nan(acc[r]) : acc[r]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int j = 0; j < kTail; ++j) _mm512_store_ps(column[j], canonical ? canonical_nan(tail[j]) : tail[j]);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (int j = 0; j < kTail; ++j) c[static_cast<std::ptrdiff_t>(r) * ldc + 16 + j] = column[j][r];
+  }
+}
+
+template <bool kFused>
+void narrow_tail(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                 std::size_t rows, std::size_t tail, std::uint32_t flags) noexcept {
+  switch (tail) {
+    case 1: return narrow_tail_block<kFused, 1>(kc, a, b, ldb, c, ldc, rows, flags);
+    case 2: return narrow_tail_block<kFused, 2>(kc, a, b, ldb, c, ldc, rows, flags);
+    case 3: return narrow_tail_block<kFused, 3>(kc, a, b, ldb, c, ldc, rows, flags);
+    default: return narrow_tail_block<kFused, 4>(kc, a, b, ldb, c, ldc, rows, flags);
+  }
+}
+
 // Groups of strips (a tile's 96 rows): each strip's accumulator for a column is one chain of
 // dependent multiply-adds, so 8 to 12 chains per group keep the two FMA pipes' four-cycle latency
 // covered where four left half of it idle (the 49th column of a 7 x 7 map, run for all of a
@@ -217,6 +278,17 @@ void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const flo
 void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                          std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags) {
   narrow_block<false>(kc, a, b, ldb, c, ldc, rows, cols, flags);
+}
+
+void f32_gemm_narrow_tail_12x20__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                            std::uint32_t flags) {
+  narrow_tail<true>(kc, a, b, ldb, c, ldc, rows, tail, flags);
+}
+void f32_gemm_narrow_tail_12x20__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                              std::uint32_t flags) {
+  narrow_tail<false>(kc, a, b, ldb, c, ldc, rows, tail, flags);
 }
 
 }  // namespace onemodel::opt::gemm

@@ -50,6 +50,10 @@ struct Path {
   // comes from memory rather than from a tile's packing; nullptr: `fast` and `store_fast` serve.
   MicroKernel fast_streamed = nullptr;
   StoreKernel store_fast_streamed = nullptr;
+  // A ragged strip of NR / 2 + 1 to NR / 2 + kColumnKernelCols columns in one kernel per A strip
+  // (gemm_micro.hpp, NarrowTailKernel); nullptr: the narrow kernel, then the column kernel.
+  NarrowTailKernel narrow_tail_fast = nullptr;
+  NarrowTailKernel narrow_tail_exact = nullptr;
 };
 
 // The family's list (the registry): every path this build has, best first, scalar last. Tests
