@@ -675,15 +675,16 @@ TEST(GemmKernel, BReadInPlaceEqualsPackedBBitForBit) {
 // of k from +0 (kernels-gemm.md, "Fast mode"; gemm_micro.hpp): a std::fma loop gives its bits,
 // NaN aside. Thin shapes (m = 1, n = 1: the edge kernels of gemm_edge_avx512.cpp), ragged strips
 // ending in 1 to 4 columns (n = 19, 36, 67, 196: the column kernel for several columns; n = 49 to 52:
-// 17 to 20 columns, the narrow tail kernel) and ragged others, k over several k-blocks, strided and
-// transposed operands.
+// 17 to 20 columns, the narrow tail kernel; n = 8, 37, 41, 44, 169: 5 to 12, the half-narrow
+// kernel) and ragged others, k over several k-blocks, strided and transposed operands.
 TEST(GemmKernel, FastEqualsAFusedLoopOnFmaPaths) {
   std::mt19937 rng(77);
   Values values{rng, 0.0};
   const std::size_t shapes[][3] = {{1, 1, 1},   {1, 70, 300}, {1, 1000, 96}, {1, 33, 513}, {70, 1, 300},
                                    {200, 1, 513}, {12, 1, 7},  {13, 2, 40},   {2, 45, 260}, {37, 50, 600},
                                    {40, 36, 600}, {100, 67, 1100}, {30, 196, 530}, {25, 19, 70},
-                                   {13, 49, 1100}, {25, 51, 530}, {7, 52, 40}};
+                                   {13, 49, 1100}, {25, 51, 530}, {7, 52, 40},   {20, 41, 600},
+                                   {13, 37, 530},  {30, 169, 70},  {11, 44, 520}, {12, 8, 300}};
   for (const Isa isa : gemm_variant_paths()) {
     if (isa != Isa::Avx2 && isa != Isa::Avx512 && isa != Isa::Neon) continue;
     for (const auto& s : shapes) {

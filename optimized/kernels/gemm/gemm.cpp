@@ -278,13 +278,16 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
 // 32-wide strip). The last one to four columns never reach here: run_rows gives them to the column
 // kernel for all its strips at once (column_tail). Each output keeps the microkernel's sequence,
 // so the bits are the same.
-void run_ragged_columns(const Problem& pr, NarrowKernel narrow, std::size_t kc, const float* a_strip,
-                        const float* b_strip, std::ptrdiff_t ldb, float* c_block, std::size_t valid_rows,
-                        std::size_t valid_cols, std::uint32_t flags) {
+void run_ragged_columns(const Problem& pr, NarrowKernel narrow, NarrowKernel half_narrow, std::size_t kc,
+                        const float* a_strip, const float* b_strip, std::ptrdiff_t ldb, float* c_block,
+                        std::size_t valid_rows, std::size_t valid_cols, std::uint32_t flags) {
   const std::size_t half = pr.path->nr / 2;
   for (std::size_t j = 0; j < valid_cols;) {
     const std::size_t cols = std::min(half, valid_cols - j);
-    narrow(kc, a_strip, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, cols, flags);
+    // A piece of at most NR / 2 - 4 columns in half-width vectors where the path has them (a 13 x
+    // 13 map's last strip keeps 9 columns: the narrow kernel computed 16).
+    const bool halves = half_narrow != nullptr && cols + kColumnKernelCols <= half;
+    (halves ? half_narrow : narrow)(kc, a_strip, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, cols, flags);
     j += cols;
   }
 }
@@ -331,6 +334,7 @@ struct BlockKernels {
   ShortKernel short_rows;
   PairKernel pair;
   NarrowTailKernel narrow_tail;
+  NarrowKernel half_narrow;
 };
 
 // How many last columns of a ragged B strip (valid_cols < NR) go to the column kernel rather than
@@ -354,8 +358,8 @@ void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, c
     return k.short_rows(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, flags);
   }
   if (k.narrow != nullptr && k.column != nullptr && valid_cols < nr) {
-    return run_ragged_columns(pr, k.narrow, kc, a_strip, b_strip, ldb, c_block, valid_rows, valid_cols,
-                              flags);
+    return run_ragged_columns(pr, k.narrow, k.half_narrow, kc, a_strip, b_strip, ldb, c_block, valid_rows,
+                              valid_cols, flags);
   }
   // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
   // and copies out the valid part.
@@ -547,7 +551,8 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
                        pr.exact ? path.column_exact : path.column_fast,
                        pr.exact ? path.narrow_exact : path.narrow_fast, pr.exact ? path.short_exact : path.short_fast,
                        pr.exact ? path.pair_exact : path.pair_fast,
-                       pr.exact ? path.narrow_tail_exact : path.narrow_tail_fast};
+                       pr.exact ? path.narrow_tail_exact : path.narrow_tail_fast,
+                       pr.exact ? path.half_narrow_exact : path.half_narrow_fast};
   if (cols == 1 && k.column != nullptr) {
     run_column_block(pr, k.column, a_block, p0, kc, rows, col0, c_tile, edge_strip, flags);
     return false;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "optimized/kernels/gemm/gemm_lanes_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_lanes_avx512.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
@@ -142,64 +143,115 @@ void narrow_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t
   }
 }
 
-// The narrow block's 16 columns and `kTail` more (gemm_micro.hpp, NarrowTailKernel): per step the
-// 16 columns as narrow_block computes them (the 12 A values broadcast, one B vector) and the tail
-// columns as column_strips does (the strip's 12 A values as one vector, each B value broadcast).
-// The tail's 12 rows sit in lanes, so C's tail columns go through a small transposing buffer.
-template <bool kFused, int kTail>
-void narrow_tail_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                       std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags) noexcept {
+// The body of a ragged block in 16 lanes (__m512) or 8 (__m256, AVX-512VL masks): one row's
+// accumulator of the body columns.
+struct Lanes16 {
+  using V = __m512;
+  using Mask = __mmask16;
+  static constexpr int kWidth = 16;
+  static Mask mask(std::size_t count) noexcept { return first_lanes(count); }
+  static V zero() noexcept { return _mm512_setzero_ps(); }
+  static V broadcast(float v) noexcept { return _mm512_set1_ps(v); }
+  static V load(Mask m, const float* p) noexcept { return _mm512_maskz_loadu_ps(m, p); }
+  static void store(float* p, Mask m, V v) noexcept { _mm512_mask_storeu_ps(p, m, v); }
+  template <bool kFused>
+  static V step(V acc, V a, V b) noexcept { return avx512::step<kFused>(acc, a, b); }
+  static V canonical(V v) noexcept { return avx512::canonical_nan(v); }
+};
+struct Lanes8 {
+  using V = __m256;
+  using Mask = __mmask8;
+  static constexpr int kWidth = 8;
+  static Mask mask(std::size_t count) noexcept {
+    return count >= 8 ? static_cast<Mask>(0xFF) : static_cast<Mask>((1u << count) - 1u);
+  }
+  static V zero() noexcept { return _mm256_setzero_ps(); }
+  static V broadcast(float v) noexcept { return _mm256_set1_ps(v); }
+  static V load(Mask m, const float* p) noexcept { return _mm256_maskz_loadu_ps(m, p); }
+  static void store(float* p, Mask m, V v) noexcept { _mm256_mask_storeu_ps(p, m, v); }
+  template <bool kFused>
+  static V step(V acc, V a, V b) noexcept { return avx2::step<kFused>(acc, a, b); }
+  static V canonical(V v) noexcept { return avx2::canonical_nan(v); }
+};
+
+// A ragged block: `body` columns (at most the lanes' width) as narrow_block computes them (the 12
+// A values broadcast, one B vector per step) and, when kTail > 0 (then body is the full width),
+// kTail more as column_strips does (the strip's 12 A values as one vector, each B value
+// broadcast), all in one pass over the A strip (gemm_micro.hpp, NarrowTailKernel). The tail's 12
+// rows sit in lanes, so C's tail columns go through a small transposing buffer.
+template <class L, bool kFused, int kTail>
+void ragged_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                  std::size_t rows, std::size_t body, std::uint32_t flags) noexcept {
+  using V = typename L::V;
+  const typename L::Mask lanes = L::mask(body);
   const __mmask16 strip = first_lanes(kRows);
-  alignas(64) float column[kTail][16] = {};
-  __m512 acc[kRows];
-  __m512 tail[kTail];
+  alignas(64) float column[kTail > 0 ? kTail : 1][16] = {};
+  V acc[kRows];
+  __m512 tail[kTail > 0 ? kTail : 1];
   const bool accumulate = (flags & kGemmAccumulate) != 0;
+  // Constant indices into acc throughout (a loop to `rows` had kept the accumulators in memory).
 #pragma GCC unroll 12
   for (int r = 0; r < kRows; ++r) {
     const bool load = accumulate && static_cast<std::size_t>(r) < rows;
-    acc[r] = load ? _mm512_loadu_ps(c + r * ldc) : _mm512_setzero_ps();
+    acc[r] = load ? L::load(lanes, c + r * ldc) : L::zero();
   }
   if (accumulate) {
     for (std::size_t r = 0; r < rows; ++r) {
-      for (int j = 0; j < kTail; ++j) column[j][r] = c[static_cast<std::ptrdiff_t>(r) * ldc + 16 + j];
+      for (int j = 0; j < kTail; ++j) column[j][r] = c[static_cast<std::ptrdiff_t>(r) * ldc + L::kWidth + j];
     }
   }
 #pragma GCC unroll 4
   for (int j = 0; j < kTail; ++j) tail[j] = _mm512_load_ps(column[j]);
   for (std::size_t p = 0; p < kc; ++p) {
-    const __m512 bv = _mm512_loadu_ps(b);
+    const V bv = L::load(lanes, b);
 #pragma GCC unroll 12
-    for (int r = 0; r < kRows; ++r) acc[r] = step<kFused>(acc[r], _mm512_set1_ps(a[r]), bv);
-    // The packed strip's rows past m are +0; lanes 12..15 are never stored.
-    const __m512 av = _mm512_maskz_loadu_ps(strip, a);
+    for (int r = 0; r < kRows; ++r) acc[r] = L::template step<kFused>(acc[r], L::broadcast(a[r]), bv);
+    if constexpr (kTail > 0) {
+      // The packed strip's rows past m are +0; lanes 12..15 are never stored.
+      const __m512 av = _mm512_maskz_loadu_ps(strip, a);
 #pragma GCC unroll 4
-    for (int j = 0; j < kTail; ++j) tail[j] = step<kFused>(tail[j], av, _mm512_set1_ps(b[16 + j]));
+      for (int j = 0; j < kTail; ++j) tail[j] = step<kFused>(tail[j], av, _mm512_set1_ps(b[L::kWidth + j]));
+    }
     a += kRows;
     b += ldb;
   }
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
-  // Constant indices into acc (a loop to `rows` had kept the accumulators in memory throughout).
 #pragma GCC unroll 12
   for (int r = 0; r < kRows; ++r) {
-    if (static_cast<std::size_t>(r) < rows) {
-      _mm512_storeu_ps(c + r * ldc, canonical ? canonical_nan(acc[r]) : acc[r]);
-    }
+    if (static_cast<std::size_t>(r) < rows) L::store(c + r * ldc, lanes, canonical ? L::canonical(acc[r]) : acc[r]);
   }
+  if constexpr (kTail > 0) {
 #pragma GCC unroll 4
-  for (int j = 0; j < kTail; ++j) _mm512_store_ps(column[j], canonical ? canonical_nan(tail[j]) : tail[j]);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (int j = 0; j < kTail; ++j) c[static_cast<std::ptrdiff_t>(r) * ldc + 16 + j] = column[j][r];
+    for (int j = 0; j < kTail; ++j) _mm512_store_ps(column[j], canonical ? canonical_nan(tail[j]) : tail[j]);
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (int j = 0; j < kTail; ++j) c[static_cast<std::ptrdiff_t>(r) * ldc + L::kWidth + j] = column[j][r];
+    }
   }
 }
 
+// NarrowTailKernel: 16 columns and `tail` (1 to 4) more.
 template <bool kFused>
 void narrow_tail(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                  std::size_t rows, std::size_t tail, std::uint32_t flags) noexcept {
   switch (tail) {
-    case 1: return narrow_tail_block<kFused, 1>(kc, a, b, ldb, c, ldc, rows, flags);
-    case 2: return narrow_tail_block<kFused, 2>(kc, a, b, ldb, c, ldc, rows, flags);
-    case 3: return narrow_tail_block<kFused, 3>(kc, a, b, ldb, c, ldc, rows, flags);
-    default: return narrow_tail_block<kFused, 4>(kc, a, b, ldb, c, ldc, rows, flags);
+    case 1: return ragged_block<Lanes16, kFused, 1>(kc, a, b, ldb, c, ldc, rows, 16, flags);
+    case 2: return ragged_block<Lanes16, kFused, 2>(kc, a, b, ldb, c, ldc, rows, 16, flags);
+    case 3: return ragged_block<Lanes16, kFused, 3>(kc, a, b, ldb, c, ldc, rows, 16, flags);
+    default: return ragged_block<Lanes16, kFused, 4>(kc, a, b, ldb, c, ldc, rows, 16, flags);
+  }
+}
+
+// The half-narrow kernel (gemm_micro.hpp, NarrowKernel with cols <= 12): up to 8 columns in 8
+// lanes, or 8 and 1 to 4 more.
+template <bool kFused>
+void half_narrow(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                 std::size_t rows, std::size_t cols, std::uint32_t flags) noexcept {
+  switch (cols) {
+    case 9: return ragged_block<Lanes8, kFused, 1>(kc, a, b, ldb, c, ldc, rows, 8, flags);
+    case 10: return ragged_block<Lanes8, kFused, 2>(kc, a, b, ldb, c, ldc, rows, 8, flags);
+    case 11: return ragged_block<Lanes8, kFused, 3>(kc, a, b, ldb, c, ldc, rows, 8, flags);
+    case 12: return ragged_block<Lanes8, kFused, 4>(kc, a, b, ldb, c, ldc, rows, 8, flags);
+    default: return ragged_block<Lanes8, kFused, 0>(kc, a, b, ldb, c, ldc, rows, cols, flags);
   }
 }
 
@@ -289,6 +341,17 @@ void f32_gemm_narrow_tail_12x20__avx512_exact(std::size_t kc, const float* a, co
                                               float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
                                               std::uint32_t flags) {
   narrow_tail<false>(kc, a, b, ldb, c, ldc, rows, tail, flags);
+}
+
+void f32_gemm_half_narrow_12x12__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                                            std::uint32_t flags) {
+  half_narrow<true>(kc, a, b, ldb, c, ldc, rows, cols, flags);
+}
+void f32_gemm_half_narrow_12x12__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                                              std::uint32_t flags) {
+  half_narrow<false>(kc, a, b, ldb, c, ldc, rows, cols, flags);
 }
 
 }  // namespace onemodel::opt::gemm

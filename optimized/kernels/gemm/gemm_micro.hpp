@@ -123,6 +123,15 @@ void f32_gemm_narrow_12x16__avx512_fma(std::size_t kc, const float* a, const flo
                                        std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
 void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                          std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+// The half-narrow kernel: a NarrowKernel for at most 12 columns, 8 in eight lanes and up to 4
+// more as the column kernel computes them (a 13 x 13 map's 169 columns leave 9 in their last
+// strip, which the narrow kernel computed as 16).
+void f32_gemm_half_narrow_12x12__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                                            std::uint32_t flags);
+void f32_gemm_half_narrow_12x12__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
+                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
+                                              std::uint32_t flags);
 void f32_gemm_narrow_tail_12x20__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
                                             float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
                                             std::uint32_t flags);

@@ -44,7 +44,9 @@ constexpr Path kAvx512{"f32_gemm_12x32__avx512",
                         f32_gemm_12x32__avx512_fma_streamed,
                         f32_gemm_12x32__avx512_fma_store_streamed,
                         f32_gemm_narrow_tail_12x20__avx512_fma,
-                        f32_gemm_narrow_tail_12x20__avx512_exact};
+                        f32_gemm_narrow_tail_12x20__avx512_exact,
+                        f32_gemm_half_narrow_12x12__avx512_fma,
+                        f32_gemm_half_narrow_12x12__avx512_exact};
 // The same variant with exact mode's full-block, short and narrow kernels in 256-bit halves
 // (gemm_micro_halves_avx512.cpp): where a 512-bit instruction runs as two halves (AMD Zen 4), the
 // 512-bit kernels lose a third of their time to the A broadcasts; the halves kernels' broadcasts

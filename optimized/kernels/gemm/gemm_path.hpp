@@ -54,6 +54,10 @@ struct Path {
   // (gemm_micro.hpp, NarrowTailKernel); nullptr: the narrow kernel, then the column kernel.
   NarrowTailKernel narrow_tail_fast = nullptr;
   NarrowTailKernel narrow_tail_exact = nullptr;
+  // A ragged piece of at most NR / 2 - 4 columns in half-width vectors (gemm_micro.hpp, the
+  // half-narrow kernel); nullptr: the narrow kernel.
+  NarrowKernel half_narrow_fast = nullptr;
+  NarrowKernel half_narrow_exact = nullptr;
 };
 
 // The family's list (the registry): every path this build has, best first, scalar last. Tests
