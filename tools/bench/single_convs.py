@@ -6,9 +6,11 @@ with a bias, then Relu as a separate node unless the layer's entry says not), so
 own speed is seen apart from the model around it. Ours: `onemodel bench` (the bar's per-call
 median, fast and exact); ONNX Runtime 1.31.1: the median of five 0.3 s bursts of warm calls through
 its Python API, one session option set as the bar's ort_row.py sets it (intra-op threads, one
-inter-op thread). Random weights (normal, 0.1 scale) and input; the models and inputs are written
-to a temporary directory. A measurement, never a test; record the CPU with the table
-(docs/kernel-performance.md "Session 30" holds the first one).
+inter-op thread). Our figure includes the copy of the output into the caller's tensor, which
+`Session::run` makes (3.2 MB for a stem's 64 x 111 x 111 output: about a seventh of the call);
+`onemodel profile` gives the node alone. Random weights (normal, 0.1 scale) and input; the
+models and inputs are written to a temporary directory. A measurement, never a test; record the
+CPU with the table (docs/kernel-performance.md "Session 30" holds the first one).
 
   PY tools/bench/single_convs.py --binary build/rel/onemodel [--threads 1] [--only r18,sq]
 """
