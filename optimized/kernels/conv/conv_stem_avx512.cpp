@@ -19,6 +19,7 @@
 #include "optimized/kernels/conv/conv_stem_columns.hpp"
 #include "optimized/kernels/conv/fused_activation_avx512.hpp"
 #include "optimized/kernels/transpose/transpose16_avx512.hpp"
+#include "optimized/kernels/window/row_lanes_avx512.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -148,22 +149,18 @@ void rows_of(const Geometry& g, const Block& b, const float* packed, const float
              : rows_of<kExact, 0, 1>(g, b, packed, bias, activation, yn, oy_first, oy_past);
 }
 
-inline __mmask16 first_lanes(std::int64_t count) noexcept {
-  return count >= kLanes ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
-}
-
 // The block's lines are short (14 to 58 floats for the grouped layers of 14 x 14 to 56 x 56
 // maps), one library call per piece had taken a fifth of a grouped 3x3 layer at 14 x 14 (three
 // calls a line, session 31 profile): vector stores inline, a masked one for the tail.
 inline void zero_floats(float* out, std::int64_t count) noexcept {
   for (std::int64_t j = 0; j < count; j += kLanes) {
-    _mm512_mask_storeu_ps(out + j, first_lanes(count - j), _mm512_setzero_ps());
+    _mm512_mask_storeu_ps(out + j, row_lanes::between(0, count - j), _mm512_setzero_ps());
   }
 }
 
 inline void copy_floats(float* out, const float* in, std::int64_t count) noexcept {
   for (std::int64_t j = 0; j < count; j += kLanes) {
-    const __mmask16 lanes = first_lanes(count - j);
+    const __mmask16 lanes = row_lanes::between(0, count - j);
     _mm512_mask_storeu_ps(out + j, lanes, _mm512_maskz_loadu_ps(lanes, in + j));
   }
 }

@@ -274,18 +274,21 @@ void run_column_block(const Problem& pr, ColumnKernel column, const float* a_blo
 }
 
 // The ragged last strip of B for one MR strip of A (valid_cols < NR): NR / 2 columns at a time with
-// the narrow kernel instead of the whole MR x NR block (a 7 x 7 map keeps 17 columns of its second
-// 32-wide strip). The last one to four columns never reach here: run_rows gives them to the column
-// kernel for all its strips at once (column_tail). Each output keeps the microkernel's sequence,
-// so the bits are the same.
-void run_ragged_columns(const Problem& pr, NarrowKernel narrow, NarrowKernel half_narrow, std::size_t kc,
-                        const float* a_strip, const float* b_strip, std::ptrdiff_t ldb, float* c_block,
+// the narrow kernel instead of the whole MR x NR block. Where the path has them, a strip of NR / 2 +
+// 1 to NR / 2 + 4 columns runs the narrow tail kernel in one pass (a 7 x 7 map keeps 17 columns of
+// its second 32-wide strip) and a piece of at most NR / 2 - 4 columns the half-narrow kernel (a 13 x
+// 13 map's last strip keeps 9 columns, which the narrow kernel computed as 16). Otherwise the last
+// one to four columns never reach here: run_rows gives them to the column kernel for all its strips
+// at once (column_tail). Each output keeps the microkernel's sequence, so the bits are the same.
+void run_ragged_columns(const Problem& pr, NarrowKernel narrow, NarrowKernel half_narrow, NarrowKernel narrow_tail,
+                        std::size_t kc, const float* a_strip, const float* b_strip, std::ptrdiff_t ldb, float* c_block,
                         std::size_t valid_rows, std::size_t valid_cols, std::uint32_t flags) {
   const std::size_t half = pr.path->nr / 2;
+  if (narrow_tail != nullptr && valid_cols > half && valid_cols <= half + kColumnKernelCols) {
+    return narrow_tail(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, valid_cols, flags);
+  }
   for (std::size_t j = 0; j < valid_cols;) {
     const std::size_t cols = std::min(half, valid_cols - j);
-    // A piece of at most NR / 2 - 4 columns in half-width vectors where the path has them (a 13 x
-    // 13 map's last strip keeps 9 columns: the narrow kernel computed 16).
     const bool halves = half_narrow != nullptr && cols + kColumnKernelCols <= half;
     (halves ? half_narrow : narrow)(kc, a_strip, b_strip + j, ldb, c_block + j, pr.ldc, valid_rows, cols, flags);
     j += cols;
@@ -333,7 +336,7 @@ struct BlockKernels {
   NarrowKernel narrow;
   ShortKernel short_rows;
   PairKernel pair;
-  NarrowTailKernel narrow_tail;
+  NarrowKernel narrow_tail;
   NarrowKernel half_narrow;
 };
 
@@ -344,6 +347,7 @@ struct BlockKernels {
 // 196th to 192nd columns of a 14 x 14 map, whose last strip keeps 4 of 32).
 std::size_t column_tail(const Problem& pr, const BlockKernels& k, std::size_t valid_cols) noexcept {
   if (valid_cols >= pr.path->nr || k.narrow == nullptr || k.column == nullptr) return 0;
+  if (k.narrow_tail != nullptr && valid_cols > pr.path->nr / 2) return 0;  // run_ragged_columns takes them
   const std::size_t rest = valid_cols % (pr.path->nr / 2);
   return rest <= kColumnKernelCols ? rest : 0;
 }
@@ -358,8 +362,8 @@ void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, c
     return k.short_rows(kc, a_strip, b_strip, ldb, c_block, pr.ldc, valid_rows, flags);
   }
   if (k.narrow != nullptr && k.column != nullptr && valid_cols < nr) {
-    return run_ragged_columns(pr, k.narrow, k.half_narrow, kc, a_strip, b_strip, ldb, c_block, valid_rows,
-                              valid_cols, flags);
+    return run_ragged_columns(pr, k.narrow, k.half_narrow, k.narrow_tail, kc, a_strip, b_strip, ldb, c_block,
+                              valid_rows, valid_cols, flags);
   }
   // kernels-gemm.md step 3: a ragged edge runs the full microkernel on a scratch tile
   // and copies out the valid part.
@@ -412,15 +416,6 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
     const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
     const std::size_t tail = column_tail(pr, k, valid_cols);
     const std::size_t body = valid_cols - tail;
-    if (tail > 0 && body == nr / 2 && k.narrow_tail != nullptr) {
-      // NR / 2 + 1 to NR / 2 + 4 columns: one pass over each A strip (NarrowTailKernel).
-      for (std::size_t i = r0; i < r1; i += mr) {
-        k.narrow_tail(kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc, pr.ldc,
-                      std::min(mr, r1 - i), tail, flags);
-      }
-      j += nr;
-      continue;
-    }
     if (body > 0) {
       // A packed B's next strip (kc * NR floats on, in this k-block) is asked into the second-level
       // cache a slice per A strip while this strip runs from L1 (next_strip_prefetch).

@@ -177,7 +177,7 @@ struct Lanes8 {
 // A ragged block: `body` columns (at most the lanes' width) as narrow_block computes them (the 12
 // A values broadcast, one B vector per step) and, when kTail > 0 (then body is the full width),
 // kTail more as column_strips does (the strip's 12 A values as one vector, each B value
-// broadcast), all in one pass over the A strip (gemm_micro.hpp, NarrowTailKernel). The tail's 12
+// broadcast), all in one pass over the A strip (gemm_micro.hpp, the narrow tail kernel). The tail's 12
 // rows sit in lanes, so C's tail columns go through a small transposing buffer.
 template <class L, bool kFused, int kTail>
 void ragged_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
@@ -229,11 +229,11 @@ void ragged_block(std::size_t kc, const float* a, const float* b, std::ptrdiff_t
   }
 }
 
-// NarrowTailKernel: 16 columns and `tail` (1 to 4) more.
+// The narrow tail kernel: 16 columns and 1 to 4 more (cols 17 to 20).
 template <bool kFused>
 void narrow_tail(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
-                 std::size_t rows, std::size_t tail, std::uint32_t flags) noexcept {
-  switch (tail) {
+                 std::size_t rows, std::size_t cols, std::uint32_t flags) noexcept {
+  switch (cols - 16) {
     case 1: return ragged_block<Lanes16, kFused, 1>(kc, a, b, ldb, c, ldc, rows, 16, flags);
     case 2: return ragged_block<Lanes16, kFused, 2>(kc, a, b, ldb, c, ldc, rows, 16, flags);
     case 3: return ragged_block<Lanes16, kFused, 3>(kc, a, b, ldb, c, ldc, rows, 16, flags);
@@ -333,14 +333,14 @@ void f32_gemm_narrow_12x16__avx512_exact(std::size_t kc, const float* a, const f
 }
 
 void f32_gemm_narrow_tail_12x20__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
-                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
                                             std::uint32_t flags) {
-  narrow_tail<true>(kc, a, b, ldb, c, ldc, rows, tail, flags);
+  narrow_tail<true>(kc, a, b, ldb, c, ldc, rows, cols, flags);
 }
 void f32_gemm_narrow_tail_12x20__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
-                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
                                               std::uint32_t flags) {
-  narrow_tail<false>(kc, a, b, ldb, c, ldc, rows, tail, flags);
+  narrow_tail<false>(kc, a, b, ldb, c, ldc, rows, cols, flags);
 }
 
 void f32_gemm_half_narrow_12x12__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,

@@ -83,14 +83,12 @@ inline constexpr std::size_t kRowKernelStrips = 4;
 // one vector per row (for the ragged last strip of a product whose n is not a multiple of NR).
 using NarrowKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                               std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
-// The narrow tail kernel: rows [0, rows) and columns [0, NR / 2 + tail) of an MR x NR block, tail
-// in 1..kColumnKernelCols: the narrow kernel's NR / 2 columns and the column kernel's last `tail`
-// in one pass over the A strip (a 7 x 7 map's 49 columns leave 17 in their second strip). The
-// column kernel's own pass read A again from the second-level cache for one to four columns, a
-// vector per strip and step (49 x 512 x 4608: one column took 8.6% of the product, 4.5 times a
-// full column's share). Each output keeps its sequence, so the bits of the two kernels.
-using NarrowTailKernel = void (*)(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
-                                  std::ptrdiff_t ldc, std::size_t rows, std::size_t tail, std::uint32_t flags);
+// The narrow tail kernel is a NarrowKernel for NR / 2 + 1 to NR / 2 + kColumnKernelCols columns:
+// the narrow kernel's NR / 2 and the column kernel's last ones in one pass over the A strip (a 7 x
+// 7 map's 49 columns leave 17 in their second strip). The column kernel's own pass read A again
+// from the second-level cache for one to four columns, a vector per strip and step (49 x 512 x
+// 4608: one column took 8.6% of the product, 4.5 times a full column's share). Each output keeps
+// its sequence, so the bits of the two kernels.
 // The short kernel: rows [0, rows) (rows < MR) and all NR columns of an MR x NR block, for the
 // ragged last strip of A (m not a multiple of MR), computing only those rows and storing them
 // straight to C: the same sequence per output as the microkernel, so the same bits.
@@ -132,11 +130,12 @@ void f32_gemm_half_narrow_12x12__avx512_fma(std::size_t kc, const float* a, cons
 void f32_gemm_half_narrow_12x12__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
                                               float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
                                               std::uint32_t flags);
+// The narrow tail kernel (above): a NarrowKernel for 17 to 20 columns.
 void f32_gemm_narrow_tail_12x20__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
-                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                            float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
                                             std::uint32_t flags);
 void f32_gemm_narrow_tail_12x20__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb,
-                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t tail,
+                                              float* c, std::ptrdiff_t ldc, std::size_t rows, std::size_t cols,
                                               std::uint32_t flags);
 // The exact kernels above computed in 256-bit halves (gemm_micro_halves_avx512.cpp), for CPUs that
 // split 512-bit instructions (optimized/frame/cpu_traits.hpp): the same bits.

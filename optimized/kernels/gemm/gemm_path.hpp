@@ -51,9 +51,9 @@ struct Path {
   MicroKernel fast_streamed = nullptr;
   StoreKernel store_fast_streamed = nullptr;
   // A ragged strip of NR / 2 + 1 to NR / 2 + kColumnKernelCols columns in one kernel per A strip
-  // (gemm_micro.hpp, NarrowTailKernel); nullptr: the narrow kernel, then the column kernel.
-  NarrowTailKernel narrow_tail_fast = nullptr;
-  NarrowTailKernel narrow_tail_exact = nullptr;
+  // (gemm_micro.hpp, the narrow tail kernel); nullptr: the narrow kernel, then the column kernel.
+  NarrowKernel narrow_tail_fast = nullptr;
+  NarrowKernel narrow_tail_exact = nullptr;
   // A ragged piece of at most NR / 2 - 4 columns in half-width vectors (gemm_micro.hpp, the
   // half-narrow kernel); nullptr: the narrow kernel.
   NarrowKernel half_narrow_fast = nullptr;
