@@ -32,6 +32,9 @@ struct Plan {
   // AVX-512 path (conv_stem_takes), its layout (conv_stem.hpp), standing for the two above, which
   // are then left empty: every run of the plan takes the direct kernel.
   std::vector<float> stem_weights;
+  // Conv only, fast mode: for constant float32 weights of a 3x3 convolution winograd_takes serves,
+  // the sixteen transformed filter matrices (winograd.hpp), standing for all of the above.
+  std::vector<PackedA> winograd_weights;
   // A plan belongs to one input shape; this guards against being handed another.
   bool matches(const Shape& x) const {
     if (!served) return x.rank() != 3 && x.rank() != 4;

@@ -18,6 +18,7 @@
 #include "optimized/kernels/conv/conv2d.hpp"
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
+#include "optimized/kernels/conv/winograd.hpp"
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
@@ -76,6 +77,30 @@ class ConvOverride final : public OptimizedKernel {
         plan->served && w != nullptr && context.input_type(0) == DType::F32 && w->dtype() == DType::F32 &&
         s.groups > 0 && s.out_channels % s.groups == 0 && s.in_channels % s.groups == 0 &&
         static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_per_group() * s.taps();
+    if (winograd_constant(context, *plan)) {
+      // Fast mode's 3x3 layers by Winograd F(2x2, 3x3) (winograd.hpp): every run of the plan takes
+      // it (the path is the session's, W a constant; another input shape resolves a plan of its
+      // own), so no other layout is made. A compact weight is transformed from its widened values,
+      // as its binary32 original would be, so the results stay that model's bits (spec/session.md
+      // section 9.5); the transformed filters are binary32 either way (docs/design.md "Winograd
+      // convolution in fast mode").
+      const Tensor contiguous = w->contiguous();
+      std::vector<float> widened_w;
+      const float* filters = nullptr;
+      if (w->dtype() == DType::F32) {
+        filters = contiguous.data<float>().data();
+      } else {
+        widened_w.resize(static_cast<std::size_t>(w->element_count()));
+        if (w->dtype() == DType::F16) {
+          half_bits_to_floats(contiguous.data<std::uint16_t>(), widened_w);
+        } else {
+          bfloat16_bits_to_floats(contiguous.data<std::uint16_t>(), widened_w);
+        }
+        filters = widened_w.data();
+      }
+      plan->winograd_weights = winograd_pack_weights(config().isa, s, filters);
+      return plan;
+    }
     if (constant_f32 && single_input_stem(context.node().exact(), s)) {
       // Depthwise by its groups, but run by the stem kernel (single_input_stem).
       plan->stem_weights = conv_stem_pack_weights(s, w->contiguous().data<float>().data());
@@ -146,6 +171,19 @@ class ConvOverride final : public OptimizedKernel {
   }
 
  private:
+  // Whether prepare() makes Winograd's filters: a constant W of float32, float16 or bfloat16
+  // values (the last two a compact weight, spec/session.md section 9) for a float32 X, of a shape
+  // winograd_takes serves in this mode on this path.
+  bool winograd_constant(const InferContext& context, const Plan& plan) const {
+    const Tensor* w = context.input_value(1);
+    if (!plan.served || w == nullptr || context.input_type(0) != DType::F32) return false;
+    const DType t = w->dtype();
+    const bool compact = context.input_compact(1) && (t == DType::F16 || t == DType::BF16);
+    const Conv2dShape& s = plan.shape;
+    return (t == DType::F32 || compact) && winograd_takes(config().isa, context.node().exact(), s) &&
+           static_cast<std::size_t>(w->element_count()) == s.out_channels * s.in_channels * s.taps();
+  }
+
   bool served(const RunContext& context, const Plan& plan) const {
     return plan.served && context.input(0).dtype() == DType::F32 &&
            (context.input(1).dtype() == DType::F32 || has_compact_weight(context));
@@ -238,6 +276,25 @@ class ConvOverride final : public OptimizedKernel {
     const float* bias = b.defined() ? b.data<float>().data() : nullptr;
     float* y = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
+#if defined(__x86_64__)
+    if (!plan.winograd_weights.empty() && kc.isa == Isa::Avx512) {
+      Tensor transformed;
+      float* workspace = conv_override::workspace(context, winograd_workspace_floats(s), transformed);
+      if (winograd_conv2d_f32__avx512(kc, s, x.data<float>().data(), plan.winograd_weights, bias, y, workspace,
+                                      activation)) {
+        return;
+      }
+      // A NaN came out (an infinity or NaN among the operands, winograd.hpp): the direct sum over
+      // W itself decides, as every other fast-mode convolution computes it. Y is not an input
+      // (the Conv has no in-place input), so nothing it read was overwritten. A compact W is
+      // widened into run scratch first.
+      const Tensor w = compact_w ? widened(context) : context.input(1).contiguous();
+      Tensor columns;
+      float* im2col = conv_override::workspace(context, conv2d_workspace_floats(s), columns);
+      conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, im2col, activation);
+      return;
+    }
+#endif
     if (compact_w && s.groups != s.in_channels) {
       // A compact weight (spec/session.md section 9): widened block by block inside the product's
       // packing of A (conv2d_f32_half_weights), never as a whole binary32 copy.

@@ -1,0 +1,63 @@
+// 3x3 unstrided convolutions by Winograd's minimal filtering F(2x2, 3x3), fast mode only
+// (docs/design.md "Winograd convolution in fast mode"). Each 2 x 2 block of outputs of a channel
+// is A^T [ sum over c of (G g G^T) * (B^T d B) ] A, with d the 4 x 4 input patch of channel c, g
+// its 3 x 3 filter and * the element-wise product: sixteen matrix products Cout x Cin x tiles
+// (one per element of the 4 x 4 transformed patch) stand for the convolution's Cout x 9 Cin x
+// outputs product, 16 / 36 of its multiply-adds. The transforms add and subtract inputs before
+// the products and outputs after them, so the results are not the direct sum's bits: exact mode
+// never takes this path (exact-mode.md "Convolution" fixes one order per output). Fast mode's
+// promise holds: the same bits for any thread count (a fixed tile order, each product's own
+// fixed order over c, the transforms per element), and the error stays within a small multiple
+// of the direct sum's (the transforms' constants are 0, +-1 and +-1/2, kernels-gemm.md
+// "Accuracy"; checked against a double-precision sum by the tests).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+#include "optimized/kernels/gemm/gemm.hpp"
+
+namespace onemodel::opt {
+
+// The transformed patch's 4 x 4 elements, one product each.
+inline constexpr std::size_t kWinogradElements = 16;
+
+// Whether fast mode on this path runs this shape by Winograd: one group, a 3 x 3 kernel at stride
+// 1 and dilation 1, the AVX-512 path, channel counts and maps where it measured faster than the
+// product or the direct kernel (winograd.cpp), extents far below the 32-bit range. Never in
+// exact mode.
+bool winograd_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
+
+// The filters w [Cout, Cin, 3, 3] transformed (G g G^T, computed in double and rounded once) and
+// packed as the products' A: element e of every (output, input) channel pair forms the Cout x
+// Cin matrix of product e.
+std::vector<PackedA> winograd_pack_weights(Isa isa, const Conv2dShape& shape, const float* w);
+
+// Tile rows (each 2 output rows) run as one block: the block's transformed inputs and products
+// stay within a budget near the second-level cache (winograd.cpp); at least one.
+std::size_t winograd_block_tile_rows(const Conv2dShape& shape) noexcept;
+
+// Floats of workspace winograd_conv2d_f32 needs: the transformed inputs and the products of one
+// block of tile rows.
+std::size_t winograd_workspace_floats(const Conv2dShape& shape) noexcept;
+
+#if defined(__x86_64__)
+// x: [batch, Cin, in_h, in_w]; packed: winograd_pack_weights; bias: [Cout] or nullptr; y: [batch,
+// Cout, out_h, out_w]; `activation` as conv2d_f32's, applied to finished rows. Requires an
+// AVX-512 machine and winograd_takes.
+//
+// Returns false when an output came out NaN (before the activation): then y is to be computed
+// again by the direct sum. An infinite input or weight reaches several transformed values with
+// both signs, and the output transform's sums turn them into NaN where the direct sum gives an
+// infinity; a NaN input gives NaN either way, and the direct sum then decides. Finite operands
+// whose sums stay finite never take the second pass.
+bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                                 const std::vector<PackedA>& packed, const float* bias, float* y, float* workspace,
+                                 const ConvActivation* activation);
+#endif
+
+}  // namespace onemodel::opt

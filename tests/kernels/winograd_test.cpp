@@ -1,0 +1,287 @@
+// Winograd F(2x2, 3x3) in fast mode (optimized/kernels/conv/winograd.*) on the AVX-512 path,
+// called directly. Its results are not the direct sum's bits, so each output is checked against
+// the convolution computed in double precision, within the rounding bound of the algorithm's own
+// operations (below); at 1 and 2 threads (the same bits), over channel counts off a vector,
+// odd and even maps, maps of several blocks, asymmetric and no padding, batch 2, with and without
+// a bias; the fused activation and residual; the NaN report for infinite or NaN operands; and
+// the selection rule (never exact mode, never off AVX-512, 3x3 stride 1 only).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/kernel_context.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+#include "optimized/kernels/conv/winograd.hpp"
+#include "tests/kernels/conv_test_support.hpp"
+#include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using conv_test::bits;
+using conv_test::Data;
+
+struct Case : conv_test::Window {
+  std::size_t batch = 1, cin = 16, cout = 16;
+  bool bias = true;
+  Case(std::size_t ci, std::size_t co, std::size_t h, std::size_t w, std::size_t pad) : cin(ci), cout(co) {
+    in_h = h;
+    in_w = w;
+    kh = kw = 3;
+    pt = pl = pb = pr = pad;
+  }
+  Conv2dShape shape() const { return conv_shape(batch, cin, cout, 1); }
+  std::string describe() const {
+    return "batch " + std::to_string(batch) + " Cin " + std::to_string(cin) + " Cout " + std::to_string(cout) +
+           " in " + std::to_string(in_h) + "x" + std::to_string(in_w) + " pads " + std::to_string(pt) + "," +
+           std::to_string(pl) + "," + std::to_string(pb) + "," + std::to_string(pr) + (bias ? " bias" : "");
+  }
+};
+
+// The convolution in double (the value each output approximates) and a bound on the error of
+// computing it by F(2x2, 3x3) in float32: the same algorithm on absolute values (|B^T| |d| |B|,
+// |G| |g| |G^T|, the sum over channels, |A^T| . |A|, + |bias|) times gamma_n = n u / (1 - n u)
+// for the longest chain of roundings n = Cin + 9 (2 input-transform additions, the rounded
+// filter transform, one product, Cin - 1 sums, 4 output-transform additions and the bias; Higham,
+// "Accuracy and Stability of Numerical Algorithms", section 3.1, as kernels-gemm.md "Accuracy"
+// applies it to the direct sum).
+struct Expected {
+  std::vector<double> value, bound;
+};
+
+Expected expected(const Case& c, const Data& d) {
+  const Conv2dShape s = c.shape();
+  static constexpr double kBt[4][4] = {{1, 0, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 0, 1}};  // |B^T|
+  static constexpr double kG[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}, {0, 0, 1}};    // |G|
+  static constexpr double kAt[2][4] = {{1, 1, 1, 0}, {0, 1, 1, 1}};                              // |A^T|
+  const double u = std::ldexp(1.0, -24), n = static_cast<double>(s.in_channels + 9);
+  const double gamma = n * u / (1.0 - n * u);
+  Expected e;
+  e.value.assign(s.batch * s.out_channels * s.out_plane(), 0.0);
+  e.bound.assign(e.value.size(), 0.0);
+  auto input = [&](std::size_t b, std::size_t ch, long iy, long ix) -> double {
+    if (iy < 0 || ix < 0 || iy >= static_cast<long>(s.in_h) || ix >= static_cast<long>(s.in_w)) return 0.0;
+    return d.x[((b * s.in_channels + ch) * s.in_h + static_cast<std::size_t>(iy)) * s.in_w + static_cast<std::size_t>(ix)];
+  };
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    for (std::size_t o = 0; o < s.out_channels; ++o) {
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          const long y0 = static_cast<long>(oy / 2 * 2) - static_cast<long>(s.pad_top);
+          const long x0 = static_cast<long>(ox / 2 * 2) - static_cast<long>(s.pad_left);
+          const std::size_t i = oy % 2, j = ox % 2;
+          double sum = 0.0, abs_sum = 0.0;
+          for (std::size_t ch = 0; ch < s.in_channels; ++ch) {
+            const float* g = d.w.data() + (o * s.in_channels + ch) * 9;
+            for (std::size_t ky = 0; ky < 3; ++ky) {
+              for (std::size_t kx = 0; kx < 3; ++kx) {
+                sum += static_cast<double>(g[ky * 3 + kx]) *
+                       input(b, ch, static_cast<long>(oy + ky) - static_cast<long>(s.pad_top),
+                             static_cast<long>(ox + kx) - static_cast<long>(s.pad_left));
+              }
+            }
+            double patch[4][4], v[4][4], gg[4][3], uu[4][4];
+            for (int r = 0; r < 4; ++r) {
+              for (int q = 0; q < 4; ++q) patch[r][q] = std::fabs(input(b, ch, y0 + r, x0 + q));
+            }
+            for (int r = 0; r < 4; ++r) {
+              for (int q = 0; q < 4; ++q) {
+                v[r][q] = 0.0;
+                for (int a = 0; a < 4; ++a) {
+                  for (int z = 0; z < 4; ++z) v[r][q] += kBt[r][a] * patch[a][z] * kBt[q][z];
+                }
+              }
+            }
+            for (int r = 0; r < 4; ++r) {
+              for (int q = 0; q < 3; ++q) {
+                gg[r][q] = 0.0;
+                for (int a = 0; a < 3; ++a) gg[r][q] += kG[r][a] * std::fabs(g[a * 3 + q]);
+              }
+            }
+            for (int r = 0; r < 4; ++r) {
+              for (int q = 0; q < 4; ++q) {
+                uu[r][q] = 0.0;
+                for (int a = 0; a < 3; ++a) uu[r][q] += gg[r][a] * kG[q][a];
+              }
+            }
+            for (int r = 0; r < 4; ++r) {
+              for (int q = 0; q < 4; ++q) abs_sum += kAt[i][r] * kAt[j][q] * uu[r][q] * v[r][q];
+            }
+          }
+          const std::size_t at = ((b * s.out_channels + o) * s.out_h + oy) * s.out_w + ox;
+          if (c.bias) {
+            sum += d.b[o];
+            abs_sum += std::fabs(d.b[o]);
+          }
+          e.value[at] = sum;
+          e.bound[at] = gamma * abs_sum + 1e-30;
+        }
+      }
+    }
+  }
+  return e;
+}
+
+#if defined(__x86_64__)
+// Runs the kernel; returns its report, `out` the outputs (with 16 guard floats after them).
+bool run(const Case& c, const Data& d, int threads, std::vector<float>& out, const ConvActivation* activation = nullptr) {
+  const Conv2dShape s = c.shape();
+  const std::vector<PackedA> packed = winograd_pack_weights(Isa::Avx512, s, d.w.data());
+  std::vector<float> workspace(winograd_workspace_floats(s));
+  ThreadPool pool(threads, two_threads::kAlways);
+  const KernelContext context{Isa::Avx512, false, &pool};
+  out.assign(s.batch * s.out_channels * s.out_plane() + 16, 12345.0f);
+  return winograd_conv2d_f32__avx512(context, s, d.x.data(), packed, c.bias ? d.b.data() : nullptr, out.data(),
+                                     workspace.data(), activation);
+}
+
+Data data_for(const Case& c, std::uint32_t seed) {
+  const Conv2dShape s = c.shape();
+  return conv_test::random_data(s.batch * s.in_channels * s.in_plane(), s.out_channels * s.in_channels * 9,
+                                s.out_channels, seed, false, 13);
+}
+
+// "" or what is wrong with the kernel's outputs for `c` at one and two threads.
+std::string check(const Case& c, std::uint32_t seed) {
+  const Data d = data_for(c, seed);
+  const Expected want = expected(c, d);
+  std::vector<float> one, two;
+  if (!run(c, d, 1, one)) return c.describe() + ": reported a NaN for finite operands";
+  if (!run(c, d, 2, two)) return c.describe() + ": reported a NaN at two threads";
+  for (std::size_t i = 0; i < want.value.size(); ++i) {
+    const double error = std::fabs(static_cast<double>(one[i]) - want.value[i]);
+    if (!(error <= want.bound[i])) {
+      return c.describe() + ": element " + std::to_string(i) + " is " + std::to_string(one[i]) + ", the sum " +
+             std::to_string(want.value[i]) + ", error " + std::to_string(error) + " above the bound " +
+             std::to_string(want.bound[i]);
+    }
+    if (bits(one[i]) != bits(two[i])) return c.describe() + ": element " + std::to_string(i) + " differs at two threads";
+  }
+  for (std::size_t i = want.value.size(); i < one.size(); ++i) {
+    if (one[i] != 12345.0f || two[i] != 12345.0f) return c.describe() + ": wrote past the end";
+  }
+  return "";
+}
+#endif
+
+TEST(Winograd, WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const two_threads::RequireSharedCalls shared_calls("Winograd.WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads");
+  std::vector<Case> cases = {
+      Case(16, 16, 14, 14, 1),   // whole tile rows of 7 tiles
+      Case(24, 40, 13, 13, 1),   // odd map: the last tile's second row and column dropped
+      Case(8, 16, 5, 9, 1),      // the smallest channel counts the rule takes
+      Case(20, 24, 17, 37, 0),   // no padding: 15 x 35 outputs, 18 tiles a row (two vectors)
+      Case(32, 48, 30, 1, 1),    // one column
+      Case(33, 17, 40, 70, 1),   // 35 tiles a row, channels off the vector
+      Case(64, 64, 72, 72, 1),   // 36 tile rows in blocks of 7 (winograd_block_tile_rows)
+  };
+  Case asymmetric(24, 40, 12, 18, 0);
+  asymmetric.pt = 2;
+  asymmetric.pb = 1;
+  asymmetric.pr = 2;
+  cases.push_back(asymmetric);
+  Case batch2(24, 32, 11, 19, 1);
+  batch2.batch = 2;
+  batch2.bias = false;
+  cases.push_back(batch2);
+  ASSERT_GT(cases[6].shape().out_h, 2 * winograd_block_tile_rows(cases[6].shape())) << "the case must span blocks";
+  std::uint32_t seed = 1;
+  for (const Case& c : cases) {
+    ASSERT_TRUE(winograd_takes(Isa::Avx512, false, c.shape())) << c.describe();
+    ASSERT_EQ(check(c, seed++), "");
+  }
+#else
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+#endif
+}
+
+// The fused epilogue: each output channel's bias, then the residual at the output's own position,
+// then the activation (Relu here), as conv_activation_step.hpp applies it to finished rows.
+TEST(Winograd, FusedResidualAndActivationReadEachOutputsOwnPosition) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  Case c(24, 40, 15, 21, 1);
+  c.batch = 2;
+  const Data d = data_for(c, 77);
+  const Expected want = expected(c, d);
+  std::vector<float> residual(want.value.size());
+  for (std::size_t i = 0; i < residual.size(); ++i) residual[i] = static_cast<float>(i % 97) * 0.03125f - 1.5f;
+  ConvActivation activation;
+  activation.args.op = ew::UnaryOp::Relu;
+  activation.residual = residual.data();
+  std::vector<float> got;
+  ASSERT_TRUE(run(c, d, 1, got, &activation));
+  for (std::size_t i = 0; i < want.value.size(); ++i) {
+    const double with_residual = want.value[i] + residual[i];
+    const double expected_value = with_residual > 0.0 ? with_residual : 0.0;
+    // The residual's one rounding on top of the convolution's bound.
+    const double bound = want.bound[i] + std::fabs(with_residual) * std::ldexp(1.0, -24) + 1e-30;
+    ASSERT_LE(std::fabs(got[i] - expected_value), bound) << c.describe() << " element " << i;
+  }
+#else
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+#endif
+}
+
+// An infinite input or weight gives NaN in outputs where the direct sum gives an infinity (the
+// transforms add it with both signs): the kernel must say so, so that the caller computes the
+// direct sum (op_conv.cpp); finite operands never take that second pass (the test above).
+TEST(Winograd, ReportsNaNForInfiniteOrNaNOperands) {
+#if defined(__x86_64__)
+  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const Case c(16, 16, 9, 11, 1);
+  const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  for (float special : specials) {
+    for (std::size_t at : {std::size_t{0}, std::size_t{5 * 11 + 4}, std::size_t{15 * 99 + 98}}) {
+      Data d = data_for(c, 5);
+      d.x[at] = special;
+      std::vector<float> got;
+      EXPECT_FALSE(run(c, d, 1, got)) << "input " << at << " = " << special;
+    }
+    Data d = data_for(c, 6);
+    d.w[7 * 16 * 9 + 3 * 9 + 4] = special;
+    std::vector<float> got;
+    EXPECT_FALSE(run(c, d, 2, got)) << "weight = " << special;
+  }
+#else
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+#endif
+}
+
+TEST(Winograd, SelectionRule) {
+  const Case c(64, 64, 56, 56, 1);
+  const Conv2dShape s = c.shape();
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, true, s)) << "exact mode fixes the direct sum's order";
+  EXPECT_FALSE(winograd_takes(Isa::Avx2, false, s));
+  EXPECT_FALSE(winograd_takes(Isa::Scalar, false, s));
+  Conv2dShape strided = s;
+  strided.stride_w = 2;
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, strided));
+  Conv2dShape dilated = s;
+  dilated.dilation_h = 2;
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, dilated));
+  Conv2dShape grouped = s;
+  grouped.groups = 2;
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, grouped));
+  Conv2dShape wide = s;
+  wide.kernel_w = 5;
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, wide));
+#if defined(__x86_64__)
+  EXPECT_TRUE(winograd_takes(Isa::Avx512, false, s));
+#else
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, s)) << "no kernel off x86-64";
+#endif
+}
+
+}  // namespace
+}  // namespace onemodel::opt
