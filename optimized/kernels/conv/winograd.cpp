@@ -7,10 +7,30 @@
 namespace onemodel::opt {
 namespace {
 
-// The transformed inputs and the products of one block of tile rows: 16 x (Cin + Cout) x tiles
-// floats kept under this many, so a block's operands stay near the second-level cache while its
-// sixteen products read them.
-constexpr std::size_t kBlockFloats = std::size_t{1} << 19;  // 2 MB
+// One block's transformed inputs and products, 16 x (Cin + Cout) x tiles floats, kept under this
+// many. Measured (session 32, Zen 4, one thread, us per call, blocks of 2^17 / 2^19 / 2^21
+// floats): 64 -> 64 at 56 1297 / 1204 / 1199, 128 -> 32 at 56 1688 / 1324 / 1242, 128 -> 128 at 28
+// 1278 / 1141 / 1092, 256 -> 256 at 14 1349 / 1140 / 1100, 64 -> 64 at 112 5972 / 5373 / 5508,
+// 32 -> 32 at 112 1549 / 1474 / 1558: longer products (fewer passes over the transformed filters)
+// outweigh the second-level cache.
+constexpr std::size_t kBlockFloats = std::size_t{1} << 20;  // 4 MB
+// A block run by one thread alone should hold at least this many tiles (product columns);
+// narrower products lose more than the second thread gains.
+constexpr std::size_t kParallelBlockMinTiles = 64;
+constexpr std::size_t kMaxParallelBlockThreads = 64;  // the workspace slots' mask
+
+// Which layers (session 32, AMD EPYC Zen 4, one-node Conv + Relu models, us per call, one thread,
+// im2col + the product or the direct kernel / Winograd; two threads in brackets): 8 -> 16 at 112
+// 333 / 312 (two threads about equal), 16 -> 16 at 112 594 / 466, 16 -> 64 at 55 589 / 410, 32 ->
+// 32 at 112 2292 / 1472, 64 -> 64 at 56 2144 / 1180 (1124 / 826), 128 -> 128 at 28 2139 / 1104,
+// 256 -> 256 at 14 2173 / 1048 (1587 / 594-863), 512 -> 512 at 7 2107 / 1455 (1178 / 748), 128 ->
+// 32 at 56 2224 / 1244, at 28 547 / 328, at 14 156 / 98; small layers: 32 -> 32 at 14 (49 tiles)
+// 43 / 30, 16 -> 16 at 28 47 / 36, 128 -> 128 at 7 138 / 118, but 128 -> 32 at 7 (16 tiles,
+// 1.8 M multiply-adds) 42 / 44 and 64 -> 64 at 7 40 / 38.
+constexpr std::size_t kMinInputChannels = 8;
+constexpr std::size_t kMinOutputChannels = 16;
+constexpr std::size_t kMinTiles = 32;
+constexpr double kMinMultiplyAdds = 2097152.0;  // 2^21
 
 std::size_t tile_rows(const Conv2dShape& s) noexcept { return (s.out_h + 1) / 2; }
 std::size_t tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
@@ -24,7 +44,15 @@ bool winograd_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
       s.dilation_h != 1 || s.dilation_w != 1) {
     return false;
   }
-  if (s.batch == 0 || s.out_h == 0 || s.out_w == 0 || s.in_channels < 8 || s.out_channels < 16) return false;
+  if (s.batch == 0 || s.out_h == 0 || s.out_w == 0 || s.in_channels < kMinInputChannels ||
+      s.out_channels < kMinOutputChannels) {
+    return false;
+  }
+  // Small layers: sixteen products of few columns and the transforms' passes cost more than the
+  // multiply-adds they save unless the map has a few tile columns' worth of tiles.
+  const double multiply_adds = static_cast<double>(s.out_channels) * static_cast<double>(s.in_channels) * 9.0 *
+                               static_cast<double>(s.out_plane());
+  if (tile_rows(s) * tile_cols(s) < kMinTiles && multiply_adds < kMinMultiplyAdds) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
@@ -66,14 +94,45 @@ std::vector<PackedA> winograd_pack_weights(Isa isa, const Conv2dShape& s, const 
   return packed;
 }
 
-std::size_t winograd_block_tile_rows(const Conv2dShape& s) noexcept {
-  const std::size_t per_row = kWinogradElements * (s.in_channels + s.out_channels) * tile_cols(s);
-  const std::size_t rows = per_row == 0 ? 1 : kBlockFloats / per_row;
-  return std::clamp<std::size_t>(rows, 1, std::max<std::size_t>(tile_rows(s), 1));
+std::size_t winograd_element_stride(std::size_t floats) noexcept {
+  constexpr std::size_t kLine = 16;  // floats in 64 bytes
+  const std::size_t lines = (floats + kLine - 1) / kLine;
+  return (lines % 2 == 0 ? lines + 1 : lines) * kLine;
 }
 
-std::size_t winograd_workspace_floats(const Conv2dShape& s) noexcept {
-  return kWinogradElements * (s.in_channels + s.out_channels) * tile_cols(s) * winograd_block_tile_rows(s);
+WinogradBlocks winograd_blocks(const Conv2dShape& s, std::size_t threads) noexcept {
+  WinogradBlocks b;
+  const std::size_t rows_total = std::max<std::size_t>(tile_rows(s), 1), cols = tile_cols(s);
+  const std::size_t per_row = kWinogradElements * (s.in_channels + s.out_channels) * cols;
+  b.rows = std::clamp<std::size_t>(per_row == 0 ? 1 : kBlockFloats / per_row, 1, rows_total);
+  b.count = (rows_total + b.rows - 1) / b.rows;
+  if (threads >= 2 && threads <= kMaxParallelBlockThreads) {
+    if (s.batch * b.count >= threads) {
+      b.parallel = true;
+    } else {
+      // Fewer blocks than threads: as many equal blocks as threads, if each keeps enough tiles.
+      const std::size_t rows = (rows_total + threads - 1) / threads;
+      if (rows * cols >= kParallelBlockMinTiles) {
+        b.rows = rows;
+        b.count = (rows_total + rows - 1) / rows;
+        b.parallel = true;
+      }
+    }
+    if (b.parallel && s.batch == 1 && b.count % threads != 0) {
+      // Whole rounds of blocks: a last round with one block would leave the other threads idle.
+      const std::size_t count = (b.count + threads - 1) / threads * threads;
+      const std::size_t rows = (rows_total + count - 1) / count;
+      if (rows * cols >= kParallelBlockMinTiles) {
+        b.rows = rows;
+        b.count = (rows_total + rows - 1) / rows;
+      }
+    }
+  }
+  const std::size_t tiles = b.rows * cols;
+  b.floats = kWinogradElements *
+             (winograd_element_stride(s.in_channels * tiles) + winograd_element_stride(s.out_channels * tiles));
+  b.workspace = b.parallel ? threads * b.floats : b.floats;
+  return b;
 }
 
 }  // namespace onemodel::opt

@@ -37,13 +37,28 @@ bool winograd_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 // Cin matrix of product e.
 std::vector<PackedA> winograd_pack_weights(Isa isa, const Conv2dShape& shape, const float* w);
 
-// Tile rows (each 2 output rows) run as one block: the block's transformed inputs and products
-// stay within a budget near the second-level cache (winograd.cpp); at least one.
-std::size_t winograd_block_tile_rows(const Conv2dShape& shape) noexcept;
+// How a call cuts each image's tile rows (each 2 output rows) into blocks: the block's transformed
+// inputs and products live in the workspace while its sixteen products run (winograd.cpp).
+// `parallel`: each chunk is one (image, block), run by one thread from the input transform to the
+// output transform in a workspace slot of its own (one per thread), so nothing a thread writes is
+// read by another; else the blocks run one after the other, the threads sharing each step
+// (channels of the transforms, the sixteen products). Every output is the same arithmetic on the
+// same values however the tiles are cut and whoever runs them, so neither the blocks nor the
+// thread count change a bit.
+struct WinogradBlocks {
+  std::size_t rows = 1;      // tile rows a block (the last may have fewer)
+  std::size_t count = 1;     // blocks an image
+  bool parallel = false;
+  std::size_t floats = 0;    // one block's workspace
+  std::size_t workspace = 0; // the call's: one block, or one a thread when parallel
+};
+WinogradBlocks winograd_blocks(const Conv2dShape& shape, std::size_t threads) noexcept;
 
-// Floats of workspace winograd_conv2d_f32 needs: the transformed inputs and the products of one
-// block of tile rows.
-std::size_t winograd_workspace_floats(const Conv2dShape& shape) noexcept;
+// The distance in floats between consecutive elements' matrices of `floats` floats each in the
+// workspace: whole 64-byte lines, an odd number of them, so that the sixteen matrices a transform
+// writes or reads at once start in sixteen different sets of a 4 KB-periodic first-level cache
+// (with an even distance they fell into as few as four).
+std::size_t winograd_element_stride(std::size_t floats) noexcept;
 
 #if defined(__x86_64__)
 // x: [batch, Cin, in_h, in_w]; packed: winograd_pack_weights; bias: [Cout] or nullptr; y: [batch,

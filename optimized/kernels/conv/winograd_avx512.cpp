@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 
 #include "optimized/kernels/conv/winograd.hpp"
 #include "optimized/kernels/window/row_lanes_avx512.hpp"
@@ -30,13 +32,15 @@ inline __m512 odd_lanes(__m512 lo, __m512 hi) noexcept {
   return _mm512_permutex2var_ps(lo, index, hi);
 }
 
-// Where one block's operands sit in the workspace: V[e][c][t] (Cin x tiles per element) then
-// M[e][o][t] (Cout x tiles), t = (tile row - first) * tile_cols + tile column.
+// Where one block's operands sit in the workspace: V[e][c][t] (Cin x tiles per element, each
+// element's matrix input_stride floats after the last) then M[e][o][t] likewise (Cout x tiles),
+// t = (tile row - first) * tile_cols + tile column.
 struct Block {
   std::size_t first_row = 0, rows = 0;  // tile rows
   std::size_t tiles = 0;                // rows * tile_cols
   float* inputs = nullptr;
   float* products = nullptr;
+  std::size_t input_stride = 0, product_stride = 0;  // between elements (winograd_element_stride)
 };
 
 struct Geometry {
@@ -116,6 +120,102 @@ struct Geometry {
   }
 };
 
+// One image's blocks: the three steps over ranges of channels or elements, so that a block can be
+// run by one thread whole (blocks in parallel) or by all threads step by step.
+struct ImageRun {
+  const Conv2dShape& s;
+  const Geometry& geometry;
+  const std::vector<PackedA>& packed;
+  const float* x_image;
+  float* y;  // the whole output
+  std::size_t image;
+  const float* bias;
+  const ConvActivation* activation;
+  std::atomic<bool>& finite;
+
+  Block block(std::size_t first, std::size_t rows, float* workspace) const {
+    Block b;
+    b.first_row = first;
+    b.rows = std::min(rows, (s.out_h + 1) / 2 - first);
+    b.tiles = b.rows * geometry.tile_cols;
+    b.input_stride = winograd_element_stride(s.in_channels * b.tiles);
+    b.product_stride = winograd_element_stride(s.out_channels * b.tiles);
+    b.inputs = workspace;
+    b.products = workspace + kWinogradElements * b.input_stride;
+    return b;
+  }
+
+  void inputs(const Block& b, std::size_t c_begin, std::size_t c_end) const {
+    for (std::size_t c = c_begin; c < c_end; ++c) {
+      for (std::size_t r = 0; r < b.rows; ++r) {
+        for (std::size_t tx = 0; tx < geometry.tile_cols; tx += kTilesPerVector) {
+          float* out = b.inputs + c * b.tiles + r * geometry.tile_cols + tx;
+          geometry.transform_inputs(x_image + c * s.in_plane(), b.first_row + r, tx, out, b.input_stride);
+        }
+      }
+    }
+  }
+
+  void products(const KernelContext& alone, const Block& b, std::size_t e_begin, std::size_t e_end) const {
+    for (std::size_t e = e_begin; e < e_end; ++e) {
+      const MatrixView v{b.inputs + e * b.input_stride, static_cast<std::ptrdiff_t>(b.tiles), 1};
+      gemm_f32_packed_a(alone, s.out_channels, b.tiles, s.in_channels, packed[e], v, b.products + e * b.product_stride,
+                        static_cast<std::ptrdiff_t>(b.tiles));
+    }
+  }
+
+  void outputs(const Block& b, std::size_t o_begin, std::size_t o_end) const {
+    for (std::size_t o = o_begin; o < o_end; ++o) {
+      // Without a bias, -0 leaves every sum as it is (-0 + -0 is -0).
+      const __m512 add = _mm512_set1_ps(bias != nullptr ? bias[o] : -0.0f);
+      const std::size_t plane_at = (image * s.out_channels + o) * s.out_plane();
+      __mmask16 nan = 0;
+      for (std::size_t r = 0; r < b.rows; ++r) {
+        for (std::size_t tx = 0; tx < geometry.tile_cols; tx += kTilesPerVector) {
+          const float* m = b.products + o * b.tiles + r * geometry.tile_cols + tx;
+          nan |= geometry.transform_outputs(m, b.product_stride, add, b.first_row + r, tx, y + plane_at);
+        }
+      }
+      if (nan != 0) finite.store(false, std::memory_order_relaxed);
+      if (activation == nullptr) continue;
+      const std::size_t row0 = 2 * b.first_row, rows = std::min(s.out_h, 2 * (b.first_row + b.rows)) - row0;
+      const std::size_t offset = plane_at + row0 * s.out_w;
+      apply_conv_activation(alone_isa, *activation, o, y + offset, rows * s.out_w, offset);
+    }
+  }
+
+  Isa alone_isa;
+};
+
+// Workspace slots for blocks run in parallel, one a thread: a chunk takes a free one for its block
+// and gives it back. A thread asks first for the slot it had last, so the transformed inputs and
+// products it writes are in its own caches: a line last read by another core costs a coherence
+// round trip to write (the shared steps' workspace did, and 128 -> 32 at 56 x 56 took 2.6 ms at two
+// threads against 1.3 at one). At most as many chunks run at once as the pool has threads (<= 64).
+class Slots {
+ public:
+  std::size_t take() noexcept {
+    thread_local std::size_t last = 0;
+    std::uint64_t used = used_.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint64_t free = ~used;
+      std::uint64_t bit = (free >> last) & 1u ? std::uint64_t{1} << last : free & (~free + 1);
+      if (bit == 0) {
+        used = used_.load(std::memory_order_relaxed);
+        continue;
+      }
+      if (used_.compare_exchange_weak(used, used | bit, std::memory_order_acquire, std::memory_order_relaxed)) {
+        last = static_cast<std::size_t>(std::countr_zero(bit));
+        return last;
+      }
+    }
+  }
+  void give(std::size_t slot) noexcept { used_.fetch_and(~(std::uint64_t{1} << slot), std::memory_order_release); }
+
+ private:
+  std::atomic<std::uint64_t> used_{0};
+};
+
 }  // namespace
 
 bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape& s, const float* x,
@@ -124,59 +224,50 @@ bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape
   std::atomic<bool> finite{true};
   const std::size_t cin = s.in_channels, cout = s.out_channels;
   const Geometry geometry{&s, (s.out_w + 1) / 2};
-  const std::size_t tile_cols = geometry.tile_cols, tile_rows = (s.out_h + 1) / 2;
-  const std::size_t block_rows = winograd_block_tile_rows(s);
+  const std::size_t tile_rows = (s.out_h + 1) / 2;
   const KernelContext alone{context.isa, context.exact, nullptr};
+  const std::size_t threads = context.pool != nullptr ? static_cast<std::size_t>(context.pool->threads()) : 1;
+  const WinogradBlocks blocks = winograd_blocks(s, threads);
+  auto image_run = [&](std::size_t image) {
+    return ImageRun{s, geometry, packed, x + image * cin * s.in_plane(), y, image, bias, activation, finite,
+                    context.isa};
+  };
+  if (blocks.parallel) {
+    const double per_tile_row = static_cast<double>(geometry.tile_cols) *
+                                (kTransformNsPerTile * static_cast<double>(cin + cout) +
+                                 kWinogradElements * static_cast<double>(cin * cout) / kMultiplyAddsPerNs);
+    Slots slots;
+    context.parallel_for(s.batch * blocks.count, per_tile_row * static_cast<double>(s.batch * tile_rows),
+                         [&](std::size_t chunk) {
+                           const ImageRun run = image_run(chunk / blocks.count);
+                           const std::size_t slot = slots.take();
+                           const Block b = run.block(chunk % blocks.count * blocks.rows, blocks.rows,
+                                                     workspace + slot * blocks.floats);
+                           run.inputs(b, 0, cin);
+                           run.products(alone, b, 0, kWinogradElements);
+                           run.outputs(b, 0, cout);
+                           slots.give(slot);
+                         });
+    return finite.load(std::memory_order_relaxed);
+  }
   const std::size_t in_chunks = (cin + kChannelsPerChunk - 1) / kChannelsPerChunk;
   const std::size_t out_chunks = (cout + kChannelsPerChunk - 1) / kChannelsPerChunk;
   for (std::size_t image = 0; image < s.batch; ++image) {
-    const float* x_image = x + image * cin * s.in_plane();
-    float* y_image = y + image * cout * s.out_plane();
-    for (std::size_t first = 0; first < tile_rows; first += block_rows) {
-      Block block;
-      block.first_row = first;
-      block.rows = std::min(block_rows, tile_rows - first);
-      block.tiles = block.rows * tile_cols;
-      block.inputs = workspace;
-      block.products = workspace + kWinogradElements * cin * block.tiles;
-      const double tile_work = static_cast<double>(block.tiles) * kTransformNsPerTile;
+    const ImageRun run = image_run(image);
+    for (std::size_t first = 0; first < tile_rows; first += blocks.rows) {
+      // The threads share each step: channels of the input transform, the sixteen products,
+      // channels of the output transform.
+      const Block b = run.block(first, blocks.rows, workspace);
+      const double tile_work = static_cast<double>(b.tiles) * kTransformNsPerTile;
       context.parallel_for(in_chunks, tile_work * static_cast<double>(cin), [&](std::size_t chunk) {
-        const std::size_t end = std::min(cin, (chunk + 1) * kChannelsPerChunk);
-        for (std::size_t c = chunk * kChannelsPerChunk; c < end; ++c) {
-          for (std::size_t r = 0; r < block.rows; ++r) {
-            for (std::size_t tx = 0; tx < tile_cols; tx += kTilesPerVector) {
-              float* out = block.inputs + c * block.tiles + r * tile_cols + tx;
-              geometry.transform_inputs(x_image + c * s.in_plane(), first + r, tx, out, cin * block.tiles);
-            }
-          }
-        }
+        run.inputs(b, chunk * kChannelsPerChunk, std::min(cin, (chunk + 1) * kChannelsPerChunk));
       });
       const double product_work =
-          static_cast<double>(cout) * static_cast<double>(cin) * static_cast<double>(block.tiles) / kMultiplyAddsPerNs;
-      context.parallel_for(kWinogradElements, product_work * kWinogradElements, [&](std::size_t e) {
-        const MatrixView b{block.inputs + e * cin * block.tiles, static_cast<std::ptrdiff_t>(block.tiles), 1};
-        gemm_f32_packed_a(alone, cout, block.tiles, cin, packed[e], b, block.products + e * cout * block.tiles,
-                          static_cast<std::ptrdiff_t>(block.tiles));
-      });
+          static_cast<double>(cout) * static_cast<double>(cin) * static_cast<double>(b.tiles) / kMultiplyAddsPerNs;
+      context.parallel_for(kWinogradElements, product_work * kWinogradElements,
+                           [&](std::size_t e) { run.products(alone, b, e, e + 1); });
       context.parallel_for(out_chunks, tile_work * static_cast<double>(cout), [&](std::size_t chunk) {
-        const std::size_t end = std::min(cout, (chunk + 1) * kChannelsPerChunk);
-        for (std::size_t o = chunk * kChannelsPerChunk; o < end; ++o) {
-          // Without a bias, -0 leaves every sum as it is (-0 + -0 is -0).
-          const __m512 b = _mm512_set1_ps(bias != nullptr ? bias[o] : -0.0f);
-          float* y_o = y_image + o * s.out_plane();
-          __mmask16 nan = 0;
-          for (std::size_t r = 0; r < block.rows; ++r) {
-            for (std::size_t tx = 0; tx < tile_cols; tx += kTilesPerVector) {
-              const float* m = block.products + o * block.tiles + r * tile_cols + tx;
-              nan |= geometry.transform_outputs(m, cout * block.tiles, b, first + r, tx, y_o);
-            }
-          }
-          if (nan != 0) finite.store(false, std::memory_order_relaxed);
-          if (activation == nullptr) continue;
-          const std::size_t row0 = 2 * first, rows = std::min(s.out_h, 2 * (first + block.rows)) - row0;
-          const std::size_t offset = (image * cout + o) * s.out_plane() + row0 * s.out_w;
-          apply_conv_activation(context.isa, *activation, o, y + offset, rows * s.out_w, offset);
-        }
+        run.outputs(b, chunk * kChannelsPerChunk, std::min(cout, (chunk + 1) * kChannelsPerChunk));
       });
     }
   }
