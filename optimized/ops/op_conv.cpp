@@ -278,10 +278,8 @@ class ConvOverride final : public OptimizedKernel {
     const KernelContext kc = kernel_context(context);
 #if defined(__x86_64__)
     if (!plan.winograd_weights.empty() && kc.isa == Isa::Avx512) {
-      Tensor transformed;
-      const std::size_t threads = kc.pool != nullptr ? static_cast<std::size_t>(kc.pool->threads()) : 1;
-      float* workspace = conv_override::workspace(context, winograd_blocks(s, threads).workspace, transformed);
-      if (winograd_conv2d_f32__avx512(kc, s, x.data<float>().data(), plan.winograd_weights, bias, y, workspace,
+      // The kernel's workspace is its calling thread's (winograd.hpp), not run scratch.
+      if (winograd_conv2d_f32__avx512(kc, s, x.data<float>().data(), plan.winograd_weights, bias, y, nullptr,
                                       activation)) {
         return;
       }

@@ -62,8 +62,11 @@ std::size_t winograd_element_stride(std::size_t floats) noexcept;
 
 #if defined(__x86_64__)
 // x: [batch, Cin, in_h, in_w]; packed: winograd_pack_weights; bias: [Cout] or nullptr; y: [batch,
-// Cout, out_h, out_w]; `activation` as conv2d_f32's, applied to finished rows. Requires an
-// AVX-512 machine and winograd_takes.
+// Cout, out_h, out_w]; `activation` as conv2d_f32's, applied to finished rows; `workspace`:
+// winograd_blocks(shape, the pool's threads).workspace floats, or nullptr for a buffer of the
+// calling thread's that only grows (reused by every layer the thread runs, so it stays in the
+// caches; like the product's packing space it is not charged to a run's memory limit). Requires
+// an AVX-512 machine and winograd_takes.
 //
 // Returns false when an output came out NaN (before the activation): then y is to be computed
 // again by the direct sum. An infinite input or weight reaches several transformed values with
