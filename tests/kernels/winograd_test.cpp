@@ -276,6 +276,10 @@ TEST(Winograd, SelectionRule) {
   Conv2dShape wide = s;
   wide.kernel_w = 5;
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, wide));
+  Conv2dShape long_row = s;  // a tile row's workspace above its bound (winograd.cpp)
+  long_row.in_h = long_row.out_h = 2;
+  long_row.in_w = long_row.out_w = 1 << 16;
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, long_row));
   Conv2dShape few = s;
   few.in_channels = 7;
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, few));

@@ -31,6 +31,7 @@ constexpr std::size_t kMinInputChannels = 8;
 constexpr std::size_t kMinOutputChannels = 16;
 constexpr std::size_t kMinTiles = 32;
 constexpr double kMinMultiplyAdds = 2097152.0;  // 2^21
+constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
 
 std::size_t tile_rows(const Conv2dShape& s) noexcept { return (s.out_h + 1) / 2; }
 std::size_t tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
@@ -53,6 +54,10 @@ bool winograd_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
   const double multiply_adds = static_cast<double>(s.out_channels) * static_cast<double>(s.in_channels) * 9.0 *
                                static_cast<double>(s.out_plane());
   if (tile_rows(s) * tile_cols(s) < kMinTiles && multiply_adds < kMinMultiplyAdds) return false;
+  // One tile row's transformed inputs and products, the smallest block: bounded, so that a very
+  // wide map (a long signal as a 3x3 layer) cannot make the workspace, which no run's memory limit
+  // counts, four times its input and output; such a layer keeps the product, which needs none.
+  if (kWinogradElements * (s.in_channels + s.out_channels) * tile_cols(s) > kMaxTileRowFloats) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
