@@ -19,6 +19,7 @@ constexpr std::size_t kBlockFloats = std::size_t{1} << 20;  // 4 MB
 constexpr std::size_t kParallelBlockMinTiles = 64;
 constexpr std::size_t kMaxParallelBlockThreads = 64;  // the workspace slots' mask
 
+#if defined(__x86_64__)
 // Which layers (session 32, AMD EPYC Zen 4, one-node Conv + Relu models, us per call, one thread,
 // im2col + the product or the direct kernel / Winograd; two threads in brackets): 8 -> 16 at 112
 // 333 / 312 (two threads about equal), 16 -> 16 at 112 594 / 466, 16 -> 64 at 55 589 / 410, 32 ->
@@ -32,6 +33,7 @@ constexpr std::size_t kMinOutputChannels = 16;
 constexpr std::size_t kMinTiles = 32;
 constexpr double kMinMultiplyAdds = 2097152.0;  // 2^21
 constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
+#endif
 
 std::size_t tile_rows(const Conv2dShape& s) noexcept { return (s.out_h + 1) / 2; }
 std::size_t tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
