@@ -68,7 +68,8 @@ struct Expected {
   e.bound.assign(e.value.size(), 0.0);
   auto input = [&](std::size_t b, std::size_t ch, long iy, long ix) -> double {
     if (iy < 0 || ix < 0 || iy >= static_cast<long>(s.in_h) || ix >= static_cast<long>(s.in_w)) return 0.0;
-    return d.x[((b * s.in_channels + ch) * s.in_h + static_cast<std::size_t>(iy)) * s.in_w + static_cast<std::size_t>(ix)];
+    const std::size_t row = (b * s.in_channels + ch) * s.in_h + static_cast<std::size_t>(iy);
+    return d.x[row * s.in_w + static_cast<std::size_t>(ix)];
   };
   for (std::size_t b = 0; b < s.batch; ++b) {
     for (std::size_t o = 0; o < s.out_channels; ++o) {
@@ -131,7 +132,8 @@ struct Expected {
 
 #if defined(__x86_64__)
 // Runs the kernel; returns its report, `out` the outputs (with 16 guard floats after them).
-bool run(const Case& c, const Data& d, int threads, std::vector<float>& out, const ConvActivation* activation = nullptr) {
+bool run(const Case& c, const Data& d, int threads, std::vector<float>& out,
+         const ConvActivation* activation = nullptr) {
   const Conv2dShape s = c.shape();
   const std::vector<PackedA> packed = winograd_pack_weights(Isa::Avx512, s, d.w.data());
   // One thread: a workspace of the size winograd_blocks asks; two: the calling thread's own buffer.
@@ -163,7 +165,9 @@ std::string check(const Case& c, std::uint32_t seed) {
              std::to_string(want.value[i]) + ", error " + std::to_string(error) + " above the bound " +
              std::to_string(want.bound[i]);
     }
-    if (bits(one[i]) != bits(two[i])) return c.describe() + ": element " + std::to_string(i) + " differs at two threads";
+    if (bits(one[i]) != bits(two[i])) {
+      return c.describe() + ": element " + std::to_string(i) + " differs at two threads";
+    }
   }
   for (std::size_t i = want.value.size(); i < one.size(); ++i) {
     if (one[i] != 12345.0f || two[i] != 12345.0f) return c.describe() + ": wrote past the end";
@@ -264,25 +268,22 @@ TEST(Winograd, SelectionRule) {
   EXPECT_FALSE(winograd_takes(Isa::Avx512, true, s)) << "exact mode fixes the direct sum's order";
   EXPECT_FALSE(winograd_takes(Isa::Avx2, false, s));
   EXPECT_FALSE(winograd_takes(Isa::Scalar, false, s));
-  Conv2dShape strided = s;
-  strided.stride_w = 2;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, strided));
-  Conv2dShape dilated = s;
-  dilated.dilation_h = 2;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, dilated));
-  Conv2dShape grouped = s;
-  grouped.groups = 2;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, grouped));
-  Conv2dShape wide = s;
-  wide.kernel_w = 5;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, wide));
-  Conv2dShape long_row = s;  // a tile row's workspace above its bound (winograd.cpp)
-  long_row.in_h = long_row.out_h = 2;
-  long_row.in_w = long_row.out_w = 1 << 16;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, long_row));
-  Conv2dShape few = s;
-  few.in_channels = 7;
-  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, few));
+  // One attribute changed at a time, each one the rule refuses.
+  const auto refused = [&](void (*change)(Conv2dShape&), const char* what) {
+    Conv2dShape changed = s;
+    change(changed);
+    EXPECT_FALSE(winograd_takes(Isa::Avx512, false, changed)) << what;
+  };
+  refused([](Conv2dShape& t) { t.stride_w = 2; }, "stride 2");
+  refused([](Conv2dShape& t) { t.dilation_h = 2; }, "dilation 2");
+  refused([](Conv2dShape& t) { t.groups = 2; }, "two groups");
+  refused([](Conv2dShape& t) { t.kernel_w = 5; }, "a 3 x 5 kernel");
+  refused([](Conv2dShape& t) { t.in_channels = 7; }, "7 input channels");
+  // A tile row's workspace above its bound (winograd.cpp).
+  refused([](Conv2dShape& t) {
+    t.in_h = t.out_h = 2;
+    t.in_w = t.out_w = 1 << 16;
+  }, "a 65536-wide row");
   // Small layers (winograd.cpp): 16 tiles and 1.8 M multiply-adds stay direct; 49 tiles do not.
   const Conv2dShape small_map = Case(128, 32, 7, 7, 1).shape(), more_tiles = Case(32, 32, 14, 14, 1).shape();
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, small_map));

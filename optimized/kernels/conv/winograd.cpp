@@ -40,7 +40,8 @@ std::size_t tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2;
 
 }  // namespace
 
-bool winograd_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
+bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
+                    [[maybe_unused]] const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
   if (exact || isa != Isa::Avx512) return false;
   if (s.groups != 1 || s.kernel_h != 3 || s.kernel_w != 3 || s.stride_h != 1 || s.stride_w != 1 ||
@@ -63,10 +64,7 @@ bool winograd_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
-  (void)isa;
-  (void)exact;
-  (void)s;
-  return false;
+  return false;  // the kernel is x86-64's
 #endif
 }
 
