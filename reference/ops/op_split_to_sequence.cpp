@@ -31,14 +31,22 @@ class SplitToSequence final : public sequence_ops::DataDependentKernel {
       if (split.rank() == 0) {
         const std::int64_t piece = values[0];
         if (piece <= 0) fail_index(node, "split " + std::to_string(piece) + " is not positive");
-        for (std::int64_t start = 0; start < extent; start += piece) lengths.push_back(std::min(piece, extent - start));
+        // Each step adds at most what is left of the extent, so `start` never passes it (a piece
+        // near the int64 maximum would overflow `start + piece`).
+        for (std::int64_t start = 0; start < extent; start += lengths.back()) {
+          lengths.push_back(std::min(piece, extent - start));
+        }
       } else {
         if (split.rank() != 1) node.fail_invalid("split must be a scalar or a 1-D tensor");
         std::int64_t total = 0;
         for (std::int64_t v : values) {
           if (v < 0) fail_index(node, "negative split length " + std::to_string(v));
-          total += v;  // each at most the extent checked below, so no overflow before the check
-          if (total > extent) break;
+          // Checked before adding: a length near the int64 maximum would overflow the sum
+          // (found by the operator fuzz property with UBSan).
+          if (v > extent - total) {
+            fail_index(node, "split lengths add up to more than the axis's " + std::to_string(extent));
+          }
+          total += v;
         }
         if (total != extent) {
           fail_index(node, "split lengths add up to " + std::to_string(total) + ", the axis has " + std::to_string(extent));

@@ -4,6 +4,8 @@
 // cases (tests/conformance/expected.tsv) and the golden row sequence_chain.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -82,9 +84,11 @@ TEST_P(SequenceOps, PositionsOutOfRangeAreInvalidInput) {
 }
 
 TEST_P(SequenceOps, LengthsAndShapesThatCannotJoinAreInvalidInput) {
-  // Split lengths adding up to 4 for an extent of 3, a negative one, a scalar piece of 0.
+  // Split lengths adding up to 4 for an extent of 3, a negative one, a scalar piece of 0, lengths
+  // whose sum overflows int64 (checked before adding, so no undefined behaviour under UBSan).
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   for (const auto& [values, scalar] : std::vector<std::pair<std::vector<std::int64_t>, bool>>{
-           {{2, 2}, false}, {{4, -1}, false}, {{0}, true}}) {
+           {{2, 2}, false}, {{4, -1}, false}, {{0}, true}, {{1, kMax, 4}, false}, {{kMax, kMax}, false}}) {
     EXPECT_EQ(error_of(GetParam(), {named(node("SplitToSequence", {"x", "k"}, {"y"}), "split")},
                        {int64_initializer("k", values, scalar)}),
               "InvalidInput @split");
