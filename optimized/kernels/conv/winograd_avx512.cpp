@@ -181,11 +181,11 @@ struct ImageRun {
       if (activation == nullptr) continue;
       const std::size_t row0 = 2 * b.first_row, rows = std::min(s.out_h, 2 * (b.first_row + b.rows)) - row0;
       const std::size_t offset = plane_at + row0 * s.out_w;
-      apply_conv_activation(alone_isa, *activation, o, y + offset, rows * s.out_w, offset);
+      apply_conv_activation(isa, *activation, o, y + offset, rows * s.out_w, offset);
     }
   }
 
-  Isa alone_isa;
+  Isa isa;
 };
 
 // Workspace slots for blocks run in parallel, one a thread: a chunk takes a free one for its block
@@ -195,12 +195,17 @@ struct ImageRun {
 // threads against 1.3 at one). At most as many chunks run at once as the pool has threads (<= 64).
 class Slots {
  public:
+  // `count` slots (1 to 64); the bits past them count as taken, so a slot remembered from a call
+  // with more threads (another session's pool, the same calling thread) is never handed out.
+  explicit Slots(std::size_t count) noexcept
+      : used_(count >= 64 ? std::uint64_t{0} : ~((std::uint64_t{1} << count) - 1)) {}
+
   std::size_t take() noexcept {
     thread_local std::size_t last = 0;
     std::uint64_t used = used_.load(std::memory_order_relaxed);
     for (;;) {
       const std::uint64_t free = ~used;
-      std::uint64_t bit = (free >> last) & 1u ? std::uint64_t{1} << last : free & (~free + 1);
+      std::uint64_t bit = last < 64 && ((free >> last) & 1u) != 0 ? std::uint64_t{1} << last : free & (~free + 1);
       if (bit == 0) {
         used = used_.load(std::memory_order_relaxed);
         continue;
@@ -214,7 +219,7 @@ class Slots {
   void give(std::size_t slot) noexcept { used_.fetch_and(~(std::uint64_t{1} << slot), std::memory_order_release); }
 
  private:
-  std::atomic<std::uint64_t> used_{0};
+  std::atomic<std::uint64_t> used_;
 };
 
 }  // namespace
@@ -245,7 +250,7 @@ bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape
     const double per_tile_row = static_cast<double>(geometry.tile_cols) *
                                 (kTransformNsPerTile * static_cast<double>(cin + cout) +
                                  kWinogradElements * static_cast<double>(cin * cout) / kMultiplyAddsPerNs);
-    Slots slots;
+    Slots slots(threads);
     context.parallel_for(s.batch * blocks.count, per_tile_row * static_cast<double>(s.batch * tile_rows),
                          [&](std::size_t chunk) {
                            const ImageRun run = image_run(chunk / blocks.count);
