@@ -23,6 +23,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/conv/winograd.hpp"
+#include "tests/kernels/two_threads.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
@@ -134,7 +135,10 @@ TEST(WinogradSession, FiniteInfiniteAndNaNOperandsAsTheDirectSumGivesThem) {
       if (residual) feeds.push_back({"r", r});
       const Tensor want = run(m, EngineKind::Reference, 1, feeds);
       const Tensor one = run(m, EngineKind::Optimized, 1, feeds);
+      // The two-thread run must really share a call (tests/kernels/two_threads.hpp).
+      const opt::two_threads::SessionsAlwaysShare sharing;
       const Tensor two = run(m, EngineKind::Optimized, 2, feeds);
+      sharing.require("the Winograd layer at two threads");
       EXPECT_EQ(compare(one, want), "");
       EXPECT_EQ(bits_of(one), bits_of(two));
       if (v.name != "finite" && !residual) {
