@@ -86,18 +86,11 @@ class ConvOverride final : public OptimizedKernel {
       // convolution in fast mode").
       const Tensor contiguous = w->contiguous();
       std::vector<float> widened_w;
-      const float* filters = nullptr;
-      if (w->dtype() == DType::F32) {
-        filters = contiguous.data<float>().data();
-      } else {
+      if (w->dtype() != DType::F32) {
         widened_w.resize(static_cast<std::size_t>(w->element_count()));
-        if (w->dtype() == DType::F16) {
-          half_bits_to_floats(contiguous.data<std::uint16_t>(), widened_w);
-        } else {
-          bfloat16_bits_to_floats(contiguous.data<std::uint16_t>(), widened_w);
-        }
-        filters = widened_w.data();
+        widen_into(contiguous, widened_w);
       }
+      const float* filters = widened_w.empty() ? contiguous.data<float>().data() : widened_w.data();
       plan->winograd_weights = winograd_pack_weights(config().isa, s, filters);
       return plan;
     }
@@ -284,14 +277,9 @@ class ConvOverride final : public OptimizedKernel {
         return;
       }
       // A NaN came out (an infinity or NaN among the operands, winograd.hpp): the direct sum over
-      // W itself decides, as every other fast-mode convolution computes it. Y is not an input
-      // (the Conv has no in-place input), so nothing it read was overwritten. A compact W is
-      // widened into run scratch first.
-      const Tensor w = compact_w ? widened(context) : context.input(1).contiguous();
-      Tensor columns;
-      float* im2col = conv_override::workspace(context, conv2d_workspace_floats(s), columns);
-      conv2d_f32(kc, s, x.data<float>().data(), w.data<float>().data(), bias, y, im2col, activation);
-      return;
+      // W itself decides, by the paths below as for any plan without packed weights (one group,
+      // at least 8 input channels: the compact-weight product or im2col + the product). Y is not
+      // an input (the Conv has no in-place input), so nothing they read was overwritten.
     }
 #endif
     if (compact_w && s.groups != s.in_channels) {
@@ -363,14 +351,18 @@ class ConvOverride final : public OptimizedKernel {
   // Input 1 (a compact weight) widened into run scratch (spec/half-precision.md sections 3, 5).
   static Tensor widened(RunContext& context) {
     const Tensor& w = context.input(1);
-    const Tensor dense = w.contiguous();
     Tensor out = context.scratch(DType::F32, w.shape());
-    if (w.dtype() == DType::F16) {
-      half_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
-    } else {
-      bfloat16_bits_to_floats(dense.data<std::uint16_t>(), out.mutable_data<float>());
-    }
+    widen_into(w.contiguous(), out.mutable_data<float>());
     return out;
+  }
+
+  // A contiguous float16 or bfloat16 tensor's values as binary32, into `out` (its element count).
+  static void widen_into(const Tensor& dense, std::span<float> out) {
+    if (dense.dtype() == DType::F16) {
+      half_bits_to_floats(dense.data<std::uint16_t>(), out);
+    } else {
+      bfloat16_bits_to_floats(dense.data<std::uint16_t>(), out);
+    }
   }
 
   // The normalization's channel count is the constant W's output-channel count (the pass checks
