@@ -184,6 +184,7 @@ class OpKernel {
   // Flags (spec/operator-contract.md section 3).
   bool supports_exact = true;
   int in_place_input = -1;             // output 0 may reuse this input's storage
+  int in_place_second = -1;            // or this one's, when in_place_input's cannot be reused
   bool view_of_input = false;          // output 0 is input 0 reinterpreted (run() still correct)
   bool outputs_data_dependent = false;
   // Input 1 may be a compact weight (IrTensor::compact: float16 or bfloat16 beside binary32

@@ -67,6 +67,7 @@ OptimizedKernel::OptimizedKernel(const NodeInfo& node, const OptimizedConfig& co
   draws_random = reference_->draws_random;
   string_elements = reference_->string_elements;
   in_place_input = reference_->in_place_input;
+  in_place_second = reference_->in_place_second;
   view_of_input = reference_->view_of_input;
   outputs_data_dependent = reference_->outputs_data_dependent;
 }

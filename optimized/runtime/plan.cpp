@@ -341,9 +341,11 @@ void Plan::place_values() {
           out.offset = values_[top].offset + at;
           continue;
         }
-        // Rule 3: in place when the kernel allows it and the input's block dies here unshared.
-        const int k = node.kernel->in_place_input;
-        if (o == 0 && k >= 0 && static_cast<std::size_t>(k) < node.inputs.size() && node.inputs[k] >= 0) {
+        // Rule 3: in place when the kernel allows it and the input's block dies here unshared;
+        // the kernel's second choice when its first input's block cannot be taken.
+        bool in_place = false;
+        for (const int k : {node.kernel->in_place_input, node.kernel->in_place_second}) {
+          if (o != 0 || k < 0 || static_cast<std::size_t>(k) >= node.inputs.size() || node.inputs[k] < 0) continue;
           const std::size_t src = static_cast<std::size_t>(node.inputs[static_cast<std::size_t>(k)]);
           const PlanValue& in = values_[src];
           if (in.kind == ValueKind::Slab && holds_block[src] && sharers[src] == 1 &&
@@ -352,9 +354,11 @@ void Plan::place_values() {
             holds_block[src] = false;
             holds_block[static_cast<std::size_t>(id)] = true;
             block_size[static_cast<std::size_t>(id)] = block_size[src];
-            continue;
+            in_place = true;
+            break;
           }
         }
+        if (in_place) continue;
         // Rule 2: outputs are placed before this step's dying inputs are freed.
         out.offset = slab.allocate(out.bytes);
         holds_block[static_cast<std::size_t>(id)] = true;
