@@ -163,8 +163,7 @@ bool runs_group_chunks(const Conv2dShape& s, bool has_packed_weights) noexcept {
   return s.groups > 1 && (has_packed_weights || input_is_matrix(s)) && group_work <= kMaxGroupChunkMultiplyAdds;
 }
 
-// kernels-gemm.md "Fixed chunks": about 40 multiply-adds per nanosecond for the tiles.
-constexpr double kMultiplyAddsPerNs = 40.0;
+using gemm::kMultiplyAddsPerNs;  // the product's work estimate (gemm.hpp)
 
 }  // namespace
 

@@ -35,8 +35,6 @@ constexpr double kMinMultiplyAdds = 2097152.0;  // 2^21
 constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
 #endif
 
-std::size_t tile_rows(const Conv2dShape& s) noexcept { return (s.out_h + 1) / 2; }
-std::size_t tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
 
 }  // namespace
 
@@ -56,11 +54,11 @@ bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
   // multiply-adds they save unless the map has a few tile columns' worth of tiles.
   const double multiply_adds = static_cast<double>(s.out_channels) * static_cast<double>(s.in_channels) * 9.0 *
                                static_cast<double>(s.out_plane());
-  if (tile_rows(s) * tile_cols(s) < kMinTiles && multiply_adds < kMinMultiplyAdds) return false;
+  if (winograd_tile_rows(s) * winograd_tile_cols(s) < kMinTiles && multiply_adds < kMinMultiplyAdds) return false;
   // One tile row's transformed inputs and products, the smallest block: bounded, so that a very
   // wide map (a long signal as a 3x3 layer) cannot make the workspace, which no run's memory limit
   // counts, four times its input and output; such a layer keeps the product, which needs none.
-  if (kWinogradElements * (s.in_channels + s.out_channels) * tile_cols(s) > kMaxTileRowFloats) return false;
+  if (kWinogradElements * (s.in_channels + s.out_channels) * winograd_tile_cols(s) > kMaxTileRowFloats) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
@@ -107,7 +105,7 @@ std::size_t winograd_element_stride(std::size_t floats) noexcept {
 
 WinogradBlocks winograd_blocks(const Conv2dShape& s, std::size_t threads) noexcept {
   WinogradBlocks b;
-  const std::size_t rows_total = std::max<std::size_t>(tile_rows(s), 1), cols = tile_cols(s);
+  const std::size_t rows_total = std::max<std::size_t>(winograd_tile_rows(s), 1), cols = winograd_tile_cols(s);
   const std::size_t per_row = kWinogradElements * (s.in_channels + s.out_channels) * cols;
   b.rows = std::clamp<std::size_t>(per_row == 0 ? 1 : kBlockFloats / per_row, 1, rows_total);
   b.count = (rows_total + b.rows - 1) / b.rows;

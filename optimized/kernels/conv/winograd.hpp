@@ -26,6 +26,10 @@ namespace onemodel::opt {
 // The transformed patch's 4 x 4 elements, one product each.
 inline constexpr std::size_t kWinogradElements = 16;
 
+// The 2 x 2 output tiles down and across a map (a last partial tile counts).
+inline std::size_t winograd_tile_rows(const Conv2dShape& s) noexcept { return (s.out_h + 1) / 2; }
+inline std::size_t winograd_tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
+
 // Whether fast mode on this path runs this shape by Winograd: one group, a 3 x 3 kernel at stride
 // 1 and dilation 1, the AVX-512 path, channel counts and maps where it measured faster than the
 // product or the direct kernel (winograd.cpp), extents far below the 32-bit range. Never in

@@ -18,9 +18,9 @@ namespace {
 
 constexpr std::size_t kTilesPerVector = 16;
 // Rough costs for the pool's decision to wake a second thread (kernels-gemm.md "Fixed chunks"):
-// nanoseconds per tile and channel of a transform, multiply-adds per nanosecond of a product.
+// nanoseconds per tile and channel of a transform; the products' is the product's own estimate.
 constexpr double kTransformNsPerTile = 1.0;
-constexpr double kMultiplyAddsPerNs = 40.0;
+using gemm::kMultiplyAddsPerNs;
 constexpr std::size_t kChannelsPerChunk = 4;
 
 // Lanes 0-15 of (lo, hi)'s 32 floats at even or odd positions.
@@ -137,7 +137,7 @@ struct ImageRun {
   Block block(std::size_t first, std::size_t rows, float* workspace) const {
     Block b;
     b.first_row = first;
-    b.rows = std::min(rows, (s.out_h + 1) / 2 - first);
+    b.rows = std::min(rows, winograd_tile_rows(s) - first);
     b.tiles = b.rows * geometry.tile_cols;
     b.input_stride = winograd_element_stride(s.in_channels * b.tiles);
     b.product_stride = winograd_element_stride(s.out_channels * b.tiles);
@@ -229,8 +229,8 @@ bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape
                                  const ConvActivation* activation) {
   std::atomic<bool> finite{true};
   const std::size_t cin = s.in_channels, cout = s.out_channels;
-  const Geometry geometry{&s, (s.out_w + 1) / 2};
-  const std::size_t tile_rows = (s.out_h + 1) / 2;
+  const Geometry geometry{&s, winograd_tile_cols(s)};
+  const std::size_t tile_rows = winograd_tile_rows(s);
   const KernelContext alone{context.isa, context.exact, nullptr};
   const std::size_t threads = context.pool != nullptr ? static_cast<std::size_t>(context.pool->threads()) : 1;
   const WinogradBlocks blocks = winograd_blocks(s, threads);

@@ -30,9 +30,8 @@ void PackedA::FreeAligned::operator()(float* p) const noexcept { gemm::free_alig
 namespace gemm {
 namespace {
 
-// kernels-gemm.md, "Fixed chunks and thread independence": about 40 multiply-adds per
-// nanosecond for the tiles, half a nanosecond per element packed.
-constexpr double kMultiplyAddsPerNs = 40.0;
+// kernels-gemm.md, "Fixed chunks and thread independence": kMultiplyAddsPerNs (gemm.hpp) for the
+// tiles, half a nanosecond per element packed.
 constexpr double kNsPerPackedElement = 0.5;
 
 struct Problem {

@@ -17,6 +17,13 @@
 
 namespace onemodel::opt {
 
+namespace gemm {
+// kernels-gemm.md "Fixed chunks and thread independence": about 40 multiply-adds per nanosecond of
+// a product's tiles on one thread, the work estimate a kernel hands the pool (ThreadPool::
+// parallel_for) for its products; an estimate only, never part of a result.
+inline constexpr double kMultiplyAddsPerNs = 40.0;
+}  // namespace gemm
+
 // A read-only matrix: element (r, c) at data[r * row_stride + c * col_stride].
 struct MatrixView {
   const float* data = nullptr;
