@@ -30,6 +30,12 @@ inline Args args_of(const ConvActivation& activation) noexcept {
               activation.args.fast};
 }
 
+// r with 0x7FC00000 where x is NaN: for the activations whose result is NaN exactly where their
+// input is (Relu, Clip), one test where canonical_of makes two.
+inline __m512 canonical_where_nan(__m512 x, __m512 r) noexcept {
+  return _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
+}
+
 // A NaN input (Relu's select drops it) or a NaN result (LeakyRelu's product) stores as canonical.
 inline __m512 canonical_of(__m512 v, __m512 r) noexcept {
   const __mmask16 nan = static_cast<__mmask16>(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q));
@@ -43,7 +49,8 @@ inline __m512 apply_op(const Args& a, __m512 v) noexcept {
   if constexpr (kOp == ew::UnaryOp::Clip) {  // v < lo -> lo; then v > hi -> hi
     __m512 r = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, a.alpha, _CMP_LT_OQ), a.alpha);
     r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, a.beta, _CMP_GT_OQ), a.beta);
-    return canonical_of(v, r);
+    // Ordered comparisons: a NaN v (or bound) moves nothing, so r is NaN exactly where v is.
+    return canonical_where_nan(v, r);
   } else if constexpr (kOp == ew::UnaryOp::LeakyRelu) {  // x < 0 ? alpha * x : x, the product rounded
     const __m512 r =
         _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_mul_ps(a.alpha, v));
@@ -54,7 +61,11 @@ inline __m512 apply_op(const Args& a, __m512 v) noexcept {
     return a.fast ? ew::fast_silu<ew::Avx512Lanes>(v) : ew::silu<ew::Avx512Lanes>(v);
   } else {  // Relu: x > 0 ? x : +0
     static_assert(kOp == ew::UnaryOp::Relu);
-    return canonical_of(v, _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), v));
+    // vmaxps returns its second operand unless the first is greater: +0 for -0, +0 and NaN, x
+    // above +0; then a NaN x stores as 0x7FC00000. Three operations where a select and
+    // canonical_of's two tests took six: a 16 -> 64 1x1 layer at 112 x 112 (16 products per
+    // output) 338-344 -> 277-278 us (AMD EPYC Zen 4, one thread, session 33).
+    return canonical_where_nan(v, _mm512_max_ps(v, _mm512_setzero_ps()));
   }
 }
 
