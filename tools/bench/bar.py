@@ -191,6 +191,9 @@ def main() -> int:
                         help="start even if the load average exceeds half the cores (smoke tests; recorded)")
     parser.add_argument("--allow-non-release", action="store_true",
                         help="accept a bench_model_row whose CMakeCache.txt says other than Release")
+    parser.add_argument("--pin-one-thread", type=int, default=None, metavar="CPU",
+                        help="run every one-thread process (both engines) on this logical CPU only "
+                             "(`taskset -c CPU`, shown in the command column); runs of more threads stay unpinned")
     parser.add_argument("--lock", type=Path,
                         default=Path(os.environ.get("ONEMODEL_LOCK", str(Path.home() / "WORKER-BENCH.lock"))))
     args = parser.parse_args()
@@ -238,6 +241,15 @@ def main() -> int:
     time_bin = "/usr/bin/time"
     if not os.access(time_bin, os.X_OK):
         sys.exit("bar.py: /usr/bin/time is missing (Debian: apt-get install time)")
+    # One-thread rows on one named CPU: on a VM whose vCPUs run at different speeds (session 33:
+    # a depthwise layer took 117 us on one vCPU and 173-177 on the other in the same minute), an
+    # unpinned process lands on either, and ONNX Runtime's row and ours may not land on the same.
+    pin = []
+    if args.pin_one_thread is not None:
+        if args.pin_one_thread not in os.sched_getaffinity(0):
+            parser.error(f"--pin-one-thread {args.pin_one_thread}: not a CPU this process may run on "
+                         f"({sorted(os.sched_getaffinity(0))})")
+        pin = ["taskset", "-c", str(args.pin_one_thread)]
 
     args.out.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = args.out / "bar.csv", args.out / "bar.md"
@@ -274,6 +286,7 @@ def main() -> int:
             md.write(f"\n## Run {run_id}: {' '.join(rows)}\n\n")
             md.write(f"threads {args.threads!r}, engines {args.engines!r}, reps {args.reps}, "
                      f"target {args.target_seconds} s, max calls {args.max_calls}"
+                     f"{f', one-thread runs on CPU {args.pin_one_thread}' if pin else ''}"
                      f"{', **--ignore-load** (not publishable)' if args.ignore_load else ''}\n\n")
             for key in ("machine", "cpu_model", "isa", "logical_cores", "os", "python_version",
                         "ort_version", "compiler", "build_type", "git_commit"):
@@ -289,6 +302,8 @@ def main() -> int:
                         command = [str(ort_python), str(benchlib.BENCH_DIR / "ort_row.py")] + common
                     else:
                         command = [str(bench_bin)] + common[:1] + ["--mode", engine] + common[1:]
+                    if n == 1:
+                        command = pin + command
                     print(f"bar.py: {text} threads={n} {engine}: {shlex.join(command)}", file=sys.stderr, flush=True)
                     with tempfile.NamedTemporaryFile(prefix="bar-time-", suffix=".txt", delete=False) as tf:
                         time_file = Path(tf.name)
