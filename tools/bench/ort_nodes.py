@@ -10,14 +10,11 @@ cores differ.
   (REFDIR holds inputs/*.npy, as the bar's reference directories do)
 """
 import argparse
-import collections
-import glob
-import json
-import os
-import tempfile
+import sys
+from pathlib import Path
 
-import numpy as np
-import onnxruntime as ort
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ort_profile  # noqa: E402
 
 
 def main():
@@ -30,38 +27,17 @@ def main():
     parser.add_argument("--filter", default="", help="only nodes whose name contains this text")
     args = parser.parse_args()
 
-    inputs = {os.path.basename(f)[:-4]: np.load(f) for f in sorted(glob.glob(os.path.join(args.refdir, "inputs", "*.npy")))}
-    if not inputs:
-        parser.error(f"no inputs/*.npy under {args.refdir}")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = args.threads
-    options.inter_op_num_threads = 1
-    options.enable_profiling = True
-    with tempfile.TemporaryDirectory() as tmp:
-        options.profile_file_prefix = os.path.join(tmp, "ort_nodes")
-        session = ort.InferenceSession(args.model, options, providers=["CPUExecutionProvider"])
-        for _ in range(args.warmup + args.runs):
-            session.run(None, inputs)
-        with open(session.end_profiling()) as f:
-            events = json.load(f)
-    calls = collections.defaultdict(list)
-    op_type = {}
-    order = []
-    for e in events:
-        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
-            name = e["name"][:-len("_kernel_time")]
-            if name not in calls:
-                order.append(name)
-            calls[name].append(e["dur"])
-            op_type[name] = e.get("args", {}).get("op_name", "?")
-    print(f"ONNX Runtime {ort.__version__}, {args.threads} thread(s), {args.runs} warm calls, median per node (us)")
+    nodes = ort_profile.node_times(args.model, args.refdir, args.threads, args.runs, args.warmup)
+    print(f"ONNX Runtime {ort_profile.version()}, {args.threads} thread(s), {args.runs} warm calls, "
+          "median per node (us)")
     total = 0.0
-    for name in order:
-        median = float(np.median(calls[name][-args.runs:]))
+    for name, op, durations in nodes:
+        warm = sorted(durations)
+        median = warm[len(warm) // 2]
         total += median
         if args.filter in name:
-            print(f"{median:9.1f}  {op_type[name]:22s} {name}")
-    print(f"{total:9.1f}  total over {len(order)} nodes")
+            print(f"{median:9.1f}  {op:22s} {name}")
+    print(f"{total:9.1f}  total over {len(nodes)} nodes")
 
 
 if __name__ == "__main__":
