@@ -9,7 +9,6 @@ cores differ.
   PY tools/bench/ort_nodes.py MODEL.onnx REFDIR [--threads 1] [--runs 30] [--filter TEXT]
   (REFDIR holds inputs/*.npy, as the bar's reference directories do)
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -18,12 +17,7 @@ import ort_profile  # noqa: E402
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model")
-    parser.add_argument("refdir")
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--warmup", type=int, default=5)
+    parser = ort_profile.parser(__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="only nodes whose name contains this text")
     args = parser.parse_args()
 

@@ -8,7 +8,6 @@ A measurement, never a test; the profiler adds a little per node. ort_nodes.py l
   PY tools/bench/ort_op_types.py MODEL.onnx REFDIR [--threads 1] [--runs 30]
   (REFDIR holds inputs/*.npy, as the bar's reference directories do)
 """
-import argparse
 import collections
 import sys
 from pathlib import Path
@@ -18,12 +17,7 @@ import ort_profile  # noqa: E402
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model")
-    parser.add_argument("refdir")
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--warmup", type=int, default=5)
+    parser = ort_profile.parser(__doc__.splitlines()[0])
     args = parser.parse_args()
 
     by_type = collections.defaultdict(float)

@@ -1,6 +1,7 @@
 """ONNX Runtime's per-node profile of one model, shared by ort_op_types.py and ort_nodes.py: its
 profiler's `<node>_kernel_time` events over warm calls (issue 15, profiles). A measurement helper,
 never a test."""
+import argparse
 import collections
 import glob
 import json
@@ -9,6 +10,17 @@ import tempfile
 
 import numpy as np
 import onnxruntime as ort
+
+
+def parser(description):
+    """The arguments both scripts take: MODEL REFDIR [--threads] [--runs] [--warmup]."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("model")
+    p.add_argument("refdir")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--warmup", type=int, default=5)
+    return p
 
 
 def node_times(model, refdir, threads, runs, warmup):
