@@ -11,10 +11,8 @@
 
 #include "diff/graph_builder.hpp"
 #include "onemodel/session.hpp"
-#include "optimized/frame/thread_pool.hpp"
-#include "optimized/runtime/compiled_graph.hpp"
-#include "optimized/runtime/plan.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/support/plan_fixture.hpp"
 #include "tests/support/same_outputs.hpp"
 
 namespace onemodel {
@@ -32,22 +30,11 @@ Tensor values(const Shape& shape, float offset) {
   return Tensor::from_values<float>(DType::F32, shape, v);
 }
 
-// The plan of the optimized engine on the graph as imported (no pass fuses the element-wise
-// nodes into one chain node, so the binary override itself is planned).
-struct Planned {
-  std::unique_ptr<opt::ThreadPool> pool = std::make_unique<opt::ThreadPool>(1);
-  std::unique_ptr<opt::CompiledGraph> graph;
-  std::unique_ptr<opt::Plan> plan;
-
-  Planned(const IrModel& model, const std::vector<Tensor>& inputs) {
-    SessionOptions options;
-    options.optimization_level = OptimizationLevel::None;
-    graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, pool.get()});
-    plan = std::make_unique<opt::Plan>(*graph, inputs);
-  }
-  std::int64_t offset(const std::string& name) const {
-    return plan->values()[static_cast<std::size_t>(graph->value_id(name))].offset;
-  }
+// The plan of the graph as imported (no pass fuses the element-wise nodes into one chain node,
+// so the binary override itself is planned).
+struct Planned : test::PlanFixture {
+  using PlanFixture::PlanFixture;
+  std::int64_t offset(const std::string& name) const { return value(name).offset; }
 };
 
 const Shape kFull{16, 4096};  // four chunks of the element-wise kernels (kChunkElements)

@@ -21,6 +21,7 @@
 #include "tests/kernels/two_threads.hpp"
 #include "tests/support/same_outputs.hpp"
 #include "tests/support/ir_builder.hpp"
+#include "tests/support/plan_fixture.hpp"
 
 // Counts heap allocations while `g_counting` is set.
 #include "tests/support/counting_new.hpp"
@@ -48,26 +49,7 @@ std::vector<Tensor> run_model(const IrModel& model, EngineKind engine, const std
 }
 
 
-// The plan the optimized engine would make, for inspecting offsets.
-struct PlanFixture {
-  IrModel model;
-  std::unique_ptr<opt::ThreadPool> pool = std::make_unique<opt::ThreadPool>(1);
-  std::unique_ptr<opt::CompiledGraph> graph;
-  std::unique_ptr<opt::Plan> plan;
-
-  PlanFixture(IrModel m, const std::vector<Tensor>& inputs) : model(std::move(m)) {
-    SessionOptions options;
-    options.mode = ExecutionMode::Exact;
-    // The planner on the graph as imported: the passes (elementwise-chain would fuse these
-    // element-wise test graphs into one node) are tested in graph_passes_test.cpp.
-    options.optimization_level = OptimizationLevel::None;
-    graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, pool.get()});
-    plan = std::make_unique<opt::Plan>(*graph, inputs);
-  }
-  const opt::PlanValue& value(const std::string& name) const {
-    return plan->values()[static_cast<std::size_t>(graph->value_id(name))];
-  }
-};
+using test::PlanFixture;
 
 TEST(SlabAllocator, BestFitCoalescingAndGrowthAtTheEnd) {
   opt::SlabAllocator slab;
