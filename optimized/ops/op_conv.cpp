@@ -270,10 +270,9 @@ class ConvOverride final : public OptimizedKernel {
     float* y = context.output(0).mutable_data<float>().data();
     const KernelContext kc = kernel_context(context);
 #if defined(__x86_64__)
-    if (!plan.winograd_weights.empty() && kc.isa == Isa::Avx512) {
+    if (!plan.winograd_weights.empty() && (kc.isa == Isa::Avx512 || kc.isa == Isa::Avx2)) {
       // The kernel's workspace is its calling thread's (winograd.hpp), not run scratch.
-      if (winograd_conv2d_f32__avx512(kc, s, x.data<float>().data(), plan.winograd_weights, bias, y, nullptr,
-                                      activation)) {
+      if (winograd_conv2d_f32(kc, s, x.data<float>().data(), plan.winograd_weights, bias, y, nullptr, activation)) {
         return;
       }
       // A NaN came out (an infinity or NaN among the operands, winograd.hpp): the direct sum over

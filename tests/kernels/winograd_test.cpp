@@ -1,10 +1,11 @@
-// Winograd F(2x2, 3x3) in fast mode (optimized/kernels/conv/winograd.*) on the AVX-512 path,
-// called directly. Its results are not the direct sum's bits, so each output is checked against
-// the convolution computed in double precision, within the rounding bound of the algorithm's own
-// operations (below); at 1 and 2 threads (the same bits), over channel counts off a vector,
-// odd and even maps, maps of several blocks, asymmetric and no padding, batch 2, with and without
-// a bias; the fused activation and residual; the NaN report for infinite or NaN operands; and
-// the selection rule (never exact mode, never off AVX-512, 3x3 stride 1 only).
+// Winograd F(2x2, 3x3) in fast mode (optimized/kernels/conv/winograd.*) on the AVX-512 and AVX2
+// paths (each that this machine runs), called directly. Its results are not the direct sum's
+// bits, so each output is checked against the convolution computed in double precision, within
+// the rounding bound of the algorithm's own operations (below); at 1 and 2 threads (the same
+// bits), over channel counts off a vector, odd and even maps, maps of several blocks, asymmetric
+// and no padding, batch 2, with and without a bias; the fused activation and residual; the NaN
+// report for infinite or NaN operands; and the selection rule (never exact mode, never off
+// AVX-512 and AVX2, 3x3 stride 1 only).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -131,18 +132,28 @@ struct Expected {
 }
 
 #if defined(__x86_64__)
-// Runs the kernel; returns its report, `out` the outputs (with 16 guard floats after them).
-bool run(const Case& c, const Data& d, int threads, std::vector<float>& out,
+// The Winograd paths this machine runs.
+std::vector<Isa> winograd_paths() {
+  std::vector<Isa> paths;
+  for (Isa isa : {Isa::Avx512, Isa::Avx2}) {
+    if (kernel_tests::machine_runs(isa)) paths.push_back(isa);
+  }
+  return paths;
+}
+
+// Runs the kernel of path `isa` (through the dispatch op_conv.cpp calls); returns its report,
+// `out` the outputs (with 16 guard floats after them).
+bool run(Isa isa, const Case& c, const Data& d, int threads, std::vector<float>& out,
          const ConvActivation* activation = nullptr) {
   const Conv2dShape s = c.shape();
-  const std::vector<PackedA> packed = winograd_pack_weights(Isa::Avx512, s, d.w.data());
+  const std::vector<PackedA> packed = winograd_pack_weights(isa, s, d.w.data());
   // One thread: a workspace of the size winograd_blocks asks; two: the calling thread's own buffer.
   std::vector<float> workspace(threads == 1 ? winograd_blocks(s, 1).workspace : 0);
   ThreadPool pool(threads, two_threads::kAlways);
-  const KernelContext context{Isa::Avx512, false, &pool};
+  const KernelContext context{isa, false, &pool};
   out.assign(s.batch * s.out_channels * s.out_plane() + 16, 12345.0f);
-  return winograd_conv2d_f32__avx512(context, s, d.x.data(), packed, c.bias ? d.b.data() : nullptr, out.data(),
-                                     threads == 1 ? workspace.data() : nullptr, activation);
+  return winograd_conv2d_f32(context, s, d.x.data(), packed, c.bias ? d.b.data() : nullptr, out.data(),
+                             threads == 1 ? workspace.data() : nullptr, activation);
 }
 
 Data data_for(const Case& c, std::uint32_t seed) {
@@ -151,26 +162,28 @@ Data data_for(const Case& c, std::uint32_t seed) {
                                 s.out_channels, seed, false, 13);
 }
 
-// "" or what is wrong with the kernel's outputs for `c` at one and two threads.
-std::string check(const Case& c, std::uint32_t seed) {
+// "" or what is wrong with path isa's outputs for `c` at one and two threads.
+std::string check(Isa isa, const Case& c, std::uint32_t seed) {
   const Data d = data_for(c, seed);
   const Expected want = expected(c, d);
   std::vector<float> one, two;
-  if (!run(c, d, 1, one)) return c.describe() + ": reported a NaN for finite operands";
-  if (!run(c, d, 2, two)) return c.describe() + ": reported a NaN at two threads";
+  const std::string where = std::string(isa_name(isa)) + " " + c.describe();
+  if (!run(isa, c, d, 1, one)) return where + ": reported a NaN for finite operands";
+  if (!run(isa, c, d, 2, two)) return where + ": reported a NaN at two threads";
+
   for (std::size_t i = 0; i < want.value.size(); ++i) {
     const double error = std::fabs(static_cast<double>(one[i]) - want.value[i]);
     if (!(error <= want.bound[i])) {
-      return c.describe() + ": element " + std::to_string(i) + " is " + std::to_string(one[i]) + ", the sum " +
+      return where + ": element " + std::to_string(i) + " is " + std::to_string(one[i]) + ", the sum " +
              std::to_string(want.value[i]) + ", error " + std::to_string(error) + " above the bound " +
              std::to_string(want.bound[i]);
     }
     if (bits(one[i]) != bits(two[i])) {
-      return c.describe() + ": element " + std::to_string(i) + " differs at two threads";
+      return where + ": element " + std::to_string(i) + " differs at two threads";
     }
   }
   for (std::size_t i = want.value.size(); i < one.size(); ++i) {
-    if (one[i] != 12345.0f || two[i] != 12345.0f) return c.describe() + ": wrote past the end";
+    if (one[i] != 12345.0f || two[i] != 12345.0f) return where + ": wrote past the end";
   }
   return "";
 }
@@ -178,7 +191,7 @@ std::string check(const Case& c, std::uint32_t seed) {
 
 TEST(Winograd, WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  if (winograd_paths().empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("Winograd.WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads");
   std::vector<Case> cases = {
       Case(16, 16, 14, 14, 1),   // whole tile rows of 7 tiles
@@ -188,23 +201,35 @@ TEST(Winograd, WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads) {
       Case(32, 48, 30, 1, 1),    // one column
       Case(33, 17, 40, 70, 1),   // 35 tiles a row, channels off the vector
       Case(64, 64, 72, 72, 1),   // 36 tile rows in blocks (winograd_blocks)
+      Case(16, 16, 8, 8, 1),     // 4 tiles a row: AVX2's one vector, part of AVX-512's
+      Case(16, 16, 9, 17, 0),    // 8 tiles a row whose last patch ends the input row
+      Case(16, 24, 6, 34, 1),    // 17 tiles a row: AVX2's third vector holds one
   };
   Case asymmetric(24, 40, 12, 18, 0);
   asymmetric.pt = 2;
   asymmetric.pb = 1;
   asymmetric.pr = 2;
   cases.push_back(asymmetric);
+  // A right pad of 3: the last of 8 tiles a row reads two padding columns past the row's end,
+  // which AVX2's second load of a row (columns 8-15 of the vector's 18) must not take from the
+  // next row.
+  Case wide_right(16, 16, 10, 14, 1);
+  wide_right.pr = 3;
+  cases.push_back(wide_right);
   Case batch2(24, 32, 11, 19, 1);
   batch2.batch = 2;
   batch2.bias = false;
   cases.push_back(batch2);
   ASSERT_GT(winograd_blocks(cases[6].shape(), 1).count, 1u) << "the case must span blocks";
-  std::uint32_t seed = 1;
   // The kernel serves any 3x3 unstrided shape; the rule (tested below) only says where it is the
   // faster choice, so small cases test the edges cheaply.
-  for (const Case& c : cases) ASSERT_EQ(check(c, seed++), "");
+  std::uint32_t seed = 1;
+  for (const Case& c : cases) {
+    for (Isa isa : winograd_paths()) ASSERT_EQ(check(isa, c, seed), "");
+    ++seed;
+  }
 #else
-  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 and AVX2 paths only";
 #endif
 }
 
@@ -212,7 +237,7 @@ TEST(Winograd, WithinTheAlgorithmsRoundingBoundAndTheSameAtTwoThreads) {
 // then the activation (Relu here), as conv_activation_step.hpp applies it to finished rows.
 TEST(Winograd, FusedResidualAndActivationReadEachOutputsOwnPosition) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  if (winograd_paths().empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   Case c(24, 40, 15, 21, 1);
   c.batch = 2;
   const Data d = data_for(c, 77);
@@ -222,17 +247,19 @@ TEST(Winograd, FusedResidualAndActivationReadEachOutputsOwnPosition) {
   ConvActivation activation;
   activation.args.op = ew::UnaryOp::Relu;
   activation.residual = residual.data();
-  std::vector<float> got;
-  ASSERT_TRUE(run(c, d, 1, got, &activation));
-  for (std::size_t i = 0; i < want.value.size(); ++i) {
-    const double with_residual = want.value[i] + residual[i];
-    const double expected_value = with_residual > 0.0 ? with_residual : 0.0;
-    // The residual's one rounding on top of the convolution's bound.
-    const double bound = want.bound[i] + std::fabs(with_residual) * std::ldexp(1.0, -24) + 1e-30;
-    ASSERT_LE(std::fabs(got[i] - expected_value), bound) << c.describe() << " element " << i;
+  for (Isa isa : winograd_paths()) {
+    std::vector<float> got;
+    ASSERT_TRUE(run(isa, c, d, 1, got, &activation));
+    for (std::size_t i = 0; i < want.value.size(); ++i) {
+      const double with_residual = want.value[i] + residual[i];
+      const double expected_value = with_residual > 0.0 ? with_residual : 0.0;
+      // The residual's one rounding on top of the convolution's bound.
+      const double bound = want.bound[i] + std::fabs(with_residual) * std::ldexp(1.0, -24) + 1e-30;
+      ASSERT_LE(std::fabs(got[i] - expected_value), bound) << isa_name(isa) << " " << c.describe() << " element " << i;
+    }
   }
 #else
-  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 and AVX2 paths only";
 #endif
 }
 
@@ -241,24 +268,26 @@ TEST(Winograd, FusedResidualAndActivationReadEachOutputsOwnPosition) {
 // direct sum (op_conv.cpp); finite operands never take that second pass (the test above).
 TEST(Winograd, ReportsNaNForInfiniteOrNaNOperands) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  if (winograd_paths().empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const Case c(16, 16, 9, 11, 1);
   const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};
-  for (float special : specials) {
-    for (std::size_t at : {std::size_t{0}, std::size_t{5 * 11 + 4}, std::size_t{15 * 99 + 98}}) {
-      Data d = data_for(c, 5);
-      d.x[at] = special;
+  for (Isa isa : winograd_paths()) {
+    for (float special : specials) {
+      for (std::size_t at : {std::size_t{0}, std::size_t{5 * 11 + 4}, std::size_t{15 * 99 + 98}}) {
+        Data d = data_for(c, 5);
+        d.x[at] = special;
+        std::vector<float> got;
+        EXPECT_FALSE(run(isa, c, d, 1, got)) << isa_name(isa) << " input " << at << " = " << special;
+      }
+      Data d = data_for(c, 6);
+      d.w[7 * 16 * 9 + 3 * 9 + 4] = special;
       std::vector<float> got;
-      EXPECT_FALSE(run(c, d, 1, got)) << "input " << at << " = " << special;
+      EXPECT_FALSE(run(isa, c, d, 2, got)) << isa_name(isa) << " weight = " << special;
     }
-    Data d = data_for(c, 6);
-    d.w[7 * 16 * 9 + 3 * 9 + 4] = special;
-    std::vector<float> got;
-    EXPECT_FALSE(run(c, d, 2, got)) << "weight = " << special;
   }
 #else
-  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 path only";
+  GTEST_SKIP() << "Winograd F(2x2, 3x3) runs on the x86-64 AVX-512 and AVX2 paths only";
 #endif
 }
 
@@ -266,7 +295,8 @@ TEST(Winograd, SelectionRule) {
   const Case c(64, 64, 56, 56, 1);
   const Conv2dShape s = c.shape();
   EXPECT_FALSE(winograd_takes(Isa::Avx512, true, s)) << "exact mode fixes the direct sum's order";
-  EXPECT_FALSE(winograd_takes(Isa::Avx2, false, s));
+  EXPECT_FALSE(winograd_takes(Isa::Avx2, true, s)) << "exact mode fixes the direct sum's order";
+  EXPECT_FALSE(winograd_takes(Isa::Sse, false, s));
   EXPECT_FALSE(winograd_takes(Isa::Scalar, false, s));
   // One attribute changed at a time, each one the rule refuses.
   const auto refused = [&](void (*change)(Conv2dShape&), const char* what) {
@@ -288,6 +318,7 @@ TEST(Winograd, SelectionRule) {
   const Conv2dShape small_map = Case(128, 32, 7, 7, 1).shape(), more_tiles = Case(32, 32, 14, 14, 1).shape();
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, small_map));
 #if defined(__x86_64__)
+  EXPECT_TRUE(winograd_takes(Isa::Avx2, false, s));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, s));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, more_tiles));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(512, 512, 7, 7, 1).shape()));

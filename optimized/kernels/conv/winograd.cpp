@@ -3,6 +3,7 @@
 #include "optimized/kernels/conv/winograd.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace onemodel::opt {
 namespace {
@@ -41,7 +42,7 @@ constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
 bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
                     [[maybe_unused]] const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
-  if (exact || isa != Isa::Avx512) return false;
+  if (exact || (isa != Isa::Avx512 && isa != Isa::Avx2)) return false;
   if (s.groups != 1 || s.kernel_h != 3 || s.kernel_w != 3 || s.stride_h != 1 || s.stride_w != 1 ||
       s.dilation_h != 1 || s.dilation_w != 1) {
     return false;
@@ -137,5 +138,40 @@ WinogradBlocks winograd_blocks(const Conv2dShape& s, std::size_t threads) noexce
   b.workspace = b.parallel ? threads * b.floats : b.floats;
   return b;
 }
+
+WinogradSlots::WinogradSlots(std::size_t count) noexcept
+    : used_(count >= 64 ? std::uint64_t{0} : ~((std::uint64_t{1} << count) - 1)) {}
+
+std::size_t WinogradSlots::take() noexcept {
+  thread_local std::size_t last = 0;
+  std::uint64_t used = used_.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t free = ~used;
+    std::uint64_t bit = last < 64 && ((free >> last) & 1u) != 0 ? std::uint64_t{1} << last : free & (~free + 1);
+    if (bit == 0) {
+      used = used_.load(std::memory_order_relaxed);
+      continue;
+    }
+    if (used_.compare_exchange_weak(used, used | bit, std::memory_order_acquire, std::memory_order_relaxed)) {
+      last = static_cast<std::size_t>(std::countr_zero(bit));
+      return last;
+    }
+  }
+}
+
+void WinogradSlots::give(std::size_t slot) noexcept {
+  used_.fetch_and(~(std::uint64_t{1} << slot), std::memory_order_release);
+}
+
+#if defined(__x86_64__)
+bool winograd_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                         const std::vector<PackedA>& packed, const float* bias, float* y, float* workspace,
+                         const ConvActivation* activation) {
+  if (context.isa == Isa::Avx512) {
+    return winograd_conv2d_f32__avx512(context, shape, x, packed, bias, y, workspace, activation);
+  }
+  return winograd_conv2d_f32__avx2(context, shape, x, packed, bias, y, workspace, activation);
+}
+#endif
 
 }  // namespace onemodel::opt

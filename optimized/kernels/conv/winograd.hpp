@@ -12,7 +12,9 @@
 // "Accuracy"; checked against a double-precision sum by the tests).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "optimized/frame/isa.hpp"
@@ -31,9 +33,9 @@ inline std::size_t winograd_tile_rows(const Conv2dShape& s) noexcept { return (s
 inline std::size_t winograd_tile_cols(const Conv2dShape& s) noexcept { return (s.out_w + 1) / 2; }
 
 // Whether fast mode on this path runs this shape by Winograd: one group, a 3 x 3 kernel at stride
-// 1 and dilation 1, the AVX-512 path, channel counts and maps where it measured faster than the
-// product or the direct kernel (winograd.cpp), extents far below the 32-bit range. Never in
-// exact mode.
+// 1 and dilation 1, the AVX-512 or AVX2 path, channel counts and maps where it measured faster
+// than the product or the direct kernel (winograd.cpp), extents far below the 32-bit range. Never
+// in exact mode.
 bool winograd_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
 // The filters w [Cout, Cin, 3, 3] transformed (G g G^T, computed in double and rounded once) and
@@ -64,13 +66,31 @@ WinogradBlocks winograd_blocks(const Conv2dShape& shape, std::size_t threads) no
 // (with an even distance they fell into as few as four).
 std::size_t winograd_element_stride(std::size_t floats) noexcept;
 
+// Workspace slots for blocks run in parallel, one a thread (winograd_run.hpp): a chunk takes a
+// free one for its block and gives it back. A thread asks first for the slot it had last, so the
+// transformed inputs and products it writes are in its own caches: a line last read by another
+// core costs a coherence round trip to write (the shared steps' workspace did, and 128 -> 32 at
+// 56 x 56 took 2.6 ms at two threads against 1.3 at one). At most as many chunks run at once as
+// the pool has threads (<= 64).
+class WinogradSlots {
+ public:
+  // `count` slots (1 to 64); the bits past them count as taken, so a slot remembered from a call
+  // with more threads (another session's pool, the same calling thread) is never handed out.
+  explicit WinogradSlots(std::size_t count) noexcept;
+  std::size_t take() noexcept;
+  void give(std::size_t slot) noexcept;
+
+ private:
+  std::atomic<std::uint64_t> used_;
+};
+
 #if defined(__x86_64__)
 // x: [batch, Cin, in_h, in_w]; packed: winograd_pack_weights; bias: [Cout] or nullptr; y: [batch,
 // Cout, out_h, out_w]; `activation` as conv2d_f32's, applied to finished rows; `workspace`:
 // winograd_blocks(shape, the pool's threads).workspace floats, or nullptr for a buffer of the
 // calling thread's that only grows (reused by every layer the thread runs, so it stays in the
 // caches; like the product's packing space it is not charged to a run's memory limit). Requires
-// an AVX-512 machine and winograd_takes.
+// a machine with the path's instructions (AVX-512, or AVX2 with FMA) and winograd_takes.
 //
 // Returns false when an output came out NaN (before the activation): then y is to be computed
 // again by the direct sum. An infinite input or weight reaches several transformed values with
@@ -80,6 +100,15 @@ std::size_t winograd_element_stride(std::size_t floats) noexcept;
 bool winograd_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
                                  const std::vector<PackedA>& packed, const float* bias, float* y, float* workspace,
                                  const ConvActivation* activation);
+// The same on the AVX2 path: eight tiles a vector. The transforms' operations per value are the
+// AVX-512 path's, in the same order.
+bool winograd_conv2d_f32__avx2(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                               const std::vector<PackedA>& packed, const float* bias, float* y, float* workspace,
+                               const ConvActivation* activation);
+// The path's kernel for context.isa (AVX-512 or AVX2; winograd_takes refuses the others).
+bool winograd_conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                         const std::vector<PackedA>& packed, const float* bias, float* y, float* workspace,
+                         const ConvActivation* activation);
 #endif
 
 }  // namespace onemodel::opt
