@@ -51,14 +51,14 @@ struct GroupOperands {
   GroupOperands(const GroupOperands&) = delete;
   GroupOperands& operator=(const GroupOperands&) = delete;
 
-  // conv_bias_epilogue's work as the AVX-512 product's stores can do it (GemmStoreOps): the bias,
+  // conv_bias_epilogue's work as the AVX-512 and AVX2 products' stores can do it (GemmStoreOps): the bias,
   // then a residual Add (C is laid out like y here: element (r, j) is y[first + r * plane + j]),
   // then a Relu, Clip, LeakyRelu, HardSwish or SiLU, with no normalization and no narrowing (the one-pass
   // epilogue's case, conv_bias_rows.hpp, or the bias pass and the Add's pass); bias null where the
   // epilogue does other work.
   static GemmStoreOps store_ops_for(const KernelContext& context, const ConvBiasState& b) {
     GemmStoreOps ops;
-    if (context.isa != Isa::Avx512 || b.bias == nullptr) return ops;
+    if ((context.isa != Isa::Avx512 && context.isa != Isa::Avx2) || b.bias == nullptr) return ops;
     if (b.activation != nullptr) {
       const ConvActivation& a = *b.activation;
       if (a.norm_scale != nullptr || a.round_first != nullptr) return ops;

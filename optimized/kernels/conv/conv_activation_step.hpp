@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/batchnorm/batch_norm.hpp"
@@ -34,7 +35,8 @@ struct ConvActivation {
   bool residual_first = false;
 };
 
-// Whether a kernel may apply `activation` in its own stores (fused_activation_avx512.hpp): a Relu,
+// Whether a kernel may apply `activation` in its own stores (fused_activation_avx512.hpp and
+// fused_activation_avx2.hpp): a Relu,
 // Clip, LeakyRelu, HardSwish or SiLU alone, with no normalization and no narrowing first. A residual Add is allowed
 // where the caller adds it (the one-pass epilogue, conv_bias_rows.hpp).
 inline bool activation_fuses_in_store(const ConvActivation* activation) noexcept {
@@ -46,6 +48,24 @@ inline bool activation_fuses_in_store(const ConvActivation* activation) noexcept
   return op == ew::UnaryOp::Relu || op == ew::UnaryOp::Clip || op == ew::UnaryOp::LeakyRelu ||
          op == ew::UnaryOp::HardSwish || op == ew::UnaryOp::Silu;
 }
+
+namespace fused_activation {
+
+// For the kernels that apply an activation in their own stores (fused_activation_avx512.hpp,
+// fused_activation_avx2.hpp): fn(std::integral_constant<ew::UnaryOp, op>{}) for the activation
+// `op`, so that a loop over many vectors picks its activation once, outside the loop.
+template <class Fn>
+inline decltype(auto) with_op(ew::UnaryOp op, Fn&& fn) {
+  switch (op) {
+    case ew::UnaryOp::Clip: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Clip>{});
+    case ew::UnaryOp::LeakyRelu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::LeakyRelu>{});
+    case ew::UnaryOp::HardSwish: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::HardSwish>{});
+    case ew::UnaryOp::Silu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Silu>{});
+    default: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Relu>{});
+  }
+}
+
+}  // namespace fused_activation
 
 // `values`: n finished outputs of output channel `channel`, the outputs y[offset .. offset + n)
 // of the whole Conv (the residual is read at the same positions).

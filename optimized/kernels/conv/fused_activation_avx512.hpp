@@ -10,8 +10,6 @@
 
 #include <immintrin.h>
 
-#include <type_traits>
-
 #include "optimized/kernels/conv/conv_activation_step.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
@@ -68,19 +66,6 @@ inline __m512 apply_op(const Args& a, __m512 v) noexcept {
     // zero-masked form: GCC 12 at -O1 warns -Wmaybe-uninitialized inside the unmasked intrinsic.
     const __m512 r = _mm512_maskz_max_ps(static_cast<__mmask16>(0xFFFF), v, _mm512_setzero_ps());
     return canonical_where_nan(v, r);
-  }
-}
-
-// fn(std::integral_constant<ew::UnaryOp, op>{}) for the activation `op`, so that a loop over many
-// vectors picks its activation once, outside the loop.
-template <class Fn>
-inline decltype(auto) with_op(ew::UnaryOp op, Fn&& fn) {
-  switch (op) {
-    case ew::UnaryOp::Clip: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Clip>{});
-    case ew::UnaryOp::LeakyRelu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::LeakyRelu>{});
-    case ew::UnaryOp::HardSwish: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::HardSwish>{});
-    case ew::UnaryOp::Silu: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Silu>{});
-    default: return fn(std::integral_constant<ew::UnaryOp, ew::UnaryOp::Relu>{});
   }
 }
 

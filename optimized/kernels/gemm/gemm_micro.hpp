@@ -55,6 +55,9 @@ using StoreKernel = void (*)(std::size_t kc, const float* a, const float* b, std
                              std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row,
                              std::size_t col);
 #if defined(__x86_64__)
+void f32_gemm_6x16__avx2_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                   std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row,
+                                   std::size_t col);
 void f32_gemm_12x32__avx512_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                       std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops,
                                       std::size_t row, std::size_t col);

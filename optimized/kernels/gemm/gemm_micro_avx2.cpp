@@ -6,77 +6,132 @@
 // (exact-mode.md rule 2). Compiled with -mavx2 -mfma; called only after the CPU check.
 #include <immintrin.h>
 
+#include <cstdint>
+#include <type_traits>
+
+#include "optimized/kernels/conv/fused_activation_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_lanes_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
 namespace onemodel::opt::gemm {
 namespace {
 
+constexpr int kRows = 6;  // MR: the packed A strip holds 6 rows per step of k
+
 using avx2::canonical_nan;
 using avx2::step;
 
-inline void store_row(float* c, __m256 v0, __m256 v1, bool canonical) noexcept {
-  if (canonical) {
-    v0 = canonical_nan(v0);
-    v1 = canonical_nan(v1);
+// The accumulators live in fully unrolled arrays; GCC keeps each element in its own ymm register
+// (12 accumulators, 2 B vectors and a broadcast: 15 of 16).
+template <bool kFused>
+[[gnu::always_inline]] inline void accumulate_6x16(std::size_t kc, const float* a, const float* b,
+                                                   std::ptrdiff_t ldb, const float* c, std::ptrdiff_t ldc,
+                                                   std::uint32_t flags, __m256* acc0, __m256* acc1) noexcept {
+  if ((flags & kGemmAccumulate) != 0) {
+    // A later k-block starts from the C values the earlier ones stored (kernels-gemm.md step 3).
+#pragma GCC unroll 6
+    for (int r = 0; r < kRows; ++r) {
+      acc0[r] = _mm256_loadu_ps(c + r * ldc);
+      acc1[r] = _mm256_loadu_ps(c + r * ldc + 8);
+    }
+  } else {
+    // exact-mode.md rule 3: accumulators start from +0.
+#pragma GCC unroll 6
+    for (int r = 0; r < kRows; ++r) acc0[r] = acc1[r] = _mm256_setzero_ps();
   }
-  _mm256_storeu_ps(c, v0);
-  _mm256_storeu_ps(c + 8, v1);
+  for (std::size_t p = 0; p < kc; ++p) {
+    const __m256 b0 = _mm256_loadu_ps(b);
+    const __m256 b1 = _mm256_loadu_ps(b + 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < kRows; ++r) {
+      const __m256 av = _mm256_broadcast_ss(a + r);
+      acc0[r] = step<kFused>(acc0[r], av, b0);
+      acc1[r] = step<kFused>(acc1[r], av, b1);
+    }
+    a += kRows;
+    b += ldb;
+  }
 }
 
 template <bool kFused>
 inline void kernel_6x16(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                         std::uint32_t flags) noexcept {
-  __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
-  if ((flags & kGemmAccumulate) != 0) {
-    // A later k-block starts from the C values the earlier ones stored (kernels-gemm.md step 3).
-    c00 = _mm256_loadu_ps(c + 0 * ldc);
-    c01 = _mm256_loadu_ps(c + 0 * ldc + 8);
-    c10 = _mm256_loadu_ps(c + 1 * ldc);
-    c11 = _mm256_loadu_ps(c + 1 * ldc + 8);
-    c20 = _mm256_loadu_ps(c + 2 * ldc);
-    c21 = _mm256_loadu_ps(c + 2 * ldc + 8);
-    c30 = _mm256_loadu_ps(c + 3 * ldc);
-    c31 = _mm256_loadu_ps(c + 3 * ldc + 8);
-    c40 = _mm256_loadu_ps(c + 4 * ldc);
-    c41 = _mm256_loadu_ps(c + 4 * ldc + 8);
-    c50 = _mm256_loadu_ps(c + 5 * ldc);
-    c51 = _mm256_loadu_ps(c + 5 * ldc + 8);
-  } else {
-    // exact-mode.md rule 3: accumulators start from +0.
-    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
-  }
-  for (std::size_t p = 0; p < kc; ++p) {
-    const __m256 b0 = _mm256_loadu_ps(b);
-    const __m256 b1 = _mm256_loadu_ps(b + 8);
-    __m256 av = _mm256_broadcast_ss(a + 0);
-    c00 = step<kFused>(c00, av, b0);
-    c01 = step<kFused>(c01, av, b1);
-    av = _mm256_broadcast_ss(a + 1);
-    c10 = step<kFused>(c10, av, b0);
-    c11 = step<kFused>(c11, av, b1);
-    av = _mm256_broadcast_ss(a + 2);
-    c20 = step<kFused>(c20, av, b0);
-    c21 = step<kFused>(c21, av, b1);
-    av = _mm256_broadcast_ss(a + 3);
-    c30 = step<kFused>(c30, av, b0);
-    c31 = step<kFused>(c31, av, b1);
-    av = _mm256_broadcast_ss(a + 4);
-    c40 = step<kFused>(c40, av, b0);
-    c41 = step<kFused>(c41, av, b1);
-    av = _mm256_broadcast_ss(a + 5);
-    c50 = step<kFused>(c50, av, b0);
-    c51 = step<kFused>(c51, av, b1);
-    a += 6;
-    b += ldb;
-  }
+  __m256 acc0[kRows];
+  __m256 acc1[kRows];
+  accumulate_6x16<kFused>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
   const bool canonical = (flags & kGemmCanonicalNan) != 0;
-  store_row(c + 0 * ldc, c00, c01, canonical);
-  store_row(c + 1 * ldc, c10, c11, canonical);
-  store_row(c + 2 * ldc, c20, c21, canonical);
-  store_row(c + 3 * ldc, c30, c31, canonical);
-  store_row(c + 4 * ldc, c40, c41, canonical);
-  store_row(c + 5 * ldc, c50, c51, canonical);
+#pragma GCC unroll 6
+  for (int r = 0; r < kRows; ++r) {
+    __m256 v0 = acc0[r];
+    __m256 v1 = acc1[r];
+    if (canonical) {
+      v0 = canonical_nan(v0);
+      v1 = canonical_nan(v1);
+    }
+    _mm256_storeu_ps(c + r * ldc, v0);
+    _mm256_storeu_ps(c + r * ldc + 8, v1);
+  }
+}
+
+// The store kernel's steps on the finished accumulators: the rounded bias addition, the rounded
+// residual addition, then the activation (which stores NaN canonical) or, after a residual alone,
+// the canonical NaN: the steps of the convolution's epilogue (conv_bias_epilogue.hpp), the bias
+// pass then the Add's element-wise pass, so the bits `apply` gives the stored values.
+template <bool kResidual, bool kActivate, ew::UnaryOp kOp>
+[[gnu::always_inline]] inline void store_rows(const __m256* acc0, const __m256* acc1, float* c, std::ptrdiff_t ldc,
+                                              const float* bias, const float* residual, std::ptrdiff_t residual_ld,
+                                              const fused_activation_avx2::Args& act) noexcept {
+#pragma GCC unroll 6
+  for (int r = 0; r < kRows; ++r) {
+    const __m256 bv = _mm256_broadcast_ss(bias + r);
+    __m256 v0 = _mm256_add_ps(acc0[r], bv);
+    __m256 v1 = _mm256_add_ps(acc1[r], bv);
+    if constexpr (kResidual) {
+      v0 = _mm256_add_ps(v0, _mm256_loadu_ps(residual + r * residual_ld));
+      v1 = _mm256_add_ps(v1, _mm256_loadu_ps(residual + r * residual_ld + 8));
+    }
+    if constexpr (kActivate) {
+      v0 = fused_activation_avx2::apply_op<kOp>(act, v0);
+      v1 = fused_activation_avx2::apply_op<kOp>(act, v1);
+    } else if constexpr (kResidual) {
+      v0 = canonical_nan(v0);
+      v1 = canonical_nan(v1);
+    }
+    _mm256_storeu_ps(c + r * ldc, v0);
+    _mm256_storeu_ps(c + r * ldc + 8, v1);
+  }
+}
+
+// Fast mode only (the driver never passes kGemmCanonicalNan here): the 6 x 16 fused kernel's
+// accumulation, then store_rows instead of the plain stores. The epilogue is chosen before the
+// products, so that each choice runs its products and its stores in one function with the
+// accumulators in registers (gemm_micro_avx512.cpp, fused_store).
+void fused_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                 std::uint32_t flags, const GemmStoreOps& ops, std::size_t row, std::size_t col) {
+  const std::ptrdiff_t ld = static_cast<std::ptrdiff_t>(ops.residual_ld);
+  const float* residual = ops.residual != nullptr ? ops.residual + row * ops.residual_ld + col : nullptr;
+  const fused_activation_avx2::Args act{ops.activation, _mm256_set1_ps(ops.alpha), _mm256_set1_ps(ops.beta), ops.fast};
+  const float* bias = ops.bias + row;
+  const auto run = [&](auto with_residual, auto activate, auto op) {
+    __m256 acc0[kRows];
+    __m256 acc1[kRows];
+    accumulate_6x16<true>(kc, a, b, ldb, c, ldc, flags, acc0, acc1);
+    store_rows<decltype(with_residual)::value, decltype(activate)::value, decltype(op)::value>(acc0, acc1, c, ldc, bias,
+                                                                                                residual, ld, act);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (!ops.activate) {
+    const auto unused = std::integral_constant<ew::UnaryOp, ew::UnaryOp::Relu>{};  // no activation is applied
+    return residual != nullptr ? run(Yes{}, No{}, unused) : run(No{}, No{}, unused);
+  }
+  fused_activation::with_op(ops.activation, [&](auto op) {
+    if (residual != nullptr) {
+      run(Yes{}, Yes{}, op);
+    } else {
+      run(No{}, Yes{}, op);
+    }
+  });
 }
 
 }  // namespace
@@ -89,6 +144,12 @@ void f32_gemm_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, std
 void f32_gemm_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
                                std::uint32_t flags) {
   kernel_6x16<false>(kc, a, b, ldb, c, ldc, flags);
+}
+
+void f32_gemm_6x16__avx2_fma_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                   std::ptrdiff_t ldc, std::uint32_t flags, const GemmStoreOps& ops, std::size_t row,
+                                   std::size_t col) {
+  fused_store(kc, a, b, ldb, c, ldc, flags, ops, row, col);
 }
 
 }  // namespace onemodel::opt::gemm

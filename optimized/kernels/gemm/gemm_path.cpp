@@ -17,8 +17,15 @@ constexpr Path kScalar{"f32_gemm_4x4__scalar", Isa::Scalar, 4, 4, 64, 64, 256, f
 // SSE4.1 has no fused multiply-add: both modes multiply then add.
 constexpr Path kSse{"f32_gemm_4x8__sse41", Isa::Sse, 4, 8, 64, 128, 256, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41,
                     pack_a_4__sse41};
-constexpr Path kAvx2{"f32_gemm_6x16__avx2", Isa::Avx2, 6, 16, 96, 128, 256, f32_gemm_6x16__avx2_fma,
-                     f32_gemm_6x16__avx2_exact, pack_a_6__avx2};
+// AVX2: the store kernel (fast mode's epilogue in the stores of full 6 x 16 blocks) and no edge
+// kernels yet (the full-block kernel computes ragged blocks into scratch).
+constexpr Path avx2_path() {
+  Path p{"f32_gemm_6x16__avx2", Isa::Avx2, 6, 16, 96, 128, 256, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact,
+         pack_a_6__avx2};
+  p.store_fast = f32_gemm_6x16__avx2_fma_store;
+  return p;
+}
+constexpr Path kAvx2 = avx2_path();
 // AVX-512: 12 x 32 (24 of 32 zmm accumulate), tiles 96 x 128, B in strips of NR = 32.
 constexpr Path kAvx512{"f32_gemm_12x32__avx512",
                         Isa::Avx512,
