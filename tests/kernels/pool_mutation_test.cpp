@@ -220,10 +220,10 @@ TEST(PoolMutation, WideRowsAndManyPlanes) {
 
 // The max pools of convolutional networks (GoogLeNet's 3 x 3 stride-1 pools on 7 x 7 to 28 x 28
 // maps, the 3 x 3 stride-2 stems with and without ceil_mode, VGG's 2 x 2 stride 2), and wide rows
-// at strides 1 to 4 (several 16-column blocks of the AVX-512 direct kernel, its left-border expand
-// loads, stride-2 pairs and stride-3/4 gathers; at stride 2 both walks of a plane, rows in address
-// order and, past 64 tap columns a row (550 columns of a 2-wide window), block by block; 3-wide
-// windows at strides 1 and 2 take the two-pass kernel, pool_max_rows.hpp): every path, 1 and 2
+// at strides 1 to 4 (several 16- or 8-column blocks of the AVX-512 and AVX2 direct kernels, their
+// left-border expand loads, stride-2 pairs and stride-3/4 gathers; at stride 2 both walks of a
+// plane, rows in address order and, past 64 tap columns a row (550 columns of a 2-wide window),
+// block by block; 3-wide windows at strides 1 and 2 take the two-pass kernel, pool_max_rows.hpp): every path, 1 and 2
 // threads, against the definition. The data has many equal taps (+0, -0 and small integers: the first in (h, w) order
 // must win), -inf and NaN.
 TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
@@ -254,7 +254,55 @@ TEST(PoolMutation, ConvNetMaxPoolsAndWideRows) {
   }
 }
 
-// Which max pools take the two-pass AVX-512 kernel (pool_max_rows.hpp): 3-wide windows at width
+// The block edges of the vector max kernels (pool_max_rows_body.hpp, pool_max_direct_body.hpp),
+// eight-lane blocks on AVX2 and sixteen on AVX-512: every input width from 1 to 40 (whole blocks,
+// ragged last blocks and single-lane ones of both widths), 2-, 3- and 4-wide windows (the direct
+// kernel, the two-pass one, the direct one) at width strides 1 to 3 (at stride 2 the spans whose
+// element after the last tap lies past the row; 3 gathers), left pads 0 to 2 (loads starting
+// inside a block: expanded at stride 1, shifted spans at stride 2; with a 2-wide window, windows
+// wholly in the padding, the lowest float), right pads 0 and kernel - 1, with and without
+// ceil_mode; 3-tall windows at height strides 1 and 2 (one to three window rows inside the input).
+// Every path, 1 and 2 threads, against the definition; a third of the shapes NaN-heavy.
+TEST(PoolMutation, VectorMaxBlockEdges) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("PoolMutation.VectorMaxBlockEdges");
+  Lcg g{8016};
+  auto axis = [](std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad_before,
+                 std::int64_t pad_after, bool ceil_mode) {
+    pool::PoolAxis a{in, 0, kernel, stride, 1, pad_before, pad_after};
+    const std::int64_t full = in + pad_before + pad_after - kernel;
+    a.out = full < 0 ? 0 : full / stride + 1;
+    if (full >= 0 && ceil_mode && full % stride != 0 && a.out * stride - pad_before < in) ++a.out;
+    return a;
+  };
+  int round = 0;
+  for (std::int64_t in_w = 1; in_w <= 40; ++in_w) {
+    for (std::int64_t kernel : {2, 3, 4}) {
+      for (std::int64_t stride : {1, 2, 3}) {
+        for (std::int64_t pad_before : {0, 1, 2}) {
+          ++round;
+          const bool ceil_mode = round % 2 == 0;
+          pool::Pool2dShape s;
+          s.planes = 1 + round % 3;
+          s.h = axis(6, 3, 1 + round % 2, 1, 1, ceil_mode);
+          s.w = axis(in_w, kernel, stride, pad_before, round % 4 < 2 ? 0 : kernel - 1, ceil_mode);
+          if (s.w.out <= 0) continue;
+          check_shape(s, pool::PoolKind::Max, g, round % 3 == 0 ? 40 : 3);
+        }
+      }
+    }
+  }
+  // The shapes above are one chunk each; these (8 planes of about 37 x 40 outputs) are several, so
+  // the two-thread runs are really shared, for both kernels.
+  for (std::int64_t kernel : {2, 3}) {
+    pool::Pool2dShape s;
+    s.planes = 8;
+    s.h = axis(40, kernel, 1, 1, 1, false);
+    s.w = axis(37, kernel, 1, 1, 1, false);
+    check_shape(s, pool::PoolKind::Max, g, 3);
+  }
+}
+
+// Which max pools take the two-pass kernel of the AVX-512 and AVX2 paths (pool_max_rows.hpp): 3-wide windows at width
 // stride 1 or 2 without dilation; the cases of ConvNetMaxPoolsAndWideRows above run it (3 x 3 at
 // strides 1 and 2, ceil_mode) and the direct kernel (2-, 4- and 5-wide windows, stride 4, dilation).
 TEST(PoolMutation, RowsKernelSelection) {

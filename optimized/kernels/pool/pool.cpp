@@ -222,16 +222,21 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
   const double estimate = kNanosecondsPerTap * static_cast<double>(shape.planes) * static_cast<double>(plane_work);
   const PoolRowFn row = row_for(context.isa);
   const Interior cols = interior_columns(shape.w);
-  // Max pooling: on the AVX-512 path the two passes of row maxima for 3-wide windows at width stride
-  // 1 or 2 (pool_max_rows.hpp: 0.72-0.84x the direct kernel's time on the 3 x 3 pools of GoogLeNet
-  // and SqueezeNet, one thread, Intel Xeon, session 23), the direct masked kernel
-  // (pool_max_direct.hpp) for other windows; elsewhere, at
+  // Max pooling: on the AVX-512 and AVX2 paths the two passes of row maxima for 3-wide windows at
+  // width stride 1 or 2 (pool_max_rows.hpp: 0.72-0.84x the direct kernel's time on the 3 x 3 pools
+  // of GoogLeNet and SqueezeNet, one thread, Intel Xeon, AVX-512, session 23), the direct masked
+  // kernel (pool_max_direct.hpp) for other windows; elsewhere (and for the shapes neither takes), at
   // height stride 1, the two passes (pool_max_separable.hpp) when their storage fits a modest
   // per-thread buffer (16 MiB), which measured faster than the one-pass loop only there (AVX2,
   // 3 x 3 windows: 7 x 7 maps 2x, 14 x 14 2.8x, 28 x 28 1.3x; stride 2 on 112 x 112 1.15x slower).
+  // On AVX2 the same two kernels on eight lanes took 0.36-0.64x the time of the loops they replace
+  // (the row loop, the two passes at height stride 1) on GoogLeNet's thirteen MaxPools, 3 x 3
+  // stride 2 on 64 x 112 x 112 with ceil_mode 585 -> 270 us, and 0.53x on ResNet-50's stem
+  // (AMD Zen 3, one thread, session 34).
   // Every loop gives the same bits, so the choice cannot change a result.
-  const bool by_rows = kind == PoolKind::Max && context.isa == Isa::Avx512 && rows_max_takes(shape);
-  const bool direct = kind == PoolKind::Max && context.isa == Isa::Avx512 && !by_rows && direct_max_takes(shape);
+  const bool vector_max = kind == PoolKind::Max && (context.isa == Isa::Avx512 || context.isa == Isa::Avx2);
+  const bool by_rows = vector_max && rows_max_takes(shape);
+  const bool direct = vector_max && !by_rows && direct_max_takes(shape);
   const bool separable = kind == PoolKind::Max && !direct && shape.h.stride == 1 &&
                          separable_storage_floats(shape, per_chunk) <= (std::size_t{1} << 22);
   context.parallel_for(static_cast<std::size_t>(chunks), estimate, [&](std::size_t c) {
@@ -249,8 +254,15 @@ void pool_2d_f32(const KernelContext& context, PoolKind kind, const Pool2dShape&
     const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
     const std::int64_t end = begin + per_chunk < shape.planes ? begin + per_chunk : shape.planes;
 #if defined(__x86_64__)
-    if (by_rows) return max_planes_rows__avx512(shape, x + begin * in_plane, y + begin * out_plane, end - begin);
-    if (direct) return max_planes_direct__avx512(shape, x + begin * in_plane, y + begin * out_plane, end - begin);
+    const bool wide = context.isa == Isa::Avx512;
+    if (by_rows) {
+      return (wide ? max_planes_rows__avx512 : max_planes_rows__avx2)(shape, x + begin * in_plane,
+                                                                       y + begin * out_plane, end - begin);
+    }
+    if (direct) {
+      return (wide ? max_planes_direct__avx512 : max_planes_direct__avx2)(shape, x + begin * in_plane,
+                                                                           y + begin * out_plane, end - begin);
+    }
 #endif
     if (separable) return max_planes_separable(row, shape, x + begin * in_plane, y + begin * out_plane, end - begin, rows);
     for (std::int64_t p = begin; p < end; ++p) pool_plane(row, kind, shape, cols, x + p * in_plane, y + p * out_plane, rows);

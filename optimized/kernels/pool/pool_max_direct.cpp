@@ -1,5 +1,5 @@
-// Which shapes the direct AVX-512 MaxPool takes (pool_max_direct.hpp). Compiled without ISA flags:
-// pool_2d_f32 asks before it dispatches.
+// Which shapes the direct MaxPool of the AVX-512 and AVX2 paths takes (pool_max_direct.hpp).
+// Compiled without ISA flags: pool_2d_f32 asks before it dispatches.
 #include "optimized/kernels/pool/pool_max_direct.hpp"
 
 namespace onemodel::opt::pool {

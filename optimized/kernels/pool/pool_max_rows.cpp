@@ -1,5 +1,5 @@
-// Which shapes the two-pass AVX-512 MaxPool takes (pool_max_rows.hpp). Compiled without ISA flags:
-// pool_2d_f32 asks before it dispatches.
+// Which shapes the two-pass MaxPool of the AVX-512 and AVX2 paths takes (pool_max_rows.hpp).
+// Compiled without ISA flags: pool_2d_f32 asks before it dispatches.
 #include "optimized/kernels/pool/pool_max_rows.hpp"
 
 namespace onemodel::opt::pool {
