@@ -224,9 +224,14 @@ TEST(DiffConv, SingleInputChannelExactAndFast) {
     }
     EXPECT_EQ(fast_difference(cc.op, cc.terms + 1), "") << cc.op.inputs[1].shape().to_string();
   }
-  // 22 of the 24 cases split their work between two threads (the other two fit one chunk).
+  // Which cases split their work between two threads depends on the kernel the path runs for the
+  // 16 x 7 x 7 stride-2 case at batch 2: on AVX-512 its two prepared-weight runs take the stem
+  // kernel, whose work splits, and its two fed-weight runs the depthwise kernel, whose estimate
+  // for 32 planes of 15 x 17 outputs fits one chunk (22 of 24 split); other paths run the
+  // depthwise kernel all four times (20 of 24; seen on an AVX2-only AMD EPYC Zen 3, session 34).
+  const std::size_t unshared = onemodel::opt::select_isa() == onemodel::opt::Isa::Avx512 ? 2u : 4u;
   EXPECT_EQ(tally.override_cases, 24u) << tally.summary();
-  EXPECT_EQ(tally.shared_cases, 22u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 24u - unshared) << tally.summary();
 }
 
 // A fallback case, labelled as one: three spatial axes are not served, so this compares the
