@@ -275,7 +275,8 @@ TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
 // weights) equal the stored matrix's columns (im2col_rows_f32), +0 past `valid`: every strip
 // start, strip widths of every path's NR, k-block splits inside a channel, strides, dilations,
 // asymmetric padding, maps narrower and wider than a strip; with every path's filler
-// (im2col_strip_for: the AVX-512 one copies with masked vectors, strips of 32 at stride 1).
+// (im2col_strip_for: the AVX-512 one copies with masked vectors, strips of 32 at strides 1 and 2,
+// the AVX2 one strips of 16 at stride 1).
 TEST(Im2col, StripsMatchTheStoredMatrix) {
   struct Case {
     std::size_t cin, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
@@ -285,6 +286,9 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
                         Case{5, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, Case{2, 4, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
                         Case{2, 6, 37, 3, 3, 2, 1, 2, 3, 2, 3, 1, 0}, Case{1, 3, 70, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3},
                         Case{2, 5, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, Case{2, 9, 23, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
+                        // No padding on a map narrower than a strip: each strip crosses several
+                        // output rows whose pieces read the input at different offsets.
+                        Case{2, 7, 7, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
                         // One row high (a Conv over one axis): many taps, padding beyond the row,
                         // dilation, rows shorter and longer than a strip.
                         Case{3, 1, 49, 1, 128, 1, 1, 1, 1, 0, 64, 0, 64}, Case{2, 1, 70, 1, 9, 1, 1, 1, 3, 0, 5, 0, 2},

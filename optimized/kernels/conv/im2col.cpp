@@ -65,9 +65,58 @@ Im2colTap im2col_tap(const Conv2dShape& s, std::size_t ky, std::size_t kx) noexc
   return t;
 }
 
+bool im2col_strip_pieces(const Conv2dShape& s, std::size_t col, std::size_t valid, Im2colPiece* pieces,
+                         std::size_t* first) noexcept {
+  const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w), in_w = static_cast<std::ptrdiff_t>(s.in_w);
+  const std::ptrdiff_t sh = static_cast<std::ptrdiff_t>(s.stride_h), sw = static_cast<std::ptrdiff_t>(s.stride_w);
+  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(valid);
+  std::size_t used = 0;
+  for (std::size_t tap = 0; tap < s.taps(); ++tap) {
+    first[tap] = used;
+    const Im2colTap t = im2col_tap(s, tap / s.kernel_w, tap % s.kernel_w);
+    std::ptrdiff_t oy = static_cast<std::ptrdiff_t>(col) / out_w, ox = static_cast<std::ptrdiff_t>(col) % out_w, j = 0;
+    while (j < count) {
+      const std::ptrdiff_t segment = std::min(out_w - ox, count - j);
+      if (oy >= t.oy_first && oy < t.oy_past) {
+        const std::ptrdiff_t lo = std::clamp(t.ox_first, ox, ox + segment);
+        const std::ptrdiff_t hi = std::clamp(t.ox_past, lo, ox + segment);
+        if (hi > lo) {
+          if (used == kIm2colMaxPieces) return false;
+          Im2colPiece& piece = pieces[used++];
+          piece.src = (oy * sh + t.y0) * in_w + (lo * sw + t.x0);
+          piece.at = j + (lo - ox);
+          piece.len = hi - lo;
+          piece.lanes = static_cast<std::uint32_t>(((std::uint64_t{1} << piece.len) - 1u) << piece.at);
+        }
+      }
+      j += segment;
+      ++oy;
+      ox = 0;
+    }
+  }
+  first[s.taps()] = used;
+  return true;
+}
+
+bool im2col_contiguous_taps(std::size_t taps, const Im2colPiece* pieces, const std::size_t* first,
+                            std::ptrdiff_t* offsets, std::uint32_t* masks) noexcept {
+  for (std::size_t tap = 0; tap < taps; ++tap) {
+    offsets[tap] = 0;
+    masks[tap] = 0;
+    for (std::size_t i = first[tap]; i < first[tap + 1]; ++i) {
+      const std::ptrdiff_t offset = pieces[i].src - pieces[i].at;
+      if (i != first[tap] && offset != offsets[tap]) return false;
+      offsets[tap] = offset;
+      masks[tap] |= pieces[i].lanes;
+    }
+  }
+  return true;
+}
+
 Im2colStripFn im2col_strip_for(Isa isa) noexcept {
 #if defined(__x86_64__)
   if (isa == Isa::Avx512) return im2col_strip_f32__avx512;
+  if (isa == Isa::Avx2) return im2col_strip_f32__avx2;
 #else
   (void)isa;
 #endif

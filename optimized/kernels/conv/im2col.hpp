@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
@@ -34,14 +35,45 @@ Im2colTap im2col_tap(const Conv2dShape& shape, std::size_t ky, std::size_t kx) n
 
 using Im2colStripFn = void (*)(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
                                std::size_t col, std::size_t valid, std::size_t nr, float* out);
+
+// The vector strip fillers' plan of a strip (im2col_strip_f32__avx512, __avx2): a strip of at most
+// 32 columns touches only a few output rows, so each of its rows is a zeroed line plus one short
+// copy per output row the strip crosses. Which copies a row makes depends on its tap only, not on
+// its channel, so they are found once per strip and each row then runs its tap's list without a
+// branch on the geometry. A piece: output columns [at, at + len) of the strip's line come from the
+// channel plane at src, src + stride_w, ... (src an offset inside the plane); bit j of `lanes` is
+// set for the columns j it fills.
+struct Im2colPiece {
+  std::ptrdiff_t src, at, len;
+  std::uint32_t lanes;
+};
+inline constexpr std::size_t kIm2colMaxPieces = 256;
+inline constexpr std::size_t kIm2colMaxTaps = 64;
+// The pieces of every tap of the strip of columns [col, col + valid), valid <= 32, tap t's at
+// pieces[first[t], first[t + 1]) (pieces: kIm2colMaxPieces entries, first: taps + 1, taps at most
+// kIm2colMaxTaps); false when there are more than kIm2colMaxPieces (a map a few columns wide with
+// a large kernel: the generic filler takes it).
+bool im2col_strip_pieces(const Conv2dShape& shape, std::size_t col, std::size_t valid, Im2colPiece* pieces,
+                         std::size_t* first) noexcept;
+// Whether every piece of each tap reads the plane at the same offset from its lanes (src - at
+// equal: stride 1 with the input as wide as the output, the usual "same" padding): then the tap's
+// row is one masked load a vector from plane + offsets[tap], lanes masks[tap] (the others +0).
+bool im2col_contiguous_taps(std::size_t taps, const Im2colPiece* pieces, const std::size_t* first,
+                            std::ptrdiff_t* offsets, std::uint32_t* masks) noexcept;
+
 #if defined(__x86_64__)
 // im2col_strip_f32 with masked AVX-512 copies of the short row segments (stride-1 columns, strips
 // of 32): the same floats, moved without the per-segment library calls that dominated the fill.
 // Other shapes go to im2col_strip_f32.
 void im2col_strip_f32__avx512(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
                               std::size_t col, std::size_t valid, std::size_t nr, float* out) noexcept;
+// The same with AVX's masked loads for strips of 16 at stride 1 (the AVX2 product's NR); other
+// shapes go to im2col_strip_f32.
+void im2col_strip_f32__avx2(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
+                            std::size_t col, std::size_t valid, std::size_t nr, float* out) noexcept;
 #endif
-// The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, else im2col_strip_f32.
+// The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, im2col_strip_f32__avx2
+// on the AVX2 path, else im2col_strip_f32.
 Im2colStripFn im2col_strip_for(Isa isa) noexcept;
 
 // One output plane of a transposed convolution from its KH*KW rows of the column matrix

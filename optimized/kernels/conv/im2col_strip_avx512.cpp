@@ -19,7 +19,7 @@ namespace onemodel::opt {
 namespace {
 
 constexpr std::size_t kStripWidth = 32;
-constexpr std::size_t kMaxTaps = 64;
+constexpr std::size_t kMaxTaps = kIm2colMaxTaps;
 
 inline __mmask16 first_lanes(std::ptrdiff_t count) noexcept {
   if (count <= 0) return 0;
@@ -47,52 +47,9 @@ inline void copy_segment(float* dst, const float* src, std::ptrdiff_t len) noexc
   }
 }
 
-// One copy of a row of the strip: output columns [at, at + len) of the strip's line come from
-// the channel plane at src, src + kStride, ... (src an offset inside the plane). Which copies a
-// row makes depends on its tap only, not on its channel, so they are found once per strip
-// (make_pieces) and each row then runs its tap's list without a branch on the geometry.
-struct Piece {
-  std::ptrdiff_t src, at, len;
-  __mmask16 low, high;  // stride 1: the lanes of the line's two vectors this piece fills
-};
-
-constexpr std::size_t kMaxPieces = 256;
-
-// The pieces of every tap, tap t's at pieces[first[t], first[t + 1]); false when there are more
-// than kMaxPieces (a map a few columns wide with a large kernel: the generic filler takes it).
-bool make_pieces(const Conv2dShape& s, std::size_t col, std::size_t valid, Piece* pieces, std::size_t* first) noexcept {
-  const std::ptrdiff_t out_w = static_cast<std::ptrdiff_t>(s.out_w), in_w = static_cast<std::ptrdiff_t>(s.in_w);
-  const std::ptrdiff_t sh = static_cast<std::ptrdiff_t>(s.stride_h), sw = static_cast<std::ptrdiff_t>(s.stride_w);
-  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(valid);
-  std::size_t used = 0;
-  for (std::size_t tap = 0; tap < s.taps(); ++tap) {
-    first[tap] = used;
-    const Im2colTap t = im2col_tap(s, tap / s.kernel_w, tap % s.kernel_w);
-    std::ptrdiff_t oy = static_cast<std::ptrdiff_t>(col) / out_w, ox = static_cast<std::ptrdiff_t>(col) % out_w, j = 0;
-    while (j < count) {
-      const std::ptrdiff_t segment = std::min(out_w - ox, count - j);
-      if (oy >= t.oy_first && oy < t.oy_past) {
-        const std::ptrdiff_t lo = std::clamp(t.ox_first, ox, ox + segment);
-        const std::ptrdiff_t hi = std::clamp(t.ox_past, lo, ox + segment);
-        if (hi > lo) {
-          if (used == kMaxPieces) return false;
-          Piece& piece = pieces[used++];
-          piece.src = (oy * sh + t.y0) * in_w + (lo * sw + t.x0);
-          piece.at = j + (lo - ox);
-          piece.len = hi - lo;
-          const std::uint32_t lanes = static_cast<std::uint32_t>(((std::uint64_t{1} << piece.len) - 1u) << piece.at);
-          piece.low = static_cast<__mmask16>(lanes & 0xFFFFu);
-          piece.high = static_cast<__mmask16>(lanes >> 16);
-        }
-      }
-      j += segment;
-      ++oy;
-      ox = 0;
-    }
-  }
-  first[s.taps()] = used;
-  return true;
-}
+// The copies each tap's rows make, found once per strip (im2col.hpp, im2col_strip_pieces).
+using Piece = Im2colPiece;
+constexpr std::size_t kMaxPieces = kIm2colMaxPieces;
 
 // The line's lanes of a stride-1 piece, merged into v0 (lanes 0-15) and v1 (lanes 16-31). The
 // loads are masked to the piece's lanes, so they read only plane[src, src + len); their base
@@ -100,27 +57,9 @@ bool make_pieces(const Conv2dShape& s, std::size_t col, std::size_t valid, Piece
 inline void place_piece(__m512& v0, __m512& v1, const float* plane, const Piece& piece) noexcept {
   const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(plane) +
                               static_cast<std::uintptr_t>(piece.src - piece.at) * sizeof(float);
-  v0 = _mm512_mask_loadu_ps(v0, piece.low, reinterpret_cast<const float*>(base));
-  v1 = _mm512_mask_loadu_ps(v1, piece.high, reinterpret_cast<const float*>(base + 16 * sizeof(float)));
-}
-
-// When every piece of a tap reads the plane at the same offset from its lanes (src - at equal:
-// stride 1 with the input as wide as the output, the usual "same" padding), the tap's row of the
-// strip is one zero-masked load per 16 lanes from plane + offset: no per-piece merging. `offsets`
-// and `masks` get one entry per tap (mask bit j: lane j reads the plane, other lanes are +0).
-bool contiguous_taps(std::size_t taps, const Piece* pieces, const std::size_t* first, std::ptrdiff_t* offsets,
-                     std::uint32_t* masks) noexcept {
-  for (std::size_t tap = 0; tap < taps; ++tap) {
-    offsets[tap] = 0;
-    masks[tap] = 0;
-    for (std::size_t i = first[tap]; i < first[tap + 1]; ++i) {
-      const std::ptrdiff_t offset = pieces[i].src - pieces[i].at;
-      if (i != first[tap] && offset != offsets[tap]) return false;
-      offsets[tap] = offset;
-      masks[tap] |= static_cast<std::uint32_t>(pieces[i].low) | (static_cast<std::uint32_t>(pieces[i].high) << 16);
-    }
-  }
-  return true;
+  const __mmask16 low = static_cast<__mmask16>(piece.lanes & 0xFFFFu), high = static_cast<__mmask16>(piece.lanes >> 16);
+  v0 = _mm512_mask_loadu_ps(v0, low, reinterpret_cast<const float*>(base));
+  v1 = _mm512_mask_loadu_ps(v1, high, reinterpret_cast<const float*>(base + 16 * sizeof(float)));
 }
 
 // dst[j] = plane[offset + j] for the lanes j of `mask` (bit j), +0 for the others, over one
@@ -221,13 +160,13 @@ void im2col_strip_f32__avx512(const Conv2dShape& s, const float* x_group, std::s
   std::size_t first[kMaxTaps + 1];
   const bool fits = nr == kStripWidth && tap_count > 0 && tap_count <= kMaxTaps && valid <= kStripWidth &&
                     (s.stride_w == 1 || s.stride_w == 2);
-  if (!fits || !make_pieces(s, col, valid, pieces, first)) {
+  if (!fits || !im2col_strip_pieces(s, col, valid, pieces, first)) {
     return im2col_strip_f32(s, x_group, p0, kc, col, valid, nr, out);
   }
   if (s.stride_w == 1) {
     std::ptrdiff_t offsets[kMaxTaps];
     std::uint32_t masks[kMaxTaps];
-    if (contiguous_taps(tap_count, pieces, first, offsets, masks)) {
+    if (im2col_contiguous_taps(tap_count, pieces, first, offsets, masks)) {
       return fill_rows_contiguous(s, x_group, p0, kc, offsets, masks, out);
     }
     return fill_rows<1>(s, x_group, p0, kc, pieces, first, out);
