@@ -101,6 +101,13 @@ add_test(NAME int8_metric_tools
          COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_metric.py)
 set_tests_properties(int8_metric_tools PROPERTIES LABELS models TIMEOUT 120)
 
+# The int8 gate's oracle where ONNX Runtime saturates u8 x s8 products (tools/oracles/int8_unsaturated.py;
+# tools/oracles/testing/test_int8_unsaturated.py): the uint8-shifted model's results against int64 and
+# numpy, and the saturation probe against the machine's own product (seconds; build/venv).
+add_test(NAME int8_unsaturated_tools
+         COMMAND ${ONEMODEL_PYTHON} ${CMAKE_SOURCE_DIR}/tools/oracles/testing/test_int8_unsaturated.py)
+set_tests_properties(int8_unsaturated_tools PROPERTIES LABELS models TIMEOUT 120)
+
 # The zoo's reference inputs (tools/oracles/testing/test_zoo_inputs.py): for every zoo model, batch 1
 # is sample 0 of batch N, and shapes, dtypes, padding and the decoder's cache mask are the documented
 # ones (seconds; needs numpy and onnxruntime from build/venv).

@@ -82,10 +82,15 @@ def test_verdict():
     # 16 of 16 floor: 15 is below both 95% (15.2) and the floor.
     if not int8_metric.verdict(ours, {**floor, "agree": 16}):
         failures.append("verdict: 15/16 passes against a floor of 16")
-    # One decision must agree whatever the floor says.
+    # One decision must agree where ONNX Runtime's own floor runs hold it (floor 1 of 1)...
     one = {"row": 1.0, "pooled": None, "agree": 0, "positions": 1}
-    if not int8_metric.verdict(one, {"row": 1.0, "pooled": None, "agree": 0, "positions": 1}):
-        failures.append("verdict: a wrong single decision passes")
+    if not int8_metric.verdict(one, {"row": 1.0, "pooled": None, "agree": 1, "positions": 1}):
+        failures.append("verdict: a wrong single decision passes against a floor that holds it")
+    # ...and is not gated where they flip it too (floor 0 of 1); the cosine gate still applies.
+    if int8_metric.verdict(one, {"row": 1.0, "pooled": None, "agree": 0, "positions": 1}):
+        failures.append("verdict: a single decision ONNX Runtime's own noise flips fails the row")
+    if not int8_metric.verdict({**one, "row": 0.98}, {"row": 1.0, "pooled": None, "agree": 0, "positions": 1}):
+        failures.append("verdict: a low row cosine passes with an unstable single decision")
 
 
 def tiny_dynamic_model(tap_is_input: bool) -> onnx.ModelProto:
