@@ -43,7 +43,11 @@ def saturates() -> bool:
 
 
 def shifted_model(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
-    """The model with its int8 weights as uint8 (module docstring); the count of weights shifted."""
+    """A copy of the model with its int8 weights as uint8 (module docstring); the count of weights
+    shifted. The argument is left as it is."""
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    model = copy
     inits = {t.name: t for t in model.graph.initializer}
     added = []
     shifted = 0
