@@ -15,9 +15,9 @@ bool splits_512bit_vectors(std::string_view vendor, unsigned family) noexcept;
 
 // Whether the AVX-512 path runs its exact-mode product kernels in 256-bit halves
 // (gemm_micro_halves_avx512.cpp): splits_512bit_vectors for this CPU, unless the environment
-// variable ONEMODEL_AVX512_HALVES is "0" or "1" (benchmarks compare both on one machine; the kernel
-// tests run once with each so that both kernels are tested wherever AVX-512 exists). Read once per
-// process. Either answer gives the same bits (exact-mode.md rule 5): it only changes the speed.
+// variable ONEMODEL_AVX512_HALVES is "0" or "1" (benchmarks compare both on one machine) or "other"
+// (the tuning this CPU would not choose: the kernel tests run once more with it, so both kernels
+// are tested wherever AVX-512 exists). Read once per process. Either answer gives the same bits (exact-mode.md rule 5): it only changes the speed.
 bool avx512_exact_halves() noexcept;
 
 }  // namespace onemodel::opt
