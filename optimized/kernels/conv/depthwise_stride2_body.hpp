@@ -10,8 +10,8 @@
 // set1, load_or_zero, add, step<kExact>, canonical_nan) and: store_first(p, count, v) (the first
 // min(count, kLanes) lanes only; count >= 1); split(l0, l1, even, odd) (even: lanes 0, 2, .. of the
 // 2 * kLanes floats l0 then l1; odd: lanes 1, 3, ..); split_one(l2, even, odd) (the same from one
-// vector: the first kLanes / 2 lanes of each, the others anything); shift<q>(cur, next) (lane j is
-// lane j + q of cur then next, 0 < q < kLanes / 2).
+// vector: lanes 0 and 1 of each at least, the others anything); shift<q>(cur, next) (lane j is
+// lane j + q of cur then next, q = 1 or 2: lanes 0 and 1 of next at most are read).
 #pragma once
 
 #include <cstddef>
@@ -58,6 +58,7 @@ inline RowTaps<L> row_taps(const float* row, std::ptrdiff_t base, const RowMasks
 template <class L, std::size_t kX>
 inline typename L::Vec tap(const RowTaps<L>& r) noexcept {
   constexpr int q = static_cast<int>(kX / 2);
+  static_assert(q <= 2, "windows at most 5 wide: shift<q> reads lanes 0 and 1 of the next vectors at most");
   const typename L::Vec cur = kX % 2 == 0 ? r.even : r.odd;
   const typename L::Vec next = kX % 2 == 0 ? r.even_next : r.odd_next;
   if constexpr (q == 0) {
