@@ -1,12 +1,13 @@
 // The channel-blocked depthwise kernel (optimized/kernels/conv/depthwise_blocked.*) on the AVX-512
-// path, called directly whatever the selection rule says: exact mode bit for bit against a naive
+// path (blocks of 16 channels) and the AVX2 path (blocks of 8), each that this machine runs,
+// called directly whatever the selection rule says: exact mode bit for bit against a naive
 // loop written from kernels-depthwise.md "What each output is" and exact-mode.md "Convolution", at
 // 1 and 2 threads, with partial channel blocks, channel multipliers, strides, dilations,
 // asymmetric pads, rows and planes longer than one 16-wide interleaving step, and special values;
 // with a fused normalization, residual and activation the bits of the plane walk given the same
 // epilogue; fast mode within the sequential-sum bound and the same at 1 and 2 threads; and the
-// selection rule (depthwise_takes_blocked) for the shapes it names. A machine without AVX-512
-// reports these tests skipped.
+// selection rule (depthwise_takes_blocked) for the shapes it names. A machine without AVX2 or
+// AVX-512 reports these tests skipped.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -101,26 +102,45 @@ struct Case : conv_test::Window {
 }
 
 #if defined(__x86_64__)
-std::vector<float> run_blocked(const Case& c, const Data& d, bool exact, ThreadPool* pool,
+// The paths of the blocked kernel this machine runs: AVX-512 (16 channels a block), AVX2 (8).
+std::vector<Isa> blocked_paths() {
+  std::vector<Isa> paths;
+  for (Isa isa : {Isa::Avx512, Isa::Avx2}) {
+    if (kernel_tests::machine_runs(isa)) paths.push_back(isa);
+  }
+  return paths;
+}
+
+std::vector<float> run_blocked(Isa isa, const Case& c, const Data& d, bool exact, ThreadPool* pool,
                                const ConvActivation* activation = nullptr) {
   const Conv2dShape s = c.shape();
   std::vector<float> y(c.batch * s.out_channels * s.out_plane(), 12345.0f);
-  const KernelContext context{Isa::Avx512, exact, pool};
-  depthwise_blocked_conv2d_f32__avx512(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, y.data(),
-                                       activation);
+  const KernelContext context{isa, exact, pool};
+  const float* bias = c.bias ? d.b.data() : nullptr;
+  if (isa == Isa::Avx512) {
+    depthwise_blocked_conv2d_f32__avx512(context, s, d.x.data(), d.w.data(), bias, y.data(), activation);
+  } else {
+    depthwise_blocked_conv2d_f32__avx2(context, s, d.x.data(), d.w.data(), bias, y.data(), activation);
+  }
   return y;
 }
 
-// Exact bits against the definition at 1 and 2 threads (every call shared); "" when equal.
+// Exact bits against the definition on every blocked path at 1 and 2 threads (every call shared);
+// "" when equal.
 std::string check_exact(const Case& c, std::uint32_t seed, bool special) {
   const Data d = random_data(c, seed, special);
   const std::vector<float> expected = naive(c, d, nullptr, nullptr);
   ThreadPool one(1), two(2, two_threads::kAlways);
-  for (ThreadPool* pool : {&one, &two}) {
-    const std::vector<float> got = run_blocked(c, d, true, pool);
-    if (got.size() != expected.size()) return c.describe() + " size";
-    const std::string difference = conv_test::first_bit_difference(got, expected);
-    if (!difference.empty()) return c.describe() + " threads " + std::to_string(pool->threads()) + difference;
+  for (Isa isa : blocked_paths()) {
+    for (ThreadPool* pool : {&one, &two}) {
+      const std::vector<float> got = run_blocked(isa, c, d, true, pool);
+      if (got.size() != expected.size()) return c.describe() + " size";
+      const std::string difference = conv_test::first_bit_difference(got, expected);
+      if (!difference.empty()) {
+        return c.describe() + " isa " + std::string(isa_name(isa)) + " threads " + std::to_string(pool->threads()) +
+               difference;
+      }
+    }
   }
   return "";
 }
@@ -134,24 +154,27 @@ std::string check_fast(const Case& c, std::uint32_t seed) {
   const double u = std::ldexp(1.0, -24);
   const double terms = static_cast<double>(c.kh * c.kw + (c.bias ? 1 : 0));
   ThreadPool one(1), two(2, two_threads::kAlways);
-  const std::vector<float> first = run_blocked(c, d, false, &one);
-  const std::vector<float> second = run_blocked(c, d, false, &two);
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (!(std::fabs(first[i] - value[i]) <= terms * u * magnitude[i] + 1e-30)) {
-      return c.describe() + " fast element " + std::to_string(i);
+  for (Isa isa : blocked_paths()) {
+    const std::vector<float> first = run_blocked(isa, c, d, false, &one);
+    const std::vector<float> second = run_blocked(isa, c, d, false, &two);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (!(std::fabs(first[i] - value[i]) <= terms * u * magnitude[i] + 1e-30)) {
+        return c.describe() + " fast isa " + std::string(isa_name(isa)) + " element " + std::to_string(i);
+      }
+      if (bits(first[i]) != bits(second[i])) return c.describe() + " fast differs between 1 and 2 threads";
     }
-    if (bits(first[i]) != bits(second[i])) return c.describe() + " fast differs between 1 and 2 threads";
   }
   return "";
 }
 
 TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactSweepOfChannelsSizesKernelsStrides");
   std::uint32_t seed = 1;
-  // 1, 15, 16, 17, 33 channels: partial, whole and several blocks; sizes 1..21 (a row of more than
-  // 16 columns and planes of more than 16 positions take several interleaving steps).
-  for (std::size_t channels : {1u, 15u, 16u, 17u, 33u}) {
+  // 1, 7, 8, 9, 15, 16, 17, 33 channels: partial, whole and several blocks of 8 and 16; sizes
+  // 1..21 (a row of more than 8 or 16 columns and planes of more than 8 or 16 positions take
+  // several interleaving steps).
+  for (std::size_t channels : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 33u}) {
     for (std::size_t k : {1u, 3u, 5u, 7u}) {
       for (std::size_t stride : {1u, 2u, 3u}) {
         for (std::size_t size : {1u, 4u, 7u, 9u, 14u, 17u, 21u}) {
@@ -177,7 +200,7 @@ TEST(DepthwiseBlocked, ExactSweepOfChannelsSizesKernelsStrides) {
 // and 5x5 rows of 20 to 56 in exact mode, 7x7 rows under 32 in fast mode): planes of up to 3136
 // outputs and padded copies of up to 62 x 62 per block.
 TEST(DepthwiseBlocked, ExactOnTheWideRowsOfTheRule) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactOnTheWideRowsOfTheRule");
   std::uint32_t seed = 900;
   struct Wide {
@@ -192,6 +215,7 @@ TEST(DepthwiseBlocked, ExactOnTheWideRowsOfTheRule) {
     c.bias = w.channels % 2 == 1;
     ASSERT_TRUE(c.conv_valid());
     ASSERT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64) << c.describe();
+    ASSERT_EQ(depthwise_takes_blocked(Isa::Avx2, true, c.shape()), kIsX86_64) << c.describe();
     ASSERT_EQ(check_exact(c, seed++, false), "");
     if (w.k == 7 && w.size < 32) {
       ASSERT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64) << c.describe();
@@ -201,7 +225,7 @@ TEST(DepthwiseBlocked, ExactOnTheWideRowsOfTheRule) {
 }
 
 TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ExactDilationAsymmetricPadsAndSpecialValues");
   std::uint32_t seed = 100;
   for (std::size_t dh : {1u, 2u}) {
@@ -233,7 +257,7 @@ TEST(DepthwiseBlocked, ExactDilationAsymmetricPadsAndSpecialValues) {
 
 // An infinite weight meeting padding gives NaN: padding taps are real products with +0.
 TEST(DepthwiseBlocked, InfiniteWeightMeetsPaddingAsNaN) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   Case c;
   c.channels = 17;
   c.in_h = c.in_w = 4;
@@ -244,14 +268,16 @@ TEST(DepthwiseBlocked, InfiniteWeightMeetsPaddingAsNaN) {
   d.w.assign(17 * 9, 0.0f);
   d.w[16 * 9] = std::numeric_limits<float>::infinity();  // channel 16's top-left tap
   d.b.assign(17, 0.0f);
-  const std::vector<float> y = run_blocked(c, d, true, nullptr);
-  EXPECT_EQ(bits(y[16 * 16]), 0x7FC00000u);                        // output (0, 0): padding
-  EXPECT_EQ(y[16 * 16 + 5], std::numeric_limits<float>::infinity());  // output (1, 1): input
-  EXPECT_EQ(bits(y[0]), 0u);                                        // channel 0: +0
+  for (Isa isa : blocked_paths()) {
+    const std::vector<float> y = run_blocked(isa, c, d, true, nullptr);
+    EXPECT_EQ(bits(y[16 * 16]), 0x7FC00000u) << isa_name(isa);                        // output (0, 0): padding
+    EXPECT_EQ(y[16 * 16 + 5], std::numeric_limits<float>::infinity()) << isa_name(isa);  // output (1, 1): input
+    EXPECT_EQ(bits(y[0]), 0u) << isa_name(isa);                                        // channel 0: +0
+  }
 }
 
 TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FastWithinBoundAndThreadIndependent");
   std::uint32_t seed = 400;
   for (std::size_t k : {3u, 5u, 7u}) {
@@ -272,7 +298,7 @@ TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
 // `conv-batchnorm-epilogue`, `conv-residual`, `conv-activation`) the blocked kernel gives the plane
 // walk's bits given the same epilogue, exact mode, at 1 and 2 threads.
 TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
   const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FusedEpilogueMatchesThePlaneWalk");
   Case c;
   c.batch = 2;
@@ -293,22 +319,32 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
     fused.residual_first = residual_first;
     fused.args.op = ew::UnaryOp::Relu;
     ThreadPool one(1), two(2, two_threads::kAlways);
-    for (ThreadPool* pool : {&one, &two}) {
-      std::vector<float> walk(s.batch * s.out_channels * s.out_plane(), 5.0f);
-      const KernelContext context{Isa::Avx512, true, pool};
-      depthwise_walk_conv2d_f32(context, s, d.x.data(), d.w.data(), d.b.data(), walk.data(), &fused);
-      const std::vector<float> blocked = run_blocked(c, d, true, pool, &fused);
-      EXPECT_EQ(conv_test::first_bit_difference(blocked, walk), "")
-          << "threads " << pool->threads() << (residual_first ? " residual first" : "");
+    for (Isa isa : blocked_paths()) {
+      for (ThreadPool* pool : {&one, &two}) {
+        std::vector<float> walk(s.batch * s.out_channels * s.out_plane(), 5.0f);
+        const KernelContext context{isa, true, pool};
+        depthwise_walk_conv2d_f32(context, s, d.x.data(), d.w.data(), d.b.data(), walk.data(), &fused);
+        const std::vector<float> blocked = run_blocked(isa, c, d, true, pool, &fused);
+        EXPECT_EQ(conv_test::first_bit_difference(blocked, walk), "")
+            << isa_name(isa) << " threads " << pool->threads() << (residual_first ? " residual first" : "");
+      }
     }
   }
 }
 
 #endif  // __x86_64__
 
-// The rule (depthwise_blocked.cpp): AVX-512 only; outputs of at most 8 columns, or narrower
+// The rule (depthwise_blocked.cpp): AVX-512 and AVX2 alike (every Avx512 expectation below is
+// repeated for Avx2) except unstrided rows of 9-15 outputs with fewer than 49 taps, which AVX2
+// takes only in exact mode with at least 25 taps; outputs of at most 8 columns, or narrower
 // than 16 unstrided or with at least 49 taps; unstrided 7x7 rows under 32 in fast mode and of any
 // width in exact mode; in exact mode unstrided 5x5 rows not a multiple of 16 wide; at most 64 taps.
+void expect_rule(bool want, bool exact, const Case& c, int line, bool want_avx2) {
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, exact, c.shape()), want && kIsX86_64) << "line " << line;
+  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx2, exact, c.shape()), want_avx2 && kIsX86_64) << "line " << line;
+}
+void expect_rule(bool want, bool exact, const Case& c, int line) { expect_rule(want, exact, c, line, want); }
+
 TEST(DepthwiseBlocked, SelectionRule) {
   Case c;
   c.channels = 1152;
@@ -316,47 +352,53 @@ TEST(DepthwiseBlocked, SelectionRule) {
   c.kh = c.kw = 5;
   c.pt = c.pl = c.pb = c.pr = 2;
   for (bool exact : {false, true}) {
-    EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, exact, c.shape()), kIsX86_64);
-    EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx2, exact, c.shape()));
+    expect_rule(true, exact, c, __LINE__);
     EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, exact, c.shape()));
   }
-  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
+  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked (AVX2: in exact mode only)
+  expect_rule(true, false, c, __LINE__, false);
+  expect_rule(true, true, c, __LINE__, true);
+  c.kh = c.kw = 3;  // 14 wide, 9 taps, unstrided: blocked (AVX2: the walk)
+  c.pt = c.pl = c.pb = c.pr = 1;
+  expect_rule(true, false, c, __LINE__, false);
+  expect_rule(true, true, c, __LINE__, false);
+  c.kh = c.kw = 5;
+  c.pt = c.pl = c.pb = c.pr = 2;
   c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the stride-2 kernel or the walk
   c.sh = c.sw = 2;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
   c.sh = c.sw = 1;  // 28 wide, 25 taps, unstrided: the walk in fast mode, blocked in exact mode
   c.channels = 240;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(true, true, c, __LINE__);
   c.in_h = c.in_w = 32;  // whole vectors of 16 columns: the walk in both modes
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
   c.in_h = c.in_w = 28;
   c.kh = c.kw = 3;  // 3x3 at 28 wide: the walk in both modes
   c.pt = c.pl = c.pb = c.pr = 1;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
   c.in_h = c.in_w = 14;
   c.kh = c.kw = 7;  // 14 wide, 49 taps: blocked
   c.pt = c.pl = c.pb = c.pr = 3;
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
+  expect_rule(true, false, c, __LINE__);
   c.in_h = c.in_w = 28;  // 7x7 28 wide: blocked in both modes
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, false, c.shape()), kIsX86_64);
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  expect_rule(true, false, c, __LINE__);
+  expect_rule(true, true, c, __LINE__);
   c.channels = 96;
   c.in_h = c.in_w = 56;  // 7x7 56 wide: the walk in fast mode, blocked in exact mode
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_EQ(depthwise_takes_blocked(Isa::Avx512, true, c.shape()), kIsX86_64);
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(true, true, c, __LINE__);
   c.in_h = c.in_w = 112;  // past the block's padded copy: the walk in both modes
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
   c.in_h = c.in_w = 7;
   c.kh = c.kw = 9;  // 81 taps: the walk's fallback loop
   c.pt = c.pl = c.pb = c.pr = 4;
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, false, c.shape()));
-  EXPECT_FALSE(depthwise_takes_blocked(Isa::Avx512, true, c.shape()));
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
 }
 
 }  // namespace

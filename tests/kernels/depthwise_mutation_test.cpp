@@ -127,4 +127,42 @@ TEST(DepthwiseMutation, FastVectorWalkIsOneFusedStepPerTapWhereTheHardwareHasIt)
   check(shape(3, 1, 1, 5), true);     // narrower than a vector
 }
 
+// The direct kernels the walk hands shapes to (depthwise_stride1.hpp, depthwise_stride2.hpp,
+// depthwise_blocked.hpp; on AVX-512 and AVX2) make one fused multiply-add per tap in fast mode, in
+// row-major tap order from +0, the bias one rounded addition after: the plane walk's bits. Row
+// widths around the 8- and 16-lane vectors, pads on either side, channel counts around the 8- and
+// 16-channel blocks.
+Conv2dShape padded(std::size_t channels, std::size_t in_h, std::size_t in_w, std::size_t k, std::size_t stride,
+                   std::size_t pad_left, std::size_t pad_right) {
+  Conv2dShape s;
+  s.batch = 1;
+  s.in_channels = s.out_channels = s.groups = channels;
+  s.in_h = in_h;
+  s.in_w = in_w;
+  s.kernel_h = s.kernel_w = k;
+  s.stride_h = s.stride_w = stride;
+  s.pad_top = pad_right;  // the rows padded the other way round (pad_left after)
+  s.pad_left = pad_left;
+  s.out_h = (in_h + pad_right + pad_left - k) / stride + 1;
+  s.out_w = (in_w + pad_left + pad_right - k) / stride + 1;
+  return s;
+}
+
+TEST(DepthwiseMutation, FastDirectKernelsAreOneFusedStepPerTapWhereTheHardwareHasIt) {
+  for (std::size_t k : {3u, 5u}) {  // stride 2: rows of 9 to 40 outputs
+    for (std::size_t in_w : {17u, 18u, 19u, 20u, 23u, 24u, 31u, 33u, 34u, 47u, 63u, 80u}) {
+      check(padded(2, 9, in_w, k, 2, in_w % 3 == 0 ? 0 : k / 2, in_w % 2), in_w % 2 == 0);
+    }
+  }
+  for (std::size_t in_w : {64u, 65u, 70u, 72u, 79u, 81u}) check(padded(2, 7, in_w, 3, 1, 1, in_w % 3), true);
+  for (std::size_t in_w : {16u, 17u, 22u, 23u, 24u, 25u, 31u, 40u}) {  // 7x7 unstrided: rows of 16 to 40
+    check(padded(2, 9, in_w, 7, 1, in_w % 2 == 0 ? 3 : 6, in_w % 2 == 0 ? 3 : 0), in_w % 3 == 0);
+  }
+  for (std::size_t channels : {1u, 7u, 8u, 9u, 17u}) {  // the channel-blocked kernel: narrow rows
+    check(padded(channels, 7, 7, 5, 1, 2, 2), true);
+    check(padded(channels, 14, 14, 3, 2, 0, 1), false);
+    check(padded(channels, 12, 12, 7, 1, 3, 3), channels % 2 == 1);
+  }
+}
+
 }  // namespace

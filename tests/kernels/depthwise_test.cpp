@@ -379,6 +379,7 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
     ASSERT_TRUE(c.valid()) << c.describe();
 #if defined(__x86_64__)
     EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape())) << c.describe();
+    EXPECT_EQ(depthwise_takes_stride2(Isa::Avx2, c.shape()), c.shape().out_w < 28) << c.describe();
 #endif
     expect_exact_and_fast(c, seed);
   }
@@ -394,13 +395,27 @@ TEST(Depthwise, StrideTwoSelection) {
   c.bias = false;
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape()));
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx2, c.shape()));  // the eight-lane instantiation
 #else
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, c.shape()));  // x86-64 only
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape()));
 #endif
-  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape()));  // other paths keep the walk
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Sse, c.shape()));  // other paths keep the walk
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Scalar, c.shape()));
+  Case wide = c;
+  wide.in_w = 55;  // 28 outputs a row: on AVX2 the walk's
+#if defined(__x86_64__)
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, wide.shape()));
+#endif
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, wide.shape()));
+  wide.in_w = 53;  // 27 outputs
+#if defined(__x86_64__)
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx2, wide.shape()));
+#endif
   Case narrow = c;
   narrow.in_w = 15;  // 8 outputs a row: the channel-blocked kernel's
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, narrow.shape()));
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, narrow.shape()));
   Case stride1 = c;
   stride1.sh = stride1.sw = 1;
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, stride1.shape()));
@@ -435,6 +450,7 @@ TEST(Depthwise, StrideOneInPlaceExactAndFast) {
     ASSERT_TRUE(c.valid()) << c.describe();
 #if defined(__x86_64__)
     EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape())) << c.describe();
+    EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx2, c.shape())) << c.describe();
 #endif
     expect_exact_and_fast(c, seed);
   }
@@ -450,10 +466,13 @@ TEST(Depthwise, StrideOneSelection) {
   c.bias = false;
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx512, c.shape()));
+  EXPECT_TRUE(depthwise_takes_stride1(Isa::Avx2, c.shape()));  // the eight-lane instantiation
 #else
   EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, c.shape()));  // x86-64 only
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx2, c.shape()));
 #endif
-  EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx2, c.shape()));  // other paths keep the walk
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Sse, c.shape()));  // other paths keep the walk
+  EXPECT_FALSE(depthwise_takes_stride1(Isa::Scalar, c.shape()));
   Case narrow = c;
   narrow.in_w = 63;  // 3x3 rows of 63 outputs: the walk's
   EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, narrow.shape()));
@@ -483,6 +502,48 @@ TEST(Depthwise, StrideOneSelection) {
   Case wide_pad = c;  // left padding as wide as the window
   wide_pad.pl = 3;
   EXPECT_FALSE(depthwise_takes_stride1(Isa::Avx512, wide_pad.shape()));
+}
+
+// The in-place kernels on every row width their rules give them around the lane counts (8 on
+// AVX2, 16 on AVX-512): stride 2 rows of 9-40 outputs (3x3 and 5x5; AVX2 takes those under 28), unstrided 7x7 rows of 16-40
+// and 3x3 rows of 64-81; no padding, symmetric, left only, right only (TensorFlow's "same"), and
+// as wide as the window allows; exact bits with ordinary and special values at 1 and 2 threads on
+// every path (the fast bits: depthwise_mutation_test.cpp).
+TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {
+  struct Pads {
+    std::size_t pl, pr;
+  };
+  std::uint32_t seed = 2100;
+  for (std::size_t k : {3u, 5u}) {
+    for (std::size_t out_w = 9; out_w <= 40; ++out_w) {
+      const Pads pads[] = {{0, 0}, {k / 2, k / 2}, {k - 1, 0}, {0, 1}};
+      const Pads& p = pads[out_w % 4];
+      // out_w = (in_w + pl + pr - k) / 2 + 1
+      const std::size_t in_w = 2 * (out_w - 1) + k - p.pl - p.pr + out_w % 2;
+      const Case c = windowed(5 + out_w % 4, in_w, k, k, 2, p.pl % 2, p.pl, 1, p.pr, out_w % 3 == 0);
+      ASSERT_TRUE(c.valid()) << c.describe();
+      ASSERT_EQ(c.shape().out_w, out_w) << c.describe();
+#if defined(__x86_64__)
+      ASSERT_EQ(depthwise_takes_stride2(Isa::Avx2, c.shape()), out_w < 28) << c.describe();
+#endif
+      EXPECT_EQ(check_exact(c, seed++, out_w % 2 == 0), "");
+    }
+  }
+  for (std::size_t k : {3u, 7u}) {
+    const std::size_t first = k == 3 ? 64 : 16, last = k == 3 ? 81 : 40;
+    for (std::size_t out_w = first; out_w <= last; ++out_w) {
+      const Pads pads[] = {{0, 0}, {k / 2, k / 2}, {k - 1, 0}, {0, k - 1}};
+      const Pads& p = pads[out_w % 4];
+      const std::size_t in_w = out_w - 1 + k - p.pl - p.pr;
+      const Case c = windowed(k + out_w % 6, in_w, k, k, 1, p.pr, p.pl, p.pl, p.pr, out_w % 3 == 0);
+      ASSERT_TRUE(c.valid()) << c.describe();
+      ASSERT_EQ(c.shape().out_w, out_w) << c.describe();
+#if defined(__x86_64__)
+      ASSERT_TRUE(depthwise_takes_stride1(Isa::Avx2, c.shape())) << c.describe();
+#endif
+      EXPECT_EQ(check_exact(c, seed++, out_w % 2 == 0), "");
+    }
+  }
 }
 
 TEST(Depthwise, InfiniteWeightMeetsPaddingAsNaN) {

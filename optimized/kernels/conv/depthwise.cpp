@@ -175,10 +175,14 @@ bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept {
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
                           const float* bias, float* y, const ConvActivation* activation) {
 #if defined(__x86_64__)
-  // Small maps: sixteen channels in the lanes instead of sixteen columns (depthwise_blocked.hpp);
-  // the same bits in exact mode.
+  // Small maps: channels in the lanes instead of columns (depthwise_blocked.hpp); the same bits in
+  // exact mode.
   if (depthwise_takes_blocked(context.isa, context.exact, s)) {
-    depthwise_blocked_conv2d_f32__avx512(context, s, x, w, bias, y, activation);
+    if (context.isa == Isa::Avx512) {
+      depthwise_blocked_conv2d_f32__avx512(context, s, x, w, bias, y, activation);
+    } else {
+      depthwise_blocked_conv2d_f32__avx2(context, s, x, w, bias, y, activation);
+    }
     return;
   }
 #endif
@@ -218,12 +222,14 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
   }
 
 #if defined(__x86_64__)
-  // Strides 2 and 1 on AVX-512: the planes read in place, no phase or padded copies
+  // Strides 2 and 1 on AVX-512 and AVX2: the planes read in place, no phase or padded copies
   // (depthwise_stride2.hpp, depthwise_stride1.hpp); the walk's bits in both modes.
   using InPlacePlane = void (*)(const Conv2dShape&, const float*, const float*, const float*, float*, bool) noexcept;
-  const InPlacePlane in_place = depthwise_takes_stride2(context.isa, s)   ? depthwise_stride2_plane__avx512
-                                : depthwise_takes_stride1(context.isa, s) ? depthwise_stride1_plane__avx512
-                                                                          : nullptr;
+  const bool wide = context.isa == Isa::Avx512;  // else AVX2, the only other path they take
+  const InPlacePlane in_place =
+      depthwise_takes_stride2(context.isa, s)   ? (wide ? depthwise_stride2_plane__avx512 : depthwise_stride2_plane__avx2)
+      : depthwise_takes_stride1(context.isa, s) ? (wide ? depthwise_stride1_plane__avx512 : depthwise_stride1_plane__avx2)
+                                                : nullptr;
   if (in_place != nullptr) {
     context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
       const std::size_t end = std::min(planes, (chunk + 1) * per_chunk);

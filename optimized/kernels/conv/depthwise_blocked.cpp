@@ -5,7 +5,7 @@ namespace onemodel::opt {
 
 bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
-  if (isa != Isa::Avx512) return false;
+  if (isa != Isa::Avx512 && isa != Isa::Avx2) return false;
   if (s.taps() == 0 || s.taps() > 64 || s.out_plane() == 0) return false;
   const std::size_t ph = s.padded_h(), pw = s.padded_w();
   if (ph > kDepthwiseBlockMaxTileFloats || pw > kDepthwiseBlockMaxTileFloats / kDepthwiseBlockLanes / ph) return false;
@@ -17,7 +17,14 @@ bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& s) noexcept
   // the kernel's buffers were 64-byte aligned: unstrided 14-wide outputs 0.67-0.86x the walk's time
   // (480 and 672 channels 5x5, 384 and 576 3x3); stride 2 to 14-wide outputs 1.05x (the in-place
   // stride-2 kernel keeps those) and 28-wide outputs 1.17-1.34x.
-  if (s.out_w <= 8 || (s.out_w < 16 && (s.stride_w == 1 || s.taps() >= 49))) return true;
+  if (s.out_w <= 8) return true;
+  // Session 35 (AMD EPYC Zen 3, AVX2, blocks of 8 channels; per node in MobileNetV3-Large and
+  // EfficientNet-B0, one thread, blocked / walk): unstrided 14-wide rows of 3x3 kernels 1.29-1.35x
+  // exact, 1.42-1.55x fast (184-672 channels), of 5x5 kernels 0.91x exact, 1.13-1.19x fast (480 and
+  // 672): on AVX2 they take the blocked kernel only for 5x5 and larger in exact mode. (7-wide
+  // outputs: 0.51-0.66x; 28-wide 5x5 exact 0.99-1.01x, kept.)
+  if (isa == Isa::Avx2 && s.out_w < 16 && s.taps() < 49) return exact && s.stride_w == 1 && s.taps() >= 25;
+  if (s.out_w < 16 && (s.stride_w == 1 || s.taps() >= 49)) return true;
   // Session 29 (AMD EPYC Zen 4, one thread, us per call, walk / blocked, unstrided): 7x7 at 28
   // wide fast 264 / 226 (192 channels), then 32 wide 153 / 173, 48 311 / 325, 56 462 / 441, 64
   // 522 / 694, so fast mode takes the blocked kernel for 7x7 rows under 32. In exact mode the

@@ -1,6 +1,7 @@
 // The channel-blocked direct depthwise convolution (docs/design.md "Channel-blocked depthwise"):
-// sixteen output channels in the lanes of one AVX-512 vector, each output plane's window walked
-// over a small channel-interleaved copy of the zero-padded input. For small maps (7x7 and 14x14
+// sixteen output channels in the lanes of one AVX-512 vector (eight in one AVX2 vector; the loops
+// written once, depthwise_blocked_body.hpp), each output plane's window walked over a small
+// channel-interleaved copy of the zero-padded input. For small maps (7x7 and 14x14
 // with 5x5 and 7x7 kernels in EfficientNet, MnasNet, ConvNeXt, MobileNetV3) where the plane walk
 // (depthwise.cpp) fills few of its 16 column lanes and builds a padded plane per channel.
 //
@@ -21,15 +22,17 @@
 
 namespace onemodel::opt {
 
-// Channels per block: the lanes of one 512-bit vector.
+// Channels per block on AVX-512: the lanes of one 512-bit vector (AVX2 blocks are of 8 channels;
+// the bounds below, set for 16, hold for them too).
 inline constexpr std::size_t kDepthwiseBlockLanes = 16;
 // The channel-interleaved padded input of one block is at most this many floats (256 KiB).
 inline constexpr std::size_t kDepthwiseBlockMaxTileFloats = 65536;
 
 // Whether depthwise_conv2d_f32 takes the channel-blocked kernel for this shape on this path in
-// this mode: the AVX-512 path only, at most 64 taps, the block's padded copy within
+// this mode: the AVX-512 and AVX2 paths only, at most 64 taps, the block's padded copy within
 // kDepthwiseBlockMaxTileFloats, and output rows of at most 8, or narrower than 16 unstrided or with
-// at least 49 taps; unstrided 7x7 rows under 32 (fast) or of any width (exact); in exact mode
+// at least 49 taps (on AVX2 those unstrided ones with fewer than 49 taps only in exact mode with
+// 25 taps or more); unstrided 7x7 rows under 32 (fast) or of any width (exact); in exact mode
 // unstrided 5x5 rows that are not a multiple of 16 wide (the rules measured in
 // depthwise_blocked.cpp). A constant of the shape, path and mode, never of the thread count; the
 // bits are the same either way.
@@ -41,6 +44,10 @@ bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& shape) noex
 void depthwise_blocked_conv2d_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
                                           const float* w, const float* bias, float* y,
                                           const ConvActivation* activation);
+// The same in blocks of eight channels (the same bits). Requires AVX2+FMA.
+void depthwise_blocked_conv2d_f32__avx2(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                                        const float* w, const float* bias, float* y,
+                                        const ConvActivation* activation);
 #endif
 
 }  // namespace onemodel::opt

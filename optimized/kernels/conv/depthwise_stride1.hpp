@@ -1,8 +1,9 @@
-// The unstrided depthwise convolution read straight from the input plane on the AVX-512 path
-// (docs/design.md "Unstrided depthwise without padded planes"). The plane walk (depthwise.cpp)
-// first copies each padded input plane into scratch, which took about a third of a 32-channel 3x3
-// layer on a 112 x 112 map. Here sixteen output columns sit in the lanes; for every input row a
-// tile of output rows reaches, each window column is one load of sixteen input columns, masked
+// The unstrided depthwise convolution read straight from the input plane on the AVX-512 and AVX2
+// paths (docs/design.md "Unstrided depthwise without padded planes"). The plane walk
+// (depthwise.cpp) first copies each padded input plane into scratch, which took about a third of a
+// 32-channel 3x3 layer on a 112 x 112 map. Here sixteen (AVX-512) or eight (AVX2) output columns
+// sit in the lanes (the loops written once, depthwise_stride1_body.hpp); for every input row a
+// tile of output rows reaches, each window column is one load of a vector of input columns, masked
 // where they fall outside the input (masked-off lanes are never read and hold +0), and feeds the
 // tile's output rows whose window holds that input row. Input rows outside the plane are vectors
 // of +0, so padding taps are real products with +0 (an infinite weight meeting padding gives NaN).
@@ -20,7 +21,7 @@
 
 namespace onemodel::opt {
 
-// Whether the plane walk hands this shape's planes to the unstrided kernel: the AVX-512 path,
+// Whether the plane walk hands this shape's planes to the unstrided kernel: the AVX-512 or AVX2 path,
 // strides 1 x 1, no dilation, square windows 3 or 7 wide, left padding below the window width,
 // output rows of at least 64 columns for 3x3 windows and 16 for 7x7 (narrower ones take the
 // channel-blocked kernel, depthwise_blocked.hpp, or the walk), extents far below the 32-bit range.
@@ -32,6 +33,9 @@ bool depthwise_takes_stride1(Isa isa, const Conv2dShape& shape) noexcept;
 // depthwise_takes_stride1.
 void depthwise_stride1_plane__avx512(const Conv2dShape& shape, const float* in, const float* w, const float* bias,
                                      float* out, bool exact) noexcept;
+// The same on eight lanes (depthwise_stride1_body.hpp; the same bits). Requires AVX2+FMA.
+void depthwise_stride1_plane__avx2(const Conv2dShape& shape, const float* in, const float* w, const float* bias,
+                                   float* out, bool exact) noexcept;
 #endif
 
 }  // namespace onemodel::opt
