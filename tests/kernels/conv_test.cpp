@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -562,32 +563,68 @@ TEST(Conv2d, FusedResidualAndReluOnWholePlaneTiles) {
 }
 
 #if defined(__x86_64__)
-// The one-pass AVX-512 epilogue alone (conv_bias_residual_activation_rows__avx512) on every pairing
-// of special values, against the three steps written out: the bias and the residual each one
-// rounded addition, then the activation as spec/ops/elementwise.md has it (Relu x > 0 ? x : +0;
-// Clip: below lo -> lo, then above hi -> hi; LeakyRelu x < 0 ? alpha * x : x, the product rounded;
-// HardSwish x * clamp(x * 0.16666667 + 0.5, 0, 1), each step rounded; SiLU, exact and fast, by the
-// separate Sigmoid and Mul kernels), every NaN 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0
-// and Clip(-0, 6) keeps; NaN payloads of either sign end canonical; infinities of opposite signs
-// make NaN; subnormals stay. Rows of 21 values (a vector and a masked tail), residual rows a plane
-// apart, with and without one.
+// The one-pass epilogue alone (conv_bias_residual_activation_rows__avx512 and __avx2, one body over
+// two lane types) on every pairing of special values, against the three steps written out: the
+// bias and the residual each one rounded addition, then the activation as spec/ops/elementwise.md
+// has it (Relu x > 0 ? x : +0; Clip: below lo -> lo, then above hi -> hi; LeakyRelu x < 0 ?
+// alpha * x : x, the product rounded; HardSwish x * clamp(x * 0.16666667 + 0.5, 0, 1), each step
+// rounded; SiLU, exact and fast, by the path's separate Sigmoid and Mul kernels), every NaN
+// 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0 and Clip(-0, 6) keeps; NaN payloads of
+// either sign end canonical; infinities of opposite signs make NaN; subnormals stay. Rows of 1 to
+// 41 values (around the 8- and 16-lane blocks: whole vectors and masked tails), rows a stride of
+// cols + 3 apart (the values between rows must stay), residual rows a plane apart, with and
+// without one; each path the machine runs.
+namespace {
+
+struct EpiloguePath {
+  Isa isa;
+  void (*one_pass)(float*, std::ptrdiff_t, const float*, const float*, std::size_t, std::size_t, std::size_t,
+                   const ConvActivation&);
+  void (*bias_only)(float*, std::ptrdiff_t, const float*, std::size_t, std::size_t, bool);
+};
+
+std::vector<EpiloguePath> epilogue_paths() {
+  std::vector<EpiloguePath> paths;
+  for (const EpiloguePath& p : {EpiloguePath{Isa::Avx512, conv_bias_residual_activation_rows__avx512, conv_bias_rows__avx512},
+                                EpiloguePath{Isa::Avx2, conv_bias_residual_activation_rows__avx2, conv_bias_rows__avx2}}) {
+    if (kernel_tests::machine_runs(p.isa)) {
+      paths.push_back(p);
+    } else {
+      std::printf("[ SKIPPED  ] the one-pass epilogue on %s: this CPU lacks it\n", std::string(isa_name(p.isa)).c_str());
+    }
+  }
+  return paths;
+}
+
+const std::vector<float>& epilogue_specials() {
+  static const std::vector<float> specials = {-0.0f, 0.0f, 1.5f, -1.5f, std::numeric_limits<float>::infinity(),
+                                              -std::numeric_limits<float>::infinity(), std::bit_cast<float>(0x7FC12345u),
+                                              std::bit_cast<float>(0xFF812345u), 1e-45f, -1e-45f, 3.0e38f, -2.0f, 6.0f,
+                                              7.5f};
+  return specials;
+}
+
+const std::size_t kEpilogueCols[] = {1, 5, 7, 8, 9, 15, 16, 17, 21, 24, 31, 32, 33, 41};
+
+}  // namespace
+
 TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "no AVX-512 on this machine";
+  const std::vector<EpiloguePath> paths = epilogue_paths();
+  if (paths.empty()) GTEST_SKIP() << "neither AVX-512 nor AVX2 on this machine";
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> specials = {-0.0f, 0.0f, 1.5f, -1.5f, inf, -inf, std::bit_cast<float>(0x7FC12345u),
-                                       std::bit_cast<float>(0xFF812345u), 1e-45f, -1e-45f, 3.0e38f, -2.0f, 6.0f, 7.5f};
+  const std::vector<float>& specials = epilogue_specials();
   struct Activation {
     ew::UnaryOp op;
     float alpha, beta;
     bool fast = false;
   };
-  const auto activate = [](const Activation& a, float v) {
+  const auto activate = [](Isa isa, const Activation& a, float v) {
     float r = v;
     if (a.op == ew::UnaryOp::Silu) {
       // The separate nodes' kernels: Sigmoid (fast or exact as the node's mode), then the Mul.
       float gate = 0.0f, product = 0.0f;
-      ew::unary_f32_run(Isa::Avx512, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !a.fast), &v, &gate, 1);
-      ew::binary_f32_run(Isa::Avx512, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+      ew::unary_f32_run(isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !a.fast), &v, &gate, 1);
+      ew::binary_f32_run(isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
       return product;
     }
     if (a.op == ew::UnaryOp::HardSwish) {  // x * clamp(x * 0.16666667 + 0.5, 0, 1), each step rounded
@@ -607,37 +644,75 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
     }
     return std::isnan(v) || std::isnan(r) ? canonical_nan() : r;  // Relu drops a NaN input's value
   };
-  const std::size_t rows = specials.size(), cols = 21, plane = 30;
-  for (const Activation& a : {Activation{ew::UnaryOp::Relu, 0.0f, 0.0f}, Activation{ew::UnaryOp::Clip, -0.0f, 6.0f},
-                              Activation{ew::UnaryOp::Clip, -1.0f, 1.5f}, Activation{ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
-                              Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f}, Activation{ew::UnaryOp::HardSwish, 0.0f, 0.0f},
-                              Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, false},
-                              Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, true}}) {
-    for (const bool with_residual : {false, true}) {
-      std::vector<float> c(rows * cols), residual(rows * plane, 5.0f), want(rows * cols);
-      std::vector<float> bias(rows);
-      for (std::size_t r = 0; r < rows; ++r) {
-        bias[r] = specials[r];
-        for (std::size_t j = 0; j < cols; ++j) {
-          c[r * cols + j] = specials[(r + j) % specials.size()];
-          residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
-          volatile float v = c[r * cols + j] + bias[r];
-          if (with_residual) v = v + residual[r * plane + j];
-          want[r * cols + j] = activate(a, v);
+  const std::size_t rows = specials.size(), plane = 50;
+  for (const EpiloguePath& path : paths) {
+    for (const std::size_t cols : kEpilogueCols) {
+      const std::size_t ldc = cols + 3;
+      for (const Activation& a : {Activation{ew::UnaryOp::Relu, 0.0f, 0.0f}, Activation{ew::UnaryOp::Clip, -0.0f, 6.0f},
+                                  Activation{ew::UnaryOp::Clip, -1.0f, 1.5f}, Activation{ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                                  Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f},
+                                  Activation{ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                                  Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, false},
+                                  Activation{ew::UnaryOp::Silu, 0.0f, 0.0f, true}}) {
+        for (const bool with_residual : {false, true}) {
+          std::vector<float> c(rows * ldc, 99.0f), residual(rows * plane, 5.0f), want(rows * ldc, 99.0f);
+          std::vector<float> bias(rows);
+          for (std::size_t r = 0; r < rows; ++r) {
+            bias[r] = specials[r];
+            for (std::size_t j = 0; j < cols; ++j) {
+              c[r * ldc + j] = specials[(r + j) % specials.size()];
+              residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
+              volatile float v = c[r * ldc + j] + bias[r];
+              if (with_residual) v = v + residual[r * plane + j];
+              want[r * ldc + j] = activate(path.isa, a, v);
+            }
+          }
+          ConvActivation activation;
+          activation.args.op = a.op;
+          activation.args.alpha = a.alpha;
+          activation.args.beta = a.beta;
+          activation.args.fast = a.fast;
+          ASSERT_TRUE(activation_fuses_in_store(&activation));
+          path.one_pass(c.data(), static_cast<std::ptrdiff_t>(ldc), bias.data(), with_residual ? residual.data() : nullptr,
+                        plane, rows, cols, activation);
+          EXPECT_EQ(conv_test::first_bit_difference(c, want), "")
+              << isa_name(path.isa) << " cols " << cols << " op " << static_cast<int>(a.op) << " alpha " << a.alpha
+              << " beta " << a.beta << " fast " << a.fast << " residual " << with_residual;
         }
       }
-      ConvActivation activation;
-      activation.args.op = a.op;
-      activation.args.alpha = a.alpha;
-      activation.args.beta = a.beta;
-      activation.args.fast = a.fast;
-      ASSERT_TRUE(activation_fuses_in_store(&activation));
-      conv_bias_residual_activation_rows__avx512(c.data(), static_cast<std::ptrdiff_t>(cols), bias.data(),
-                                                 with_residual ? residual.data() : nullptr, plane, rows, cols,
-                                                 activation);
-      EXPECT_EQ(conv_test::first_bit_difference(c, want), "")
-          << "op " << static_cast<int>(a.op) << " alpha " << a.alpha << " beta " << a.beta << " fast " << a.fast
-          << " residual " << with_residual;
+    }
+  }
+}
+
+// The bias step alone (conv_bias_rows__avx512 and __avx2) on the same values: one rounded
+// addition, in exact mode every NaN then 0x7FC00000; in fast mode a NaN keeps a payload (the sum's
+// where both are NaN, as vaddps gives its first operand's), so fast mode requires the same value
+// or, where the expected value is NaN, a NaN.
+TEST(Conv2d, BiasRowsMatchTheStep) {
+  const std::vector<EpiloguePath> paths = epilogue_paths();
+  if (paths.empty()) GTEST_SKIP() << "neither AVX-512 nor AVX2 on this machine";
+  const std::vector<float>& specials = epilogue_specials();
+  const std::size_t rows = specials.size();
+  for (const EpiloguePath& path : paths) {
+    for (const std::size_t cols : kEpilogueCols) {
+      const std::size_t ldc = cols + 3;
+      for (const bool exact : {true, false}) {
+        std::vector<float> c(rows * ldc, 99.0f), want(rows * ldc, 99.0f), bias(rows);
+        for (std::size_t r = 0; r < rows; ++r) {
+          bias[r] = specials[r];
+          for (std::size_t j = 0; j < cols; ++j) {
+            c[r * ldc + j] = specials[(r + j) % specials.size()];
+            const volatile float v = c[r * ldc + j] + bias[r];
+            want[r * ldc + j] = exact && std::isnan(v) ? canonical_nan() : v;
+          }
+        }
+        path.bias_only(c.data(), static_cast<std::ptrdiff_t>(ldc), bias.data(), rows, cols, exact);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          const bool same = bits(c[i]) == bits(want[i]) || (!exact && std::isnan(want[i]) && std::isnan(c[i]));
+          ASSERT_TRUE(same) << isa_name(path.isa) << " cols " << cols << (exact ? " exact" : " fast") << " at " << i
+                            << ": " << std::hex << bits(c[i]) << " want " << bits(want[i]);
+        }
+      }
     }
   }
 }

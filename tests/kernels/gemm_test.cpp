@@ -684,7 +684,11 @@ TEST(GemmKernel, FastEqualsAFusedLoopOnFmaPaths) {
                                    {200, 1, 513}, {12, 1, 7},  {13, 2, 40},   {2, 45, 260}, {37, 50, 600},
                                    {40, 36, 600}, {100, 67, 1100}, {30, 196, 530}, {25, 19, 70},
                                    {13, 49, 1100}, {25, 51, 530}, {7, 52, 40},   {20, 41, 600},
-                                   {13, 37, 530},  {30, 169, 70},  {11, 44, 520}, {12, 8, 300}};
+                                   {13, 37, 530},  {30, 169, 70},  {11, 44, 520}, {12, 8, 300},
+                                   // AVX2's 6 x 16 edges: short strips (rows 1 to 5 of 6), narrow
+                                   // pieces and last columns (n % 16 of 1 to 15), two k-blocks.
+                                   {5, 16, 300},   {4, 49, 520},   {1, 17, 40},   {7, 9, 70},
+                                   {6, 12, 260},   {64, 49, 300},  {40, 196, 70}, {3, 30, 9}};
   for (const Isa isa : gemm_variant_paths()) {
     if (isa != Isa::Avx2 && isa != Isa::Avx512 && isa != Isa::Neon) continue;
     for (const auto& s : shapes) {

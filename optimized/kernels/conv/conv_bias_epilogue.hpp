@@ -53,17 +53,19 @@ inline void conv_bias_epilogue(const void* state, float* c, std::ptrdiff_t ldc, 
                                std::size_t rows, std::size_t cols) {
   const ConvBiasState& b = *static_cast<const ConvBiasState*>(state);
 #if defined(__x86_64__)
-  if (b.isa == Isa::Avx512 && b.bias != nullptr) {
+  if ((b.isa == Isa::Avx512 || b.isa == Isa::Avx2) && b.bias != nullptr) {
+    const bool avx512 = b.isa == Isa::Avx512;
     if (activation_fuses_in_store(b.activation)) {
       // One pass for the bias, the residual Add and the activation (conv_bias_rows.hpp): the three
       // steps' bits, each value read and written once instead of three times (a tenth of a
       // 16 -> 64 1x1 convolution at 112 x 112 went to each separate pass).
       const float* residual = b.activation->residual != nullptr ? b.activation->residual + b.first + row * b.plane + col
                                                                 : nullptr;
-      conv_bias_residual_activation_rows__avx512(c, ldc, b.bias + row, residual, b.plane, rows, cols, *b.activation);
+      (avx512 ? conv_bias_residual_activation_rows__avx512 : conv_bias_residual_activation_rows__avx2)(
+          c, ldc, b.bias + row, residual, b.plane, rows, cols, *b.activation);
       return;
     }
-    conv_bias_rows__avx512(c, ldc, b.bias + row, rows, cols, b.exact);
+    (avx512 ? conv_bias_rows__avx512 : conv_bias_rows__avx2)(c, ldc, b.bias + row, rows, cols, b.exact);
     if (b.activation != nullptr) activate_rows(b, c, ldc, row, col, rows, cols);
     return;
   }

@@ -1,5 +1,5 @@
-// The bias step of the convolution epilogue (conv_bias_epilogue.hpp) on the AVX-512 path: rows of
-// C, one bias value per row, each output one rounded addition (spec/ops/products-conv.md section 6)
+// The bias step of the convolution epilogue (conv_bias_epilogue.hpp) on the AVX-512 and AVX2
+// paths (one body over a lane type, conv_bias_rows_body.hpp): rows of C, one bias value per row, each output one rounded addition (spec/ops/products-conv.md section 6)
 // and, in exact mode, the canonical NaN (exact-mode.md rule 4): the generic loop's bits. The
 // epilogue is compiled without vector flags, and its plain loop moved four floats per instruction.
 #pragma once
@@ -27,6 +27,14 @@ void conv_bias_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias, std
 void conv_bias_residual_activation_rows__avx512(float* c, std::ptrdiff_t ldc, const float* bias,
                                                 const float* residual, std::size_t plane, std::size_t rows,
                                                 std::size_t cols, const ConvActivation& activation);
+
+// The same two on eight lanes, the same steps on every value, so the same bits. Require an AVX2
+// machine (and, for the second, activation_fuses_in_store(&activation)).
+void conv_bias_rows__avx2(float* c, std::ptrdiff_t ldc, const float* bias, std::size_t rows, std::size_t cols,
+                          bool exact);
+void conv_bias_residual_activation_rows__avx2(float* c, std::ptrdiff_t ldc, const float* bias, const float* residual,
+                                              std::size_t plane, std::size_t rows, std::size_t cols,
+                                              const ConvActivation& activation);
 #endif
 
 }  // namespace onemodel::opt

@@ -106,6 +106,26 @@ using PairKernel = void (*)(std::size_t kc, const float* a, const float* b0, std
 void f32_gemm_pair_12x64__avx512_exact(std::size_t kc, const float* a, const float* b0, std::ptrdiff_t ldb0,
                                        const float* b1, std::ptrdiff_t ldb1, float* c, std::ptrdiff_t ldc,
                                        std::uint32_t flags);
+// The AVX2 edge kernels (gemm_edge_avx2.cpp): the row, column, narrow (cols <= 8) and short
+// (rows < 6) kernels of the 6 x 16 microkernel, its bits.
+void f32_gemm_row_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
+                                 std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
+void f32_gemm_row_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t b_step,
+                                   std::ptrdiff_t ldb, float* c, std::size_t cols, std::uint32_t flags);
+void f32_gemm_column_6x16__avx2_fma(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
+                                    const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, std::size_t rows,
+                                    std::size_t cols, std::uint32_t flags);
+void f32_gemm_column_6x16__avx2_exact(std::size_t kc, const float* a, std::size_t a_step, std::size_t strips,
+                                      const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc,
+                                      std::size_t rows, std::size_t cols, std::uint32_t flags);
+void f32_gemm_narrow_6x8__avx2_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                   std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+void f32_gemm_narrow_6x8__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                     std::ptrdiff_t ldc, std::size_t rows, std::size_t cols, std::uint32_t flags);
+void f32_gemm_short_6x16__avx2_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                   std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
+void f32_gemm_short_6x16__avx2_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+                                     std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 void f32_gemm_short_12x32__avx512_fma(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                                       std::ptrdiff_t ldc, std::size_t rows, std::uint32_t flags);
 void f32_gemm_short_12x32__avx512_exact(std::size_t kc, const float* a, const float* b, std::ptrdiff_t ldb, float* c,

@@ -17,12 +17,21 @@ constexpr Path kScalar{"f32_gemm_4x4__scalar", Isa::Scalar, 4, 4, 64, 64, 256, f
 // SSE4.1 has no fused multiply-add: both modes multiply then add.
 constexpr Path kSse{"f32_gemm_4x8__sse41", Isa::Sse, 4, 8, 64, 128, 256, f32_gemm_4x8__sse41, f32_gemm_4x8__sse41,
                     pack_a_4__sse41};
-// AVX2: the store kernel (fast mode's epilogue in the stores of full 6 x 16 blocks) and no edge
-// kernels yet (the full-block kernel computes ragged blocks into scratch).
+// AVX2: the store kernel (fast mode's epilogue in the stores of full 6 x 16 blocks) and the row,
+// column, narrow and short edge kernels (gemm_edge_avx2.cpp); no narrow tail or half-narrow kernel
+// (a ragged strip is at most 15 columns: the narrow kernel's 8, then 1 to 7 more).
 constexpr Path avx2_path() {
   Path p{"f32_gemm_6x16__avx2", Isa::Avx2, 6, 16, 96, 128, 256, f32_gemm_6x16__avx2_fma, f32_gemm_6x16__avx2_exact,
          pack_a_6__avx2};
   p.store_fast = f32_gemm_6x16__avx2_fma_store;
+  p.row_fast = f32_gemm_row_6x16__avx2_fma;
+  p.row_exact = f32_gemm_row_6x16__avx2_exact;
+  p.column_fast = f32_gemm_column_6x16__avx2_fma;
+  p.column_exact = f32_gemm_column_6x16__avx2_exact;
+  p.narrow_fast = f32_gemm_narrow_6x8__avx2_fma;
+  p.narrow_exact = f32_gemm_narrow_6x8__avx2_exact;
+  p.short_fast = f32_gemm_short_6x16__avx2_fma;
+  p.short_exact = f32_gemm_short_6x16__avx2_exact;
   return p;
 }
 constexpr Path kAvx2 = avx2_path();
