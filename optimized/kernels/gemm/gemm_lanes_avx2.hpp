@@ -7,6 +7,10 @@
 #include <immintrin.h>
 
 namespace onemodel::opt::gemm::avx2 {
+// Internal to each file that includes it: the AVX-512 files compile these with other flags, and a
+// weak out-of-line copy shared under one name would let the linker keep either one (one
+// definition rule).
+namespace {
 
 // acc + a*b: fused in fast mode (kernels-gemm.md, "Fast mode"), a rounded multiply then a
 // rounded add in exact mode (exact-mode.md rule 1); the A value is the first factor.
@@ -26,4 +30,5 @@ inline __m256 canonical_nan(__m256 v) noexcept {
   return _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
 }
 
+}  // namespace
 }  // namespace onemodel::opt::gemm::avx2
