@@ -93,15 +93,29 @@ using StemKernel = void (*)(const KernelContext&, const Conv2dShape&, const floa
 
 // "" or the first difference of the direct kernel (the stem entry point, or `kernel`) from the
 // naive loop (both modes) and, in exact mode, from the im2col path, at `threads` threads.
-std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
-                  StemKernel kernel = conv_stem_f32__avx512) {
+// The direct kernel's paths this machine runs: AVX-512 (conv_stem_avx512.cpp) and its AVX2 twin
+// (conv_stem_avx2.cpp), each with its own packed-weight layout (conv_stem_pack_weights).
+struct StemPath {
+  Isa isa;
+  StemKernel kernel;
+};
+
+std::vector<StemPath> stem_paths() {
+  std::vector<StemPath> paths;
+  if (kernel_tests::machine_runs(Isa::Avx512)) paths.push_back({Isa::Avx512, conv_stem_f32__avx512});
+  if (kernel_tests::machine_runs(Isa::Avx2)) paths.push_back({Isa::Avx2, conv_stem_f32__avx2});
+  return paths;
+}
+
+std::string check(const Case& c, std::uint32_t seed, bool special, int threads, StemPath path) {
   const Conv2dShape s = c.shape();
   const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                         s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed, special, 13);
-  const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+  const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+  const StemKernel kernel = path.kernel;
   ThreadPool pool(threads, two_threads::kAlways);
   for (bool exact : {true, false}) {
-    const KernelContext context{Isa::Avx512, exact, &pool};
+    const KernelContext context{path.isa, exact, &pool};
     const std::vector<float> want = naive(c, d, exact);
     std::vector<float> got(want.size() + 16, 12345.0f);
     kernel(context, s, d.x.data(), packed.data(), c.bias ? d.b.data() : nullptr, got.data(), nullptr);
@@ -119,7 +133,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
         }
       }
     }
-    if (!diff.empty()) return c.describe() + (exact ? " exact" : " fast") + diff;
+    if (!diff.empty()) return c.describe() + " " + std::string(isa_name(path.isa)) + (exact ? " exact" : " fast") + diff;
     for (std::size_t i = want.size(); i < got.size(); ++i) {
       if (got[i] != 12345.0f) return c.describe() + " wrote past the end";
     }
@@ -128,7 +142,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
       std::vector<float> workspace(conv2d_workspace_floats(s) + 1);
       conv2d_f32(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, im2col.data(), workspace.data());
       diff = conv_test::first_bit_difference(got, im2col);
-      if (!diff.empty()) return c.describe() + " exact, against conv2d_f32" + diff;
+      if (!diff.empty()) return c.describe() + " " + std::string(isa_name(path.isa)) + " exact, against conv2d_f32" + diff;
     }
   }
   return "";
@@ -137,7 +151,8 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
 
 TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.ShapesOfNetworkStemsAndEdges");
   std::uint32_t seed = 1;
   std::vector<Case> cases;
@@ -183,10 +198,32 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   batch2.batch = 2;
   batch2.bias = false;
   cases.push_back(batch2);
-  for (const Case& c : cases) {
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
-    for (int threads : {1, 2}) {
-      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+  // Columns around the AVX2 kernel's 14-column tile (conv_stem_avx2.cpp): 13, 14, 15, 28 and 29
+  // output columns of a 3 -> 8 stem and a 3 -> 16 one (one and two registers of channels).
+  const std::size_t stem_cases = cases.size();
+  for (std::size_t out_w : {13, 14, 15, 28, 29}) {
+    for (std::size_t cout : {8, 16}) {
+      Case c;
+      c.cin = 3;
+      c.cout = cout;
+      c.in_h = 9;
+      c.in_w = 2 * out_w;  // 3x3 stride 2 pad 1: out_w columns
+      c.kh = c.kw = 3;
+      c.sh = c.sw = 2;
+      c.pt = c.pl = c.pb = c.pr = 1;
+      cases.push_back(c);
+    }
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    if (i < stem_cases) {
+      ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
+    }
+    // The kernels serve any such shape; the AVX2 predicate (conv_stem.cpp) takes fewer of them.
+    for (const StemPath& path : paths) {
+      for (int threads : {1, 2}) {
+        for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads, path), "");
+      }
     }
   }
 #else
@@ -201,7 +238,8 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 // eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two.
 TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedConvolutionsMatchTheNaiveLoop");
   struct Grouped {
     std::size_t cin, cout, groups, in_h, in_w, k_h, k_w, stride, dilation, pt, pl, pb, pr, batch;
@@ -214,7 +252,15 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
                            Grouped{32, 64, 4, 29, 30, 3, 3, 2, 1, 1, 1, 1, 1, 1},
                            Grouped{24, 48, 3, 20, 18, 3, 5, 1, 2, 2, 1, 1, 3, 1},
                            Grouped{32, 64, 2, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
-                           Grouped{16, 128, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
+                           Grouped{16, 128, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           // 8 filters a group (RegNet-Y, ResNeXt's second stage): one AVX2
+                           // register; at 14, 28 (whole tiles), 15 and 13 columns, stride 2
+                           Grouped{64, 64, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{64, 64, 8, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, 2},
+                           Grouped{48, 48, 6, 15, 15, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{32, 32, 4, 26, 26, 3, 3, 2, 1, 1, 1, 1, 1, 1},
+                           // 4 filters a group (ResNeXt's first stage): half a register
+                           Grouped{32, 32, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
     Case c;
     c.cin = g.cin;
     c.cout = g.cout;
@@ -232,8 +278,10 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
     c.batch = g.batch;
     c.bias = (seed / 4) % 2 == 0;  // alternate cases: seed rises by four a case
     ASSERT_TRUE(c.conv_valid()) << c.describe();
-    for (int threads : {1, 2}) {
-      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    for (const StemPath& path : paths) {
+      for (int threads : {1, 2}) {
+        for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads, path), "");
+      }
     }
   }
 #else
@@ -248,9 +296,11 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
 // two threads, with fewer than eight (image, group) pairs and with eight.
 TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedEpilogueReadsEachOutputsChannel");
   std::uint32_t seed = 5300;
+  for (const StemPath& path : paths) {
   for (std::size_t batch : {1, 2}) {
     Case c;
     c.cin = 32;
@@ -265,7 +315,7 @@ TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
     ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
     const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                           s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+    const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
     const std::size_t size = s.batch * s.out_channels * s.out_plane();
     std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
     for (std::size_t i = 0; i < s.out_channels; ++i) {
@@ -284,23 +334,24 @@ TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
       for (int threads : {1, 2}) {
         ThreadPool pool(threads, two_threads::kAlways);
         for (bool exact : {true, false}) {
-          const KernelContext context{Isa::Avx512, exact, &pool};
+          const KernelContext context{path.isa, exact, &pool};
           activation.args = ew::for_mode(activation.args, exact);
           std::vector<float> plain(size), fused(size);
-          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
           for (std::size_t n = 0; n < s.batch; ++n) {
             for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
               const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
-              apply_conv_activation(Isa::Avx512, activation, oc, plain.data() + at, s.out_plane(), at);
+              apply_conv_activation(path.isa, activation, oc, plain.data() + at, s.out_plane(), at);
             }
           }
           EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-              << c.describe() << (exact ? " exact" : " fast") << (with_norm ? " norm and residual" : " Relu")
-              << " threads " << threads;
+              << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast")
+              << (with_norm ? " norm and residual" : " Relu") << " threads " << threads;
         }
       }
     }
+  }
   }
 #else
   GTEST_SKIP() << "the direct stem kernel is x86-64 only";
@@ -353,7 +404,7 @@ TEST(ConvStem, ColumnsKernelMatchesTheNaiveLoop) {
     ASSERT_TRUE(conv_stem_columns_takes(c.shape()) || c.cout <= 16) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) {
-        ASSERT_EQ(check(c, seed++, special, threads, conv_stem_columns_f32__avx512), "");
+        ASSERT_EQ(check(c, seed++, special, threads, StemPath{Isa::Avx512, conv_stem_columns_f32__avx512}), "");
       }
     }
   }
@@ -402,7 +453,8 @@ TEST(ConvStem, ColumnsKernelSelection) {
 // normalization keeps the separate pass.
 TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   // 17 output rows in chunks of 5: each two-thread run shares its chunks.
   const two_threads::RequireSharedCalls shared_calls("ConvStem.FusedActivationGivesTheSeparateStepsBits");
   std::uint32_t seed = 900;
@@ -410,6 +462,7 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     std::size_t cout;
     ew::UnaryOp op;
   };
+  for (const StemPath& path : paths) {
   for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
                           Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
     const std::size_t cout = stem.cout;
@@ -424,7 +477,7 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     const Conv2dShape s = c.shape();
     const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                           s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+    const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
     ConvActivation activation;
     activation.args.op = stem.op;
     activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
@@ -433,9 +486,9 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
       float r = v;
       if (activation.args.op == ew::UnaryOp::Silu) {
         float gate = 0.0f, product = 0.0f;
-        ew::unary_f32_run(Isa::Avx512, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
+        ew::unary_f32_run(path.isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
                           &gate, 1);
-        ew::binary_f32_run(Isa::Avx512, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+        ew::binary_f32_run(path.isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
         return product;
       }
       if (activation.args.op == ew::UnaryOp::HardSwish) {
@@ -458,17 +511,18 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     for (int threads : {1, 2}) {
       ThreadPool pool(threads, two_threads::kAlways);
       for (bool exact : {true, false}) {
-        const KernelContext context{Isa::Avx512, exact, &pool};
+        const KernelContext context{path.isa, exact, &pool};
         activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
         const std::size_t size = s.batch * s.out_channels * s.out_plane();
         std::vector<float> plain(size), fused(size);
-        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+        path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+        path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
         for (float& v : plain) v = separate(v);
         EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-            << c.describe() << (exact ? " exact" : " fast") << " threads " << threads;
+            << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast") << " threads " << threads;
       }
     }
+  }
   }
 #else
   GTEST_SKIP() << "the direct stem kernel is x86-64 only";

@@ -2,6 +2,9 @@
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/conv_stem_columns.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 namespace onemodel::opt {
 
 #if defined(__x86_64__)
@@ -37,13 +40,42 @@ bool grouped_takes(bool exact, const Conv2dShape& s) noexcept {
          s.kernel_w < kLimit && s.kernel_h < kLimit;
 }
 
+// The shape limits both kernels share: strides, dilations and extents far below the 32-bit range.
+bool extents_fit(const Conv2dShape& s) noexcept {
+  if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
+  constexpr std::size_t kLimit = std::size_t{1} << 24;
+  return s.map_extents_below(kLimit) && s.out_channels < kLimit && s.dilation_w < kLimit && s.dilation_h < kLimit &&
+         s.kernel_w < kLimit && s.kernel_h < kLimit;
+}
+
+// The AVX2 kernel (conv_stem_avx2.cpp: tiles of 8 channels by 14 columns). AVX2_RULES_PENDING
+bool avx2_takes(bool exact, const Conv2dShape& s) noexcept {
+  (void)exact;
+  if (s.out_w == 0 || s.out_h == 0 || s.batch == 0 || !extents_fit(s)) return false;
+  const char* mode = std::getenv("ONEMODEL_S35_STEM");
+  const std::string_view m = mode != nullptr ? mode : "";
+  if (m == "off") return false;
+  const std::size_t filters = s.out_per_group(), channels = s.in_per_group();
+  const std::size_t k = channels * s.taps();
+  const std::size_t computed = (s.out_w + 13) / 14 * 14;
+  const double use = static_cast<double>(s.out_w) / static_cast<double>(computed);
+  if (s.groups != 1) {
+    if (s.groups == s.in_channels || s.in_channels % s.groups != 0 || s.out_channels % s.groups != 0) return false;
+    if (m == "all") return k <= 1152 && filters % 4 == 0 && filters <= 64;
+    return (filters == 8 || filters == 16) && k <= 1152 && use >= kGroupedMinColumnUse;
+  }
+  if (m == "all") return k <= 1152 && s.out_w >= 8 && s.taps() > 1;
+  return s.in_channels <= 4 && k <= 256 && s.out_w >= 8;
+}
+
 }  // namespace
 #endif
 
 bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
-  if (isa != Isa::Avx512) return false;
   if (s.groups == 0 || s.in_channels == 0 || s.out_channels == 0) return false;
+  if (isa == Isa::Avx2) return avx2_takes(exact, s);
+  if (isa != Isa::Avx512) return false;
   if (s.groups != 1) return grouped_takes(exact, s);
   const std::size_t k = s.in_channels * s.taps();
   // A network's first layer: few input channels, a short K.
@@ -102,14 +134,16 @@ bool conv_stem_columns_takes(const Conv2dShape& s) noexcept {
          (s.stride_w == 1 || s.stride_w == 2) && s.dilation_w == 1;
 }
 
-std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept {
+std::size_t conv_stem_padded_channels(Isa isa, std::size_t out_channels) noexcept {
+  // The AVX2 kernel's tiles are one register of 8 channels (conv_stem_avx2.cpp).
+  if (isa != Isa::Avx512) return (out_channels + 7) / 8 * 8;
   return out_channels <= 16 ? 16 : (out_channels + 31) / 32 * 32;
 }
 
-std::vector<float> conv_stem_pack_weights(const Conv2dShape& s, const float* w) {
+std::vector<float> conv_stem_pack_weights(Isa isa, const Conv2dShape& s, const float* w) {
   const std::size_t k = s.in_per_group() * s.taps();
   const std::size_t filters = s.out_per_group();
-  const std::size_t padded = conv_stem_padded_channels(filters);
+  const std::size_t padded = conv_stem_padded_channels(isa, filters);
   std::vector<float> packed(s.groups * k * padded, 0.0f);
   for (std::size_t g = 0; g < s.groups; ++g) {
     float* group = packed.data() + g * k * padded;
