@@ -529,7 +529,8 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #endif
 }
 
-// The selection rule: few input channels, one group, the AVX-512 path only.
+// The selection rule: few input channels, one group, the AVX-512 path and its AVX2 twin
+// (conv_stem.cpp, avx2_takes, whose measured rules differ).
 TEST(ConvStem, SelectionRule) {
   Case stem;
   stem.in_h = stem.in_w = 224;
@@ -545,7 +546,10 @@ TEST(ConvStem, SelectionRule) {
 #endif
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, stem.shape()), x86);
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, true, stem.shape()), x86);  // a stem in both modes
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, stem.shape()));
+  // The AVX2 twin (conv_stem_avx2.cpp) takes stems in both modes; no other path has the kernel.
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, stem.shape()), x86);
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, stem.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Sse, false, stem.shape()));
   EXPECT_FALSE(conv_stem_takes(Isa::Scalar, false, stem.shape()));
   Case wide = stem;
   wide.cin = 16;  // K = 784: the product's case
@@ -558,7 +562,8 @@ TEST(ConvStem, SelectionRule) {
   grouped.groups = 2;  // 32 filters a group over rows of 112: eight whole tiles of 14
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, grouped), x86);
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, grouped));  // exact mode: 16 filters a group only
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, grouped));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, grouped), x86);  // AVX2: 32 filters, 112 whole tiles of 14
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, grouped), x86);
   // Grouped (conv_stem.cpp, grouped_takes): 16 filters a group in both modes, 32 or 64 in fast
   // mode, rows that fill at least 85% of their column tiles, K <= 1152 a group, not depthwise.
   Case group16;
@@ -587,6 +592,31 @@ TEST(ConvStem, SelectionRule) {
   Case group8 = group16;
   group8.cout = 256;  // 8 filters a group: half a register
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group8.shape()));
+  // AVX2 (conv_stem.cpp, avx2_takes): 4 or 8 filters a group at any width, in both modes; 16 or
+  // 32 when strided or over rows filling 85% of the 14-column tiles; not 24 or 64.
+  for (bool exact : {false, true}) {
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group8.shape()), x86);
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group16.shape()), x86);
+    Case group4 = group16;
+    group4.cout = 128;
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group4.shape()), x86);
+    for (std::size_t width : {7, 20}) {
+      Case part = group16;
+      part.in_h = part.in_w = width;
+      EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, part.shape())) << width;
+      part.sh = part.sw = 2;  // strided: taken at any width
+      EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, part.shape()), x86) << width;
+      Case narrow8 = group8;
+      narrow8.in_h = narrow8.in_w = width;
+      EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, narrow8.shape()), x86) << width;
+    }
+    Case group24 = group16;
+    group24.cout = 768;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, group24.shape()));
+    Case group64 = group16;
+    group64.cout = 2048;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, group64.shape()));
+  }
   Case group48 = group16;
   group48.cout = 1536;
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group48.shape()));
@@ -607,6 +637,23 @@ TEST(ConvStem, SelectionRule) {
   dense.pt = dense.pl = dense.pb = dense.pr = 1;
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, dense.shape()), x86);
   EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, dense.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, true, dense.shape()));
+  // AVX2, one group, few filters (avx2_takes): K <= 288 and 8 filters, or up to 24 in exact mode.
+  Case few = dense;
+  few.cin = 16;
+  few.cout = 8;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, few.shape()), x86);
+  few.cout = 16;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, few.shape()));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, few.shape()), x86);
+  few.cin = 64;  // K = 576
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, true, few.shape()));
+  // One input channel only strided on AVX2 (the depthwise kernel wins unstrided).
+  Case single = stem;
+  single.cin = 1;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, single.shape()), x86);
+  single.sh = single.sw = 1;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, single.shape()));
   // Whole registers of filters in fast mode (16, 32, 64), sixteen filters only in exact mode,
   // where the unfused sum of a longer row of accumulators is slower than the product's.
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, dense.shape()));
