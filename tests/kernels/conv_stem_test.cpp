@@ -301,57 +301,58 @@ TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
   const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedEpilogueReadsEachOutputsChannel");
   std::uint32_t seed = 5300;
   for (const StemPath& path : paths) {
-  for (std::size_t batch : {1, 2}) {
-    Case c;
-    c.cin = 32;
-    c.cout = 64;
-    c.groups = 4;
-    c.in_h = 15;
-    c.in_w = 14;
-    c.kh = c.kw = 3;
-    c.pt = c.pl = c.pb = c.pr = 1;
-    c.batch = batch;
-    const Conv2dShape s = c.shape();
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
-    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
-                                          s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
-    const std::size_t size = s.batch * s.out_channels * s.out_plane();
-    std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
-    for (std::size_t i = 0; i < s.out_channels; ++i) {
-      scale[i] = 0.25f + 0.01f * static_cast<float>(i);
-      shift[i] = -0.5f + 0.02f * static_cast<float>(i);
-    }
-    for (std::size_t i = 0; i < size; ++i) residual[i] = static_cast<float>(i % 97) * 0.03f - 1.0f;
-    for (bool with_norm : {true, false}) {
-      ConvActivation activation;
-      activation.args.op = ew::UnaryOp::Relu;
-      if (with_norm) {
-        activation.norm_scale = scale.data();
-        activation.norm_shift = shift.data();
-        activation.residual = residual.data();
+    for (std::size_t batch : {1, 2}) {
+      Case c;
+      c.cin = 32;
+      c.cout = 64;
+      c.groups = 4;
+      c.in_h = 15;
+      c.in_w = 14;
+      c.kh = c.kw = 3;
+      c.pt = c.pl = c.pb = c.pr = 1;
+      c.batch = batch;
+      const Conv2dShape s = c.shape();
+      ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
+      const Data d =
+          conv_test::random_data(s.batch * s.in_channels * s.in_plane(), s.out_channels * s.in_per_group() * s.taps(),
+                                 s.out_channels, seed++, true, 13);
+      const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+      const std::size_t size = s.batch * s.out_channels * s.out_plane();
+      std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
+      for (std::size_t i = 0; i < s.out_channels; ++i) {
+        scale[i] = 0.25f + 0.01f * static_cast<float>(i);
+        shift[i] = -0.5f + 0.02f * static_cast<float>(i);
       }
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads, two_threads::kAlways);
-        for (bool exact : {true, false}) {
-          const KernelContext context{path.isa, exact, &pool};
-          activation.args = ew::for_mode(activation.args, exact);
-          std::vector<float> plain(size), fused(size);
-          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
-          for (std::size_t n = 0; n < s.batch; ++n) {
-            for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
-              const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
-              apply_conv_activation(path.isa, activation, oc, plain.data() + at, s.out_plane(), at);
+      for (std::size_t i = 0; i < size; ++i) residual[i] = static_cast<float>(i % 97) * 0.03f - 1.0f;
+      for (bool with_norm : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = ew::UnaryOp::Relu;
+        if (with_norm) {
+          activation.norm_scale = scale.data();
+          activation.norm_shift = shift.data();
+          activation.residual = residual.data();
+        }
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads, two_threads::kAlways);
+          for (bool exact : {true, false}) {
+            const KernelContext context{path.isa, exact, &pool};
+            activation.args = ew::for_mode(activation.args, exact);
+            std::vector<float> plain(size), fused(size);
+            path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+            path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+            for (std::size_t n = 0; n < s.batch; ++n) {
+              for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+                const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
+                apply_conv_activation(path.isa, activation, oc, plain.data() + at, s.out_plane(), at);
+              }
             }
+            EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+                << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast")
+                << (with_norm ? " norm and residual" : " Relu") << " threads " << threads;
           }
-          EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-              << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast")
-              << (with_norm ? " norm and residual" : " Relu") << " threads " << threads;
         }
       }
     }
-  }
   }
 #else
   GTEST_SKIP() << "the direct stem kernel is x86-64 only";
@@ -463,66 +464,67 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     ew::UnaryOp op;
   };
   for (const StemPath& path : paths) {
-  for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
-                          Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
-    const std::size_t cout = stem.cout;
-    Case c;
-    c.cin = 3;
-    c.cout = cout;
-    c.in_h = 33;
-    c.in_w = 45;
-    c.kh = c.kw = cout == 64 ? 7 : 3;
-    c.sh = c.sw = 2;
-    c.pt = c.pl = c.pb = c.pr = c.kh / 2;
-    const Conv2dShape s = c.shape();
-    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
-                                          s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
-    ConvActivation activation;
-    activation.args.op = stem.op;
-    activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
-    activation.args.beta = 6.0f;
-    const auto separate = [&](float v) {
-      float r = v;
-      if (activation.args.op == ew::UnaryOp::Silu) {
-        float gate = 0.0f, product = 0.0f;
-        ew::unary_f32_run(path.isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
-                          &gate, 1);
-        ew::binary_f32_run(path.isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
-        return product;
-      }
-      if (activation.args.op == ew::UnaryOp::HardSwish) {
-        float gate = v * 0.16666667f;
-        gate = gate + 0.5f;
-        gate = gate < 0.0f ? 0.0f : gate;
-        gate = gate > 1.0f ? 1.0f : gate;
-        r = v * gate;
-      } else if (activation.args.op == ew::UnaryOp::Relu) {
-        r = v > 0.0f ? v : 0.0f;
-      } else if (activation.args.op == ew::UnaryOp::Clip) {
-        r = v < activation.args.alpha ? activation.args.alpha : v;
-        r = r > activation.args.beta ? activation.args.beta : r;
-      } else {
-        volatile float product = activation.args.alpha * v;
-        r = v < 0.0f ? static_cast<float>(product) : v;
-      }
-      return v != v || r != r ? std::bit_cast<float>(0x7FC00000u) : r;  // Relu drops a NaN input's value
-    };
-    for (int threads : {1, 2}) {
-      ThreadPool pool(threads, two_threads::kAlways);
-      for (bool exact : {true, false}) {
-        const KernelContext context{path.isa, exact, &pool};
-        activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
-        const std::size_t size = s.batch * s.out_channels * s.out_plane();
-        std::vector<float> plain(size), fused(size);
-        path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-        path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
-        for (float& v : plain) v = separate(v);
-        EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-            << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast") << " threads " << threads;
+    for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
+                            Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
+      const std::size_t cout = stem.cout;
+      Case c;
+      c.cin = 3;
+      c.cout = cout;
+      c.in_h = 33;
+      c.in_w = 45;
+      c.kh = c.kw = cout == 64 ? 7 : 3;
+      c.sh = c.sw = 2;
+      c.pt = c.pl = c.pb = c.pr = c.kh / 2;
+      const Conv2dShape s = c.shape();
+      const Data d =
+          conv_test::random_data(s.batch * s.in_channels * s.in_plane(), s.out_channels * s.in_channels * s.taps(),
+                                 s.out_channels, seed++, true, 13);
+      const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+      ConvActivation activation;
+      activation.args.op = stem.op;
+      activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
+      activation.args.beta = 6.0f;
+      const auto separate = [&](float v) {
+        float r = v;
+        if (activation.args.op == ew::UnaryOp::Silu) {
+          float gate = 0.0f, product = 0.0f;
+          ew::unary_f32_run(path.isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
+                            &gate, 1);
+          ew::binary_f32_run(path.isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+          return product;
+        }
+        if (activation.args.op == ew::UnaryOp::HardSwish) {
+          float gate = v * 0.16666667f;
+          gate = gate + 0.5f;
+          gate = gate < 0.0f ? 0.0f : gate;
+          gate = gate > 1.0f ? 1.0f : gate;
+          r = v * gate;
+        } else if (activation.args.op == ew::UnaryOp::Relu) {
+          r = v > 0.0f ? v : 0.0f;
+        } else if (activation.args.op == ew::UnaryOp::Clip) {
+          r = v < activation.args.alpha ? activation.args.alpha : v;
+          r = r > activation.args.beta ? activation.args.beta : r;
+        } else {
+          volatile float product = activation.args.alpha * v;
+          r = v < 0.0f ? static_cast<float>(product) : v;
+        }
+        return v != v || r != r ? std::bit_cast<float>(0x7FC00000u) : r;  // Relu drops a NaN input's value
+      };
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads, two_threads::kAlways);
+        for (bool exact : {true, false}) {
+          const KernelContext context{path.isa, exact, &pool};
+          activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
+          const std::size_t size = s.batch * s.out_channels * s.out_plane();
+          std::vector<float> plain(size), fused(size);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+          for (float& v : plain) v = separate(v);
+          EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+              << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast") << " threads " << threads;
+        }
       }
     }
-  }
   }
 #else
   GTEST_SKIP() << "the direct stem kernel is x86-64 only";

@@ -56,7 +56,8 @@ template <bool kExact>
 // The activation chosen per call (fused_activation_avx2.hpp's apply_op, as the product's stores
 // apply it).
 inline __m256 apply_activation(const fused_activation_avx2::Args& a, __m256 v) noexcept {
-  return fused_activation::with_op(a.op, [&](auto op) { return fused_activation_avx2::apply_op<decltype(op)::value>(a, v); });
+  return fused_activation::with_op(a.op,
+                                   [&](auto op) { return fused_activation_avx2::apply_op<decltype(op)::value>(a, v); });
 }
 
 // Moves only: r[i] lane j becomes out[j] lane i.
