@@ -235,7 +235,8 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 // its input channels and its weights, against the naive loop and im2col, both modes, one and two
 // threads, special values: 16, 32 and 64 filters a group, 2 to 16 channels a group, stride 2, a
 // dilated 3 x 5 window with asymmetric pads, rows of a part tile (7 and 15 columns), fewer than
-// eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two.
+// eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two;
+// on AVX2 also 4 and 8 filters a group and maps of at most 7 columns (tiles of two rows).
 TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
 #if defined(__x86_64__)
   const std::vector<StemPath> paths = stem_paths();
@@ -260,7 +261,12 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
                            Grouped{48, 48, 6, 15, 15, 3, 3, 1, 1, 1, 1, 1, 1, 1},
                            Grouped{32, 32, 4, 26, 26, 3, 3, 2, 1, 1, 1, 1, 1, 1},
                            // 4 filters a group (ResNeXt's first stage): half a register
-                           Grouped{32, 32, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
+                           Grouped{32, 32, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           // maps at most 7 wide: the AVX2 kernel's tiles of two rows of 7
+                           // columns (pairs of rows, then a last single row of an odd chunk)
+                           Grouped{64, 64, 8, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{128, 256, 8, 14, 13, 3, 3, 2, 1, 1, 1, 1, 1, 2},
+                           Grouped{32, 32, 2, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
     Case c;
     c.cin = g.cin;
     c.cout = g.cout;

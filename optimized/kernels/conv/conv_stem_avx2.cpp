@@ -6,7 +6,8 @@
 // tile reads inside the block and a padding tap is a product with +0 like any other), then
 // computes tiles of 8 output channels (one ymm register of lanes) by 14 output columns (14
 // accumulators, one weight register and one broadcast register: the 16 ymm registers; rows of 14,
-// 28 and 56 columns, RegNet's and ResNeXt's maps, split into whole tiles), taps k = (c, ky, kx) in
+// 28 and 56 columns, RegNet's and ResNeXt's maps, split into whole tiles; maps of at most 7
+// columns in tiles of two rows of 7), taps k = (c, ky, kx) in
 // increasing order, and finishes each tile with two 8 x 8 transposes before its stores. Groups of
 // 8 filters (RegNet-Y, ResNeXt's second stage) are whole registers; 16 filters are two tiles over
 // the same block columns. On Zen 3 a broadcast from memory is a load alone, so one multiply-add
@@ -85,17 +86,21 @@ inline __m256i first_lanes(std::int64_t n) noexcept {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-// One tile: output channels [oc0, oc0 + 8), columns [ox0, ox0 + n) of output row oy, n <= kCols
-// (columns past n are computed from the block's zeros or neighbours and never stored; channels
-// past cout from the packed zeros, never stored). kStride: the column stride when 1 or 2, else 0.
-template <bool kExact, int kStride>
+// One tile: output channels [oc0, oc0 + 8), columns [ox0, ox0 + n) of kRows output rows from oy,
+// n <= kCols / kRows (columns past n are computed from the block's zeros or neighbours and never
+// stored; channels past cout from the packed zeros, never stored). Two rows of 7 columns on maps
+// at most 7 wide (ResNeXt's and RegNet's last stages), where one row would leave half the 14
+// accumulators idle. kStride: the column stride when 1 or 2, else 0.
+template <bool kExact, int kStride, int kRows>
 void tile(const Geometry& g, const Block& b, const float* packed, const float* bias,
           const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy, std::int64_t oc0,
           std::int64_t ox0, std::int64_t n) noexcept {
+  constexpr std::int64_t kC = kCols / kRows;  // columns per row
   __m256 acc[kCols];
 #pragma GCC unroll 14
   for (std::int64_t j = 0; j < kCols; ++j) acc[j] = _mm256_setzero_ps();  // exact-mode.md rule 3
   const std::int64_t sw = kStride != 0 ? kStride : g.sw;
+  const std::int64_t row_step = g.sh * b.width;  // the next output row's window
   const float* wp = packed + oc0;
   const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;  // the window's first block row
   const float* window = b.data + top * b.width + ox0 * sw;
@@ -104,37 +109,43 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
     const __m256 wv = _mm256_loadu_ps(wp);
     const float* p = window + b.taps[t];
 #pragma GCC unroll 14
-    for (std::int64_t j = 0; j < kCols; ++j) acc[j] = step<kExact>(acc[j], wv, _mm256_broadcast_ss(p + j * sw));
+    for (std::int64_t j = 0; j < kCols; ++j) {
+      acc[j] = step<kExact>(acc[j], wv, _mm256_broadcast_ss(p + (j / kC) * row_step + (j % kC) * sw));
+    }
   }
   // The bias, one rounded addition per output after the sum; exact mode stores canonical NaN;
-  // the activation; then per 8 columns an 8 x 8 transpose (rows past kCols zero) and one store
-  // per channel of its columns.
+  // the activation; then per row and 8 columns an 8 x 8 transpose (rows past the row's columns
+  // zero) and one store per channel of its columns.
   const std::int64_t channels = std::min<std::int64_t>(kLanes, g.cout - oc0);
   const __m256 bv = bias != nullptr ? _mm256_maskload_ps(bias + oc0, first_lanes(channels)) : _mm256_setzero_ps();
   const std::int64_t plane = g.out_h * g.out_w;
-  float* out = yn + oc0 * plane + oy * g.out_w + ox0;
 #pragma GCC unroll 2
-  for (std::int64_t j0 = 0; j0 < kCols; j0 += kLanes) {
-    if (j0 >= n) break;
-    __m256 rows[kLanes];
+  for (std::int64_t r = 0; r < kRows; ++r) {
+    float* out = yn + oc0 * plane + (oy + r) * g.out_w + ox0;
+#pragma GCC unroll 2
+    for (std::int64_t j0 = 0; j0 < kC; j0 += kLanes) {
+      if (j0 >= n) break;
+      __m256 rows[kLanes];
 #pragma GCC unroll 8
-    for (std::int64_t j = 0; j < kLanes; ++j) {
-      __m256 r = j0 + j < kCols ? acc[j0 + j] : _mm256_setzero_ps();
-      if (bias != nullptr) r = _mm256_add_ps(r, bv);
-      if constexpr (kExact) {
-        r = _mm256_blendv_ps(r, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)), _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+      for (std::int64_t j = 0; j < kLanes; ++j) {
+        __m256 v = j0 + j < kC ? acc[r * kC + j0 + j] : _mm256_setzero_ps();
+        if (bias != nullptr) v = _mm256_add_ps(v, bv);
+        if constexpr (kExact) {
+          v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)),
+                               _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        }
+        if (activation != nullptr) v = apply_activation(*activation, v);
+        rows[j] = v;
       }
-      if (activation != nullptr) r = apply_activation(*activation, r);
-      rows[j] = r;
-    }
-    __m256 columns[kLanes];
-    transpose8(rows, columns);
-    const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
-    if (left == kLanes) {
-      for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);
-    } else {
-      const __m256i lanes = first_lanes(left);
-      for (std::int64_t i = 0; i < channels; ++i) _mm256_maskstore_ps(out + i * plane + j0, lanes, columns[i]);
+      __m256 columns[kLanes];
+      transpose8(rows, columns);
+      const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
+      if (left == kLanes) {
+        for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);
+      } else {
+        const __m256i lanes = first_lanes(left);
+        for (std::int64_t i = 0; i < channels; ++i) _mm256_maskstore_ps(out + i * plane + j0, lanes, columns[i]);
+      }
     }
   }
 }
@@ -143,10 +154,19 @@ template <bool kExact, int kStride>
 void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
              const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy_first,
              std::int64_t oy_past) noexcept {
-  for (std::int64_t oy = oy_first; oy < oy_past; ++oy) {
+  std::int64_t oy = oy_first;
+  if (g.out_w <= kCols / 2) {
+    // Pairs of rows inside the chunk (its block holds no row past them), then a last single row.
+    for (; oy + 2 <= oy_past; oy += 2) {
+      for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
+        tile<kExact, kStride, 2>(g, b, packed, bias, activation, yn, oy, oc0, 0, g.out_w);
+      }
+    }
+  }
+  for (; oy < oy_past; ++oy) {
     for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
       for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
-        tile<kExact, kStride>(g, b, packed, bias, activation, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+        tile<kExact, kStride, 1>(g, b, packed, bias, activation, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
       }
     }
   }
