@@ -601,14 +601,15 @@ TEST(ConvStem, SelectionRule) {
   group8.cout = 256;  // 8 filters a group: half a register
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group8.shape()));
   // AVX2 (conv_stem.cpp, avx2_takes): 4 or 8 filters a group at any width, in both modes; 16 or
-  // 32 when strided or over rows filling 85% of the 14-column tiles; not 24 or 64.
+  // 32 when strided or over rows filling 85% of the tiles (14 columns, or 7 on maps at most 7
+  // wide); not 24 or 64.
   for (bool exact : {false, true}) {
     EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group8.shape()), x86);
     EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group16.shape()), x86);
     Case group4 = group16;
     group4.cout = 128;
     EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group4.shape()), x86);
-    for (std::size_t width : {7, 20}) {
+    for (std::size_t width : {10, 20}) {  // 10 or 20 of 14 or 28 columns
       Case part = group16;
       part.in_h = part.in_w = width;
       EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, part.shape())) << width;
@@ -618,6 +619,9 @@ TEST(ConvStem, SelectionRule) {
       narrow8.in_h = narrow8.in_w = width;
       EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, narrow8.shape()), x86) << width;
     }
+    Case seven = group16;  // maps at most 7 wide: tiles of two rows of 7 columns
+    seven.in_h = seven.in_w = 7;
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, seven.shape()), x86);
     Case group24 = group16;
     group24.cout = 768;
     EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, group24.shape()));

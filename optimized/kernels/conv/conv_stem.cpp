@@ -46,24 +46,28 @@ bool extents_fit(const Conv2dShape& s) noexcept {
          s.kernel_w < kLimit && s.kernel_h < kLimit;
 }
 
-// The AVX2 kernel (conv_stem_avx2.cpp: tiles of 8 channels by 14 columns, one multiply-add per
-// broadcast). Measured (session 35, AMD EPYC Zen 3, 2 vCPUs shared with other builds, one thread
+// The AVX2 kernel (conv_stem_avx2.cpp: tiles of 8 channels by 14 columns, or by two rows of 7 on
+// maps at most 7 wide, one multiply-add per broadcast). Measured (session 35, AMD EPYC Zen 3, 2 vCPUs shared with other builds, one thread
 // pinned, one-node Conv + Relu models, `onemodel profile` node median, the minimum of 3 to 5
 // alternated rounds against the im2col path of the same build, us, product / kernel, fast then
 // exact):
 // - grouped, 8 filters a group (RegNet-Y-400MF, ResNeXt's second stage): 208 in 26 groups at 14
 //   252 / 139, 299 / 260; 104 in 13 at 28 428 / 239, 443 / 250; 256 in 32 at 28 1090 / 589,
 //   1081 / 616; strided 48 in 6 at 112 1818 / 445, 1830 / 480; 256 in 32 at 56/2 2676 / 603,
-//   2719 / 657; rows of 7 (half the tile) 440 in 55 174 / 138, 194 / 145. 4 filters (ResNeXt's
+//   2719 / 657; rows of 7 440 in 55 174 / 138, 194 / 145 (181 / 123, 214 / 138 with two-row
+//   tiles). 4 filters (ResNeXt's
 //   first stage, half a register): 128 in 32 at 56 2493 / 1105, 2201 / 1243; 64 in 16 at 7 33 /
 //   22, 34 / 26. So groups of 4 or 8 filters at every width.
 // - 16 filters: 512 in 32 at 14 638 / 523, 722 / 562; strided 512 at 28/2 1694 / 598, 1777 /
-//   644, 256 in 16 at 14/2 (7 columns) 294 / 192, 290 / 177; but unstrided rows of 7 lose (256
-//   in 16 at 7 113 / 128, 125 / 142). 32 filters: 1024 in 32 at 14 5138 / 3027, 3843 / 2274; at
-//   14/2 1453 / 1166, 2538 / 2156; unstrided rows of 7 lose (ResNeXt's last stage 630 / 986, 798
-//   / 1047). So 16 or 32 filters when strided or when the rows fill 85% of their tiles. 24 and 64
-//   filters lost in fast mode (384 in 16 at 14 638 / 785; 1024 in 16 at 14 3386 / 6396): left to
-//   the product.
+//   644, 256 in 16 at 14/2 (7 columns) 294 / 192, 290 / 177. 32 filters: 1024 in 32 at 14 5138
+//   / 3027, 3843 / 2274; at 14/2 1453 / 1166, 2538 / 2156 (1420 / 821, 1568 / 918 with the
+//   two-row tiles). Unstrided rows of 7 lost with one-row tiles (256 in 16 at 7 113 / 128, 125 /
+//   142; ResNeXt's last stage, 1024 in 32 at 7, 630 / 986, 798 / 1047) and win with tiles of two
+//   rows of 7 (116 / 98, 134 / 105; 644 / 612, 752 / 687; callgrind, the Conv node's instructions,
+//   1.30 M / 1.03 M, 1.76 M / 1.30 M; 8.13 M / 7.12 M, 11.55 M / 9.23 M). So 16 or 32 filters
+//   when strided or when the rows fill 85% of their tiles (14 columns, or 7 on maps at most 7
+//   wide); rows of 20 (71%) stay with the product. 24 and 64 filters lost in fast mode (384 in 16
+//   at 14 638 / 785; 1024 in 16 at 14 3386 / 6396): left to the product.
 // - stems (at most 4 input channels, K <= 256): 3 -> 64 7x7/2 at 224 4813 / 3511, 5113 / 4158;
 //   3 -> 32 3x3/2 751 / 485, 899 / 543; 3 -> 16 610 / 257, 639 / 285; 3 -> 24 606 / 368, 714 /
 //   409; 3 -> 64 1031 / 966, 1260 / 1078; 4 -> 32 1606 / 939, 1106 / 679; 3 -> 16 3x3 at 56
@@ -86,7 +90,8 @@ bool avx2_takes(bool exact, const Conv2dShape& s) noexcept {
     if (k > 1152) return false;
     if (filters == 4 || filters == 8) return true;
     if (filters != 16 && filters != 32) return false;
-    const std::size_t computed = (s.out_w + 13) / 14 * 14;  // the kernel's 14-column tiles
+    // The kernel's tiles: 14 columns, or two rows of 7 on maps at most 7 wide.
+    const std::size_t computed = s.out_w <= 7 ? 7 : (s.out_w + 13) / 14 * 14;
     return strided || static_cast<double>(s.out_w) >= kGroupedMinColumnUse * static_cast<double>(computed);
   }
   if (s.in_channels <= 4 && k <= 256) return s.in_channels > 1 || strided;
