@@ -14,7 +14,7 @@
 //    channel-blocked kernel (depthwise_blocked.hpp), AVX-512.
 //
 // 4. --stem (after --threads N): the networks' first layers (3 input channels), im2col + the product
-//    with packed weights (conv2d_f32) against the direct stem kernel (conv_stem.hpp), AVX-512.
+//    with packed weights (conv2d_f32) against the direct stem kernel (conv_stem.hpp), AVX-512 and AVX2.
 //
 // Usage: bench_conv [--isas scalar,sse,avx2] [--threads N] [--no-reference] [--depthwise-blocked]
 //        [--stem]
@@ -240,12 +240,10 @@ void bench_depthwise_blocked(int threads) {
   }
 }
 
-void bench_stem(int threads) {
-  bool avx512 = false;
-  for (Isa isa : onemodel::opt::available_isas()) avx512 = avx512 || isa == Isa::Avx512;
-  if (!avx512) return;
-  std::printf("\nStem layers, AVX-512, %d thread(s): im2col + product (packed weights) vs the direct stem "
-              "kernel, us per call (wall / cpu)\n", threads);
+// On `isa` (AVX-512: conv_stem_f32__avx512; AVX2: its twin, conv_stem_f32__avx2).
+void bench_stem_on(Isa isa, int threads) {
+  std::printf("\nStem layers, %s, %d thread(s): im2col + product (packed weights) vs the direct stem "
+              "kernel, us per call (wall / cpu)\n", std::string(onemodel::opt::isa_name(isa)).c_str(), threads);
   std::printf("%-24s %-6s %17s %17s %7s\n", "layer", "mode", "im2col", "direct", "ratio");
   onemodel::opt::ThreadPool pool(threads);
   struct Layer {
@@ -259,25 +257,32 @@ void bench_stem(int threads) {
     const std::vector<float> x = random_values(s.in_channels * s.in_plane(), 5);
     const std::vector<float> w = random_values(s.out_channels * s.in_channels * s.taps(), 6);
     const std::vector<float> bias = random_values(s.out_channels, 7);
-    const auto packed = onemodel::opt::conv2d_pack_weights(Isa::Avx512, s, w.data());
-    const std::vector<float> stem = onemodel::opt::conv_stem_pack_weights(s, w.data());
+    const auto packed = onemodel::opt::conv2d_pack_weights(isa, s, w.data());
+    const std::vector<float> stem = onemodel::opt::conv_stem_pack_weights(isa, s, w.data());
     std::vector<float> workspace(onemodel::opt::conv2d_workspace_floats(s, true) + 1);
     std::vector<float> y(s.out_channels * s.out_plane());
     char name[64];
     std::snprintf(name, sizeof name, "3->%zu %zux%zu/%zu p%zu @224", l.cout, l.k, l.k, l.stride, l.pad);
     for (int exact = 0; exact < 2; ++exact) {
-      const KernelContext context{Isa::Avx512, exact == 1, &pool};
+      const KernelContext context{isa, exact == 1, &pool};
       const Timing product = measure([&] {
         onemodel::opt::conv2d_f32(context, s, x.data(), nullptr, bias.data(), y.data(), workspace.data(), nullptr,
                                   packed.data());
       });
       const Timing direct = measure([&] {
-        onemodel::opt::conv_stem_f32__avx512(context, s, x.data(), stem.data(), bias.data(), y.data(), nullptr);
+        const auto kernel = isa == Isa::Avx512 ? onemodel::opt::conv_stem_f32__avx512 : onemodel::opt::conv_stem_f32__avx2;
+        kernel(context, s, x.data(), stem.data(), bias.data(), y.data(), nullptr);
       });
       std::printf("%-24s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name, exact ? "exact" : "fast", product.wall * 1e6,
                   product.cpu * 1e6, direct.wall * 1e6, direct.cpu * 1e6, product.cpu / direct.cpu);
       std::fflush(stdout);
     }
+  }
+}
+
+void bench_stem(int threads) {
+  for (Isa isa : onemodel::opt::available_isas()) {
+    if (isa == Isa::Avx512 || isa == Isa::Avx2) bench_stem_on(isa, threads);
   }
 }
 #endif

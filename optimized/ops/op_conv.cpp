@@ -96,7 +96,7 @@ class ConvOverride final : public OptimizedKernel {
     }
     if (constant_f32 && single_input_stem(context.node().exact(), s)) {
       // Depthwise by its groups, but run by the stem kernel (single_input_stem).
-      plan->stem_weights = conv_stem_pack_weights(s, w->contiguous().data<float>().data());
+      plan->stem_weights = conv_stem_pack_weights(config().isa, s, w->contiguous().data<float>().data());
     } else if (constant_f32 && s.groups != s.in_channels) {
       const Tensor contiguous = w->contiguous();
       if (conv_stem_takes(config().isa, context.node().exact(), s)) {
@@ -106,7 +106,7 @@ class ConvOverride final : public OptimizedKernel {
         // product's packed weights would never be read, and are not made: they had doubled the
         // weights' memory and packing time of every such layer (docs/kernel-performance.md,
         // "Session 30").
-        plan->stem_weights = conv_stem_pack_weights(s, contiguous.data<float>().data());
+        plan->stem_weights = conv_stem_pack_weights(config().isa, s, contiguous.data<float>().data());
         return plan;
       }
       // Windows that mostly reach padding (a dilated convolution on a small map): one product
@@ -295,6 +295,11 @@ class ConvOverride final : public OptimizedKernel {
       // Few input channels (one, for single_input_stem): the direct kernel on its packed weights
       // (conv_stem.hpp), same bits.
       conv_stem_f32__avx512(kc, s, x.data<float>().data(), plan.stem_weights.data(), bias, y, activation);
+      return;
+    }
+    if (!plan.stem_weights.empty() && kc.isa == Isa::Avx2 && !compact_w) {
+      // The AVX2 twin on its packed weights (8-channel rows, conv_stem_pack_weights(Isa::Avx2)).
+      conv_stem_f32__avx2(kc, s, x.data<float>().data(), plan.stem_weights.data(), bias, y, activation);
       return;
     }
 #endif

@@ -93,15 +93,29 @@ using StemKernel = void (*)(const KernelContext&, const Conv2dShape&, const floa
 
 // "" or the first difference of the direct kernel (the stem entry point, or `kernel`) from the
 // naive loop (both modes) and, in exact mode, from the im2col path, at `threads` threads.
-std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
-                  StemKernel kernel = conv_stem_f32__avx512) {
+// The direct kernel's paths this machine runs: AVX-512 (conv_stem_avx512.cpp) and its AVX2 twin
+// (conv_stem_avx2.cpp), each with its own packed-weight layout (conv_stem_pack_weights).
+struct StemPath {
+  Isa isa;
+  StemKernel kernel;
+};
+
+std::vector<StemPath> stem_paths() {
+  std::vector<StemPath> paths;
+  if (kernel_tests::machine_runs(Isa::Avx512)) paths.push_back({Isa::Avx512, conv_stem_f32__avx512});
+  if (kernel_tests::machine_runs(Isa::Avx2)) paths.push_back({Isa::Avx2, conv_stem_f32__avx2});
+  return paths;
+}
+
+std::string check(const Case& c, std::uint32_t seed, bool special, int threads, StemPath path) {
   const Conv2dShape s = c.shape();
   const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
                                         s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed, special, 13);
-  const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
+  const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+  const StemKernel kernel = path.kernel;
   ThreadPool pool(threads, two_threads::kAlways);
   for (bool exact : {true, false}) {
-    const KernelContext context{Isa::Avx512, exact, &pool};
+    const KernelContext context{path.isa, exact, &pool};
     const std::vector<float> want = naive(c, d, exact);
     std::vector<float> got(want.size() + 16, 12345.0f);
     kernel(context, s, d.x.data(), packed.data(), c.bias ? d.b.data() : nullptr, got.data(), nullptr);
@@ -119,7 +133,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
         }
       }
     }
-    if (!diff.empty()) return c.describe() + (exact ? " exact" : " fast") + diff;
+    if (!diff.empty()) return c.describe() + " " + std::string(isa_name(path.isa)) + (exact ? " exact" : " fast") + diff;
     for (std::size_t i = want.size(); i < got.size(); ++i) {
       if (got[i] != 12345.0f) return c.describe() + " wrote past the end";
     }
@@ -128,7 +142,7 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
       std::vector<float> workspace(conv2d_workspace_floats(s) + 1);
       conv2d_f32(context, s, d.x.data(), d.w.data(), c.bias ? d.b.data() : nullptr, im2col.data(), workspace.data());
       diff = conv_test::first_bit_difference(got, im2col);
-      if (!diff.empty()) return c.describe() + " exact, against conv2d_f32" + diff;
+      if (!diff.empty()) return c.describe() + " " + std::string(isa_name(path.isa)) + " exact, against conv2d_f32" + diff;
     }
   }
   return "";
@@ -137,7 +151,8 @@ std::string check(const Case& c, std::uint32_t seed, bool special, int threads,
 
 TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.ShapesOfNetworkStemsAndEdges");
   std::uint32_t seed = 1;
   std::vector<Case> cases;
@@ -183,10 +198,32 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
   batch2.batch = 2;
   batch2.bias = false;
   cases.push_back(batch2);
-  for (const Case& c : cases) {
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
-    for (int threads : {1, 2}) {
-      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+  // Columns around the AVX2 kernel's 14-column tile (conv_stem_avx2.cpp): 13, 14, 15, 28 and 29
+  // output columns of a 3 -> 8 stem and a 3 -> 16 one (one and two registers of channels).
+  const std::size_t stem_cases = cases.size();
+  for (std::size_t out_w : {13, 14, 15, 28, 29}) {
+    for (std::size_t cout : {8, 16}) {
+      Case c;
+      c.cin = 3;
+      c.cout = cout;
+      c.in_h = 9;
+      c.in_w = 2 * out_w;  // 3x3 stride 2 pad 1: out_w columns
+      c.kh = c.kw = 3;
+      c.sh = c.sw = 2;
+      c.pt = c.pl = c.pb = c.pr = 1;
+      cases.push_back(c);
+    }
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    if (i < stem_cases) {
+      ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, c.shape())) << c.describe();
+    }
+    // The kernels serve any such shape; the AVX2 predicate (conv_stem.cpp) takes fewer of them.
+    for (const StemPath& path : paths) {
+      for (int threads : {1, 2}) {
+        for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads, path), "");
+      }
     }
   }
 #else
@@ -198,10 +235,12 @@ TEST(ConvStem, ShapesOfNetworkStemsAndEdges) {
 // its input channels and its weights, against the naive loop and im2col, both modes, one and two
 // threads, special values: 16, 32 and 64 filters a group, 2 to 16 channels a group, stride 2, a
 // dilated 3 x 5 window with asymmetric pads, rows of a part tile (7 and 15 columns), fewer than
-// eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two.
+// eight (image, group) pairs (chunks of rows) and eight or more (a chunk per pair), a batch of two;
+// on AVX2 also 4 and 8 filters a group and maps of at most 7 columns (tiles of two rows).
 TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedConvolutionsMatchTheNaiveLoop");
   struct Grouped {
     std::size_t cin, cout, groups, in_h, in_w, k_h, k_w, stride, dilation, pt, pl, pb, pr, batch;
@@ -214,7 +253,20 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
                            Grouped{32, 64, 4, 29, 30, 3, 3, 2, 1, 1, 1, 1, 1, 1},
                            Grouped{24, 48, 3, 20, 18, 3, 5, 1, 2, 2, 1, 1, 3, 1},
                            Grouped{32, 64, 2, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
-                           Grouped{16, 128, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
+                           Grouped{16, 128, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           // 8 filters a group (RegNet-Y, ResNeXt's second stage): one AVX2
+                           // register; at 14, 28 (whole tiles), 15 and 13 columns, stride 2
+                           Grouped{64, 64, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{64, 64, 8, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, 2},
+                           Grouped{48, 48, 6, 15, 15, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{32, 32, 4, 26, 26, 3, 3, 2, 1, 1, 1, 1, 1, 1},
+                           // 4 filters a group (ResNeXt's first stage): half a register
+                           Grouped{32, 32, 8, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           // maps at most 7 wide: the AVX2 kernel's tiles of two rows of 7
+                           // columns (pairs of rows, then a last single row of an odd chunk)
+                           Grouped{64, 64, 8, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{128, 256, 8, 14, 13, 3, 3, 2, 1, 1, 1, 1, 1, 2},
+                           Grouped{32, 32, 2, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
     Case c;
     c.cin = g.cin;
     c.cout = g.cout;
@@ -232,8 +284,10 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
     c.batch = g.batch;
     c.bias = (seed / 4) % 2 == 0;  // alternate cases: seed rises by four a case
     ASSERT_TRUE(c.conv_valid()) << c.describe();
-    for (int threads : {1, 2}) {
-      for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads), "");
+    for (const StemPath& path : paths) {
+      for (int threads : {1, 2}) {
+        for (bool special : {false, true}) ASSERT_EQ(check(c, seed++, special, threads, path), "");
+      }
     }
   }
 #else
@@ -248,56 +302,60 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
 // two threads, with fewer than eight (image, group) pairs and with eight.
 TEST(ConvStem, GroupedEpilogueReadsEachOutputsChannel) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   const two_threads::RequireSharedCalls shared_calls("ConvStem.GroupedEpilogueReadsEachOutputsChannel");
   std::uint32_t seed = 5300;
-  for (std::size_t batch : {1, 2}) {
-    Case c;
-    c.cin = 32;
-    c.cout = 64;
-    c.groups = 4;
-    c.in_h = 15;
-    c.in_w = 14;
-    c.kh = c.kw = 3;
-    c.pt = c.pl = c.pb = c.pr = 1;
-    c.batch = batch;
-    const Conv2dShape s = c.shape();
-    ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
-    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
-                                          s.out_channels * s.in_per_group() * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
-    const std::size_t size = s.batch * s.out_channels * s.out_plane();
-    std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
-    for (std::size_t i = 0; i < s.out_channels; ++i) {
-      scale[i] = 0.25f + 0.01f * static_cast<float>(i);
-      shift[i] = -0.5f + 0.02f * static_cast<float>(i);
-    }
-    for (std::size_t i = 0; i < size; ++i) residual[i] = static_cast<float>(i % 97) * 0.03f - 1.0f;
-    for (bool with_norm : {true, false}) {
-      ConvActivation activation;
-      activation.args.op = ew::UnaryOp::Relu;
-      if (with_norm) {
-        activation.norm_scale = scale.data();
-        activation.norm_shift = shift.data();
-        activation.residual = residual.data();
+  for (const StemPath& path : paths) {
+    for (std::size_t batch : {1, 2}) {
+      Case c;
+      c.cin = 32;
+      c.cout = 64;
+      c.groups = 4;
+      c.in_h = 15;
+      c.in_w = 14;
+      c.kh = c.kw = 3;
+      c.pt = c.pl = c.pb = c.pr = 1;
+      c.batch = batch;
+      const Conv2dShape s = c.shape();
+      ASSERT_TRUE(conv_stem_takes(Isa::Avx512, true, s)) << c.describe();
+      const Data d =
+          conv_test::random_data(s.batch * s.in_channels * s.in_plane(), s.out_channels * s.in_per_group() * s.taps(),
+                                 s.out_channels, seed++, true, 13);
+      const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+      const std::size_t size = s.batch * s.out_channels * s.out_plane();
+      std::vector<float> scale(s.out_channels), shift(s.out_channels), residual(size);
+      for (std::size_t i = 0; i < s.out_channels; ++i) {
+        scale[i] = 0.25f + 0.01f * static_cast<float>(i);
+        shift[i] = -0.5f + 0.02f * static_cast<float>(i);
       }
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads, two_threads::kAlways);
-        for (bool exact : {true, false}) {
-          const KernelContext context{Isa::Avx512, exact, &pool};
-          activation.args = ew::for_mode(activation.args, exact);
-          std::vector<float> plain(size), fused(size);
-          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-          conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
-          for (std::size_t n = 0; n < s.batch; ++n) {
-            for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
-              const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
-              apply_conv_activation(Isa::Avx512, activation, oc, plain.data() + at, s.out_plane(), at);
+      for (std::size_t i = 0; i < size; ++i) residual[i] = static_cast<float>(i % 97) * 0.03f - 1.0f;
+      for (bool with_norm : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = ew::UnaryOp::Relu;
+        if (with_norm) {
+          activation.norm_scale = scale.data();
+          activation.norm_shift = shift.data();
+          activation.residual = residual.data();
+        }
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads, two_threads::kAlways);
+          for (bool exact : {true, false}) {
+            const KernelContext context{path.isa, exact, &pool};
+            activation.args = ew::for_mode(activation.args, exact);
+            std::vector<float> plain(size), fused(size);
+            path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+            path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+            for (std::size_t n = 0; n < s.batch; ++n) {
+              for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+                const std::size_t at = (n * s.out_channels + oc) * s.out_plane();
+                apply_conv_activation(path.isa, activation, oc, plain.data() + at, s.out_plane(), at);
+              }
             }
+            EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+                << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast")
+                << (with_norm ? " norm and residual" : " Relu") << " threads " << threads;
           }
-          EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-              << c.describe() << (exact ? " exact" : " fast") << (with_norm ? " norm and residual" : " Relu")
-              << " threads " << threads;
         }
       }
     }
@@ -353,7 +411,7 @@ TEST(ConvStem, ColumnsKernelMatchesTheNaiveLoop) {
     ASSERT_TRUE(conv_stem_columns_takes(c.shape()) || c.cout <= 16) << c.describe();
     for (int threads : {1, 2}) {
       for (bool special : {false, true}) {
-        ASSERT_EQ(check(c, seed++, special, threads, conv_stem_columns_f32__avx512), "");
+        ASSERT_EQ(check(c, seed++, special, threads, StemPath{Isa::Avx512, conv_stem_columns_f32__avx512}), "");
       }
     }
   }
@@ -402,7 +460,8 @@ TEST(ConvStem, ColumnsKernelSelection) {
 // normalization keeps the separate pass.
 TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #if defined(__x86_64__)
-  if (!kernel_tests::machine_runs(Isa::Avx512)) GTEST_SKIP() << "this machine has no AVX-512";
+  const std::vector<StemPath> paths = stem_paths();
+  if (paths.empty()) GTEST_SKIP() << "this machine has neither AVX-512 nor AVX2";
   // 17 output rows in chunks of 5: each two-thread run shares its chunks.
   const two_threads::RequireSharedCalls shared_calls("ConvStem.FusedActivationGivesTheSeparateStepsBits");
   std::uint32_t seed = 900;
@@ -410,63 +469,66 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
     std::size_t cout;
     ew::UnaryOp op;
   };
-  for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
-                          Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
-    const std::size_t cout = stem.cout;
-    Case c;
-    c.cin = 3;
-    c.cout = cout;
-    c.in_h = 33;
-    c.in_w = 45;
-    c.kh = c.kw = cout == 64 ? 7 : 3;
-    c.sh = c.sw = 2;
-    c.pt = c.pl = c.pb = c.pr = c.kh / 2;
-    const Conv2dShape s = c.shape();
-    const Data d = conv_test::random_data(s.batch * s.in_channels * s.in_plane(),
-                                          s.out_channels * s.in_channels * s.taps(), s.out_channels, seed++, true, 13);
-    const std::vector<float> packed = conv_stem_pack_weights(s, d.w.data());
-    ConvActivation activation;
-    activation.args.op = stem.op;
-    activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
-    activation.args.beta = 6.0f;
-    const auto separate = [&](float v) {
-      float r = v;
-      if (activation.args.op == ew::UnaryOp::Silu) {
-        float gate = 0.0f, product = 0.0f;
-        ew::unary_f32_run(Isa::Avx512, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
-                          &gate, 1);
-        ew::binary_f32_run(Isa::Avx512, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
-        return product;
-      }
-      if (activation.args.op == ew::UnaryOp::HardSwish) {
-        float gate = v * 0.16666667f;
-        gate = gate + 0.5f;
-        gate = gate < 0.0f ? 0.0f : gate;
-        gate = gate > 1.0f ? 1.0f : gate;
-        r = v * gate;
-      } else if (activation.args.op == ew::UnaryOp::Relu) {
-        r = v > 0.0f ? v : 0.0f;
-      } else if (activation.args.op == ew::UnaryOp::Clip) {
-        r = v < activation.args.alpha ? activation.args.alpha : v;
-        r = r > activation.args.beta ? activation.args.beta : r;
-      } else {
-        volatile float product = activation.args.alpha * v;
-        r = v < 0.0f ? static_cast<float>(product) : v;
-      }
-      return v != v || r != r ? std::bit_cast<float>(0x7FC00000u) : r;  // Relu drops a NaN input's value
-    };
-    for (int threads : {1, 2}) {
-      ThreadPool pool(threads, two_threads::kAlways);
-      for (bool exact : {true, false}) {
-        const KernelContext context{Isa::Avx512, exact, &pool};
-        activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
-        const std::size_t size = s.batch * s.out_channels * s.out_plane();
-        std::vector<float> plain(size), fused(size);
-        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
-        conv_stem_f32__avx512(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
-        for (float& v : plain) v = separate(v);
-        EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
-            << c.describe() << (exact ? " exact" : " fast") << " threads " << threads;
+  for (const StemPath& path : paths) {
+    for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
+                            Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
+      const std::size_t cout = stem.cout;
+      Case c;
+      c.cin = 3;
+      c.cout = cout;
+      c.in_h = 33;
+      c.in_w = 45;
+      c.kh = c.kw = cout == 64 ? 7 : 3;
+      c.sh = c.sw = 2;
+      c.pt = c.pl = c.pb = c.pr = c.kh / 2;
+      const Conv2dShape s = c.shape();
+      const Data d =
+          conv_test::random_data(s.batch * s.in_channels * s.in_plane(), s.out_channels * s.in_channels * s.taps(),
+                                 s.out_channels, seed++, true, 13);
+      const std::vector<float> packed = conv_stem_pack_weights(path.isa, s, d.w.data());
+      ConvActivation activation;
+      activation.args.op = stem.op;
+      activation.args.alpha = stem.op == ew::UnaryOp::Clip ? 0.0f : 0.1f;  // ReLU6 or a slope of 0.1
+      activation.args.beta = 6.0f;
+      const auto separate = [&](float v) {
+        float r = v;
+        if (activation.args.op == ew::UnaryOp::Silu) {
+          float gate = 0.0f, product = 0.0f;
+          ew::unary_f32_run(path.isa, ew::for_mode(ew::UnaryArgs{ew::UnaryOp::Sigmoid}, !activation.args.fast), &v,
+                            &gate, 1);
+          ew::binary_f32_run(path.isa, ew::BinaryOp::Mul, &v, 1, &gate, 1, &product, 1);
+          return product;
+        }
+        if (activation.args.op == ew::UnaryOp::HardSwish) {
+          float gate = v * 0.16666667f;
+          gate = gate + 0.5f;
+          gate = gate < 0.0f ? 0.0f : gate;
+          gate = gate > 1.0f ? 1.0f : gate;
+          r = v * gate;
+        } else if (activation.args.op == ew::UnaryOp::Relu) {
+          r = v > 0.0f ? v : 0.0f;
+        } else if (activation.args.op == ew::UnaryOp::Clip) {
+          r = v < activation.args.alpha ? activation.args.alpha : v;
+          r = r > activation.args.beta ? activation.args.beta : r;
+        } else {
+          volatile float product = activation.args.alpha * v;
+          r = v < 0.0f ? static_cast<float>(product) : v;
+        }
+        return v != v || r != r ? std::bit_cast<float>(0x7FC00000u) : r;  // Relu drops a NaN input's value
+      };
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads, two_threads::kAlways);
+        for (bool exact : {true, false}) {
+          const KernelContext context{path.isa, exact, &pool};
+          activation.args = ew::for_mode(activation.args, exact);  // as the node's mode sets it
+          const std::size_t size = s.batch * s.out_channels * s.out_plane();
+          std::vector<float> plain(size), fused(size);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), plain.data(), nullptr);
+          path.kernel(context, s, d.x.data(), packed.data(), d.b.data(), fused.data(), &activation);
+          for (float& v : plain) v = separate(v);
+          EXPECT_EQ(conv_test::first_bit_difference(fused, plain), "")
+              << c.describe() << " " << isa_name(path.isa) << (exact ? " exact" : " fast") << " threads " << threads;
+        }
       }
     }
   }
@@ -475,7 +537,8 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
 #endif
 }
 
-// The selection rule: few input channels, one group, the AVX-512 path only.
+// The selection rule: few input channels, one group, the AVX-512 path and its AVX2 twin
+// (conv_stem.cpp, avx2_takes, whose measured rules differ).
 TEST(ConvStem, SelectionRule) {
   Case stem;
   stem.in_h = stem.in_w = 224;
@@ -491,7 +554,10 @@ TEST(ConvStem, SelectionRule) {
 #endif
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, stem.shape()), x86);
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, true, stem.shape()), x86);  // a stem in both modes
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, stem.shape()));
+  // The AVX2 twin (conv_stem_avx2.cpp) takes stems in both modes; no other path has the kernel.
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, stem.shape()), x86);
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, stem.shape()), x86);
+  EXPECT_FALSE(conv_stem_takes(Isa::Sse, false, stem.shape()));
   EXPECT_FALSE(conv_stem_takes(Isa::Scalar, false, stem.shape()));
   Case wide = stem;
   wide.cin = 16;  // K = 784: the product's case
@@ -504,7 +570,8 @@ TEST(ConvStem, SelectionRule) {
   grouped.groups = 2;  // 32 filters a group over rows of 112: eight whole tiles of 14
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, grouped), x86);
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, grouped));  // exact mode: 16 filters a group only
-  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, grouped));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, grouped), x86);  // AVX2: 32 filters, 112 whole tiles of 14
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, grouped), x86);
   // Grouped (conv_stem.cpp, grouped_takes): 16 filters a group in both modes, 32 or 64 in fast
   // mode, rows that fill at least 85% of their column tiles, K <= 1152 a group, not depthwise.
   Case group16;
@@ -533,6 +600,35 @@ TEST(ConvStem, SelectionRule) {
   Case group8 = group16;
   group8.cout = 256;  // 8 filters a group: half a register
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group8.shape()));
+  // AVX2 (conv_stem.cpp, avx2_takes): 4 or 8 filters a group at any width, in both modes; 16 or
+  // 32 when strided or over rows filling 85% of the tiles (14 columns, or 7 on maps at most 7
+  // wide); not 24 or 64.
+  for (bool exact : {false, true}) {
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group8.shape()), x86);
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group16.shape()), x86);
+    Case group4 = group16;
+    group4.cout = 128;
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, group4.shape()), x86);
+    for (std::size_t width : {10, 20}) {  // 10 or 20 of 14 or 28 columns
+      Case part = group16;
+      part.in_h = part.in_w = width;
+      EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, part.shape())) << width;
+      part.sh = part.sw = 2;  // strided: taken at any width
+      EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, part.shape()), x86) << width;
+      Case narrow8 = group8;
+      narrow8.in_h = narrow8.in_w = width;
+      EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, narrow8.shape()), x86) << width;
+    }
+    Case seven = group16;  // maps at most 7 wide: tiles of two rows of 7 columns
+    seven.in_h = seven.in_w = 7;
+    EXPECT_EQ(conv_stem_takes(Isa::Avx2, exact, seven.shape()), x86);
+    Case group24 = group16;
+    group24.cout = 768;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, group24.shape()));
+    Case group64 = group16;
+    group64.cout = 2048;
+    EXPECT_FALSE(conv_stem_takes(Isa::Avx2, exact, group64.shape()));
+  }
   Case group48 = group16;
   group48.cout = 1536;
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, false, group48.shape()));
@@ -553,6 +649,23 @@ TEST(ConvStem, SelectionRule) {
   dense.pt = dense.pl = dense.pb = dense.pr = 1;
   EXPECT_EQ(conv_stem_takes(Isa::Avx512, false, dense.shape()), x86);
   EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, dense.shape()));
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, true, dense.shape()));
+  // AVX2, one group, few filters (avx2_takes): K <= 288 and 8 filters, or up to 24 in exact mode.
+  Case few = dense;
+  few.cin = 16;
+  few.cout = 8;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, few.shape()), x86);
+  few.cout = 16;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, few.shape()));
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, true, few.shape()), x86);
+  few.cin = 64;  // K = 576
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, true, few.shape()));
+  // One input channel only strided on AVX2 (the depthwise kernel wins unstrided).
+  Case single = stem;
+  single.cin = 1;
+  EXPECT_EQ(conv_stem_takes(Isa::Avx2, false, single.shape()), x86);
+  single.sh = single.sw = 1;
+  EXPECT_FALSE(conv_stem_takes(Isa::Avx2, false, single.shape()));
   // Whole registers of filters in fast mode (16, 32, 64), sixteen filters only in exact mode,
   // where the unfused sum of a longer row of accumulators is slower than the product's.
   EXPECT_FALSE(conv_stem_takes(Isa::Avx512, true, dense.shape()));

@@ -37,13 +37,76 @@ bool grouped_takes(bool exact, const Conv2dShape& s) noexcept {
          s.kernel_w < kLimit && s.kernel_h < kLimit;
 }
 
+// The AVX2 kernel's limits, as conv_stem_takes states the AVX-512 one's: strides at most 8, no
+// zero stride or dilation, extents far below the 32-bit range.
+bool extents_fit(const Conv2dShape& s) noexcept {
+  if (s.stride_w == 0 || s.stride_w > 8 || s.stride_h == 0 || s.dilation_w == 0 || s.dilation_h == 0) return false;
+  constexpr std::size_t kLimit = std::size_t{1} << 24;
+  return s.map_extents_below(kLimit) && s.out_channels < kLimit && s.dilation_w < kLimit && s.dilation_h < kLimit &&
+         s.kernel_w < kLimit && s.kernel_h < kLimit;
+}
+
+// The AVX2 kernel (conv_stem_avx2.cpp: tiles of 8 channels by 14 columns, or by two rows of 7 on
+// maps at most 7 wide, one multiply-add per broadcast). Measured (session 35, AMD EPYC Zen 3, 2 vCPUs shared with other builds, one thread
+// pinned, one-node Conv + Relu models, `onemodel profile` node median, the minimum of 3 to 5
+// alternated rounds against the im2col path of the same build, us, product / kernel, fast then
+// exact):
+// - grouped, 8 filters a group (RegNet-Y-400MF, ResNeXt's second stage): 208 in 26 groups at 14
+//   252 / 139, 299 / 260; 104 in 13 at 28 428 / 239, 443 / 250; 256 in 32 at 28 1090 / 589,
+//   1081 / 616; strided 48 in 6 at 112 1818 / 445, 1830 / 480; 256 in 32 at 56/2 2676 / 603,
+//   2719 / 657; rows of 7 440 in 55 174 / 138, 194 / 145 (181 / 123, 214 / 138 with two-row
+//   tiles). 4 filters (ResNeXt's
+//   first stage, half a register): 128 in 32 at 56 2493 / 1105, 2201 / 1243; 64 in 16 at 7 33 /
+//   22, 34 / 26. So groups of 4 or 8 filters at every width.
+// - 16 filters: 512 in 32 at 14 638 / 523, 722 / 562; strided 512 at 28/2 1694 / 598, 1777 /
+//   644, 256 in 16 at 14/2 (7 columns) 294 / 192, 290 / 177. 32 filters: 1024 in 32 at 14 5138
+//   / 3027, 3843 / 2274; at 14/2 1453 / 1166, 2538 / 2156 (1420 / 821, 1568 / 918 with the
+//   two-row tiles). Unstrided rows of 7 lost with one-row tiles (256 in 16 at 7 113 / 128, 125 /
+//   142; ResNeXt's last stage, 1024 in 32 at 7, 630 / 986, 798 / 1047) and win with tiles of two
+//   rows of 7 (116 / 98, 134 / 105; 644 / 612, 752 / 687; callgrind, the Conv node's instructions,
+//   1.30 M / 1.03 M, 1.76 M / 1.30 M; 8.13 M / 7.12 M, 11.55 M / 9.23 M). So 16 or 32 filters
+//   when strided or when the rows fill 85% of their tiles (14 columns, or 7 on maps at most 7
+//   wide); rows of 20 (71%) stay with the product. 24 and 64 filters lost in fast mode (384 in 16
+//   at 14 638 / 785; 1024 in 16 at 14 3386 / 6396): left to the product.
+// - stems (at most 4 input channels, K <= 256): 3 -> 64 7x7/2 at 224 4813 / 3511, 5113 / 4158;
+//   3 -> 32 3x3/2 751 / 485, 899 / 543; 3 -> 16 610 / 257, 639 / 285; 3 -> 24 606 / 368, 714 /
+//   409; 3 -> 64 1031 / 966, 1260 / 1078; 4 -> 32 1606 / 939, 1106 / 679; 3 -> 16 3x3 at 56
+//   97 / 66, 102 / 74. One input channel (op_conv.cpp's single_input_stem, against the depthwise
+//   kernel): 1 -> 64 7x7/2 2294 / 1351, 2237 / 1521; 1 -> 16 3x3/2 244 / 155, 421 / 173; but
+//   unstrided 1 -> 32 3x3 at 112 loses (223 / 302, 282 / 338): one input channel only strided.
+// - few output channels, unstrided (one group, more than 4 input channels): 8 -> 8 3x3 at 112
+//   511 / 249, 512 / 276; 16 -> 8 at 56 243 / 145, 230 / 130; in exact mode 16 -> 16 at 112 1127
+//   / 992, at 28 109 / 91, at 14 30 / 25; 32 -> 16 at 56 671 / 531; 32 -> 24 1211 / 1063; but 32
+//   -> 32 906 / 999, 64 -> 16 1397 / 1569, 128 -> 32 3446 / 4063, 64 -> 64 2961 / 4140, and in
+//   fast mode 16 filters (16 -> 16 at 28 96 / 105, 32 -> 16 456 / 485; fast 3x3 layers with
+//   enough channels are Winograd's anyway). So K <= 288 and 8 filters, or 24 at most in exact mode.
+bool avx2_takes(bool exact, const Conv2dShape& s) noexcept {
+  if (s.out_w == 0 || s.out_h == 0 || s.batch == 0 || !extents_fit(s)) return false;
+  const std::size_t filters = s.out_per_group(), channels = s.in_per_group();
+  const std::size_t k = channels * s.taps();
+  const bool strided = s.stride_w > 1 || s.stride_h > 1;
+  if (s.groups != 1) {
+    if (s.groups == s.in_channels || s.in_channels % s.groups != 0 || s.out_channels % s.groups != 0) return false;
+    if (k > 1152) return false;
+    if (filters == 4 || filters == 8) return true;
+    if (filters != 16 && filters != 32) return false;
+    // The kernel's tiles: 14 columns, or two rows of 7 on maps at most 7 wide.
+    const std::size_t computed = s.out_w <= 7 ? 7 : (s.out_w + 13) / 14 * 14;
+    return strided || static_cast<double>(s.out_w) >= kGroupedMinColumnUse * static_cast<double>(computed);
+  }
+  if (s.in_channels <= 4 && k <= 256) return s.in_channels > 1 || strided;
+  const bool unit = !strided && s.dilation_w == 1 && s.dilation_h == 1;
+  return unit && s.taps() > 1 && k <= 288 && (s.out_channels <= 8 || (exact && s.out_channels <= 24));
+}
+
 }  // namespace
 #endif
 
 bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& s) noexcept {
 #if defined(__x86_64__)
-  if (isa != Isa::Avx512) return false;
   if (s.groups == 0 || s.in_channels == 0 || s.out_channels == 0) return false;
+  if (isa == Isa::Avx2) return avx2_takes(exact, s);
+  if (isa != Isa::Avx512) return false;
   if (s.groups != 1) return grouped_takes(exact, s);
   const std::size_t k = s.in_channels * s.taps();
   // A network's first layer: few input channels, a short K.
@@ -102,14 +165,16 @@ bool conv_stem_columns_takes(const Conv2dShape& s) noexcept {
          (s.stride_w == 1 || s.stride_w == 2) && s.dilation_w == 1;
 }
 
-std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept {
+std::size_t conv_stem_padded_channels(Isa isa, std::size_t out_channels) noexcept {
+  // The AVX2 kernel's tiles are one register of 8 channels (conv_stem_avx2.cpp).
+  if (isa != Isa::Avx512) return (out_channels + 7) / 8 * 8;
   return out_channels <= 16 ? 16 : (out_channels + 31) / 32 * 32;
 }
 
-std::vector<float> conv_stem_pack_weights(const Conv2dShape& s, const float* w) {
+std::vector<float> conv_stem_pack_weights(Isa isa, const Conv2dShape& s, const float* w) {
   const std::size_t k = s.in_per_group() * s.taps();
   const std::size_t filters = s.out_per_group();
-  const std::size_t padded = conv_stem_padded_channels(filters);
+  const std::size_t padded = conv_stem_padded_channels(isa, filters);
   std::vector<float> packed(s.groups * k * padded, 0.0f);
   for (std::size_t g = 0; g < s.groups; ++g) {
     float* group = packed.data() + g * k * padded;

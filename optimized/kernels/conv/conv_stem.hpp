@@ -37,9 +37,10 @@ bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
 // The weights w [Cout, Cin/G, KH, KW] as the kernel reads them, group after group: in group g,
 // row k = (c, ky, kx) holds the group's Cout/G weights of that tap, then zeros up to
-// conv_stem_padded_channels(Cout/G) (the kernel reads 16 or 32 channels at a time).
-std::size_t conv_stem_padded_channels(std::size_t out_channels) noexcept;
-std::vector<float> conv_stem_pack_weights(const Conv2dShape& shape, const float* w);
+// conv_stem_padded_channels(isa, Cout/G) (the AVX-512 kernel reads 16 or 32 channels at a time,
+// the AVX2 kernel 8: conv_stem_avx2.cpp).
+std::size_t conv_stem_padded_channels(Isa isa, std::size_t out_channels) noexcept;
+std::vector<float> conv_stem_pack_weights(Isa isa, const Conv2dShape& shape, const float* w);
 
 #if defined(__x86_64__)
 // x: [batch, Cin, in_h, in_w]; packed: conv_stem_pack_weights; bias: [Cout] or nullptr; y: [batch,
@@ -47,6 +48,11 @@ std::vector<float> conv_stem_pack_weights(const Conv2dShape& shape, const float*
 // conv_stem_takes.
 void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
                            const float* packed, const float* bias, float* y, const ConvActivation* activation);
+// The AVX2 twin (conv_stem_avx2.cpp): 8 output channels in the lanes of a ymm register, tiles of
+// 14 columns, the same bits. packed: conv_stem_pack_weights(Isa::Avx2, ...). Requires an AVX2
+// machine and conv_stem_takes(Isa::Avx2, ...).
+void conv_stem_f32__avx2(const KernelContext& context, const Conv2dShape& shape, const float* x,
+                         const float* packed, const float* bias, float* y, const ConvActivation* activation);
 #endif
 
 }  // namespace onemodel::opt

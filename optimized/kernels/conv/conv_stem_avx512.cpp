@@ -219,8 +219,9 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
   const Geometry g{i64(s.in_per_group()), i64(s.in_h),     i64(s.in_w),       i64(s.kernel_h), i64(s.kernel_w),
                    i64(s.stride_h),       i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),
                    i64(s.pad_left),       i64(s.out_h),    i64(s.out_w),      i64(s.out_per_group()),
-                   i64(conv_stem_padded_channels(s.out_per_group()))};
-  const std::size_t group_weights = s.in_per_group() * s.taps() * conv_stem_padded_channels(s.out_per_group());
+                   i64(conv_stem_padded_channels(Isa::Avx512, s.out_per_group()))};
+  const std::size_t group_weights =
+      s.in_per_group() * s.taps() * conv_stem_padded_channels(Isa::Avx512, s.out_per_group());
   const stem_chunks::Chunks chunks = stem_chunks::chunks_of(s);
   const std::size_t plane = s.out_plane();
   // A Relu, Clip, LeakyRelu, HardSwish or SiLU alone (no normalization, residual or narrowing

@@ -205,7 +205,7 @@ void conv_stem_columns_f32__avx512(const KernelContext& context, const Conv2dSha
   const Geometry g{i64(s.in_channels), i64(s.in_h),     i64(s.in_w),     i64(s.kernel_h), i64(s.kernel_w),
                    i64(s.stride_h),    i64(s.stride_w), i64(s.dilation_h), i64(s.pad_top), i64(s.pad_left),
                    i64(s.out_h),       i64(s.out_w),    i64(s.out_channels),
-                   i64(conv_stem_padded_channels(s.out_channels))};
+                   i64(conv_stem_padded_channels(Isa::Avx512, s.out_channels))};
   if (s.batch == 0 || g.out_h == 0 || g.out_w == 0 || g.cout == 0) return;
   const stem_chunks::Chunks chunks = stem_chunks::chunks_of(s);
   const std::size_t plane = s.out_plane();

@@ -1,0 +1,278 @@
+// The direct stem convolution on the AVX2 path (conv_stem.hpp), the twin of conv_stem_avx512.cpp
+// written apart from it (the planning is shared: chunks, conv_stem_chunks.hpp; packed weights and
+// the predicate, conv_stem.cpp). Work is cut into the same chunks of whole output rows of one
+// image and group; a chunk first copies the input rows its windows read into a zero-padded block
+// (zero rows above and below the image, zero columns left and right, so that every tap of every
+// tile reads inside the block and a padding tap is a product with +0 like any other), then
+// computes tiles of 8 output channels (one ymm register of lanes) by 14 output columns (14
+// accumulators, one weight register and one broadcast register: the 16 ymm registers; rows of 14,
+// 28 and 56 columns, RegNet's and ResNeXt's maps, split into whole tiles; maps of at most 7
+// columns in tiles of two rows of 7), taps k = (c, ky, kx) in
+// increasing order, and finishes each tile with two 8 x 8 transposes before its stores. Groups of
+// 8 filters (RegNet-Y, ResNeXt's second stage) are whole registers; 16 filters are two tiles over
+// the same block columns. On Zen 3 a broadcast from memory is a load alone, so one multiply-add
+// per broadcast leaves the two FMA pipes the bound (the AVX-512 kernel feeds two per broadcast,
+// conv_stem_avx512.cpp, because on Zen 4 its broadcasts take vector-pipe time).
+// Every output is +0, then w * x over k in increasing order, the bias one rounded addition after;
+// exact mode unfused with canonical NaN, fast mode one fused multiply-add per tap: the AVX-512
+// kernel's, the im2col path's and the reference's bits.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "optimized/kernels/conv/conv_stem.hpp"
+#include "optimized/kernels/conv/conv_stem_chunks.hpp"
+#include "optimized/kernels/conv/fused_activation_avx2.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+constexpr std::int64_t kLanes = 8;
+constexpr std::int64_t kCols = 14;  // output columns per tile (conv_stem.cpp's AVX2 rules assume it)
+
+struct Geometry {
+  std::int64_t cin, in_h, in_w, kh, kw, sh, sw, dh, dw, pad_top, pad_left, out_h, out_w, cout, cout_padded;
+};
+
+// As conv_stem_avx512.cpp's Block: `rows` zero-padded input rows per channel of `width` floats;
+// taps[k]: where tap k = (c, ky, kx) reads from the window's first block row and column.
+struct Block {
+  const float* data;
+  std::int64_t first_row, rows, width;
+  const std::int64_t* taps;
+};
+
+// exact-mode.md rule 1: the product rounded, then the sum rounded; fast mode one fused step.
+template <bool kExact>
+[[gnu::always_inline]] inline __m256 step(__m256 acc, __m256 w, __m256 x) noexcept {
+  if constexpr (kExact) {
+    return _mm256_add_ps(acc, _mm256_mul_ps(w, x));
+  } else {
+    return _mm256_fmadd_ps(w, x, acc);
+  }
+}
+
+// The activation chosen per call (fused_activation_avx2.hpp's apply_op, as the product's stores
+// apply it).
+inline __m256 apply_activation(const fused_activation_avx2::Args& a, __m256 v) noexcept {
+  return fused_activation::with_op(a.op,
+                                   [&](auto op) { return fused_activation_avx2::apply_op<decltype(op)::value>(a, v); });
+}
+
+// Moves only: r[i] lane j becomes out[j] lane i.
+[[gnu::always_inline]] inline void transpose8(const __m256 r[8], __m256 out[8]) noexcept {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  out[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+  out[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+  out[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+  out[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+  out[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+  out[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+  out[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+  out[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+// Lanes [0, n) all ones (n in 0..8): the mask of _mm256_maskload_ps / _mm256_maskstore_ps.
+inline __m256i first_lanes(std::int64_t n) noexcept {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// One tile: output channels [oc0, oc0 + 8), columns [ox0, ox0 + n) of kRows output rows from oy,
+// n <= kCols / kRows (columns past n are computed from the block's zeros or neighbours and never
+// stored; channels past cout from the packed zeros, never stored). Two rows of 7 columns on maps
+// at most 7 wide (ResNeXt's and RegNet's last stages), where one row would leave half the 14
+// accumulators idle. kStride: the column stride when 1 or 2, else 0.
+template <bool kExact, int kStride, int kRows>
+void tile(const Geometry& g, const Block& b, const float* packed, const float* bias,
+          const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy, std::int64_t oc0,
+          std::int64_t ox0, std::int64_t n) noexcept {
+  constexpr std::int64_t kC = kCols / kRows;  // columns per row
+  __m256 acc[kCols];
+#pragma GCC unroll 14
+  for (std::int64_t j = 0; j < kCols; ++j) acc[j] = _mm256_setzero_ps();  // exact-mode.md rule 3
+  const std::int64_t sw = kStride != 0 ? kStride : g.sw;
+  const std::int64_t row_step = g.sh * b.width;  // the next output row's window
+  const float* wp = packed + oc0;
+  const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;  // the window's first block row
+  const float* window = b.data + top * b.width + ox0 * sw;
+  const std::int64_t taps = g.cin * g.kh * g.kw;
+  for (std::int64_t t = 0; t < taps; ++t, wp += g.cout_padded) {
+    const __m256 wv = _mm256_loadu_ps(wp);
+    const float* p = window + b.taps[t];
+#pragma GCC unroll 14
+    for (std::int64_t j = 0; j < kCols; ++j) {
+      acc[j] = step<kExact>(acc[j], wv, _mm256_broadcast_ss(p + (j / kC) * row_step + (j % kC) * sw));
+    }
+  }
+  // The bias, one rounded addition per output after the sum; exact mode stores canonical NaN;
+  // the activation; then per row and 8 columns an 8 x 8 transpose (rows past the row's columns
+  // zero) and one store per channel of its columns.
+  const std::int64_t channels = std::min<std::int64_t>(kLanes, g.cout - oc0);
+  const __m256 bv = bias != nullptr ? _mm256_maskload_ps(bias + oc0, first_lanes(channels)) : _mm256_setzero_ps();
+  const std::int64_t plane = g.out_h * g.out_w;
+#pragma GCC unroll 2
+  for (std::int64_t r = 0; r < kRows; ++r) {
+    float* out = yn + oc0 * plane + (oy + r) * g.out_w + ox0;
+#pragma GCC unroll 2
+    for (std::int64_t j0 = 0; j0 < kC; j0 += kLanes) {
+      if (j0 >= n) break;
+      __m256 rows[kLanes];
+#pragma GCC unroll 8
+      for (std::int64_t j = 0; j < kLanes; ++j) {
+        __m256 v = j0 + j < kC ? acc[r * kC + j0 + j] : _mm256_setzero_ps();
+        if (bias != nullptr) v = _mm256_add_ps(v, bv);
+        if constexpr (kExact) {
+          v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)),
+                               _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        }
+        if (activation != nullptr) v = apply_activation(*activation, v);
+        rows[j] = v;
+      }
+      __m256 columns[kLanes];
+      transpose8(rows, columns);
+      const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
+      if (left == kLanes) {
+        for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);
+      } else {
+        const __m256i lanes = first_lanes(left);
+        for (std::int64_t i = 0; i < channels; ++i) _mm256_maskstore_ps(out + i * plane + j0, lanes, columns[i]);
+      }
+    }
+  }
+}
+
+template <bool kExact, int kStride>
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
+             const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy_first,
+             std::int64_t oy_past) noexcept {
+  std::int64_t oy = oy_first;
+  if (g.out_w <= kCols / 2) {
+    // Pairs of rows inside the chunk (its block holds no row past them), then a last single row.
+    for (; oy + 2 <= oy_past; oy += 2) {
+      for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
+        tile<kExact, kStride, 2>(g, b, packed, bias, activation, yn, oy, oc0, 0, g.out_w);
+      }
+    }
+  }
+  for (; oy < oy_past; ++oy) {
+    for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
+      for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
+        tile<kExact, kStride, 1>(g, b, packed, bias, activation, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+      }
+    }
+  }
+}
+
+template <bool kExact>
+void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
+             const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy_first,
+             std::int64_t oy_past) noexcept {
+  if (g.sw == 1) return rows_of<kExact, 1>(g, b, packed, bias, activation, yn, oy_first, oy_past);
+  if (g.sw == 2) return rows_of<kExact, 2>(g, b, packed, bias, activation, yn, oy_first, oy_past);
+  rows_of<kExact, 0>(g, b, packed, bias, activation, yn, oy_first, oy_past);
+}
+
+// Short lines (14 to 58 floats for grouped layers): vector stores inline, the tail by lanes.
+inline void zero_floats(float* out, std::int64_t count) noexcept {
+  std::int64_t j = 0;
+  for (; j + kLanes <= count; j += kLanes) _mm256_storeu_ps(out + j, _mm256_setzero_ps());
+  if (j < count) _mm256_maskstore_ps(out + j, first_lanes(count - j), _mm256_setzero_ps());
+}
+
+inline void copy_floats(float* out, const float* in, std::int64_t count) noexcept {
+  std::int64_t j = 0;
+  for (; j + kLanes <= count; j += kLanes) _mm256_storeu_ps(out + j, _mm256_loadu_ps(in + j));
+  if (j < count) {
+    const __m256i lanes = first_lanes(count - j);
+    _mm256_maskstore_ps(out + j, lanes, _mm256_maskload_ps(in + j, lanes));
+  }
+}
+
+thread_local std::vector<float> block_storage;  // only grows: warm runs allocate nothing
+thread_local std::vector<std::int64_t> tap_storage;
+
+// The chunk's block: input rows [first_row, first_row + rows) of image xn, zero-padded.
+Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
+  Block b;
+  b.first_row = oy_first * g.sh - g.pad_top;
+  b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
+  // Every tile reads columns up to (last tile's ox0 + kCols - 1) * sw + (kw - 1) * dw.
+  const std::int64_t tiles_end = (g.out_w + kCols - 1) / kCols * kCols;
+  b.width = (tiles_end - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  b.width = std::max(b.width, g.pad_left + g.in_w);
+  const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * b.width);
+  if (block_storage.size() < floats) block_storage.resize(floats);
+  float* data = block_storage.data();
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+      float* line = data + (c * b.rows + r) * b.width;
+      const std::int64_t iy = b.first_row + r;
+      if (iy < 0 || iy >= g.in_h) {
+        zero_floats(line, b.width);
+        continue;
+      }
+      zero_floats(line, g.pad_left);
+      copy_floats(line + g.pad_left, xn + (c * g.in_h + iy) * g.in_w, g.in_w);
+      zero_floats(line + g.pad_left + g.in_w, b.width - g.pad_left - g.in_w);
+    }
+  }
+  b.data = data;
+  const std::size_t taps = static_cast<std::size_t>(g.cin * g.kh * g.kw);
+  if (tap_storage.size() < taps) tap_storage.resize(taps);  // only grows: warm runs allocate nothing
+  std::int64_t* tap = tap_storage.data();
+  b.taps = tap;
+  for (std::int64_t c = 0; c < g.cin; ++c) {
+    for (std::int64_t ky = 0; ky < g.kh; ++ky) {
+      for (std::int64_t kx = 0; kx < g.kw; ++kx) *tap++ = (c * b.rows + ky * g.dh) * b.width + kx * g.dw;
+    }
+  }
+  return b;
+}
+
+}  // namespace
+
+void conv_stem_f32__avx2(const KernelContext& context, const Conv2dShape& s, const float* x, const float* packed,
+                         const float* bias, float* y, const ConvActivation* activation) {
+  const auto i64 = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  const std::size_t padded = conv_stem_padded_channels(Isa::Avx2, s.out_per_group());
+  const Geometry g{i64(s.in_per_group()), i64(s.in_h),     i64(s.in_w),       i64(s.kernel_h), i64(s.kernel_w),
+                   i64(s.stride_h),       i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),
+                   i64(s.pad_left),       i64(s.out_h),    i64(s.out_w),      i64(s.out_per_group()), i64(padded)};
+  if (s.batch == 0 || g.out_h == 0 || g.out_w == 0 || g.cout == 0) return;
+  const std::size_t group_weights = s.in_per_group() * s.taps() * padded;
+  const stem_chunks::Chunks chunks = stem_chunks::chunks_of(s);
+  const std::size_t plane = s.out_plane();
+  // An activation alone is applied in the tile before its store, as the element-wise kernel
+  // computes it (fused_activation_avx2.hpp): the same bits as the separate pass below.
+  const bool fused = activation_fuses_in_store(activation) && activation->residual == nullptr;
+  const fused_activation_avx2::Args fused_args =
+      fused ? fused_activation_avx2::Args{activation->args.op, _mm256_set1_ps(activation->args.alpha),
+                                          _mm256_set1_ps(activation->args.beta), activation->args.fast}
+            : fused_activation_avx2::Args{};
+  const fused_activation_avx2::Args* in_store = fused ? &fused_args : nullptr;
+  context.parallel_for(chunks.count, chunks.estimate_ns, [&](std::size_t index) {
+    const stem_chunks::Chunk c = stem_chunks::chunk_at(chunks, s, index);
+    const Block b =
+        make_block(g, x + (c.image * s.in_channels + c.group * s.in_per_group()) * s.in_plane(), c.oy_first, c.oy_past);
+    float* yn = y + (c.image * s.out_channels + c.group * s.out_per_group()) * plane;
+    const float* group_packed = packed + c.group * group_weights;
+    const float* group_bias = bias != nullptr ? bias + c.group * s.out_per_group() : nullptr;
+    if (context.exact) {
+      rows_of<true>(g, b, group_packed, group_bias, in_store, yn, c.oy_first, c.oy_past);
+    } else {
+      rows_of<false>(g, b, group_packed, group_bias, in_store, yn, c.oy_first, c.oy_past);
+    }
+    if (activation != nullptr && !fused) stem_chunks::activate_chunk(context.isa, *activation, s, c, y);
+  });
+}
+
+}  // namespace onemodel::opt
