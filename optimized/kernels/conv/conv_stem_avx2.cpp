@@ -25,6 +25,7 @@
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/conv_stem_chunks.hpp"
 #include "optimized/kernels/conv/fused_activation_avx2.hpp"
+#include "optimized/kernels/transpose/transpose8_avx2.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -59,26 +60,6 @@ template <bool kExact>
 inline __m256 apply_activation(const fused_activation_avx2::Args& a, __m256 v) noexcept {
   return fused_activation::with_op(a.op,
                                    [&](auto op) { return fused_activation_avx2::apply_op<decltype(op)::value>(a, v); });
-}
-
-// Moves only: r[i] lane j becomes out[j] lane i.
-[[gnu::always_inline]] inline void transpose8(const __m256 r[8], __m256 out[8]) noexcept {
-  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  out[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
-  out[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
-  out[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
-  out[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
-  out[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
-  out[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
-  out[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
-  out[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
 // Lanes [0, n) all ones (n in 0..8): the mask of _mm256_maskload_ps / _mm256_maskstore_ps.
@@ -138,7 +119,7 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
         rows[j] = v;
       }
       __m256 columns[kLanes];
-      transpose8(rows, columns);
+      avx2_transpose::transpose8(rows, columns);
       const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
       if (left == kLanes) {
         for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "optimized/kernels/transpose/transpose8_avx2.hpp"
+
 namespace onemodel::opt {
 namespace {
 
@@ -83,25 +85,7 @@ struct Avx2DirectLanes {
   }
   static Vec load_first(const float* p, Mask mask) noexcept { return _mm256_maskload_ps(p, mask); }
   static void store_mask(float* p, Mask mask, Vec v) noexcept { _mm256_maskstore_ps(p, mask, v); }
-  // out[c] = column c of the 8 x 8 matrix whose rows are in[0..7]: pairs interleaved, then quads,
-  // then 128-bit halves gathered across the rows.
-  static void transpose(const Vec in[8], Vec out[8]) noexcept {
-    Vec t[8], u[8];
-    for (int i = 0; i < 8; i += 2) {
-      t[i] = _mm256_unpacklo_ps(in[i], in[i + 1]);      // per half: a0 b0 a1 b1
-      t[i + 1] = _mm256_unpackhi_ps(in[i], in[i + 1]);  // per half: a2 b2 a3 b3
-    }
-    for (int i = 0; i < 8; i += 4) {
-      u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));      // a0 b0 c0 d0
-      u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));  // a1 b1 c1 d1
-      u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));  // a2 ..
-      u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));  // a3 ..
-    }
-    for (int c = 0; c < 4; ++c) {
-      out[c] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x20);      // columns 0-3: the low halves
-      out[c + 4] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x31);  // columns 4-7: the high halves
-    }
-  }
+  static void transpose(const Vec in[8], Vec out[8]) noexcept { avx2_transpose::transpose8(in, out); }
 
   template <int q>
   static Vec shift(Vec cur, Vec next) noexcept {
