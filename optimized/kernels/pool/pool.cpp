@@ -277,7 +277,10 @@ void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x
   // The AVX-512 loop folds sixteen planes at once, one per lane: chunks of whole sixteens, or a
   // large plane (EfficientNet's squeeze of 32 x 112 x 112) ran one plane a chunk in one lane of
   // sixteen, 272 us where 16 a chunk take 34. Each plane keeps its one fold whatever the chunk.
-  if (context.isa == Isa::Avx512) per_chunk = (per_chunk + kGlobalLanes - 1) / kGlobalLanes * kGlobalLanes;
+  // The AVX2 loop takes eight planes a lane each and the scalar loop eight planes as eight chains
+  // (a plane alone is one chain of dependent additions): chunks of whole eights there.
+  const std::size_t group = context.isa == Isa::Avx512 ? kGlobalLanes : kGlobalLanesAvx2;
+  per_chunk = (per_chunk + group - 1) / group * group;
   const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
   const double estimate = kNanosecondsPerTap * static_cast<double>(planes) * static_cast<double>(work);
   context.parallel_for(chunks, estimate, [&](std::size_t c) {
@@ -286,6 +289,8 @@ void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x
 #if defined(__x86_64__)
     // Sixteen planes in the lanes (pool_global.hpp); the same bits as the loop below.
     if (context.isa == Isa::Avx512) return global_planes__avx512(kind == PoolKind::Max, x, y, begin, end, size);
+    // Eight planes in the lanes on AVX2 (pool_global.hpp); the same bits.
+    if (context.isa == Isa::Avx2) return global_planes__avx2(kind == PoolKind::Max, x, y, begin, end, size);
 #endif
     if (kind == PoolKind::Max) {
       global_planes<true>(x, y, begin, end, size);

@@ -1,6 +1,7 @@
-// The global pools' vector loop on the AVX-512 path (global_pool_avx512.cpp): planes [begin, end)
-// of `size` floats each, y[p] their average (max false) or maximum (true), the bits of pool.cpp's
-// scalar loop (spec/ops/products-conv.md section 8.4). x86-64 with AVX-512 only.
+// The global pools' vector loops on the AVX-512 path (global_pool_avx512.cpp) and the AVX2 path
+// (global_pool_avx2.cpp): planes [begin, end) of `size` floats each, y[p] their average (max
+// false) or maximum (true), the bits of pool.cpp's scalar loop (spec/ops/products-conv.md section
+// 8.4). x86-64 with AVX-512, respectively AVX2, only.
 #pragma once
 
 #include <cstddef>
@@ -12,5 +13,12 @@ inline constexpr std::size_t kGlobalLanes = 16;
 
 void global_planes__avx512(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
                            std::size_t size) noexcept;
+
+// Planes the AVX2 loop folds at once, and the scalar loop's chains (pool.cpp): chunks of whole
+// eights on those paths.
+inline constexpr std::size_t kGlobalLanesAvx2 = 8;
+
+void global_planes__avx2(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
+                         std::size_t size) noexcept;
 
 }  // namespace onemodel::opt::pool
