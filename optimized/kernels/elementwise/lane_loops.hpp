@@ -10,6 +10,7 @@
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
+#include "optimized/kernels/elementwise/lanes_paired.hpp"
 
 namespace onemodel::opt::ew {
 
@@ -38,6 +39,27 @@ void map_unary(Fn fn, const float* x, float* y, std::size_t n) noexcept {
   }
 }
 
+// Names a lanes type for map_unary_paired's functions, which are called with both L and
+// PairedLanes<L>: fn(LanesTag<X>{}, v) computes with X.
+template <class X>
+struct LanesTag {
+  using type = X;
+};
+template <class Tag>
+using lanes_of = typename Tag::type;
+
+// map_unary for the long sequences (lanes_paired.hpp): whole pairs of vectors over
+// PairedLanes<L>, then what is left by map_unary over L. Every lane runs L's operations either way,
+// so an element's bits do not depend on which of the two loops took it. Flattened: a pair passed
+// to a sequence that was not inlined would go through memory, slower than one vector at a time.
+template <class L, class Fn>
+[[gnu::flatten]] void map_unary_paired(Fn fn, const float* x, float* y, std::size_t n) noexcept {
+  using P = PairedLanes<L>;
+  std::size_t i = 0;
+  for (; i + P::kWidth <= n; i += P::kWidth) P::store(y + i, fn(LanesTag<P>{}, P::load(x + i)));
+  if (i < n) map_unary<L>([&](typename L::F v) { return fn(LanesTag<L>{}, v); }, x + i, y + i, n - i);
+}
+
 // spec/ops/elementwise.md sections 3 and 8; each function ends with the canonical NaN of
 // exact-mode.md rule 4 (the reference stores every float through ew::store_f32).
 template <class L>
@@ -61,22 +83,48 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
     case UnaryOp::Sqrt:
       return map_unary<L>([&](F v) { return canonical<L>(L::sqrt(v)); }, x, y, n);
     case UnaryOp::Exp:
-      return map_unary<L>([&](F v) { return exp<L>(v); }, x, y, n);
+      return map_unary_paired<L>([](auto t, auto v) { return exp<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::Log:
-      return map_unary<L>([&](F v) { return log<L>(v); }, x, y, n);
+      return map_unary_paired<L>([](auto t, auto v) { return log<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::Tanh:
-      return map_unary<L>([&](F v) { return tanh<L>(v); }, x, y, n);
+      return map_unary_paired<L>([](auto t, auto v) { return tanh<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::Sigmoid:
-      if (args.fast) return map_unary<L>([&](F v) { return fast_sigmoid<L>(v); }, x, y, n);
-      return map_unary<L>([&](F v) { return sigmoid<L>(v); }, x, y, n);
+      if (args.fast) {
+        return map_unary_paired<L>([](auto t, auto v) { return fast_sigmoid<lanes_of<decltype(t)>>(v); }, x, y, n);
+      }
+      return map_unary_paired<L>([](auto t, auto v) { return sigmoid<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::Erf:
-      return map_unary<L>([&](F v) { return erf<L>(v); }, x, y, n);
+      return map_unary_paired<L>([](auto t, auto v) { return erf<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::GeluErf:
-      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(fast_gelu_erf<L>(v)); }, x, y, n);
-      return map_unary<L>([&](F v) { return canonical<L>(gelu_erf<L>(v)); }, x, y, n);
+      if (args.fast) {
+        return map_unary_paired<L>(
+            [](auto t, auto v) {
+              using X = lanes_of<decltype(t)>;
+              return canonical<X>(fast_gelu_erf<X>(v));
+            },
+            x, y, n);
+      }
+      return map_unary_paired<L>(
+          [](auto t, auto v) {
+            using X = lanes_of<decltype(t)>;
+            return canonical<X>(gelu_erf<X>(v));
+          },
+          x, y, n);
     case UnaryOp::GeluTanh:
-      if (args.fast) return map_unary<L>([&](F v) { return canonical<L>(fast_gelu_tanh<L>(v)); }, x, y, n);
-      return map_unary<L>([&](F v) { return canonical<L>(gelu_tanh<L>(v)); }, x, y, n);
+      if (args.fast) {
+        return map_unary_paired<L>(
+            [](auto t, auto v) {
+              using X = lanes_of<decltype(t)>;
+              return canonical<X>(fast_gelu_tanh<X>(v));
+            },
+            x, y, n);
+      }
+      return map_unary_paired<L>(
+          [](auto t, auto v) {
+            using X = lanes_of<decltype(t)>;
+            return canonical<X>(gelu_tanh<X>(v));
+          },
+          x, y, n);
     case UnaryOp::LeakyRelu:  // x < 0 ? alpha * x : x
       return map_unary<L>([&](F v) { return canonical<L>(L::select(L::lt(v, zero), L::mul(alpha, v), v)); }, x, y,
                           n);
@@ -100,8 +148,10 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
     case UnaryOp::HardSwish:  // x * clamp(x * 0.16666667 + 0.5, 0, 1)
       return map_unary<L>([&](F v) { return hard_swish<L>(v); }, x, y, n);
     case UnaryOp::Silu:  // Sigmoid's value (canonical NaN), then the Mul: one product, canonical
-      if (args.fast) return map_unary<L>([&](F v) { return fast_silu<L>(v); }, x, y, n);
-      return map_unary<L>([&](F v) { return silu<L>(v); }, x, y, n);
+      if (args.fast) {
+        return map_unary_paired<L>([](auto t, auto v) { return fast_silu<lanes_of<decltype(t)>>(v); }, x, y, n);
+      }
+      return map_unary_paired<L>([](auto t, auto v) { return silu<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::HardSigmoidGate:  // HardSigmoid's value exactly as above, then the Mul
       return map_unary<L>(
           [&](F v) {
