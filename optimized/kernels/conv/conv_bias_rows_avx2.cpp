@@ -38,10 +38,6 @@ struct Avx2Rows {
   static Vec apply_op(const Args& a, Vec v) noexcept {
     return fused_activation_avx2::apply_op<kOp>(a, v);
   }
-  template <ew::UnaryOp kOp>
-  static void apply_op_pair(const Args& a, Vec& v0, Vec& v1) noexcept {
-    fused_activation_avx2::apply_op_pair<kOp>(a, v0, v1);
-  }
 };
 
 }  // namespace

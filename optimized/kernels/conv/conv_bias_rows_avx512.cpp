@@ -31,13 +31,6 @@ struct Avx512Rows {
   static Vec apply_op(const Args& a, Vec v) noexcept {
     return fused_activation::apply_op<kOp>(a, v);
   }
-  // One vector after the other, as before the AVX2 path paired its SiLU (not measured here: this
-  // machine kind has no AVX-512 in the session that paired it).
-  template <ew::UnaryOp kOp>
-  static void apply_op_pair(const Args& a, Vec& v0, Vec& v1) noexcept {
-    v0 = fused_activation::apply_op<kOp>(a, v0);
-    v1 = fused_activation::apply_op<kOp>(a, v1);
-  }
 };
 
 }  // namespace

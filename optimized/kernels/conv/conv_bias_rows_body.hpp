@@ -12,7 +12,7 @@
 // read nothing), store_tail(p, t, v) (the lanes of t only); splat(x); add(a, b) (one rounded
 // addition per lane, a's NaN where both are NaN, as vaddps); canonical(v) (0x7FC00000 where v is
 // NaN); Args and args_of(const ConvActivation&); apply_op<kOp>(args, v) (the activation kOp, every
-// NaN 0x7FC00000); apply_op_pair<kOp>(args, v0, v1) (apply_op on each, in place).
+// NaN 0x7FC00000).
 #pragma once
 
 #include <cstddef>
@@ -50,20 +50,7 @@ void bias_residual_activation(float* c, std::ptrdiff_t ldc, const float* bias, c
     float* line = c + static_cast<std::ptrdiff_t>(r) * ldc;
     const float* res = kResidual ? residual + r * plane : nullptr;
     const typename P::Vec b = P::splat(bias[r]);
-    std::size_t j = 0;
-    // Two vectors a step: apply_op_pair runs the long activations' chains side by side.
-    for (; j + 2 * kLanes <= full; j += 2 * kLanes) {
-      typename P::Vec v0 = P::add(P::loadu(line + j), b);
-      typename P::Vec v1 = P::add(P::loadu(line + j + kLanes), b);
-      if constexpr (kResidual) {
-        v0 = P::add(v0, P::loadu(res + j));
-        v1 = P::add(v1, P::loadu(res + j + kLanes));
-      }
-      P::template apply_op_pair<kOp>(activation, v0, v1);
-      P::storeu(line + j, v0);
-      P::storeu(line + j + kLanes, v1);
-    }
-    for (; j < full; j += kLanes) {
+    for (std::size_t j = 0; j < full; j += kLanes) {
       typename P::Vec v = P::add(P::loadu(line + j), b);
       if constexpr (kResidual) v = P::add(v, P::loadu(res + j));
       P::storeu(line + j, P::template apply_op<kOp>(activation, v));

@@ -13,7 +13,6 @@
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
 #include "optimized/kernels/elementwise/lanes_avx2.hpp"
-#include "optimized/kernels/elementwise/lanes_paired.hpp"
 
 namespace onemodel::opt::fused_activation_avx2 {
 
@@ -59,24 +58,6 @@ inline __m256 apply_op(const Args& a, __m256 v) noexcept {
     // vmaxps returns its second operand unless the first is greater: +0 for -0, +0 and NaN, x
     // above +0; then a NaN x stores as 0x7FC00000 (fused_activation_avx512.hpp).
     return canonical_where_nan(v, _mm256_max_ps(v, _mm256_setzero_ps()));
-  }
-}
-
-// Two vectors through activation kOp, as apply_op gives each of them. SiLU, a chain of about 30
-// dependent operations, runs both vectors' chains side by side over the paired lanes type
-// (lanes_paired.hpp: each lane L's operations, so the same bits); the short activations one
-// vector after the other.
-template <ew::UnaryOp kOp>
-[[gnu::always_inline]] inline void apply_op_pair(const Args& a, __m256& v0, __m256& v1) noexcept {
-  if constexpr (kOp == ew::UnaryOp::Silu) {
-    using P = ew::PairedLanes<ew::Avx2Lanes>;
-    const P::F v{v0, v1};
-    const P::F r = a.fast ? ew::fast_silu<P>(v) : ew::silu<P>(v);
-    v0 = r.lo;
-    v1 = r.hi;
-  } else {
-    v0 = apply_op<kOp>(a, v0);
-    v1 = apply_op<kOp>(a, v1);
   }
 }
 
