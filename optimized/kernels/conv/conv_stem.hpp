@@ -49,7 +49,7 @@ std::vector<float> conv_stem_pack_weights(Isa isa, const Conv2dShape& shape, con
 void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& shape, const float* x,
                            const float* packed, const float* bias, float* y, const ConvActivation* activation);
 // The AVX2 twin (conv_stem_avx2.cpp): 8 output channels in the lanes of a ymm register, tiles of
-// 14 columns, the same bits. packed: conv_stem_pack_weights(Isa::Avx2, ...). Requires an AVX2
+// 14 columns (fast-mode stems: 16 channels by 6 columns), the same bits. packed: conv_stem_pack_weights(Isa::Avx2, ...). Requires an AVX2
 // machine and conv_stem_takes(Isa::Avx2, ...).
 void conv_stem_f32__avx2(const KernelContext& context, const Conv2dShape& shape, const float* x,
                          const float* packed, const float* bias, float* y, const ConvActivation* activation);

@@ -11,8 +11,10 @@
 // increasing order, and finishes each tile with two 8 x 8 transposes before its stores. Groups of
 // 8 filters (RegNet-Y, ResNeXt's second stage) are whole registers; 16 filters are two tiles over
 // the same block columns. On Zen 3 a broadcast from memory is a load alone, so one multiply-add
-// per broadcast leaves the two FMA pipes the bound (the AVX-512 kernel feeds two per broadcast,
-// conv_stem_avx512.cpp, because on Zen 4 its broadcasts take vector-pipe time).
+// per broadcast leaves the two FMA pipes nearly the bound (the AVX-512 kernel feeds two per
+// broadcast, conv_stem_avx512.cpp, because on Zen 4 its broadcasts take vector-pipe time); in fast
+// mode a stem's tiles are 16 channels by 6 columns instead, two multiply-adds per broadcast
+// (pair_tile). A fused activation runs over each band of finished rows (activate_rows).
 // Every output is +0, then w * x over k in increasing order, the bias one rounded addition after;
 // exact mode unfused with canonical NaN, fast mode one fused multiply-add per tap: the AVX-512
 // kernel's, the im2col path's and the reference's bits.
@@ -33,8 +35,11 @@ namespace {
 constexpr std::int64_t kLanes = 8;
 constexpr std::int64_t kCols = 14;  // output columns per tile (conv_stem.cpp's AVX2 rules assume it)
 
+constexpr std::int64_t kPairCols = 6;  // output columns per tile of 16 channels (pair_tile)
+
 struct Geometry {
   std::int64_t cin, in_h, in_w, kh, kw, sh, sw, dh, dw, pad_top, pad_left, out_h, out_w, cout, cout_padded;
+  bool pairs;  // stems: 16 channels at a time in tiles of 6 columns (pair_tile)
 };
 
 // As conv_stem_avx512.cpp's Block: `rows` zero-padded input rows per channel of `width` floats;
@@ -55,12 +60,6 @@ template <bool kExact>
   }
 }
 
-// The activation chosen per call (fused_activation_avx2.hpp's apply_op, as the product's stores
-// apply it).
-inline __m256 apply_activation(const fused_activation_avx2::Args& a, __m256 v) noexcept {
-  return fused_activation::with_op(a.op,
-                                   [&](auto op) { return fused_activation_avx2::apply_op<decltype(op)::value>(a, v); });
-}
 
 // Lanes [0, n) all ones (n in 0..8): the mask of _mm256_maskload_ps / _mm256_maskstore_ps.
 inline __m256i first_lanes(std::int64_t n) noexcept {
@@ -73,8 +72,8 @@ inline __m256i first_lanes(std::int64_t n) noexcept {
 // at most 7 wide (ResNeXt's and RegNet's last stages), where one row would leave half the 14
 // accumulators idle. kStride: the column stride when 1 or 2, else 0.
 template <bool kExact, int kStride, int kRows>
-void tile(const Geometry& g, const Block& b, const float* packed, const float* bias,
-          const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy, std::int64_t oc0,
+void tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
+          std::int64_t oc0,
           std::int64_t ox0, std::int64_t n) noexcept {
   constexpr std::int64_t kC = kCols / kRows;  // columns per row
   __m256 acc[kCols];
@@ -115,18 +114,109 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
           v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)),
                                _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
         }
-        if (activation != nullptr) v = apply_activation(*activation, v);
         rows[j] = v;
       }
       __m256 columns[kLanes];
       avx2_transpose::transpose8(rows, columns);
       const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
-      if (left == kLanes) {
+      if (left == kLanes || j0 + kLanes <= g.out_w - ox0) {
         for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);
       } else {
         const __m256i lanes = first_lanes(left);
         for (std::int64_t i = 0; i < channels; ++i) _mm256_maskstore_ps(out + i * plane + j0, lanes, columns[i]);
       }
+    }
+  }
+}
+
+// The activation on `count` finished floats in place (fused_activation_avx2.hpp's apply_op, the
+// element-wise kernel's per-element sequence, so the bits of applying it before the stores). The
+// last vector's inputs are read before any store, so a count of at least 8 ends with one
+// overlapping full vector instead of a masked store (vmaskmovps to memory is slow on Zen 3).
+template <ew::UnaryOp kOp>
+void activate_line(const fused_activation_avx2::Args& a, float* p, std::int64_t count) noexcept {
+  if (count < kLanes) {
+    const __m256i lanes = first_lanes(count);
+    _mm256_maskstore_ps(p, lanes, fused_activation_avx2::apply_op<kOp>(a, _mm256_maskload_ps(p, lanes)));
+    return;
+  }
+  const __m256 last = _mm256_loadu_ps(p + count - kLanes);
+  for (std::int64_t j = 0; j + kLanes < count; j += kLanes) {
+    _mm256_storeu_ps(p + j, fused_activation_avx2::apply_op<kOp>(a, _mm256_loadu_ps(p + j)));
+  }
+  _mm256_storeu_ps(p + count - kLanes, fused_activation_avx2::apply_op<kOp>(a, last));
+}
+
+// The activation on output rows [oy_first, oy_past) of every channel, just stored (about 14 KB
+// for 32 channels of 112 columns, still in the first-level cache). Applied per vector inside the
+// tile it had cost 1.5 ns per output with SiLU (its constants and temporaries beside the 14
+// accumulators); over the finished rows it is the element-wise loop's 0.67 ns.
+inline void activate_rows(const Geometry& g, const fused_activation_avx2::Args& a, float* yn, std::int64_t oy_first,
+                          std::int64_t oy_past) noexcept {
+  const std::int64_t plane = g.out_h * g.out_w;
+  fused_activation::with_op(a.op, [&](auto op) {
+    for (std::int64_t oc = 0; oc < g.cout; ++oc) {
+      activate_line<decltype(op)::value>(a, yn + oc * plane + oy_first * g.out_w, (oy_past - oy_first) * g.out_w);
+    }
+  });
+}
+
+// A stem's tile of 16 output channels [oc0, oc0 + 16) (two registers of lanes) by 6 columns
+// [ox0, ox0 + n), n <= 6: per tap two weight loads and 6 broadcasts feed 12 multiply-adds, where
+// the 8 x 14 tile's 15 loads feed 14, as many loads as multiply-adds (Zen 3 issues two
+// multiply-adds a cycle and, as far as measured, not many more loads). 12 accumulators, 2 weights
+// and the broadcast fit the 16 ymm registers. Fast mode only: in exact mode the separate multiply
+// and add already take both halves of the FP pipes per load, and the 7 x 7 stem took 1.08x the
+// 8 x 14 tiles' time with these (3533 -> 3807 us). The same sequence per output as tile().
+template <bool kExact, int kStride>
+void pair_tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
+               std::int64_t oc0, std::int64_t ox0, std::int64_t n) noexcept {
+  __m256 acc0[kPairCols], acc1[kPairCols];
+#pragma GCC unroll 6
+  for (std::int64_t j = 0; j < kPairCols; ++j) acc0[j] = acc1[j] = _mm256_setzero_ps();  // exact-mode.md rule 3
+  const std::int64_t sw = kStride != 0 ? kStride : g.sw;
+  const float* wp = packed + oc0;
+  const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;
+  const float* window = b.data + top * b.width + ox0 * sw;
+  const std::int64_t taps = g.cin * g.kh * g.kw;
+  for (std::int64_t t = 0; t < taps; ++t, wp += g.cout_padded) {
+    const __m256 w0 = _mm256_loadu_ps(wp), w1 = _mm256_loadu_ps(wp + kLanes);
+    const float* p = window + b.taps[t];
+#pragma GCC unroll 6
+    for (std::int64_t j = 0; j < kPairCols; ++j) {
+      const __m256 xv = _mm256_broadcast_ss(p + j * sw);
+      acc0[j] = step<kExact>(acc0[j], w0, xv);
+      acc1[j] = step<kExact>(acc1[j], w1, xv);
+    }
+  }
+  const std::int64_t plane = g.out_h * g.out_w;
+  // Full stores while the 8 columns stay in the row (the 2 past n are the row's next tile's, which
+  // this call stores after), masked at the row's end.
+  const bool full = ox0 + kLanes <= g.out_w;
+  const __m256i lanes = first_lanes(n);
+#pragma GCC unroll 2
+  for (std::int64_t q = 0; q < 2; ++q) {
+    const std::int64_t first = oc0 + q * kLanes;
+    const std::int64_t channels = std::min<std::int64_t>(kLanes, g.cout - first);
+    if (channels <= 0) break;
+    const __m256 bv = bias != nullptr ? _mm256_maskload_ps(bias + first, first_lanes(channels)) : _mm256_setzero_ps();
+    __m256 rows[kLanes];
+#pragma GCC unroll 8
+    for (std::int64_t j = 0; j < kLanes; ++j) {
+      __m256 v = j < kPairCols ? (q == 0 ? acc0[j] : acc1[j]) : _mm256_setzero_ps();
+      if (bias != nullptr) v = _mm256_add_ps(v, bv);
+      if constexpr (kExact) {
+        v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+      }
+      rows[j] = v;
+    }
+    __m256 columns[kLanes];
+    avx2_transpose::transpose8(rows, columns);
+    float* out = yn + first * plane + oy * g.out_w + ox0;
+    if (full) {
+      for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane, columns[i]);
+    } else {
+      for (std::int64_t i = 0; i < channels; ++i) _mm256_maskstore_ps(out + i * plane, lanes, columns[i]);
     }
   }
 }
@@ -140,16 +230,26 @@ void rows_of(const Geometry& g, const Block& b, const float* packed, const float
     // Pairs of rows inside the chunk (its block holds no row past them), then a last single row.
     for (; oy + 2 <= oy_past; oy += 2) {
       for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
-        tile<kExact, kStride, 2>(g, b, packed, bias, activation, yn, oy, oc0, 0, g.out_w);
+        tile<kExact, kStride, 2>(g, b, packed, bias, yn, oy, oc0, 0, g.out_w);
       }
+      if (activation != nullptr) activate_rows(g, *activation, yn, oy, oy + 2);
     }
   }
   for (; oy < oy_past; ++oy) {
-    for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
-      for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
-        tile<kExact, kStride, 1>(g, b, packed, bias, activation, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+    std::int64_t oc0 = 0;
+    if (g.pairs) {
+      for (; oc0 + 2 * kLanes <= g.cout_padded; oc0 += 2 * kLanes) {
+        for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kPairCols) {
+          pair_tile<kExact, kStride>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kPairCols, g.out_w - ox0));
+        }
       }
     }
+    for (; oc0 < g.cout; oc0 += kLanes) {
+      for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
+        tile<kExact, kStride, 1>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+      }
+    }
+    if (activation != nullptr) activate_rows(g, *activation, yn, oy, oy + 1);
   }
 }
 
@@ -187,7 +287,8 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
   b.first_row = oy_first * g.sh - g.pad_top;
   b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
   // Every tile reads columns up to (last tile's ox0 + kCols - 1) * sw + (kw - 1) * dw.
-  const std::int64_t tiles_end = (g.out_w + kCols - 1) / kCols * kCols;
+  std::int64_t tiles_end = (g.out_w + kCols - 1) / kCols * kCols;
+  if (g.pairs) tiles_end = std::max(tiles_end, (g.out_w + kPairCols - 1) / kPairCols * kPairCols);
   b.width = (tiles_end - 1) * g.sw + (g.kw - 1) * g.dw + 1;
   b.width = std::max(b.width, g.pad_left + g.in_w);
   const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * b.width);
@@ -227,7 +328,9 @@ void conv_stem_f32__avx2(const KernelContext& context, const Conv2dShape& s, con
   const std::size_t padded = conv_stem_padded_channels(Isa::Avx2, s.out_per_group());
   const Geometry g{i64(s.in_per_group()), i64(s.in_h),     i64(s.in_w),       i64(s.kernel_h), i64(s.kernel_w),
                    i64(s.stride_h),       i64(s.stride_w), i64(s.dilation_h), i64(s.dilation_w), i64(s.pad_top),
-                   i64(s.pad_left),       i64(s.out_h),    i64(s.out_w),      i64(s.out_per_group()), i64(padded)};
+                   i64(s.pad_left),       i64(s.out_h),    i64(s.out_w),      i64(s.out_per_group()), i64(padded),
+                   // pair_tile: fast-mode stems (other shapes were not measured with it)
+                   !context.exact && s.groups == 1 && s.in_channels <= 4 && s.out_w > kCols / 2};
   if (s.batch == 0 || g.out_h == 0 || g.out_w == 0 || g.cout == 0) return;
   const std::size_t group_weights = s.in_per_group() * s.taps() * padded;
   const stem_chunks::Chunks chunks = stem_chunks::chunks_of(s);
