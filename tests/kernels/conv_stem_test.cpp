@@ -473,10 +473,11 @@ TEST(ConvStem, FusedActivationGivesTheSeparateStepsBits) {
   for (const StemPath& path : paths) {
     for (const Stem stem : {Stem{64, ew::UnaryOp::Relu}, Stem{32, ew::UnaryOp::Clip}, Stem{24, ew::UnaryOp::LeakyRelu},
                             Stem{16, ew::UnaryOp::HardSwish}, Stem{32, ew::UnaryOp::Silu}}) {
-      // 23 output columns (the AVX2 kernel's activation pass over finished rows ends in an
-      // overlapping vector), and maps at most 7 wide (its two-row tiles): 7 and 3 columns, bands
-      // of 14 and of 6 (a masked vector).
-      for (const std::size_t in : {45, 13, 5}) {
+      // 43 output columns (the AVX2 SiLU pass over finished rows takes four vectors a step, then
+      // one, then an overlapping last vector), 23 (one vector a step, the overlapping last), and
+      // maps at most 7 wide (its two-row tiles): 7 and 3 columns, bands of 14 and of 6 (a masked
+      // vector).
+      for (const std::size_t in : {85, 45, 13, 5}) {
         const std::size_t cout = stem.cout;
         Case c;
         c.cin = 3;

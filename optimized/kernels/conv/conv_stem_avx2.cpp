@@ -27,6 +27,8 @@
 #include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/conv_stem_chunks.hpp"
 #include "optimized/kernels/conv/fused_activation_avx2.hpp"
+#include "optimized/kernels/elementwise/lane_math.hpp"
+#include "optimized/kernels/elementwise/lanes_paired.hpp"
 #include "optimized/kernels/transpose/transpose8_avx2.hpp"
 
 namespace onemodel::opt {
@@ -133,15 +135,27 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
 // element-wise kernel's per-element sequence, so the bits of applying it before the stores). The
 // last vector's inputs are read before any store, so a count of at least 8 ends with one
 // overlapping full vector instead of a masked store (vmaskmovps to memory is slow on Zen 3).
+// SiLU takes four vectors a step over the paired lanes (lanes_paired.hpp, the element-wise
+// kernel's loop: four chains side by side; each lane the same sequence, so the same bits), in a
+// flattened function so that the pairs stay in registers.
 template <ew::UnaryOp kOp>
-void activate_line(const fused_activation_avx2::Args& a, float* p, std::int64_t count) noexcept {
+[[gnu::flatten]] void activate_line(const fused_activation_avx2::Args& a, float* p, std::int64_t count) noexcept {
   if (count < kLanes) {
     const __m256i lanes = first_lanes(count);
     _mm256_maskstore_ps(p, lanes, fused_activation_avx2::apply_op<kOp>(a, _mm256_maskload_ps(p, lanes)));
     return;
   }
   const __m256 last = _mm256_loadu_ps(p + count - kLanes);
-  for (std::int64_t j = 0; j + kLanes < count; j += kLanes) {
+  std::int64_t j = 0;
+  if constexpr (kOp == ew::UnaryOp::Silu) {
+    using Q = ew::PairedLanes<ew::PairedLanes<ew::Avx2Lanes>>;
+    constexpr std::int64_t kQuad = static_cast<std::int64_t>(Q::kWidth);
+    for (; j + kQuad < count; j += kQuad) {
+      const Q::F v = Q::load(p + j);
+      Q::store(p + j, a.fast ? ew::fast_silu<Q>(v) : ew::silu<Q>(v));
+    }
+  }
+  for (; j + kLanes < count; j += kLanes) {
     _mm256_storeu_ps(p + j, fused_activation_avx2::apply_op<kOp>(a, _mm256_loadu_ps(p + j)));
   }
   _mm256_storeu_ps(p + count - kLanes, fused_activation_avx2::apply_op<kOp>(a, last));
