@@ -14,7 +14,10 @@
 // replaces", NaN taps skipped); minus_inf_lanes(v, keep) (the bits of the lanes in `keep` that
 // equal -inf); stride2_columns(low, high, next, c0, c1, c2) (from 2 * kLanes + 1 columns starting
 // at a block's first window column, in low, high and lane 0 of next: window columns 0, 1 and 2 of
-// the block's kLanes outputs at width stride 2).
+// the block's kLanes outputs at width stride 2). Optionally (permuted_stride2<L>): kPermutedStride2,
+// stride2_columns_permuted(p, c0, c1, c2) (the same three columns from 2 * kLanes + 2 floats read
+// plainly from p, each in the lane order L's permutation gives) and permute(v) (that permutation,
+// its own inverse).
 #pragma once
 
 #include <cstddef>
@@ -31,7 +34,20 @@ namespace onemodel::opt::pool::rows_body {
 template <class L>
 struct BlockLanes {
   typename L::Mask load[3];
+  bool plain = false;  // stride 2: the 2 * kLanes + 2 floats from the block's first window column lie in the row
 };
+
+// Whether L computes stride-2 row maxima in a permuted lane order (AVX2: without the 64-bit
+// permutes that put the even and odd columns in order, the lane-crossing part of the first pass;
+// the second pass, lane by lane, puts each output block back in order once).
+template <class L>
+constexpr bool permuted_stride2() noexcept {
+  if constexpr (requires { L::kPermutedStride2; }) {
+    return L::kPermutedStride2;
+  } else {
+    return false;
+  }
+}
 
 template <class L, int kStride>
 BlockLanes<L> block_lanes(const PoolAxis& W, std::int64_t b) noexcept {
@@ -45,6 +61,7 @@ BlockLanes<L> block_lanes(const PoolAxis& W, std::int64_t b) noexcept {
     const std::int64_t past = W.in - from;
     lanes.load[k] = L::between(-from, kStride == 2 && k == 2 && past > 1 ? 1 : past);
   }
+  lanes.plain = at >= 0 && at + 2 * kLanes + 2 <= W.in;
   return lanes;
 }
 
@@ -69,9 +86,22 @@ void row_maxima(const float* row, const PoolAxis& W, std::int64_t blocks, const 
       // Columns at + 2j (window column 0), at + 2j + 1 (column 1) and at + 2j + 2 (column 2), out
       // of 2 * kLanes loaded columns and the first of the next kLanes.
       typename L::Vec c0, c1, c2;
-      L::stride2_columns(L::load(row, at, l.load[0], minus_inf), L::load(row, at + kLanes, l.load[1], minus_inf),
-                         L::load(row, at + 2 * kLanes, l.load[2], minus_inf), c0, c1, c2);
-      acc = L::fold(L::fold(L::fold(minus_inf, c0), c1), c2);
+      if constexpr (permuted_stride2<L>()) {
+        // In L's permuted lane order: plainly inside the row, the columns come so; at a border,
+        // the block computed in order is permuted (each lane's fold is the same either way).
+        if (l.plain) {
+          L::stride2_columns_permuted(row + at, c0, c1, c2);
+          acc = L::fold(L::fold(L::fold(minus_inf, c0), c1), c2);
+        } else {
+          L::stride2_columns(L::load(row, at, l.load[0], minus_inf), L::load(row, at + kLanes, l.load[1], minus_inf),
+                             L::load(row, at + 2 * kLanes, l.load[2], minus_inf), c0, c1, c2);
+          acc = L::permute(L::fold(L::fold(L::fold(minus_inf, c0), c1), c2));
+        }
+      } else {
+        L::stride2_columns(L::load(row, at, l.load[0], minus_inf), L::load(row, at + kLanes, l.load[1], minus_inf),
+                           L::load(row, at + 2 * kLanes, l.load[2], minus_inf), c0, c1, c2);
+        acc = L::fold(L::fold(L::fold(minus_inf, c0), c1), c2);
+      }
     }
     L::storeu(maxima + b * kLanes, acc);
   }
@@ -97,7 +127,9 @@ RowsScratch<L>& rows_scratch() {
 // pointers and the one scan for -inf below: this pass about 0.64x its time, the kernel 0.74x, on
 // SqueezeNet's first 3 x 3 pool (AMD Zen 4, AVX-512, session 28); the three were measured together
 // only.
-template <class L, int kRows>
+// kPermuted: the rows of maxima are in L's permuted lane order (permuted_stride2), each block put
+// back in order (L::permute) before its store.
+template <class L, int kRows, bool kPermuted>
 unsigned column_maxima(const float* m, std::int64_t count, std::int64_t row_floats, std::int64_t full, bool ragged,
                        typename L::Mask tail, float* out) noexcept {
   constexpr std::int64_t kLanes = L::kLanes;
@@ -111,6 +143,7 @@ unsigned column_maxima(const float* m, std::int64_t count, std::int64_t row_floa
     } else {
       for (std::int64_t r = 0; r < count; ++r) acc = L::fold(acc, L::loadu(at + r * row_floats));
     }
+    if constexpr (kPermuted) acc = L::permute(acc);
     return acc;
   };
   unsigned at_minus_inf = 0;
@@ -163,8 +196,10 @@ void planes_max(const Pool2dShape& s, const float* x, float* y, std::int64_t pla
       const std::int64_t past = top + H.kernel < H.in ? top + H.kernel : H.in;
       const float* m = maxima + first * row_floats;
       float* out = yplane + oy * W.out;
-      at_minus_inf |= past - first == 3 ? column_maxima<L, 3>(m, 3, row_floats, full, ragged, tail, out)
-                                        : column_maxima<L, 0>(m, past - first, row_floats, full, ragged, tail, out);
+      constexpr bool kPermuted = kStride == 2 && permuted_stride2<L>();
+      at_minus_inf |= past - first == 3
+                          ? column_maxima<L, 3, kPermuted>(m, 3, row_floats, full, ragged, tail, out)
+                          : column_maxima<L, 0, kPermuted>(m, past - first, row_floats, full, ragged, tail, out);
     }
     // Outputs at -inf go to the literal rule (pool_literal.hpp); rare, so found by a scan of the
     // plane once any lane of it was -inf.
