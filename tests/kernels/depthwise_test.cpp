@@ -571,7 +571,8 @@ std::string check_split_walk(const Case& c, std::uint32_t seed) {
 
 // Column stride 2 on the AVX2 walk: rows of 28 or more outputs of 3x3 and 5x5 windows (the
 // in-place kernel takes 9-27) and any row of other windows. Input widths whose even and odd column
-// counts end on, before and after the split's eight-column steps (55-65, 113, 150, 200); pads 0-3
+// counts end on, before and after the split's eight-column steps (55-65, 113, 150, 200), fall
+// between one and two steps (19, 30, 33) or short of one (13); pads 0-3
 // on the left (each phase's first column 0, 1 or 2) and top, pads after the input or none; whole
 // phase planes (up to 24 KB) and bands of eight output rows with a short last band, padding rows
 // at either end; row strides 1, 2 and 3; 7x7, 2x2 and 1x1 windows, column dilation 2 (one phase
@@ -591,7 +592,8 @@ TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
                      G{45, 180, 5, 5, 2, 1, 3, 2, 3, 1}, G{36, 113, 3, 3, 2, 1, 1, 1, 1, 1},
                      G{21, 60, 3, 3, 1, 1, 1, 1, 1, 1}, G{90, 62, 3, 3, 3, 1, 1, 1, 1, 1},
                      G{30, 40, 7, 7, 2, 1, 3, 3, 3, 3}, G{24, 30, 3, 3, 2, 2, 2, 2, 2, 2},
-                     G{26, 33, 2, 2, 2, 1, 0, 0, 0, 0}, G{20, 19, 1, 1, 2, 1, 0, 0, 0, 0}}) {
+                     G{26, 33, 2, 2, 2, 1, 0, 0, 0, 0}, G{20, 19, 1, 1, 2, 1, 0, 0, 0, 0},
+                     G{15, 13, 7, 7, 2, 1, 3, 3, 3, 3}}) {
     Case c;
     c.batch = 1 + g.in_w % 2;
     c.channels = 3;
