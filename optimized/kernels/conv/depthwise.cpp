@@ -12,6 +12,7 @@
 
 #include "optimized/frame/canonical_nan.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/conv/depthwise_band.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
 #include "optimized/kernels/conv/depthwise_phase_split.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
@@ -285,6 +286,10 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
     }
   }
   const DepthwisePlaneFn walk = variant_for(context.isa).plane;
+  // Square 3x3 and 5x5 windows at stride 2 take the band kernel (depthwise_band.hpp), the rest
+  // the path's walk.
+  const bool fixed = s.kernel_h == s.kernel_w && (s.kernel_w == 3 || s.kernel_w == 5) && s.stride_h == 2 &&
+                     s.dilation_h == 1 && s.dilation_w == 1 && s.out_w >= 8;
   const std::array<std::size_t, 8> geometry = {band.rows, band.stride, band.base[0], band.base[1], l.width,
                                                s.pad_left, s.in_w, 1};
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
@@ -318,7 +323,22 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
         build_split_band(s, columns, band, in, buffer, row0, std::min(band.rows, l.height - row0));
         job.out_h = std::min(band_out, s.out_h - oy);
         job.out = out + oy * s.out_w;
-        walk(job);
+        if (fixed) {
+          DepthwiseBandJob b;
+          b.planes[0] = buffer + band.base[0];
+          b.planes[1] = buffer + band.base[1];
+          b.stride = band.stride;
+          b.kernel = s.kernel_w;
+          b.weights = job.weights;
+          b.bias = job.bias;
+          b.out = job.out;
+          b.out_h = job.out_h;
+          b.out_w = s.out_w;
+          b.exact = job.exact;
+          depthwise_band_s2__avx2(b);
+        } else {
+          walk(job);
+        }
       }
       normalize_plane(context.isa, activation, oc, out, s.out_plane());
     }
