@@ -541,8 +541,9 @@ std::vector<float> naive_fused(const Case& c, const std::vector<float>& x, const
   return y;
 }
 
-// The AVX2 walk at column stride 2 with its phase planes split by bands (depthwise.cpp
-// walk_split_bands, depthwise_phase_split.hpp), run directly: exact bits against naive_exact
+// The AVX2 walk run directly (at column stride 2 with its phase planes split by bands,
+// depthwise.cpp walk_split_bands; for square 3x3 and 5x5 windows the band kernel,
+// depthwise_band.hpp): exact bits against naive_exact
 // (ordinary and special values) and fast bits against naive_fused, at 1 and 2 threads; "" when
 // equal or when the machine has no AVX2.
 std::string check_split_walk(const Case& c, std::uint32_t seed) {
@@ -634,6 +635,63 @@ TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Sse, cases[0].shape()));
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx512, cases[0].shape()));  // the in-place kernel's
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, square_three(2, 20, 40, 2).shape()));  // 20 wide
+}
+
+// Unstrided square 3x3 and 5x5 windows on the AVX2 walk take the band kernel over the padded
+// plane (depthwise_walk_takes_band_kernel; 3x3 rows of 64 or more take the in-place kernel first).
+// Rows of 8 outputs (one vector), 13-17 (a vector moved back), 16, 22, 40 and 63 (pairs and a
+// single vector), 100; heights below, at and past the four-row tile; no padding (the input plane
+// read in place), symmetric, TensorFlow's "same" (0 before, 1 after) and asymmetric pads; a
+// multiplier, a batch; exact bits (ordinary and special values) and fast bits against the naive
+// loops at 1 and 2 threads; one large case split between two threads.
+TEST(Depthwise, UnstridedBandKernelExactAndFast) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.UnstridedBandKernelExactAndFast");
+  struct G {
+    std::size_t in_h, in_w, k, pt, pl, pb, pr;
+  };
+  std::uint32_t seed = 4700;
+  std::vector<Case> cases;
+  for (const G& g : {G{9, 10, 3, 0, 0, 0, 0}, G{12, 13, 3, 1, 1, 1, 1}, G{20, 16, 3, 1, 1, 1, 1},
+                     G{17, 23, 3, 0, 0, 1, 1}, G{14, 14, 3, 1, 1, 1, 1}, G{30, 63, 3, 1, 1, 1, 1},
+                     G{9, 40, 5, 2, 2, 2, 2}, G{14, 14, 5, 2, 2, 2, 2}, G{28, 28, 5, 2, 2, 2, 2},
+                     G{11, 12, 5, 0, 0, 0, 0}, G{20, 100, 5, 2, 2, 2, 2}, G{7, 17, 5, 1, 3, 3, 1}}) {
+    Case c;
+    c.batch = 1 + g.in_w % 2;
+    c.channels = 3;
+    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = c.kw = g.k;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.bias = g.in_h % 2 == 1;
+    cases.push_back(c);
+  }
+  cases.push_back(square_three(64, 56, 56, 1));  // 64 planes of 56 x 56: one a chunk
+  for (const Case& c : cases) {
+    ASSERT_TRUE(c.valid()) << c.describe();
+#if defined(__x86_64__)
+    EXPECT_TRUE(depthwise_walk_takes_band_kernel(Isa::Avx2, c.shape())) << c.describe();
+#endif
+    EXPECT_EQ(check_split_walk(c, seed), "");
+    seed += 3;
+    EXPECT_EQ(check_exact(c, seed++, false), "");
+  }
+  // Not the band kernel: other paths, 3x3 rows the in-place kernel takes, 7x7, dilation, stride 3.
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Sse, cases[1].shape()));
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, square_three(2, 20, 70, 1).shape()));
+  Case other = cases[1];
+  other.kh = other.kw = 7;
+  other.pt = other.pl = other.pb = other.pr = 3;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+  other = cases[1];
+  other.dw = 2;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+  other = cases[1];
+  other.sh = other.sw = 3;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
 }
 
 TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {

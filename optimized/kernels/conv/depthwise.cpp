@@ -121,6 +121,14 @@ SplitColumns split_columns(const Conv2dShape& s, const PhaseLayout& l) noexcept 
   return c;
 }
 
+// Whether the AVX2 walk computes the shape's planes with the band kernel (depthwise_band.hpp):
+// square 3x3 and 5x5 windows, stride 1 or 2 both ways, no dilation, rows of at least 8 outputs.
+bool band_kernel_fits(Isa isa, const Conv2dShape& s) noexcept {
+  return isa == Isa::Avx2 && s.kernel_h == s.kernel_w && (s.kernel_w == 3 || s.kernel_w == 5) &&
+         s.stride_h == s.stride_w && (s.stride_w == 1 || s.stride_w == 2) && s.dilation_h == 1 &&
+         s.dilation_w == 1 && s.out_w >= 8;
+}
+
 // Whether the walk takes walk_split_bands (after the fallback and the in-place kernels): AVX2,
 // column stride 2, one filter per input channel, and the split's columns (`columns`) usable.
 bool splits_bands(Isa isa, const Conv2dShape& s, const PhaseLayout& l, SplitColumns& columns) noexcept {
@@ -288,8 +296,7 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
   const DepthwisePlaneFn walk = variant_for(context.isa).plane;
   // Square 3x3 and 5x5 windows at stride 2 take the band kernel (depthwise_band.hpp), the rest
   // the path's walk.
-  const bool fixed = s.kernel_h == s.kernel_w && (s.kernel_w == 3 || s.kernel_w == 5) && s.stride_h == 2 &&
-                     s.dilation_h == 1 && s.dilation_w == 1 && s.out_w >= 8;
+  const bool fixed = band_kernel_fits(context.isa, s);
   const std::array<std::size_t, 8> geometry = {band.rows, band.stride, band.base[0], band.base[1], l.width,
                                                s.pad_left, s.in_w, 1};
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
@@ -335,7 +342,7 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
           b.out_h = job.out_h;
           b.out_w = s.out_w;
           b.exact = job.exact;
-          depthwise_band_s2__avx2(b);
+          depthwise_band__avx2(b);
         } else {
           walk(job);
         }
@@ -358,6 +365,20 @@ std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept {
 
 bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept {
   return shape.taps() > kDepthwiseMaxTaps || shape.stride_w > kDepthwiseMaxColumnStride;
+}
+
+bool depthwise_walk_takes_band_kernel(Isa isa, const Conv2dShape& shape) noexcept {
+#if defined(__x86_64__)
+  if (shape.batch * shape.out_channels == 0 || shape.out_plane() == 0 || depthwise_uses_fallback(shape)) return false;
+  if (depthwise_takes_stride2(isa, shape) || depthwise_takes_stride1(isa, shape)) return false;
+  if (!band_kernel_fits(isa, shape)) return false;
+  SplitColumns columns;
+  return shape.stride_w == 1 || splits_bands(isa, shape, phase_layout(shape), columns);
+#else
+  (void)isa;
+  (void)shape;
+  return false;
+#endif
 }
 
 bool depthwise_walk_splits_bands(Isa isa, const Conv2dShape& shape) noexcept {
@@ -467,6 +488,11 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
   }
   const DepthwisePlaneFn walk = variant_for(context.isa).plane;
   const DepthwisePhaseRowsFn phase_rows = variant_for(context.isa).phase_rows;
+#if defined(__x86_64__)
+  // Unstrided square 3x3 and 5x5 windows on AVX2 take the band kernel over the padded plane
+  // (docs/design.md "Stride-2 phase planes by bands", the unstrided use).
+  const bool unstrided_band = band_kernel_fits(context.isa, s) && s.stride_w == 1;
+#endif
   const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
   const std::array<std::size_t, 8> geometry = phase_geometry(s, layout);
 
@@ -492,6 +518,25 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
         }
         src = scratch.values.data();
       }
+#if defined(__x86_64__)
+      if (unstrided_band) {
+        // The whole padded plane is one band of the unstrided band kernel (depthwise_band.hpp).
+        DepthwiseBandJob b;
+        b.planes[0] = b.planes[1] = src;
+        b.stride = layout.width;
+        b.kernel = s.kernel_w;
+        b.step = 1;
+        b.weights = w + oc * taps;
+        b.bias = bias != nullptr ? bias + oc : nullptr;
+        b.out = y + q * s.out_plane();
+        b.out_h = s.out_h;
+        b.out_w = s.out_w;
+        b.exact = exact;
+        depthwise_band__avx2(b);
+        normalize_plane(context.isa, activation, oc, b.out, s.out_plane());
+        continue;
+      }
+#endif
       DepthwisePlaneJob job;
       job.src = src;
       job.tap_offsets = offsets.data();
