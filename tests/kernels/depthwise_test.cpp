@@ -509,6 +509,191 @@ TEST(Depthwise, StrideOneSelection) {
 // and 3x3 rows of 64-81; no padding, symmetric, left only, right only (TensorFlow's "same"), and
 // as wide as the window allows; exact bits with ordinary and special values at 1 and 2 threads on
 // every path (the fast bits: depthwise_mutation_test.cpp).
+// Fast mode on a path with a fused multiply-add, literally: +0, one fused multiply-add per tap in
+// row-major order, the bias one rounded addition afterwards. (Data without NaN: std::fma may come
+// from the library, whose NaN payloads are its own.)
+std::vector<float> naive_fused(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
+                               const std::vector<float>& b) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y;
+  for (std::size_t n = 0; n < c.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t ic = oc / c.multiplier;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          float acc = 0.0f;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside = iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              acc = std::fma(w[(oc * c.kh + ky) * c.kw + kx], v, acc);
+            }
+          }
+          volatile float out = acc;
+          if (c.bias) out = out + b[oc];
+          y.push_back(static_cast<float>(out));
+        }
+      }
+    }
+  }
+  return y;
+}
+
+// The AVX2 walk run directly (at column stride 2 with its phase planes split by bands,
+// depthwise.cpp walk_split_bands; for square 3x3 and 5x5 windows the band kernel,
+// depthwise_band.hpp): exact bits against naive_exact
+// (ordinary and special values) and fast bits against naive_fused, at 1 and 2 threads; "" when
+// equal or when the machine has no AVX2.
+std::string check_split_walk(const Case& c, std::uint32_t seed) {
+  bool has_avx2 = false;
+  for (Isa isa : depthwise_variant_paths()) has_avx2 = has_avx2 || isa == Isa::Avx2;
+  if (!has_avx2) return "";
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
+  const Conv2dShape s = c.shape();
+  for (int round = 0; round < 3; ++round) {
+    const bool exact = round < 2;
+    const Data d = random_data(c, seed + static_cast<std::uint32_t>(round), round == 1);
+    const std::vector<float> expected = exact ? naive_exact(c, d.x, d.w, d.b) : naive_fused(c, d.x, d.w, d.b);
+    for (ThreadPool* pool : {&one, &two}) {
+      std::vector<float> y(c.batch * s.out_channels * s.out_plane(), 12345.0f);
+      depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, pool}, s, d.x.data(), d.w.data(),
+                                c.bias ? d.b.data() : nullptr, y.data());
+      const std::string difference = conv_test::first_bit_difference(y, expected);
+      if (!difference.empty()) {
+        return c.describe() + (exact ? " exact" : " fast") + (round == 1 ? " special" : "") + " threads " +
+               std::to_string(pool->threads()) + difference;
+      }
+    }
+  }
+  return "";
+}
+
+// Column stride 2 on the AVX2 walk: rows of 28 or more outputs of 3x3 and 5x5 windows (the
+// in-place kernel takes 9-27) and any row of other windows. Input widths whose even and odd column
+// counts end on, before and after the split's eight-column steps (55-65, 113, 150, 200), fall
+// between one and two steps (19, 30, 33) or short of one (13); pads 0-3
+// on the left (each phase's first column 0, 1 or 2) and top, pads after the input or none; whole
+// phase planes (up to 24 KB) and bands of eight output rows with a short last band, padding rows
+// at either end; row strides 1, 2 and 3; 7x7, 2x2 and 1x1 windows, column dilation 2 (one phase
+// read); batches of 1 and 2; one large case split between two threads.
+TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.StrideTwoSplitBandsExactAndFast");
+  struct G {
+    std::size_t in_h, in_w, kh, kw, sh, dw, pt, pl, pb, pr;
+  };
+  std::uint32_t seed = 4100;
+  std::vector<Case> cases;
+  for (const G& g : {G{20, 55, 3, 3, 2, 1, 1, 1, 1, 1}, G{17, 56, 3, 3, 2, 1, 1, 1, 1, 1},
+                     G{16, 57, 5, 5, 2, 1, 2, 2, 2, 2}, G{33, 64, 3, 3, 2, 1, 0, 0, 1, 1},
+                     G{35, 65, 5, 5, 2, 1, 2, 2, 2, 2}, G{40, 71, 5, 5, 2, 1, 1, 1, 2, 2},
+                     G{18, 80, 3, 3, 2, 1, 2, 3, 0, 0}, G{100, 64, 3, 3, 2, 1, 1, 1, 1, 1},
+                     G{37, 200, 3, 3, 2, 1, 1, 1, 1, 1}, G{50, 150, 5, 5, 2, 1, 2, 2, 2, 2},
+                     G{45, 180, 5, 5, 2, 1, 3, 2, 3, 1}, G{36, 113, 3, 3, 2, 1, 1, 1, 1, 1},
+                     G{21, 60, 3, 3, 1, 1, 1, 1, 1, 1}, G{90, 62, 3, 3, 3, 1, 1, 1, 1, 1},
+                     G{30, 40, 7, 7, 2, 1, 3, 3, 3, 3}, G{24, 30, 3, 3, 2, 2, 2, 2, 2, 2},
+                     G{26, 33, 2, 2, 2, 1, 0, 0, 0, 0}, G{20, 19, 1, 1, 2, 1, 0, 0, 0, 0},
+                     G{15, 13, 7, 7, 2, 1, 3, 3, 3, 3}}) {
+    Case c;
+    c.batch = 1 + g.in_w % 2;
+    c.channels = 3;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = g.kh;
+    c.kw = g.kw;
+    c.sh = g.sh;
+    c.sw = 2;
+    c.dw = g.dw;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.bias = g.in_h % 2 == 0;
+    cases.push_back(c);
+  }
+  Case large = square_three(40, 60, 112, 2);  // 40 planes of 30 x 56 outputs: 20 chunks
+  cases.push_back(large);
+  for (const Case& c : cases) {
+    ASSERT_TRUE(c.valid()) << c.describe();
+#if defined(__x86_64__)
+    EXPECT_TRUE(depthwise_walk_splits_bands(Isa::Avx2, c.shape())) << c.describe();
+#endif
+    EXPECT_EQ(check_split_walk(c, seed), "");
+    seed += 3;
+    EXPECT_EQ(check_exact(c, seed++, false), "");  // every path, whichever kernel takes the shape
+  }
+  // Not split: a channel multiplier (the split would repeat per filter), other column strides,
+  // other paths, and shapes the in-place kernels take.
+  Case multiplied = cases[0];
+  multiplied.multiplier = 2;
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, multiplied.shape()));
+  EXPECT_EQ(check_exact(multiplied, seed++, false), "");
+  Case stride3 = cases[0];
+  stride3.sw = 3;
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, stride3.shape()));
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Sse, cases[0].shape()));
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx512, cases[0].shape()));  // the in-place kernel's
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, square_three(2, 20, 40, 2).shape()));  // 20 wide
+}
+
+// Unstrided square 3x3 and 5x5 windows on the AVX2 walk take the band kernel over the padded
+// plane (depthwise_walk_takes_band_kernel; 3x3 rows of 64 or more take the in-place kernel first).
+// Rows of 8 outputs (one vector), 13-17 (a vector moved back), 16, 22, 40 and 63 (pairs and a
+// single vector), 100; heights below, at and past the four-row tile; no padding (the input plane
+// read in place), symmetric, TensorFlow's "same" (0 before, 1 after) and asymmetric pads; a
+// multiplier, a batch; exact bits (ordinary and special values) and fast bits against the naive
+// loops at 1 and 2 threads; one large case split between two threads.
+TEST(Depthwise, UnstridedBandKernelExactAndFast) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Depthwise.UnstridedBandKernelExactAndFast");
+  struct G {
+    std::size_t in_h, in_w, k, pt, pl, pb, pr;
+  };
+  std::uint32_t seed = 4700;
+  std::vector<Case> cases;
+  for (const G& g : {G{9, 10, 3, 0, 0, 0, 0}, G{12, 13, 3, 1, 1, 1, 1}, G{20, 16, 3, 1, 1, 1, 1},
+                     G{17, 23, 3, 0, 0, 1, 1}, G{14, 14, 3, 1, 1, 1, 1}, G{30, 63, 3, 1, 1, 1, 1},
+                     G{9, 40, 5, 2, 2, 2, 2}, G{14, 14, 5, 2, 2, 2, 2}, G{28, 28, 5, 2, 2, 2, 2},
+                     G{11, 12, 5, 0, 0, 0, 0}, G{20, 100, 5, 2, 2, 2, 2}, G{7, 17, 5, 1, 3, 3, 1}}) {
+    Case c;
+    c.batch = 1 + g.in_w % 2;
+    c.channels = 3;
+    c.multiplier = g.in_w % 3 == 0 ? 2 : 1;
+    c.in_h = g.in_h;
+    c.in_w = g.in_w;
+    c.kh = c.kw = g.k;
+    c.pt = g.pt;
+    c.pl = g.pl;
+    c.pb = g.pb;
+    c.pr = g.pr;
+    c.bias = g.in_h % 2 == 1;
+    cases.push_back(c);
+  }
+  cases.push_back(square_three(64, 56, 56, 1));  // 64 planes of 56 x 56: one a chunk
+  for (const Case& c : cases) {
+    ASSERT_TRUE(c.valid()) << c.describe();
+#if defined(__x86_64__)
+    EXPECT_TRUE(depthwise_walk_takes_band_kernel(Isa::Avx2, c.shape())) << c.describe();
+#endif
+    EXPECT_EQ(check_split_walk(c, seed), "");
+    seed += 3;
+    EXPECT_EQ(check_exact(c, seed++, false), "");
+  }
+  // Not the band kernel: other paths, 3x3 rows the in-place kernel takes, 7x7, dilation, stride 3.
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Sse, cases[1].shape()));
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, square_three(2, 20, 70, 1).shape()));
+  Case other = cases[1];
+  other.kh = other.kw = 7;
+  other.pt = other.pl = other.pb = other.pr = 3;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+  other = cases[1];
+  other.dw = 2;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+  other = cases[1];
+  other.sh = other.sw = 3;
+  EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+}
+
 TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {
   struct Pads {
     std::size_t pl, pr;

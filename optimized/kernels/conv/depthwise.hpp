@@ -33,4 +33,15 @@ std::size_t depthwise_planes_per_chunk(const Conv2dShape& shape) noexcept;
 // Whether the shape takes the plain per-output loop (more than 64 taps or a column stride above 8).
 bool depthwise_uses_fallback(const Conv2dShape& shape) noexcept;
 
+// Whether depthwise_walk_conv2d_f32 builds the stride-2 phase planes by bands with the AVX2 split
+// (docs/design.md "Stride-2 phase planes by bands"): the AVX2 path, column stride 2, one filter
+// per input channel, a shape neither the fallback nor an in-place kernel takes. For tests.
+bool depthwise_walk_splits_bands(Isa isa, const Conv2dShape& shape) noexcept;
+
+// Whether depthwise_walk_conv2d_f32 computes the shape's planes with the AVX2 band kernel
+// (depthwise_band.hpp): square 3x3 and 5x5 windows, strides 1 x 1 (over the padded plane) or 2 x 2
+// (over the split bands), no dilation, rows of at least 8 outputs, a shape neither the fallback nor
+// an in-place kernel takes. For tests.
+bool depthwise_walk_takes_band_kernel(Isa isa, const Conv2dShape& shape) noexcept;
+
 }  // namespace onemodel::opt
