@@ -266,7 +266,21 @@ TEST(ConvStem, GroupedConvolutionsMatchTheNaiveLoop) {
                            // columns (pairs of rows, then a last single row of an odd chunk)
                            Grouped{64, 64, 8, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
                            Grouped{128, 256, 8, 14, 13, 3, 3, 2, 1, 1, 1, 1, 1, 2},
-                           Grouped{32, 32, 2, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
+                           Grouped{32, 32, 2, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           // ResNeXt's shapes, 16 and 32 filters a group of 16 or 32 channels,
+                           // on AVX2: full stores running into rows the chunk stores later,
+                           // block lines filled by whole vectors, weights in blocks of 8
+                           // channels, an odd last row of a chunk of 7-wide maps computed as a
+                           // pair's first row (rows of 2 at 7 x 7 with 4 groups; whole planes of
+                           // 7 rows with a batch of two)
+                           Grouped{256, 256, 16, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{128, 128, 8, 28, 28, 3, 3, 2, 1, 1, 1, 1, 1, 1},
+                           Grouped{64, 64, 2, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{128, 128, 4, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{128, 128, 4, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 2},
+                           Grouped{128, 128, 4, 14, 14, 3, 3, 2, 1, 1, 1, 1, 1, 2},
+                           Grouped{64, 64, 4, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                           Grouped{64, 64, 4, 13, 15, 3, 3, 1, 1, 1, 1, 1, 1, 1}}) {
     Case c;
     c.cin = g.cin;
     c.cout = g.cout;

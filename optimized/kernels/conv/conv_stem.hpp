@@ -37,8 +37,9 @@ bool conv_stem_takes(Isa isa, bool exact, const Conv2dShape& shape) noexcept;
 
 // The weights w [Cout, Cin/G, KH, KW] as the kernel reads them, group after group: in group g,
 // row k = (c, ky, kx) holds the group's Cout/G weights of that tap, then zeros up to
-// conv_stem_padded_channels(isa, Cout/G) (the AVX-512 kernel reads 16 or 32 channels at a time,
-// the AVX2 kernel 8: conv_stem_avx2.cpp).
+// conv_stem_padded_channels(isa, Cout/G) (the AVX-512 kernel reads 16 or 32 channels at a time).
+// On AVX2 a group is blocks of 8 channels instead, each block its K rows of 8 weights (the kernel
+// reads 8 channels at a time: conv_stem_avx2.cpp).
 std::size_t conv_stem_padded_channels(Isa isa, std::size_t out_channels) noexcept;
 std::vector<float> conv_stem_pack_weights(Isa isa, const Conv2dShape& shape, const float* w);
 

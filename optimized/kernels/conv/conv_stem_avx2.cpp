@@ -14,7 +14,11 @@
 // per broadcast leaves the two FMA pipes nearly the bound (the AVX-512 kernel feeds two per
 // broadcast, conv_stem_avx512.cpp, because on Zen 4 its broadcasts take vector-pipe time); in fast
 // mode a stem's tiles are 16 channels by 6 columns instead, two multiply-adds per broadcast
-// (pair_tile). A fused activation runs over each band of finished rows (activate_rows).
+// (pair_tile); 16 x 6 tiles measured slower on ResNeXt's grouped layers (16 filters a group at
+// 14 x 14: 460 -> 635 us, the 14 columns computed as 18). A tile's weights are one contiguous
+// block (conv_stem_pack_weights), its taps run out of line (accumulate), and a store may run past
+// its row into outputs its chunk stores later (rows_of). A fused activation runs over bands of
+// finished rows (activate_rows).
 // Every output is +0, then w * x over k in increasing order, the bias one rounded addition after;
 // exact mode unfused with canonical NaN, fast mode one fused multiply-add per tap: the AVX-512
 // kernel's, the im2col path's and the reference's bits.
@@ -36,6 +40,8 @@ namespace {
 
 constexpr std::int64_t kLanes = 8;
 constexpr std::int64_t kCols = 14;  // output columns per tile (conv_stem.cpp's AVX2 rules assume it)
+
+constexpr std::int64_t kBandFloats = 4096;  // finished outputs per activation pass (rows_of)
 
 constexpr std::int64_t kPairCols = 6;  // output columns per tile of 16 channels (pair_tile)
 
@@ -73,28 +79,47 @@ inline __m256i first_lanes(std::int64_t n) noexcept {
 // stored; channels past cout from the packed zeros, never stored). Two rows of 7 columns on maps
 // at most 7 wide (ResNeXt's and RegNet's last stages), where one row would leave half the 14
 // accumulators idle. kStride: the column stride when 1 or 2, else 0.
+// The taps of one tile into acc (kCols accumulators of 8 channels, kRows rows of kCols / kRows
+// columns). Out of line: inlined in tile(), GCC kept three of the 14 accumulators of exact mode on
+// the stack (a load and a store per tap each, 3 of the 16 registers left unused in the loop), the
+// store-to-load latency in every third chain.
 template <bool kExact, int kStride, int kRows>
-void tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
-          std::int64_t oc0,
-          std::int64_t ox0, std::int64_t n) noexcept {
+[[gnu::noinline]] void accumulate(const Geometry& g, const Block& b, const float* wp, const float* window,
+                                  __m256* out) noexcept {
   constexpr std::int64_t kC = kCols / kRows;  // columns per row
   __m256 acc[kCols];
 #pragma GCC unroll 14
   for (std::int64_t j = 0; j < kCols; ++j) acc[j] = _mm256_setzero_ps();  // exact-mode.md rule 3
   const std::int64_t sw = kStride != 0 ? kStride : g.sw;
   const std::int64_t row_step = g.sh * b.width;  // the next output row's window
-  const float* wp = packed + oc0;
-  const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;  // the window's first block row
-  const float* window = b.data + top * b.width + ox0 * sw;
   const std::int64_t taps = g.cin * g.kh * g.kw;
-  for (std::int64_t t = 0; t < taps; ++t, wp += g.cout_padded) {
+  for (std::int64_t t = 0; t < taps; ++t, wp += kLanes) {
     const __m256 wv = _mm256_loadu_ps(wp);
     const float* p = window + b.taps[t];
+    // One pointer per row, each broadcast at a constant offset from it: written as p + (j / kC) *
+    // row_step + (j % kC) * sw, GCC kept the second row's 7 offsets on the stack (a load each).
+    const float* rows[kRows];
+#pragma GCC unroll 2
+    for (std::int64_t r = 0; r < kRows; ++r) rows[r] = p + r * row_step;
 #pragma GCC unroll 14
     for (std::int64_t j = 0; j < kCols; ++j) {
-      acc[j] = step<kExact>(acc[j], wv, _mm256_broadcast_ss(p + (j / kC) * row_step + (j % kC) * sw));
+      acc[j] = step<kExact>(acc[j], wv, _mm256_broadcast_ss(rows[j / kC] + (j % kC) * sw));
     }
   }
+#pragma GCC unroll 14
+  for (std::int64_t j = 0; j < kCols; ++j) out[j] = acc[j];
+}
+
+template <bool kExact, int kStride, int kRows>
+void tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
+          std::int64_t oc0, std::int64_t ox0, std::int64_t n, std::int64_t stored_rows, std::int64_t end) noexcept {
+  constexpr std::int64_t kC = kCols / kRows;  // columns per row
+  const std::int64_t sw = kStride != 0 ? kStride : g.sw;
+  const std::int64_t taps = g.cin * g.kh * g.kw;
+  const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;  // the window's first block row
+  __m256 acc[kCols];
+  // The block of channels oc0.. (conv_stem_pack_weights), the window's first block row and column.
+  accumulate<kExact, kStride, kRows>(g, b, packed + oc0 * taps, b.data + top * b.width + ox0 * sw, acc);
   // The bias, one rounded addition per output after the sum; exact mode stores canonical NaN;
   // the activation; then per row and 8 columns an 8 x 8 transpose (rows past the row's columns
   // zero) and one store per channel of its columns.
@@ -103,7 +128,9 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
   const std::int64_t plane = g.out_h * g.out_w;
 #pragma GCC unroll 2
   for (std::int64_t r = 0; r < kRows; ++r) {
-    float* out = yn + oc0 * plane + (oy + r) * g.out_w + ox0;
+    if (r >= stored_rows) break;
+    const std::int64_t at = (oy + r) * g.out_w + ox0;  // in each channel's plane
+    float* out = yn + oc0 * plane + at;
 #pragma GCC unroll 2
     for (std::int64_t j0 = 0; j0 < kC; j0 += kLanes) {
       if (j0 >= n) break;
@@ -121,7 +148,7 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
       __m256 columns[kLanes];
       avx2_transpose::transpose8(rows, columns);
       const std::int64_t left = std::min<std::int64_t>(kLanes, n - j0);
-      if (left == kLanes || j0 + kLanes <= g.out_w - ox0) {
+      if (left == kLanes || at + j0 + kLanes <= end) {
         for (std::int64_t i = 0; i < channels; ++i) _mm256_storeu_ps(out + i * plane + j0, columns[i]);
       } else {
         const __m256i lanes = first_lanes(left);
@@ -184,17 +211,17 @@ inline void activate_rows(const Geometry& g, const fused_activation_avx2::Args& 
 // 8 x 14 tiles' time with these (3533 -> 3807 us). The same sequence per output as tile().
 template <bool kExact, int kStride>
 void pair_tile(const Geometry& g, const Block& b, const float* packed, const float* bias, float* yn, std::int64_t oy,
-               std::int64_t oc0, std::int64_t ox0, std::int64_t n) noexcept {
+               std::int64_t oc0, std::int64_t ox0, std::int64_t n, std::int64_t end) noexcept {
   __m256 acc0[kPairCols], acc1[kPairCols];
 #pragma GCC unroll 6
   for (std::int64_t j = 0; j < kPairCols; ++j) acc0[j] = acc1[j] = _mm256_setzero_ps();  // exact-mode.md rule 3
   const std::int64_t sw = kStride != 0 ? kStride : g.sw;
-  const float* wp = packed + oc0;
+  const std::int64_t taps = g.cin * g.kh * g.kw;
+  const float* wp = packed + oc0 * taps;  // channels oc0.., then oc0 + 8.. kLanes * taps further
   const std::int64_t top = oy * g.sh - g.pad_top - b.first_row;
   const float* window = b.data + top * b.width + ox0 * sw;
-  const std::int64_t taps = g.cin * g.kh * g.kw;
-  for (std::int64_t t = 0; t < taps; ++t, wp += g.cout_padded) {
-    const __m256 w0 = _mm256_loadu_ps(wp), w1 = _mm256_loadu_ps(wp + kLanes);
+  for (std::int64_t t = 0; t < taps; ++t, wp += kLanes) {
+    const __m256 w0 = _mm256_loadu_ps(wp), w1 = _mm256_loadu_ps(wp + kLanes * taps);
     const float* p = window + b.taps[t];
 #pragma GCC unroll 6
     for (std::int64_t j = 0; j < kPairCols; ++j) {
@@ -206,7 +233,7 @@ void pair_tile(const Geometry& g, const Block& b, const float* packed, const flo
   const std::int64_t plane = g.out_h * g.out_w;
   // Full stores while the 8 columns stay in the row (the 2 past n are the row's next tile's, which
   // this call stores after), masked at the row's end.
-  const bool full = ox0 + kLanes <= g.out_w;
+  const bool full = oy * g.out_w + ox0 + kLanes <= end;
   const __m256i lanes = first_lanes(n);
 #pragma GCC unroll 2
   for (std::int64_t q = 0; q < 2; ++q) {
@@ -239,31 +266,48 @@ template <bool kExact, int kStride>
 void rows_of(const Geometry& g, const Block& b, const float* packed, const float* bias,
              const fused_activation_avx2::Args* activation, float* yn, std::int64_t oy_first,
              std::int64_t oy_past) noexcept {
+  // Each channel's outputs are stored in increasing order within the chunk, so a store may run
+  // past its row into outputs that this chunk stores later (up to `end`): full vectors where
+  // masked stores were (vmaskmovps to memory is slow on Zen 3).
+  const std::int64_t end = oy_past * g.out_w;
   std::int64_t oy = oy_first;
   if (g.out_w <= kCols / 2) {
-    // Pairs of rows inside the chunk (its block holds no row past them), then a last single row.
-    for (; oy + 2 <= oy_past; oy += 2) {
-      for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
-        tile<kExact, kStride, 2>(g, b, packed, bias, yn, oy, oc0, 0, g.out_w);
+    // Pairs of rows; an odd last row is the pair's first (the block holds one more row of
+    // windows, make_block), the second computed and not stored (it had been a one-row tile of 14
+    // columns, 7 of them dropped, whose block rows had to be 14 tiles wide). Channel blocks
+    // outermost: with the weights of all the group's channels in each tap's row, ResNeXt's
+    // 1024-channel layer at 7 x 7 took 700 -> 658 us so (with the blocked weights since, a tie).
+    // These maps are small: the activation once over the chunk.
+    for (std::int64_t oc0 = 0; oc0 < g.cout; oc0 += kLanes) {
+      for (oy = oy_first; oy < oy_past; oy += 2) {
+        const std::int64_t rows = std::min<std::int64_t>(2, oy_past - oy);
+        tile<kExact, kStride, 2>(g, b, packed, bias, yn, oy, oc0, 0, g.out_w, rows, end);
       }
-      if (activation != nullptr) activate_rows(g, *activation, yn, oy, oy + 2);
     }
+    if (activation != nullptr) activate_rows(g, *activation, yn, oy_first, oy_past);
+    return;
   }
+  std::int64_t band = oy;  // the first row not activated yet
   for (; oy < oy_past; ++oy) {
     std::int64_t oc0 = 0;
     if (g.pairs) {
       for (; oc0 + 2 * kLanes <= g.cout_padded; oc0 += 2 * kLanes) {
         for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kPairCols) {
-          pair_tile<kExact, kStride>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kPairCols, g.out_w - ox0));
+          pair_tile<kExact, kStride>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kPairCols, g.out_w - ox0), end);
         }
       }
     }
     for (; oc0 < g.cout; oc0 += kLanes) {
       for (std::int64_t ox0 = 0; ox0 < g.out_w; ox0 += kCols) {
-        tile<kExact, kStride, 1>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0));
+        tile<kExact, kStride, 1>(g, b, packed, bias, yn, oy, oc0, ox0, std::min(kCols, g.out_w - ox0), 1, end);
       }
     }
-    if (activation != nullptr) activate_rows(g, *activation, yn, oy, oy + 1);
+    // The activation over bands of about 16 KB of finished rows (per row, ResNeXt's 16 channels
+    // of 14 columns at 14 x 14 had spent 8% of the layer in its calls).
+    if (activation != nullptr && (oy + 1 == oy_past || (oy + 2 - band) * g.out_w * g.cout > kBandFloats)) {
+      activate_rows(g, *activation, yn, band, oy + 1);
+      band = oy + 1;
+    }
   }
 }
 
@@ -276,19 +320,50 @@ void rows_of(const Geometry& g, const Block& b, const float* packed, const float
   rows_of<kExact, 0>(g, b, packed, bias, activation, yn, oy_first, oy_past);
 }
 
-// Short lines (14 to 58 floats for grouped layers): vector stores inline, the tail by lanes.
-inline void zero_floats(float* out, std::int64_t count) noexcept {
-  std::int64_t j = 0;
-  for (; j + kLanes <= count; j += kLanes) _mm256_storeu_ps(out + j, _mm256_setzero_ps());
-  if (j < count) _mm256_maskstore_ps(out + j, first_lanes(count - j), _mm256_setzero_ps());
+// A block line is `width` floats (at least 8): an input row of in_w floats from column pad_left,
+// zeros around it. It is written as full vectors from offset 0 and one last overlapping vector
+// ending at `width`; each vector's lanes read the input where they lie over it (a masked load,
+// which costs little on Zen 3, where a vector is not wholly inside the row) and are zero elsewhere.
+// The vectors' places and masks are the same for every line of a block, so they are found once
+// (line_vectors). With a library copy and masked stores around it (vmaskmovps to memory is slow
+// on Zen 3) the copy had taken 14% of ResNeXt's 1024-channel layer at 7 x 7 and 30% of its strided
+// 512-channel one (perf).
+struct LineVector {
+  __m256i lanes;        // the lanes over the input row
+  std::int64_t q, c;    // the vector's place in the line, the input column under its lane 0
+  bool whole;           // all 8 lanes inside the row: a plain load
+};
+
+thread_local std::vector<LineVector> line_vector_storage;  // only grows
+
+inline std::int64_t line_vectors(std::int64_t width, std::int64_t pad_left, std::int64_t in_w) {
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const std::size_t count = static_cast<std::size_t>((width + kLanes - 1) / kLanes);
+  if (line_vector_storage.size() < count) line_vector_storage.resize(count);
+  LineVector* v = line_vector_storage.data();
+  for (std::int64_t q = 0;; q += kLanes, ++v) {
+    if (q + kLanes > width) q = width - kLanes;
+    const std::int64_t c = q - pad_left;
+    v->q = q;
+    v->c = c;
+    v->whole = c >= 0 && c + kLanes <= in_w;
+    // Lanes l with 0 <= c + l < in_w; the others are neither read nor faulted on.
+    v->lanes = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(in_w - c)), index),
+                                _mm256_cmpgt_epi32(index, _mm256_set1_epi32(static_cast<int>(-1 - c))));
+    if (q + kLanes >= width) break;
+  }
+  return static_cast<std::int64_t>(count);
 }
 
-inline void copy_floats(float* out, const float* in, std::int64_t count) noexcept {
-  std::int64_t j = 0;
-  for (; j + kLanes <= count; j += kLanes) _mm256_storeu_ps(out + j, _mm256_loadu_ps(in + j));
-  if (j < count) {
-    const __m256i lanes = first_lanes(count - j);
-    _mm256_maskstore_ps(out + j, lanes, _mm256_maskload_ps(in + j, lanes));
+// One line from input row `row` (nullptr: a padding row, all zeros).
+inline void fill_line(float* line, const float* row, const LineVector* vectors, std::int64_t count) noexcept {
+  if (row == nullptr) {
+    for (std::int64_t i = 0; i < count; ++i) _mm256_storeu_ps(line + vectors[i].q, _mm256_setzero_ps());
+    return;
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    const LineVector& v = vectors[i];
+    _mm256_storeu_ps(line + v.q, v.whole ? _mm256_loadu_ps(row + v.c) : _mm256_maskload_ps(row + v.c, v.lanes));
   }
 }
 
@@ -300,25 +375,23 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
   Block b;
   b.first_row = oy_first * g.sh - g.pad_top;
   b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
+  const bool two_rows = g.out_w <= kCols / 2;  // tiles of two rows of 7 columns (rows_of)
+  if (two_rows) b.rows += g.sh;                // an odd last row's unstored second row
   // Every tile reads columns up to (last tile's ox0 + kCols - 1) * sw + (kw - 1) * dw.
-  std::int64_t tiles_end = (g.out_w + kCols - 1) / kCols * kCols;
+  std::int64_t tiles_end = two_rows ? kCols / 2 : (g.out_w + kCols - 1) / kCols * kCols;
   if (g.pairs) tiles_end = std::max(tiles_end, (g.out_w + kPairCols - 1) / kPairCols * kPairCols);
   b.width = (tiles_end - 1) * g.sw + (g.kw - 1) * g.dw + 1;
-  b.width = std::max(b.width, g.pad_left + g.in_w);
+  b.width = std::max({b.width, g.pad_left + g.in_w, kLanes});  // fill_line writes whole vectors
   const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * b.width);
   if (block_storage.size() < floats) block_storage.resize(floats);
   float* data = block_storage.data();
+  const std::int64_t count = line_vectors(b.width, g.pad_left, g.in_w);
+  const LineVector* vectors = line_vector_storage.data();
   for (std::int64_t c = 0; c < g.cin; ++c) {
     for (std::int64_t r = 0; r < b.rows; ++r) {
       float* line = data + (c * b.rows + r) * b.width;
       const std::int64_t iy = b.first_row + r;
-      if (iy < 0 || iy >= g.in_h) {
-        zero_floats(line, b.width);
-        continue;
-      }
-      zero_floats(line, g.pad_left);
-      copy_floats(line + g.pad_left, xn + (c * g.in_h + iy) * g.in_w, g.in_w);
-      zero_floats(line + g.pad_left + g.in_w, b.width - g.pad_left - g.in_w);
+      fill_line(line, iy < 0 || iy >= g.in_h ? nullptr : xn + (c * g.in_h + iy) * g.in_w, vectors, count);
     }
   }
   b.data = data;
