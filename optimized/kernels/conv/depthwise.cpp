@@ -179,6 +179,29 @@ void build_split_band(const Conv2dShape& s, const SplitColumns& c, const BandLay
 }
 #endif
 
+// The walk's job for one channel's taps `weights` (and bias, or null) over `src`, whose rows are
+// `width` floats apart: the whole output plane (out_h of the shape); the caller sets `out` and,
+// for a band, out_h.
+DepthwisePlaneJob walk_job(const Conv2dShape& s, const float* src, const std::ptrdiff_t* offsets, const float* weights,
+                           std::size_t taps, std::size_t width, const float* bias, bool exact) noexcept {
+  DepthwisePlaneJob job;
+  job.src = src;
+  job.tap_offsets = offsets;
+  job.weights = weights;
+  job.taps = taps;
+  job.row_step = static_cast<std::ptrdiff_t>(s.stride_h * width);
+  job.width = static_cast<std::ptrdiff_t>(width);
+  job.kernel_h = s.kernel_h;
+  job.kernel_w = s.kernel_w;
+  job.stride_h = s.stride_h;
+  job.dilation_h = s.dilation_h;
+  job.out_h = s.out_h;
+  job.out_w = s.out_w;
+  job.bias = bias;
+  job.exact = exact;
+  return job;
+}
+
 // kernels-depthwise.md "Fallback": a plain per-output loop in the same tap order, padding taps
 // being products with +0.
 void fallback_plane(const Conv2dShape& s, const float* in, const float* w, const float* bias, float* out, bool exact,
@@ -310,20 +333,8 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
     for (std::size_t q = chunk * per_chunk; q < end; ++q) {
       const std::size_t n = q / s.out_channels, oc = q % s.out_channels;
       const float* in = x + (n * s.in_channels + oc) * s.in_plane();
-      DepthwisePlaneJob job;
-      job.src = buffer;
-      job.tap_offsets = offsets.data();
-      job.weights = w + oc * taps;
-      job.taps = taps;
-      job.row_step = static_cast<std::ptrdiff_t>(s.stride_h * band.stride);
-      job.width = static_cast<std::ptrdiff_t>(band.stride);
-      job.kernel_h = s.kernel_h;
-      job.kernel_w = s.kernel_w;
-      job.stride_h = s.stride_h;
-      job.dilation_h = s.dilation_h;
-      job.out_w = s.out_w;
-      job.bias = bias != nullptr ? bias + oc : nullptr;
-      job.exact = context.exact;
+      DepthwisePlaneJob job = walk_job(s, buffer, offsets.data(), w + oc * taps, taps, band.stride,
+                                       bias != nullptr ? bias + oc : nullptr, context.exact);
       float* out = y + q * s.out_plane();
       for (std::size_t oy = 0; oy < s.out_h; oy += band_out) {
         const std::size_t row0 = oy * s.stride_h;
@@ -537,22 +548,9 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
         continue;
       }
 #endif
-      DepthwisePlaneJob job;
-      job.src = src;
-      job.tap_offsets = offsets.data();
-      job.weights = w + oc * taps;
-      job.taps = taps;
-      job.row_step = static_cast<std::ptrdiff_t>(s.stride_h * layout.width);
-      job.width = static_cast<std::ptrdiff_t>(layout.width);
-      job.kernel_h = s.kernel_h;
-      job.kernel_w = s.kernel_w;
-      job.stride_h = s.stride_h;
-      job.dilation_h = s.dilation_h;
-      job.out_h = s.out_h;
-      job.out_w = s.out_w;
+      DepthwisePlaneJob job =
+          walk_job(s, src, offsets.data(), w + oc * taps, taps, layout.width, bias != nullptr ? bias + oc : nullptr, exact);
       job.out = y + q * s.out_plane();
-      job.bias = bias != nullptr ? bias + oc : nullptr;
-      job.exact = exact;
       walk(job);
       normalize_plane(context.isa, activation, oc, job.out, s.out_plane());
     }
