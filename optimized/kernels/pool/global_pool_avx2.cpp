@@ -17,7 +17,7 @@
 namespace onemodel::opt::pool {
 namespace {
 
-constexpr std::size_t kLanes = kGlobalLanesAvx2;
+constexpr std::size_t kLanes = kGlobalGroup;
 
 template <bool kMax>
 [[gnu::always_inline]] inline __m256 fold(__m256 acc, __m256 v) noexcept {

@@ -164,7 +164,7 @@ template <bool IsMax>
 void global_planes(const float* x, float* y, std::size_t begin, std::size_t end, std::size_t size) noexcept {
   // Eight planes at once: eight independent sequential chains (instruction-level parallelism),
   // each plane still folded in index order from its start value (section 8.4).
-  constexpr std::size_t kGroup = 8;
+  constexpr std::size_t kGroup = kGlobalGroup;
   const float start = IsMax ? std::numeric_limits<float>::lowest() : 0.0f;
   auto finish = [size](float acc) noexcept { return IsMax ? acc : canonical_nan(acc / static_cast<float>(size)); };
   std::size_t p = begin;
@@ -279,7 +279,7 @@ void global_pool_f32(const KernelContext& context, PoolKind kind, const float* x
   // sixteen, 272 us where 16 a chunk take 34. Each plane keeps its one fold whatever the chunk.
   // The AVX2 loop takes eight planes a lane each and the scalar loop eight planes as eight chains
   // (a plane alone is one chain of dependent additions): chunks of whole eights there.
-  const std::size_t group = context.isa == Isa::Avx512 ? kGlobalLanes : kGlobalLanesAvx2;
+  const std::size_t group = context.isa == Isa::Avx512 ? kGlobalLanes : kGlobalGroup;
   per_chunk = (per_chunk + group - 1) / group * group;
   const std::size_t chunks = (planes + per_chunk - 1) / per_chunk;
   const double estimate = kNanosecondsPerTap * static_cast<double>(planes) * static_cast<double>(work);

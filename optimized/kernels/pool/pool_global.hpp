@@ -14,9 +14,9 @@ inline constexpr std::size_t kGlobalLanes = 16;
 void global_planes__avx512(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
                            std::size_t size) noexcept;
 
-// Planes the AVX2 loop folds at once, and the scalar loop's chains (pool.cpp): chunks of whole
-// eights on those paths.
-inline constexpr std::size_t kGlobalLanesAvx2 = 8;
+// Planes folded at once on every path but AVX-512: the AVX2 loop's lanes and the scalar loop's
+// independent chains (pool.cpp global_planes), so its chunks are whole groups of them.
+inline constexpr std::size_t kGlobalGroup = 8;
 
 void global_planes__avx2(bool max, const float* x, float* y, std::size_t begin, std::size_t end,
                          std::size_t size) noexcept;
