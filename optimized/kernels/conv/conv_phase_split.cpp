@@ -99,7 +99,12 @@ void conv_phase_split_channels(const Conv2dShape& s, const float* x_group, std::
         if (!cols_read[qx] || qx >= s.in_w) continue;
         float* dst = phase_row + qx * plane;
         const std::size_t count = (s.in_w - qx + stride - 1) / stride;
-        for (std::size_t j = 0; j < count; ++j) dst[j] = row[j * stride + qx];
+        if (stride == 2) {
+          // A constant stride, which the compiler vectorizes (a 1x1 downsample reads one phase).
+          for (std::size_t j = 0; j < count; ++j) dst[j] = row[2 * j + qx];
+        } else {
+          for (std::size_t j = 0; j < count; ++j) dst[j] = row[j * stride + qx];
+        }
       }
     }
   }
