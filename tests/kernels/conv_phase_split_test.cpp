@@ -35,7 +35,7 @@ constexpr std::uint32_t kPoisonBits = 0x7FA5A5A5u;  // a quiet NaN no random inp
 
 std::string describe(const Window& w) {
   return "in " + std::to_string(w.in_h) + "x" + std::to_string(w.in_w) + " k " + std::to_string(w.kh) + "x" +
-         std::to_string(w.kw) + " s " + std::to_string(w.sh) + " d " + std::to_string(w.dh) + " pads " +
+         std::to_string(w.kw) + " s " + std::to_string(w.sh) + "x" + std::to_string(w.sw) + " d " + std::to_string(w.dh) + " pads " +
          std::to_string(w.pt) + "," + std::to_string(w.pl) + "," + std::to_string(w.pb) + "," + std::to_string(w.pr);
 }
 
@@ -44,8 +44,11 @@ std::vector<Window> strided_windows() {
   struct Kernel {
     std::size_t kh, kw;
   };
-  for (const std::size_t stride : {2u, 3u, 4u}) {
-    for (const Kernel k : {Kernel{1, 1}, Kernel{2, 2}, Kernel{3, 3}, Kernel{5, 5}, Kernel{7, 7}, Kernel{3, 1}}) {
+  struct Strides {
+    std::size_t sh, sw;
+  };
+  for (const Strides st : {Strides{2, 2}, Strides{3, 3}, Strides{4, 4}, Strides{1, 2}, Strides{2, 3}, Strides{3, 2}}) {
+    for (const Kernel k : {Kernel{1, 1}, Kernel{2, 2}, Kernel{3, 3}, Kernel{5, 5}, Kernel{7, 7}, Kernel{3, 1}, Kernel{1, 3}}) {
       for (const std::size_t dilation : {1u, 2u}) {
         for (const std::size_t size : {1u, 5u, 8u, 13u, 16u, 23u, 28u}) {
           for (const std::size_t pad : {0u, 1u, 3u}) {
@@ -54,7 +57,8 @@ std::vector<Window> strided_windows() {
             w.in_w = size + 3;  // non-square maps: rows and columns must not be swapped
             w.kh = k.kh;
             w.kw = k.kw;
-            w.sh = w.sw = stride;
+            w.sh = st.sh;
+            w.sw = st.sw;
             w.dh = w.dw = dilation;
             w.pt = pad;
             w.pl = pad / 2;
@@ -62,6 +66,25 @@ std::vector<Window> strided_windows() {
             w.pr = pad;
             if (w.conv_valid()) windows.push_back(w);
           }
+        }
+      }
+    }
+  }
+  // One-dimensional convolutions lifted to maps one row high (wav2vec 2.0's front end: 3 taps at
+  // stride 2, 2 at stride 2, 10 at stride 5).
+  for (const Kernel k : {Kernel{1, 3}, Kernel{1, 2}, Kernel{1, 10}, Kernel{1, 1}}) {
+    for (const std::size_t sw : {2u, 5u}) {
+      for (const std::size_t size : {9u, 40u, 101u}) {
+        for (const std::size_t pad : {0u, 1u}) {
+          Window w;
+          w.in_h = 1;
+          w.in_w = size;
+          w.kh = k.kh;
+          w.kw = k.kw;
+          w.sh = 1;
+          w.sw = sw;
+          w.pl = w.pr = pad;
+          if (w.conv_valid()) windows.push_back(w);
         }
       }
     }
@@ -140,12 +163,14 @@ TEST(ConvPhaseSplit, MatrixInPlaceIsTheIm2colMatrix) {
   };
   std::size_t checked = 0;
   for (const Case c : {Case{14, 14, 1, 2}, Case{13, 9, 1, 2}, Case{15, 15, 1, 3}, Case{16, 16, 4, 4}, Case{14, 10, 2, 2},
-                       Case{32, 48, 16, 16}, Case{12, 12, 3, 3}}) {
+                       Case{32, 48, 16, 16}, Case{12, 12, 3, 3}, Case{1, 40, 2, 2}, Case{1, 41, 1, 2}}) {
     Window w;
     w.in_h = c.h;
     w.in_w = c.w;
-    w.kh = w.kw = c.k;
-    w.sh = w.sw = c.stride;
+    w.kh = c.h == 1 ? 1 : c.k;  // one-row maps: 1 x k windows at strides 1 x s
+    w.kw = c.k;
+    w.sh = c.h == 1 ? 1 : c.stride;
+    w.sw = c.stride;
     const Conv2dShape s = w.conv_shape(1, 3, 1, 1);
     ASSERT_TRUE(conv_phase_matrix_in_place(s)) << describe(w);
     const conv_test::Data d = conv_test::random_data(3 * s.in_plane(), 0, 0, 31, true, 6);
@@ -201,6 +226,8 @@ TEST(ConvPhaseSplit, ConvolutionsKeepTheirBits) {
       {2, 5, 12, 1, 14, 14, 2, 2, 0, 0},   // 2x2/2 patches, two images
       {1, 3, 8, 1, 32, 48, 16, 16, 0, 0},  // ViT's 16x16/16: 256 taps, past the piece table
       {1, 4, 8, 1, 18, 18, 4, 4, 0, 0},    // patches with inputs past the last window: strips
+      {1, 16, 24, 1, 1, 99, 3, 2, 0, 0},   // one-dimensional, 3 taps at stride 2
+      {1, 16, 24, 1, 1, 98, 2, 2, 0, 0},   // one-dimensional 2/2, read in place
   };
   std::uint32_t seed = 1200;
   ThreadPool one(1), two(2, two_threads::kAlways);
@@ -208,10 +235,14 @@ TEST(ConvPhaseSplit, ConvolutionsKeepTheirBits) {
     Window w;
     w.in_h = c.h;
     w.in_w = c.w;
-    w.kh = w.kw = c.k;
-    w.sh = w.sw = c.stride;
-    w.pt = w.pl = c.pad_begin;
-    w.pb = w.pr = c.pad_end;
+    w.kh = c.h == 1 ? 1 : c.k;  // one-row maps: 1 x k windows at strides 1 x s
+    w.kw = c.k;
+    w.sh = c.h == 1 ? 1 : c.stride;
+    w.sw = c.stride;
+    w.pt = c.h == 1 ? 0 : c.pad_begin;
+    w.pb = c.h == 1 ? 0 : c.pad_end;
+    w.pl = c.pad_begin;
+    w.pr = c.pad_end;
     ASSERT_TRUE(w.conv_valid());
     const Conv2dShape s = w.conv_shape(c.batch, c.cin, c.cout, c.groups);
     const conv_test::Data d = conv_test::random_data(c.batch * c.cin * s.in_plane(),

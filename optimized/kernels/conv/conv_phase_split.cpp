@@ -22,11 +22,15 @@ bool phase_read(std::size_t q, std::size_t kernel, std::size_t dilation, std::si
   return false;
 }
 
+// The strides conv_reads_phase_planes takes (see conv_phase_split.hpp).
+bool phase_strides(const Conv2dShape& s) noexcept {
+  return s.stride_w >= 2 && s.stride_w <= kConvPhaseMaxStride && s.stride_h >= 1 && s.stride_h <= kConvPhaseMaxStride;
+}
+
 }  // namespace
 
 bool conv_phase_matrix_in_place(const Conv2dShape& s) noexcept {
-  if (s.stride_h != s.stride_w || s.stride_w < 2 || s.stride_w > kConvPhaseMaxStride) return false;
-  if (s.pad_top != 0 || s.pad_left != 0) return false;
+  if (!phase_strides(s) || s.pad_top != 0 || s.pad_left != 0) return false;
   const bool one_by_one = s.kernel_h == 1 && s.kernel_w == 1;
   const bool patches = s.kernel_h == s.stride_h && s.kernel_w == s.stride_w && s.dilation_h == 1 && s.dilation_w == 1;
   if (!one_by_one && !patches) return false;
@@ -45,7 +49,7 @@ std::size_t conv_phase_matrix_row_stride(const Conv2dShape& s) noexcept {
 }
 
 bool conv_reads_phase_planes(Isa isa, const Conv2dShape& s) noexcept {
-  if (s.stride_h != s.stride_w || s.stride_w < 2 || s.stride_w > kConvPhaseMaxStride) return false;
+  if (!phase_strides(s)) return false;
   if (s.in_h == 0 || s.in_w == 0 || s.out_plane() == 0) return false;
   if (conv_phase_matrix_in_place(s)) return true;
   // The AVX-512 path keeps its own stride-2 filler (masked loads and a permutation per 16 columns,
@@ -55,7 +59,8 @@ bool conv_reads_phase_planes(Isa isa, const Conv2dShape& s) noexcept {
 
 ConvPhaseLayout conv_phase_layout(const Conv2dShape& s) noexcept {
   ConvPhaseLayout layout;
-  layout.stride = s.stride_w;
+  layout.stride_y = s.stride_h;
+  layout.stride_x = s.stride_w;
   layout.rows = (s.in_h + s.stride_h - 1) / s.stride_h;
   layout.cols = (s.in_w + s.stride_w - 1) / s.stride_w;
   return layout;
@@ -68,21 +73,19 @@ std::size_t conv_phase_split_floats(const Conv2dShape& s) noexcept {
 void conv_phase_split_channels(const Conv2dShape& s, const float* x_group, std::size_t c_begin, std::size_t c_end,
                                float* split) noexcept {
   const ConvPhaseLayout layout = conv_phase_layout(s);
-  const std::size_t stride = layout.stride, cols = layout.cols, plane = layout.plane();
+  const std::size_t sy = layout.stride_y, sx = layout.stride_x, cols = layout.cols, plane = layout.plane();
   bool rows_read[kConvPhaseMaxStride] = {}, cols_read[kConvPhaseMaxStride] = {};
-  for (std::size_t q = 0; q < stride; ++q) {
-    rows_read[q] = phase_read(q, s.kernel_h, s.dilation_h, s.pad_top, stride);
-    cols_read[q] = phase_read(q, s.kernel_w, s.dilation_w, s.pad_left, stride);
-  }
+  for (std::size_t q = 0; q < sy; ++q) rows_read[q] = phase_read(q, s.kernel_h, s.dilation_h, s.pad_top, sy);
+  for (std::size_t q = 0; q < sx; ++q) cols_read[q] = phase_read(q, s.kernel_w, s.dilation_w, s.pad_left, sx);
   for (std::size_t c = c_begin; c < c_end; ++c) {
     const float* image = x_group + c * s.in_plane();
     float* channel = split + c * layout.channel_floats();
     for (std::size_t iy = 0; iy < s.in_h; ++iy) {
-      const std::size_t qy = iy % stride;
+      const std::size_t qy = iy % sy;
       if (!rows_read[qy]) continue;
       const float* row = image + iy * s.in_w;
-      float* phase_row = channel + qy * stride * plane + (iy / stride) * cols;
-      if (stride == 2 && cols_read[0] && cols_read[1]) {
+      float* phase_row = channel + qy * sx * plane + (iy / sy) * cols;
+      if (sx == 2 && cols_read[0] && cols_read[1]) {
         // Both column phases: one pass over the row, which the compiler turns into
         // de-interleaving shuffles.
         float* even = phase_row;
@@ -95,15 +98,15 @@ void conv_phase_split_channels(const Conv2dShape& s, const float* x_group, std::
         if (s.in_w % 2 != 0) even[pairs] = row[s.in_w - 1];
         continue;
       }
-      for (std::size_t qx = 0; qx < stride; ++qx) {
+      for (std::size_t qx = 0; qx < sx; ++qx) {
         if (!cols_read[qx] || qx >= s.in_w) continue;
         float* dst = phase_row + qx * plane;
-        const std::size_t count = (s.in_w - qx + stride - 1) / stride;
-        if (stride == 2) {
+        const std::size_t count = (s.in_w - qx + sx - 1) / sx;
+        if (sx == 2) {
           // A constant stride, which the compiler vectorizes (a 1x1 downsample reads one phase).
           for (std::size_t j = 0; j < count; ++j) dst[j] = row[2 * j + qx];
         } else {
-          for (std::size_t j = 0; j < count; ++j) dst[j] = row[j * stride + qx];
+          for (std::size_t j = 0; j < count; ++j) dst[j] = row[j * sx + qx];
         }
       }
     }

@@ -22,28 +22,30 @@
 
 namespace onemodel::opt {
 
-// The phase planes of one channel: stride * stride planes of rows x cols floats, phase (qy, qx)
-// at (qy * stride + qx) * plane(), input (iy, ix) at row iy / stride, column ix / stride of phase
-// (iy % stride, ix % stride). Positions past the input's last row or column are never read.
+// The phase planes of one channel at strides (sy, sx): sy * sx planes of rows x cols floats, phase
+// (qy, qx) at (qy * sx + qx) * plane(), input (iy, ix) at row iy / sy, column ix / sx of phase
+// (iy % sy, ix % sx). Positions past the input's last row or column are never read.
 struct ConvPhaseLayout {
-  std::size_t stride = 1;
-  std::size_t rows = 0, cols = 0;  // ceil(in_h / stride), ceil(in_w / stride)
+  std::size_t stride_y = 1, stride_x = 1;
+  std::size_t rows = 0, cols = 0;  // ceil(in_h / sy), ceil(in_w / sx)
   std::size_t plane() const noexcept { return rows * cols; }
-  std::size_t channel_floats() const noexcept { return stride * stride * plane(); }
+  std::size_t channel_floats() const noexcept { return stride_y * stride_x * plane(); }
   // Where input (iy, ix) of a channel lies in the channel's planes.
   std::size_t offset(std::size_t iy, std::size_t ix) const noexcept {
-    return ((iy % stride) * stride + ix % stride) * plane() + (iy / stride) * cols + ix / stride;
+    return ((iy % stride_y) * stride_x + ix % stride_x) * plane() + (iy / stride_y) * cols + ix / stride_x;
   }
 };
 
-// The largest stride split: stride * stride planes per channel, each a short copy per row; a
-// larger stride (a patchify layer past 16) keeps the strided fill.
+// The largest stride split: up to 16 x 16 planes per channel, each a short copy per row; a larger
+// stride (a patchify layer past 16) keeps the strided fill.
 inline constexpr std::size_t kConvPhaseMaxStride = 16;
 
 // Whether a convolution with packed weights reads its image through phase planes on path `isa`:
-// equal strides of 2 to kConvPhaseMaxStride. A 1x1 kernel without padding (its matrix is phase
-// (0, 0), read in place) on every path; other kernels where the path has a stride-1 piece filler
-// that the split pays for (measured, conv_phase_split.cpp).
+// a column stride of 2 to kConvPhaseMaxStride (the gather is along rows; a row stride alone only
+// changes which rows a strip reads), a row stride up to kConvPhaseMaxStride (1 for a
+// one-dimensional convolution lifted to a map one row high). A 1x1 kernel or a patch embedding
+// without padding (its matrix is the split, read in place) on every path; other kernels where the
+// path has a stride-1 piece filler that the split pays for (measured, conv_phase_split.cpp).
 bool conv_reads_phase_planes(Isa isa, const Conv2dShape& s) noexcept;
 
 // Whether the im2col matrix of `s` is the split itself, read in place (rows
