@@ -318,7 +318,7 @@ class ConvOverride final : public OptimizedKernel {
       return;
     }
     float* workspace =
-        conv_override::workspace(context, conv2d_workspace_floats(s, !plan.packed_weights.empty()), scratch);
+        conv_override::workspace(context, conv2d_workspace_floats(s, !plan.packed_weights.empty(), kc.isa), scratch);
     if (!plan.packed_weights.empty()) {
       // The plan's packed weights stand for W (prepare()); W itself is not read here.
       conv2d_f32(kc, s, x.data<float>().data(), nullptr, bias, y, workspace, activation, plan.packed_weights.data());

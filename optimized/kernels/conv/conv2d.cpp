@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/conv_bias_epilogue.hpp"
+#include "optimized/kernels/conv/conv_phase_split.hpp"
 #include "optimized/kernels/conv/im2col.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "optimized/frame/canonical_nan.hpp"
@@ -92,8 +93,10 @@ struct GroupOperands {
 
 }  // namespace
 
-std::size_t conv2d_workspace_floats(const Conv2dShape& s, bool packed_weights) noexcept {
-  return input_is_matrix(s) || packed_weights ? 0 : s.in_per_group() * s.taps() * s.out_plane();
+std::size_t conv2d_workspace_floats(const Conv2dShape& s, bool packed_weights, Isa isa) noexcept {
+  if (input_is_matrix(s)) return 0;
+  if (packed_weights) return conv_reads_phase_planes(isa, s) ? conv_phase_split_floats(s) : 0;
+  return s.in_per_group() * s.taps() * s.out_plane();
 }
 
 std::vector<PackedA> conv2d_pack_weights(Isa isa, const Conv2dShape& s, const float* w) {
@@ -120,6 +123,21 @@ void conv2d_group(const KernelContext& context, const Conv2dShape& s, const floa
   const float* x_group = group.x_group;
   float* c = group.c;
   const GemmEpilogue* apply = group.apply;
+  if (!direct && packed_weights != nullptr && workspace != nullptr && conv_reads_phase_planes(context.isa, s)) {
+    // Strided: the image split into its phase planes once (conv_phase_split.hpp), then the matrix
+    // of a 1x1 kernel or a patch embedding read in place, or the strips filled from the planes:
+    // the same floats.
+    conv_phase_split_group(context, s, x_group, workspace);
+    if (conv_phase_matrix_in_place(s)) {
+      const MatrixView b{workspace, static_cast<std::ptrdiff_t>(conv_phase_matrix_row_stride(s)), 1};
+      gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply);
+      return;
+    }
+    const ConvPhaseSource source{&s, x_group, workspace, context.isa};
+    gemm_f32_packed_a_sourced(context, m, n, k, packed_weights[g], BStripSource{fill_conv_phase_strip, &source}, c,
+                              static_cast<std::ptrdiff_t>(n), apply);
+    return;
+  }
   if (!direct && packed_weights != nullptr) {
     // The im2col matrix is never stored: the product fills each strip of it from the image
     // when it needs it (kernels-gemm.md "Convolution": the same rows in the same order).

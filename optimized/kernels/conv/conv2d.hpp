@@ -17,10 +17,13 @@
 
 namespace onemodel::opt {
 
-// Floats of workspace conv2d_f32 needs: one image-and-group im2col matrix, or 0 when the input
-// itself is the matrix (1x1 kernel, stride 1, no padding) or when the weights come packed (the
-// product then fills each strip of the im2col matrix from the image as it needs it).
-std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weights = false) noexcept;
+// Floats of workspace conv2d_f32 needs on path `isa`: one image-and-group im2col matrix, or 0 when
+// the input itself is the matrix (1x1 kernel, stride 1, no padding) or when the weights come packed
+// (the product then fills each strip of the im2col matrix from the image as it needs it), but for
+// the phase planes of one image and group where a strided convolution with packed weights reads
+// through them (conv_phase_split.hpp). Without a path: the most any path needs.
+std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weights = false,
+                                    Isa isa = Isa::Scalar) noexcept;
 
 // x: [batch, Cin, in_h, in_w]; w: [Cout, Cin/G, KH, KW]; bias: [Cout] or nullptr;
 // y: [batch, Cout, out_h, out_w]. The bias is one rounded addition after the sum; exact mode
@@ -29,6 +32,8 @@ std::size_t conv2d_workspace_floats(const Conv2dShape& shape, bool packed_weight
 //
 // `packed_weights`, when given, is conv2d_pack_weights(context.isa, shape, w): one PackedA per
 // group, and w is then not read (it may be nullptr). The results are the same bits either way.
+// `workspace` holds conv2d_workspace_floats(shape, packed_weights != nullptr, context.isa) floats;
+// with packed weights it may be nullptr (the strided fill from the image then serves every shape).
 void conv2d_f32(const KernelContext& context, const Conv2dShape& shape, const float* x, const float* w,
                 const float* bias, float* y, float* workspace, const ConvActivation* activation = nullptr,
                 const PackedA* packed_weights = nullptr);

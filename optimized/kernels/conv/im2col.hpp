@@ -71,6 +71,11 @@ void im2col_strip_f32__avx512(const Conv2dShape& shape, const float* x_group, st
 // shapes go to im2col_strip_f32.
 void im2col_strip_f32__avx2(const Conv2dShape& shape, const float* x_group, std::size_t p0, std::size_t kc,
                             std::size_t col, std::size_t valid, std::size_t nr, float* out) noexcept;
+// A strip of 16 from explicit stride-1 pieces (conv_phase_split.hpp, im2col_fill_pieces_f32), by
+// the same masked loads: one masked line a row where the tap's pieces are contiguous.
+void im2col_fill_pieces_f32__avx2(const float* x, std::size_t channel_stride, std::size_t taps, std::size_t p0,
+                                  std::size_t kc, const Im2colPiece* pieces, const std::size_t* first,
+                                  float* out) noexcept;
 #endif
 // The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, im2col_strip_f32__avx2
 // on the AVX2 path, else im2col_strip_f32.

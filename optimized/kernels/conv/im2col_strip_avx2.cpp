@@ -86,15 +86,16 @@ void fill_rows_stride2(const Conv2dShape& s, const float* x_group, std::size_t p
 // once, then stepped. kContiguous: each tap's row is one masked line at offsets[tap]; else the
 // OR of its pieces' masked lines (padding, the columns past `valid` and the rows outside the
 // input stay +0).
+// Channel c's floats start at x + c * channel_stride (the image's planes, or a channel's phase
+// planes, conv_phase_split.hpp).
 template <bool kContiguous>
-void fill_rows(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, const Im2colPiece* pieces,
-               const std::size_t* first, const std::ptrdiff_t* offsets, const std::uint32_t* masks,
-               float* out) noexcept {
-  const std::size_t tap_count = s.taps();
+void fill_rows(const float* x, std::size_t channel_stride, std::size_t tap_count, std::size_t p0, std::size_t kc,
+               const Im2colPiece* pieces, const std::size_t* first, const std::ptrdiff_t* offsets,
+               const std::uint32_t* masks, float* out) noexcept {
   std::size_t c = p0 / tap_count, tap = p0 % tap_count;
   for (std::size_t p = 0; p < kc; ++p) {
     float* dst = out + p * kStripWidth;
-    const float* plane = x_group + c * s.in_plane();
+    const float* plane = x + c * channel_stride;
     __m256 v0, v1;
     if constexpr (kContiguous) {
       load_line(plane, offsets[tap], masks[tap], v0, v1);
@@ -129,12 +130,18 @@ void im2col_strip_f32__avx2(const Conv2dShape& s, const float* x_group, std::siz
     return im2col_strip_f32(s, x_group, p0, kc, col, valid, nr, out);
   }
   if (s.stride_w == 2) return fill_rows_stride2(s, x_group, p0, kc, pieces, first, out);
+  im2col_fill_pieces_f32__avx2(x_group, s.in_plane(), tap_count, p0, kc, pieces, first, out);
+}
+
+void im2col_fill_pieces_f32__avx2(const float* x, std::size_t channel_stride, std::size_t taps, std::size_t p0,
+                                  std::size_t kc, const Im2colPiece* pieces, const std::size_t* first,
+                                  float* out) noexcept {
   std::ptrdiff_t offsets[kIm2colMaxTaps];
   std::uint32_t masks[kIm2colMaxTaps];
-  if (im2col_contiguous_taps(tap_count, pieces, first, offsets, masks)) {
-    return fill_rows<true>(s, x_group, p0, kc, pieces, first, offsets, masks, out);
+  if (im2col_contiguous_taps(taps, pieces, first, offsets, masks)) {
+    return fill_rows<true>(x, channel_stride, taps, p0, kc, pieces, first, offsets, masks, out);
   }
-  fill_rows<false>(s, x_group, p0, kc, pieces, first, offsets, masks, out);
+  fill_rows<false>(x, channel_stride, taps, p0, kc, pieces, first, offsets, masks, out);
 }
 
 }  // namespace onemodel::opt
