@@ -39,6 +39,25 @@ std::string describe(const Window& w) {
          std::to_string(w.pt) + "," + std::to_string(w.pl) + "," + std::to_string(w.pb) + "," + std::to_string(w.pr);
 }
 
+// A square k x k window at stride s on an h x w map, or on a one-row map (h = 1) a 1 x k window at
+// strides 1 x s; pads (begin, end) on both axes of a map, on the columns only of one row.
+Window square_window(std::size_t h, std::size_t w, std::size_t k, std::size_t stride, std::size_t pad_begin = 0,
+                     std::size_t pad_end = 0) {
+  const bool one_row = h == 1;
+  Window win;
+  win.in_h = h;
+  win.in_w = w;
+  win.kh = one_row ? 1 : k;
+  win.kw = k;
+  win.sh = one_row ? 1 : stride;
+  win.sw = stride;
+  win.pt = one_row ? 0 : pad_begin;
+  win.pb = one_row ? 0 : pad_end;
+  win.pl = pad_begin;
+  win.pr = pad_end;
+  return win;
+}
+
 std::vector<Window> strided_windows() {
   std::vector<Window> windows;
   struct Kernel {
@@ -164,13 +183,7 @@ TEST(ConvPhaseSplit, MatrixInPlaceIsTheIm2colMatrix) {
   std::size_t checked = 0;
   for (const Case c : {Case{14, 14, 1, 2}, Case{13, 9, 1, 2}, Case{15, 15, 1, 3}, Case{16, 16, 4, 4}, Case{14, 10, 2, 2},
                        Case{32, 48, 16, 16}, Case{12, 12, 3, 3}, Case{1, 40, 2, 2}, Case{1, 41, 1, 2}}) {
-    Window w;
-    w.in_h = c.h;
-    w.in_w = c.w;
-    w.kh = c.h == 1 ? 1 : c.k;  // one-row maps: 1 x k windows at strides 1 x s
-    w.kw = c.k;
-    w.sh = c.h == 1 ? 1 : c.stride;
-    w.sw = c.stride;
+    const Window w = square_window(c.h, c.w, c.k, c.stride);
     const Conv2dShape s = w.conv_shape(1, 3, 1, 1);
     ASSERT_TRUE(conv_phase_matrix_in_place(s)) << describe(w);
     const conv_test::Data d = conv_test::random_data(3 * s.in_plane(), 0, 0, 31, true, 6);
@@ -232,17 +245,7 @@ TEST(ConvPhaseSplit, ConvolutionsKeepTheirBits) {
   std::uint32_t seed = 1200;
   ThreadPool one(1), two(2, two_threads::kAlways);
   for (const Case& c : cases) {
-    Window w;
-    w.in_h = c.h;
-    w.in_w = c.w;
-    w.kh = c.h == 1 ? 1 : c.k;  // one-row maps: 1 x k windows at strides 1 x s
-    w.kw = c.k;
-    w.sh = c.h == 1 ? 1 : c.stride;
-    w.sw = c.stride;
-    w.pt = c.h == 1 ? 0 : c.pad_begin;
-    w.pb = c.h == 1 ? 0 : c.pad_end;
-    w.pl = c.pad_begin;
-    w.pr = c.pad_end;
+    const Window w = square_window(c.h, c.w, c.k, c.stride, c.pad_begin, c.pad_end);
     ASSERT_TRUE(w.conv_valid());
     const Conv2dShape s = w.conv_shape(c.batch, c.cin, c.cout, c.groups);
     const conv_test::Data d = conv_test::random_data(c.batch * c.cin * s.in_plane(),
