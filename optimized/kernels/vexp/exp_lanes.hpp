@@ -36,15 +36,45 @@ inline typename L::F canonical_nan(typename L::F v) noexcept {
   return L::select(L::is_nan(v), L::from_bits(L::set1i(ExpConstants::kCanonicalNan)), v);
 }
 
-// exact-transcendentals.md "exp(x)" steps 1-3 and ExpNonPositive (argument <= 0 or NaN).
+// select(gt(a, b), a, b), select(lt(a, b), a, b) and select(m, +0, v): one instruction where the
+// lanes type has it (the x86 paths), else the comparison and the selection. The same value either
+// way, NaN lanes included (b when either is NaN).
 template <class L>
-inline typename L::F exp_non_positive(typename L::F x) noexcept {
+inline typename L::F greater_or_second(typename L::F a, typename L::F b) noexcept {
+  if constexpr (requires { L::max(a, b); }) return L::max(a, b);
+  else return L::select(L::gt(a, b), a, b);
+}
+template <class L>
+inline typename L::F less_or_second(typename L::F a, typename L::F b) noexcept {
+  if constexpr (requires { L::min(a, b); }) return L::min(a, b);
+  else return L::select(L::lt(a, b), a, b);
+}
+template <class L>
+inline typename L::F zero_where(typename L::M m, typename L::F v) noexcept {
+  if constexpr (requires { L::zero_where(m, v); }) return L::zero_where(m, v);
+  else return L::select(m, L::zero(), v);
+}
+
+// 2^n as bits((n + 127) << 23) from t = x log2e + M: n + 127 = bits(t) - bits(M) + 127 in 32-bit
+// integers, one subtraction of the constant bits(M) - 127.
+template <class L>
+inline typename L::F power_of_two_from_rounding(typename L::F t) noexcept {
+  // __builtin_bit_cast: emscripten's libc++ lacks std::bit_cast (DESIGN.md section 4).
+  const std::uint32_t bias = __builtin_bit_cast(std::uint32_t, ExpConstants::kRoundingMagic) - 127u;
+  return L::from_bits(L::shl23(L::isub(L::bits(t), L::set1i(bias))));
+}
+
+// exact-transcendentals.md "exp(x)" steps 1-3 and ExpNonPositive (argument <= 0 or NaN), without
+// the canonical NaN: a NaN x gives a NaN of any payload (NaN passes through every step and the
+// flush's comparison is false). For callers that make every NaN canonical afterwards (softmax,
+// whose NaN exponentials make the row's sum NaN).
+template <class L>
+inline typename L::F exp_non_positive_any_nan(typename L::F x) noexcept {
   using C = ExpConstants;
   const typename L::F magic = L::set1(C::kRoundingMagic);
   // Step 1: n = round(x / ln 2) by the 1.5*2^23 trick; the integer read back from the bits.
   const typename L::F t = L::add(L::mul(x, L::set1(C::kLog2e)), magic);
   const typename L::F n = L::sub(t, magic);
-  const typename L::I n_int = L::isub(L::bits(t), L::bits(magic));
   // Step 2: r = (x - n*ln2Hi) - n*ln2Lo.
   const typename L::F r = L::sub(L::sub(x, L::mul(n, L::set1(C::kLn2Hi))), L::mul(n, L::set1(C::kLn2Lo)));
   // Step 3: Horner from the highest coefficient, c + q*r per step; p = 1 + (r + (r*r)*q).
@@ -53,38 +83,44 @@ inline typename L::F exp_non_positive(typename L::F x) noexcept {
   q = L::add(L::mul(q, r), L::set1(0.16666521f));
   q = L::add(L::mul(q, r), L::set1(0.49999994f));
   const typename L::F p = L::add(L::set1(1.0f), L::add(r, L::mul(L::mul(r, r), q)));
-  // ExpNonPositive: one scaling by 2^n built in the exponent field, bits((n + 127) << 23).
-  const typename L::F scale = L::from_bits(L::shl23(L::iadd(n_int, L::set1i(127u))));
-  typename L::F result = L::mul(p, scale);
-  // Special values selected at the end: +0 below the flush bound, canonical NaN for NaN.
-  result = L::select(L::lt(x, L::set1(C::kNonPositiveFlush)), L::zero(), result);
-  return L::select(L::is_nan(x), L::from_bits(L::set1i(C::kCanonicalNan)), result);
+  // ExpNonPositive: one scaling by 2^n built in the exponent field; +0 below the flush bound.
+  const typename L::F result = L::mul(p, power_of_two_from_rounding<L>(t));
+  return zero_where<L>(L::lt(x, L::set1(C::kNonPositiveFlush)), result);
 }
 
-// exact-transcendentals.md "Fast exponential": clamp to [-87.3, 88.3] (a NaN lane stays NaN: the
-// clamp is by comparison), t = fma(x, log2e, M), n = t - M, r = fma(n, -ln2Hi, x),
-// r = fma(n, -ln2Lo, r), q by Horner on the degree-3 fit, p = 1 + fma(r*r, q, r), one 2^n scaling,
-// +0 below -87.3. Paths without FMA multiply then add.
+// The same with the canonical NaN for a NaN x (exact-mode.md).
 template <class L>
-inline typename L::F fast_exp(typename L::F x_in) noexcept {
+inline typename L::F exp_non_positive(typename L::F x) noexcept {
+  const typename L::F result = exp_non_positive_any_nan<L>(x);
+  return L::select(L::is_nan(x), L::from_bits(L::set1i(ExpConstants::kCanonicalNan)), result);
+}
+
+// exact-transcendentals.md "Fast exponential" for x <= 88.3 or NaN (a NaN lane stays NaN):
+// t = fma(x, log2e, M), n = t - M, r = fma(n, -ln2Hi, x), r = fma(n, -ln2Lo, r), q by Horner on
+// the degree-3 fit, p = 1 + fma(r*r, q, r), one 2^n scaling, +0 below -87.3. The clamp of x to
+// -87.3 is not made: every lane below it is set to +0 at the end, whatever it computed, and the
+// clamp changes no other lane. Paths without FMA multiply then add.
+template <class L>
+inline typename L::F fast_exp_below_overflow(typename L::F x) noexcept {
   using C = ExpConstants;
-  const typename L::F low = L::set1(C::kFastLow);
-  typename L::F x = L::select(L::lt(x_in, low), low, x_in);
-  const typename L::F high = L::set1(C::kFastHigh);
-  x = L::select(L::gt(x, high), high, x);
   const typename L::F magic = L::set1(C::kRoundingMagic);
   const typename L::F t = L::fmadd(x, L::set1(C::kLog2e), magic);
   const typename L::F n = L::sub(t, magic);
-  const typename L::I n_int = L::isub(L::bits(t), L::bits(magic));
   typename L::F r = L::fmadd(n, L::set1(-C::kLn2Hi), x);
   r = L::fmadd(n, L::set1(-C::kLn2Lo), r);
   typename L::F q = L::fmadd(L::set1(C::kFastC3), r, L::set1(C::kFastC2));
   q = L::fmadd(q, r, L::set1(C::kFastC1));
   q = L::fmadd(q, r, L::set1(C::kFastC0));
   const typename L::F p = L::add(L::set1(1.0f), L::fmadd(L::mul(r, r), q, r));
-  const typename L::F scale = L::from_bits(L::shl23(L::iadd(n_int, L::set1i(127u))));
-  const typename L::F result = L::mul(p, scale);
-  return L::select(L::lt(x_in, low), L::zero(), result);
+  const typename L::F result = L::mul(p, power_of_two_from_rounding<L>(t));
+  return zero_where<L>(L::lt(x, L::set1(C::kFastLow)), result);
+}
+
+// exact-transcendentals.md "Fast exponential": x clamped to 88.3 first (by comparison, so a NaN
+// lane stays NaN), then the above.
+template <class L>
+inline typename L::F fast_exp(typename L::F x) noexcept {
+  return fast_exp_below_overflow<L>(less_or_second<L>(L::set1(ExpConstants::kFastHigh), x));
 }
 
 // Applies `f` to n contiguous elements; the tail runs through a zero-padded lane buffer.

@@ -44,6 +44,12 @@ struct Lanes {
   static I iadd(I a, I b) noexcept { return _mm512_add_epi32(a, b); }
   static I isub(I a, I b) noexcept { return _mm512_sub_epi32(a, b); }
   static I shl23(I a) noexcept { return _mm512_maskz_slli_epi32(kAll, a, 23); }
+  // Optional (exp_lanes.hpp tests for them): select(gt(a, b), a, b) and select(lt(a, b), a, b)
+  // in one instruction, b when either is NaN (the x86 rule, which is the selection's; the
+  // zero-masked forms for PR 105593, as above); select(m, +0, v) in one instruction.
+  static F max(F a, F b) noexcept { return _mm512_maskz_max_ps(kAll, a, b); }
+  static F min(F a, F b) noexcept { return _mm512_maskz_min_ps(kAll, a, b); }
+  static F zero_where(M m, F v) noexcept { return _mm512_maskz_mov_ps(static_cast<M>(~m), v); }
   static F abs(F a) noexcept {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF)));
   }

@@ -36,6 +36,12 @@ struct Lanes {
   static I iadd(I a, I b) noexcept { return _mm_add_epi32(a, b); }
   static I isub(I a, I b) noexcept { return _mm_sub_epi32(a, b); }
   static I shl23(I a) noexcept { return _mm_slli_epi32(a, 23); }
+  // Optional (exp_lanes.hpp tests for them): select(gt(a, b), a, b) and select(lt(a, b), a, b)
+  // in one instruction, b when either is NaN (the x86 rule, which is the selection's); select(m,
+  // +0, v) in one instruction.
+  static F max(F a, F b) noexcept { return _mm_max_ps(a, b); }
+  static F min(F a, F b) noexcept { return _mm_min_ps(a, b); }
+  static F zero_where(M m, F v) noexcept { return _mm_andnot_ps(m, v); }
   static F abs(F a) noexcept { return _mm_and_ps(a, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))); }
 };
 
