@@ -294,6 +294,72 @@ TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
   }
 }
 
+// Fast mode's per-output order (kernels-depthwise.md "What each output is"): +0, one fused
+// multiply-add per tap in row-major tap order, the bias one rounded addition afterwards; with
+// std::fma (the hardware's fused operation on these paths) the blocked kernel's bits, at 1 and 2
+// threads. The shapes take the unrolled square tiles (3x3 and 5x5 at stride 1 and 2: rows of 1
+// to 8 outputs and rows of several tiles), the general tile (7x7, 3x5, dilation), whole and
+// partial channel blocks, and maps whose interleaving and write-back end in a partial group of
+// positions (taken whole, overlapping the group before) or have fewer positions than lanes.
+TEST(DepthwiseBlocked, FastIsOneFusedMultiplyAddPerTapInOrder) {
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FastIsOneFusedMultiplyAddPerTapInOrder");
+  std::uint32_t seed = 600;
+  struct Shape {
+    std::size_t channels, in_h, in_w, kh, kw, stride, dilation;
+  };
+  const Shape shapes[] = {{16, 7, 7, 3, 3, 1, 1},   {24, 7, 7, 5, 5, 1, 1},  {17, 14, 14, 5, 5, 2, 1},
+                          {8, 14, 14, 3, 3, 2, 1},  {9, 14, 14, 3, 3, 1, 1}, {32, 14, 14, 5, 5, 1, 1},
+                          {8, 28, 28, 5, 5, 2, 1},  {40, 28, 28, 3, 3, 2, 1}, {8, 2, 3, 3, 3, 1, 1},
+                          {16, 3, 3, 5, 5, 2, 1},   {8, 5, 11, 3, 3, 1, 1},  {8, 9, 17, 5, 5, 2, 1},
+                          {16, 7, 7, 7, 7, 1, 1},   {8, 9, 9, 3, 5, 1, 1},   {8, 11, 11, 3, 3, 1, 2},
+                          {15, 13, 6, 5, 5, 1, 1}};
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  for (const Shape& sh : shapes) {
+    Case c;
+    c.channels = sh.channels;
+    c.in_h = sh.in_h;
+    c.in_w = sh.in_w;
+    c.kh = sh.kh;
+    c.kw = sh.kw;
+    c.sh = c.sw = sh.stride;
+    c.dh = c.dw = sh.dilation;
+    c.pt = c.pb = sh.dilation * (sh.kh / 2);
+    c.pl = c.pr = sh.dilation * (sh.kw / 2);
+    c.bias = sh.channels % 2 == 0;
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    const Conv2dShape s = c.shape();
+    const Data d = random_data(c, seed++, false);
+    std::vector<float> expected;
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          float acc = 0.0f;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside =
+                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? d.x[(oc * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              acc = std::fma(d.w[(oc * c.kh + ky) * c.kw + kx], v, acc);
+            }
+          }
+          if (c.bias) acc = acc + d.b[oc];
+          expected.push_back(acc);
+        }
+      }
+    }
+    for (Isa isa : blocked_paths()) {
+      for (ThreadPool* pool : {&one, &two}) {
+        const std::vector<float> got = run_blocked(isa, c, d, false, pool);
+        EXPECT_EQ(conv_test::first_bit_difference(got, expected), "")
+            << c.describe() << " isa " << isa_name(isa) << " threads " << pool->threads();
+      }
+    }
+  }
+}
+
 // With a fused BatchNormalization, residual and activation (graph-passes.md
 // `conv-batchnorm-epilogue`, `conv-residual`, `conv-activation`) the blocked kernel gives the plane
 // walk's bits given the same epilogue, exact mode, at 1 and 2 threads.
