@@ -401,8 +401,8 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
 #endif  // __x86_64__
 
 // The rule (depthwise_blocked.cpp): AVX-512 and AVX2 alike (every Avx512 expectation below is
-// repeated for Avx2) except unstrided rows of 9-15 outputs with fewer than 49 taps, which AVX2
-// takes only in exact mode with at least 25 taps; outputs of at most 8 columns, or narrower
+// repeated for Avx2) except rows of 9-15 outputs with fewer than 49 taps, which AVX2 takes
+// only with at least 25 taps and a column stride of 1 or 2; outputs of at most 8 columns, or narrower
 // than 16 unstrided or with at least 49 taps; unstrided 7x7 rows under 32 in fast mode and of any
 // width in exact mode; in exact mode unstrided 5x5 rows not a multiple of 16 wide; at most 64 taps.
 void expect_rule(bool want, bool exact, const Case& c, int line, bool want_avx2) {
@@ -421,17 +421,24 @@ TEST(DepthwiseBlocked, SelectionRule) {
     expect_rule(true, exact, c, __LINE__);
     EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, exact, c.shape()));
   }
-  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked (AVX2: in exact mode only)
-  expect_rule(true, false, c, __LINE__, false);
-  expect_rule(true, true, c, __LINE__, true);
+  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked
+  expect_rule(true, false, c, __LINE__);
+  expect_rule(true, true, c, __LINE__);
   c.kh = c.kw = 3;  // 14 wide, 9 taps, unstrided: blocked (AVX2: the walk)
   c.pt = c.pl = c.pb = c.pr = 1;
   expect_rule(true, false, c, __LINE__, false);
   expect_rule(true, true, c, __LINE__, false);
   c.kh = c.kw = 5;
   c.pt = c.pl = c.pb = c.pr = 2;
-  c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the stride-2 kernel or the walk
+  c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the walk (AVX2: blocked)
   c.sh = c.sw = 2;
+  expect_rule(false, false, c, __LINE__, true);
+  expect_rule(false, true, c, __LINE__, true);
+  c.in_h = c.in_w = 56;  // 28 wide at stride 2, 25 taps: the walk
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
+  c.in_h = c.in_w = 42;  // 14 wide at stride 3, 25 taps: the walk
+  c.sh = c.sw = 3;
   expect_rule(false, false, c, __LINE__);
   expect_rule(false, true, c, __LINE__);
   c.sh = c.sw = 1;  // 28 wide, 25 taps, unstrided: the walk in fast mode, blocked in exact mode
