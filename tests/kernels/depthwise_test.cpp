@@ -640,7 +640,8 @@ TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
 // Unstrided square 3x3 and 5x5 windows on the AVX2 walk take the band kernel over the padded
 // plane (depthwise_walk_takes_band_kernel; 3x3 rows of 64 or more take the in-place kernel first).
 // Rows of 8 outputs (one vector), 13-17 (a vector moved back), 16, 22, 40 and 63 (pairs and a
-// single vector), 100; heights below, at and past the four-row tile; no padding (the input plane
+// single vector), 100; heights below, at and past the four-row tile (7, 9, 14 and 30 rows end
+// with a four-row tile moved back over rows already computed); no padding (the input plane
 // read in place), symmetric, TensorFlow's "same" (0 before, 1 after) and asymmetric pads; a
 // multiplier, a batch; exact bits (ordinary and special values) and fast bits against the naive
 // loops at 1 and 2 threads; one large case split between two threads.

@@ -58,8 +58,12 @@ inline void tile(const DepthwiseBandJob& j, const float* const (&planes)[2], flo
     for (int c = 0; c < C; ++c) finish<kExact>(out + r * j.out_w + xs[c], acc[r][c], j.bias);
 }
 
-// Tiles of four rows by two vectors, then one vector, then the leftover rows one at a time; the
-// last vector of a row moved back to end at out_w (its overlap recomputes the same values).
+// Tiles of four rows by two vectors, then one vector; the last vector of a row moved back to end
+// at out_w (its overlap recomputes the same values). Leftover rows of a band of at least four
+// take one more four-row tile moved back to end at out_h, recomputing up to three rows with the
+// same values: a one-row tile has only two independent chains and waits on the multiply-add
+// latency (14-row maps, 3x3 at 14 x 14: 1.15x faster on Zen 3 than finishing row by row). Shorter
+// bands finish row by row.
 template <int K, int S, bool kExact>
 void run(const DepthwiseBandJob& j) noexcept {
   __m256 w[K * K];
@@ -67,7 +71,8 @@ void run(const DepthwiseBandJob& j) noexcept {
   const std::size_t vectors = (j.out_w + 7) / 8;
   auto column = [&](std::size_t v) { return v * 8 + 8 <= j.out_w ? v * 8 : j.out_w - 8; };
   std::size_t oy = 0;
-  for (; oy + 4 <= j.out_h; oy += 4) {
+  for (; oy < j.out_h && j.out_h >= 4; oy += 4) {
+    if (oy + 4 > j.out_h) oy = j.out_h - 4;
     const float* planes[2] = {j.planes[0] + oy * S * j.stride, j.planes[1] + oy * S * j.stride};
     float* out = j.out + oy * j.out_w;
     std::size_t v = 0;
