@@ -22,6 +22,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "tests/kernels/variant_paths.hpp"
@@ -393,6 +394,61 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
         const std::vector<float> blocked = run_blocked(isa, c, d, true, pool, &fused);
         EXPECT_EQ(conv_test::first_bit_difference(blocked, walk), "")
             << isa_name(isa) << " threads " << pool->threads() << (residual_first ? " residual first" : "");
+      }
+    }
+  }
+}
+
+// An activation alone (Relu, Clip, LeakyRelu, HardSwish applied in the AVX2 write-back's stores;
+// SiLU left to the separate pass) gives the bits of the kernel without it followed by the
+// element-wise kernel's pass over its outputs, exact and fast, at 1 and 2 threads, special values
+// among the inputs (NaN and infinities through each activation); whole and partial channel blocks,
+// planes of fewer positions than lanes, of a multiple of them and ending in a partial group.
+TEST(DepthwiseBlocked, ActivationAloneGivesTheSeparatePassBits) {
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ActivationAloneGivesTheSeparatePassBits");
+  struct Act {
+    ew::UnaryOp op;
+    float alpha, beta;
+  };
+  const Act acts[] = {{ew::UnaryOp::Relu, 0.0f, 0.0f},
+                      {ew::UnaryOp::Clip, 0.0f, 6.0f},
+                      {ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                      {ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                      {ew::UnaryOp::Silu, 0.0f, 0.0f}};
+  struct Shape {
+    std::size_t channels, size, k, stride;
+  };
+  const Shape shapes[] = {{16, 7, 5, 1}, {13, 7, 3, 1}, {8, 14, 5, 2}, {21, 4, 3, 1}, {9, 16, 5, 2}};
+  std::uint32_t seed = 800;
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  for (const Shape& sh : shapes) {
+    Case c;
+    c.channels = sh.channels;
+    c.in_h = c.in_w = sh.size;
+    c.kh = c.kw = sh.k;
+    c.sh = c.sw = sh.stride;
+    c.pt = c.pl = c.pb = c.pr = sh.k / 2;
+    c.bias = sh.channels % 2 == 1;
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    const Data d = random_data(c, seed++, true);
+    for (const Act& a : acts) {
+      for (bool exact : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = a.op;
+        activation.args.alpha = a.alpha;
+        activation.args.beta = a.beta;
+        activation.args.fast = !exact;
+        for (Isa isa : blocked_paths()) {
+          std::vector<float> expected = run_blocked(isa, c, d, exact, &one);
+          ew::unary_f32_run(isa, activation.args, expected.data(), expected.data(), expected.size());
+          for (ThreadPool* pool : {&one, &two}) {
+            const std::vector<float> got = run_blocked(isa, c, d, exact, pool, &activation);
+            EXPECT_EQ(conv_test::first_bit_difference(got, expected), "")
+                << c.describe() << " op " << static_cast<int>(a.op) << (exact ? " exact" : " fast") << " isa "
+                << isa_name(isa) << " threads " << pool->threads();
+          }
+        }
       }
     }
   }
