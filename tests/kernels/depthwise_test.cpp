@@ -20,6 +20,7 @@
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/conv/depthwise_stride1.hpp"
 #include "optimized/kernels/conv/depthwise_stride2.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
@@ -693,6 +694,71 @@ TEST(Depthwise, UnstridedBandKernelExactAndFast) {
   other = cases[1];
   other.sh = other.sw = 3;
   EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
+}
+
+// An activation alone on the AVX2 walk: the band kernel applies Relu, Clip, LeakyRelu and
+// HardSwish in its stores (depthwise.cpp band_fused_activation; SiLU and the other kernels leave it
+// to the separate pass), with the bits of the walk without it followed by the element-wise
+// kernel's pass: exact and fast, special values among the inputs, 1 and 2 threads; split bands at
+// stride 2 (3x3 over bands of eight rows, 5x5 over a whole plane), the unstrided band kernel, and
+// a 7x7 window the generic walk takes.
+TEST(Depthwise, BandActivationAloneGivesTheSeparatePassBits) {
+  bool has_avx2 = false;
+  for (Isa isa : depthwise_variant_paths()) has_avx2 = has_avx2 || isa == Isa::Avx2;
+  if (!has_avx2) GTEST_SKIP() << "no AVX2 on this machine";
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls(
+      "Depthwise.BandActivationAloneGivesTheSeparatePassBits");
+  struct Act {
+    ew::UnaryOp op;
+    float alpha, beta;
+  };
+  const Act acts[] = {{ew::UnaryOp::Relu, 0.0f, 0.0f},
+                      {ew::UnaryOp::Clip, -0.5f, 6.0f},
+                      {ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                      {ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                      {ew::UnaryOp::Silu, 0.0f, 0.0f}};
+  // 40 planes of 30 x 56 outputs (20 chunks) and 64 of 14 x 14 (3 chunks): split between two threads.
+  std::vector<Case> cases = {square_three(5, 40, 60, 2), square_three(3, 14, 14, 1), square_three(4, 13, 30, 1),
+                             square_three(40, 60, 112, 2), square_three(64, 14, 14, 1)};
+  Case five = square_three(3, 28, 57, 2);
+  five.kh = five.kw = 5;
+  five.pt = five.pl = five.pb = five.pr = 2;
+  cases.push_back(five);
+  Case seven = square_three(3, 30, 64, 2);
+  seven.kh = seven.kw = 7;
+  seven.pt = seven.pl = seven.pb = seven.pr = 3;
+  cases.push_back(seven);
+  std::uint32_t seed = 5300;
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
+  for (const Case& c : cases) {
+    ASSERT_TRUE(c.valid()) << c.describe();
+    const Conv2dShape s = c.shape();
+#if defined(__x86_64__)
+    EXPECT_EQ(depthwise_walk_takes_band_kernel(Isa::Avx2, s), c.kh != 7) << c.describe();
+#endif
+    const Data d = random_data(c, seed++, true);
+    for (const Act& a : acts) {
+      for (bool exact : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = a.op;
+        activation.args.alpha = a.alpha;
+        activation.args.beta = a.beta;
+        activation.args.fast = !exact;
+        std::vector<float> expected(c.batch * s.out_channels * s.out_plane(), 12345.0f);
+        depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, &one}, s, d.x.data(), d.w.data(), d.b.data(),
+                                  expected.data());
+        ew::unary_f32_run(Isa::Avx2, activation.args, expected.data(), expected.data(), expected.size());
+        for (ThreadPool* pool : {&one, &two}) {
+          std::vector<float> y(expected.size(), 12345.0f);
+          depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, pool}, s, d.x.data(), d.w.data(), d.b.data(),
+                                    y.data(), &activation);
+          EXPECT_EQ(conv_test::first_bit_difference(y, expected), "")
+              << c.describe() << " op " << static_cast<int>(a.op) << (exact ? " exact" : " fast") << " threads "
+              << pool->threads();
+        }
+      }
+    }
+  }
 }
 
 TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {
