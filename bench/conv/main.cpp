@@ -11,7 +11,7 @@
 // printed alongside and is disturbed less.
 //
 // 3. --depthwise-blocked (after --threads N): the zoo's depthwise shapes, plane walk against the
-//    channel-blocked kernel (depthwise_blocked.hpp), AVX-512.
+//    channel-blocked kernel (depthwise_blocked.hpp), AVX-512 (else AVX2 on machines without it).
 //
 // 4. --stem (after --threads N): the networks' first layers (3 input channels), im2col + the product
 //    with packed weights (conv2d_f32) against the direct stem kernel (conv_stem.hpp), AVX-512 and AVX2.
@@ -193,14 +193,18 @@ void bench_depthwise(const std::vector<Isa>& isas, int threads, bool with_refere
 
 #if defined(__x86_64__)
 // The zoo's depthwise shapes (EfficientNet-B0, MnasNet, ConvNeXt-T, MobileNetV3): the plane walk
-// against the channel-blocked kernel on the AVX-512 path, microseconds per call (wall and process
-// CPU), fast and exact; the rule in depthwise_takes_blocked comes from this table.
+// against the channel-blocked kernel on the AVX-512 path (else the AVX2 path), microseconds per call
+// (wall and process CPU), fast and exact; the rule in depthwise_takes_blocked comes from this table.
 void bench_depthwise_blocked(int threads) {
-  bool avx512 = false;
-  for (Isa isa : onemodel::opt::available_isas()) avx512 = avx512 || isa == Isa::Avx512;
-  if (!avx512) return;
-  std::printf("\nZoo depthwise shapes, AVX-512, %d thread(s): plane walk vs channel-blocked, us per call "
-              "(wall / cpu)\n", threads);
+  bool avx512 = false, avx2 = false;
+  for (Isa isa : onemodel::opt::available_isas()) {
+    avx512 = avx512 || isa == Isa::Avx512;
+    avx2 = avx2 || isa == Isa::Avx2;
+  }
+  if (!avx512 && !avx2) return;
+  const Isa isa = avx512 ? Isa::Avx512 : Isa::Avx2;
+  std::printf("\nZoo depthwise shapes, %s, %d thread(s): plane walk vs channel-blocked, us per call "
+              "(wall / cpu)\n", avx512 ? "AVX-512" : "AVX2", threads);
   std::printf("%-24s %5s %-6s %17s %17s %7s\n", "layer", "rule", "mode", "walk", "blocked", "ratio");
   onemodel::opt::ThreadPool pool(threads);
   struct Layer {
@@ -210,7 +214,8 @@ void bench_depthwise_blocked(int threads) {
                           {240, 28, 5, 1, 1},  {240, 28, 3, 2, 1},  {480, 14, 3, 1, 1}, {672, 14, 5, 1, 1},
                           {672, 14, 5, 2, 1},  {1152, 7, 5, 1, 1},  {1152, 7, 3, 1, 1}, {96, 56, 7, 1, 1},
                           {192, 28, 7, 1, 1},  {384, 14, 7, 1, 1},  {768, 7, 7, 1, 1},  {960, 14, 5, 1, 2},
-                          {200, 14, 3, 1, 1},  {72, 28, 5, 1, 1},   {120, 28, 5, 1, 1}, {64, 112, 3, 2, 1}};
+                          {200, 14, 3, 1, 1},  {72, 28, 5, 1, 1},   {120, 28, 5, 1, 1}, {64, 112, 3, 2, 1},
+                          {576, 14, 5, 2, 1},  {240, 28, 5, 2, 1},  {480, 14, 5, 1, 1}, {576, 14, 3, 1, 1}};
   for (const Layer& l : layers) {
     Conv2dShape s = square(l.channels, l.channels, l.channels, l.size, l.k, l.stride);
     s.dilation_h = s.dilation_w = l.dilation;
@@ -223,15 +228,20 @@ void bench_depthwise_blocked(int threads) {
     char name[64];
     std::snprintf(name, sizeof name, "%zu %zux%zu/%zu d%zu @%zu", l.channels, l.k, l.k, l.stride, l.dilation, l.size);
     for (int exact = 0; exact < 2; ++exact) {
-      const KernelContext context{Isa::Avx512, exact == 1, &pool};
+      const KernelContext context{isa, exact == 1, &pool};
       const Timing walk = measure([&] {
         onemodel::opt::depthwise_walk_conv2d_f32(context, s, x.data(), w.data(), bias.data(), y.data());
       });
       const Timing blocked = measure([&] {
-        onemodel::opt::depthwise_blocked_conv2d_f32__avx512(context, s, x.data(), w.data(), bias.data(), y.data(),
+        if (avx512) {
+          onemodel::opt::depthwise_blocked_conv2d_f32__avx512(context, s, x.data(), w.data(), bias.data(), y.data(),
+                                                              nullptr);
+        } else {
+          onemodel::opt::depthwise_blocked_conv2d_f32__avx2(context, s, x.data(), w.data(), bias.data(), y.data(),
                                                             nullptr);
+        }
       });
-      const bool blocked_rule = onemodel::opt::depthwise_takes_blocked(Isa::Avx512, exact == 1, s);
+      const bool blocked_rule = onemodel::opt::depthwise_takes_blocked(isa, exact == 1, s);
       std::printf("%-24s %5s %-6s %8.1f /%7.1f %8.1f /%7.1f %7.2f\n", name, blocked_rule ? "blk" : "walk",
                   exact ? "exact" : "fast",
                   walk.wall * 1e6, walk.cpu * 1e6, blocked.wall * 1e6, blocked.cpu * 1e6, walk.cpu / blocked.cpu);

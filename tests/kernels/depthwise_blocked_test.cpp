@@ -22,6 +22,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "tests/kernels/variant_paths.hpp"
@@ -294,6 +295,72 @@ TEST(DepthwiseBlocked, FastWithinBoundAndThreadIndependent) {
   }
 }
 
+// Fast mode's per-output order (kernels-depthwise.md "What each output is"): +0, one fused
+// multiply-add per tap in row-major tap order, the bias one rounded addition afterwards; with
+// std::fma (the hardware's fused operation on these paths) the blocked kernel's bits, at 1 and 2
+// threads. The shapes take the unrolled square tiles (3x3 and 5x5 at stride 1 and 2: rows of 1
+// to 8 outputs and rows of several tiles), the general tile (7x7, 3x5, dilation), whole and
+// partial channel blocks, and maps whose interleaving and write-back end in a partial group of
+// positions (taken whole, overlapping the group before) or have fewer positions than lanes.
+TEST(DepthwiseBlocked, FastIsOneFusedMultiplyAddPerTapInOrder) {
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.FastIsOneFusedMultiplyAddPerTapInOrder");
+  std::uint32_t seed = 600;
+  struct Shape {
+    std::size_t channels, in_h, in_w, kh, kw, stride, dilation;
+  };
+  const Shape shapes[] = {{16, 7, 7, 3, 3, 1, 1},   {24, 7, 7, 5, 5, 1, 1},  {17, 14, 14, 5, 5, 2, 1},
+                          {8, 14, 14, 3, 3, 2, 1},  {9, 14, 14, 3, 3, 1, 1}, {32, 14, 14, 5, 5, 1, 1},
+                          {8, 28, 28, 5, 5, 2, 1},  {40, 28, 28, 3, 3, 2, 1}, {8, 2, 3, 3, 3, 1, 1},
+                          {16, 3, 3, 5, 5, 2, 1},   {8, 5, 11, 3, 3, 1, 1},  {8, 9, 17, 5, 5, 2, 1},
+                          {16, 7, 7, 7, 7, 1, 1},   {8, 9, 9, 3, 5, 1, 1},   {8, 11, 11, 3, 3, 1, 2},
+                          {15, 13, 6, 5, 5, 1, 1}};
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  for (const Shape& sh : shapes) {
+    Case c;
+    c.channels = sh.channels;
+    c.in_h = sh.in_h;
+    c.in_w = sh.in_w;
+    c.kh = sh.kh;
+    c.kw = sh.kw;
+    c.sh = c.sw = sh.stride;
+    c.dh = c.dw = sh.dilation;
+    c.pt = c.pb = sh.dilation * (sh.kh / 2);
+    c.pl = c.pr = sh.dilation * (sh.kw / 2);
+    c.bias = sh.channels % 2 == 0;
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    const Conv2dShape s = c.shape();
+    const Data d = random_data(c, seed++, false);
+    std::vector<float> expected;
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          float acc = 0.0f;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside =
+                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? d.x[(oc * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              acc = std::fma(d.w[(oc * c.kh + ky) * c.kw + kx], v, acc);
+            }
+          }
+          if (c.bias) acc = acc + d.b[oc];
+          expected.push_back(acc);
+        }
+      }
+    }
+    for (Isa isa : blocked_paths()) {
+      for (ThreadPool* pool : {&one, &two}) {
+        const std::vector<float> got = run_blocked(isa, c, d, false, pool);
+        EXPECT_EQ(conv_test::first_bit_difference(got, expected), "")
+            << c.describe() << " isa " << isa_name(isa) << " threads " << pool->threads();
+      }
+    }
+  }
+}
+
 // With a fused BatchNormalization, residual and activation (graph-passes.md
 // `conv-batchnorm-epilogue`, `conv-residual`, `conv-activation`) the blocked kernel gives the plane
 // walk's bits given the same epilogue, exact mode, at 1 and 2 threads.
@@ -332,11 +399,66 @@ TEST(DepthwiseBlocked, FusedEpilogueMatchesThePlaneWalk) {
   }
 }
 
+// An activation alone (Relu, Clip, LeakyRelu, HardSwish applied in the AVX2 write-back's stores;
+// SiLU left to the separate pass) gives the bits of the kernel without it followed by the
+// element-wise kernel's pass over its outputs, exact and fast, at 1 and 2 threads, special values
+// among the inputs (NaN and infinities through each activation); whole and partial channel blocks,
+// planes of fewer positions than lanes, of a multiple of them and ending in a partial group.
+TEST(DepthwiseBlocked, ActivationAloneGivesTheSeparatePassBits) {
+  if (blocked_paths().empty()) GTEST_SKIP() << "no AVX2 or AVX-512 on this machine";
+  const two_threads::RequireSharedCalls shared_calls("DepthwiseBlocked.ActivationAloneGivesTheSeparatePassBits");
+  struct Act {
+    ew::UnaryOp op;
+    float alpha, beta;
+  };
+  const Act acts[] = {{ew::UnaryOp::Relu, 0.0f, 0.0f},
+                      {ew::UnaryOp::Clip, 0.0f, 6.0f},
+                      {ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                      {ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                      {ew::UnaryOp::Silu, 0.0f, 0.0f}};
+  struct Shape {
+    std::size_t channels, size, k, stride;
+  };
+  const Shape shapes[] = {{16, 7, 5, 1}, {13, 7, 3, 1}, {8, 14, 5, 2}, {21, 4, 3, 1}, {9, 16, 5, 2}};
+  std::uint32_t seed = 800;
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  for (const Shape& sh : shapes) {
+    Case c;
+    c.channels = sh.channels;
+    c.in_h = c.in_w = sh.size;
+    c.kh = c.kw = sh.k;
+    c.sh = c.sw = sh.stride;
+    c.pt = c.pl = c.pb = c.pr = sh.k / 2;
+    c.bias = sh.channels % 2 == 1;
+    ASSERT_TRUE(c.conv_valid()) << c.describe();
+    const Data d = random_data(c, seed++, true);
+    for (const Act& a : acts) {
+      for (bool exact : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = a.op;
+        activation.args.alpha = a.alpha;
+        activation.args.beta = a.beta;
+        activation.args.fast = !exact;
+        for (Isa isa : blocked_paths()) {
+          std::vector<float> expected = run_blocked(isa, c, d, exact, &one);
+          ew::unary_f32_run(isa, activation.args, expected.data(), expected.data(), expected.size());
+          for (ThreadPool* pool : {&one, &two}) {
+            const std::vector<float> got = run_blocked(isa, c, d, exact, pool, &activation);
+            EXPECT_EQ(conv_test::first_bit_difference(got, expected), "")
+                << c.describe() << " op " << static_cast<int>(a.op) << (exact ? " exact" : " fast") << " isa "
+                << isa_name(isa) << " threads " << pool->threads();
+          }
+        }
+      }
+    }
+  }
+}
+
 #endif  // __x86_64__
 
 // The rule (depthwise_blocked.cpp): AVX-512 and AVX2 alike (every Avx512 expectation below is
-// repeated for Avx2) except unstrided rows of 9-15 outputs with fewer than 49 taps, which AVX2
-// takes only in exact mode with at least 25 taps; outputs of at most 8 columns, or narrower
+// repeated for Avx2) except rows of 9-15 outputs with fewer than 49 taps, which AVX2 takes
+// only with at least 25 taps and a column stride of 1 or 2; outputs of at most 8 columns, or narrower
 // than 16 unstrided or with at least 49 taps; unstrided 7x7 rows under 32 in fast mode and of any
 // width in exact mode; in exact mode unstrided 5x5 rows not a multiple of 16 wide; at most 64 taps.
 void expect_rule(bool want, bool exact, const Case& c, int line, bool want_avx2) {
@@ -355,17 +477,24 @@ TEST(DepthwiseBlocked, SelectionRule) {
     expect_rule(true, exact, c, __LINE__);
     EXPECT_FALSE(depthwise_takes_blocked(Isa::Scalar, exact, c.shape()));
   }
-  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked (AVX2: in exact mode only)
-  expect_rule(true, false, c, __LINE__, false);
-  expect_rule(true, true, c, __LINE__, true);
+  c.in_h = c.in_w = 14;  // 14 wide, 25 taps, unstrided: blocked
+  expect_rule(true, false, c, __LINE__);
+  expect_rule(true, true, c, __LINE__);
   c.kh = c.kw = 3;  // 14 wide, 9 taps, unstrided: blocked (AVX2: the walk)
   c.pt = c.pl = c.pb = c.pr = 1;
   expect_rule(true, false, c, __LINE__, false);
   expect_rule(true, true, c, __LINE__, false);
   c.kh = c.kw = 5;
   c.pt = c.pl = c.pb = c.pr = 2;
-  c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the stride-2 kernel or the walk
+  c.in_h = c.in_w = 28;  // 14 wide at stride 2, 25 taps: the walk (AVX2: blocked)
   c.sh = c.sw = 2;
+  expect_rule(false, false, c, __LINE__, true);
+  expect_rule(false, true, c, __LINE__, true);
+  c.in_h = c.in_w = 56;  // 28 wide at stride 2, 25 taps: the walk
+  expect_rule(false, false, c, __LINE__);
+  expect_rule(false, true, c, __LINE__);
+  c.in_h = c.in_w = 42;  // 14 wide at stride 3, 25 taps: the walk
+  c.sh = c.sw = 3;
   expect_rule(false, false, c, __LINE__);
   expect_rule(false, true, c, __LINE__);
   c.sh = c.sw = 1;  // 28 wide, 25 taps, unstrided: the walk in fast mode, blocked in exact mode

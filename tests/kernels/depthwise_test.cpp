@@ -20,6 +20,7 @@
 #include "optimized/kernels/conv/depthwise.hpp"
 #include "optimized/kernels/conv/depthwise_stride1.hpp"
 #include "optimized/kernels/conv/depthwise_stride2.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
@@ -372,14 +373,19 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
     std::size_t in_w, kh, kw, pt, pl, pb, pr;
   };
   std::uint32_t seed = 1300;
+  // On AVX2 the kernel keeps rows under 28 outputs of windows that are not square (41: 5x3) or
+  // with a channel multiplier (27 and 33, multiplier 2).
   for (const Shape2& g : {Shape2{19, 3, 3, 1, 1, 1, 1}, Shape2{27, 5, 5, 2, 2, 2, 2}, Shape2{31, 3, 3, 1, 1, 1, 1}, Shape2{32, 3, 3, 0, 0, 1, 1}, Shape2{33, 3, 3, 2, 2, 0, 0},
+                          Shape2{41, 5, 3, 2, 1, 2, 1},
                           Shape2{47, 5, 5, 2, 2, 2, 2}, Shape2{64, 5, 5, 1, 1, 2, 2}, Shape2{80, 7, 3, 3, 1, 3, 1},
                           Shape2{97, 3, 5, 1, 4, 1, 4}, Shape2{112, 3, 3, 1, 1, 1, 1}}) {
     const Case c = windowed(9 + g.in_w % 4, g.in_w, g.kh, g.kw, 2, g.pt, g.pl, g.pb, g.pr, g.in_w % 2 == 1);
     ASSERT_TRUE(c.valid()) << c.describe();
 #if defined(__x86_64__)
     EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape())) << c.describe();
-    EXPECT_EQ(depthwise_takes_stride2(Isa::Avx2, c.shape()), c.shape().out_w < 28) << c.describe();
+    EXPECT_EQ(depthwise_takes_stride2(Isa::Avx2, c.shape()),
+              c.shape().out_w < 28 && (c.kh != c.kw || c.multiplier > 1))
+        << c.describe();
 #endif
     expect_exact_and_fast(c, seed);
   }
@@ -393,9 +399,19 @@ TEST(Depthwise, StrideTwoInPlaceExactAndFast) {
 TEST(Depthwise, StrideTwoSelection) {
   Case c = square_three(2, 9, 40, 2);
   c.bias = false;
+  c.multiplier = 2;  // on AVX2 the in-place kernel serves rows under 28 with a multiplier
 #if defined(__x86_64__)
   EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, c.shape()));
   EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx2, c.shape()));  // the eight-lane instantiation
+  Case single = c;
+  single.multiplier = 1;  // square, one filter a channel: on AVX2 the split walk's band kernel
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx512, single.shape()));
+  EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, single.shape()));
+  EXPECT_TRUE(depthwise_walk_takes_band_kernel(Isa::Avx2, single.shape()));
+  Case tall = single;
+  tall.kh = 5;  // 5x3: on AVX2 the in-place kernel
+  tall.pt = tall.pb = 2;
+  EXPECT_TRUE(depthwise_takes_stride2(Isa::Avx2, tall.shape()));
 #else
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx512, c.shape()));  // x86-64 only
   EXPECT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape()));
@@ -571,7 +587,9 @@ std::string check_split_walk(const Case& c, std::uint32_t seed) {
 }
 
 // Column stride 2 on the AVX2 walk: rows of 28 or more outputs of 3x3 and 5x5 windows (the
-// in-place kernel takes 9-27) and any row of other windows. Input widths whose even and odd column
+// in-place kernel takes 9-27) and any row of other windows; since session 37 also square 3x3 and
+// 5x5 rows of 9-27 outputs (28, 27, 24, 19 and 54 wide inputs: 14, 14, 12, 10 and 27 outputs, 14 or
+// 16 rows: the band kernel's four-row tile moved back). Input widths whose even and odd column
 // counts end on, before and after the split's eight-column steps (55-65, 113, 150, 200), fall
 // between one and two steps (19, 30, 33) or short of one (13); pads 0-3
 // on the left (each phase's first column 0, 1 or 2) and top, pads after the input or none; whole
@@ -594,7 +612,9 @@ TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
                      G{21, 60, 3, 3, 1, 1, 1, 1, 1, 1}, G{90, 62, 3, 3, 3, 1, 1, 1, 1, 1},
                      G{30, 40, 7, 7, 2, 1, 3, 3, 3, 3}, G{24, 30, 3, 3, 2, 2, 2, 2, 2, 2},
                      G{26, 33, 2, 2, 2, 1, 0, 0, 0, 0}, G{20, 19, 1, 1, 2, 1, 0, 0, 0, 0},
-                     G{15, 13, 7, 7, 2, 1, 3, 3, 3, 3}}) {
+                     G{15, 13, 7, 7, 2, 1, 3, 3, 3, 3}, G{28, 28, 3, 3, 2, 1, 1, 1, 1, 1},
+                     G{27, 27, 5, 5, 2, 1, 2, 2, 2, 2}, G{32, 24, 3, 3, 2, 1, 1, 1, 1, 1},
+                     G{28, 19, 5, 5, 2, 1, 2, 2, 2, 2}, G{31, 54, 3, 3, 2, 1, 0, 0, 1, 1}}) {
     Case c;
     c.batch = 1 + g.in_w % 2;
     c.channels = 3;
@@ -634,13 +654,16 @@ TEST(Depthwise, StrideTwoSplitBandsExactAndFast) {
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, stride3.shape()));
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Sse, cases[0].shape()));
   EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx512, cases[0].shape()));  // the in-place kernel's
-  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, square_three(2, 20, 40, 2).shape()));  // 20 wide
+  Case multiplied20 = square_three(2, 20, 40, 2);  // 20 wide with a multiplier: the in-place kernel's
+  multiplied20.multiplier = 2;
+  EXPECT_FALSE(depthwise_walk_splits_bands(Isa::Avx2, multiplied20.shape()));
 }
 
 // Unstrided square 3x3 and 5x5 windows on the AVX2 walk take the band kernel over the padded
 // plane (depthwise_walk_takes_band_kernel; 3x3 rows of 64 or more take the in-place kernel first).
 // Rows of 8 outputs (one vector), 13-17 (a vector moved back), 16, 22, 40 and 63 (pairs and a
-// single vector), 100; heights below, at and past the four-row tile; no padding (the input plane
+// single vector), 100; heights below, at and past the four-row tile (7, 9, 14 and 30 rows end
+// with a four-row tile moved back over rows already computed); no padding (the input plane
 // read in place), symmetric, TensorFlow's "same" (0 before, 1 after) and asymmetric pads; a
 // multiplier, a batch; exact bits (ordinary and special values) and fast bits against the naive
 // loops at 1 and 2 threads; one large case split between two threads.
@@ -694,6 +717,71 @@ TEST(Depthwise, UnstridedBandKernelExactAndFast) {
   EXPECT_FALSE(depthwise_walk_takes_band_kernel(Isa::Avx2, other.shape()));
 }
 
+// An activation alone on the AVX2 walk: the band kernel applies Relu, Clip, LeakyRelu and
+// HardSwish in its stores (depthwise.cpp band_fused_activation; SiLU and the other kernels leave it
+// to the separate pass), with the bits of the walk without it followed by the element-wise
+// kernel's pass: exact and fast, special values among the inputs, 1 and 2 threads; split bands at
+// stride 2 (3x3 over bands of eight rows, 5x5 over a whole plane), the unstrided band kernel, and
+// a 7x7 window the generic walk takes.
+TEST(Depthwise, BandActivationAloneGivesTheSeparatePassBits) {
+  bool has_avx2 = false;
+  for (Isa isa : depthwise_variant_paths()) has_avx2 = has_avx2 || isa == Isa::Avx2;
+  if (!has_avx2) GTEST_SKIP() << "no AVX2 on this machine";
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls(
+      "Depthwise.BandActivationAloneGivesTheSeparatePassBits");
+  struct Act {
+    ew::UnaryOp op;
+    float alpha, beta;
+  };
+  const Act acts[] = {{ew::UnaryOp::Relu, 0.0f, 0.0f},
+                      {ew::UnaryOp::Clip, -0.5f, 6.0f},
+                      {ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
+                      {ew::UnaryOp::HardSwish, 0.0f, 0.0f},
+                      {ew::UnaryOp::Silu, 0.0f, 0.0f}};
+  // 40 planes of 30 x 56 outputs (20 chunks) and 64 of 14 x 14 (3 chunks): split between two threads.
+  std::vector<Case> cases = {square_three(5, 40, 60, 2), square_three(3, 14, 14, 1), square_three(4, 13, 30, 1),
+                             square_three(40, 60, 112, 2), square_three(64, 14, 14, 1)};
+  Case five = square_three(3, 28, 57, 2);
+  five.kh = five.kw = 5;
+  five.pt = five.pl = five.pb = five.pr = 2;
+  cases.push_back(five);
+  Case seven = square_three(3, 30, 64, 2);
+  seven.kh = seven.kw = 7;
+  seven.pt = seven.pl = seven.pb = seven.pr = 3;
+  cases.push_back(seven);
+  std::uint32_t seed = 5300;
+  ThreadPool one(1), two(2, ThreadPool::Sharing::Always);
+  for (const Case& c : cases) {
+    ASSERT_TRUE(c.valid()) << c.describe();
+    const Conv2dShape s = c.shape();
+#if defined(__x86_64__)
+    EXPECT_EQ(depthwise_walk_takes_band_kernel(Isa::Avx2, s), c.kh != 7) << c.describe();
+#endif
+    const Data d = random_data(c, seed++, true);
+    for (const Act& a : acts) {
+      for (bool exact : {true, false}) {
+        ConvActivation activation;
+        activation.args.op = a.op;
+        activation.args.alpha = a.alpha;
+        activation.args.beta = a.beta;
+        activation.args.fast = !exact;
+        std::vector<float> expected(c.batch * s.out_channels * s.out_plane(), 12345.0f);
+        depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, &one}, s, d.x.data(), d.w.data(), d.b.data(),
+                                  expected.data());
+        ew::unary_f32_run(Isa::Avx2, activation.args, expected.data(), expected.data(), expected.size());
+        for (ThreadPool* pool : {&one, &two}) {
+          std::vector<float> y(expected.size(), 12345.0f);
+          depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, pool}, s, d.x.data(), d.w.data(), d.b.data(),
+                                    y.data(), &activation);
+          EXPECT_EQ(conv_test::first_bit_difference(y, expected), "")
+              << c.describe() << " op " << static_cast<int>(a.op) << (exact ? " exact" : " fast") << " threads "
+              << pool->threads();
+        }
+      }
+    }
+  }
+}
+
 TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {
   struct Pads {
     std::size_t pl, pr;
@@ -705,13 +793,22 @@ TEST(Depthwise, InPlaceRowWidthsAroundTheLanes) {
       const Pads& p = pads[out_w % 4];
       // out_w = (in_w + pl + pr - k) / 2 + 1
       const std::size_t in_w = 2 * (out_w - 1) + k - p.pl - p.pr + out_w % 2;
-      const Case c = windowed(5 + out_w % 4, in_w, k, k, 2, p.pl % 2, p.pl, 1, p.pr, out_w % 3 == 0);
+      // With a channel multiplier the AVX2 path keeps the in-place kernel for rows under 28; one
+      // filter a channel takes the split walk's band kernel there (depthwise_stride2.cpp).
+      Case c = windowed(5 + out_w % 4, in_w, k, k, 2, p.pl % 2, p.pl, 1, p.pr, out_w % 3 == 0);
+      c.multiplier = 2;
       ASSERT_TRUE(c.valid()) << c.describe();
       ASSERT_EQ(c.shape().out_w, out_w) << c.describe();
 #if defined(__x86_64__)
       ASSERT_EQ(depthwise_takes_stride2(Isa::Avx2, c.shape()), out_w < 28) << c.describe();
 #endif
       EXPECT_EQ(check_exact(c, seed++, out_w % 2 == 0), "");
+      c.multiplier = 1;
+#if defined(__x86_64__)
+      ASSERT_FALSE(depthwise_takes_stride2(Isa::Avx2, c.shape())) << c.describe();
+      ASSERT_TRUE(depthwise_walk_takes_band_kernel(Isa::Avx2, c.shape())) << c.describe();
+#endif
+      EXPECT_EQ(check_exact(c, seed++, out_w % 2 == 1), "");
     }
   }
   for (std::size_t k : {3u, 7u}) {

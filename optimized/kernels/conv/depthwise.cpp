@@ -269,6 +269,20 @@ void apply_rest_of_activation(Isa isa, const ConvActivation& activation, std::si
 }
 
 #if defined(__x86_64__)
+// The activation the band kernel applies in its stores (depthwise_band.hpp): one alone that the
+// AVX2 stores apply (activation_fuses_in_store) without a residual, so that no second pass reads
+// the planes again; else null, and the separate pass runs. Not SiLU: in the band's stores it ran
+// 1.25-1.3x slower than the element-wise kernel's pass, which interleaves pairs of vectors (Zen 3,
+// one thread, node median: 144 channels 5x5/2 at 56 232 -> 295 us, 96 channels 3x3/2 at 112 ~410
+// -> 530); ReLU 1.07-1.1x faster (64 channels 3x3/2 at 112 169 -> 153-157, 576 3x3 at 14 81 ->
+// 75), HardSwish even (240 channels 3x3/2 at 28, 83).
+const ConvActivation* band_fused_activation(const ConvActivation* activation) noexcept {
+  return activation_fuses_in_store(activation) && activation->residual == nullptr &&
+                 activation->args.op != ew::UnaryOp::Silu
+             ? activation
+             : nullptr;
+}
+
 // Output rows per band of the split walk below: the whole plane when both its phase planes fit in
 // 24 KB (most of a 32 KB L1 data cache: 3x3 and 5x5 at 56 x 56, 15 KB), else eight (3x3 at
 // 112 x 112: bands of 17 rows, 8.5 KB). Session 36, AMD EPYC Zen 3, one thread: at 112 x 112 the
@@ -320,6 +334,7 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
   // Square 3x3 and 5x5 windows at stride 2 take the band kernel (depthwise_band.hpp), the rest
   // the path's walk.
   const bool fixed = band_kernel_fits(context.isa, s);
+  const ConvActivation* fused = fixed ? band_fused_activation(activation) : nullptr;
   const std::array<std::size_t, 8> geometry = {band.rows, band.stride, band.base[0], band.base[1], l.width,
                                                s.pad_left, s.in_w, 1};
   context.parallel_for(chunks, estimate, [&](std::size_t chunk) {
@@ -353,6 +368,7 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
           b.out_h = job.out_h;
           b.out_w = s.out_w;
           b.exact = job.exact;
+          b.activation = fused;
           depthwise_band__avx2(b);
         } else {
           walk(job);
@@ -360,7 +376,9 @@ void walk_split_bands(const KernelContext& context, const Conv2dShape& s, const 
       }
       normalize_plane(context.isa, activation, oc, out, s.out_plane());
     }
-    if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
+    if (activation != nullptr && fused == nullptr) {
+      apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
+    }
   });
 }
 #endif
@@ -503,6 +521,9 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
   // Unstrided square 3x3 and 5x5 windows on AVX2 take the band kernel over the padded plane
   // (docs/design.md "Stride-2 phase planes by bands", the unstrided use).
   const bool unstrided_band = band_kernel_fits(context.isa, s) && s.stride_w == 1;
+  const ConvActivation* in_stores = unstrided_band ? band_fused_activation(activation) : nullptr;
+#else
+  const ConvActivation* in_stores = nullptr;
 #endif
   const std::size_t scratch_floats = layout.in_place ? 0 : layout.phases * layout.plane;
   const std::array<std::size_t, 8> geometry = phase_geometry(s, layout);
@@ -543,6 +564,7 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
         b.out_h = s.out_h;
         b.out_w = s.out_w;
         b.exact = exact;
+        b.activation = in_stores;
         depthwise_band__avx2(b);
         normalize_plane(context.isa, activation, oc, b.out, s.out_plane());
         continue;
@@ -554,7 +576,9 @@ void depthwise_walk_conv2d_f32(const KernelContext& context, const Conv2dShape& 
       walk(job);
       normalize_plane(context.isa, activation, oc, job.out, s.out_plane());
     }
-    if (activation != nullptr) apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
+    if (activation != nullptr && in_stores == nullptr) {
+      apply_rest_of_activation(context.isa, *activation, chunk, per_chunk, end, s, y);
+    }
   });
 }
 

@@ -52,8 +52,23 @@ void depthwise_plane_avx2(const DepthwisePlaneJob& job) {
   }
 }
 
+// Unstrided rows of at least 8 columns by whole vectors, the last one moved back to end at the
+// row's last column (it rewrites the same values): the compiler's loop finished each row of 14
+// (3x3 at 14 x 14) with six scalar copies, and the copy had taken a fifth of the layer. Only data
+// moves.
 void depthwise_phase_rows_avx2(const float* src, std::size_t src_step, std::size_t stride, std::size_t count,
                                std::size_t rows, float* out, std::size_t out_step) {
+  if (stride == 1 && count >= Avx2Lanes::kWidth) {
+    for (std::size_t r = 0; r < rows; ++r, src += src_step, out += out_step) {
+      std::size_t j = 0;
+      for (; j + Avx2Lanes::kWidth <= count; j += Avx2Lanes::kWidth) Avx2Lanes::store(out + j, Avx2Lanes::load(src + j));
+      if (j < count) {
+        const std::size_t last = count - Avx2Lanes::kWidth;
+        Avx2Lanes::store(out + last, Avx2Lanes::load(src + last));
+      }
+    }
+    return;
+  }
   depthwise_detail::copy_phase_rows<Avx2Lanes>(src, src_step, stride, count, rows, out, out_step);
 }
 

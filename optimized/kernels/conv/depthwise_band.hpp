@@ -14,6 +14,8 @@
 
 #include <cstddef>
 
+#include "optimized/kernels/conv/conv_activation_step.hpp"
+
 namespace onemodel::opt {
 
 // One band: out_h output rows, whose input rows start at row 0 of the phase planes.
@@ -27,6 +29,9 @@ struct DepthwiseBandJob {
   float* out = nullptr;
   std::size_t out_h = 0, out_w = 0;  // out_w >= 8
   bool exact = false;
+  // An activation the stores apply (fused_activation_avx2.hpp, the element-wise pass's bits), or
+  // null; the caller passes only one activation_fuses_in_store allows, without a residual.
+  const ConvActivation* activation = nullptr;
 };
 
 #if defined(__x86_64__)

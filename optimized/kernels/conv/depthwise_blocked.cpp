@@ -23,7 +23,14 @@ bool depthwise_takes_blocked(Isa isa, bool exact, const Conv2dShape& s) noexcept
   // exact, 1.42-1.55x fast (184-672 channels), of 5x5 kernels 0.91x exact, 1.13-1.19x fast (480 and
   // 672): on AVX2 they take the blocked kernel only for 5x5 and larger in exact mode. (7-wide
   // outputs: 0.51-0.66x; 28-wide 5x5 exact 0.99-1.01x, kept.)
-  if (isa == Isa::Avx2 && s.out_w < 16 && s.taps() < 49) return exact && s.stride_w == 1 && s.taps() >= 25;
+  // Session 37 (AMD EPYC Zen 3, one thread, thread CPU us, the minimum of three runs, blocked /
+  // walk), once the blocked kernel stored whole vectors and unrolled its 3x3 and 5x5 tiles: 14-wide
+  // rows of 5x5 kernels unstrided fast 106 / 130 (480 channels), 151 / 182 (672), exact 127 / 217,
+  // 175 / 303; at stride 2 (240 channels, 28 -> 14) fast 103 / 129, exact 105 / 142. 3x3 kernels
+  // stay with the walk: 14 wide unstrided fast 1.03-1.05x, exact 0.97-0.99x (184-672 channels);
+  // 28 -> 14 at stride 2 fast 1.08x, exact 1.02x (240 channels). So on AVX2 the 9-15 wide rows
+  // take the blocked kernel for 5x5 (25 to 48 taps) at column stride 1 or 2, in both modes.
+  if (isa == Isa::Avx2 && s.out_w < 16 && s.taps() < 49) return s.taps() >= 25 && s.stride_w <= 2;
   if (s.out_w < 16 && (s.stride_w == 1 || s.taps() >= 49)) return true;
   // Session 29 (AMD EPYC Zen 4, one thread, us per call, walk / blocked, unstrided): 7x7 at 28
   // wide fast 264 / 226 (192 channels), then 32 wide 153 / 173, 48 311 / 325, 56 462 / 441, 64

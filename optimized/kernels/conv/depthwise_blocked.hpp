@@ -31,8 +31,8 @@ inline constexpr std::size_t kDepthwiseBlockMaxTileFloats = 65536;
 // Whether depthwise_conv2d_f32 takes the channel-blocked kernel for this shape on this path in
 // this mode: the AVX-512 and AVX2 paths only, at most 64 taps, the block's padded copy within
 // kDepthwiseBlockMaxTileFloats, and output rows of at most 8, or narrower than 16 unstrided or with
-// at least 49 taps (on AVX2 those unstrided ones with fewer than 49 taps only in exact mode with
-// 25 taps or more); unstrided 7x7 rows under 32 (fast) or of any width (exact); in exact mode
+// at least 49 taps (on AVX2 those with fewer than 49 taps only with 25 taps or more and a column
+// stride of 1 or 2, unstrided or not); unstrided 7x7 rows under 32 (fast) or of any width (exact); in exact mode
 // unstrided 5x5 rows that are not a multiple of 16 wide (the rules measured in
 // depthwise_blocked.cpp). A constant of the shape, path and mode, never of the thread count; the
 // bits are the same either way.

@@ -19,7 +19,18 @@ bool depthwise_takes_stride2(Isa isa, const Conv2dShape& s) noexcept {
   // columns take four shuffles to split and a shifted tap two more, against four or five
   // multiply-adds, so on AVX2 only rows under 28 outputs take it. (One vector per tile instead of
   // two, to keep the row taps in the 16 registers, was slower: 1.13-1.20x at 56 wide.)
-  if (isa == Isa::Avx2 && s.out_w >= 28) return false;
+  // Session 37 (Zen 3, AVX2, one thread, thread CPU us, the minimum of three runs, against the
+  // walk that splits the phase planes by bands for the band kernel, depthwise_band.hpp, which came
+  // in session 36): square windows of one filter a channel at 9-27 outputs a row took 1.3-1.4x the
+  // walk's time (3x3/2 28 -> 14 240 channels 79 / 57 fast, 85 / 63 exact; 24 -> 12 96 channels
+  // 24.6 / 18.7, 27.1 / 20.3; 40 -> 20 480 channels 112 / 86, 120 / 95; 5x5/2 28 -> 14 240
+  // channels fast 130 / 95, exact 141 / 142, a shape the blocked kernel takes first on AVX2): the
+  // split costs two shuffles per eight outputs of an input row, the in-place tile's split and
+  // shifts about ten. So on AVX2 only other windows (not square, or a channel multiplier, which the
+  // split walk does not serve) keep the in-place kernel, with rows under 28 outputs.
+  if (isa == Isa::Avx2 && (s.out_w >= 28 || (s.kernel_h == s.kernel_w && s.out_channels == s.in_channels))) {
+    return false;
+  }
   return s.map_extents_below(std::size_t{1} << 24);
 #else
   (void)isa;

@@ -26,7 +26,9 @@ namespace onemodel::opt {
 // Whether the plane walk hands this shape's planes to the stride-2 kernel: the AVX-512 or AVX2 path,
 // strides 2 x 2, no dilation, 3- or 5-wide windows at most 7 tall, left padding below the window
 // width, output rows of at least 9 columns (narrower ones take the channel-blocked kernel first,
-// depthwise_blocked.hpp) and on AVX2 fewer than 28, extents far below the 32-bit range.
+// depthwise_blocked.hpp) and on AVX2 fewer than 28 of windows that are not square or with a channel
+// multiplier (square 3x3 and 5x5 windows of one filter a channel take the split walk's band
+// kernel there), extents far below the 32-bit range.
 bool depthwise_takes_stride2(Isa isa, const Conv2dShape& shape) noexcept;
 
 #if defined(__x86_64__)
