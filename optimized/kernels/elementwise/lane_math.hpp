@@ -310,14 +310,16 @@ typename L::F tanh(typename L::F x) noexcept {
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
 }
 
-// spec/exact-transcendentals.md section 6: the parts of erf at |x| = ax.
+// spec/exact-transcendentals.md section 6: the parts of erf at |x| = ax, each branch unselected.
 template <class L>
 struct ErfParts {
   typename L::M small;     // ax < 0.5
-  typename L::F erf_abs;   // erf(ax), both branches selected
+  typename L::F erf_small; // erf(ax) = ax P(z), meaningful where small
   typename L::F erfc_abs;  // erfc(ax), meaningful where !small
 };
 
+// For a NaN ax the parts are NaN (every NaN operand gives a NaN); the callers select their
+// canonical NaN or, for erf_gate_chain, let the NaN reach its final canonical step.
 template <class L>
 ErfParts<L> erf_parts(typename L::F ax) noexcept {
   using F = typename L::F;
@@ -356,16 +358,23 @@ ErfParts<L> erf_parts(typename L::F ax) noexcept {
   const F lo = L::sub(ax, hi);
   F z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
   z_lo = L::select(L::ge(ax, L::splat(64.0f)), L::splat(0.0f), z_lo);
-  const F exp_neg_z = L::mul(exp<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
+  // exp(0 - z) for z >= 0 (or NaN, see above): 0 - z <= 0 never takes exp's overflow selection,
+  // and its NaN selection is the callers', so exp_below_overflow gives exp's bits here.
+  const F exp_neg_z = L::mul(exp_below_overflow<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
   const F erfc = L::mul(exp_neg_z, L::mul(t, g));
-  return {small, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc)), erfc};
+  return {small, erf_small, erfc};
+}
+
+// erf(x) with the sign OR-ed on; a NaN x gives a NaN of unspecified payload.
+template <class L>
+typename L::F erf_of_number(typename L::F x) noexcept {
+  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
+  return or_sign<L>(L::select(parts.small, parts.erf_small, L::sub(L::splat(1.0f), parts.erfc_abs)), x);
 }
 
 template <class L>
 typename L::F erf(typename L::F x) noexcept {
-  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  const typename L::F result = or_sign<L>(parts.erf_abs, x);
-  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), erf_of_number<L>(x));
 }
 
 // 1 + erf(x): 1 + (erf OR sign) for ax < 0.5; erfc(|x|) for x < 0, else 2 - erfc(|x|).
@@ -373,10 +382,25 @@ template <class L>
 typename L::F one_plus_erf(typename L::F x) noexcept {
   using F = typename L::F;
   const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  const F small = L::add(L::splat(1.0f), or_sign<L>(parts.erf_abs, x));
+  const F small = L::add(L::splat(1.0f), or_sign<L>(parts.erf_small, x));
   const F large = L::select(L::lt(x, L::splat(0.0f)), parts.erfc_abs, L::sub(L::splat(2.0f), parts.erfc_abs));
   const F result = L::select(parts.small, small, large);
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+}
+
+// The erf form of GELU as five separate operators, the opset-17 export's chain (torch: Div(x, d),
+// Erf, Add(., c), Mul(x, .), Mul(., f); the `elementwise-chain` pass's program, recognised by
+// ElementwiseProgramOp): every operator's one rounding in the graph's order, so the bits of the
+// five kernels, unlike gelu_erf (x * 0.70710677, erfc for negative arguments), whose values differ.
+// Only the last canonical NaN step is kept: a NaN never depends on its operands' payloads (every
+// IEEE operation with a NaN operand gives a NaN, and erf's only bit operations keep a NaN a NaN),
+// so the intermediate canonicalisations change nothing the last one does not overwrite. Add and
+// Mul are commutative but for NaN payloads, which that last step also overwrites.
+template <class L>
+typename L::F erf_gate_chain(typename L::F x, typename L::F divisor, typename L::F addend,
+                             typename L::F factor) noexcept {
+  const typename L::F gate = L::add(erf_of_number<L>(L::div(x, divisor)), addend);
+  return canonical<L>(L::mul(L::mul(x, gate), factor));
 }
 
 // spec/exact-transcendentals.md section 7: gelu(-inf) = -0, NaN canonical, last.
