@@ -310,20 +310,26 @@ typename L::F tanh(typename L::F x) noexcept {
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
 }
 
-// spec/exact-transcendentals.md section 6: the parts of erf at |x| = ax, each branch unselected.
+// spec/exact-transcendentals.md section 6: erf(|x|) and 1 + erf(x), both branches selected, and
+// the branches' values. Both selections sit inside the large branch (the all-small return gives
+// the small branch's values): after the join with that return GCC spilled the four vectors of
+// map_unary_paired (4 vectors a step, Zen 3, us per 16384 floats: erf 49.5 -> 35, GELU 46 -> 38.5,
+// the GELU chain 47 -> 37.5). Whichever value a caller does not read is dropped by the compiler.
 template <class L>
 struct ErfParts {
   typename L::M small;     // ax < 0.5
   typename L::F erf_small; // erf(ax) = ax P(z), meaningful where small
   typename L::F erfc_abs;  // erfc(ax), meaningful where !small
   typename L::F erf_abs;   // erf(ax), both branches selected
+  typename L::F one_plus_erf;  // 1 + erf(x), both branches selected
 };
 
-// For a NaN ax the parts are NaN (every NaN operand gives a NaN); the callers select their
+// For a NaN x the parts are NaN (every NaN operand gives a NaN); the callers select their
 // canonical NaN or, for erf_gate_chain, let the NaN reach its final canonical step.
 template <class L>
-ErfParts<L> erf_parts(typename L::F ax) noexcept {
+ErfParts<L> erf_parts(typename L::F x) noexcept {
   using F = typename L::F;
+  const F ax = abs_bits<L>(x);
   const F z = L::mul(ax, ax);
   const auto small = L::lt(ax, L::splat(0.5f));
   // ax < 0.5: ax * P(z).
@@ -333,7 +339,9 @@ ErfParts<L> erf_parts(typename L::F ax) noexcept {
   p = L::sub(L::mul(p, z), L::splat(0.37612638f));
   p = L::add(L::mul(p, z), L::splat(1.1283792f));
   const F erf_small = L::mul(ax, p);
-  if (L::all(small)) return {small, erf_small, L::splat(0.0f), erf_small};
+  if (L::all(small)) {
+    return {small, erf_small, L::splat(0.0f), erf_small, L::add(L::splat(1.0f), or_sign<L>(erf_small, x))};
+  }
   // ax >= 0.5: erfc(ax) = e^{-(z + zLo)} t G(t - 1).
   const F t = L::div(L::splat(1.0f), ax);
   const F s = L::sub(t, L::splat(1.0f));
@@ -373,17 +381,16 @@ ErfParts<L> erf_parts(typename L::F ax) noexcept {
   // and its NaN selection is the callers', so exp_below_overflow gives exp's bits here.
   const F exp_neg_z = L::mul(exp_below_overflow<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
   const F erfc = L::mul(exp_neg_z, L::mul(t, g));
-  // erf's selection here, inside the branch, not after the join with the all-small return: GCC
-  // then keeps the four vectors of map_unary_paired in registers (erf 4 vectors a step, Zen 3, us
-  // per 16384 floats: 49.5 with the selection after the join, 35 here; the GELU chain 47 -> 37.5).
-  return {small, erf_small, erfc, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc))};
+  const F one_plus_small = L::add(L::splat(1.0f), or_sign<L>(erf_small, x));
+  const F one_plus_large = L::select(L::lt(x, L::splat(0.0f)), erfc, L::sub(L::splat(2.0f), erfc));
+  return {small, erf_small, erfc, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc)),
+          L::select(small, one_plus_small, one_plus_large)};
 }
 
 // erf(x) with the sign OR-ed on; a NaN x gives a NaN of unspecified payload.
 template <class L>
 typename L::F erf_of_number(typename L::F x) noexcept {
-  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  return or_sign<L>(parts.erf_abs, x);
+  return or_sign<L>(erf_parts<L>(x).erf_abs, x);
 }
 
 template <class L>
@@ -394,12 +401,7 @@ typename L::F erf(typename L::F x) noexcept {
 // 1 + erf(x): 1 + (erf OR sign) for ax < 0.5; erfc(|x|) for x < 0, else 2 - erfc(|x|).
 template <class L>
 typename L::F one_plus_erf(typename L::F x) noexcept {
-  using F = typename L::F;
-  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  const F small = L::add(L::splat(1.0f), or_sign<L>(parts.erf_small, x));
-  const F large = L::select(L::lt(x, L::splat(0.0f)), parts.erfc_abs, L::sub(L::splat(2.0f), parts.erfc_abs));
-  const F result = L::select(parts.small, small, large);
-  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), erf_parts<L>(x).one_plus_erf);
 }
 
 // The erf form of GELU as five separate operators, the opset-17 export's chain (torch: Div(x, d),
