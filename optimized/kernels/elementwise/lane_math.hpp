@@ -361,21 +361,11 @@ ErfParts<L> erf_parts(typename L::F x) noexcept {
   g = L::add(L::mul(g, s), L::splat(0.035529688f));
   g = L::sub(L::mul(g, s), L::splat(0.1543716f));
   g = L::add(L::mul(g, s), L::splat(0.42758358f));
-  // ax^2 = z + zLo exactly; zLo = 0 for ax >= 64. The spec forms zLo by the Veltkamp split of ax
-  // and Dekker's product, which give the exact error ax^2 - z for every ax in [0.5, 64) (no
-  // overflow, no underflow: binary32's 24 bits split 12 + 12); a fused ax*ax - z gives that exact
-  // value unrounded, so where the path has one it takes 1 instruction for 11 with the same bits
-  // (checked on every float of [0.5, 64] by tests/kernels/elementwise_erf_zlo_test.cpp). The
-  // lanes that select zLo = 0 or the small branch never use this value.
-  F z_lo;
-  if constexpr (requires { L::product_error(ax, ax, z); }) {
-    z_lo = L::product_error(ax, ax, z);
-  } else {
-    const F split = L::mul(ax, L::splat(4097.0f));
-    const F hi = L::sub(split, L::sub(split, ax));
-    const F lo = L::sub(ax, hi);
-    z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
-  }
+  // Veltkamp split of ax and Dekker's product: ax^2 = z + zLo exactly; zLo = 0 for ax >= 64.
+  const F split = L::mul(ax, L::splat(4097.0f));
+  const F hi = L::sub(split, L::sub(split, ax));
+  const F lo = L::sub(ax, hi);
+  F z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
   z_lo = L::select(L::ge(ax, L::splat(64.0f)), L::splat(0.0f), z_lo);
   // exp(0 - z) for z >= 0 (or NaN, see above): 0 - z <= 0 never takes exp's overflow selection,
   // and its NaN selection is the callers', so exp_below_overflow gives exp's bits here.

@@ -34,9 +34,6 @@ struct Avx2Lanes {
   static F max(F a, F b) noexcept { return _mm256_max_ps(a, b); }
   // -(a * b) + c in one rounding (fast_reciprocal's Newton step: the fused step of -a, b, c).
   static F fnmadd(F a, F b, F c) noexcept { return _mm256_fnmadd_ps(a, b, c); }
-  // a*b - p in one rounding. Exact mode uses it only where p is the rounded product a*b and the
-  // error a*b - p is exactly representable, so the rounding never acts (erf_parts' zLo).
-  static F product_error(F a, F b, F p) noexcept { return _mm256_fmsub_ps(a, b, p); }
   static M lt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   static M gt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
   static M ge(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }

@@ -44,9 +44,6 @@ struct Avx512Lanes {
   static F max(F a, F b) noexcept { return _mm512_maskz_max_ps(kAll, a, b); }
   // -(a * b) + c in one rounding (fast_reciprocal's Newton step: the fused step of -a, b, c).
   static F fnmadd(F a, F b, F c) noexcept { return _mm512_fnmadd_ps(a, b, c); }
-  // a*b - p in one rounding. Exact mode uses it only where p is the rounded product a*b and the
-  // error a*b - p is exactly representable, so the rounding never acts (erf_parts' zLo).
-  static F product_error(F a, F b, F p) noexcept { return _mm512_fmsub_ps(a, b, p); }
   // keep where m, else a * b (one rounded product): the selection of fast_sigmoid as one masked op.
   static F mul_unless(M m, F keep, F a, F b) noexcept { return _mm512_mask_mul_ps(keep, static_cast<M>(~m), a, b); }
   static M lt(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }

@@ -85,11 +85,6 @@ struct PairedLanes {
   {
     return {L::fnmadd(a.lo, b.lo, c.lo), L::fnmadd(a.hi, b.hi, c.hi)};
   }
-  [[gnu::always_inline]] static F product_error(F a, F b, F c) noexcept
-    requires requires(typename L::F v) { L::product_error(v, v, v); }
-  {
-    return {L::product_error(a.lo, b.lo, c.lo), L::product_error(a.hi, b.hi, c.hi)};
-  }
   [[gnu::always_inline]] static F max(F a, F b) noexcept
     requires requires(typename L::F v) { L::max(v, v); }
   {
