@@ -20,6 +20,34 @@ double step_ns_per_element(const EwStep& step) {
   return step.op == ew::BinaryOp::Div ? 1.0 : 0.5;
 }
 
+// The opset-17 export of the erf-form GELU, Div(x, d) -> Erf -> Add(., c) -> Mul(x, .) -> Mul(., f)
+// (Add and the Muls with their operands in either order, the constants any values): the program
+// ew::UnaryOp::ErfGateChain runs with the five kernels' bits (lane_math.hpp erf_gate_chain). Its
+// arguments go to `args`.
+bool erf_gate_chain(const std::vector<EwStep>& steps, ew::UnaryArgs& args) {
+  if (steps.size() != 5) return false;
+  // A binary step of operator `op` whose operands are the value `v` and a constant (either side).
+  auto with_constant = [](const EwStep& s, ew::BinaryOp op, int v, float& value) {
+    if (!s.binary || s.op != op || s.a_const == s.b_const) return false;
+    if ((s.a_const ? s.b : s.a) != v) return false;
+    value = s.value;
+    return true;
+  };
+  const EwStep& div = steps[0];
+  if (!div.binary || div.op != ew::BinaryOp::Div || div.a_const || div.a != 0 || !div.b_const) return false;
+  const EwStep& erf = steps[1];
+  if (erf.binary || erf.unary.op != ew::UnaryOp::Erf || erf.a != 1) return false;
+  float addend = 0.0f, factor = 0.0f;
+  if (!with_constant(steps[2], ew::BinaryOp::Add, 2, addend)) return false;
+  const EwStep& gate = steps[3];
+  if (!gate.binary || gate.op != ew::BinaryOp::Mul || gate.a_const || gate.b_const) return false;
+  if (!((gate.a == 0 && gate.b == 3) || (gate.a == 3 && gate.b == 0))) return false;
+  if (!with_constant(steps[4], ew::BinaryOp::Mul, 4, factor)) return false;
+  args = ew::UnaryArgs{ew::UnaryOp::ErfGateChain, div.value, addend};
+  args.gamma = factor;
+  return true;
+}
+
 }  // namespace
 
 ElementwiseProgramOp::ElementwiseProgramOp(const OptimizedConfig& config, std::vector<EwStep> steps,
@@ -73,6 +101,7 @@ ElementwiseProgramOp::ElementwiseProgramOp(const OptimizedConfig& config, std::v
     if (i + 1 < steps_.size() && last_use[static_cast<std::size_t>(s.result)] < 0) free_slots.push_back(r.out_slot);
     program_.push_back(r);
   }
+  erf_gate_chain_ = storage_ == DType::F32 && erf_gate_chain(steps_, erf_gate_args_);
 }
 
 void ElementwiseProgramOp::infer(InferContext& context) const {
@@ -133,6 +162,10 @@ void ElementwiseProgramOp::run(RunContext& context) const {
     float* yf = xf + kBlock;
     const std::size_t begin = chunk * ew::kChunkElements;
     const std::size_t end = std::min(n, begin + ew::kChunkElements);
+    if (erf_gate_chain_) {
+      ew::unary_f32_run(kernel.isa, erf_gate_args_, x32 + begin, y32 + begin, end - begin);
+      return;
+    }
     for (std::size_t i = begin; i < end; i += kBlock) {
       const std::size_t count = std::min(kBlock, end - i);
       if (!half) {

@@ -43,6 +43,8 @@ class ElementwiseProgramOp final : public OpKernel {
   void run(RunContext& context) const override;
 
   std::size_t step_count() const noexcept { return steps_.size(); }
+  // The program runs as ew::UnaryOp::ErfGateChain (the erf-form GELU export, same bits).
+  bool runs_erf_gate_chain() const noexcept { return erf_gate_chain_; }
 
  private:
   // A step with its operands and result resolved to slots: -1 the input, -2 the output, else a
@@ -55,6 +57,10 @@ class ElementwiseProgramOp final : public OpKernel {
   void run_block(Isa isa, const float* x, float* y, std::size_t count, float* scratch, bool round_steps) const;
 
   OptimizedConfig config_;
+  // Set when the program is the erf-form GELU chain ew::UnaryOp::ErfGateChain computes with the
+  // same bits (a float32 chain only): then one pass of that function replaces the steps.
+  bool erf_gate_chain_ = false;
+  ew::UnaryArgs erf_gate_args_;
   std::vector<Resolved> program_;
   std::vector<EwStep> steps_;
   int slots_ = 0;

@@ -75,6 +75,16 @@ std::vector<float> sweep() {
   return v;
 }
 
+// ew::UnaryOp::ErfGateChain's five operators one by one, each value stored canonical as its
+// kernel stores it: Div(x, alpha), Erf, Add(., beta), Mul(x, .), Mul(., gamma).
+float erf_gate_chain_oracle(float x, const ew::UnaryArgs& a) {
+  const float y = canonical(x / a.alpha);
+  const float e = onemodel::exact::erf(y);
+  const float g = canonical(e + a.beta);
+  const float m = canonical(x * g);
+  return canonical(m * a.gamma);
+}
+
 struct UnaryCase {
   const char* name;
   ew::UnaryArgs args;
@@ -145,6 +155,12 @@ const UnaryCase kUnaryCases[] = {
        if (v > 1.0f) v = 1.0f;
        return canonical(x * canonical(v));
      }},
+    // The erf-form GELU chain of the opset-17 exports as ElementwiseProgramOp runs it: the five
+    // operators' stored values (canonical NaN after each), Div, Erf, Add, Mul by x, Mul.
+    {"ErfGateChain", {ew::UnaryOp::ErfGateChain, 1.4142135f, 1.0f, false, 0.5f},
+     [](float x, const ew::UnaryArgs& a) { return erf_gate_chain_oracle(x, a); }},
+    {"ErfGateChainOddConstants", {ew::UnaryOp::ErfGateChain, -0.75f, 0.25f, false, 3.0f},
+     [](float x, const ew::UnaryArgs& a) { return erf_gate_chain_oracle(x, a); }},
 };
 
 std::string describe(Isa isa, int threads, std::size_t i, float x, float got, float want) {
@@ -365,6 +381,54 @@ TEST(ElementwiseKernels, LongRowsAndManyShortRowsSplitIntoChunks) {
 TEST(ElementwiseRegistry, ListFormAndDispatch) {
   onemodel::opt::kernel_tests::expect_registry_form(ew::variants(), "f32_elementwise");
   EXPECT_FALSE(ew_variant_paths().empty());
+}
+
+}  // namespace
+
+namespace {
+
+// ErfGateChain against its five operators on every path, over a dense sweep: every 257th bit
+// pattern (NaN payloads, +-0, subnormals, +-inf among them) and every pattern within 4096 ulps of
+// the branch points the chain's erf argument x / 1.4142135 meets: |x / d| = 0.5 (erf's two
+// branches), 64 (zLo's clamp), 10.197 (exp's flush of e^-z at -103.97) and 0.
+TEST(ElementwiseKernels, ErfGateChainGivesTheFiveOperatorsBitsOnADenseSweep) {
+  const ew::UnaryArgs args{ew::UnaryOp::ErfGateChain, 1.4142135f, 1.0f, false, 0.5f};
+  std::vector<float> x;
+  for (std::uint64_t u = 0; u <= 0xFFFFFFFFull; u += 257) x.push_back(from_bits(static_cast<std::uint32_t>(u)));
+  for (float point : {0.5f, 64.0f, 10.197f}) {
+    const std::uint32_t centre = bits(point * 1.4142135f);
+    for (std::uint32_t sign : {0u, 0x80000000u}) {
+      for (std::uint32_t u = centre - 4096; u <= centre + 4096; ++u) x.push_back(from_bits(u | sign));
+    }
+  }
+  for (std::uint32_t u = 0; u <= 4096; ++u) {
+    x.push_back(from_bits(u));
+    x.push_back(from_bits(u | 0x80000000u));
+  }
+  for (std::uint32_t u = 0x7F800000u; u <= 0x7F801000u; ++u) {  // +inf, then NaN payloads
+    x.push_back(from_bits(u));
+    x.push_back(from_bits(u | 0x80000000u));
+  }
+  x.push_back(from_bits(0xFFFFFFFFu));
+  x.push_back(from_bits(0x7FFFFFFFu));
+  std::vector<float> want(x.size()), got(x.size()), step_a(x.size()), step_b(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) want[i] = erf_gate_chain_oracle(x[i], args);
+  for (Isa isa : ew_variant_paths()) {
+    SCOPED_TRACE(std::string(onemodel::opt::isa_name(isa)));
+    std::fill(got.begin(), got.end(), 123.0f);
+    ew::unary_f32_run(isa, args, x.data(), got.data(), x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(bits(got[i]), bits(want[i])) << describe(isa, 1, i, x[i], got[i], want[i]);
+    }
+    // The same path's five separate kernels give those bits too.
+    const float d = args.alpha, c = args.beta, f = args.gamma;
+    ew::binary_f32_run(isa, ew::BinaryOp::Div, x.data(), 1, &d, 0, step_a.data(), x.size());
+    ew::unary_f32_run(isa, ew::UnaryArgs{ew::UnaryOp::Erf}, step_a.data(), step_b.data(), x.size());
+    ew::binary_f32_run(isa, ew::BinaryOp::Add, step_b.data(), 1, &c, 0, step_a.data(), x.size());
+    ew::binary_f32_run(isa, ew::BinaryOp::Mul, x.data(), 1, step_a.data(), 1, step_b.data(), x.size());
+    ew::binary_f32_run(isa, ew::BinaryOp::Mul, step_b.data(), 1, &f, 0, step_a.data(), x.size());
+    ASSERT_EQ(std::memcmp(step_a.data(), got.data(), got.size() * sizeof(float)), 0);
+  }
 }
 
 }  // namespace

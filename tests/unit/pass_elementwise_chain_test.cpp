@@ -25,6 +25,7 @@
 #include "onemodel/session.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
+#include "optimized/passes/elementwise_program.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
 #include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
@@ -151,6 +152,48 @@ TEST(ElementwiseChain, LeavesWhatItCannotServe) {
         .node("Mul", {"a", "k"}, {"y"})
         .output("y", DType::I32);
     EXPECT_EQ(count_kernels(*compiled(b.build(), ExecutionMode::Exact), "ElementwiseProgramOp"), 0u);
+  }
+}
+
+// The erf-form GELU export, Div(x, d) -> Erf -> Add(., 1) -> Mul(x, .) -> Mul(., 0.5), in the
+// operand orders 0 (torch's) and 1 (Add, Mul and Mul with swapped operands), which the program op
+// runs as one ew::UnaryOp::ErfGateChain pass, and 2 (x * 0.5 first), which it runs step by step.
+// d = 1.5, not sqrt 2, so that the `gelu` pass (fast mode, not bit-preserving) leaves the chain
+// alone and both modes can be compared; erf's two branches, NaN payloads and infinities occur.
+IrModel erf_gelu_chain(const Shape& shape, int order) {
+  GraphBuilder b(13);
+  b.input("x", DType::F32, shape)
+      .node("Constant", {}, {"d"}, {float_attr("value_float", 1.5f)})
+      .node("Constant", {}, {"one"}, {float_attr("value_float", 1.0f)})
+      .node("Constant", {}, {"half"}, {float_attr("value_float", 0.5f)})
+      .node("Div", {"x", "d"}, {"y"})
+      .node("Erf", {"y"}, {"e"});
+  if (order == 0) {
+    b.node("Add", {"e", "one"}, {"a"}).node("Mul", {"x", "a"}, {"m"}).node("Mul", {"m", "half"}, {"out"});
+  } else if (order == 1) {
+    b.node("Add", {"one", "e"}, {"a"}).node("Mul", {"a", "x"}, {"m"}).node("Mul", {"half", "m"}, {"out"});
+  } else {
+    b.node("Add", {"e", "one"}, {"a"}).node("Mul", {"x", "half"}, {"h"}).node("Mul", {"h", "a"}, {"out"});
+  }
+  b.output("out", DType::F32);
+  return b.build();
+}
+
+TEST(ElementwiseChain, ErfGeluExportRunsAsOnePassWithTheSameBits) {
+  const test::RequireSplit two_thread_runs_split;
+  const Shape shape{3, 97, 101};  // several chunks of 16,384 and a short last one
+  for (int order : {0, 1, 2}) {
+    SCOPED_TRACE("order " + std::to_string(order));
+    const IrModel model = erf_gelu_chain(shape, order);
+    for (ExecutionMode mode : {ExecutionMode::Exact, ExecutionMode::Fast}) {
+      const auto graph = compiled(model, mode);
+      ASSERT_EQ(graph->nodes.size(), 1u);
+      const auto* program = dynamic_cast<const opt::ElementwiseProgramOp*>(graph->nodes[0].kernel.get());
+      ASSERT_NE(program, nullptr);
+      EXPECT_EQ(program->runs_erf_gate_chain(), order != 2);
+    }
+    EXPECT_EQ(bits_everywhere(model, {{"x", input_values(shape, 11)}}), "");
+    EXPECT_EQ(bits_everywhere(model, {{"x", input_values(shape, 12, 3)}}), "");
   }
 }
 

@@ -20,7 +20,8 @@ double unary_ns_per_element(UnaryOp op) noexcept {
     case UnaryOp::Tanh:
     case UnaryOp::GeluTanh: return 3.0;
     case UnaryOp::Erf:
-    case UnaryOp::GeluErf: return 4.0;
+    case UnaryOp::GeluErf:
+    case UnaryOp::ErfGateChain: return 4.0;
     default: return 0.5;
   }
 }

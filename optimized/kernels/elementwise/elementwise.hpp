@@ -43,6 +43,11 @@ enum class UnaryOp : std::uint8_t {
   // alpha * x + beta, the product and the sum each rounded (no fused step): BatchNormalization's
   // per-element arithmetic once its channel factor and shift are known (batch_norm.hpp).
   ScaleShift,
+  // ((erf(x / alpha) + beta) * x) * gamma, five operators' roundings in this order, canonical NaN:
+  // the erf-form GELU chain of the opset-17 exports (Div, Erf, Add, Mul, Mul) as the
+  // ElementwiseProgramOp recognises it, with those five kernels' bits (lane_math.hpp
+  // erf_gate_chain).
+  ErfGateChain,
 };
 
 struct UnaryArgs {
@@ -55,6 +60,8 @@ struct UnaryArgs {
   // the self-gate pass and the fusing passes (activation_args.cpp, elementwise-chain), so a fused
   // node and the separate ones still compute the same function in either mode.
   bool fast = false;
+  // The third constant (ErfGateChain's final factor).
+  float gamma = 0.0f;
 };
 
 // `args` with `fast` set when the node runs in fast mode.

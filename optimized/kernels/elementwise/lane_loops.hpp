@@ -97,6 +97,15 @@ void unary_lanes(const UnaryArgs& args, const float* x, float* y, std::size_t n)
       return map_unary_paired<L>([](auto t, auto v) { return sigmoid<lanes_of<decltype(t)>>(v); }, x, y, n);
     case UnaryOp::Erf:
       return map_unary_paired<L>([](auto t, auto v) { return erf<lanes_of<decltype(t)>>(v); }, x, y, n);
+    case UnaryOp::ErfGateChain: {
+      const float divisor = args.alpha, addend = args.beta, factor = args.gamma;
+      return map_unary_paired<L>(
+          [divisor, addend, factor](auto t, auto v) {
+            using X = lanes_of<decltype(t)>;
+            return erf_gate_chain<X>(v, X::splat(divisor), X::splat(addend), X::splat(factor));
+          },
+          x, y, n);
+    }
     case UnaryOp::GeluErf:
       if (args.fast) {
         return map_unary_paired<L>(

@@ -310,17 +310,26 @@ typename L::F tanh(typename L::F x) noexcept {
   return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
 }
 
-// spec/exact-transcendentals.md section 6: the parts of erf at |x| = ax.
+// spec/exact-transcendentals.md section 6: erf(|x|) and 1 + erf(x), both branches selected, and
+// the branches' values. Both selections sit inside the large branch (the all-small return gives
+// the small branch's values): after the join with that return GCC spilled the four vectors of
+// map_unary_paired (4 vectors a step, Zen 3, us per 16384 floats: erf 49.5 -> 35, GELU 46 -> 38.5,
+// the GELU chain 47 -> 37.5). Whichever value a caller does not read is dropped by the compiler.
 template <class L>
 struct ErfParts {
   typename L::M small;     // ax < 0.5
-  typename L::F erf_abs;   // erf(ax), both branches selected
+  typename L::F erf_small; // erf(ax) = ax P(z), meaningful where small
   typename L::F erfc_abs;  // erfc(ax), meaningful where !small
+  typename L::F erf_abs;   // erf(ax), both branches selected
+  typename L::F one_plus_erf;  // 1 + erf(x), both branches selected
 };
 
+// For a NaN x the parts are NaN (every NaN operand gives a NaN); the callers select their
+// canonical NaN or, for erf_gate_chain, let the NaN reach its final canonical step.
 template <class L>
-ErfParts<L> erf_parts(typename L::F ax) noexcept {
+ErfParts<L> erf_parts(typename L::F x) noexcept {
   using F = typename L::F;
+  const F ax = abs_bits<L>(x);
   const F z = L::mul(ax, ax);
   const auto small = L::lt(ax, L::splat(0.5f));
   // ax < 0.5: ax * P(z).
@@ -330,7 +339,9 @@ ErfParts<L> erf_parts(typename L::F ax) noexcept {
   p = L::sub(L::mul(p, z), L::splat(0.37612638f));
   p = L::add(L::mul(p, z), L::splat(1.1283792f));
   const F erf_small = L::mul(ax, p);
-  if (L::all(small)) return {small, erf_small, L::splat(0.0f)};
+  if (L::all(small)) {
+    return {small, erf_small, L::splat(0.0f), erf_small, L::add(L::splat(1.0f), or_sign<L>(erf_small, x))};
+  }
   // ax >= 0.5: erfc(ax) = e^{-(z + zLo)} t G(t - 1).
   const F t = L::div(L::splat(1.0f), ax);
   const F s = L::sub(t, L::splat(1.0f));
@@ -356,27 +367,46 @@ ErfParts<L> erf_parts(typename L::F ax) noexcept {
   const F lo = L::sub(ax, hi);
   F z_lo = L::add(L::add(L::sub(L::mul(hi, hi), z), L::mul(L::splat(2.0f), L::mul(hi, lo))), L::mul(lo, lo));
   z_lo = L::select(L::ge(ax, L::splat(64.0f)), L::splat(0.0f), z_lo);
-  const F exp_neg_z = L::mul(exp<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
+  // exp(0 - z) for z >= 0 (or NaN, see above): 0 - z <= 0 never takes exp's overflow selection,
+  // and its NaN selection is the callers', so exp_below_overflow gives exp's bits here.
+  const F exp_neg_z = L::mul(exp_below_overflow<L>(L::sub(L::splat(0.0f), z)), L::sub(L::splat(1.0f), z_lo));
   const F erfc = L::mul(exp_neg_z, L::mul(t, g));
-  return {small, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc)), erfc};
+  const F one_plus_small = L::add(L::splat(1.0f), or_sign<L>(erf_small, x));
+  const F one_plus_large = L::select(L::lt(x, L::splat(0.0f)), erfc, L::sub(L::splat(2.0f), erfc));
+  return {small, erf_small, erfc, L::select(small, erf_small, L::sub(L::splat(1.0f), erfc)),
+          L::select(small, one_plus_small, one_plus_large)};
+}
+
+// erf(x) with the sign OR-ed on; a NaN x gives a NaN of unspecified payload.
+template <class L>
+typename L::F erf_of_number(typename L::F x) noexcept {
+  return or_sign<L>(erf_parts<L>(x).erf_abs, x);
 }
 
 template <class L>
 typename L::F erf(typename L::F x) noexcept {
-  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  const typename L::F result = or_sign<L>(parts.erf_abs, x);
-  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), erf_of_number<L>(x));
 }
 
 // 1 + erf(x): 1 + (erf OR sign) for ax < 0.5; erfc(|x|) for x < 0, else 2 - erfc(|x|).
 template <class L>
 typename L::F one_plus_erf(typename L::F x) noexcept {
-  using F = typename L::F;
-  const ErfParts<L> parts = erf_parts<L>(abs_bits<L>(x));
-  const F small = L::add(L::splat(1.0f), or_sign<L>(parts.erf_abs, x));
-  const F large = L::select(L::lt(x, L::splat(0.0f)), parts.erfc_abs, L::sub(L::splat(2.0f), parts.erfc_abs));
-  const F result = L::select(parts.small, small, large);
-  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), result);
+  return L::select(L::is_nan(x), splat_bits<L>(kCanonicalNan), erf_parts<L>(x).one_plus_erf);
+}
+
+// The erf form of GELU as five separate operators, the opset-17 export's chain (torch: Div(x, d),
+// Erf, Add(., c), Mul(x, .), Mul(., f); the `elementwise-chain` pass's program, recognised by
+// ElementwiseProgramOp): every operator's one rounding in the graph's order, so the bits of the
+// five kernels, unlike gelu_erf (x * 0.70710677, erfc for negative arguments), whose values differ.
+// Only the last canonical NaN step is kept: a NaN never depends on its operands' payloads (every
+// IEEE operation with a NaN operand gives a NaN, and erf's only bit operations keep a NaN a NaN),
+// so the intermediate canonicalisations change nothing the last one does not overwrite. Add and
+// Mul are commutative but for NaN payloads, which that last step also overwrites.
+template <class L>
+typename L::F erf_gate_chain(typename L::F x, typename L::F divisor, typename L::F addend,
+                             typename L::F factor) noexcept {
+  const typename L::F gate = L::add(erf_of_number<L>(L::div(x, divisor)), addend);
+  return canonical<L>(L::mul(L::mul(x, gate), factor));
 }
 
 // spec/exact-transcendentals.md section 7: gelu(-inf) = -0, NaN canonical, last.
