@@ -1,10 +1,10 @@
 // The activation a BatchNormalization override can carry once `batchnorm-activation`
-// (graph-passes.md; docs/design.md "BatchNormalization and its activation") has fused a
-// BatchNormalization with the activation reading it: the float32 kernel applies it to each value
-// right after x * a + shift, in registers for Relu, LeakyRelu and Clip (batch_norm.hpp,
-// ew::scale_shift_activation_f32_run), with the activation override's own element-wise function;
-// every case the override hands to the reference kernel runs the activation node's own kernel on
-// the reference's output, in place, as the unfused graph would.
+// (spec/optimized-engine.md section 2; docs/design.md "BatchNormalization and its activation in one
+// pass") has fused a BatchNormalization with the activation reading it: the float32 kernel applies
+// it to each value right after x * a + shift, in registers for Relu, LeakyRelu and Clip
+// (batch_norm.hpp, ew::scale_shift_activation_f32_run), with the activation override's own
+// element-wise function; every case the override hands to the reference kernel runs the activation
+// node's own kernel on the reference's output, in place, as the unfused graph would.
 #pragma once
 
 #include <memory>

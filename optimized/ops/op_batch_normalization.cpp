@@ -72,7 +72,7 @@ class BatchNormalizationOverride final : public OptimizedKernel {
 
   float epsilon_;  // read as the reference reads it
   bool training_;  // the reference kernel computes the batch statistics
-  std::unique_ptr<FusedActivation> activation_;  // graph-passes.md `batchnorm-activation`, or none
+  std::unique_ptr<FusedActivation> activation_;  // `batchnorm-activation` (spec/optimized-engine.md), or none
 };
 
 }  // namespace

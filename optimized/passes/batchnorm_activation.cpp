@@ -1,12 +1,13 @@
-// `batchnorm-activation` (not in the source's table; docs/design.md "BatchNormalization and its
-// activation"; bit-preserving, so it runs in both modes): a BatchNormalization in inference form
-// followed by one activation (the linear-pack-fuse list, or a `self-gate` node) becomes one
-// BatchNormalization node whose kernel applies the activation to each value right after
-// x * a + shift (batch_norm_activation.hpp). The values are those the activation node would
-// compute from the normalization's stored result, so no bit changes; what goes is one pass over
-// the normalization's output in memory. It is for the BatchNormalizations no Conv takes: those of
-// pre-activation networks (DenseNet's BN -> Relu -> Conv, whose input is a Concat), which
-// `conv-batchnorm-epilogue` and `conv-activation` cannot reach, so it runs after them.
+// `batchnorm-activation` (spec/optimized-engine.md section 2, not in the source's table;
+// docs/design.md "BatchNormalization and its activation in one pass"; bit-preserving, so it runs in
+// both modes): a BatchNormalization in inference form followed by one activation (the
+// linear-pack-fuse list, or a `self-gate` node) becomes one BatchNormalization node whose kernel
+// applies the activation to each value right after x * a + shift (batch_norm_activation.hpp). The
+// values are those the activation node would compute from the normalization's stored result, so no
+// bit changes; what goes is one pass over the normalization's output in memory. It is for the
+// BatchNormalizations no Conv takes: those of pre-activation networks (DenseNet's BN -> Relu ->
+// Conv, whose input is a Concat), which `conv-batchnorm-epilogue` and `conv-activation` cannot
+// reach, so it runs after them.
 //
 // Conditions: the BatchNormalization (opset 7 or later, where the override exists) has one wanted
 // output, training_mode = 0 and, before opset 9, spatial = 1; X is known to be float32; its

@@ -1,7 +1,8 @@
 // The `batchnorm-activation` pass (optimized/passes/batchnorm_activation.cpp, docs/design.md
-// "BatchNormalization and its activation"): BatchNormalization -> activation, the normalization's
-// result read by the activation alone and not a graph output, becomes one BatchNormalization node
-// applying the activation to each value after x * a + shift. It claims to preserve bits, so:
+// "BatchNormalization and its activation in one pass"): BatchNormalization -> activation, the
+// normalization's result read by the activation alone and not a graph output, becomes one
+// BatchNormalization node applying the activation to each value after x * a + shift. It claims to
+// preserve bits, so:
 //  - the fused graph (one node, shown as "BatchNormalization+activation" in run profiles) gives
 //    the reference engine's bits and the unfused graph's (level None) in exact mode and the
 //    unfused graph's in fast mode, on every kernel path at 1 and 2 threads

@@ -30,8 +30,8 @@ constexpr std::size_t kShortPlane = 64;
 // multiplication commutes bit for bit, and a NaN result is made canonical; with an activation
 // ew::scale_shift_activation_f32_run, the same ScaleShift followed by the activation's own
 // function); short ones four floats at a time with SSE2 on x86 and one at a time elsewhere, the
-// same two rounded operations, so the same bits. On a short plane Relu is applied in that loop
-// (relu_short below); any other activation then runs its element-wise kernel on the plane.
+// same two rounded operations, so the same bits. On a short plane Relu is applied in that loop;
+// any other activation then runs its element-wise kernel on the plane, in place.
 void batch_norm_plane_f32(Isa isa, const float* x, float* y, std::size_t size, float a, float shift,
                           const ew::UnaryArgs* activation) noexcept {
   if (size >= kShortPlane) {

@@ -21,9 +21,10 @@ struct BatchNormArgs {
   const float *scale = nullptr, *bias = nullptr, *mean = nullptr, *var = nullptr;  // C entries each
   float epsilon = 1e-5f;
   std::size_t n = 0, c = 0, plane = 0;  // x is [n, c, plane]
-  // The activation the `batchnorm-activation` pass fused after the normalization (graph-passes.md;
-  // docs/design.md "BatchNormalization and its activation"), applied to each value as the separate
-  // activation node would apply it to the normalization's stored result; null: none.
+  // The activation the `batchnorm-activation` pass fused after the normalization
+  // (spec/optimized-engine.md section 2; docs/design.md "BatchNormalization and its activation in
+  // one pass"), applied to each value as the separate activation node would apply it to the
+  // normalization's stored result; null: none.
   const ew::UnaryArgs* activation = nullptr;
 };
 
