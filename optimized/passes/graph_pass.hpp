@@ -40,6 +40,7 @@ void run_conv_residual_fuse(PassGraph& graph);
 void run_linear_pack_fuse(PassGraph& graph);
 void run_matmul_transpose_fuse(PassGraph& graph);
 void run_conv_activation(PassGraph& graph);
+void run_batchnorm_activation(PassGraph& graph);
 void run_elementwise_chain_fuse(PassGraph& graph);
 
 }  // namespace onemodel::opt

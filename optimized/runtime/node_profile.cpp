@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/graph/half_adapter.hpp"
+#include "optimized/ops/batch_norm_activation.hpp"
 #include "optimized/ops/conv_activation.hpp"
 
 namespace onemodel::opt {
@@ -48,6 +49,9 @@ ProfiledNode describe_node(const CompiledNode& node, Isa isa) {
       // conv-activation and conv-batchnorm-epilogue: the Conv override rebuilt with the following
       // BatchNormalization and/or activation inside.
       described.op_type = conv_fused_label(kernel);
+    } else if (node.ir->op_type == "BatchNormalization") {
+      // batchnorm-activation: the BatchNormalization override with the activation inside.
+      described.op_type = batch_norm_fused_label(kernel);
     } else {
       // A node a pass made with its own IR (qdq's QLinearConv): an override of that operator.
       described.op_type = node.ir->op_type;

@@ -225,6 +225,52 @@ TEST(ElementwiseKernels, ShortLengthsUseTheSameBitsAsLongOnes) {
   }
 }
 
+// ew::scale_shift_activation_f32_run (a BatchNormalization plane and its fused activation,
+// batch_norm.hpp): each output is the activation's oracle on canonical(a * x + shift), the two
+// roundings of ScaleShift's oracle, on every path, for every function of the list (Relu, LeakyRelu
+// and Clip in registers, the others in cached blocks), with special factors and shifts (a = -0 and
+// shift = -0 give -0 outputs, which Relu makes +0), lengths across lane widths and blocks (the
+// sweep is several blocks and a partial one), in place and not, nothing written past the end.
+TEST(ElementwiseKernels, ScaleShiftThenActivationIsTheTwoStepsBits) {
+  // Every 41st value of the sweep, then its specials and dense walk whole: some 28000 values.
+  const std::vector<float> all = sweep();
+  std::vector<float> x;
+  const std::size_t walk = 30 + static_cast<std::size_t>(24.0f / 0.0137f) + 2;
+  for (std::size_t i = 0; i + walk < all.size(); i += 41) x.push_back(all[i]);
+  x.insert(x.end(), all.end() - static_cast<std::ptrdiff_t>(walk), all.end());
+  const float nan = from_bits(0x7FC00000u), inf = from_bits(0x7F800000u);
+  const std::pair<float, float> affine[] = {{0.37f, -1.25f}, {-0.0f, -0.0f}, {1.0f, -0.0f}, {inf, 0.5f},
+                                            {-2.5f, nan},    {nan, 1.0f},    {3.0e-39f, -0.0f}};
+  for (const UnaryCase& c : kUnaryCases) {
+    for (const auto& [a, shift] : affine) {
+      const auto want = [&](float v) {
+        const float p = a * v;
+        return c.oracle(canonical(p + shift), c.args);
+      };
+      for (Isa isa : ew_variant_paths()) {
+        SCOPED_TRACE(std::string(c.name) + " " + std::string(onemodel::opt::isa_name(isa)) + " a=" + std::to_string(a) +
+                     " shift=" + std::to_string(shift));
+        for (std::size_t n = 0; n <= 19; ++n) {
+          std::vector<float> y(n + 1, 7.0f);
+          ew::scale_shift_activation_f32_run(isa, a, shift, c.args, x.data() + 100, y.data(), n);
+          for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(bits(y[i]), bits(want(x[100 + i]))) << "n " << n << " i " << i;
+          ASSERT_EQ(y[n], 7.0f) << "wrote past the end";
+        }
+        std::vector<float> y(x.size() + 1, 7.0f);
+        ew::scale_shift_activation_f32_run(isa, a, shift, c.args, x.data(), y.data(), x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          const float w = want(x[i]);
+          ASSERT_EQ(bits(y[i]), bits(w)) << describe(isa, 1, i, x[i], y[i], w);
+        }
+        ASSERT_EQ(y[x.size()], 7.0f) << "wrote past the end";
+        std::vector<float> inplace = x;
+        ew::scale_shift_activation_f32_run(isa, a, shift, c.args, inplace.data(), inplace.data(), inplace.size());
+        ASSERT_EQ(std::memcmp(inplace.data(), y.data(), x.size() * sizeof(float)), 0) << "in place";
+      }
+    }
+  }
+}
+
 float apply(ew::BinaryOp op, float a, float b) {
   switch (op) {
     case ew::BinaryOp::Add: return canonical(a + b);

@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "optimized/frame/kernel_context.hpp"
+#include "optimized/kernels/elementwise/elementwise.hpp"
 
 namespace onemodel::opt::batchnorm {
 
@@ -20,6 +21,11 @@ struct BatchNormArgs {
   const float *scale = nullptr, *bias = nullptr, *mean = nullptr, *var = nullptr;  // C entries each
   float epsilon = 1e-5f;
   std::size_t n = 0, c = 0, plane = 0;  // x is [n, c, plane]
+  // The activation the `batchnorm-activation` pass fused after the normalization
+  // (spec/optimized-engine.md section 2; docs/design.md "BatchNormalization and its activation in
+  // one pass"), applied to each value as the separate activation node would apply it to the
+  // normalization's stored result; null: none.
+  const ew::UnaryArgs* activation = nullptr;
 };
 
 void batch_norm_f32(const KernelContext& context, const BatchNormArgs& args);
@@ -40,6 +46,10 @@ inline void channel_affine(float scale, float bias, float mean, float var, float
 // One plane of `size` values: y = canonical(x * a + shift), the product and the sum each rounded
 // (no fused multiply-add), NaN stored as 0x7FC00000. x and y may be the same array. The path's
 // element-wise kernel (ew::UnaryOp::ScaleShift), so every path gives the same bits.
-void batch_norm_plane_f32(Isa isa, const float* x, float* y, std::size_t size, float a, float shift) noexcept;
+// With `activation` (not null) each stored value is then activation(y) as the activation's
+// element-wise kernel computes it from that y (ew::scale_shift_activation_f32_run), so the bits
+// of the plane function followed by ew::unary_f32_run(*activation) in place.
+void batch_norm_plane_f32(Isa isa, const float* x, float* y, std::size_t size, float a, float shift,
+                          const ew::UnaryArgs* activation = nullptr) noexcept;
 
 }  // namespace onemodel::opt::batchnorm

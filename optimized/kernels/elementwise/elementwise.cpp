@@ -31,7 +31,7 @@ namespace {
 // The registry table, from the list (elementwise_list.inc).
 constexpr Variant kVariants[] = {
 #define ONEMODEL_EW_VARIANT(suffix, isa, name) \
-  Variant{name, Isa::isa, unary_f32__##suffix, binary_f32__##suffix},
+  Variant{name, Isa::isa, unary_f32__##suffix, binary_f32__##suffix, scale_shift_activation_f32__##suffix},
 #include "optimized/kernels/elementwise/elementwise_list.inc"
 };
 
@@ -52,6 +52,11 @@ void unary_f32_run(Isa isa, const UnaryArgs& args, const float* x, float* y, std
 void binary_f32_run(Isa isa, BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b,
                     std::ptrdiff_t b_step, float* y, std::size_t n) {
   variant_for(isa).binary(op, a, a_step, b, b_step, y, n);
+}
+
+void scale_shift_activation_f32_run(Isa isa, float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                    std::size_t n) {
+  variant_for(isa).scale_shift_activation(a, shift, act, x, y, n);
 }
 
 void unary_f32(const KernelContext& context, const UnaryArgs& args, const float* x, float* y, std::size_t n) {

@@ -96,4 +96,12 @@ void unary_f32_run(Isa isa, const UnaryArgs& args, const float* x, float* y, std
 void binary_f32_run(Isa isa, BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b,
                     std::ptrdiff_t b_step, float* y, std::size_t n);
 
+// y[i] = act(canonical(x[i] * a + shift)) for i < n, one path, no threads: the bits of
+// unary_f32_run with {ScaleShift, a, shift} followed by unary_f32_run with `act` in place (a
+// BatchNormalization plane and the activation reading it, batch_norm.hpp), in one pass over
+// memory: Relu, LeakyRelu and Clip in registers, any other `act` on blocks kept in the first-level
+// cache (lane_loops.hpp scale_shift_activation_lanes). y may be x.
+void scale_shift_activation_f32_run(Isa isa, float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                    std::size_t n);
+
 }  // namespace onemodel::opt::ew

@@ -16,6 +16,11 @@ void unary_f32__avx512(const UnaryArgs& args, const float* x, float* y, std::siz
   unary_lanes<Avx512Lanes>(args, x, y, n);
 }
 
+void scale_shift_activation_f32__avx512(float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                        std::size_t n) {
+  scale_shift_activation_lanes<Avx512Lanes>(a, shift, act, x, y, n);
+}
+
 void binary_f32__avx512(BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step,
                         float* y, std::size_t n) {
   binary_lanes<Avx512Lanes>(op, a, a_step, b, b_step, y, n);

@@ -55,6 +55,11 @@ void unary_f32__neon(const UnaryArgs& args, const float* x, float* y, std::size_
   unary_lanes<NeonLanes>(args, x, y, n);
 }
 
+void scale_shift_activation_f32__neon(float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                      std::size_t n) {
+  scale_shift_activation_lanes<NeonLanes>(a, shift, act, x, y, n);
+}
+
 void binary_f32__neon(BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step,
                       float* y, std::size_t n) {
   binary_lanes<NeonLanes>(op, a, a_step, b, b_step, y, n);

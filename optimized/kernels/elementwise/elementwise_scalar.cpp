@@ -63,6 +63,11 @@ void unary_f32__scalar(const UnaryArgs& args, const float* x, float* y, std::siz
   unary_lanes<ScalarLanes>(args, x, y, n);
 }
 
+void scale_shift_activation_f32__scalar(float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                        std::size_t n) {
+  scale_shift_activation_lanes<ScalarLanes>(a, shift, act, x, y, n);
+}
+
 void binary_f32__scalar(BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step,
                         float* y, std::size_t n) {
   binary_lanes<ScalarLanes>(op, a, a_step, b, b_step, y, n);

@@ -55,6 +55,11 @@ void unary_f32__sse(const UnaryArgs& args, const float* x, float* y, std::size_t
   unary_lanes<SseLanes>(args, x, y, n);
 }
 
+void scale_shift_activation_f32__sse(float a, float shift, const UnaryArgs& act, const float* x, float* y,
+                                     std::size_t n) {
+  scale_shift_activation_lanes<SseLanes>(a, shift, act, x, y, n);
+}
+
 void binary_f32__sse(BinaryOp op, const float* a, std::ptrdiff_t a_step, const float* b, std::ptrdiff_t b_step,
                      float* y, std::size_t n) {
   binary_lanes<SseLanes>(op, a, a_step, b, b_step, y, n);
