@@ -242,7 +242,9 @@ TEST(ElementwiseKernels, ScaleShiftThenActivationIsTheTwoStepsBits) {
   const std::pair<float, float> affine[] = {{0.37f, -1.25f}, {-0.0f, -0.0f}, {1.0f, -0.0f}, {inf, 0.5f},
                                             {-2.5f, nan},    {nan, 1.0f},    {3.0e-39f, -0.0f}};
   for (const UnaryCase& c : kUnaryCases) {
-    for (const auto& [a, shift] : affine) {
+    for (const std::pair<float, float>& pair : affine) {
+      // Named copies, not a structured binding: clang before 16 cannot capture those in a lambda.
+      const float a = pair.first, shift = pair.second;
       const auto want = [&](float v) {
         const float p = a * v;
         return c.oracle(canonical(p + shift), c.args);
