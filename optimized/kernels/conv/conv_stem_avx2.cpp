@@ -32,7 +32,7 @@
 #include "optimized/kernels/conv/conv_stem_chunks.hpp"
 #include "optimized/kernels/conv/fused_activation_avx2.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
-#include "optimized/kernels/elementwise/lanes_paired.hpp"
+#include "optimized/kernels/lanes/paired_lanes.hpp"
 #include "optimized/kernels/transpose/transpose8_avx2.hpp"
 
 namespace onemodel::opt {
@@ -162,7 +162,7 @@ void tile(const Geometry& g, const Block& b, const float* packed, const float* b
 // element-wise kernel's per-element sequence, so the bits of applying it before the stores). The
 // last vector's inputs are read before any store, so a count of at least 8 ends with one
 // overlapping full vector instead of a masked store (vmaskmovps to memory is slow on Zen 3).
-// SiLU takes four vectors a step over the paired lanes (lanes_paired.hpp, the element-wise
+// SiLU takes four vectors a step over the paired lanes (lanes/paired_lanes.hpp, the element-wise
 // kernel's loop: four chains side by side; each lane the same sequence, so the same bits), in a
 // flattened function so that the pairs stay in registers.
 template <ew::UnaryOp kOp>
@@ -175,7 +175,7 @@ template <ew::UnaryOp kOp>
   const __m256 last = _mm256_loadu_ps(p + count - kLanes);
   std::int64_t j = 0;
   if constexpr (kOp == ew::UnaryOp::Silu) {
-    using Q = ew::PairedLanes<ew::PairedLanes<ew::Avx2Lanes>>;
+    using Q = opt::PairedLanes<opt::PairedLanes<ew::Avx2Lanes>>;
     constexpr std::int64_t kQuad = static_cast<std::int64_t>(Q::kWidth);
     for (; j + kQuad < count; j += kQuad) {
       const Q::F v = Q::load(p + j);

@@ -10,7 +10,7 @@
 
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
-#include "optimized/kernels/elementwise/lanes_paired.hpp"
+#include "optimized/kernels/lanes/paired_lanes.hpp"
 
 namespace onemodel::opt::ew {
 
@@ -48,7 +48,7 @@ struct LanesTag {
 template <class Tag>
 using lanes_of = typename Tag::type;
 
-// map_unary for the long sequences (lanes_paired.hpp): whole groups of four vectors over
+// map_unary for the long sequences (lanes/paired_lanes.hpp): whole groups of four vectors over
 // PairedLanes<PairedLanes<L>>, then what is left by map_unary over L. Four chains side by side
 // beat two on Zen 3 (1M floats, us: fast GELU erf form 3157 -> 2250, tanh form 1450 -> 814, fast
 // sigmoid 995 -> 562, exact tanh 1879 -> 1202; the machine shared, two alternated rounds). Every lane runs L's operations either way,

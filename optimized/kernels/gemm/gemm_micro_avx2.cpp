@@ -11,7 +11,7 @@
 
 #include "optimized/kernels/conv/fused_activation_avx2.hpp"
 #include "optimized/kernels/elementwise/lane_math.hpp"
-#include "optimized/kernels/elementwise/lanes_paired.hpp"
+#include "optimized/kernels/lanes/paired_lanes.hpp"
 #include "optimized/kernels/gemm/gemm_lanes_avx2.hpp"
 #include "optimized/kernels/gemm/gemm_micro.hpp"
 
@@ -76,13 +76,13 @@ inline void kernel_6x16(std::size_t kc, const float* a, const float* b, std::ptr
 }
 
 // SiLU over a stored 6 x 16 block, its rows still in L1: two vectors of a row side by side over
-// the paired lanes (lanes_paired.hpp), each lane the element-wise kernel's sequence, so the bits
+// the paired lanes (lanes/paired_lanes.hpp), each lane the element-wise kernel's sequence, so the bits
 // apply_op gives. Out of line and flattened: inlined into the store kernel, the sequence shared
 // the registers with the twelve accumulators, and the pairs, left out of line, went through
 // memory (1.6x the time).
 [[gnu::noinline, gnu::flatten]] void silu_block(float* c, std::ptrdiff_t ldc, bool fast) noexcept {
-  using P = ew::PairedLanes<ew::Avx2Lanes>;
-  using Q = ew::PairedLanes<P>;
+  using P = opt::PairedLanes<ew::Avx2Lanes>;
+  using Q = opt::PairedLanes<P>;
   for (int r = 0; r < kRows; r += 2) {
     float* row = c + r * ldc;
     const Q::F v{P::load(row), P::load(row + ldc)};

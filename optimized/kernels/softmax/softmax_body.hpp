@@ -27,7 +27,7 @@
 
 #include "optimized/kernels/reduce/sum16_body.hpp"
 #include "optimized/kernels/vexp/exp_lanes.hpp"
-#include "optimized/kernels/vexp/lanes_paired.hpp"
+#include "optimized/kernels/lanes/paired_lanes.hpp"
 
 namespace onemodel::opt::softmax {
 
@@ -83,7 +83,7 @@ inline typename L::F exponential(typename L::F v) noexcept {
   else return vexp::exp_non_positive_any_nan<L>(v);
 }
 
-// Adds the L vectors of v (P is L or a nesting of vexp::PairedLanes over it; its vectors in
+// Adds the L vectors of v (P is L or a nesting of opt::PairedLanes over it; its vectors in
 // element order, the first holding partials First * W and up of a whole group of 16) to their
 // partials: vector k to acc[(First + k) % V], in increasing element order.
 template <class L, class P, int First>
@@ -141,10 +141,10 @@ inline float exp_and_sum(const float* x, float* e, std::size_t n, float m, Side 
   }
   std::size_t j = 0;
   if constexpr (V <= 4) {
-    // Several vectors a step over vexp::PairedLanes (whole groups of 16 each).
-    using P2 = vexp::PairedLanes<L>;
-    using P4 = vexp::PairedLanes<P2>;
-    if constexpr (!Fast) exp_steps<L, vexp::PairedLanes<P4>, Fast>(x, e, n, m, j, sum, side);
+    // Several vectors a step over opt::PairedLanes (whole groups of 16 each).
+    using P2 = opt::PairedLanes<L>;
+    using P4 = opt::PairedLanes<P2>;
+    if constexpr (!Fast) exp_steps<L, opt::PairedLanes<P4>, Fast>(x, e, n, m, j, sum, side);
     exp_steps<L, P4, Fast>(x, e, n, m, j, sum, side);
     if constexpr (V <= 2) exp_steps<L, P2, Fast>(x, e, n, m, j, sum, side);
   }
