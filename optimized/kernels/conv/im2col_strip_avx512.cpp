@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "optimized/kernels/conv/im2col.hpp"
+#include "optimized/kernels/conv/im2col_one_axis.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -120,41 +121,14 @@ void fill_rows(const Conv2dShape& s, const float* x_group, std::size_t p0, std::
   }
 }
 
-// One-dimensional, unstrided (a Conv over one spatial axis, lifted to a map one row high): row
-// (c, kx) of the strip is the input row read from column col + kx * dw - pl on, its lanes masked
-// to the columns inside the input. No table, so any number of taps (the positional convolution of
-// wav2vec 2.0 and HuBERT has 128; past kMaxTaps the generic filler found each tap's range anew,
-// with divisions, for every row: 58% of that layer's time). The same floats as im2col_strip_f32.
-void fill_rows_one_axis(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,
-                        std::size_t valid, float* out) noexcept {
-  const std::size_t tap_count = s.kernel_w;
-  const std::ptrdiff_t in_w = static_cast<std::ptrdiff_t>(s.in_w), count = static_cast<std::ptrdiff_t>(valid);
-  const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(col) - static_cast<std::ptrdiff_t>(s.pad_left);
-  const std::ptrdiff_t dilation = static_cast<std::ptrdiff_t>(s.dilation_w);
-  std::size_t c = p0 / tap_count, kx = p0 % tap_count;
-  for (std::size_t p = 0; p < kc; ++p) {
-    float* dst = out + p * kStripWidth;
-    // Lane j reads input column offset + j where that lies in [0, in_w) and j < valid.
-    const std::ptrdiff_t offset = start + static_cast<std::ptrdiff_t>(kx) * dilation;
-    const std::ptrdiff_t lo = std::clamp<std::ptrdiff_t>(-offset, 0, count);
-    const std::ptrdiff_t hi = std::clamp<std::ptrdiff_t>(in_w - offset, lo, count);
-    const std::uint32_t mask = static_cast<std::uint32_t>(((std::uint64_t{1} << (hi - lo)) - 1u) << lo);
-    copy_masked_line(dst, x_group + c * s.in_w, offset, mask);
-    if (++kx == tap_count) {
-      kx = 0;
-      ++c;
-    }
-  }
-}
-
 }  // namespace
 
 void im2col_strip_f32__avx512(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc,
                               std::size_t col, std::size_t valid, std::size_t nr, float* out) noexcept {
   const std::size_t tap_count = s.taps();
-  if (nr == kStripWidth && valid <= kStripWidth && tap_count > 0 && s.in_h == 1 && s.out_h == 1 &&
-      s.kernel_h == 1 && s.pad_top == 0 && s.stride_w == 1) {
-    return fill_rows_one_axis(s, x_group, p0, kc, col, valid, out);
+  // One-dimensional, unstrided, any number of taps (im2col_one_axis.hpp).
+  if (im2col_one_axis_applies<kStripWidth>(s, valid, nr)) {
+    return im2col_fill_one_axis<kStripWidth>(s, x_group, p0, kc, col, valid, out, copy_masked_line);
   }
   Piece pieces[kMaxPieces];
   std::size_t first[kMaxTaps + 1];
