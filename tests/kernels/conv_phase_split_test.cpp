@@ -219,6 +219,12 @@ TEST(ConvPhaseSplit, MatrixInPlaceIsTheIm2colMatrix) {
   w.kh = w.kw = 3;
   w.sh = w.sw = 2;
   EXPECT_FALSE(conv_phase_matrix_in_place(w.conv_shape(1, 1, 1, 1)));
+  // Patches whose last window reaches into an end pad (SAME_UPPER), as many outputs as phase
+  // columns: phase 1 is a column short.
+  for (const Window& padded : {square_window(15, 15, 2, 2, 0, 1), square_window(1, 5, 2, 2, 0, 1)}) {
+    ASSERT_TRUE(padded.conv_valid());
+    EXPECT_FALSE(conv_phase_matrix_in_place(padded.conv_shape(1, 1, 1, 1))) << describe(padded);
+  }
 }
 
 TEST(ConvPhaseSplit, ConvolutionsKeepTheirBits) {
@@ -241,6 +247,8 @@ TEST(ConvPhaseSplit, ConvolutionsKeepTheirBits) {
       {1, 4, 8, 1, 18, 18, 4, 4, 0, 0},    // patches with inputs past the last window: strips
       {1, 16, 24, 1, 1, 99, 3, 2, 0, 0},   // one-dimensional, 3 taps at stride 2
       {1, 16, 24, 1, 1, 98, 2, 2, 0, 0},   // one-dimensional 2/2, read in place
+      {1, 2, 1, 1, 1, 5, 2, 2, 0, 1},      // 2/2 patches reaching an end pad (SAME_UPPER): strips
+      {1, 3, 8, 1, 15, 15, 2, 2, 0, 1},    // the same on a map
   };
   std::uint32_t seed = 1200;
   ThreadPool one(1), two(2, two_threads::kAlways);

@@ -35,9 +35,14 @@ bool conv_phase_matrix_in_place(const Conv2dShape& s) noexcept {
   const bool patches = s.kernel_h == s.stride_h && s.kernel_w == s.stride_w && s.dilation_h == 1 && s.dilation_w == 1;
   if (!one_by_one && !patches) return false;
   const ConvPhaseLayout layout = conv_phase_layout(s);
-  // Without end padding too, and (patches) no input row or column left past the last window:
-  // output (oy, ox) of tap (ky, kx) reads input (oy * s + ky, ox * s + kx), position (oy, ox) of
-  // phase (ky, kx), so each im2col row is one phase plane, whole.
+  // Patches: every window inside the input. With in_w % stride != 0 the phases at and past the
+  // remainder are a column short of layout.cols, and an end pad (SAME_UPPER) would have the last
+  // window read its zeros from floats the split never writes (found by the differential
+  // property test: a 1-D length-5 Conv, kernel 2, stride 2, SAME_UPPER).
+  if (patches && (s.in_h % s.stride_h != 0 || s.in_w % s.stride_w != 0)) return false;
+  // No input row or column left past the last window (1x1: none past the last output), and no
+  // end padding read: output (oy, ox) of tap (ky, kx) reads input (oy * s + ky, ox * s + kx),
+  // position (oy, ox) of phase (ky, kx), so each im2col row is one phase plane, whole.
   return s.out_h == layout.rows && s.out_w == layout.cols;
 }
 
