@@ -125,7 +125,10 @@ TEST(DiffMatMul, ExactShapesOnEveryPath) {
       {Shape{5, 4}, Shape{4, 0}},
       {Shape{97, 300}, Shape{300, 129}},         // several tiles and k-blocks, two threads
       {Shape{64, 40, 64}, Shape{64, 64, 40}},    // many small entries: one entry per chunk
-      {Shape{3, 130, 257}, Shape{3, 257, 70}},   // large entries: the pool inside each product
+      {Shape{3, 130, 257}, Shape{3, 257, 70}},   // mid-sized entries: still one entry per chunk
+      // Entries over kMaxEntryChunkNs of work (m n k / 40 ns = 257 us, batch_entries.hpp): one
+      // after the other, the pool inside each product.
+      {Shape{2, 200, 257}, Shape{2, 257, 200}},
   };
   std::mt19937 rng(11);
   for (const auto& [a, b] : shapes) {
@@ -134,9 +137,9 @@ TEST(DiffMatMul, ExactShapesOnEveryPath) {
       ASSERT_TRUE(d.empty()) << d;
     }
   }
-  // All 32 cases run the override; the 16 with enough work per chunk are split between two threads.
-  EXPECT_EQ(tally.override_cases, 32u) << tally.summary();
-  EXPECT_EQ(tally.shared_cases, 16u) << tally.summary();
+  // All 34 cases run the override; the 18 with enough work per chunk are split between two threads.
+  EXPECT_EQ(tally.override_cases, 34u) << tally.summary();
+  EXPECT_EQ(tally.shared_cases, 18u) << tally.summary();
 }
 
 TEST(DiffMatMul, ExactRandomShapes) {
