@@ -11,7 +11,11 @@ include(CMakePackageConfigHelpers)
 
 # Symbols: everything is compiled hidden and the public headers push default visibility around
 # what they declare, so the shared library exports that and nothing else.
-set_target_properties(onemodel onemodel_kernels PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+# The Checked tree's shared test objects (ONEMODEL_SHARED_TEST_LIBS) keep default visibility: the
+# tests call the kernels and the engines' internals.
+if(NOT ONEMODEL_SHARED_TEST_LIBS)
+  set_target_properties(onemodel onemodel_kernels PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+endif()
 set_target_properties(onemodel PROPERTIES EXPORT_NAME onemodel_static)
 
 if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT CMAKE_CROSSCOMPILING AND NOT EMSCRIPTEN)
