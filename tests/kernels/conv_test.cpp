@@ -667,11 +667,7 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
               want[r * ldc + j] = activate(path.isa, a, v);
             }
           }
-          ConvActivation activation;
-          activation.args.op = a.op;
-          activation.args.alpha = a.alpha;
-          activation.args.beta = a.beta;
-          activation.args.fast = a.fast;
+          const ConvActivation activation = conv_test::store_activation(a.op, a.alpha, a.beta, a.fast);
           ASSERT_TRUE(activation_fuses_in_store(&activation));
           path.one_pass(c.data(), static_cast<std::ptrdiff_t>(ldc), bias.data(), with_residual ? residual.data() : nullptr,
                         plane, rows, cols, activation);

@@ -12,8 +12,20 @@
 #include <vector>
 
 #include "optimized/kernels/conv/conv2d_shape.hpp"
+#include "optimized/kernels/conv/conv_activation_step.hpp"
 
 namespace onemodel::opt::conv_test {
+
+// The activation a convolution applies in its stores: op with its attributes, in fast or exact
+// mode (the element-wise kernel's flavour, conv_activation_step.hpp).
+inline ConvActivation store_activation(ew::UnaryOp op, float alpha, float beta, bool fast) {
+  ConvActivation activation;
+  activation.args.op = op;
+  activation.args.alpha = alpha;
+  activation.args.beta = beta;
+  activation.args.fast = fast;
+  return activation;
+}
 
 inline std::uint32_t bits(float v) {
   std::uint32_t b;

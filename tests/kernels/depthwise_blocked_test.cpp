@@ -434,11 +434,7 @@ TEST(DepthwiseBlocked, ActivationAloneGivesTheSeparatePassBits) {
     const Data d = random_data(c, seed++, true);
     for (const Act& a : acts) {
       for (bool exact : {true, false}) {
-        ConvActivation activation;
-        activation.args.op = a.op;
-        activation.args.alpha = a.alpha;
-        activation.args.beta = a.beta;
-        activation.args.fast = !exact;
+        const ConvActivation activation = conv_test::store_activation(a.op, a.alpha, a.beta, !exact);
         for (Isa isa : blocked_paths()) {
           std::vector<float> expected = run_blocked(isa, c, d, exact, &one);
           ew::unary_f32_run(isa, activation.args, expected.data(), expected.data(), expected.size());

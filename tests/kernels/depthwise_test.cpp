@@ -760,11 +760,7 @@ TEST(Depthwise, BandActivationAloneGivesTheSeparatePassBits) {
     const Data d = random_data(c, seed++, true);
     for (const Act& a : acts) {
       for (bool exact : {true, false}) {
-        ConvActivation activation;
-        activation.args.op = a.op;
-        activation.args.alpha = a.alpha;
-        activation.args.beta = a.beta;
-        activation.args.fast = !exact;
+        const ConvActivation activation = conv_test::store_activation(a.op, a.alpha, a.beta, !exact);
         std::vector<float> expected(c.batch * s.out_channels * s.out_plane(), 12345.0f);
         depthwise_walk_conv2d_f32(KernelContext{Isa::Avx2, exact, &one}, s, d.x.data(), d.w.data(), d.b.data(),
                                   expected.data());
