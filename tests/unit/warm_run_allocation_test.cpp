@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <vector>
@@ -82,12 +83,13 @@ struct Case {
   std::vector<std::string> output_names;
 };
 
-// Allocations over three warm runs of the optimized engine (one intra-op thread), after two runs
-// that make the plan and the run state; the outputs are then compared with the reference engine's.
-long warm_allocations(const Case& c, ExecutionMode mode) {
+// Allocations over three warm runs of the optimized engine (`threads` intra-op threads, the
+// workers' allocations counted too), after two runs that make the plan and the run state; the
+// outputs are then compared with the reference engine's.
+long warm_allocations(const Case& c, ExecutionMode mode, int threads = 1) {
   SessionOptions options;
   options.mode = mode;
-  options.intra_op_threads = 1;
+  options.intra_op_threads = threads;
   Session session = Session::create(c.model, options);
   std::vector<Tensor> outputs(c.output_names.size());
   session.run(c.input_names, c.inputs, c.output_names, outputs);
@@ -106,9 +108,12 @@ long warm_allocations(const Case& c, ExecutionMode mode) {
   return counted;
 }
 
-void expect_no_warm_allocations(const Case& c, const std::string& what) {
-  for (const ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
-    EXPECT_EQ(warm_allocations(c, mode), 0) << what << (mode == ExecutionMode::Fast ? " (fast)" : " (exact)");
+void expect_no_warm_allocations(const Case& c, const std::string& what, std::initializer_list<int> threads = {1}) {
+  for (const int t : threads) {
+    for (const ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+      EXPECT_EQ(warm_allocations(c, mode, t), 0)
+          << what << (mode == ExecutionMode::Fast ? " (fast, " : " (exact, ") << t << " thread(s))";
+    }
   }
 }
 
@@ -313,6 +318,61 @@ TEST(WarmRunAllocation, QdqInt8MatMul) {
   for (const auto& node : graph->nodes) qlinear += node.ir->op_type == "QLinearMatMul" ? 1 : 0;
   EXPECT_EQ(qlinear, 1u);
   expect_no_warm_allocations(c, "QDQ int8 MatMul");
+}
+
+// A float32 Conv named `name` of `from`; `pads` as ONNX writes them (begins, then ends).
+void add_float_conv(GraphBuilder& b, const std::string& from, const std::string& name, std::int64_t m,
+                    std::int64_t c_per_group, std::vector<std::int64_t> kernel, std::int64_t group,
+                    std::vector<std::int64_t> strides, std::vector<std::int64_t> pads,
+                    std::vector<std::int64_t> dilations = {1, 1}) {
+  b.initializer(name + "_w", ramp(Shape{m, c_per_group, kernel[0], kernel[1]}, 0.013f, -0.17f));
+  b.initializer(name + "_b", ramp(Shape{m}, 0.05f, -0.3f));
+  b.node("Conv", {from, name + "_w", name + "_b"}, {name},
+         {ints_attr("kernel_shape", kernel), ints_attr("strides", strides), ints_attr("pads", pads),
+          ints_attr("dilations", dilations), int_attr("group", group)});
+}
+
+TEST(WarmRunAllocation, FloatConvolutionsOfEveryKernelFamily) {
+  // One graph with a Conv for each float32 kernel family and the fusions around them, at one and
+  // two threads: depthwise 3x3 and 5x5 at strides 1 and 2 (the plane walk, the in-place stride-2
+  // kernel and, for the 7-wide and the 5x5 outputs, the channel-blocked kernel, which made a table
+  // per call in session 37), a depthwise Conv with Relu and one with SiLU on a 7 x 7 map, dense
+  // 3x3 with Relu, 1x1 at strides 1 and 2, grouped, dilated, a patch embedding (kernel = stride:
+  // the phase planes), a 3-channel stem, Conv + BatchNormalization + Relu and a residual Add.
+  GraphBuilder b;
+  b.input("x", DType::F32, Shape{1, 32, 14, 14});
+  b.input("img", DType::F32, Shape{1, 3, 28, 28});
+  add_float_conv(b, "x", "dw3", 32, 1, {3, 3}, 32, {1, 1}, {1, 1, 1, 1});
+  add_float_conv(b, "x", "dw3s2", 32, 1, {3, 3}, 32, {2, 2}, {1, 1, 1, 1});
+  add_float_conv(b, "x", "dw5", 32, 1, {5, 5}, 32, {1, 1}, {2, 2, 2, 2});
+  add_float_conv(b, "x", "dw5s2", 32, 1, {5, 5}, 32, {2, 2}, {2, 2, 2, 2});
+  add_float_conv(b, "dw3s2", "dw7relu", 32, 1, {3, 3}, 32, {1, 1}, {1, 1, 1, 1});
+  b.node("Relu", {"dw7relu"}, {"dw7r"});
+  add_float_conv(b, "dw3s2", "dw7silu", 32, 1, {3, 3}, 32, {1, 1}, {1, 1, 1, 1});
+  b.node("Sigmoid", {"dw7silu"}, {"dw7sig"});
+  b.node("Mul", {"dw7silu", "dw7sig"}, {"dw7s"});
+  add_float_conv(b, "x", "dense", 16, 32, {3, 3}, 1, {1, 1}, {1, 1, 1, 1});
+  b.node("Relu", {"dense"}, {"dense_r"});
+  add_float_conv(b, "x", "pw", 48, 32, {1, 1}, 1, {1, 1}, {0, 0, 0, 0});
+  add_float_conv(b, "x", "pws2", 24, 32, {1, 1}, 1, {2, 2}, {0, 0, 0, 0});
+  add_float_conv(b, "x", "grouped", 32, 8, {3, 3}, 4, {1, 1}, {1, 1, 1, 1});
+  add_float_conv(b, "x", "dilated", 16, 32, {3, 3}, 1, {1, 1}, {2, 2, 2, 2}, {2, 2});
+  add_float_conv(b, "x", "patch", 24, 32, {2, 2}, 1, {2, 2}, {0, 0, 0, 0});
+  add_float_conv(b, "img", "stem", 16, 3, {3, 3}, 1, {2, 2}, {1, 1, 1, 1});
+  add_float_conv(b, "x", "bnconv", 32, 32, {3, 3}, 1, {1, 1}, {1, 1, 1, 1});
+  b.initializer("bn_scale", ramp(Shape{32}, 0.02f, 0.7f));
+  b.initializer("bn_bias", ramp(Shape{32}, 0.03f, -0.2f));
+  b.initializer("bn_mean", ramp(Shape{32}, 0.01f, -0.1f));
+  b.initializer("bn_var", ramp(Shape{32}, 0.04f, 0.5f));
+  b.node("BatchNormalization", {"bnconv", "bn_scale", "bn_bias", "bn_mean", "bn_var"}, {"bn"});
+  b.node("Relu", {"bn"}, {"bn_r"});
+  b.node("Add", {"bn_r", "x"}, {"residual"});
+  const std::vector<std::string> outputs = {"dw3", "dw5", "dw5s2", "dw7r", "dw7s", "dense_r", "pw", "pws2",
+                                            "grouped", "dilated", "patch", "stem", "residual"};
+  for (const std::string& name : outputs) b.output(name, DType::F32);
+  Case c{b.build(), {"x", "img"}, {ramp(Shape{1, 32, 14, 14}, 0.031f, -2.0f), ramp(Shape{1, 3, 28, 28}, 0.2f, -1.0f)},
+         outputs};
+  expect_no_warm_allocations(c, "float convolutions", {1, 2});
 }
 
 TEST(WarmRunAllocation, TheCounterSeesAllocations) {

@@ -178,6 +178,9 @@ void block_outputs(const BlockJob& j) noexcept {
 // loads a cycle could issue, and a 5x5 layer over 1152 channels of 7 x 7 took 1.36x its time.
 struct Scratch {
   gemm::GrowingBuffer tile, weights, out, bias;
+  // The calling thread's table of tile offsets (run() below), read by every thread of its call;
+  // it only grows, so a warm run allocates nothing (graph-runtime.md section 4).
+  std::vector<std::size_t> at;
   std::size_t zeroed_h = 0, zeroed_w = 0, zeroed_top = 0, zeroed_left = 0, zeroed_in_h = 0, zeroed_in_w = 0;
   const float* zeroed_data = nullptr;
 };
@@ -249,9 +252,11 @@ void run(const KernelContext& context, const Conv2dShape& s, const float* x, con
   const typename F::Args fused_args = fused ? F::args_of(*activation) : typename F::Args{};
   // The tile offset of each input position the windows reach (row-major over rows [0, row_past)),
   // when whole rows are read: computed once per call rather than stepped per position.
-  std::vector<std::size_t> at;
+  std::size_t* at = nullptr;
   if (col_past == s.in_w) {
-    at.resize(row_past * s.in_w);
+    std::vector<std::size_t>& table = thread_scratch().at;
+    if (table.size() < row_past * s.in_w) table.resize(row_past * s.in_w);
+    at = table.data();
     for (std::size_t iy = 0; iy < row_past; ++iy) {
       for (std::size_t ix = 0; ix < s.in_w; ++ix) at[iy * s.in_w + ix] = ((iy + s.pad_top) * pw + s.pad_left + ix) * kL;
     }
