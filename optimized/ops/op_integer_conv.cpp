@@ -137,7 +137,12 @@ class IntegerConvOptimized final : public OptimizedKernel {
     // The plan's scalars when they were constants, else this call's inputs' values.
     ConvScalars local_scalars;
     const ConvScalars* scalars = plan->scalars_known ? &plan->scalars : &local_scalars;
-    if (!plan->scalars_known) {
+    if (!plan->scalars_known && !qlinear_) {
+      // ConvInteger after DynamicQuantizeLinear (the dynamically quantized speech encoders): x's
+      // zero point is this call's, one value (checked by infer), read in place so that a warm
+      // call allocates nothing (graph-runtime.md section 4).
+      local_scalars.zx = integer_zero_points(context, 2)[0];
+    } else if (!plan->scalars_known) {
       conv_scalars(
           g, qlinear_, [&](std::size_t i) { return context.has_input(i); },
           [&](std::size_t i) { return &context.input(i); }, local_scalars);

@@ -206,8 +206,9 @@ TEST(WarmRunAllocation, BidirectionalLstmAndGru) {
 
 TEST(WarmRunAllocation, DynamicallyQuantizedProducts) {
   // DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul by the two scales (the pattern of the
-  // dynamically quantized transformers, which a pass runs as one product), and a MatMulInteger
-  // with an int32 output of its own.
+  // dynamically quantized transformers, which a pass runs as one product), a MatMulInteger with
+  // an int32 output of its own, and a ConvInteger (it made two vectors per call until session 39:
+  // Whisper encoder int8, 4 allocations per warm call).
   GraphBuilder b;
   b.input("x", DType::F32, Shape{6, 8});
   std::vector<std::int8_t> w(8 * 5);
@@ -221,8 +222,16 @@ TEST(WarmRunAllocation, DynamicallyQuantizedProducts) {
   b.node("Mul", {"qs", "ws"}, {"scale"});
   b.node("Mul", {"accf", "scale"}, {"y"});
   b.node("MatMulInteger", {"q", "w"}, {"raw"});
-  b.output("y", DType::F32).output("raw", DType::I32);
-  Case c{b.build(), {"x"}, {ramp(Shape{6, 8})}, {"y", "raw"}};
+  // ConvInteger of a dynamically quantized map (the speech encoders' front ends): x's zero point
+  // is the call's, not the plan's.
+  b.input("x4", DType::F32, Shape{1, 4, 7, 7});
+  std::vector<std::int8_t> w4(6 * 4 * 3 * 3);
+  for (std::size_t i = 0; i < w4.size(); ++i) w4[i] = static_cast<std::int8_t>(static_cast<int>(i * 11 % 29) - 14);
+  b.initializer("w4", Tensor::from_values<std::int8_t>(DType::I8, Shape{6, 4, 3, 3}, w4));
+  b.node("DynamicQuantizeLinear", {"x4"}, {"q4", "qs4", "qz4"});
+  b.node("ConvInteger", {"q4", "w4", "qz4"}, {"conv"}, {ints_attr("pads", {1, 1, 1, 1})});
+  b.output("y", DType::F32).output("raw", DType::I32).output("conv", DType::I32);
+  Case c{b.build(), {"x", "x4"}, {ramp(Shape{6, 8}), ramp(Shape{1, 4, 7, 7}, 0.09f, -1.2f)}, {"y", "raw", "conv"}};
   expect_no_warm_allocations(c, "int8 products");
 }
 
