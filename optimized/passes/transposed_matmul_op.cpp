@@ -28,6 +28,12 @@ struct StridedPlan {
   // with one stride, since the tiling decides which edge kernels run (and so, in fast mode, which
   // NaN payload an output keeps).
   bool merge_rows = false;
+  // merge_rows where A's rows are not one stride apart across entries (A = Transpose(x, [0, 2, 1])
+  // of a batch: a CNN's [N, C, T] map read as [N, T, C] by a Linear, N > 1): A's entries are
+  // gathered into run scratch in row-major order, as the separate Transpose writes them, and the
+  // one product of batches * m rows reads that copy: the unfused graph's product on the same
+  // values, so the same bits, without the stages' per-call shapes and tensors.
+  bool gather_a = false;
 };
 
 // The operand's shape and source strides as the MatMul sees it: the source's, permuted by the
@@ -97,9 +103,8 @@ std::shared_ptr<StridedPlan> make_plan(const NodeInfo& matmul, const std::array<
     if (s.batch[i] != 1 && plan->batch_strides[0][axis] != natural * s.m * plan->row[0]) rows_in_step = false;
     natural *= s.batch[i];
   }
-  // A merge the strided rows cannot follow: the separate stages run (same tiling, same bits).
-  if (unfused_merges && !rows_in_step) return plan;
   plan->merge_rows = unfused_merges;
+  plan->gather_a = unfused_merges && !rows_in_step;
   plan->strided = true;
   return plan;
 }
@@ -207,6 +212,30 @@ void TransposedMatMulOp::run(RunContext& context) const {
   };
   if (batches == 1) {
     product(kc, 0, m);
+    return;
+  }
+  if (plan->gather_a) {
+    // Entry bi's matrix, row r, column p at a + offset(bi) + r * row + p * col, gathered in the
+    // Transpose's order; B is one matrix for every entry (merge_rows), read at its offset 0.
+    const std::size_t rows = static_cast<std::size_t>(batches) * m;
+    const Tensor gathered = context.scratch(DType::F32, Shape{static_cast<std::int64_t>(rows), s.k});
+    float* g = gathered.mutable_data<float>().data();
+    for (std::int64_t bi = 0; bi < batches && k > 0; ++bi) {
+      std::ptrdiff_t a_off = 0;
+      std::int64_t flat = bi;
+      for (int i = s.batch.rank(); i-- > 0;) {
+        a_off += static_cast<std::ptrdiff_t>(flat % s.batch[i]) * plan->batch_strides[0][static_cast<std::size_t>(i)];
+        flat /= s.batch[i];
+      }
+      for (std::size_t r = 0; r < m; ++r) {
+        const float* row = a + a_off + static_cast<std::ptrdiff_t>(r) * plan->row[0];
+        float* to = g + (static_cast<std::size_t>(bi) * m + r) * k;
+        for (std::size_t p = 0; p < k; ++p) to[p] = row[static_cast<std::ptrdiff_t>(p) * plan->col[0]];
+      }
+    }
+    const MatrixView a_view{g, static_cast<std::ptrdiff_t>(k), 1};
+    const MatrixView b_view{b, plan->row[1], plan->col[1]};
+    gemm_f32(kc, rows, n, k, a_view, b_view, c, static_cast<std::ptrdiff_t>(n));
     return;
   }
   if (plan->merge_rows) {

@@ -67,8 +67,10 @@ std::vector<Case> cases() {
       {"B broadcast over A's batch", Shape{3, 37, 24}, Shape{1, 45, 24}, {}, {0, 2, 1}},
       {"A broadcast over B's batch", Shape{24, 37}, Shape{3, 2, 24, 45}, {-1}, {1, 0, 2, 3}},
       // B's one matrix for A's three entries: one product of 3 * 37 rows in the MatMul; here A's
-      // rows, transposed, are not one stride apart across entries, so the stages run.
+      // rows, transposed, are not one stride apart across entries, so they are gathered first.
       {"merged rows A cannot follow", Shape{3, 24, 37}, Shape{24, 45}, {0, 2, 1}, {}},
+      {"merged rows, two batch axes", Shape{2, 3, 24, 37}, Shape{24, 45}, {0, 1, 3, 2}, {}},
+      {"merged rows, B broadcast with axes of 1", Shape{2, 24, 37}, Shape{1, 24, 45}, {0, 2, 1}, {}},
   };
 }
 
