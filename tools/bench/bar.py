@@ -281,6 +281,7 @@ def main() -> int:
     child = None
     time_file = None
     failures = 0
+    allocating = []  # rows of ours that allocate in warm calls
     try:
         with open(md_path, "a", encoding="utf-8") as md:
             md.write(f"\n## Run {run_id}: {' '.join(rows)}\n\n")
@@ -376,6 +377,9 @@ def main() -> int:
                         md.write(md_row(row))
                     if status != "ok":
                         failures += 1
+                    allocs = result.get("allocs_per_iter") if status == "ok" else None
+                    if allocs:  # issue 15's target: 0 per warm call on every static-shape row
+                        allocating.append(f"{text} {engine} {n}T: {allocs}")
                     print(f"bar.py:   -> {status} median {fmt(row['median_ms'])} ms, peak RSS "
                           f"{fmt(peak_rss, 1)} MB, max scaled err {row['max_scaled_err']} {note}",
                           file=sys.stderr, flush=True)
@@ -396,6 +400,8 @@ def main() -> int:
         except OSError:
             pass
     print(f"bar.py: run {run_id}: {processes} processes, {failures} not ok; {csv_path}, {md_path}", file=sys.stderr)
+    if allocating:
+        print(f"bar.py: allocations per warm call (target 0): {'; '.join(allocating)}", file=sys.stderr)
     return 1 if failures else 0
 
 

@@ -226,6 +226,15 @@ def write_md(path, csv_path, ids, chosen, groups, png_path, note, command, see_a
             add(f"- {row}, {tl} thread(s), {mode}: {ratio:.2f}x ({verdict})")
     else:
         add("- no row has both engines")
+    # Issue 15's target is 0 allocations per warm call on every static-shape row: list any row
+    # of ours that allocates, so that a regression is seen on the page, not only in a column.
+    allocating = [f"{row}, {threads_labels(targ, threads)} thread(s), {e}: {fmt_plain(num(engines.get(e), 'allocs_per_iter'))}"
+                  for (row, targ, threads), engines in groups.items() for e in OURS
+                  if (num(engines.get(e), "allocs_per_iter") or 0) > 0]
+    add("")
+    add("## Allocations per warm call (target 0)")
+    add("")
+    add("\n".join(f"- {a}" for a in allocating) if allocating else "- none: every row of ours allocates nothing in a warm call")
     bad = [r for r in chosen if r["status"] != "ok"]
     if bad:
         add("")
