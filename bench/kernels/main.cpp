@@ -23,7 +23,9 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/kernel_registry.hpp"
+#include "optimized/kernels/attention/attention_variants.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
+#include "optimized/kernels/conv/im2col.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/elementwise/elementwise_paths.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -189,7 +191,29 @@ std::vector<Family> families(Buffers& m) {
   int8.names_variants = true;
   // Listed, not timed here: bench_conv --depthwise-blocked times the depthwise kernels on the zoo's
   // shapes.
+  out.push_back(Family{"attention", entries_of(opt::attention_variants()),
+                       [&m](const KernelContext& cx, std::size_t) {
+                         // 4 heads of 128 queries and keys, 64 wide, contiguous, no mask.
+                         constexpr std::size_t heads = 4, len = 128, d = 64;
+                         const opt::AttentionStrides s{static_cast<std::ptrdiff_t>(heads * len * d),
+                                                       static_cast<std::ptrdiff_t>(len * d), static_cast<std::ptrdiff_t>(d)};
+                         opt::AttentionArgs args;
+                         args.q = m.x.data();
+                         args.k = m.x.data() + heads * len * d;
+                         args.v = m.negative.data();
+                         args.out = m.y.data();
+                         args.batch = 1;
+                         args.heads = heads;
+                         args.q_len = args.kv_len = len;
+                         args.d = args.dv = d;
+                         args.q_strides = args.k_strides = args.v_strides = args.out_strides = s;
+                         args.scale = 0.125f;
+                         opt::attention_f32(cx, args);
+                       },
+                       2.0 * 4 * 128 * 128 * (64 + 64), true, "4 heads x 128 x 128, d 64"});
   out.push_back(Family{"depthwise", entries_of(opt::depthwise_variants()), nullptr, 0, false, ""});
+  // Listed, not timed here: bench_conv times the convolutions whose products the fillers feed.
+  out.push_back(Family{"im2col", entries_of(opt::im2col_variants()), nullptr, 0, false, ""});
   // Listed, not timed here: bench_pool times the pooling kernels.
   out.push_back(Family{"pool", entries_of(opt::pool::variants()), nullptr, 0, false, ""});
   // Listed, not timed here: bench_quantize times the quantization kernels.

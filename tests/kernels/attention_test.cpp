@@ -19,13 +19,18 @@
 
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/attention/attention.hpp"
+#include "optimized/kernels/attention/attention_variants.hpp"
 #include "tests/kernels/attn_naive_definitions.hpp"
 #include "tests/kernels/two_threads.hpp"
+#include "tests/kernels/variant_paths.hpp"
 
 namespace {
 
 using namespace onemodel::opt;
 using attn_naive::bits;
+
+// One path per listed variant this machine runs (docs/design.md, "Kernel registry").
+std::vector<Isa> attention_variant_paths() { return kernel_tests::variant_paths(attention_variants()); }
 
 struct Case {
   std::size_t batch = 1, heads = 1, kv_heads = 1, q_len = 1, kv_len = 1, d = 2, dv = 2;
@@ -124,7 +129,7 @@ std::vector<float> naive_exact(const Case& c) {
 void check_exact(const Case& c) {
   const std::vector<float> want = naive_exact(c);
   ThreadPool pool(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : attention_variant_paths()) {
     for (int threads : {1, 2}) {
       std::vector<float> out(want.size(), 55.0f);
       attention_f32(KernelContext{isa, true, threads == 2 ? &pool : nullptr}, args_of(c, out.data()));
@@ -181,7 +186,7 @@ TEST(AttentionKernelTest, SpecialRows) {
     EXPECT_EQ(out[4 * c.dv + x], c.v[149 * c.dv + x]);
   }
   // The same in fast mode: the NaN rows stay NaN.
-  for (Isa isa : available_isas()) {
+  for (Isa isa : attention_variant_paths()) {
     attention_f32(KernelContext{isa, false, nullptr}, args_of(c, out.data()));
     for (std::size_t x = 0; x < c.dv; ++x) {
       EXPECT_EQ(bits(out[0 * c.dv + x]), 0x7FC00000u) << isa_name(isa);
@@ -211,7 +216,7 @@ TEST(AttentionKernelTest, FastIsWithinTheSpecBound) {
   ThreadPool pool(2, ThreadPool::Sharing::Always);
   for (const auto& shape : {std::vector<std::size_t>{2, 37, 129, 64}, {3, 128, 128, 32}, {1, 5, 1500, 64}}) {
     const Case c = make_case(rng, 1, shape[0], shape[0], shape[1], shape[2], shape[3], shape[3], false);
-    for (Isa isa : available_isas()) {
+    for (Isa isa : attention_variant_paths()) {
       std::vector<float> out1(c.heads * c.q_len * c.dv), out2(out1.size()), exact(out1.size());
       attention_f32(KernelContext{isa, false, nullptr}, args_of(c, out1.data()));
       attention_f32(KernelContext{isa, false, &pool}, args_of(c, out2.data()));
@@ -240,7 +245,7 @@ TEST(AttentionKernelTest, FastIsWithinTheSpecBound) {
 // NaN (fully masked) must be canonical NaN, or zeros with divide_empty_rows_by_one.
 void check_fast(const Case& full, AttentionArgs args) {
   ThreadPool pool(2, ThreadPool::Sharing::Always);
-  for (Isa isa : available_isas()) {
+  for (Isa isa : attention_variant_paths()) {
     std::vector<float> out1(full.batch * full.heads * full.q_len * full.dv, 55.0f), out2(out1.size(), 66.0f);
     args.out = out1.data();
     attention_f32(KernelContext{isa, false, nullptr}, args);
@@ -332,6 +337,13 @@ TEST(AttentionKernelTest, FastFullyMaskedRows) {
   AttentionArgs a = args_of(c, nullptr);
   a.divide_empty_rows_by_one = true;
   check_fast(c, a);
+}
+
+// The family's registry list has the form docs/design.md ("Kernel registry") states, and every
+// variant this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(AttentionRegistry, ListFormAndDispatch) {
+  kernel_tests::expect_registry_form(attention_variants(), "f32_attention");
+  EXPECT_FALSE(attention_variant_paths().empty());
 }
 
 }  // namespace

@@ -276,8 +276,15 @@ TEST(Im2col, RowsMatchTheDefinitionAndChunksCompose) {
 // weights) equal the stored matrix's columns (im2col_rows_f32), +0 past `valid`: every strip
 // start, strip widths of every path's NR, k-block splits inside a channel, strides, dilations,
 // asymmetric padding, maps narrower and wider than a strip; with every path's filler
-// (im2col_strip_for: the AVX-512 one copies with masked vectors, strips of 32 at strides 1 and 2,
-// the AVX2 one strips of 16 at stride 1).
+// (each listed variant, im2col_list.inc, on its own path: the AVX-512 one copies with masked
+// vectors, strips of 32 at strides 1 and 2, the AVX2 one strips of 16 at stride 1).
+// The fillers' registry list has the form docs/design.md ("Kernel registry") states, and every
+// filler this machine runs is the one dispatched on its own path (variant_paths.hpp).
+TEST(Im2colRegistry, ListFormAndDispatch) {
+  kernel_tests::expect_registry_form(im2col_variants(), "f32_im2col");
+  EXPECT_FALSE(kernel_tests::variant_paths(im2col_variants()).empty());
+}
+
 TEST(Im2col, StripsMatchTheStoredMatrix) {
   struct Case {
     std::size_t cin, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
@@ -320,7 +327,7 @@ TEST(Im2col, StripsMatchTheStoredMatrix) {
         const std::size_t kc = k - p0;
         for (std::size_t col0 = 0; col0 < n; col0 += nr) {
           const std::size_t valid = std::min(nr, n - col0);
-          for (Isa isa : available_isas()) {
+          for (Isa isa : kernel_tests::variant_paths(im2col_variants())) {
             std::vector<float> strip(kc * nr, -7.0f);
             im2col_strip_for(isa)(s, x.data(), p0, kc, col0, valid, nr, strip.data());
             for (std::size_t p = 0; p < kc; ++p) {

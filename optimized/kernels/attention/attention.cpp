@@ -1,6 +1,7 @@
-// Work items and dispatch of fused attention (kernels-attention.md, "Work items and constants"):
-// one item per (b, h, block of 32 query rows); items write disjoint output rows, so any
-// distribution over threads gives the same bits. Each thread keeps its own scratch, grown once.
+// Work items and dispatch (from the registry list, attention_list.inc) of fused attention
+// (kernels-attention.md, "Work items and constants"): one item per (b, h, block of 32 query rows);
+// items write disjoint output rows, so any distribution over threads gives the same bits. Each
+// thread keeps its own scratch, grown once.
 #include "optimized/kernels/attention/attention.hpp"
 
 #include <vector>
@@ -8,27 +9,21 @@
 #include "optimized/kernels/attention/attention_body.hpp"
 #include "optimized/kernels/attention/attention_variants.hpp"
 
+#include "optimized/frame/kernel_registry.hpp"
+
 namespace onemodel::opt {
 namespace {
 
-using ItemFn = void (*)(const AttentionArgs&, const attention::Scratch&, std::size_t, std::size_t, std::size_t,
-                        std::size_t, bool) noexcept;
+// The registry table, from the list (attention_list.inc).
+constexpr AttentionVariant kVariants[] = {
+#define ONEMODEL_ATTENTION_VARIANT(ns, isa, name) AttentionVariant{name, Isa::isa, ns::attention_item_f32},
+#include "optimized/kernels/attention/attention_list.inc"
+};
 
-ItemFn variant_for(Isa isa) noexcept {
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::Avx512: return avx512::attention_item_f32;
-    case Isa::Avx2: return avx2::attention_item_f32;
-    case Isa::Sse: return sse::attention_item_f32;
-#endif
-#if defined(__aarch64__)
-    case Isa::Neon: return neon::attention_item_f32;
-#endif
-#if defined(__wasm_simd128__)
-    case Isa::Wasm: return wasm::attention_item_f32;
-#endif
-    default: return scalar::attention_item_f32;
-  }
+// The variant serving each path: the first listed one allowed there (kernel_registry.hpp).
+const AttentionVariant& variant_for(Isa isa) noexcept {
+  static const VariantChoice<AttentionVariant> choice{std::span<const AttentionVariant>(kVariants)};
+  return choice[isa];
 }
 
 // Per-thread scratch: grows to the largest item seen, then is reused (no steady-state allocation).
@@ -60,9 +55,11 @@ constexpr double kNanosecondsPerMultiplyAdd = 0.25;
 
 }  // namespace
 
+std::span<const AttentionVariant> attention_variants() noexcept { return kVariants; }
+
 void attention_f32(const KernelContext& context, const AttentionArgs& args) {
   if (args.batch == 0 || args.heads == 0 || args.q_len == 0 || args.dv == 0) return;
-  const ItemFn fn = variant_for(context.isa);
+  const AttentionItemFn fn = variant_for(context.isa).item;
   const bool fast = !context.exact;
   const std::size_t q_blocks = (args.q_len + kAttentionQueryBlock - 1) / kAttentionQueryBlock;
   const std::size_t items = args.batch * args.heads * q_blocks;

@@ -2,29 +2,39 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string_view>
 
+#include "optimized/frame/isa.hpp"
 #include "optimized/kernels/attention/attention.hpp"
 
 namespace onemodel::opt::attention {
 struct Scratch;
 }
 
-#define ONEMODEL_ATTENTION_VARIANT(ns)                                                                  \
+#define ONEMODEL_ATTENTION_VARIANT(ns, isa, name)                                                       \
   namespace onemodel::opt::ns {                                                                         \
   void attention_item_f32(const AttentionArgs& args, const attention::Scratch& scratch, std::size_t b,  \
                           std::size_t h, std::size_t i0, std::size_t rows, bool fast) noexcept;         \
   }
 
-ONEMODEL_ATTENTION_VARIANT(scalar)
-#if defined(__x86_64__)
-ONEMODEL_ATTENTION_VARIANT(sse)
-ONEMODEL_ATTENTION_VARIANT(avx2)
-ONEMODEL_ATTENTION_VARIANT(avx512)
-#endif
-#if defined(__aarch64__)
-ONEMODEL_ATTENTION_VARIANT(neon)
-#endif
-#if defined(__wasm_simd128__)
-ONEMODEL_ATTENTION_VARIANT(wasm)
-#endif
-#undef ONEMODEL_ATTENTION_VARIANT
+#include "optimized/kernels/attention/attention_list.inc"
+
+namespace onemodel::opt {
+
+// One work item: (b, h, query rows [i0, i0 + rows)) into the output, with the thread's scratch.
+using AttentionItemFn = void (*)(const AttentionArgs& args, const attention::Scratch& scratch, std::size_t b,
+                                 std::size_t h, std::size_t i0, std::size_t rows, bool fast) noexcept;
+
+// One variant of the family (kernel_registry.hpp), from attention_list.inc.
+struct AttentionVariant {
+  std::string_view name;
+  Isa isa;
+  AttentionItemFn item;
+};
+
+// The registry: every variant this build has, best first, scalar last; dispatch, the kernel tests
+// and bench_kernels read it.
+std::span<const AttentionVariant> attention_variants() noexcept;
+
+}  // namespace onemodel::opt

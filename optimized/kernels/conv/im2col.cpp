@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "optimized/frame/canonical_nan.hpp"
+#include "optimized/frame/kernel_registry.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -113,14 +114,21 @@ bool im2col_contiguous_taps(std::size_t taps, const Im2colPiece* pieces, const s
   return true;
 }
 
+namespace {
+
+// The registry table, from the list (im2col_list.inc).
+constexpr Im2colVariant kIm2colVariants[] = {
+#define ONEMODEL_IM2COL_VARIANT(fn, isa, name) Im2colVariant{name, Isa::isa, fn},
+#include "optimized/kernels/conv/im2col_list.inc"
+};
+
+}  // namespace
+
+std::span<const Im2colVariant> im2col_variants() noexcept { return kIm2colVariants; }
+
 Im2colStripFn im2col_strip_for(Isa isa) noexcept {
-#if defined(__x86_64__)
-  if (isa == Isa::Avx512) return im2col_strip_f32__avx512;
-  if (isa == Isa::Avx2) return im2col_strip_f32__avx2;
-#else
-  (void)isa;
-#endif
-  return im2col_strip_f32;
+  static const VariantChoice<Im2colVariant> choice{std::span<const Im2colVariant>(kIm2colVariants)};
+  return choice[isa].strip;
 }
 
 void im2col_strip_f32(const Conv2dShape& s, const float* x_group, std::size_t p0, std::size_t kc, std::size_t col,

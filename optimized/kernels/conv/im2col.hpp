@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
@@ -77,8 +79,19 @@ void im2col_fill_pieces_f32__avx2(const float* x, std::size_t channel_stride, st
                                   std::size_t kc, const Im2colPiece* pieces, const std::size_t* first,
                                   float* out) noexcept;
 #endif
-// The strip filler of a path: im2col_strip_f32__avx512 on the AVX-512 path, im2col_strip_f32__avx2
-// on the AVX2 path, else im2col_strip_f32.
+// One strip filler of the family (kernel_registry.hpp), from im2col_list.inc.
+struct Im2colVariant {
+  std::string_view name;
+  Isa isa;
+  Im2colStripFn strip;
+};
+
+// The registry: every filler this build has, best first, scalar last; dispatch and the kernel
+// tests read it.
+std::span<const Im2colVariant> im2col_variants() noexcept;
+
+// The strip filler of a path, the first listed one allowed there: im2col_strip_f32__avx512 on the
+// AVX-512 path, im2col_strip_f32__avx2 on the AVX2 path, else im2col_strip_f32.
 Im2colStripFn im2col_strip_for(Isa isa) noexcept;
 
 // One output plane of a transposed convolution from its KH*KW rows of the column matrix
