@@ -46,6 +46,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/gemm/gemm_half.hpp"
 #include "optimized/ops/optimized_kernel.hpp"
+#include "tests/kernels/variant_paths.hpp"
 #include "tests/support/ir_builder.hpp"
 
 namespace onemodel {
@@ -477,12 +478,14 @@ TEST(CompactWeights, PackingWidensEveryPatternAsTheConversions) {
               ir_builder::float_bits(bfloat16_bits_to_float(bits)))
         << std::hex << h;
   }
-  // The row loops of every path this CPU has (the AVX2 loop on x86-64), over all patterns, with a
-  // tail of 3 so the vector body and the scalar tail both run.
+  // The row loops of every listed variant this CPU runs (gemm_half_list.inc: the AVX2 loop on
+  // x86-64), each on its own path, over all patterns, with a tail of 3 so the vector body and the
+  // scalar tail both run.
   std::vector<std::uint16_t> all(65536 + 3);
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i);
   std::vector<float> out(all.size());
-  for (opt::Isa isa : opt::available_isas()) {
+  opt::kernel_tests::expect_registry_form(opt::gemm::half_widen_variants(), "f16_gemm_widen");
+  for (opt::Isa isa : opt::kernel_tests::variant_paths(opt::gemm::half_widen_variants())) {
     SCOPED_TRACE(std::string(opt::isa_name(isa)));
     for (opt::HalfFormat format : {opt::HalfFormat::Binary16, opt::HalfFormat::BFloat16}) {
       opt::gemm::widen_row(isa, format, all.data(), out.data(), all.size());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/gemm/gemm_path.hpp"
 
 namespace onemodel::opt {
@@ -77,24 +78,31 @@ void pack_a_block_of(const HalfMatrixView& a, std::size_t row0, std::size_t rows
 
 }  // namespace
 
+void widen_binary16_row__scalar(const std::uint16_t* src, float* dst, std::size_t n) {
+  widen_row_of<HalfFormat::Binary16>(src, dst, n);
+}
+
+void widen_bfloat16_row__scalar(const std::uint16_t* src, float* dst, std::size_t n) {
+  widen_row_of<HalfFormat::BFloat16>(src, dst, n);
+}
+
+namespace {
+
+// The registry table, from the list (gemm_half_list.inc).
+constexpr HalfWidenVariant kWidenVariants[] = {
+#define ONEMODEL_HALF_WIDEN_VARIANT(suffix, isa, name) \
+  HalfWidenVariant{name, Isa::isa, widen_binary16_row__##suffix, widen_bfloat16_row__##suffix},
+#include "optimized/kernels/gemm/gemm_half_list.inc"
+};
+
+}  // namespace
+
+std::span<const HalfWidenVariant> half_widen_variants() noexcept { return kWidenVariants; }
+
 void widen_row(Isa isa, HalfFormat format, const std::uint16_t* src, float* dst, std::size_t n) {
-#if defined(__x86_64__)
-  if (isa_level(isa) >= 2) {
-    if (format == HalfFormat::Binary16) {
-      widen_binary16_row__avx2(src, dst, n);
-    } else {
-      widen_bfloat16_row__avx2(src, dst, n);
-    }
-    return;
-  }
-#else
-  (void)isa;
-#endif
-  if (format == HalfFormat::Binary16) {
-    widen_row_of<HalfFormat::Binary16>(src, dst, n);
-  } else {
-    widen_row_of<HalfFormat::BFloat16>(src, dst, n);
-  }
+  static const VariantChoice<HalfWidenVariant> choice{std::span<const HalfWidenVariant>(kWidenVariants)};
+  const HalfWidenVariant& variant = choice[isa];
+  (format == HalfFormat::Binary16 ? variant.binary16 : variant.bfloat16)(src, dst, n);
 }
 
 void pack_b_strip_half(const HalfMatrixView& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t valid,

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
+#include <string_view>
 
 #include "optimized/frame/isa.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
@@ -58,12 +60,28 @@ inline float widen_bfloat16(std::uint16_t b) noexcept {
   return float_from_bits((bits & 0x7FFFFFFFu) > 0x7F800000u ? bits | 0x400000u : bits);
 }
 
-// n values widened from src to dst, by the vector loop of `isa` where there is one (the same bits).
+// n values widened from src to dst, by the loop the registry list (gemm_half_list.inc) gives
+// `isa`: a vector loop where there is one, the same bits as the scalar one.
 void widen_row(Isa isa, HalfFormat format, const std::uint16_t* src, float* dst, std::size_t n);
-#if defined(__x86_64__)
-void widen_binary16_row__avx2(const std::uint16_t* src, float* dst, std::size_t n);
-void widen_bfloat16_row__avx2(const std::uint16_t* src, float* dst, std::size_t n);
-#endif
+
+#define ONEMODEL_HALF_WIDEN_VARIANT(suffix, isa, name)                                         \
+  void widen_binary16_row__##suffix(const std::uint16_t* src, float* dst, std::size_t n); \
+  void widen_bfloat16_row__##suffix(const std::uint16_t* src, float* dst, std::size_t n);
+#include "optimized/kernels/gemm/gemm_half_list.inc"
+
+using WidenRowFn = void (*)(const std::uint16_t* src, float* dst, std::size_t n);
+
+// One variant of the family (kernel_registry.hpp), from gemm_half_list.inc.
+struct HalfWidenVariant {
+  std::string_view name;
+  Isa isa;
+  WidenRowFn binary16;
+  WidenRowFn bfloat16;
+};
+
+// The registry: every widener this build has, best first, scalar last; widen_row and the tests
+// read it.
+std::span<const HalfWidenVariant> half_widen_variants() noexcept;
 
 // pack_b_strip (gemm_pack.hpp) from a 16-bit B: rows [p0, p0 + kc), columns [j0, j0 + valid)
 // widened at out[(p - p0) * nr + (j - j0)], +0 in columns [valid, nr).
