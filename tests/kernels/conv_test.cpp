@@ -579,8 +579,8 @@ TEST(Conv2d, FusedResidualAndReluOnWholePlaneTiles) {
 // 0x7FC00000. -0 + -0 + -0 is -0, which Relu makes +0 and Clip(-0, 6) keeps; NaN payloads of
 // either sign end canonical; infinities of opposite signs make NaN; subnormals stay. Rows of 1 to
 // 41 values (around the 8- and 16-lane blocks: whole vectors and masked tails), rows a stride of
-// cols + 3 apart (the values between rows must stay), residual rows a plane apart, with and
-// without one; each path the machine runs.
+// cols + 3 apart (the values between rows must stay), residual rows a plane apart, and a 1 x 1
+// map's column of rows (epilogue_blocks), with and without a residual; each path the machine runs.
 namespace {
 
 struct EpiloguePath {
@@ -612,6 +612,21 @@ const std::vector<float>& epilogue_specials() {
 }
 
 const std::size_t kEpilogueCols[] = {1, 5, 7, 8, 9, 15, 16, 17, 21, 24, 31, 32, 33, 41};
+
+// The blocks the epilogue tests run: rows of every width above a stride of cols + 3 (the values
+// between rows must stay), residual rows 50 apart; then a 1 x 1 map's column (one value per row,
+// rows next to each other, residual rows 1 apart: the squeeze-and-excitation convolutions), of 7,
+// 41 and 50 rows (shorter than a vector, whole vectors and a tail on both paths).
+struct EpilogueBlock {
+  std::size_t rows, cols, ldc, plane;
+};
+
+std::vector<EpilogueBlock> epilogue_blocks() {
+  std::vector<EpilogueBlock> blocks;
+  for (const std::size_t cols : kEpilogueCols) blocks.push_back({epilogue_specials().size(), cols, cols + 3, 50});
+  for (const std::size_t rows : {7u, 41u, 50u}) blocks.push_back({rows, 1, 1, 1});
+  return blocks;
+}
 
 }  // namespace
 
@@ -651,10 +666,9 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
     }
     return std::isnan(v) || std::isnan(r) ? canonical_nan() : r;  // Relu drops a NaN input's value
   };
-  const std::size_t rows = specials.size(), plane = 50;
   for (const EpiloguePath& path : paths) {
-    for (const std::size_t cols : kEpilogueCols) {
-      const std::size_t ldc = cols + 3;
+    for (const EpilogueBlock& block : epilogue_blocks()) {
+      const std::size_t rows = block.rows, cols = block.cols, ldc = block.ldc, plane = block.plane;
       for (const Activation& a : {Activation{ew::UnaryOp::Relu, 0.0f, 0.0f}, Activation{ew::UnaryOp::Clip, -0.0f, 6.0f},
                                   Activation{ew::UnaryOp::Clip, -1.0f, 1.5f}, Activation{ew::UnaryOp::LeakyRelu, 0.1f, 0.0f},
                                   Activation{ew::UnaryOp::LeakyRelu, inf, 0.0f},
@@ -665,7 +679,7 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
           std::vector<float> c(rows * ldc, 99.0f), residual(rows * plane, 5.0f), want(rows * ldc, 99.0f);
           std::vector<float> bias(rows);
           for (std::size_t r = 0; r < rows; ++r) {
-            bias[r] = specials[r];
+            bias[r] = specials[(r + r / specials.size()) % specials.size()];  // past the list: other pairings
             for (std::size_t j = 0; j < cols; ++j) {
               c[r * ldc + j] = specials[(r + j) % specials.size()];
               residual[r * plane + j] = specials[(r * 5 + j * 7) % specials.size()];
@@ -679,7 +693,7 @@ TEST(Conv2d, BiasResidualActivationRowsMatchTheSteps) {
           path.one_pass(c.data(), static_cast<std::ptrdiff_t>(ldc), bias.data(), with_residual ? residual.data() : nullptr,
                         plane, rows, cols, activation);
           EXPECT_EQ(conv_test::first_bit_difference(c, want), "")
-              << isa_name(path.isa) << " cols " << cols << " op " << static_cast<int>(a.op) << " alpha " << a.alpha
+              << isa_name(path.isa) << " rows " << rows << " cols " << cols << " ldc " << ldc << " op " << static_cast<int>(a.op) << " alpha " << a.alpha
               << " beta " << a.beta << " fast " << a.fast << " residual " << with_residual;
         }
       }
@@ -695,14 +709,13 @@ TEST(Conv2d, BiasRowsMatchTheStep) {
   const std::vector<EpiloguePath> paths = epilogue_paths();
   if (paths.empty()) GTEST_SKIP() << "neither AVX-512 nor AVX2 on this machine";
   const std::vector<float>& specials = epilogue_specials();
-  const std::size_t rows = specials.size();
   for (const EpiloguePath& path : paths) {
-    for (const std::size_t cols : kEpilogueCols) {
-      const std::size_t ldc = cols + 3;
+    for (const EpilogueBlock& block : epilogue_blocks()) {
+      const std::size_t rows = block.rows, cols = block.cols, ldc = block.ldc;
       for (const bool exact : {true, false}) {
         std::vector<float> c(rows * ldc, 99.0f), want(rows * ldc, 99.0f), bias(rows);
         for (std::size_t r = 0; r < rows; ++r) {
-          bias[r] = specials[r];
+          bias[r] = specials[(r + r / specials.size()) % specials.size()];  // past the list: other pairings
           for (std::size_t j = 0; j < cols; ++j) {
             c[r * ldc + j] = specials[(r + j) % specials.size()];
             const volatile float v = c[r * ldc + j] + bias[r];
@@ -712,7 +725,7 @@ TEST(Conv2d, BiasRowsMatchTheStep) {
         path.bias_only(c.data(), static_cast<std::ptrdiff_t>(ldc), bias.data(), rows, cols, exact);
         for (std::size_t i = 0; i < c.size(); ++i) {
           const bool same = bits(c[i]) == bits(want[i]) || (!exact && std::isnan(want[i]) && std::isnan(c[i]));
-          ASSERT_TRUE(same) << isa_name(path.isa) << " cols " << cols << (exact ? " exact" : " fast") << " at " << i
+          ASSERT_TRUE(same) << isa_name(path.isa) << " rows " << rows << " cols " << cols << (exact ? " exact" : " fast") << " at " << i
                             << ": " << std::hex << bits(c[i]) << " want " << bits(want[i]);
         }
       }

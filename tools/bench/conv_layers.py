@@ -68,8 +68,14 @@ def conv_of_tensor(producer, tensor, depth=0):
 
 def measure(model_name, args, stat):
     home = os.path.expanduser(os.environ.get("ONEMODEL_HOME", "~/onemodel"))
-    path = f"{home}/models/zoo_{model_name.replace('-', '_')}.onnx"
-    ref = f"{home}/reference/linux-x86_64/zoo/{model_name}/fp32/b1/inputs"
+    # A zoo row (zoo/NAME) or one of the bar's own rows (mobilenetv3, resnet50): the reference
+    # directory names its model file.
+    refdir = f"{home}/reference/linux-x86_64/zoo/{model_name}/fp32/b1"
+    if not os.path.isdir(refdir):
+        refdir = f"{home}/reference/linux-x86_64/{model_name}/fp32/b1"
+    with open(f"{refdir}/index.json", encoding="utf-8") as f:
+        path = json.load(f)["model_file"]
+    ref = f"{refdir}/inputs"
     inputs = {os.path.basename(f)[:-4]: np.load(f) for f in glob.glob(ref + "/*.npy")}
     graph = shape_inference.infer_shapes(onnx.load(path)).graph
     keys = conv_keys(graph)
