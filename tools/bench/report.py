@@ -15,6 +15,7 @@ import argparse
 import csv
 import datetime as dt
 import math
+import shlex
 import sys
 from collections import OrderedDict
 from pathlib import Path
@@ -370,14 +371,14 @@ def main() -> int:
     elif auto:
         note = f"{note}; {'; '.join(auto)}"
     command = ("$ONEMODEL_HOME/venvs/oracles/bin/python tools/bench/report.py "
-               f"--csv {display_path(args.csv)} --run-id {','.join(ids)}" + (f" --note '{args.note}'" if args.note else ""))
+               f"--csv {display_path(args.csv)} --run-id {','.join(ids)}" + (f" --note {shlex.quote(args.note)}" if args.note else ""))
     # The page and chart paths when not the defaults, so the printed command remakes this page.
     if args.out_md != parser.get_default("out_md"):
         command += f" --out-md {display_path(args.out_md)}"
     if args.out_png != parser.get_default("out_png"):
         command += f" --out-png {display_path(args.out_png)}"
     for line in args.see_also:
-        command += f" --see-also '{line}'"
+        command += f" --see-also {shlex.quote(line)}"  # a text may hold an apostrophe
     write_png(args.out_png, chosen, groups, note)
     write_md(args.out_md, args.csv, ids, chosen, groups, args.out_png, note, command, args.see_also)
     print(f"report.py: {len(chosen)} records of run {','.join(ids)} -> {args.out_md}, {args.out_png}", file=sys.stderr)
