@@ -8,7 +8,8 @@
 //
 // Skipped, as the page says: data-dependent shapes (a kernel with outputs_data_dependent, or one
 // whose infer() asks for run-time values), nodes feeding a graph output, and results larger than
-// both the inputs and 64 KiB (except DequantizeLinear, which int8.md folds whatever its size).
+// both the inputs and 64 KiB (except DequantizeLinear, which int8.md folds whatever its size, and
+// a Constant node, whose value is its attribute).
 // Also skipped: nodes holding subgraphs (their bodies are engines of their own), nodes with no
 // inputs other than Constant and random operators (kernel.draws_random: they draw per run), nodes reading a compact
 // weight (its binary32 form is the adapter's, per run: graph-passes.md "Half-precision weights"),
@@ -103,7 +104,13 @@ bool evaluate(const PassGraph& graph, const CompiledNode& node, std::vector<Tens
       // int8.md, DequantizeLinear: "a node with constant inputs is folded at plan time", whatever
       // its size: a quantized weight read as float32 on every run would cost a pass over it per
       // call (a QDQ model's exact mode runs its graph as written, graph-passes.md).
-      if (bytes > kFoldLimitBytes && bytes > largest_input && !is_dequantize(*node.ir)) return false;
+      // A Constant node's result is its own attribute, already held by the model, so the limit
+      // (results larger than what they are made from) does not apply: exporters that write
+      // weights as Constant nodes (PaddlePaddle's) kept every weight over 64 KiB from the passes,
+      // so its products were neither packed once nor fused (PP-OCR recogniser: 7 of 9).
+      if (bytes > kFoldLimitBytes && bytes > largest_input && !is_dequantize(*node.ir) && !is_constant_node(*node.ir)) {
+        return false;
+      }
       all_constant = all_constant && out.constant;
     }
     results.assign(node.outputs.size(), Tensor());

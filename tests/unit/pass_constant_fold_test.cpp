@@ -15,6 +15,7 @@
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/compiled_kernels.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/same_outputs.hpp"
 #include "tests/support/session_runs.hpp"
@@ -144,6 +145,34 @@ TEST(ConstantFold, FoldsWhatThePageSaysAndNothingElse) {
   EXPECT_EQ(node_count(model, ExecutionMode::Exact, OptimizationLevel::Basic), 7u);
   EXPECT_EQ(node_count(model, ExecutionMode::Fast, OptimizationLevel::Basic), 7u);
   check_bits(model, {{"x", floats(Shape{4, 6}, 9)}});
+}
+
+// A Constant node whose value is over 64 KiB (K x N float32 weights, 84000 bytes, as PaddlePaddle
+// exports write them): folded, since its result is its own attribute, so that linear-pack-fuse
+// packs the product's B once (level All: one LinearOp). Until session 39 the size rule kept it,
+// and the product packed B on every call.
+TEST(ConstantFold, ALargeConstantNodeIsFolded) {
+  IrAttribute value;
+  value.name = "value";
+  value.type = AttrType::Tensor;
+  value.tensors.push_back(graph_builder::ir_tensor_of("", floats(Shape{kK, kN}, 11, 0.2f)));
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{kM, kK})
+      .node("Constant", {}, {"w"}, {value})
+      .node("MatMul", {"x", "w"}, {"y"})
+      .output("y", DType::F32);
+  const IrModel model = b.build();
+  for (const ExecutionMode mode : {ExecutionMode::Fast, ExecutionMode::Exact}) {
+    EXPECT_EQ(node_count(model, mode, OptimizationLevel::None), 2u);
+    EXPECT_EQ(node_count(model, mode, OptimizationLevel::Basic), 1u);
+    SessionOptions options;
+    options.mode = mode;
+    static opt::ThreadPool pool(1);
+    const auto graph = opt::compile_graph(model, options, opt::OptimizedConfig{opt::Isa::Scalar, &pool});
+    EXPECT_EQ(graph->nodes.size(), 1u);
+    EXPECT_EQ(test::count_kernels(*graph, "LinearOp"), 1u);
+  }
+  check_bits(model, {{"x", floats(Shape{kM, kK}, 13)}});
 }
 
 // A node of constants that the plan refuses: the fold leaves it, and the session reports what it
