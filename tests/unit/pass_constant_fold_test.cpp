@@ -152,6 +152,7 @@ TEST(ConstantFold, FoldsWhatThePageSaysAndNothingElse) {
 // packs the product's B once (level All: one LinearOp). Until session 39 the size rule kept it,
 // and the product packed B on every call.
 TEST(ConstantFold, ALargeConstantNodeIsFolded) {
+  const test::RequireSplit two_thread_runs_split;
   IrAttribute value;
   value.name = "value";
   value.type = AttrType::Tensor;

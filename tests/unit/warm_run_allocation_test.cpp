@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <new>
@@ -19,6 +20,7 @@
 #include "onemodel/session.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
+#include "tests/kernels/two_threads.hpp"
 #include "tests/support/ir_builder.hpp"
 #include "tests/support/same_outputs.hpp"
 
@@ -90,15 +92,25 @@ long warm_allocations(const Case& c, ExecutionMode mode, int threads = 1) {
   SessionOptions options;
   options.mode = mode;
   options.intra_op_threads = threads;
+  // At two threads every call of two or more chunks is shared (Sharing::Always), so the counted
+  // runs do run the workers' side, and the test checks that a call was shared.
+  const opt::ThreadPool::Sharing sharing = opt::ThreadPool::session_sharing();
+  if (threads > 1) opt::ThreadPool::set_session_sharing(opt::ThreadPool::Sharing::Always);
   Session session = Session::create(c.model, options);
+  opt::ThreadPool::set_session_sharing(sharing);
   std::vector<Tensor> outputs(c.output_names.size());
   session.run(c.input_names, c.inputs, c.output_names, outputs);
   session.run(c.input_names, c.inputs, c.output_names, outputs);
+  const std::uint64_t shared_before = opt::ThreadPool::shared_calls_everywhere();
   g_allocations = 0;
   g_counting = true;
   for (int i = 0; i < 3; ++i) session.run(c.input_names, c.inputs, c.output_names, outputs);
   g_counting = false;
   const long counted = g_allocations.load();
+  if (threads > 1 && opt::two_threads::kAvailable) {
+    EXPECT_GT(opt::ThreadPool::shared_calls_everywhere() - shared_before, 0u)
+        << "no call of the counted two-thread runs was shared by two threads";
+  }
 
   SessionOptions reference = options;
   reference.engine = EngineKind::Reference;
@@ -336,12 +348,13 @@ TEST(WarmRunAllocation, TransposedOperandOfABatchedProduct) {
   // until session 39 (PP-OCR recogniser at batch 8: 23 allocations per warm call).
   GraphBuilder b;
   // B is a graph input here: a constant B would make a LinearOp of the MatMul first.
-  b.input("x", DType::F32, Shape{4, 16, 10});
-  b.input("w", DType::F32, Shape{16, 12});
+  // 4 x 40 merged rows of 64 against 96 columns: a product of several tiles, so two threads share it.
+  b.input("x", DType::F32, Shape{4, 64, 40});
+  b.input("w", DType::F32, Shape{64, 96});
   b.node("Transpose", {"x"}, {"xt"}, {ints_attr("perm", {0, 2, 1})});
   b.node("MatMul", {"xt", "w"}, {"y"});
   b.output("y", DType::F32);
-  Case c{b.build(), {"x", "w"}, {ramp(Shape{4, 16, 10}, 0.11f, -1.5f), ramp(Shape{16, 12}, 0.03f, -0.2f)}, {"y"}};
+  Case c{b.build(), {"x", "w"}, {ramp(Shape{4, 64, 40}, 0.11f, -1.5f), ramp(Shape{64, 96}, 0.03f, -0.2f)}, {"y"}};
   expect_no_warm_allocations(c, "transposed operand", {1, 2});
 }
 
