@@ -195,17 +195,20 @@ void TransposedMatMulOp::run(RunContext& context) const {
   float* c = context.output(0).mutable_data<float>().data();
   const KernelContext kc{config_.isa, context.exact(), config_.pool};
 
+  // Operand o's matrix of batch entry bi: its offset in the source.
+  auto entry_offset = [&](std::size_t o, std::int64_t bi) {
+    std::ptrdiff_t offset = 0;
+    std::int64_t flat = bi;
+    for (int i = s.batch.rank(); i-- > 0;) {
+      offset += static_cast<std::ptrdiff_t>(flat % s.batch[i]) * plan->batch_strides[o][static_cast<std::size_t>(i)];
+      flat /= s.batch[i];
+    }
+    return offset;
+  };
   // One product of batch entry bi: each operand's matrix at its entry's offset in the source,
   // read with the permuted row and column strides.
   auto product = [&](const KernelContext& on, std::int64_t bi, std::size_t rows) {
-    std::ptrdiff_t a_off = 0, b_off = 0;
-    std::int64_t flat = bi;
-    for (int i = s.batch.rank(); i-- > 0;) {
-      const std::int64_t idx = flat % s.batch[i];
-      flat /= s.batch[i];
-      a_off += static_cast<std::ptrdiff_t>(idx) * plan->batch_strides[0][static_cast<std::size_t>(i)];
-      b_off += static_cast<std::ptrdiff_t>(idx) * plan->batch_strides[1][static_cast<std::size_t>(i)];
-    }
+    const std::ptrdiff_t a_off = entry_offset(0, bi), b_off = entry_offset(1, bi);
     const MatrixView a_view{a == nullptr ? nullptr : a + a_off, plan->row[0], plan->col[0]};
     const MatrixView b_view{b == nullptr ? nullptr : b + b_off, plan->row[1], plan->col[1]};
     gemm_f32(on, rows, n, k, a_view, b_view, c + bi * s.m * s.n, static_cast<std::ptrdiff_t>(n));
@@ -221,12 +224,7 @@ void TransposedMatMulOp::run(RunContext& context) const {
     const Tensor gathered = context.scratch(DType::F32, Shape{static_cast<std::int64_t>(rows), s.k});
     float* g = gathered.mutable_data<float>().data();
     for (std::int64_t bi = 0; bi < batches && k > 0; ++bi) {
-      std::ptrdiff_t a_off = 0;
-      std::int64_t flat = bi;
-      for (int i = s.batch.rank(); i-- > 0;) {
-        a_off += static_cast<std::ptrdiff_t>(flat % s.batch[i]) * plan->batch_strides[0][static_cast<std::size_t>(i)];
-        flat /= s.batch[i];
-      }
+      const std::ptrdiff_t a_off = entry_offset(0, bi);
       for (std::size_t r = 0; r < m; ++r) {
         const float* row = a + a_off + static_cast<std::ptrdiff_t>(r) * plan->row[0];
         float* to = g + (static_cast<std::size_t>(bi) * m + r) * k;
