@@ -29,10 +29,20 @@ constexpr std::size_t kMaxParallelBlockThreads = 64;  // the workspace slots' ma
 // 32 at 56 2224 / 1244, at 28 547 / 328, at 14 156 / 98; small layers: 32 -> 32 at 14 (49 tiles)
 // 43 / 30, 16 -> 16 at 28 47 / 36, 128 -> 128 at 7 138 / 118, but 128 -> 32 at 7 (16 tiles,
 // 1.8 M multiply-adds) 42 / 44 and 64 -> 64 at 7 40 / 38.
+//
+// Those were layers alone, whose weights stay in cache from one call to the next. Inside a model
+// they do not: each layer's transformed filters (16 x Cin x Cout floats, 16/9 of the filters) come
+// from the outer caches or memory once per image, and a map of fewer than kMinTiles tiles uses
+// each of them too few times to hide that. Session 40 (Intel Xeon, family 6 model 167, one
+// thread, `onemodel profile` medians in the model, Winograd / the product): ResNet-18's three
+// 512 -> 512 layers at 7 (16 tiles) 2081-2330 / 1385-1498 us, the row 19.5 -> 17.4 ms
+// (ab_rows.py, three rounds); GoogLeNet's 160 -> 320 and 192 -> 384 at 7 401-474 / 281-292 and
+// 525-653 / 395-408, even 48 -> 128 at 7 (0.4 MB of transformed filters) 62-68 / 51-52. So a map
+// of fewer than kMinTiles tiles keeps the product whatever its size (until then, layers of 2^21
+// multiply-adds or more took Winograd at any map size).
 constexpr std::size_t kMinInputChannels = 8;
 constexpr std::size_t kMinOutputChannels = 16;
 constexpr std::size_t kMinTiles = 32;
-constexpr double kMinMultiplyAdds = 2097152.0;  // 2^21
 constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
 #endif
 
@@ -51,11 +61,10 @@ bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
       s.out_channels < kMinOutputChannels) {
     return false;
   }
-  // Small layers: sixteen products of few columns and the transforms' passes cost more than the
-  // multiply-adds they save unless the map has a few tile columns' worth of tiles.
-  const double multiply_adds = static_cast<double>(s.out_channels) * static_cast<double>(s.in_channels) * 9.0 *
-                               static_cast<double>(s.out_plane());
-  if (winograd_tile_rows(s) * winograd_tile_cols(s) < kMinTiles && multiply_adds < kMinMultiplyAdds) return false;
+  // Small maps: sixteen products of few columns, the transforms' passes and the transformed
+  // filters' reads cost more than the multiply-adds they save unless the map has a few tile
+  // columns' worth of tiles (kMinTiles above).
+  if (winograd_tile_rows(s) * winograd_tile_cols(s) < kMinTiles) return false;
   // One tile row's transformed inputs and products, the smallest block: bounded, so that a very
   // wide map (a long signal as a 3x3 layer) cannot make the workspace, which no run's memory limit
   // counts, four times its input and output; such a layer keeps the product, which needs none.
