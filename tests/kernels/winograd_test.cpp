@@ -323,11 +323,15 @@ TEST(Winograd, SelectionRule) {
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, small_map));
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, Case(512, 512, 7, 7, 1).shape()));
   EXPECT_FALSE(winograd_takes(Isa::Avx2, false, Case(192, 384, 8, 8, 1).shape()));
+  // Wide layers (winograd.cpp): a block of FCN-ResNet50's 2048 -> 512 head at 16 x 16 holds 24
+  // tiles (64 on the map), so the head keeps the product.
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, Case(2048, 512, 16, 16, 1).shape()));
 #if defined(__x86_64__)
   EXPECT_TRUE(winograd_takes(Isa::Avx2, false, s));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, s));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, more_tiles));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(512, 512, 11, 11, 1).shape())) << "36 tiles";
+  EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(512, 512, 16, 16, 1).shape())) << "one block of 64 tiles";
 #else
   (void)more_tiles;
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, s)) << "no kernel off x86-64";
