@@ -47,6 +47,18 @@ constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
 #endif
 
 
+// One tile row's transformed inputs and products: 16 x (Cin + Cout) floats a tile.
+std::size_t tile_row_floats(const Conv2dShape& s) noexcept {
+  return kWinogradElements * (s.in_channels + s.out_channels) * winograd_tile_cols(s);
+}
+
+// The tile rows of a block run by one thread: as many as kBlockFloats holds, at least one.
+std::size_t rows_per_block(const Conv2dShape& s) noexcept {
+  const std::size_t per_row = tile_row_floats(s);
+  return std::clamp<std::size_t>(per_row == 0 ? 1 : kBlockFloats / per_row, 1,
+                                 std::max<std::size_t>(winograd_tile_rows(s), 1));
+}
+
 }  // namespace
 
 bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
@@ -61,24 +73,22 @@ bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
       s.out_channels < kMinOutputChannels) {
     return false;
   }
-  // Small maps: sixteen products of few columns, the transforms' passes and the transformed
-  // filters' reads cost more than the multiply-adds they save unless the map has a few tile
-  // columns' worth of tiles (kMinTiles above).
-  if (winograd_tile_rows(s) * winograd_tile_cols(s) < kMinTiles) return false;
   // One tile row's transformed inputs and products, the smallest block: bounded, so that a very
   // wide map (a long signal as a 3x3 layer) cannot make the workspace, which no run's memory limit
   // counts, four times its input and output; such a layer keeps the product, which needs none.
-  const std::size_t per_row = kWinogradElements * (s.in_channels + s.out_channels) * winograd_tile_cols(s);
-  if (per_row > kMaxTileRowFloats) return false;
-  // Wide layers: a block holds as many tile rows as kBlockFloats allows (winograd_blocks), and
-  // each block reads all the transformed filters (16 x Cin x Cout floats) for its tiles. Where
-  // Cin + Cout passes about 2048 a block holds fewer than kMinTiles tiles, and the filters stream
+  if (tile_row_floats(s) > kMaxTileRowFloats) return false;
+  // Small maps and wide layers, one test: a block's tiles are at most the map's. Small maps:
+  // sixteen products of few columns, the transforms' passes and the transformed filters' reads
+  // cost more than the multiply-adds they save unless the map has a few tile columns' worth of
+  // tiles (kMinTiles above). Wide layers: a block holds as many tile rows as kBlockFloats allows
+  // (winograd_blocks), and each block reads all the transformed filters (16 x Cin x Cout floats)
+  // for its tiles. Where Cin + Cout passes about 2048 a block holds fewer than kMinTiles tiles, and
+  // the filters stream
   // from memory once per few columns of product: FCN-ResNet50's 2048 -> 512 head at 16 x 16 (three
   // blocks of 24 tiles, 67 MB of transformed filters each time) took 35.5 ms in the model against
   // ONNX Runtime's 26.6 (session 40, Intel Xeon model 167, one thread). The one-thread block
   // decides, so the choice depends on the shape alone.
-  const std::size_t block_rows = std::clamp<std::size_t>(kBlockFloats / per_row, 1, winograd_tile_rows(s));
-  if (block_rows * winograd_tile_cols(s) < kMinTiles) return false;
+  if (rows_per_block(s) * winograd_tile_cols(s) < kMinTiles) return false;
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
@@ -126,8 +136,7 @@ std::size_t winograd_element_stride(std::size_t floats) noexcept {
 WinogradBlocks winograd_blocks(const Conv2dShape& s, std::size_t threads) noexcept {
   WinogradBlocks b;
   const std::size_t rows_total = std::max<std::size_t>(winograd_tile_rows(s), 1), cols = winograd_tile_cols(s);
-  const std::size_t per_row = kWinogradElements * (s.in_channels + s.out_channels) * cols;
-  b.rows = std::clamp<std::size_t>(per_row == 0 ? 1 : kBlockFloats / per_row, 1, rows_total);
+  b.rows = rows_per_block(s);
   b.count = (rows_total + b.rows - 1) / b.rows;
   if (threads >= 2 && threads <= kMaxParallelBlockThreads) {
     if (s.batch * b.count >= threads) {
