@@ -1,11 +1,13 @@
 // `attention` (graph-passes.md, does not preserve bits, so fast mode only):
-//   MatMul(Q, Kt) -> [Mul or Div by a constant scalar] -> [Add mask] -> Softmax(axis -1) -> MatMul(P, V)
+//   MatMul([Mul] Q, [Mul] Kt) -> [Mul or Div by a constant scalar] -> [Add mask] -> Softmax(axis -1)
+//     -> [Cast to float32]... -> MatMul(P, V)
 // becomes one node running the fused kernel of kernels-attention.md (optimized/kernels/attention).
 // The head-split transposes before Q, K and V ([b,s,h,d] -> [b,h,s,d]: perm (0,2,1,3); for K
 // (0,2,3,1) from [b,s,h,d] or (0,1,3,2) from [b,h,s,d]) and the head-merge transpose (0,2,1,3)
 // after are absorbed: the kernel reads and writes those layouts through strides. A Kt that is not
 // such a transpose is not matched (the kernel reads keys with contiguous columns). The mask is any
-// value; at run time it must broadcast to [b,h,sq,sk].
+// value; at run time it must broadcast to [b,h,sq,sk]. The optional Muls of Q and of Kt are by
+// scalars (folded into the one scale); the Casts are float32 to float32 (identities).
 //
 // Every replaced value has one reader and is not a graph output. The fused node keeps the
 // replaced nodes' kernels as stages: infer() chains theirs (shapes, types and errors are the
@@ -51,6 +53,10 @@ struct AttentionSpec {
   bool merge_heads = false;  // the output is written [b,s,h,dv] (head-merge transpose absorbed)
   float scale = 1.0f;        // scores = dot * scale (+ mask)
   bool has_mask = false;     // fused input 3
+  // Fused inputs 4 and 5: scales of Q and of Kt computed in the graph (torchvision derives them
+  // from the head size through Shape, folded only when the plan knows shapes); one element each at
+  // run time, else the stages run.
+  bool q_scale = false, k_scale = false;
 };
 
 class AttentionFusedOp final : public OpKernel {
@@ -140,6 +146,13 @@ class AttentionFusedOp final : public OpKernel {
       a.mask_strides.head = md[1] == 1 ? 0 : static_cast<std::ptrdiff_t>(md[2] * md[3]);
       a.mask_strides.batch = md[0] == 1 ? 0 : static_cast<std::ptrdiff_t>(md[1] * md[2] * md[3]);
     }
+    float scale = spec_.scale;
+    for (std::size_t i = 4; i < 6; ++i) {
+      if (!(i == 4 ? spec_.q_scale : spec_.k_scale)) continue;
+      const Tensor& t = context.input(i);
+      if (t.dtype() != DType::F32 || t.element_count() != 1 || t.rank() > 4) return false;
+      scale *= t.contiguous().data<float>()[0];
+    }
     if (y.element_count() == 0) return true;
     const Tensor qt = context.input(0).contiguous();
     const Tensor kt = context.input(1).contiguous();
@@ -168,7 +181,7 @@ class AttentionFusedOp final : public OpKernel {
     a.v_strides = strides(spec_.v, h, sk, dv);
     a.out_strides = strides(spec_.merge_heads ? Layout::Bshd : Layout::Bhsd, h, sq, dv);
     // kernels-attention.md: s = mask + dot * scale, the form of the unfused Mul then Add.
-    a.scale = spec_.scale;
+    a.scale = scale;
     attention_f32(KernelContext{config_.isa, context.exact(), config_.pool}, a);
     return true;
   }
@@ -221,6 +234,13 @@ bool transpose_is(const CompiledNode& node, std::initializer_list<std::array<std
   return false;
 }
 
+// A Cast to float32 of a value already float32: the identity. Exporters write one or two between
+// the Softmax and the P V product (the probabilities cast back to the query's dtype).
+bool same_type_cast(const PassGraph& graph, const CompiledNode& node) {
+  return node.inputs.size() == 1 && node.inputs[0] >= 0 && graph.known_f32(node.inputs[0]) &&
+         node.info.get_int("to", 0) == static_cast<std::int64_t>(1);  // TensorProto FLOAT
+}
+
 // A float32 constant with one element (the scale), or nullopt.
 std::optional<float> scalar(const PassGraph& graph, int id) {
   const Tensor* t = graph.constant_value(id);
@@ -233,7 +253,15 @@ bool fuse_at(PassGraph& graph, std::size_t pv_index) {
   std::vector<CompiledNode>& nodes = graph.nodes();
   const CompiledNode& pv = nodes[pv_index];
   if (!is_onnx(pv, "MatMul") || pv.inputs.size() != 2) return false;
-  const int softmax = absorbable(graph, pv.inputs[0], "Softmax");
+  // Same-type Casts between the Softmax and the product, innermost last.
+  std::vector<int> casts;
+  int probs = pv.inputs[0];
+  for (int cast = absorbable(graph, probs, "Cast"); cast >= 0 && same_type_cast(graph, nodes[static_cast<std::size_t>(cast)]);
+       cast = absorbable(graph, probs, "Cast")) {
+    casts.push_back(cast);
+    probs = nodes[static_cast<std::size_t>(cast)].inputs[0];
+  }
+  const int softmax = absorbable(graph, probs, "Softmax");
   if (softmax < 0) return false;
   const CompiledNode& sm = nodes[static_cast<std::size_t>(softmax)];
   // Softmax over the last axis: the default from opset 13; before it the default is 1 (and -1
@@ -291,16 +319,49 @@ bool fuse_at(PassGraph& graph, std::size_t pv_index) {
   const CompiledNode& qk_node = nodes[static_cast<std::size_t>(qk)];
   if (qk_node.inputs.size() != 2) return false;
 
+  // [Mul of Q or of Kt by a scalar]: exporters that scale each operand by the fourth root of 1/d
+  // (torchvision's multi-head attention) or Q alone (Swin). A constant scalar multiplies into the
+  // kernel's one scale; another value (a scale computed from the shape, second operand of the Mul)
+  // becomes a fused input that must hold one element at run time. Other roundings than the
+  // unfused Muls: fast mode only, like the pass.
+  std::vector<int> operand_muls;
+  const auto through_scale = [&](int& id, int& runtime_scale) {
+    const int mul = absorbable(graph, id, "Mul");
+    if (mul < 0 || nodes[static_cast<std::size_t>(mul)].inputs.size() != 2) return;
+    const CompiledNode& node = nodes[static_cast<std::size_t>(mul)];
+    const int first = node.inputs[0], second = node.inputs[1];
+    if (first < 0 || second < 0 || !graph.known_f32(first) || !graph.known_f32(second)) return;
+    if (const auto c = scalar(graph, second)) {
+      spec.scale *= *c;
+      id = first;
+    } else if (const auto c0 = scalar(graph, first)) {
+      spec.scale *= *c0;
+      id = second;
+    } else if (graph.constant_value(second) == nullptr) {
+      runtime_scale = second;
+      id = first;
+    } else {
+      return;  // a constant of more than one element: a scale per position, not matched
+    }
+    operand_muls.push_back(mul);
+  };
+  int q_operand = qk_node.inputs[0], k_operand = qk_node.inputs[1];
+  int q_scale = -1, k_scale = -1;
+  through_scale(q_operand, q_scale);
+  through_scale(k_operand, k_scale);
+  spec.q_scale = q_scale >= 0;
+  spec.k_scale = k_scale >= 0;
+
   // The operands, looking through the head-split transposes.
   std::array<std::int64_t, 4> perm{};
-  int q = qk_node.inputs[0], k = -1, v = pv.inputs[1];
+  int q = q_operand, k = -1, v = pv.inputs[1];
   std::vector<int> transposes;
   if (const int t = absorbable(graph, q, "Transpose"); t >= 0 && transpose_is(nodes[static_cast<std::size_t>(t)], {{0, 2, 1, 3}}, perm)) {
     spec.q = Layout::Bshd;
     q = nodes[static_cast<std::size_t>(t)].inputs[0];
     transposes.push_back(t);
   }
-  const int kt = absorbable(graph, qk_node.inputs[1], "Transpose");
+  const int kt = absorbable(graph, k_operand, "Transpose");
   if (kt < 0 || !transpose_is(nodes[static_cast<std::size_t>(kt)], {{0, 2, 3, 1}, {0, 1, 3, 2}}, perm)) return false;
   spec.k = perm[1] == 2 ? Layout::Bshd : Layout::Bhsd;
   k = nodes[static_cast<std::size_t>(kt)].inputs[0];
@@ -324,14 +385,17 @@ bool fuse_at(PassGraph& graph, std::size_t pv_index) {
   }
   spec.has_mask = mask >= 0;
 
-  // The stages in dependency order: transposes, QK, scale, mask, softmax, PV, merge.
+  // The stages in dependency order: transposes, operand scales (each reads a transpose or a fused
+  // input), QK, scale, mask, softmax, casts, PV, merge.
   std::vector<int> order = transposes;
+  order.insert(order.end(), operand_muls.begin(), operand_muls.end());
   order.push_back(qk);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) order.push_back(*it);
   order.push_back(softmax);
+  for (auto it = casts.rbegin(); it != casts.rend(); ++it) order.push_back(*it);
   order.push_back(static_cast<int>(pv_index));
   if (merge >= 0) order.push_back(merge);
-  const std::vector<int> fused_inputs{q, k, v, mask};
+  const std::vector<int> fused_inputs{q, k, v, mask, q_scale, k_scale};
   std::vector<Stage> stages;
   for (std::size_t s = 0; s < order.size(); ++s) {
     CompiledNode& node = nodes[static_cast<std::size_t>(order[s])];

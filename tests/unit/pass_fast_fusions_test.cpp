@@ -329,8 +329,12 @@ constexpr std::int64_t kB = 2, kS = 37, kH = 3, kD = 16, kSk = 70;
 struct AttentionOptions {
   bool split_q = true, split_v = true, merge = true;
   bool k_from_bshd = true;  // K transposed by (0,2,3,1) from [b,s,h,d], else (0,1,3,2) from [b,h,s,d]
-  std::string scale = "mul";  // "mul", "div", "none"
+  std::string scale = "mul";  // "mul", "div", "none"; "operands": Q and Kt each times a scalar
   std::string mask = "padding";  // "padding" [b,1,1,sk], "causal" [sq,sk] constant, "none"
+  int prob_casts = 0;            // Casts to float32 between the Softmax and the P V product
+  bool runtime_scale = false;    // "operands": Kt's scale is a graph input, not a constant
+  std::int64_t runtime_scale_elements = 1;  // its extent (a scale per key when kSk: the stages run)
+  bool half_round_trip = false;  // the probabilities go through float16 and back (not an identity)
 };
 
 GraphBuilder attention_graph(const AttentionOptions& o) {
@@ -350,7 +354,20 @@ GraphBuilder attention_graph(const AttentionOptions& o) {
   }
   b.node("Transpose", {"k"}, {"kt"}, {ints_attr("perm", o.k_from_bshd ? std::vector<std::int64_t>{0, 2, 3, 1}
                                                                        : std::vector<std::int64_t>{0, 1, 3, 2})});
-  b.node("MatMul", {q, "kt"}, {"scores"});
+  std::string kt = "kt";
+  if (o.scale == "operands") {
+    // torchvision's multi-head attention: each operand times the fourth root of 1/d.
+    b.initializer("qs", scalar(0.5f)).node("Mul", {q, "qs"}, {"q_scaled"});
+    q = "q_scaled";
+    if (o.runtime_scale) {
+      b.input("ks", DType::F32, Shape{o.runtime_scale_elements});
+    } else {
+      b.initializer("ks", scalar(0.5f));
+    }
+    b.node("Mul", {"kt", "ks"}, {"kt_scaled"});
+    kt = "kt_scaled";
+  }
+  b.node("MatMul", {q, kt}, {"scores"});
   std::string s = "scores";
   if (o.scale == "mul") {
     b.node("Constant", {}, {"c"}, {float_attr("value_float", 0.25f)}).node("Mul", {s, "c"}, {"scaled"});
@@ -369,7 +386,17 @@ GraphBuilder attention_graph(const AttentionOptions& o) {
     b.initializer("causal", Tensor::from_values<float>(DType::F32, Shape{kS, kSk}, m)).node("Add", {"causal", s}, {"masked"});
     s = "masked";
   }
-  b.node("Softmax", {s}, {"p"}, {int_attr("axis", -1)}).node("MatMul", {"p", v}, {"o"});
+  b.node("Softmax", {s}, {"p"}, {int_attr("axis", -1)});
+  std::string p = "p";
+  if (o.half_round_trip) {
+    b.node("Cast", {p}, {"p_half"}, {int_attr("to", 10)}).node("Cast", {"p_half"}, {"p_back"}, {int_attr("to", 1)});
+    p = "p_back";
+  }
+  for (int c = 0; c < o.prob_casts; ++c) {
+    b.node("Cast", {p}, {"p_cast" + std::to_string(c)}, {int_attr("to", 1)});
+    p = "p_cast" + std::to_string(c);
+  }
+  b.node("MatMul", {p, v}, {"o"});
   if (o.merge) {
     b.node("Transpose", {"o"}, {"out"}, {ints_attr("perm", {0, 2, 1, 3})});
   } else {
@@ -388,12 +415,18 @@ Feeds attention_feeds(const AttentionOptions& o) {
     for (std::int64_t j = 60; j < kSk; ++j) m[static_cast<std::size_t>(kSk + j)] = -3.4028235e38f;  // batch 1 padded
     feeds.emplace_back("mask", Tensor::from_values<float>(DType::F32, Shape{kB, 1, 1, kSk}, m));
   }
+  if (o.runtime_scale) {
+    std::vector<float> ks(static_cast<std::size_t>(o.runtime_scale_elements));
+    for (std::size_t j = 0; j < ks.size(); ++j) ks[j] = 0.5f + 0.01f * static_cast<float>(j);
+    feeds.emplace_back("ks", Tensor::from_values<float>(DType::F32, Shape{o.runtime_scale_elements}, ks));
+  }
   return feeds;
 }
 
 std::size_t attention_nodes(const AttentionOptions& o) {
-  return 5 + (o.split_q ? 1 : 0) + (o.split_v ? 1 : 0) + (o.scale == "none" ? 0 : (o.scale == "mul" ? 2 : 1)) +
-         (o.mask == "none" ? 0 : 1);
+  const std::size_t scale_nodes = o.scale == "none" ? 0 : o.scale == "mul" ? 2 : o.scale == "operands" ? 2 : 1;
+  return 5 + (o.split_q ? 1 : 0) + (o.split_v ? 1 : 0) + scale_nodes + (o.mask == "none" ? 0 : 1) +
+         static_cast<std::size_t>(o.prob_casts) + (o.half_round_trip ? 2 : 0);
 }
 
 TEST(AttentionPass, FiresOnExportedPatterns) {
@@ -411,6 +444,18 @@ TEST(AttentionPass, FiresOnExportedPatterns) {
   o.scale = "none";
   o.mask = "none";
   cases.push_back({"contiguous [b,h,s,d], no scale, no mask, no merge", o});
+  o = AttentionOptions{};
+  o.prob_casts = 2;
+  cases.push_back({"two float32 Casts of the probabilities (transformers exports)", o});
+  o = AttentionOptions{};
+  o.scale = "operands";
+  o.k_from_bshd = false;
+  o.mask = "none";
+  cases.push_back({"Q and Kt each times a constant scalar (torchvision)", o});
+  o.runtime_scale = true;
+  cases.push_back({"Kt times a scalar computed at run time", o});
+  o.runtime_scale_elements = kSk;
+  cases.push_back({"Kt times a value per key at run time (the stages run)", o});
   for (const auto& [name, options] : cases) {
     GraphBuilder b = attention_graph(options);
     b.output("out", DType::F32);
@@ -437,6 +482,13 @@ TEST(AttentionPass, NearMissesAreLeftAlone) {
     b.input("c", DType::F32, Shape{}).node("Mul", {"out", "c"}, {"out2"}).output("out2", DType::F32);
     const IrModel model = b.build();
     EXPECT_EQ(count_kernels(*compiled(model, ExecutionMode::Fast), "AttentionFusedOp"), 1u);  // the Mul is after
+  }
+  {  // the probabilities rounded to float16 and back: not an identity, so not absorbed
+    AttentionOptions o;
+    o.half_round_trip = true;
+    GraphBuilder b = attention_graph(o);
+    b.output("out", DType::F32);
+    EXPECT_EQ(count_kernels(*compiled(b.build(), ExecutionMode::Fast), "AttentionFusedOp"), 0u);
   }
   {  // Softmax over another axis
     GraphBuilder b(17);

@@ -16,7 +16,7 @@ struct KeyPack<avx2::Lanes> {
   static void pack(float* kt, const float* k, std::ptrdiff_t row_stride, std::size_t n, std::size_t d,
                    float ks) noexcept {
     const __m256 ksv = _mm256_set1_ps(ks);
-    for (std::size_t j0 = 0; j0 < 64; j0 += 8) {
+    for (std::size_t j0 = 0; j0 < n; j0 += 8) {  // the score tiles read only the vectors holding keys
       for (std::size_t x0 = 0; x0 < d; x0 += 8) {
         const std::size_t cols = d - x0 < 8 ? d - x0 : 8;
         const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

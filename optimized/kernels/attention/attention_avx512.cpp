@@ -22,7 +22,7 @@ struct KeyPack<avx512::Lanes> {
   static void pack(float* kt, const float* k, std::ptrdiff_t row_stride, std::size_t n, std::size_t d,
                    float ks) noexcept {
     const __m512 ksv = _mm512_set1_ps(ks);
-    for (std::size_t j0 = 0; j0 < 64; j0 += 16) {
+    for (std::size_t j0 = 0; j0 < n; j0 += 16) {  // the score tiles read only the vectors holding keys
       for (std::size_t x0 = 0; x0 < d; x0 += 16) {
         const std::size_t cols = d - x0 < 16 ? d - x0 : 16;
         const __mmask16 cm = static_cast<__mmask16>((1u << cols) - 1u);

@@ -104,6 +104,17 @@ __attribute__((noinline)) void fast_score_tile(const Scratch& w, const FastBlock
   }
 }
 
+// The score tiles of rows [r0, r0 + R) over `vectors` key vectors from j0 (at most C): the tile of
+// that many vectors, so a block's last keys (197 = 3 x 64 + 5) cost one vector, not four.
+template <class L, std::size_t R, std::size_t C>
+inline void fast_score_part(const Scratch& w, const FastBlock& fb, std::size_t d, float scale, std::size_t r0,
+                            std::size_t j0, std::size_t vectors) noexcept {
+  if constexpr (C > 1) {
+    if (vectors < C) return fast_score_part<L, R, C - 1>(w, fb, d, scale, r0, j0, vectors);
+  }
+  fast_score_tile<L, R, C>(w, fb, d, scale, r0, j0);
+}
+
 // acc[r][x] += p[r][j] * v[j][x] for rows [r0, r0 + R), columns [x0, x0 + C * W), keys [0, n).
 template <class L, std::size_t R, std::size_t C>
 __attribute__((noinline)) void fast_pv_tile(const Scratch& w, const float* v, std::ptrdiff_t vs, std::size_t dv, std::size_t r0,
@@ -189,19 +200,22 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
         }
       }
     }
-    // Step 1 (fused), a tile at a time; padding keys then get -inf.
+    // Step 1 (fused), a tile at a time over the block's nv key vectors; padding keys in the last
+    // vector then get -inf. The vectors past nv would hold only padding: their weights are 0 and
+    // adding them changed no sum (l >= +0), so leaving them out keeps the bits.
+    const std::size_t nv = (n + W - 1) / W;
     for (std::size_t r0 = 0; r0 < rows_pad; r0 += SR)
-      for (std::size_t j0 = 0; j0 < 64; j0 += SC * W) fast_score_tile<L, SR, SC>(w, fb, d, a.scale, r0, j0);
-    if (n < 64) {
+      for (std::size_t j0 = 0; j0 < nv * W; j0 += SC * W) fast_score_part<L, SR, SC>(w, fb, d, a.scale, r0, j0, nv - j0 / W);
+    if (n < nv * W) {
       for (std::size_t r = 0; r < rows_pad; ++r)
-        for (std::size_t j = n; j < 64; ++j) w.s[r * 64 + j] = -__builtin_inff();
+        for (std::size_t j = n; j < nv * W; ++j) w.s[r * 64 + j] = -__builtin_inff();
     }
     // Steps 2-5 per row; l stays a vector of lane partials.
     for (std::size_t r = 0; r < rows_pad; ++r) {
       float* s = w.s + r * 64;
       F sv[NV];
       F best = L::set1(-__builtin_inff());
-      for (std::size_t i = 0; i < NV; ++i) {
+      for (std::size_t i = 0; i < nv; ++i) {
         sv[i] = L::load(s + i * W);
         best = L::select(L::gt(sv[i], best), sv[i], best);  // NaN ignored
       }
@@ -211,7 +225,7 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
       const float shift = m_new == -__builtin_inff() ? 0.0f : m_new;
       const F shv = L::set1(shift);
       F sum = L::zero();
-      for (std::size_t i = 0; i < NV; ++i) {
+      for (std::size_t i = 0; i < nv; ++i) {
         const F p = vexp::fast_exp<L>(L::sub(sv[i], shv));
         L::store(s + i * W, p);
         sum = L::add(sum, p);
