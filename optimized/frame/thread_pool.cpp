@@ -65,14 +65,18 @@ constexpr std::uint64_t kBackUnit = std::uint64_t{1} << 32;
 bool too_many_chunks(std::size_t chunks) noexcept { return (chunks >> 16 >> 16) != 0; }
 }  // namespace
 
-std::size_t ThreadPool::claim_chunk(bool from_back) noexcept {
+std::size_t ThreadPool::claim_chunks(bool from_back, std::size_t& first) noexcept {
+  // A share of what is left per claim (guided scheduling), never less than one chunk.
+  const std::uint64_t divisor = 2 * (static_cast<std::uint64_t>(workers_.size()) + 1);
   std::uint64_t range = claims_.load(std::memory_order_relaxed);
   for (;;) {
     const std::uint64_t front = range & kFrontMask, back = range >> 32;
-    if (front >= back) return job_chunks_;
-    const std::uint64_t next = from_back ? range - kBackUnit : range + 1;
+    if (front >= back) return 0;
+    const std::uint64_t take = std::max<std::uint64_t>(1, (back - front) / divisor);
+    const std::uint64_t next = from_back ? range - take * kBackUnit : range + take;
     if (claims_.compare_exchange_weak(range, next, std::memory_order_relaxed)) {
-      return static_cast<std::size_t>(from_back ? back - 1 : front);
+      first = static_cast<std::size_t>(from_back ? back - take : front);
+      return static_cast<std::size_t>(take);
     }
   }
 }
@@ -80,12 +84,20 @@ std::size_t ThreadPool::claim_chunk(bool from_back) noexcept {
 std::size_t ThreadPool::run_chunks(bool from_back) {
   FunctionRef<void(std::size_t)>& job = *job_;
   const FunctionRef<bool()>* stop = job_stop_;
-  for (std::size_t ran = 0;; ++ran) {
-    const std::size_t i = claim_chunk(from_back);
-    if (i >= job_chunks_) return ran;
-    // A skipped chunk still counts as done: the caller waits for every claimed chunk.
-    if (stop == nullptr || !(*stop)()) job(i);
-    done_chunks_.fetch_add(1, std::memory_order_release);
+  std::size_t ran = 0;
+  for (;;) {
+    std::size_t first = 0;
+    const std::size_t taken = claim_chunks(from_back, first);
+    if (taken == 0) return ran;
+    // Each end runs its claim from its own end inwards: the caller ascending, a worker descending,
+    // as when they claimed one chunk at a time.
+    for (std::size_t n = 0; n < taken; ++n) {
+      const std::size_t i = from_back ? first + taken - 1 - n : first + n;
+      // A skipped chunk still counts as done: the caller waits for every claimed chunk.
+      if (stop == nullptr || !(*stop)()) job(i);
+    }
+    ran += taken;
+    done_chunks_.fetch_add(taken, std::memory_order_release);
   }
 }
 

@@ -75,8 +75,12 @@ class ThreadPool {
   // Runs chunks until none is left, claiming them from the front (the caller) or the back (the
   // workers) of the unclaimed range; how many it ran.
   std::size_t run_chunks(bool from_back);
-  // Claims one chunk: its index, or job_chunks_ when none is left.
-  std::size_t claim_chunk(bool from_back) noexcept;
+  // Claims the next chunks at one end: how many (0 when none is left), the lowest index in
+  // `first`. Each claim takes 1 / (2 x threads) of the unclaimed range, at least one chunk: a
+  // claim is a compare-and-swap on the line both ends write, which moves between the cores, and
+  // with one chunk per claim a call of 144 chunks of 0.3 us ran no faster on two threads than on
+  // one (Intel Xeon, session 41).
+  std::size_t claim_chunks(bool from_back, std::size_t& first) noexcept;
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;

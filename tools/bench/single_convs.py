@@ -85,6 +85,11 @@ LAYERS = {
     "mn dw 1152 3x3 @7": (1152, 1152, 7, 3, 1, 1, 1152, True),
     "mn dw 240 5x5/2 @28": (240, 240, 28, 5, 2, 2, 240, True),
     "mn dw 120 5x5 @28": (120, 120, 28, 5, 1, 2, 120, True),
+    # Patch embeddings: kernel = stride, no padding (each input value in one window).
+    "patch deit 3->192 16x16/16 @224": (3, 192, 224, 16, 16, 0, 1, False),
+    "patch vit 3->384 16x16/16 @224": (3, 384, 224, 16, 16, 0, 1, False),
+    "patch swin 3->96 4x4/4 @224": (3, 96, 224, 4, 4, 0, 1, False),
+    "patch convnext 3->96 4x4/4 @224": (3, 96, 224, 4, 4, 0, 1, False),
 }
 
 
