@@ -14,6 +14,7 @@
 #include "optimized/frame/kernel_registry.hpp"
 #include "optimized/kernels/conv/depthwise_band.hpp"
 #include "optimized/kernels/conv/depthwise_blocked.hpp"
+#include "optimized/kernels/conv/depthwise_flat.hpp"
 #include "optimized/kernels/conv/depthwise_phase_split.hpp"
 #include "optimized/kernels/conv/depthwise_plane.hpp"
 #include "optimized/kernels/conv/depthwise_stride1.hpp"
@@ -426,6 +427,11 @@ bool depthwise_walk_splits_bands(Isa isa, const Conv2dShape& shape) noexcept {
 void depthwise_conv2d_f32(const KernelContext& context, const Conv2dShape& s, const float* x, const float* w,
                           const float* bias, float* y, const ConvActivation* activation) {
 #if defined(__x86_64__)
+  // Small unstrided maps on AVX-512: each plane as one flattened row (depthwise_flat.hpp).
+  if (depthwise_takes_flat(context.isa, context.exact, s)) {
+    depthwise_flat_conv2d_f32__avx512(context, s, x, w, bias, y, activation);
+    return;
+  }
   // Small maps: channels in the lanes instead of columns (depthwise_blocked.hpp); the same bits in
   // exact mode.
   if (depthwise_takes_blocked(context.isa, context.exact, s)) {
