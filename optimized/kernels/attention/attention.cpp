@@ -34,7 +34,7 @@ attention::Scratch thread_scratch(std::size_t d, std::size_t dv) {
   attention::Scratch s;
   float* p = memory.data();
   s.q = p;
-  p += 32 * d;
+  p += 128 * d;
   s.kt = p;
   p += d * 64;
   s.s = p;
@@ -42,12 +42,14 @@ attention::Scratch thread_scratch(std::size_t d, std::size_t dv) {
   s.mask = p;
   p += 32 * 64;
   s.acc = p;
-  p += 32 * dv;
+  p += 128 * dv;
   s.m = p;
-  p += 32;
+  p += 128;
   s.l = p;
   p += 32;
   s.lv = p;
+  p += 128 * 16;
+  s.vb = p;
   return s;
 }
 
@@ -61,7 +63,10 @@ void attention_f32(const KernelContext& context, const AttentionArgs& args) {
   if (args.batch == 0 || args.heads == 0 || args.q_len == 0 || args.dv == 0) return;
   const AttentionItemFn fn = variant_for(context.isa).item;
   const bool fast = !context.exact;
-  const std::size_t q_blocks = (args.q_len + kAttentionQueryBlock - 1) / kAttentionQueryBlock;
+  // Fast mode: items of up to kAttentionFastItemRows rows (an item's keys are packed once for its
+  // 32-row blocks); exact mode: one 32-row block each (kernels-attention.md "Work items").
+  const std::size_t item_rows = fast ? kAttentionFastItemRows : kAttentionQueryBlock;
+  const std::size_t q_blocks = (args.q_len + item_rows - 1) / item_rows;
   const std::size_t items = args.batch * args.heads * q_blocks;
   const double estimate = kNanosecondsPerMultiplyAdd * static_cast<double>(args.batch * args.heads * args.q_len) *
                           static_cast<double>(args.kv_len) * static_cast<double>(args.d + args.dv);
@@ -70,8 +75,8 @@ void attention_f32(const KernelContext& context, const AttentionArgs& args) {
     const std::size_t bh = item / q_blocks;
     const std::size_t h = bh % args.heads;
     const std::size_t b = bh / args.heads;
-    const std::size_t i0 = qb * kAttentionQueryBlock;
-    const std::size_t rows = args.q_len - i0 < kAttentionQueryBlock ? args.q_len - i0 : kAttentionQueryBlock;
+    const std::size_t i0 = qb * item_rows;
+    const std::size_t rows = args.q_len - i0 < item_rows ? args.q_len - i0 : item_rows;
     fn(args, thread_scratch(args.d, args.dv), b, h, i0, rows, fast);
   });
 }

@@ -15,6 +15,9 @@ namespace onemodel::opt {
 // kernels-attention.md, "Work items and constants".
 inline constexpr std::size_t kAttentionQueryBlock = 32;
 inline constexpr std::size_t kAttentionKeyBlock = 64;
+// Fast mode's work items span up to this many query rows (four blocks of 32, each computed as a
+// 32-row item alone, so the bits do not change): a key block is packed once for the four.
+inline constexpr std::size_t kAttentionFastItemRows = 128;
 
 // Element offsets of a 4-D (batch, head, row, column) operand; columns are contiguous except for
 // the mask, whose column stride may be 0 (broadcast) or 1. A stride of 0 broadcasts.

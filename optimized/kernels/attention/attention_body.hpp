@@ -15,20 +15,23 @@
 namespace onemodel::opt::attention {
 
 // Scratch of one work item, carved by the dispatcher from per-thread memory.
+// The row counts below are of one 32-row block; the fast flavour's items of up to 128 rows
+// (attention_fast_body.hpp) hold q, acc, m and lv for each of their blocks.
 struct Scratch {
-  float* q = nullptr;       // 32 x d: the item's query rows times q_scale
+  float* q = nullptr;       // 32 x d (128 x d fast): the item's query rows times q_scale
   float* kt = nullptr;      // d x 64: the block's keys times k_scale, transposed
   float* s = nullptr;       // 32 x 64: scores, then weights p
   float* mask = nullptr;    // 32 x 64: the block's mask values (+0 without a mask)
-  float* acc = nullptr;     // 32 x dv
-  float* m = nullptr;       // 32
+  float* acc = nullptr;     // 32 x dv (128 x dv fast)
+  float* m = nullptr;       // 32 (128 fast)
   float* l = nullptr;       // 32
-  float* lv = nullptr;      // 32 x 16: the fast flavour's lane partials of l (attention_fast_body.hpp)
+  float* lv = nullptr;      // 128 x 16: the fast flavour's lane partials of l (attention_fast_body.hpp)
+  float* vb = nullptr;      // 64 x dv: the fast flavour's contiguous copy of the block's value rows
 };
 
-// Floats of scratch one item needs.
+// Floats of scratch one item needs (either flavour).
 inline std::size_t scratch_floats(std::size_t d, std::size_t dv) noexcept {
-  return 32 * d + d * 64 + 32 * 64 + 32 * 64 + 32 * dv + 32 + 32 + 32 * 16;
+  return 128 * d + d * 64 + 32 * 64 + 32 * 64 + 128 * dv + 128 + 32 + 128 * 16 + 64 * dv;
 }
 
 template <class L, bool Fast>

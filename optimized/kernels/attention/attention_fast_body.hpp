@@ -149,6 +149,10 @@ inline void fast_pv_columns(const Scratch& w, const float* v, std::ptrdiff_t vs,
   }
 }
 
+// Query rows [i0, i0 + rows) of head (b, h), rows at most kAttentionFastItemRows: sub-blocks of 32
+// rows, each with its own running max, sums and accumulators, against every key block in order;
+// a key block's keys are packed (and its value rows gathered) once for all the sub-blocks. Each
+// row's arithmetic is that of a 32-row item alone: the same bits for any grouping.
 template <class L>
 inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t b, std::size_t h, std::size_t i0,
                            std::size_t rows) noexcept {
@@ -159,9 +163,10 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
   constexpr std::size_t SC = NV < 4 ? NV : 4;        // score tile: vectors of keys
   constexpr std::size_t SR = kAcc / SC;              // score tile: rows (4 on both paths)
   static_assert(SR == 4 || SR == 2, "score tile rows must divide the 4-row padding");
+  constexpr std::size_t QB = kAttentionQueryBlock;
   const std::size_t d = a.d;
   const std::size_t dv = a.dv;
-  const std::size_t rows_pad = (rows + 3) / 4 * 4;
+  const std::size_t subs = (rows + QB - 1) / QB;
   const std::size_t kvh = h / a.kv_group;
   const auto off = [](const AttentionStrides& s, std::size_t b_, std::size_t h_) {
     return static_cast<std::ptrdiff_t>(b_) * s.batch + static_cast<std::ptrdiff_t>(h_) * s.head;
@@ -170,106 +175,144 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
   const float* k = a.k + off(a.k_strides, b, kvh);
   const float* v = a.v + off(a.v_strides, b, kvh);
   const float* mask = a.mask != nullptr ? a.mask + off(a.mask_strides, b, h) : nullptr;
-  const auto src_row = [&](std::size_t r) { return i0 + (r < rows ? r : rows - 1); };
-  // The query rows times q_scale, padded to a multiple of 4 with copies of the last row.
-  for (std::size_t r = 0; r < rows_pad; ++r) {
-    const float* qr = q + static_cast<std::ptrdiff_t>(src_row(r)) * a.q_strides.row;
-    for (std::size_t x = 0; x < d; ++x) w.q[r * d + x] = qr[x] * a.q_scale;
+  // Sub-block `sb`: its first row, its rows, its rows padded to a multiple of 4, its view of the
+  // scratch (query rows, accumulators, running max and lane sums; scores, mask, keys and values
+  // are shared).
+  const auto sub_rows = [&](std::size_t sb) { return rows - sb * QB < QB ? rows - sb * QB : QB; };
+  const auto view = [&](std::size_t sb) {
+    Scratch ws = w;
+    ws.q = w.q + sb * QB * d;
+    ws.acc = w.acc + sb * QB * dv;
+    ws.m = w.m + sb * QB;
+    ws.lv = w.lv + sb * QB * W;
+    return ws;
+  };
+  for (std::size_t sb = 0; sb < subs; ++sb) {
+    const Scratch ws = view(sb);
+    const std::size_t first = i0 + sb * QB, count = sub_rows(sb), rows_pad = (count + 3) / 4 * 4;
+    // The query rows times q_scale, padded to a multiple of 4 with copies of the last row.
+    for (std::size_t r = 0; r < rows_pad; ++r) {
+      const float* qr = q + static_cast<std::ptrdiff_t>(first + (r < count ? r : count - 1)) * a.q_strides.row;
+      for (std::size_t x = 0; x < d; ++x) ws.q[r * d + x] = qr[x] * a.q_scale;
+    }
+    for (std::size_t r = 0; r < rows_pad; ++r) {
+      ws.m[r] = -__builtin_inff();
+      L::store(ws.lv + r * W, L::zero());
+      for (std::size_t x = 0; x < dv; ++x) ws.acc[r * dv + x] = 0.0f;
+    }
   }
-  for (std::size_t r = 0; r < rows_pad; ++r) {
-    w.m[r] = -__builtin_inff();
-    L::store(w.lv + r * W, L::zero());
-    for (std::size_t x = 0; x < dv; ++x) w.acc[r * dv + x] = 0.0f;
-  }
-  FastBlock fb;
-  if (mask != nullptr) fb.kind = a.mask_column_stride == 0 ? MaskKind::PerRow : MaskKind::Row;
   for (std::size_t kb = 0; kb < a.kv_len; kb += 64) {
     const std::size_t n = a.kv_len - kb < 64 ? a.kv_len - kb : 64;
     KeyPack<L>::pack(w.kt, k + static_cast<std::ptrdiff_t>(kb) * a.k_strides.row, a.k_strides.row, n, d, a.k_scale);
-    if (mask != nullptr) {
-      for (std::size_t r = 0; r < rows_pad; ++r) {
-        const float* mr = mask + static_cast<std::ptrdiff_t>(src_row(r)) * a.mask_strides.row;
-        if (fb.kind == MaskKind::PerRow) {
-          fb.value[r] = mr[0];
-        } else if (n == 64) {
-          fb.row[r] = mr + kb;  // read in place
-        } else {
-          float* dst = w.mask + r * 64;  // a partial block: padded copy
-          for (std::size_t j = 0; j < 64; ++j) dst[j] = j < n ? mr[kb + j] : 0.0f;
-          fb.row[r] = dst;
+    // Value rows further apart than dv (heads interleaved, [b, s, h, d]) are first copied together:
+    // a tile reads the block's rows once per 4 or 8 query rows, and rows 3 KB apart (12 heads of 64)
+    // fall in a quarter of the first-level cache's sets, which they overflowed. The same values:
+    // the same bits.
+    const float* vb = v + static_cast<std::ptrdiff_t>(kb) * a.v_strides.row;
+    std::ptrdiff_t vs = a.v_strides.row;
+    if (vs != static_cast<std::ptrdiff_t>(dv)) {
+      for (std::size_t j = 0; j < n; ++j) {
+        const float* src = vb + static_cast<std::ptrdiff_t>(j) * vs;
+        float* dst = w.vb + j * dv;
+        for (std::size_t x = 0; x < dv; ++x) dst[x] = src[x];
+      }
+      vb = w.vb;
+      vs = static_cast<std::ptrdiff_t>(dv);
+    }
+    // The block's nv key vectors: vectors past nv would hold only padding, whose weights are 0 and
+    // whose sum changed nothing (l >= +0), so leaving them out keeps the bits.
+    const std::size_t nv = (n + W - 1) / W;
+    for (std::size_t sb = 0; sb < subs; ++sb) {
+      const Scratch ws = view(sb);
+      const std::size_t first = i0 + sb * QB, count = sub_rows(sb), rows_pad = (count + 3) / 4 * 4;
+      const auto src_row = [&](std::size_t r) { return first + (r < count ? r : count - 1); };
+      FastBlock fb;
+      if (mask != nullptr) {
+        fb.kind = a.mask_column_stride == 0 ? MaskKind::PerRow : MaskKind::Row;
+        for (std::size_t r = 0; r < rows_pad; ++r) {
+          const float* mr = mask + static_cast<std::ptrdiff_t>(src_row(r)) * a.mask_strides.row;
+          if (fb.kind == MaskKind::PerRow) {
+            fb.value[r] = mr[0];
+          } else if (n == 64) {
+            fb.row[r] = mr + kb;  // read in place
+          } else {
+            float* dst = ws.mask + r * 64;  // a partial block: padded copy
+            for (std::size_t j = 0; j < 64; ++j) dst[j] = j < n ? mr[kb + j] : 0.0f;
+            fb.row[r] = dst;
+          }
         }
       }
-    }
-    // Step 1 (fused), a tile at a time over the block's nv key vectors; padding keys in the last
-    // vector then get -inf. The vectors past nv would hold only padding: their weights are 0 and
-    // adding them changed no sum (l >= +0), so leaving them out keeps the bits.
-    const std::size_t nv = (n + W - 1) / W;
-    for (std::size_t r0 = 0; r0 < rows_pad; r0 += SR)
-      for (std::size_t j0 = 0; j0 < nv * W; j0 += SC * W) fast_score_part<L, SR, SC>(w, fb, d, a.scale, r0, j0, nv - j0 / W);
-    if (n < nv * W) {
-      for (std::size_t r = 0; r < rows_pad; ++r)
-        for (std::size_t j = n; j < nv * W; ++j) w.s[r * 64 + j] = -__builtin_inff();
-    }
-    // Steps 2-5 per row; l stays a vector of lane partials.
-    for (std::size_t r = 0; r < rows_pad; ++r) {
-      float* s = w.s + r * 64;
-      F sv[NV];
-      F best = L::set1(-__builtin_inff());
-      for (std::size_t i = 0; i < nv; ++i) {
-        sv[i] = L::load(s + i * W);
-        best = L::select(L::gt(sv[i], best), sv[i], best);  // NaN ignored
+      // Step 1 (fused), a tile at a time over the nv key vectors; padding keys in the last vector
+      // then get -inf.
+      for (std::size_t r0 = 0; r0 < rows_pad; r0 += SR)
+        for (std::size_t j0 = 0; j0 < nv * W; j0 += SC * W) fast_score_part<L, SR, SC>(ws, fb, d, a.scale, r0, j0, nv - j0 / W);
+      if (n < nv * W) {
+        for (std::size_t r = 0; r < rows_pad; ++r)
+          for (std::size_t j = n; j < nv * W; ++j) ws.s[r * 64 + j] = -__builtin_inff();
       }
-      const float bm = Horizontal<L>::max(best);
-      const float m = w.m[r];
-      const float m_new = bm > m ? bm : m;
-      const float shift = m_new == -__builtin_inff() ? 0.0f : m_new;
-      const F shv = L::set1(shift);
-      F sum = L::zero();
-      for (std::size_t i = 0; i < nv; ++i) {
-        const F p = vexp::fast_exp<L>(L::sub(sv[i], shv));
-        L::store(s + i * W, p);
-        sum = L::add(sum, p);
-      }
-      float alpha;
-      if (m == -__builtin_inff()) alpha = 0.0f;
-      else if (m == shift) alpha = 1.0f;
-      else alpha = exp_scalar<L, true>(m - shift);
-      const F lv = L::load(w.lv + r * W);
-      if (alpha == 1.0f) {
-        L::store(w.lv + r * W, L::add(lv, sum));
-      } else {
-        const F av = L::set1(alpha);
-        L::store(w.lv + r * W, L::fmadd(lv, av, sum));
-        float* acc = w.acc + r * dv;
-        std::size_t x = 0;
-        for (; x + W <= dv; x += W) L::store(acc + x, L::mul(L::load(acc + x), av));
-        for (; x < dv; ++x) acc[x] = acc[x] * alpha;
-      }
-      w.m[r] = m_new;
-    }
-    // Step 6: tiles over the value columns, 4, 2 or 1 vectors wide, then single columns.
-    const float* vb = v + static_cast<std::ptrdiff_t>(kb) * a.v_strides.row;
-    const std::ptrdiff_t vs = a.v_strides.row;
-    std::size_t x0 = 0;
-    for (; x0 + 4 * W <= dv; x0 += 4 * W) fast_pv_columns<L, kAcc / 4, 4>(w, vb, vs, dv, rows_pad, x0, n);
-    for (; x0 + 2 * W <= dv; x0 += 2 * W) fast_pv_columns<L, kAcc / 2 >= 8 ? 8 : kAcc / 2, 2>(w, vb, vs, dv, rows_pad, x0, n);
-    for (; x0 + W <= dv; x0 += W) fast_pv_columns<L, 8, 1>(w, vb, vs, dv, rows_pad, x0, n);
-    for (; x0 < dv; ++x0) {
+      // Steps 2-5 per row; l stays a vector of lane partials.
       for (std::size_t r = 0; r < rows_pad; ++r) {
-        float acc = w.acc[r * dv + x0];
-        for (std::size_t j = 0; j < n; ++j)
-          acc = __builtin_fmaf(w.s[r * 64 + j], vb[static_cast<std::ptrdiff_t>(j) * vs + static_cast<std::ptrdiff_t>(x0)], acc);
-        w.acc[r * dv + x0] = acc;
+        float* s = ws.s + r * 64;
+        F sv[NV];
+        F best = L::set1(-__builtin_inff());
+        for (std::size_t i = 0; i < nv; ++i) {
+          sv[i] = L::load(s + i * W);
+          best = L::select(L::gt(sv[i], best), sv[i], best);  // NaN ignored
+        }
+        const float bm = Horizontal<L>::max(best);
+        const float m = ws.m[r];
+        const float m_new = bm > m ? bm : m;
+        const float shift = m_new == -__builtin_inff() ? 0.0f : m_new;
+        const F shv = L::set1(shift);
+        F sum = L::zero();
+        for (std::size_t i = 0; i < nv; ++i) {
+          const F p = vexp::fast_exp<L>(L::sub(sv[i], shv));
+          L::store(s + i * W, p);
+          sum = L::add(sum, p);
+        }
+        float alpha;
+        if (m == -__builtin_inff()) alpha = 0.0f;
+        else if (m == shift) alpha = 1.0f;
+        else alpha = exp_scalar<L, true>(m - shift);
+        const F lv = L::load(ws.lv + r * W);
+        if (alpha == 1.0f) {
+          L::store(ws.lv + r * W, L::add(lv, sum));
+        } else {
+          const F av = L::set1(alpha);
+          L::store(ws.lv + r * W, L::fmadd(lv, av, sum));
+          float* acc = ws.acc + r * dv;
+          std::size_t x = 0;
+          for (; x + W <= dv; x += W) L::store(acc + x, L::mul(L::load(acc + x), av));
+          for (; x < dv; ++x) acc[x] = acc[x] * alpha;
+        }
+        ws.m[r] = m_new;
+      }
+      // Step 6: tiles over the value columns, 4, 2 or 1 vectors wide, then single columns.
+      std::size_t x0 = 0;
+      for (; x0 + 4 * W <= dv; x0 += 4 * W) fast_pv_columns<L, kAcc / 4, 4>(ws, vb, vs, dv, rows_pad, x0, n);
+      for (; x0 + 2 * W <= dv; x0 += 2 * W) fast_pv_columns<L, kAcc / 2 >= 8 ? 8 : kAcc / 2, 2>(ws, vb, vs, dv, rows_pad, x0, n);
+      for (; x0 + W <= dv; x0 += W) fast_pv_columns<L, 8, 1>(ws, vb, vs, dv, rows_pad, x0, n);
+      for (; x0 < dv; ++x0) {
+        for (std::size_t r = 0; r < rows_pad; ++r) {
+          float acc = ws.acc[r * dv + x0];
+          for (std::size_t j = 0; j < n; ++j)
+            acc = __builtin_fmaf(ws.s[r * 64 + j], vb[static_cast<std::ptrdiff_t>(j) * vs + static_cast<std::ptrdiff_t>(x0)], acc);
+          ws.acc[r * dv + x0] = acc;
+        }
       }
     }
   }
   // out[x] = acc[x] * (1/l); NaN canonical.
-  for (std::size_t r = 0; r < rows; ++r) {
-    float l = Horizontal<L>::sum(L::load(w.lv + r * W));
-    if (a.divide_empty_rows_by_one && l == 0.0f) l = 1.0f;
-    float* out = a.out + off(a.out_strides, b, h) + static_cast<std::ptrdiff_t>(i0 + r) * a.out_strides.row;
-    const F inv = L::set1(1.0f / l);
-    vexp::map_array<L>(w.acc + r * dv, out, dv, [&](F x) { return vexp::canonical_nan<L>(L::mul(x, inv)); });
+  for (std::size_t sb = 0; sb < subs; ++sb) {
+    const Scratch ws = view(sb);
+    const std::size_t first = i0 + sb * QB, count = sub_rows(sb);
+    for (std::size_t r = 0; r < count; ++r) {
+      float l = Horizontal<L>::sum(L::load(ws.lv + r * W));
+      if (a.divide_empty_rows_by_one && l == 0.0f) l = 1.0f;
+      float* out = a.out + off(a.out_strides, b, h) + static_cast<std::ptrdiff_t>(first + r) * a.out_strides.row;
+      const F inv = L::set1(1.0f / l);
+      vexp::map_array<L>(ws.acc + r * dv, out, dv, [&](F x) { return vexp::canonical_nan<L>(L::mul(x, inv)); });
+    }
   }
 }
 
