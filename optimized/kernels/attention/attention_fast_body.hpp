@@ -147,6 +147,9 @@ inline void fast_pv_columns(const Scratch& w, const float* v, std::ptrdiff_t vs,
   if constexpr (R > 4) {
     for (; r0 + 4 <= rows_pad; r0 += 4) fast_pv_tile<L, 4, C>(w, v, vs, dv, r0, x0, n);
   }
+  if constexpr (R > 2) {
+    for (; r0 + 2 <= rows_pad; r0 += 2) fast_pv_tile<L, 2, C>(w, v, vs, dv, r0, x0, n);
+  }
 }
 
 // Query rows [i0, i0 + rows) of head (b, h), rows at most kAttentionFastItemRows: sub-blocks of 32
@@ -159,10 +162,13 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
   using F = typename L::F;
   constexpr std::size_t W = static_cast<std::size_t>(L::kWidth);
   constexpr std::size_t NV = 64 / W;                 // vectors per key block
-  constexpr std::size_t kAcc = W >= 16 ? 16 : 8;     // accumulators a tile may hold (32 or 16 registers)
+  // Accumulators a tile may hold: 24 of AVX-512's 32 registers (tiles of 6 rows by 4 vectors, then
+  // tiles of 2 rows for the rest of a 4-row padding; with 16 the loads of keys and values were as
+  // many as half the multiply-adds), 8 of AVX2's 16.
+  constexpr std::size_t kAcc = W >= 16 ? 24 : 8;
   constexpr std::size_t SC = NV < 4 ? NV : 4;        // score tile: vectors of keys
-  constexpr std::size_t SR = kAcc / SC;              // score tile: rows (4 on both paths)
-  static_assert(SR == 4 || SR == 2, "score tile rows must divide the 4-row padding");
+  constexpr std::size_t SR = kAcc / SC;              // score tile: rows (6 or 2)
+  static_assert(SR == 6 || SR == 2, "score tiles of 6 rows are followed by tiles of 2");
   constexpr std::size_t QB = kAttentionQueryBlock;
   const std::size_t d = a.d;
   const std::size_t dv = a.dv;
@@ -244,8 +250,11 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
       }
       // Step 1 (fused), a tile at a time over the nv key vectors; padding keys in the last vector
       // then get -inf.
-      for (std::size_t r0 = 0; r0 < rows_pad; r0 += SR)
+      std::size_t r0 = 0;
+      for (; r0 + SR <= rows_pad; r0 += SR)
         for (std::size_t j0 = 0; j0 < nv * W; j0 += SC * W) fast_score_part<L, SR, SC>(ws, fb, d, a.scale, r0, j0, nv - j0 / W);
+      for (; r0 < rows_pad; r0 += 2)  // rows_pad - r0 is even: 2-row tiles
+        for (std::size_t j0 = 0; j0 < nv * W; j0 += SC * W) fast_score_part<L, 2, SC>(ws, fb, d, a.scale, r0, j0, nv - j0 / W);
       if (n < nv * W) {
         for (std::size_t r = 0; r < rows_pad; ++r)
           for (std::size_t j = n; j < nv * W; ++j) ws.s[r * 64 + j] = -__builtin_inff();
