@@ -79,4 +79,36 @@ inline Data random_data(const Case& c, std::uint32_t seed, bool special) {
                                 c.channels * c.multiplier, seed, special, 6);
 }
 
+
+// Fast mode's sequence per output (kernels-depthwise.md "What each output is"): +0, one fused
+// multiply-add per tap in row-major order (std::fma, the hardware's fused operation on the paths
+// that have one), the bias one rounded addition afterwards.
+inline std::vector<float> naive_fused(const Case& c, const Data& d) {
+  const Conv2dShape s = c.shape();
+  std::vector<float> y;
+  for (std::size_t n = 0; n < c.batch; ++n) {
+    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
+      const std::size_t ic = oc / c.multiplier;
+      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
+        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
+          float acc = 0.0f;
+          for (std::size_t ky = 0; ky < c.kh; ++ky) {
+            for (std::size_t kx = 0; kx < c.kw; ++kx) {
+              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+              const bool inside =
+                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+              const float v = inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              acc = std::fma(d.w[(oc * c.kh + ky) * c.kw + kx], v, acc);
+            }
+          }
+          if (c.bias) acc = acc + d.b[oc];
+          y.push_back(acc);
+        }
+      }
+    }
+  }
+  return y;
+}
+
 }  // namespace onemodel::opt::depthwise_test

@@ -148,28 +148,8 @@ TEST(DepthwiseFlat, FastIsOneFusedMultiplyAddPerTapInOrder) {
                            same_size(9, 14, 14, 5, 5, 2, 2), same_size(16, 5, 11, 7, 7, 3, 3)}) {
     Case c = base;
     c.bias = c.channels % 2 == 0;
-    const Conv2dShape s = c.shape();
     const Data d = random_data(c, seed++, false);
-    std::vector<float> expected;
-    for (std::size_t oc = 0; oc < s.out_channels; ++oc) {
-      for (std::size_t oy = 0; oy < s.out_h; ++oy) {
-        for (std::size_t ox = 0; ox < s.out_w; ++ox) {
-          float acc = 0.0f;
-          for (std::size_t ky = 0; ky < c.kh; ++ky) {
-            for (std::size_t kx = 0; kx < c.kw; ++kx) {
-              const long iy = static_cast<long>(oy + ky) - static_cast<long>(c.pt);
-              const long ix = static_cast<long>(ox + kx) - static_cast<long>(c.pl);
-              const bool inside =
-                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
-              const float v = inside ? d.x[(oc * c.in_h + iy) * c.in_w + ix] : 0.0f;
-              acc = std::fma(d.w[(oc * c.kh + ky) * c.kw + kx], v, acc);
-            }
-          }
-          if (c.bias) acc = acc + d.b[oc];
-          expected.push_back(acc);
-        }
-      }
-    }
+    const std::vector<float> expected = depthwise_test::naive_fused(c, d);
     for (ThreadPool* pool : {&one, &two}) {
       EXPECT_EQ(conv_test::first_bit_difference(run_flat(c, d, false, pool), expected), "")
           << c.describe() << " threads " << pool->threads();
