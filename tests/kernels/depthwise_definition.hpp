@@ -29,6 +29,16 @@ struct Case : conv_test::Window {
   }
 };
 
+// The input value tap (ky, kx) of output (oy, ox) reads in image n, input channel ic: +0 in the
+// padding.
+inline float tap_value(const Case& c, const Data& d, std::size_t n, std::size_t ic, std::size_t oy, std::size_t ox,
+                       std::size_t ky, std::size_t kx) {
+  const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
+  const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
+  const bool inside = iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
+  return inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+}
+
 // The definition: +0, taps in row-major order, product rounded then sum rounded, padding a real
 // +0; bias one rounded addition; NaN stored as 0x7FC00000. `value` and `magnitude`, when given,
 // receive the same sum in double and sum |w*x| (fast mode's bound).
@@ -45,11 +55,7 @@ inline std::vector<float> naive(const Case& c, const Data& d, std::vector<double
           double wide = 0.0, mag = 0.0;
           for (std::size_t ky = 0; ky < c.kh; ++ky) {
             for (std::size_t kx = 0; kx < c.kw; ++kx) {
-              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
-              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
-              const bool inside =
-                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
-              const float v = inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              const float v = tap_value(c, d, n, ic, oy, ox, ky, kx);
               const float wv = d.w[(oc * c.kh + ky) * c.kw + kx];
               volatile float product = wv * v;
               acc = acc + product;
@@ -94,11 +100,7 @@ inline std::vector<float> naive_fused(const Case& c, const Data& d) {
           float acc = 0.0f;
           for (std::size_t ky = 0; ky < c.kh; ++ky) {
             for (std::size_t kx = 0; kx < c.kw; ++kx) {
-              const long iy = static_cast<long>(oy * c.sh + ky * c.dh) - static_cast<long>(c.pt);
-              const long ix = static_cast<long>(ox * c.sw + kx * c.dw) - static_cast<long>(c.pl);
-              const bool inside =
-                  iy >= 0 && iy < static_cast<long>(c.in_h) && ix >= 0 && ix < static_cast<long>(c.in_w);
-              const float v = inside ? d.x[((n * c.channels + ic) * c.in_h + iy) * c.in_w + ix] : 0.0f;
+              const float v = tap_value(c, d, n, ic, oy, ox, ky, kx);
               acc = std::fma(d.w[(oc * c.kh + ky) * c.kw + kx], v, acc);
             }
           }
