@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include "optimized/kernels/attention/attention_body.hpp"
 
@@ -218,9 +219,7 @@ inline void work_item_fast(const AttentionArgs& a, const Scratch& w, std::size_t
     std::ptrdiff_t vs = a.v_strides.row;
     if (vs != static_cast<std::ptrdiff_t>(dv)) {
       for (std::size_t j = 0; j < n; ++j) {
-        const float* src = vb + static_cast<std::ptrdiff_t>(j) * vs;
-        float* dst = w.vb + j * dv;
-        for (std::size_t x = 0; x < dv; ++x) dst[x] = src[x];
+        std::memcpy(w.vb + j * dv, vb + static_cast<std::ptrdiff_t>(j) * vs, dv * sizeof(float));
       }
       vb = w.vb;
       vs = static_cast<std::ptrdiff_t>(dv);

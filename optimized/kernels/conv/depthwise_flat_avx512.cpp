@@ -31,26 +31,40 @@ struct FlatTable {
   __mmask16 last_store = 0;  // the output lanes of the last vector
 };
 
+// Built every call (the plan holds no per-shape state for this kernel), so it is cheap: one pass
+// over the output positions with row and column counters (no division) marks, per vector, the
+// lanes each window row and each window column keeps inside the map; a tap keeps the lanes both
+// keep.
 void build_table(const Conv2dShape& s, FlatTable& t) noexcept {
   const auto h = static_cast<std::ptrdiff_t>(s.in_h), w = static_cast<std::ptrdiff_t>(s.in_w);
-  const auto plane = static_cast<std::ptrdiff_t>(s.out_plane());
+  const auto top = static_cast<std::ptrdiff_t>(s.pad_top), left = static_cast<std::ptrdiff_t>(s.pad_left);
   t.vectors = (s.out_plane() + kLanes - 1) / kLanes;
   t.taps = s.taps();
+  unsigned row_inside[kMaxVectors][kDepthwiseFlatMaxTaps] = {};
+  unsigned col_inside[kMaxVectors][kDepthwiseFlatMaxTaps] = {};
+  std::ptrdiff_t oy = 0, ox = 0;
+  for (std::size_t i = 0; i < s.out_plane(); ++i) {
+    const std::size_t v = i / kLanes;
+    const unsigned bit = 1u << (i % kLanes);
+    for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
+      const std::ptrdiff_t iy = oy + static_cast<std::ptrdiff_t>(ky) - top;
+      if (iy >= 0 && iy < h) row_inside[v][ky] |= bit;
+    }
+    for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
+      const std::ptrdiff_t ix = ox + static_cast<std::ptrdiff_t>(kx) - left;
+      if (ix >= 0 && ix < w) col_inside[v][kx] |= bit;
+    }
+    if (++ox == w) {
+      ox = 0;
+      ++oy;
+    }
+  }
   for (std::size_t ky = 0; ky < s.kernel_h; ++ky) {
     for (std::size_t kx = 0; kx < s.kernel_w; ++kx) {
       const std::size_t tap = ky * s.kernel_w + kx;
-      const std::ptrdiff_t dy = static_cast<std::ptrdiff_t>(ky) - static_cast<std::ptrdiff_t>(s.pad_top);
-      const std::ptrdiff_t dx = static_cast<std::ptrdiff_t>(kx) - static_cast<std::ptrdiff_t>(s.pad_left);
-      t.offset[tap] = dy * w + dx;
+      t.offset[tap] = (static_cast<std::ptrdiff_t>(ky) - top) * w + static_cast<std::ptrdiff_t>(kx) - left;
       for (std::size_t v = 0; v < t.vectors; ++v) {
-        unsigned bits = 0;
-        for (std::size_t lane = 0; lane < kLanes; ++lane) {
-          const auto i = static_cast<std::ptrdiff_t>(v * kLanes + lane);
-          if (i >= plane) break;
-          const std::ptrdiff_t iy = i / w + dy, ix = i % w + dx;
-          if (iy >= 0 && iy < h && ix >= 0 && ix < w) bits |= 1u << lane;
-        }
-        t.inside[v][tap] = static_cast<__mmask16>(bits);
+        t.inside[v][tap] = static_cast<__mmask16>(row_inside[v][ky] & col_inside[v][kx]);
       }
     }
   }
