@@ -157,7 +157,11 @@ void conv2d_group(const KernelContext& context, const Conv2dShape& s, const floa
   }
   if (packed_weights != nullptr) {
     // The group's weights packed once (conv2d_pack_weights): same floats, same order.
-    gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply);
+    // A 1x1 layer reads its input in place, written a layer or more before (gemm.hpp,
+    // b_from_memory; asking for every such input's strips ahead measured no loss on inputs still
+    // in L2: SqueezeNet's and MnasNet's layers at batch 1, session 42); the im2col workspace was
+    // just written.
+    gemm_f32_packed_a(context, m, n, k, packed_weights[g], b, c, static_cast<std::ptrdiff_t>(n), apply, direct);
     return;
   }
   // The group's weights are A (m x k, rows ordered like the im2col rows).

@@ -51,6 +51,7 @@ struct Problem {
   std::size_t nc;         // the tile width of this call (tile_shape)
   std::size_t band;       // the rows of a tile: MC, or a multiple of MR dividing it (tile_shape)
   bool prefetch_b = false;  // B was packed before the call (weights): NextStripPrefetch
+  bool ask_b_ahead = false;  // B in place, written well before the call: ask_for_in_place_strip
 };
 
 // Each call gets its own id, so a thread's cached A panel is never taken for another call's.
@@ -230,6 +231,34 @@ const float* b_strip_at(const Problem& pr, std::size_t p0, std::size_t kc, std::
   return edge_strip;
 }
 
+// A B read in place (a 1x1 convolution's input: k rows a map's plane apart) reaches the
+// microkernel a strip at a time, kc rows of NR columns, each row 128 bytes on its own page: more
+// short streams than the hardware prefetchers follow, so where the input has left the second-level
+// cache (a batch of images, a 56 x 56 x 256 map) every row of the strip waits for memory. When the
+// caller says B was written well before the call (gemm_f32_packed_a's b_from_memory), the tile's
+// first A strip asks for the next strip's lines (after its last, the next tile's first, which this
+// thread most likely takes next) before it runs the current one, whose kc steps then cover the
+// wait. Session 42, Intel Xeon (model 167), alternated rows (ab_rows.py, ms): ResNet-50 at batch 8
+// one thread 532 -> 488 (exact 851 -> 837), two threads 282 -> 273; at batch 1 66.4 -> 63.8 (exact
+// 109.9 -> 107.1); SqueezeNet at batch 8 64.5 -> 60.4; EfficientNet-B0 at batch 8 100.5 -> 95.1;
+// MnasNet, DenseNet-121, GoogLeNet and SqueezeNet at batch 1 within noise. Per node, SqueezeNet's
+// 128 -> 16 1x1 layer over 55 x 55 took 1831 -> 964 us at batch 8 and 207 -> 149 at batch 1. Into
+// L1 (prefetcht0): asking for the second level only (prefetcht1) gained less. Only a hint to the
+// caches: no value changes. Always inlined: GCC's interprocedural analysis takes a function that
+// only asks for lines for one without effects and drops its calls (GCC 12, -O3; seen in the
+// object code: the first build of this had no prefetch instruction left).
+[[gnu::always_inline]] inline void ask_for_in_place_strip(const Problem& pr, std::size_t p0, std::size_t kc, std::size_t col) noexcept {
+  if (!pr.ask_b_ahead || pr.packed_b != nullptr || pr.b_source != nullptr || col >= pr.n) return;
+  constexpr std::size_t kLineFloats = 16;  // 64-byte lines
+  const std::size_t cols = std::min(pr.path->nr, pr.n - col);
+  const std::ptrdiff_t ld = pr.b_in_place.row_stride;
+  const float* first = pr.b_in_place.data + static_cast<std::ptrdiff_t>(col);
+  for (std::size_t p = p0; p < p0 + kc; ++p) {
+    const float* row = first + static_cast<std::ptrdiff_t>(p) * ld;
+    for (std::size_t j = 0; j < cols; j += kLineFloats) __builtin_prefetch(row + j, 0, 3);
+  }
+}
+
 // A tile of one row (m = 1, a Linear layer at batch 1): the row kernel over groups of up to
 // kRowKernelStrips strips of B, which are kc * NR apart when packed and NR apart in place.
 void run_row_block(const Problem& pr, RowKernel row, const float* a_block, std::size_t p0, std::size_t kc,
@@ -396,6 +425,10 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
       const float* b0 = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb0);
       float* second = pr.b_source != nullptr ? pair_strip.reserve(kMaxKc * kMaxNr) : edge_strip;
       const float* b1 = b_strip_at(pr, p0, kc, col0 + j + nr, nr, second, ldb1);
+      if (r0 == 0) {
+        ask_for_in_place_strip(pr, p0, kc, col0 + j + 2 * nr);
+        ask_for_in_place_strip(pr, p0, kc, col0 + j + 3 * nr);
+      }
       for (std::size_t i = r0; i < r1; i += mr) {
         const std::size_t valid_rows = std::min(mr, r1 - i);
         const float* a_strip = a_block + i * kc;
@@ -413,6 +446,7 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
     const std::size_t valid_cols = std::min(nr, cols - j);
     std::ptrdiff_t ldb = 0;
     const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, valid_cols, edge_strip, ldb);
+    if (r0 == 0) ask_for_in_place_strip(pr, p0, kc, col0 + j + nr);
     const std::size_t tail = column_tail(pr, k, valid_cols);
     const std::size_t body = valid_cols - tail;
     if (body > 0) {
@@ -466,6 +500,7 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
   if (rows_first) {
     for (std::size_t i = r0; i < full_past; i += mr) {
       for (std::size_t j = 0; j < full_cols; j += nr) {
+        if (i == r0) ask_for_in_place_strip(pr, p0, kc, col0 + j + nr);
         std::ptrdiff_t ldb = 0;
         const float* b_strip = b_strip_at(pr, p0, kc, col0 + j, nr, edge_strip, ldb);
         store_block(i, j, b_strip, ldb);
@@ -785,6 +820,7 @@ struct BOperand {
   MatrixView view;
   const PackedB* packed = nullptr;
   const BStripSource* source = nullptr;
+  bool from_memory = false;  // gemm_f32_packed_a's b_from_memory
 };
 
 // Packed operands must be in this path's layout and of this product's shape.
@@ -839,6 +875,7 @@ void run_product(const KernelContext& context, std::size_t m, std::size_t n, std
                                  call_b.packed, call_b.in_place, c, ldc, epilogue, per_tile, shape);
   problem.a_source = a.source;
   problem.prefetch_b = b.packed != nullptr && k * n >= kPrefetchMinFloats;
+  problem.ask_b_ahead = b.from_memory;
   run_tiles(context, problem);
 }
 
@@ -896,9 +933,9 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a) {
 }
 
 void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
-                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue) {
-  gemm::run_product(context, m, n, k, gemm::AOperand{MatrixView{}, &a}, gemm::BOperand{b}, c, ldc, epilogue,
-                    "gemm_f32_packed_a");
+                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue, bool b_from_memory) {
+  gemm::run_product(context, m, n, k, gemm::AOperand{MatrixView{}, &a}, gemm::BOperand{b, nullptr, nullptr, b_from_memory},
+                    c, ldc, epilogue, "gemm_f32_packed_a");
 }
 
 void gemm_f32_sourced(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k,

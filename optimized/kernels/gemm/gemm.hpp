@@ -141,8 +141,14 @@ PackedA pack_a_f32(Isa isa, std::size_t m, std::size_t k, MatrixView a);
 // gemm_f32 with A given packed: B is packed per call as in gemm_f32, the tiles read their A
 // blocks from `a` instead of packing them. a.isa() must equal context.isa and (a.m(), a.k()) must
 // be (m, k); otherwise std::invalid_argument.
+// `b_from_memory`: B was written well before the call (a 1x1 convolution's input), so its rows,
+// each a strip's width of a far-apart row, are likely outside the caches; the tiles then ask for
+// each in-place strip of B one strip ahead (gemm.cpp, ask_for_in_place_strip). Only a hint to the
+// caches: it changes no value. Left false for a B just written (an im2col or transformed matrix),
+// where the requests only crowd the first-level cache.
 void gemm_f32_packed_a(const KernelContext& context, std::size_t m, std::size_t n, std::size_t k, const PackedA& a,
-                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr);
+                       MatrixView b, float* c, std::ptrdiff_t ldc, const GemmEpilogue* epilogue = nullptr,
+                       bool b_from_memory = false);
 
 // B given as a function writing strips of it, for a B that is never stored whole (the im2col
 // matrix of a convolution): fill(state, p0, kc, col, valid, nr, out) writes rows [p0, p0 + kc) and
