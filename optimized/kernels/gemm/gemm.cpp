@@ -796,11 +796,25 @@ bool packs_b_per_tile(const KernelContext& context, const Path& path, std::size_
 // to kWideBandRows rows, one band of all of them (sourced_band_shape's, when it still gives the
 // threads kMinTiles tiles) reads every B value once, in place: that shape, or nothing where the
 // product is not such a one or the band would leave fewer tiles.
+//
+// Its tiles then widen (doubling, up to kMaxWidening times NC) while the call keeps kMinTiles of
+// them. Such a layer writes up to 264 output planes (and reads as many residual planes), and a
+// tile writes MR rows of its width at a time (run_rows_store): with 128 columns each plane got 512
+// bytes per visit, streams too short and too many for the hardware prefetchers, so from beyond L2
+// (ResNet-50's 3.2 MB outputs at 56 x 56) the stores waited on their lines; 256 columns give 1 KB.
+// The B block (64 rows of k by 256 columns) is then read from L2 by each A strip instead of L1.
+// Session 42, Intel Xeon (model 167), one thread, per node (onemodel profile, minimum of four
+// alternated medians, us): ResNet-50 at batch 1, 64 -> 256 at 56 x 56 with the residual 1264 ->
+// 1019, its downsample 1002 -> 771, 256 -> 64 823 -> 799; at batch 8 10776 -> 8960 and 8491 ->
+// 7264; the row 62.1 -> 59.8 ms (median of the four). Maps of 28 x 28 and less keep 128 (fewer
+// than kMinTiles tiles otherwise). Rows elsewhere (DenseNet-121, ResNeXt-50, RegNet-Y,
+// MobileNetV3, EfficientNet-B0, ResNet-18; ab_rows.py) within noise. Tiles never change a result.
 std::optional<TileShape> in_place_band_shape(const Path& path, std::size_t m, std::size_t n, std::size_t k,
                                              bool a_packed, MatrixView b, TileShape shape) noexcept {
   if (!a_packed || k == 0 || b.col_stride != 1 || m <= path.mc || m > kWideBandRows) return std::nullopt;
-  const TileShape wide = sourced_band_shape(path, m, n, shape);
+  TileShape wide = sourced_band_shape(path, m, n, shape);
   if (wide.band < m) return std::nullopt;
+  while (2 * wide.nc <= kMaxWidening * path.nc && strip_count(n, 2 * wide.nc) >= kMinTiles) wide.nc *= 2;
   return wide;
 }
 
