@@ -18,6 +18,7 @@
 #include "optimized/frame/kernel_context.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/conv/conv_activation_step.hpp"
+#include "optimized/kernels/conv/conv_stem.hpp"
 #include "optimized/kernels/conv/winograd.hpp"
 #include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
@@ -332,6 +333,14 @@ TEST(Winograd, SelectionRule) {
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, more_tiles));
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(512, 512, 11, 11, 1).shape())) << "36 tiles";
   EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(512, 512, 16, 16, 1).shape())) << "one block of 64 tiles";
+  // Few input channels over wide rows (winograd.cpp, kDirectInputChannels): SqueezeNet's 16 -> 64
+  // at 55 x 55 goes to the direct kernel, which serves it; 32 channels, or rows under 48 columns,
+  // keep Winograd.
+  const Conv2dShape squeeze_expand = Case(16, 64, 55, 55, 1).shape();
+  ASSERT_TRUE(conv_stem_takes(Isa::Avx512, false, squeeze_expand));
+  EXPECT_FALSE(winograd_takes(Isa::Avx512, false, squeeze_expand));
+  EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(32, 64, 55, 55, 1).shape())) << "32 input channels";
+  EXPECT_TRUE(winograd_takes(Isa::Avx512, false, Case(16, 32, 28, 28, 1).shape())) << "rows of 28";
 #else
   (void)more_tiles;
   EXPECT_FALSE(winograd_takes(Isa::Avx512, false, s)) << "no kernel off x86-64";

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "optimized/kernels/conv/conv_stem.hpp"
+
 namespace onemodel::opt {
 namespace {
 
@@ -41,6 +43,8 @@ constexpr std::size_t kMaxParallelBlockThreads = 64;  // the workspace slots' ma
 // of fewer than kMinTiles tiles keeps the product whatever its size (until then, layers of 2^21
 // multiply-adds or more took Winograd at any map size).
 constexpr std::size_t kMinInputChannels = 8;
+constexpr std::size_t kDirectInputChannels = 32;  // below, over rows of kDirectMinColumns: the direct kernel
+constexpr std::size_t kDirectMinColumns = 48;
 constexpr std::size_t kMinOutputChannels = 16;
 constexpr std::size_t kMinTiles = 32;
 constexpr std::size_t kMaxTileRowFloats = std::size_t{1} << 22;  // 16 MB
@@ -89,6 +93,18 @@ bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
   // ONNX Runtime's 26.6 (session 40, Intel Xeon model 167, one thread). The one-thread block
   // decides, so the choice depends on the shape alone.
   if (rows_per_block(s) * winograd_tile_cols(s) < kMinTiles) return false;
+  // Few input channels over rows of at least kDirectMinColumns where the direct kernel serves the
+  // layer (conv_stem_takes: wide rows, few filters): the products are short (K = Cin), and a tile's
+  // transformed inputs and products, 16 x (Cin + Cout) floats written and read back, cost more than
+  // the multiply-adds saved. Inside the model, where those passes go beyond L2, SqueezeNet's 16 ->
+  // 64 3x3 at 55 x 55 took 466 us with Winograd against 364 with the direct kernel at batch 1, 4994
+  // against 3449 at batch 8 (session 42, Intel Xeon model 167, one thread, onemodel profile,
+  // minimum of three alternated medians); alone, weights and workspace hot, Winograd had won on Zen
+  // 4 (589 / 410 us above). Narrower rows keep Winograd: GoogLeNet's 16 -> 32 at 28 x 28 took 64 /
+  // 60 us on the direct kernel at batch 1 but 415 / 460 at batch 8, its 24 -> 64 at 14 x 14 45 / 50.
+  if (s.in_channels < kDirectInputChannels && s.out_w >= kDirectMinColumns && conv_stem_takes(isa, exact, s)) {
+    return false;
+  }
   constexpr std::size_t kLimit = std::size_t{1} << 24;
   return s.map_extents_below(kLimit) && s.in_channels < kLimit && s.out_channels < kLimit;
 #else
