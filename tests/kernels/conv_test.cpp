@@ -497,6 +497,41 @@ TEST(Conv2d, SmallGroupsAsChunksExactEqualsTheNaiveSum) {
   EXPECT_EQ(check(pointwise, false, 303, true), "");
 }
 
+// A batch runs one chunk per image where the threads divide it (conv2d.cpp, runs_image_chunks),
+// each image's product on its chunk's thread alone: 4 images (2 chunks a thread at two threads)
+// and 3 (not divided: the images one after the other, each product shared), packed weights, a 3x3
+// layer whose strips are filled from each image and a 1x1 layer read in place with filters over
+// one 96-row tile (its band path). Against the naive sum at 1 and 2 threads: a chunk that read or
+// wrote another image's planes fails.
+TEST(Conv2d, ImagesAsChunksExactEqualsTheNaiveSum) {
+  const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.ImagesAsChunksExactEqualsTheNaiveSum");
+  std::uint32_t seed = 400;
+  for (std::size_t batch : {4, 3}) {
+    Geometry g;
+    g.batch = batch;
+    g.cin = 24;
+    g.cout = 40;
+    g.in_h = 9;
+    g.in_w = 11;
+    g.kh = g.kw = 3;
+    g.pt = g.pl = g.pb = g.pr = 1;
+    g.bias = true;
+    ASSERT_TRUE(g.conv_valid());
+    EXPECT_EQ(check(g, false, seed++, false, true), "");
+    EXPECT_EQ(check(g, false, seed++, true, true), "");
+    Geometry pointwise;
+    pointwise.batch = batch;
+    pointwise.cin = 16;
+    pointwise.cout = 112;
+    pointwise.in_h = 6;
+    pointwise.in_w = 7;
+    pointwise.bias = true;
+    ASSERT_TRUE(pointwise.conv_valid());
+    EXPECT_EQ(check(pointwise, false, seed++, false, true), "");
+    EXPECT_EQ(check(pointwise, false, seed++, true, true), "");
+  }
+}
+
 // The fused epilogue (conv_bias_epilogue.hpp): bias, then a residual Add and Relu as the conv
 // activation, or Relu alone, on maps small enough that a tile spans whole output planes (7 x 7 and
 // 5 x 3 with more filters than positions, so tile_shape cuts rows into bands and keeps every
