@@ -410,13 +410,45 @@ void run_strip_block(const Problem& pr, const BlockKernels& k, std::size_t kc, c
 // once, so steady-state calls allocate nothing.
 thread_local GrowingBuffer pair_strip;
 
+// The rows-first bands of run_block with few k-steps (exact mode, or fast mode without a store
+// kernel): each block's products are over before its output lines would arrive from beyond L2, so
+// before each block run_rows asks for the output lines, and the epilogue's residual lines, of the
+// block `blocks` on in the same rows (the next ones those bands store), as the store kernels do
+// in fast mode (gemm_micro_avx512.cpp, fused_store). Addresses formed as integers (past the band's
+// last block they may lie beyond C). A hint only: no value changes. Always inlined, as
+// ask_for_in_place_strip is, or GCC drops its calls.
+struct BandAhead {
+  std::size_t row = 0;     // the band's first row of C
+  std::size_t blocks = 0;  // 0: nothing asked for
+};
+
+[[gnu::always_inline]] inline void ask_for_band_lines(const Problem& pr, const BandAhead& ahead, const float* c_block,
+                                                     std::size_t col, std::size_t rows) noexcept {
+  constexpr std::size_t kLineFloats = 16;  // 64-byte lines
+  const std::size_t nr = pr.path->nr;
+  const std::uintptr_t step = ahead.blocks * nr * sizeof(float);
+  const auto at = [step](const float* p, std::size_t lane) {
+    return reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) + step + lane * sizeof(float));
+  };
+  const GemmStoreOps* ops = pr.epilogue != nullptr ? pr.epilogue->store : nullptr;
+  const float* residual = ops != nullptr ? ops->residual : nullptr;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* c_row = c_block + static_cast<std::ptrdiff_t>(r) * pr.ldc;
+    const float* residual_row = residual != nullptr ? residual + (ahead.row + r) * ops->residual_ld + col : nullptr;
+    for (std::size_t lane = 0; lane < nr; lane += kLineFloats) {
+      __builtin_prefetch(at(c_row, lane), 1, 3);
+      if (residual_row != nullptr) __builtin_prefetch(at(residual_row, lane), 0, 3);
+    }
+  }
+}
+
 // A rows [r0, r1) of one k-block against the tile's columns: every NR strip of B and, inside, every
 // MR strip of the packed A block (kernels-gemm.md, "Structure" steps 2 and 3). Where the path has a
 // pair kernel, two full strips of B at a time go through it (full A strips) instead; a short last
 // A strip runs the two strips one by one, the same sequence per output.
 void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, std::size_t p0, std::size_t kc,
               std::size_t r0, std::size_t r1, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
-              float* edge_strip, std::uint32_t flags) {
+              float* edge_strip, std::uint32_t flags, const BandAhead& ahead = BandAhead{}) {
   const std::size_t mr = pr.path->mr, nr = pr.path->nr;
   for (std::size_t j = 0; j < cols;) {
     float* c_col = c_tile + static_cast<std::ptrdiff_t>(j);
@@ -433,6 +465,10 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
         const std::size_t valid_rows = std::min(mr, r1 - i);
         const float* a_strip = a_block + i * kc;
         float* c_block = c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc;
+        if (ahead.blocks > 0) {
+          ask_for_band_lines(pr, ahead, c_block, col0 + j, valid_rows);
+          ask_for_band_lines(pr, ahead, c_block + nr, col0 + j + nr, valid_rows);
+        }
         if (valid_rows == mr) {
           k.pair(kc, a_strip, b0, ldb0, b1, ldb1, c_block, pr.ldc, flags);
         } else {
@@ -458,6 +494,9 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
                                                   : NextStripPrefetch{};
       for (std::size_t i = r0, s_i = 0; i < r1; i += mr, ++s_i) {
         next.slice(s_i);
+        if (ahead.blocks > 0) {
+          ask_for_band_lines(pr, ahead, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc, col0 + j, std::min(mr, r1 - i));
+        }
         run_strip_block(pr, k, kc, a_block + i * kc, b_strip, ldb, c_col + static_cast<std::ptrdiff_t>(i) * pr.ldc,
                         std::min(mr, r1 - i), body, scratch, flags);
       }
@@ -546,6 +585,12 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
 // band instead of from L1. The same kernel calls on the same operands and the same epilogue on
 // the same finished values: the same bits. Returns true when it ran the epilogue.
 constexpr std::size_t kRowsFirstFloats = 65536;
+// Below this many k-steps those bands ask for the lines of the block kShortBandSteps / kc blocks
+// on (at least two) before each block (BandAhead). Session 42, Intel Xeon (model 167), exact mode,
+// one thread, MobileNetV3 at batch 8 per node (minimum of three alternated profile medians, us):
+// 16 -> 64 1x1 at 112 x 112 4404 -> 3722, 24 -> 72 at 56 x 56 1320 -> 1103, 16 -> 16 with the
+// residual 1551 -> 1452.
+constexpr std::size_t kShortBandSteps = 64;
 
 // Which products read their packed A ahead (run_block): at most 256 columns and at least 1024
 // rows of k, the weights of a layer over a 16 x 16 map or smaller with long filters (ResNet's 3x3
@@ -595,9 +640,11 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
     return true;
   }
   if (last && pr.b_source == nullptr && kc * cols <= kRowsFirstFloats) {
+    const std::size_t blocks_ahead = kc < kShortBandSteps ? std::max<std::size_t>(2, kShortBandSteps / kc) : 0;
     for (std::size_t i = 0; i < rows; i += mr) {
       const std::size_t band_past = std::min(rows, i + mr);
-      run_rows(pr, k, a_block, p0, kc, i, band_past, cols, col0, c_tile, scratch, edge_strip, flags);
+      run_rows(pr, k, a_block, p0, kc, i, band_past, cols, col0, c_tile, scratch, edge_strip, flags,
+               BandAhead{row0 + i, blocks_ahead});
       pr.epilogue->apply(pr.epilogue->state, c_tile + static_cast<std::ptrdiff_t>(i) * pr.ldc, pr.ldc, row0 + i,
                          col0, band_past - i, cols);
     }
