@@ -505,30 +505,27 @@ TEST(Conv2d, SmallGroupsAsChunksExactEqualsTheNaiveSum) {
 // wrote another image's planes fails.
 TEST(Conv2d, ImagesAsChunksExactEqualsTheNaiveSum) {
   const onemodel::opt::two_threads::RequireSharedCalls shared_calls("Conv2d.ImagesAsChunksExactEqualsTheNaiveSum");
-  std::uint32_t seed = 400;
-  for (std::size_t batch : {4, 3}) {
+  // A convolution with a bias, square kernels padded to keep the map.
+  const auto layer = [](std::size_t batch, std::size_t cin, std::size_t cout, std::size_t h, std::size_t w,
+                        std::size_t kernel) {
     Geometry g;
     g.batch = batch;
-    g.cin = 24;
-    g.cout = 40;
-    g.in_h = 9;
-    g.in_w = 11;
-    g.kh = g.kw = 3;
-    g.pt = g.pl = g.pb = g.pr = 1;
+    g.cin = cin;
+    g.cout = cout;
+    g.in_h = h;
+    g.in_w = w;
+    g.kh = g.kw = kernel;
+    g.pt = g.pl = g.pb = g.pr = kernel / 2;
     g.bias = true;
-    ASSERT_TRUE(g.conv_valid());
-    EXPECT_EQ(check(g, false, seed++, false, true), "");
-    EXPECT_EQ(check(g, false, seed++, true, true), "");
-    Geometry pointwise;
-    pointwise.batch = batch;
-    pointwise.cin = 16;
-    pointwise.cout = 112;
-    pointwise.in_h = 6;
-    pointwise.in_w = 7;
-    pointwise.bias = true;
-    ASSERT_TRUE(pointwise.conv_valid());
-    EXPECT_EQ(check(pointwise, false, seed++, false, true), "");
-    EXPECT_EQ(check(pointwise, false, seed++, true, true), "");
+    return g;
+  };
+  std::uint32_t seed = 400;
+  for (std::size_t batch : {4, 3}) {
+    for (const Geometry& g : {layer(batch, 24, 40, 9, 11, 3), layer(batch, 16, 112, 6, 7, 1)}) {
+      ASSERT_TRUE(g.conv_valid());
+      EXPECT_EQ(check(g, false, seed++, false, true), "");
+      EXPECT_EQ(check(g, false, seed++, true, true), "");
+    }
   }
 }
 
