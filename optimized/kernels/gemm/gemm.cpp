@@ -585,12 +585,11 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
 // band instead of from L1. The same kernel calls on the same operands and the same epilogue on
 // the same finished values: the same bits. Returns true when it ran the epilogue.
 constexpr std::size_t kRowsFirstFloats = 65536;
-// Below this many k-steps those bands ask for the lines of the block kShortBandSteps / kc blocks
-// on (at least two) before each block (BandAhead). Session 42, Intel Xeon (model 167), exact mode,
-// one thread, MobileNetV3 at batch 8 per node (minimum of three alternated profile medians, us):
-// 16 -> 64 1x1 at 112 x 112 4404 -> 3722, 24 -> 72 at 56 x 56 1320 -> 1103, 16 -> 16 with the
-// residual 1551 -> 1452.
-constexpr std::size_t kShortBandSteps = 64;
+// Below gemm_micro.hpp's kOwnBlockPrefetchSteps those bands ask for the lines of the block
+// prefetch_blocks_ahead(kc) on before each block (BandAhead). Session 42, Intel Xeon (model 167),
+// exact mode, one thread, MobileNetV3 at batch 8 per node (minimum of three alternated profile
+// medians, us): 16 -> 64 1x1 at 112 x 112 4404 -> 3722, 24 -> 72 at 56 x 56 1320 -> 1103, 16 -> 16
+// with the residual 1551 -> 1452.
 
 // Which products read their packed A ahead (run_block): at most 256 columns and at least 1024
 // rows of k, the weights of a layer over a 16 x 16 map or smaller with long filters (ResNet's 3x3
@@ -640,7 +639,7 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
     return true;
   }
   if (last && pr.b_source == nullptr && kc * cols <= kRowsFirstFloats) {
-    const std::size_t blocks_ahead = kc < kShortBandSteps ? std::max<std::size_t>(2, kShortBandSteps / kc) : 0;
+    const std::size_t blocks_ahead = prefetch_blocks_ahead(kc);
     for (std::size_t i = 0; i < rows; i += mr) {
       const std::size_t band_past = std::min(rows, i + mr);
       run_rows(pr, k, a_block, p0, kc, i, band_past, cols, col0, c_tile, scratch, edge_strip, flags,

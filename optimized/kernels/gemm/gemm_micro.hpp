@@ -18,6 +18,17 @@
 
 namespace onemodel::opt::gemm {
 
+// Which output block a store asks for while its products run (the store kernels' fused_store,
+// gemm.cpp's short-k bands): with at least kOwnBlockPrefetchSteps k-steps the block's own lines
+// (0 blocks on), with fewer those of the block 64 / kc blocks on, at least two, in the same rows,
+// which the rows-first order stores next; 0 for kc = 0. Measured in session 42
+// (docs/kernel-performance.md).
+inline constexpr std::size_t kOwnBlockPrefetchSteps = 64;
+constexpr std::size_t prefetch_blocks_ahead(std::size_t kc) noexcept {
+  if (kc == 0 || kc >= kOwnBlockPrefetchSteps) return 0;
+  return kOwnBlockPrefetchSteps / kc < 2 ? 2 : kOwnBlockPrefetchSteps / kc;
+}
+
 inline constexpr std::uint32_t kGemmAccumulate = 1u;
 inline constexpr std::uint32_t kGemmCanonicalNan = 2u;
 

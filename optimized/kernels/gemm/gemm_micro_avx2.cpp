@@ -6,7 +6,6 @@
 // (exact-mode.md rule 2). Compiled with -mavx2 -mfma; called only after the CPU check.
 #include <immintrin.h>
 
-#include <algorithm>
 
 #include <cstdint>
 #include <type_traits>
@@ -128,22 +127,19 @@ template <bool kResidual, bool kActivate, ew::UnaryOp kOp>
 
 // The output and residual lines of a block asked for while its products run, as the AVX-512 store
 // kernel does (gemm_micro_avx512.cpp, fused_store, which says why and what it measured): with at
-// least kMinPrefetchSteps steps the block's own lines, with fewer the lines of the block
-// kShortPrefetchSteps / kc blocks on in the same rows (the driver's rows-first order stores those
-// next). The addresses are formed as integers (past the last block they may lie beyond C). Session
+// least kOwnBlockPrefetchSteps steps the block's own lines, with fewer the lines of the block
+// prefetch_blocks_ahead(kc) blocks on in the same rows (gemm_micro.hpp; the driver's rows-first
+// order stores those next). The addresses are formed as integers (past the last block they may lie beyond C). Session
 // 42, the AVX2 path on an Intel Xeon (model 167, ONEMODEL_ISA=avx2), one thread, per node (minimum
 // of three alternated profile medians, us): MobileNetV3 at batch 8, 16 -> 64 1x1 at 112 x 112 5508
 // -> 4229, 24 -> 72 at 56 x 56 1509 -> 1219; ResNet-50 at batch 1, 64 -> 256 at 56 x 56 with the
 // residual 1441 -> 1376. Not yet measured on an AVX2-only CPU. A hint only; no value changes.
-constexpr std::size_t kMinPrefetchSteps = 64;
-constexpr std::size_t kShortPrefetchSteps = 64;
 constexpr std::size_t kBlockCols = 16;  // NR
 
 [[gnu::always_inline]] inline void ask_for_block_lines(std::size_t kc, const float* c, std::ptrdiff_t ldc,
                                                       const float* residual, std::ptrdiff_t ld) noexcept {
   if (kc == 0) return;
-  const std::uintptr_t ahead =
-      kc >= kMinPrefetchSteps ? 0 : sizeof(float) * kBlockCols * std::max<std::size_t>(2, kShortPrefetchSteps / kc);
+  const std::uintptr_t ahead = sizeof(float) * kBlockCols * prefetch_blocks_ahead(kc);
   const auto at = [ahead](const float* row) {
     return reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + ahead);
   };

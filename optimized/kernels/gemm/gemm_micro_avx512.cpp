@@ -8,7 +8,6 @@
 // cmake/kernel_sources.cmake; called only after the CPU check of optimized/frame/isa.cpp.
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -140,10 +139,6 @@ template <bool kResidual, bool kActivate, ew::UnaryOp kOp>
   }
 }
 
-// Prefetching a block's output and residual lines pays for itself from this many k-steps.
-constexpr std::size_t kMinPrefetchSteps = 64;
-// Below that, the lines of a block about this many k-steps of products ahead (fused_store).
-constexpr std::size_t kShortPrefetchSteps = 64;
 constexpr std::size_t kStripCols = 32;  // NR: a block's columns
 
 // Fast mode only (the driver never passes kGemmCanonicalNan here): the 12 x 32 fused kernel's
@@ -157,31 +152,19 @@ void fused_store(std::size_t kc, const float* a, const float* b, std::ptrdiff_t 
   // run: the tile's prefetch (GemmEpilogue::prefetch) asks for a whole tile's residual at once, more
   // lines than the first-level cache keeps while A and B stream through it, and a store to a line
   // not in the cache waits for it. Zen 4, one thread, 128 -> 256 1x1 at 56 x 56 with a residual
-  // and Relu: 2.57-2.99 -> 2.15-2.27 ms; with Relu alone 2.09-2.13 -> 2.03-2.09 (session 32). Only
-  // with enough k-steps to hide the wait (kMinPrefetchSteps); a hint, changing no value.
-  if (kc >= kMinPrefetchSteps) {
-#pragma GCC unroll 12
-    for (int r = 0; r < kStripRows; ++r) {
-      if (residual != nullptr) {
-        _mm_prefetch(reinterpret_cast<const char*>(residual + r * ld), _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char*>(residual + r * ld + 16), _MM_HINT_T0);
-      }
-      __builtin_prefetch(c + r * ldc, 1, 3);
-      __builtin_prefetch(c + r * ldc + 16, 1, 3);
-    }
-  }
-  // With fewer steps (a 1x1 layer from 16 to 32 channels) a block's products are over before its
-  // lines would arrive, and every store waits on one: the block then asks for the lines of the
-  // block kShortPrefetchSteps / kc blocks on (at least two) in the same rows, the next ones the
-  // driver's rows-first order stores (gemm.cpp run_rows_store; past the tile's last block, the next
-  // tile's first ones). Session 42, Intel Xeon (model 167), one thread, MobileNetV3 at batch 8,
-  // per node (onemodel profile, minimum of three alternated medians, us): 16 -> 64 1x1 at 112 x
-  // 112 4387 -> 2878, 24 -> 72 at 56 x 56 1239 -> 811, 16 -> 16 at 112 x 112 with the residual
-  // 1523 -> 1333 (2, 4 and 8 blocks ahead within a few percent of each other).
-  // The addresses are formed as integers: past the last block they may lie beyond C (a request
-  // never faults, but such a pointer would not be valid C++).
-  if (kc > 0 && kc < kMinPrefetchSteps) {
-    const std::uintptr_t ahead = sizeof(float) * kStripCols * std::max<std::size_t>(2, kShortPrefetchSteps / kc);
+  // and Relu: 2.57-2.99 -> 2.15-2.27 ms; with Relu alone 2.09-2.13 -> 2.03-2.09 (session 32).
+  // With fewer than kOwnBlockPrefetchSteps steps (a 1x1 layer from 16 to 32 channels) a block's
+  // products are over before its lines would arrive, and every store waits on one: the block
+  // then asks for the lines of the block prefetch_blocks_ahead(kc) on in the same rows, the next
+  // ones the driver's rows-first order stores (gemm.cpp run_rows_store; past the tile's last
+  // block, the next tile's first ones). Session 42, Intel Xeon (model 167), one thread,
+  // MobileNetV3 at batch 8, per node (onemodel profile, minimum of three alternated medians, us):
+  // 16 -> 64 1x1 at 112 x 112 4387 -> 2878, 24 -> 72 at 56 x 56 1239 -> 811, 16 -> 16 at 112 x
+  // 112 with the residual 1523 -> 1333 (2, 4 and 8 blocks ahead within a few percent of each
+  // other). The addresses are formed as integers: past the last block they may lie beyond C (a
+  // request never faults, but such a pointer would not be valid C++). A hint, changing no value.
+  if (kc > 0) {
+    const std::uintptr_t ahead = sizeof(float) * kStripCols * prefetch_blocks_ahead(kc);
     const auto at = [ahead](const float* row, std::size_t lane) {
       return reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + ahead + lane * sizeof(float));
     };
