@@ -17,6 +17,19 @@ namespace {
 // 32 -> 32 at 112 1549 / 1474 / 1558: longer products (fewer passes over the transformed filters)
 // outweigh the second-level cache.
 constexpr std::size_t kBlockFloats = std::size_t{1} << 20;  // 4 MB
+// Those layers ran alone, their workspace hot. Inside a model the workspace comes back from beyond
+// L2 for each layer, and the first Winograd layer of a run finds it in memory; where the
+// transformed filters are small, passing over them once per block costs less than a workspace
+// beyond L2. So filters of at most kSmallFilterFloats (512 KB) take blocks of kSmallBlockFloats
+// (1 MB), which stay in L2 from block to block; per block the filters are read once more, at most
+// half as many floats as the workspace holds (16 Cin Cout <= kSmallBlockFloats / 2). Session 43,
+// Intel Xeon (model 167), ResNet-50 at batch 1, one thread, per node (onemodel profile, lowest of
+// three alternated medians, us; blocks of 2^20 / 2^18 / 2^19 floats): 64 -> 64 at 56 x 56 (the
+// first Winograd layer of the run, then the next two) 1553 / 971 / 1112, 1195 / 969 / 1052, 1173 /
+// 917 / 1051; 128 -> 128 at 28 x 28 (1 MB of filters) 886 / 1096 / 979; 256 -> 256 at 14 x 14
+// (4 MB) 1083 / 1528 / 1078.
+constexpr std::size_t kSmallFilterFloats = std::size_t{1} << 17;
+constexpr std::size_t kSmallBlockFloats = std::size_t{1} << 18;
 // A block run by one thread alone should hold at least this many tiles (product columns);
 // narrower products lose more than the second thread gains.
 constexpr std::size_t kParallelBlockMinTiles = 64;
@@ -56,11 +69,17 @@ std::size_t tile_row_floats(const Conv2dShape& s) noexcept {
   return kWinogradElements * (s.in_channels + s.out_channels) * winograd_tile_cols(s);
 }
 
-// The tile rows of a block run by one thread: as many as kBlockFloats holds, at least one.
-std::size_t rows_per_block(const Conv2dShape& s) noexcept {
+// The tile rows of a block run by one thread: as many as `budget` floats hold, at least one.
+std::size_t rows_per_block(const Conv2dShape& s, std::size_t budget) noexcept {
   const std::size_t per_row = tile_row_floats(s);
-  return std::clamp<std::size_t>(per_row == 0 ? 1 : kBlockFloats / per_row, 1,
+  return std::clamp<std::size_t>(per_row == 0 ? 1 : budget / per_row, 1,
                                  std::max<std::size_t>(winograd_tile_rows(s), 1));
+}
+
+// The workspace budget of one block (kSmallFilterFloats above). Called only for shapes
+// winograd_takes accepted (channel counts below 2^24), so the product does not overflow.
+std::size_t block_budget(const Conv2dShape& s) noexcept {
+  return kWinogradElements * s.in_channels * s.out_channels <= kSmallFilterFloats ? kSmallBlockFloats : kBlockFloats;
 }
 
 }  // namespace
@@ -92,7 +111,7 @@ bool winograd_takes([[maybe_unused]] Isa isa, [[maybe_unused]] bool exact,
   // blocks of 24 tiles, 67 MB of transformed filters each time) took 35.5 ms in the model against
   // ONNX Runtime's 26.6 (session 40, Intel Xeon model 167, one thread). The one-thread block
   // decides, so the choice depends on the shape alone.
-  if (rows_per_block(s) * winograd_tile_cols(s) < kMinTiles) return false;
+  if (rows_per_block(s, kBlockFloats) * winograd_tile_cols(s) < kMinTiles) return false;
   // Few input channels over rows of at least kDirectMinColumns where the direct kernel serves the
   // layer (conv_stem_takes: wide rows, few filters): the products are short (K = Cin), and a tile's
   // transformed inputs and products, 16 x (Cin + Cout) floats written and read back, cost more than
@@ -152,7 +171,7 @@ std::size_t winograd_element_stride(std::size_t floats) noexcept {
 WinogradBlocks winograd_blocks(const Conv2dShape& s, std::size_t threads) noexcept {
   WinogradBlocks b;
   const std::size_t rows_total = std::max<std::size_t>(winograd_tile_rows(s), 1), cols = winograd_tile_cols(s);
-  b.rows = rows_per_block(s);
+  b.rows = rows_per_block(s, block_budget(s));
   b.count = (rows_total + b.rows - 1) / b.rows;
   if (threads >= 2 && threads <= kMaxParallelBlockThreads) {
     if (s.batch * b.count >= threads) {
