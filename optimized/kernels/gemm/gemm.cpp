@@ -357,6 +357,32 @@ struct NextStripPrefetch {
   }
 };
 
+// The packed B this thread most likely reads after the tile's strips of k-block p0 (columns
+// [col0, col0 + cols)): the tile's next k-block, or after its last the next tile's first block
+// (tile_place: with A packed per tile the tiles of a band are consecutive chunks, the ones a
+// thread claims together). `whole`: that block's strips for all the tile's columns (the store
+// bands read every strip per A strip), else only its first strip (run_rows goes strip by strip,
+// and asks for the strips within a block itself). Weights streamed from memory (a transformer's
+// feed-forward products, cycled with the other layers) otherwise reached the first A strip of
+// each block cold: the tiles of a 197 x 384 x 3072 product are one strip wide, so no strip of
+// theirs was asked for ahead.
+NextStripPrefetch next_block_prefetch(const Problem& pr, std::size_t p0, std::size_t kc, std::size_t col0,
+                                      std::size_t cols, std::size_t rows, bool whole) noexcept {
+  const Path& path = *pr.path;
+  if (pr.packed_b == nullptr || !pr.prefetch_b || rows < kPrefetchMinRows) return NextStripPrefetch{};
+  std::size_t next_p0 = p0 + kc, next_col = col0, next_cols = cols;
+  if (next_p0 >= pr.k) {
+    next_p0 = 0;
+    next_col = col0 + pr.nc;
+    if (next_col >= pr.n) return NextStripPrefetch{};
+    next_cols = std::min(pr.nc, pr.n - next_col);
+  }
+  const std::size_t next_kc = std::min(path.kc, pr.k - next_p0);
+  const std::size_t strips = whole ? strip_count(next_cols, path.nr) : 1;
+  return NextStripPrefetch{pr.packed_b + packed_b_offset(pr.k, pr.n, path.nr, path.kc, next_p0, next_col / path.nr),
+                           strips * next_kc * path.nr, strip_count(rows, path.mr)};
+}
+
 // The kernels of one call's mode (gemm_path.hpp).
 struct BlockKernels {
   MicroKernel kernel;
@@ -489,9 +515,10 @@ void run_rows(const Problem& pr, const BlockKernels& k, const float* a_block, st
       // A packed B's next strip (kc * NR floats on, in this k-block) is asked into the second-level
       // cache a slice per A strip while this strip runs from L1 (next_strip_prefetch).
       const NextStripPrefetch next =
-          pr.prefetch_b && j + nr < cols && r1 - r0 >= kPrefetchMinRows
+          j + nr >= cols ? next_block_prefetch(pr, p0, kc, col0, cols, r1 - r0, false)
+          : pr.prefetch_b && r1 - r0 >= kPrefetchMinRows
               ? NextStripPrefetch{b_strip + kc * nr, kc * nr, strip_count(r1 - r0, mr)}
-                                                  : NextStripPrefetch{};
+              : NextStripPrefetch{};
       for (std::size_t i = r0, s_i = 0; i < r1; i += mr, ++s_i) {
         next.slice(s_i);
         if (ahead.blocks > 0) {
@@ -537,7 +564,9 @@ void run_rows_store(const Problem& pr, const BlockKernels& k, StoreKernel store,
     store(kc, a_block + i * kc, b_strip, ldb, c_block, pr.ldc, flags, *epilogue.store, row0 + i, col0 + j);
   };
   if (rows_first) {
-    for (std::size_t i = r0; i < full_past; i += mr) {
+    const NextStripPrefetch next = next_block_prefetch(pr, p0, kc, col0, cols, r1 - r0, true);
+    for (std::size_t i = r0, s_i = 0; i < full_past; i += mr, ++s_i) {
+      next.slice(s_i);
       for (std::size_t j = 0; j < full_cols; j += nr) {
         if (i == r0) ask_for_in_place_strip(pr, p0, kc, col0 + j + nr);
         std::ptrdiff_t ldb = 0;
@@ -640,7 +669,9 @@ bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::siz
   }
   if (last && pr.b_source == nullptr && kc * cols <= kRowsFirstFloats) {
     const std::size_t blocks_ahead = prefetch_blocks_ahead(kc);
-    for (std::size_t i = 0; i < rows; i += mr) {
+    const NextStripPrefetch next = next_block_prefetch(pr, p0, kc, col0, cols, rows, true);
+    for (std::size_t i = 0, s_i = 0; i < rows; i += mr, ++s_i) {
+      next.slice(s_i);
       const std::size_t band_past = std::min(rows, i + mr);
       run_rows(pr, k, a_block, p0, kc, i, band_past, cols, col0, c_tile, scratch, edge_strip, flags,
                BandAhead{row0 + i, blocks_ahead});
