@@ -10,6 +10,7 @@
 
 #include "core/graph/op_kernel.hpp"
 #include "optimized/kernels/conv/conv2d_regions.hpp"
+#include "optimized/kernels/conv/conv2d_taps.hpp"
 #include "optimized/kernels/conv/conv2d_shape.hpp"
 #include "optimized/kernels/gemm/gemm.hpp"
 #include "reference/ops/conv_geometry.hpp"
@@ -28,6 +29,9 @@ struct Plan {
   // Conv only: for constant finite weights whose windows mostly reach padding, the products per
   // tap region (conv2d_regions.hpp), which then stand for packed_weights (left empty).
   ConvRegionPlan regions;
+  // Conv only, fast mode: the same convolutions tap by tap (conv2d_taps.hpp), each weight read once
+  // a call, standing for `regions` and packed_weights (left empty).
+  ConvTapPlan taps;
   // Conv only: for constant float32 weights of a convolution the direct kernel takes on the
   // AVX-512 path (conv_stem_takes), its layout (conv_stem.hpp), standing for the two above, which
   // are then left empty: every run of the plan takes the direct kernel.

@@ -113,6 +113,13 @@ class ConvOverride final : public OptimizedKernel {
       // per tap region over the taps inside the image, same bits (conv2d_regions.hpp). Not with
       // a fused residual: a narrow region's tile is computed in a workspace whose columns are not
       // the output's positions, where the residual would be read (conv_bias_epilogue.hpp).
+      // Fast mode reads each weight once, tap by tap (conv2d_taps.hpp): the regions' per-output order
+      // is exact mode's, which fast mode need not keep. With or without a fused residual, which the
+      // closing pass adds at the output's own positions, so fusing it keeps the unfused bits.
+      if (!context.node().exact()) {
+        plan->taps = conv2d_plan_taps(config().isa, s, contiguous.data<float>().data());
+        if (!plan->taps.empty()) return plan;
+      }
       if (residual_ == nullptr) plan->regions = conv2d_plan_regions(config().isa, s, contiguous.data<float>().data());
       if (plan->regions.empty()) {
         plan->packed_weights = conv2d_pack_weights(config().isa, s, contiguous.data<float>().data());
@@ -311,6 +318,12 @@ class ConvOverride final : public OptimizedKernel {
       return;
     }
     Tensor scratch;
+    if (!plan.taps.empty() && !kc.exact) {
+      // The plan's per-tap packs stand for W (prepare(), fast mode).
+      float* tap_workspace = conv_override::workspace(context, plan.taps.workspace_floats, scratch);
+      conv2d_f32_taps(kc, s, plan.taps, x.data<float>().data(), bias, y, tap_workspace, activation);
+      return;
+    }
     if (!plan.regions.empty()) {
       // The plan's tap-region packs stand for W (prepare()).
       float* region_workspace = conv_override::workspace(context, plan.regions.workspace_floats, scratch);
