@@ -620,16 +620,21 @@ constexpr std::size_t kRowsFirstFloats = 65536;
 // medians, us): 16 -> 64 1x1 at 112 x 112 4404 -> 3722, 24 -> 72 at 56 x 56 1320 -> 1103, 16 -> 16
 // with the residual 1551 -> 1452.
 
-// Which products read their packed A ahead (run_block): at most 256 columns and at least 1024
-// rows of k, the weights of a layer over a 16 x 16 map or smaller with long filters (ResNet's 3x3
-// layers at 14 x 14 and 7 x 7, K = 2304 and 4608; ResNet-50's 1x1 layers there). Each value of A
+// Which products read their packed A ahead (run_block): at most 256 columns and at least 256
+// rows of k, the weights of a layer over a 16 x 16 map or smaller (ResNet's 3x3 layers at 14 x 14
+// and 7 x 7, K = 2304 and 4608; ResNet-50's 1x1 layers there, K = 256 to 2048). Each value of A
 // serves n columns: over wide maps it is loaded once and reused from the first-level cache by many
 // B strips, and the look-ahead instruction only costs (EfficientNet-B0, whose 1x1 layers over
 // 112 x 112 to 28 x 28 maps had all taken it, ran 1.033x as long; session 30, Zen 4, fast mode).
 // With at least 256 rows of k, RegNet-Y-400MF (its 1x1 layers of 440 channels at 7 x 7) ran 1.006-
 // 1.026x as long over four rounds; with 1024, 0.993x, and ResNet-18 0.980-0.993x throughout.
+// Session 43, Intel Xeon (model 167), one thread, fast, ab_rows.py four rounds, ms, K >= 1024 /
+// 512 / 256: ResNet-50 57.1 / 55.2 / 53.2, RegNet-Y-400MF 9.15 / 9.23 / 8.69, MnasNet 6.00 / 5.89
+// / 5.81, EfficientNet-B0 10.54 / 10.59 / 10.30, MobileNetV3 and DenseNet-121 within noise
+// (DeepLabV3's 960 -> 256 1x1 at 14 x 14 alone 700 -> 650 us at 512): there the weights come from
+// beyond L2 at every layer, so 256 is kept. Zen 4's RegNet figure above is to measure again.
 constexpr std::size_t kStreamedMaxColumns = 256;
-constexpr std::size_t kStreamedMinK = 1024;
+constexpr std::size_t kStreamedMinK = 256;
 
 bool run_block(const Problem& pr, const float* a_block, std::size_t p0, std::size_t kc, std::size_t row0,
                std::size_t rows, std::size_t cols, std::size_t col0, float* c_tile, float* scratch,
