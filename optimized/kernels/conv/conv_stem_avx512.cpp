@@ -169,7 +169,8 @@ thread_local std::vector<float> block_storage;  // only grows: warm runs allocat
 thread_local std::vector<std::int64_t> tap_storage;
 
 // The chunk's block: input rows [first_row, first_row + rows) of image xn, zero-padded.
-Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
+Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past,
+                 std::int64_t chunk_rows) {
   Block b;
   b.first_row = oy_first * g.sh - g.pad_top;
   b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
@@ -177,7 +178,13 @@ Block make_block(const Geometry& g, const float* xn, std::int64_t oy_first, std:
   const std::int64_t tiles_end = (g.out_w + 15) / 12 * 12 + 16;
   b.width = (tiles_end - 1) * g.sw + (g.kw - 1) * g.dw + 1;
   b.width = std::max(b.width, g.pad_left + g.in_w);
-  const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * b.width);
+  // The storage is sized for a whole chunk (Chunks::rows) even when this one is the shorter last:
+  // a thread's first chunk then sizes it for every later one, and a warm call never grows it. A
+  // worker whose first chunks were a layer's last one grew it on a later call, so that a warm
+  // call made one allocation now and then (WarmRunAllocation.FloatConvolutionsOfEveryKernelFamily
+  // failed about one run in twenty at two threads, session 43).
+  const std::int64_t whole_rows = std::max(b.rows, (chunk_rows - 1) * g.sh + (g.kh - 1) * g.dh + 1);
+  const std::size_t floats = static_cast<std::size_t>(g.cin * whole_rows * b.width);
   if (block_storage.size() < floats) block_storage.resize(floats);
   float* data = block_storage.data();
   // Each block row: zeros, or the zero left columns, the input row and the zero right columns
@@ -237,7 +244,8 @@ void conv_stem_f32__avx512(const KernelContext& context, const Conv2dShape& s, c
     const std::int64_t oy_first = c.oy_first, oy_past = c.oy_past;
     // The group's input channels, weights, bias and output channels (conv_stem_pack_weights).
     const Block b =
-        make_block(g, x + (image * s.in_channels + c.group * s.in_per_group()) * s.in_plane(), oy_first, oy_past);
+        make_block(g, x + (image * s.in_channels + c.group * s.in_per_group()) * s.in_plane(), oy_first, oy_past,
+                   chunks.rows);
     float* yn = y + (image * s.out_channels + c.group * s.out_per_group()) * plane;
     const float* group_packed = packed + c.group * group_weights;
     const float* group_bias = bias != nullptr ? bias + c.group * s.out_per_group() : nullptr;

@@ -48,14 +48,21 @@ struct PhaseBlock {
 
 thread_local std::vector<float> phase_storage;  // only grows: warm runs allocate nothing
 
-PhaseBlock make_phase_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past) {
+PhaseBlock make_phase_block(const Geometry& g, const float* xn, std::int64_t oy_first, std::int64_t oy_past,
+                            std::int64_t chunk_rows) {
   PhaseBlock b;
   b.first_row = oy_first * g.sh - g.pad_top;
   b.rows = (oy_past - 1 - oy_first) * g.sh + (g.kh - 1) * g.dh + 1;
   // Tiles read phase columns up to (out_w rounded up to 16) - 1 + (kw - 1) / sw; rounded up to 16
   // so that the rows are written in whole vectors.
   b.width = ((g.out_w + kLanes - 1) / kLanes * kLanes + (g.kw - 1) / g.sw + 1 + kLanes - 1) / kLanes * kLanes;
-  const std::size_t floats = static_cast<std::size_t>(g.cin * b.rows * g.sw * b.width);
+  // The storage is sized for a whole chunk (Chunks::rows), as make_block in conv_stem_avx512.cpp, even when this one is the shorter last:
+  // a thread's first chunk then sizes it for every later one, and a warm call never grows it. A
+  // worker whose first chunks were a layer's last one grew it on a later call, so that a warm
+  // call made one allocation now and then (WarmRunAllocation.FloatConvolutionsOfEveryKernelFamily
+  // failed about one run in twenty at two threads, session 43).
+  const std::int64_t whole_rows = std::max(b.rows, (chunk_rows - 1) * g.sh + (g.kh - 1) * g.dh + 1);
+  const std::size_t floats = static_cast<std::size_t>(g.cin * whole_rows * g.sw * b.width);
   if (phase_storage.size() < floats) phase_storage.resize(floats);
   float* data = phase_storage.data();
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
@@ -236,7 +243,7 @@ void conv_stem_columns_f32__avx512(const KernelContext& context, const Conv2dSha
     const stem_chunks::Chunk c = stem_chunks::chunk_at(chunks, s, index);
     const std::size_t image = c.image;
     const std::int64_t oy_first = c.oy_first, oy_past = c.oy_past;
-    const PhaseBlock b = make_phase_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past);
+    const PhaseBlock b = make_phase_block(g, x + image * s.in_channels * s.in_plane(), oy_first, oy_past, chunks.rows);
     const TileOut out{bias, fused ? &fused_args : nullptr, y + image * s.out_channels * plane,
                       static_cast<std::int64_t>(plane), oy_past};
     if (context.exact) {
