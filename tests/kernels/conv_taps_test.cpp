@@ -140,12 +140,9 @@ std::string check(const Case& g, std::uint32_t seed, std::size_t nan_at = std::n
 
 Case dilated(std::size_t size, std::size_t dilation, std::size_t cin, std::size_t cout) {
   Case g;
+  static_cast<conv_test::Window&>(g) = conv_test::dilated_3x3(size, dilation);
   g.cin = cin;
   g.cout = cout;
-  g.in_h = g.in_w = size;
-  g.kh = g.kw = 3;
-  g.dh = g.dw = dilation;
-  g.pt = g.pl = g.pb = g.pr = dilation;
   return g;
 }
 

@@ -71,6 +71,17 @@ struct Window {
   }
 };
 
+// A 3x3 window with dilation `rate` and pads equal to it on a square map of `size` (DeepLabV3's
+// ASPP branches: the tap-region and tap-by-tap tests).
+inline Window dilated_3x3(std::size_t size, std::size_t rate) {
+  Window w;
+  w.in_h = w.in_w = size;
+  w.kh = w.kw = 3;
+  w.dh = w.dw = rate;
+  w.pt = w.pl = w.pb = w.pr = rate;
+  return w;
+}
+
 struct Data {
   std::vector<float> x, w, b;
 };
