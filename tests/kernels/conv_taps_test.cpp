@@ -212,6 +212,17 @@ TEST(ConvTaps, PlanDeclinesNonFiniteWeightsAndMostlyInsideWindows) {
   // A 3x3 with pad 1 on 16 x 16 reads padding at its border only: the im2col product stays.
   const Case inside = dilated(16, 1, 3, 2);
   EXPECT_TRUE(conv2d_plan_taps(Isa::Scalar, inside.shape(), operands(inside, 8).w.data()).empty());
+  // wav2vec2's positional convolution, channels cut: 128 taps, 64 of padding on either side of 49
+  // frames, 16 groups: hundreds of tiny products, declined (the regions or im2col serve it).
+  Case positional;
+  positional.cin = positional.cout = 32;
+  positional.groups = 16;
+  positional.in_h = 1;
+  positional.in_w = 49;
+  positional.kh = 1;
+  positional.kw = 128;
+  positional.pl = positional.pr = 64;
+  EXPECT_TRUE(conv2d_plan_taps(Isa::Scalar, positional.shape(), operands(positional, 10).w.data()).empty());
   // Rate 24 on 14 x 14: the centre tap alone, covering the plane.
   const Case aspp = dilated(14, 24, 2, 2);
   const ConvTapPlan plan = conv2d_plan_taps(Isa::Scalar, aspp.shape(), operands(aspp, 9).w.data());

@@ -98,6 +98,10 @@ void add_transposed_into_output(const void* state, float* c, std::ptrdiff_t ldc,
   }
 }
 
+// The most products (inside taps times groups) a plan makes: as many as the tap regions may
+// (kMaxConvRegions, conv2d_regions.hpp), 9 for DeepLabV3's 3x3 layers.
+constexpr std::size_t kMaxTapProducts = 49;
+
 // Output channels per chunk of the closing pass (bias and activation over whole planes).
 constexpr std::size_t kFinishChannels = 16;
 
@@ -121,6 +125,11 @@ ConvTapPlan conv2d_plan_taps(Isa isa, const Conv2dShape& s, const float* w) {
   }
   // Half of the window's products or more inside the image: the im2col product serves better.
   if (2 * products > s.out_plane() * taps) return plan;
+  // Many taps and groups make as many small products, each a call of the pool: wav2vec2's
+  // positional convolution (768 channels in 16 groups, 128 taps with 64 of padding on either side
+  // of 49 frames; about 100 taps inside for 16 groups) took 1839 us tap by tap against 473 through
+  // the regions at two threads (session 43, Intel Xeon model 167). At most kMaxTapProducts.
+  if (inside.size() * s.groups > kMaxTapProducts) return plan;
   // A padding tap is a product with +0: leaving it out keeps the values only for finite weights.
   const std::size_t weights = s.out_channels * cg * taps;
   for (std::size_t i = 0; i < weights; ++i) {

@@ -60,8 +60,9 @@ struct ConvTapPlan {
 };
 
 // The plan for constant weights w [Cout, Cin/G, KH, KW] on `isa`, or an empty plan when it would not
-// pay: some weight infinite or NaN, or the inside taps adding up to more than half of the products
-// of the whole window (then the im2col product, whose one K serves every output, is kept).
+// pay: some weight infinite or NaN, the inside taps adding up to more than half of the products
+// of the whole window (then the im2col product, whose one K serves every output, is kept), or more
+// than 49 products (inside taps times groups: each is a call of its own).
 ConvTapPlan conv2d_plan_taps(Isa isa, const Conv2dShape& shape, const float* w);
 
 // The convolution by the plan (fast mode only): x, bias, y and `activation` (with a fused
