@@ -190,6 +190,7 @@ TEST(ConvTaps, StridesGroupsBatchesUnevenPadsAndNoCoveringTap) {
 }
 
 TEST(ConvTaps, NanInputReachesOnlyTheOutputsReadingIt) {
+  two_threads::RequireSharedCalls shared("ConvTaps.NanInputReachesOnlyTheOutputsReadingIt");
   // Rate 12 on 14 x 14: input (13, 0) of channel 2 is read by the centre tap of output (13, 0) and
   // by border taps of outputs (1, 0), (13, 12) and (1, 12) -- the transposed products.
   const Case g = dilated(14, 12, 5, 40);
