@@ -61,6 +61,15 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_residual(const NodeInfo& conv
                                                              std::unique_ptr<FusedActivation> activation);
 // The normalization a Conv override carries, or null (no normalization, or not a Conv override).
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel);
+// What a Conv override carries (read by `nchwc-layout`, which moves it into its own node):
+// is_override false for any other kernel; null where a part is absent.
+struct ConvOverrideParts {
+  bool is_override = false;
+  bool has_norm = false;
+  const FusedActivation* activation = nullptr;
+  const FusedResidual* residual = nullptr;
+};
+ConvOverrideParts conv_override_parts(const OpKernel& kernel);
 // What a fused Conv override carries, for run profiles: "Conv+activation",
 // "Conv+BatchNormalization" or "Conv+BatchNormalization+activation", with "+residual" before
 // "+activation" for a `conv-residual` node ("Conv" for a plain one).

@@ -64,6 +64,8 @@ class ConvOverride final : public OptimizedKernel {
   const std::shared_ptr<const FusedNorm>& norm() const noexcept { return norm_; }
   bool has_activation() const noexcept { return activation_ != nullptr; }
   bool has_residual() const noexcept { return residual_ != nullptr; }
+  const FusedActivation* activation() const noexcept { return activation_.get(); }
+  const FusedResidual* residual() const noexcept { return residual_.get(); }
 
   std::shared_ptr<const void> prepare(const InferContext& context) const override {
     auto plan = std::make_shared<Plan>();
@@ -458,6 +460,17 @@ std::unique_ptr<OpKernel> make_optimized_conv_with_residual(const NodeInfo& conv
 std::shared_ptr<const FusedNorm> conv_fused_norm(const OpKernel& kernel) {
   const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
   return conv != nullptr ? conv->norm() : nullptr;
+}
+
+ConvOverrideParts conv_override_parts(const OpKernel& kernel) {
+  ConvOverrideParts parts;
+  const auto* conv = dynamic_cast<const ConvOverride*>(&kernel);
+  if (conv == nullptr) return parts;
+  parts.is_override = true;
+  parts.has_norm = conv->norm() != nullptr;
+  parts.activation = conv->activation();
+  parts.residual = conv->residual();
+  return parts;
 }
 
 std::string conv_fused_label(const OpKernel& kernel) {

@@ -42,5 +42,6 @@ void run_matmul_transpose_fuse(PassGraph& graph);
 void run_conv_activation(PassGraph& graph);
 void run_batchnorm_activation(PassGraph& graph);
 void run_elementwise_chain_fuse(PassGraph& graph);
+void run_nchwc_layout(PassGraph& graph);
 
 }  // namespace onemodel::opt

@@ -49,6 +49,10 @@ constexpr GraphPass kPasses[] = {
     // Not in the source's table (docs/design.md, "Element-wise chains"): last, so the single
     // activations above are absorbed by their product first.
     {"elementwise-chain", OptimizationLevel::All, true, run_elementwise_chain_fuse, true},
+    // Not in the source's table (docs/design.md "Channel-blocked activations"): fast mode on the
+    // AVX-512 path, after every pass that fuses into a Conv, so the blocked nodes take the
+    // activation and residual their Conv had.
+    {"nchwc-layout", OptimizationLevel::All, false, run_nchwc_layout},
 };
 
 int rank_of(OptimizationLevel level) {

@@ -1,0 +1,202 @@
+// `nchwc-layout` (fast mode, AVX-512 path; docs/design.md "Channel-blocked activations"): gives
+// the values flowing between 1x1 and depthwise convolutions the blocked layout of
+// optimized/kernels/nchwc/nchwc.hpp and makes the Convs that read or write them NchwcConvOp
+// nodes. Last in the table, so every Conv has already taken its activation and residual Add.
+// Shape-free: every decision reads W's constant shape and the attributes only.
+//
+// Candidates: float32 Conv overrides with constant float32 W of rank 4 and a constant bias or
+// none, no fused BatchNormalization (fast mode folds them), that are
+//  - 1x1: one group, strides 1, no padding (with or without a residual Add), or
+//  - depthwise: groups == W's output channels, one input channel per group, dilations 1, no
+//    residual Add.
+// A value is blocked when a candidate writes it, it is not a graph output, and every reader is a
+// candidate reading it as X, or as the residual of a 1x1 candidate. A candidate becomes a blocked
+// node when it reads a blocked X, or (1x1 only) writes a blocked value; then its residual must
+// have its output's layout and provably its logical shape (below). The two rules are applied
+// until nothing changes: unblocking a value only ever removes blocked nodes, so it ends.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "optimized/ops/conv_activation.hpp"
+#include "optimized/passes/graph_pass.hpp"
+#include "optimized/passes/nchwc_conv_op.hpp"
+
+namespace onemodel::opt {
+namespace {
+
+using Kind = NchwcConvSpec::Kind;
+
+struct BlockedCandidate {
+  bool is = false;
+  Kind kind = Kind::Pointwise;
+  std::size_t in_channels = 0, out_channels = 0;
+  bool keeps_plane = false;  // the output's (H, W) is the input's
+  bool residual = false;
+};
+
+bool all_equal_to(const std::vector<std::int64_t>& values, std::int64_t v) {
+  for (const std::int64_t x : values) {
+    if (x != v) return false;
+  }
+  return true;
+}
+
+BlockedCandidate classify_for_blocks(const PassGraph& graph, const CompiledNode& node) {
+  BlockedCandidate c;
+  const IrNode& ir = *node.ir;
+  if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Conv") return c;
+  if (node.outputs.size() != 1 || node.outputs[0] < 0 || node.inputs.size() < 2 || node.inputs[0] < 0) return c;
+  const ConvOverrideParts parts = conv_override_parts(*node.kernel);
+  if (!parts.is_override || parts.has_norm) return c;
+  if (parts.activation != nullptr && parts.activation->round_first != DType::F32) return c;
+  if (!graph.known_f32(node.inputs[0])) return c;
+  const Tensor* w = graph.constant(node.inputs[1]);
+  if (w == nullptr || w->dtype() != DType::F32 || w->shape().rank() != 4 || graph.is_compact(node.inputs[1])) return c;
+  const std::size_t cout = static_cast<std::size_t>(w->shape()[0]);
+  const std::size_t per_group = static_cast<std::size_t>(w->shape()[1]);
+  const std::size_t kh = static_cast<std::size_t>(w->shape()[2]), kw = static_cast<std::size_t>(w->shape()[3]);
+  if (cout == 0 || per_group == 0 || kh == 0 || kw == 0) return c;
+  if (node.inputs.size() > 2 && node.inputs[2] >= 0) {
+    const Tensor* b = graph.constant(node.inputs[2]);
+    if (b == nullptr || b->dtype() != DType::F32 || b->shape().rank() != 1 ||
+        static_cast<std::size_t>(b->shape()[0]) != cout) {
+      return c;
+    }
+  }
+  const NodeInfo& info = node.info;
+  const std::int64_t group = info.get_int("group", 1);
+  const std::vector<std::int64_t> strides = info.get_ints("strides");
+  const std::vector<std::int64_t> pads = info.get_ints("pads");
+  const std::vector<std::int64_t> dilations = info.get_ints("dilations");
+  const std::string auto_pad = info.get_string("auto_pad", "NOTSET");
+  if (!all_equal_to(dilations, 1)) return c;
+  c.residual = parts.residual != nullptr;
+  if (node.inputs.size() != (c.residual ? 4u : 3u) && !(node.inputs.size() == 2 && !c.residual)) return c;
+  if (kh == 1 && kw == 1 && group == 1) {
+    if (!all_equal_to(strides, 1) || !all_equal_to(pads, 0)) return c;
+    c.kind = Kind::Pointwise;
+    c.in_channels = per_group;
+    c.keeps_plane = true;
+  } else if (group > 1 && static_cast<std::size_t>(group) == cout && per_group == 1 && kh * kw <= 64 && !c.residual) {
+    c.kind = Kind::Depthwise;
+    c.in_channels = cout;
+    const bool unstrided = all_equal_to(strides, 1);
+    const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+    const bool centred = auto_pad == "NOTSET" && pads.size() == 4 && pads[0] + pads[2] == static_cast<std::int64_t>(kh) - 1 &&
+                         pads[1] + pads[3] == static_cast<std::int64_t>(kw) - 1;
+    c.keeps_plane = unstrided && (same || centred || (kh == 1 && kw == 1 && (pads.empty() || all_equal_to(pads, 0))));
+  } else {
+    return c;
+  }
+  c.out_channels = cout;
+  c.is = true;
+  return c;
+}
+
+}  // namespace
+
+void run_nchwc_layout(PassGraph& graph) {
+  if (graph.config().isa != Isa::Avx512 || graph.half_model()) return;
+  std::vector<CompiledNode>& nodes = graph.nodes();
+  std::vector<BlockedCandidate> cand(nodes.size());
+  std::size_t values = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    graph.add_work(1);
+    cand[i] = classify_for_blocks(graph, nodes[i]);
+    for (const int v : nodes[i].inputs) values = std::max(values, static_cast<std::size_t>(v + 1));
+    for (const int v : nodes[i].outputs) values = std::max(values, static_cast<std::size_t>(v + 1));
+  }
+  // Per value: its readers (node, input slot) and whether it is blocked.
+  std::vector<std::vector<std::pair<int, int>>> readers(values);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t k = 0; k < nodes[i].inputs.size(); ++k) {
+      const int v = nodes[i].inputs[k];
+      if (v >= 0) readers[static_cast<std::size_t>(v)].push_back({static_cast<int>(i), static_cast<int>(k)});
+    }
+  }
+  std::vector<char> blocked(values, 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (!cand[i].is) continue;
+    const int y = nodes[i].outputs[0];
+    if (graph.is_output(y) || readers[static_cast<std::size_t>(y)].empty()) continue;
+    bool all = true;
+    for (const auto& [r, slot] : readers[static_cast<std::size_t>(y)]) {
+      const BlockedCandidate& rc = cand[static_cast<std::size_t>(r)];
+      all = all && rc.is && (slot == 0 || (slot == 3 && rc.residual));
+    }
+    blocked[static_cast<std::size_t>(y)] = all ? 1 : 0;
+  }
+  // The residual's logical shape is the output's: walking back from X through candidates that
+  // keep the plane reaches R, and the candidate reading R takes as many channels as this node
+  // makes (Convs keep the batch; R then has the four axes a candidate reads).
+  const auto residual_proven = [&](std::size_t i) {
+    const int r = nodes[i].inputs[3];
+    std::size_t at = i;
+    for (int steps = 0; steps < 16; ++steps) {
+      const BlockedCandidate& c = cand[at];
+      if (!c.is || !c.keeps_plane) return false;
+      const int x = nodes[at].inputs[0];
+      if (x == r) return c.in_channels == cand[i].out_channels;
+      const int p = graph.producer(x);
+      if (p < 0) return false;
+      at = static_cast<std::size_t>(p);
+    }
+    return false;
+  };
+  std::vector<char> converted(nodes.size(), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    graph.add_work(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      converted[i] = 0;
+      if (!cand[i].is) continue;
+      const bool x_blocked = blocked[static_cast<std::size_t>(nodes[i].inputs[0])] != 0;
+      const std::size_t y = static_cast<std::size_t>(nodes[i].outputs[0]);
+      bool take = cand[i].kind == Kind::Pointwise ? x_blocked || blocked[y] != 0 : x_blocked;
+      if (take && cand[i].residual) {
+        const std::size_t r = static_cast<std::size_t>(nodes[i].inputs[3]);
+        if (!residual_proven(i)) {
+          take = false;
+        } else if (blocked[r] != blocked[y]) {
+          // One layout for both: the blocked one of the two becomes plain.
+          blocked[blocked[r] != 0 ? r : y] = 0;
+          changed = true;
+        }
+      }
+      converted[i] = take ? 1 : 0;
+    }
+    for (std::size_t v = 0; v < values; ++v) {
+      if (blocked[v] == 0) continue;
+      bool keep = converted[static_cast<std::size_t>(graph.producer(static_cast<int>(v)))] != 0;
+      for (const auto& [r, slot] : readers[v]) keep = keep && converted[static_cast<std::size_t>(r)] != 0;
+      if (!keep) {
+        blocked[v] = 0;
+        changed = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (converted[i] == 0) continue;
+    CompiledNode& node = nodes[i];
+    const ConvOverrideParts parts = conv_override_parts(*node.kernel);
+    NchwcConvSpec spec;
+    spec.kind = cand[i].kind;
+    spec.in_blocked = blocked[static_cast<std::size_t>(node.inputs[0])] != 0;
+    spec.out_blocked = blocked[static_cast<std::size_t>(node.outputs[0])] != 0;
+    spec.in_channels = cand[i].in_channels;
+    spec.out_channels = cand[i].out_channels;
+    if (parts.activation != nullptr) {
+      spec.activate = true;
+      spec.activation = parts.activation->args;
+    }
+    if (parts.residual != nullptr) {
+      spec.residual = true;
+      spec.residual_first = parts.residual->residual_first;
+    }
+    node.kernel = std::make_unique<NchwcConvOp>(spec, std::move(node.kernel), graph.config());
+  }
+}
+
+}  // namespace onemodel::opt
