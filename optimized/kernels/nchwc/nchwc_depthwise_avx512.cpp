@@ -21,6 +21,7 @@ namespace body = depthwise_blocked_body;
 
 // The padded input tile of a band stays within this many bytes (in L1 while the band is computed).
 constexpr std::size_t kTileBytes = 32768;
+constexpr double kInsideShare = 0.85;
 
 // The band's outputs from a zero-bordered copy of the input rows its windows read (padding taps
 // real products with +0, as the reference has them): for weights that are not all finite, whose
@@ -158,6 +159,18 @@ void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job) {
   const std::size_t in_image = blocks * kBlock * s.in_plane();
   const std::size_t out_image = (job.out_blocked ? blocks * kBlock : channels) * s.out_plane();
   const double total = static_cast<double>(s.batch * blocks * s.out_plane() * taps);
+  // In place when at least kInsideShare of the outputs have their whole window inside the input
+  // (the rest go one by one, border_output); else through the bordered copy, whose tiles serve
+  // every output alike (a 5x5 window over a 7 x 7 map leaves 9 of 49 outputs inside).
+  const std::size_t span_w = (s.kernel_w - 1) * s.dilation_w, span_h = (s.kernel_h - 1) * s.dilation_h;
+  const auto inside = [](std::size_t in, std::size_t pad, std::size_t span, std::size_t stride, std::size_t out) {
+    const std::size_t lo = std::min(out, (pad + stride - 1) / stride);
+    const std::size_t hi = in + pad > span ? std::min(out, (in + pad - span - 1) / stride + 1) : 0;
+    return hi > lo ? hi - lo : 0;
+  };
+  const std::size_t inside_outputs = inside(s.in_h, s.pad_top, span_h, s.stride_h, s.out_h) *
+                                     inside(s.in_w, s.pad_left, span_w, s.stride_w, s.out_w);
+  const bool in_place = job.finite_weights && static_cast<double>(inside_outputs) >= kInsideShare * static_cast<double>(s.out_plane());
   // Chunks band by band, blocks innermost: the caller (claiming from the front) takes the top of
   // the map, as in the 1x1 layers around it (nchwc_pointwise_avx512.cpp).
   context.parallel_for(s.batch * bands * blocks, total / 8.0, [&](std::size_t chunk) {
@@ -170,7 +183,7 @@ void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job) {
                                  : sc.out.reserve(rows * s.out_w * kBlock);
     const float* weights = job.weights + block * taps * kBlock;
     const float* bias = job.bias + block * kBlock;
-    if (job.finite_weights) {
+    if (in_place) {
       band_in_place(s, xb, weights, bias, oy0, rows, out);
     } else {
       band_through_tile(s, xb, weights, bias, oy0, rows, out, sc);
