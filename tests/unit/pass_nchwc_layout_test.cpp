@@ -1,0 +1,213 @@
+// The `nchwc-layout` pass (optimized/passes/nchwc_layout.cpp, docs/design.md "Channel-blocked
+// activations"): in fast mode on the AVX-512 path, the 1x1 and depthwise Convs of an inverted
+// residual block (1x1 -> Relu -> depthwise -> Relu -> 1x1 -> Add(block input)) become NchwcConvOp
+// nodes passing channel-blocked values between them, and:
+//  - the outputs are the reference engine's within the fast-mode bound (a naive tolerance scaled
+//    by the sums' magnitudes), and the same bits at 1 and 2 threads (the second shown to run);
+//  - the nodes the pass makes are counted: all three for the plain block; none in exact mode or
+//    on the AVX2 path; none when the expanded channels fill their blocks badly (24 channels);
+//  - a value also read by another operator (an SE-style GlobalAveragePool on the depthwise
+//    output) stays [N, C, H, W], so its reader sees the plain tensor, and the blocked nodes around
+//    it read and write that layout;
+//  - a residual the pass cannot prove to have the output's shape (a [1, C, 1, 1] input that
+//    broadcasts) leaves its Conv to the Conv override, which broadcasts it as the Add would;
+//  - a strided depthwise layer (the output's plane is not the input's) between the 1x1 layers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "diff/graph_builder.hpp"
+#include "onemodel/session.hpp"
+#include "optimized/frame/isa.hpp"
+#include "optimized/frame/thread_pool.hpp"
+#include "optimized/runtime/compiled_graph.hpp"
+#include "tests/support/compiled_kernels.hpp"
+#include "tests/support/ir_builder.hpp"
+#include "tests/support/pass_bits.hpp"
+#include "tests/support/session_runs.hpp"
+
+namespace onemodel {
+namespace {
+
+using graph_builder::GraphBuilder;
+using ir_builder::int_attr;
+using ir_builder::ints_attr;
+
+bool has_avx512() {
+  const auto isas = opt::available_isas();
+  return std::find(isas.begin(), isas.end(), opt::Isa::Avx512) != isas.end();
+}
+
+struct Block {
+  std::size_t c = 32, expanded = 64, size = 14;
+  std::size_t stride = 1;
+  bool se_reader = false;      // a GlobalAveragePool also reads the depthwise output (a graph output)
+  bool broadcast_residual = false;  // Add a [1, C, 1, 1] input instead of the block input
+  bool infinite_weight = false;     // the depthwise layer's first weight +inf
+};
+
+// x [1, c, size, size] -> 1x1 (c -> expanded) -> Relu -> 3x3 depthwise (stride) -> Relu -> 1x1
+// (expanded -> c) -> Add(x or r) -> "out".
+IrModel block_model(const Block& k) {
+  GraphBuilder b(17);
+  const std::int64_t c = static_cast<std::int64_t>(k.c), e = static_cast<std::int64_t>(k.expanded);
+  const std::int64_t s = static_cast<std::int64_t>(k.size);
+  b.input("x", DType::F32, Shape{1, c, s, s});
+  b.initializer("w1", test::pass_bits::small_weights(Shape{e, c, 1, 1}, 11));
+  b.initializer("b1", test::pass_bits::small_weights(Shape{e}, 12));
+  Tensor w2 = test::pass_bits::small_weights(Shape{e, 1, 3, 3}, 13);
+  if (k.infinite_weight) w2.mutable_data<float>()[0] = std::numeric_limits<float>::infinity();
+  b.initializer("w2", w2);
+  b.initializer("b2", test::pass_bits::small_weights(Shape{e}, 14));
+  b.initializer("w3", test::pass_bits::small_weights(Shape{c, e, 1, 1}, 15));
+  b.initializer("b3", test::pass_bits::small_weights(Shape{c}, 16));
+  b.node("Conv", {"x", "w1", "b1"}, {"e"});
+  b.node("Relu", {"e"}, {"er"});
+  b.node("Conv", {"er", "w2", "b2"}, {"d"},
+         {int_attr("group", e), ints_attr("pads", {1, 1, 1, 1}),
+          ints_attr("strides", {static_cast<std::int64_t>(k.stride), static_cast<std::int64_t>(k.stride)})});
+  b.node("Relu", {"d"}, {"dr"});
+  b.node("Conv", {"dr", "w3", "b3"}, {"p"});
+  if (k.broadcast_residual) {
+    b.input("r", DType::F32, Shape{1, c, 1, 1});
+    b.node("Add", {"p", "r"}, {"out"});
+  } else if (k.stride == 1) {
+    b.node("Add", {"p", "x"}, {"out"});
+  } else {
+    b.node("Relu", {"p"}, {"out"});
+  }
+  b.output("out", DType::F32);
+  if (k.se_reader) {
+    b.node("GlobalAveragePool", {"dr"}, {"pooled"});
+    b.output("pooled", DType::F32);
+  }
+  return b.build();
+}
+
+test::Feeds feeds(const Block& k) {
+  const std::int64_t c = static_cast<std::int64_t>(k.c), s = static_cast<std::int64_t>(k.size);
+  test::Feeds f = {{"x", test::pass_bits::input_values(Shape{1, c, s, s}, 3, 1 << 30, {})}};
+  if (k.broadcast_residual) f.push_back({"r", test::pass_bits::input_values(Shape{1, c, 1, 1}, 4, 1 << 30, {})});
+  return f;
+}
+
+std::size_t blocked_nodes(const IrModel& model, ExecutionMode mode, opt::Isa isa) {
+  SessionOptions options;
+  options.mode = mode;
+  static opt::ThreadPool pool(1);
+  return test::count_kernels(*opt::compile_graph(model, options, opt::OptimizedConfig{isa, &pool}), "NchwcConvOp");
+}
+
+// "" when fast mode on the AVX-512 path at 1 and 2 threads gives the same bits, within the bound
+// of the reference engine's outputs.
+std::string fast_against_reference(const IrModel& model, const test::Feeds& f) {
+  const auto reference = test::run_session(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All, 1, f);
+  ::setenv("ONEMODEL_ISA", "avx512", 1);
+  const auto one = test::run_session(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 1, f);
+  const auto two = test::run_session(model, EngineKind::Optimized, ExecutionMode::Fast, OptimizationLevel::All, 2, f);
+  ::unsetenv("ONEMODEL_ISA");
+  if (std::string d = test::pass_bits::difference(one, two); !d.empty()) return "1 and 2 threads: " + d;
+  if (one.size() != reference.size()) return "output counts differ";
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    if (!(one[i].shape() == reference[i].shape())) return "output " + std::to_string(i) + " shape differs";
+    const auto got = one[i].to_vector<float>();
+    const auto want = reference[i].to_vector<float>();
+    double scale = 0.0;
+    for (float v : want) scale = std::isfinite(v) ? std::max(scale, std::fabs(static_cast<double>(v))) : scale;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      // NaN where the reference has NaN, the same infinity where it has one.
+      if (!std::isfinite(want[k]) || !std::isfinite(got[k])) {
+        if (std::isnan(want[k]) ? std::isnan(got[k]) : got[k] == want[k]) continue;
+        return "output " + std::to_string(i) + " element " + std::to_string(k) + ": " + std::to_string(got[k]) +
+               " against " + std::to_string(want[k]);
+      }
+      // Sums of a few hundred products of values near 1: 1e-5 of the output's largest magnitude
+      // is hundreds of float32 roundings.
+      if (!(std::fabs(static_cast<double>(got[k]) - want[k]) <= 1e-5 * scale + 1e-30)) {
+        return "output " + std::to_string(i) + " element " + std::to_string(k) + ": " + std::to_string(got[k]) +
+               " against " + std::to_string(want[k]);
+      }
+    }
+  }
+  return "";
+}
+
+TEST(NchwcLayout, InvertedResidualBlockRunsBlockedWithinTheBoundAtOneAndTwoThreads) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  const Block k;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 3u);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Exact, opt::Isa::Avx512), 0u);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx2), 0u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+TEST(NchwcLayout, ChannelsThatFillTheirBlocksBadlyStayPlain) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  Block k;
+  k.c = 16;
+  k.expanded = 24;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 0u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+TEST(NchwcLayout, ValueWithAnotherReaderStaysPlainAndTheBlockedNodesAroundItAdapt) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.se_reader = true;
+  k.expanded = 48;
+  const IrModel model = block_model(k);
+  // The 1x1 expansion (plain in, blocked out) and the depthwise layer (blocked in, plain out);
+  // the projection reads a plain value and writes the graph's output: left to the Conv override.
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 2u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+TEST(NchwcLayout, ResidualOfUnprovenShapeLeavesItsConvToTheOverride) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.broadcast_residual = true;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 2u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+TEST(NchwcLayout, InfiniteDepthwiseWeightMeetsThePaddingAsTheReferenceHasIt) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.infinite_weight = true;
+  k.size = 28;  // most windows inside the map: finite weights would be read in place
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 3u);
+  // +0 * inf is NaN at the top row and left column of channel 0, and every projected channel
+  // reads it there.
+  const auto reference = test::run_session(model, EngineKind::Reference, ExecutionMode::Exact, OptimizationLevel::All,
+                                           1, feeds(k));
+  std::size_t nans = 0;
+  for (float v : reference[0].to_vector<float>()) nans += std::isnan(v) ? 1u : 0u;
+  EXPECT_GT(nans, 0u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+TEST(NchwcLayout, StridedDepthwiseBetweenBlockedLayers) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.stride = 2;
+  k.size = 15;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 3u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+}  // namespace
+}  // namespace onemodel
