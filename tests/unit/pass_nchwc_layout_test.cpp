@@ -14,6 +14,7 @@
 //  - a strided depthwise layer (the output's plane is not the input's) between the 1x1 layers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
