@@ -64,6 +64,16 @@ struct Depthwise {
   bool finite_weights = false;
 };
 
+// Whether a batch runs one chunk per image (each image on one thread), as conv2d_f32 does for its
+// packed products (conv2d.cpp, runs_image_chunks): where the pool's threads divide the batch, or
+// it is four times the threads, every layer then splits the batch the same way and each thread
+// reads the images it wrote. Only who runs a chunk changes, never a value.
+inline bool runs_by_images(const KernelContext& context, std::size_t batch) noexcept {
+  if (context.pool == nullptr || batch < 2) return false;
+  const auto threads = static_cast<std::size_t>(context.pool->threads());
+  return threads >= 2 && (batch % threads == 0 || batch >= 4 * threads);
+}
+
 #if defined(__x86_64__)
 // Require an AVX-512 machine (the pass makes these nodes on that path only).
 void pointwise_f32__avx512(const KernelContext& context, const Pointwise& job);

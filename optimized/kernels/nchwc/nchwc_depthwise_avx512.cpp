@@ -173,8 +173,8 @@ void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job) {
   const bool in_place = job.finite_weights && static_cast<double>(inside_outputs) >= kInsideShare * static_cast<double>(s.out_plane());
   // Chunks band by band, blocks innermost: the caller (claiming from the front) takes the top of
   // the map, as in the 1x1 layers around it (nchwc_pointwise_avx512.cpp).
-  context.parallel_for(s.batch * bands * blocks, total / 8.0, [&](std::size_t chunk) {
-    const std::size_t n = chunk / (bands * blocks), rest = chunk % (bands * blocks);
+  const std::size_t per_image = bands * blocks;
+  const auto run_chunk = [&](std::size_t n, std::size_t rest) {
     const std::size_t oy0 = (rest / blocks) * band, block = rest % blocks;
     const std::size_t rows = std::min(band, s.out_h - oy0);
     body::Scratch& sc = body::thread_scratch();
@@ -206,7 +206,15 @@ void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job) {
       const __mmask16 mask = static_cast<__mmask16>(m == kBlock ? 0xFFFFu : (1u << m) - 1u);
       for (std::size_t l = 0; l < lanes; ++l) _mm512_mask_storeu_ps(first + l * s.out_plane() + p0, mask, columns[l]);
     }
-  });
+  };
+  if (runs_by_images(context, s.batch)) {
+    context.parallel_for(s.batch, total / 8.0, [&](std::size_t n) {
+      for (std::size_t c = 0; c < per_image; ++c) run_chunk(n, c);
+    });
+    return;
+  }
+  context.parallel_for(s.batch * per_image, total / 8.0,
+                       [&](std::size_t chunk) { run_chunk(chunk / per_image, chunk % per_image); });
 }
 
 }  // namespace onemodel::opt::nchwc

@@ -165,8 +165,7 @@ void run_as(const KernelContext& context, const Geometry& g, const fused_activat
   const std::size_t per_image = pair_chunks * tile_chunks;
   const double total = static_cast<double>(j.batch * j.plane * j.in_channels * g.out_blocks * kBlock);
   // About 28 fused multiply-adds of sixteen lanes per nanosecond.
-  context.parallel_for(j.batch * per_image, total / 448.0, [&](std::size_t chunk) {
-    const std::size_t n = chunk / per_image, in_image = chunk % per_image;
+  const auto run_chunk = [&](std::size_t n, std::size_t in_image) {
     const std::size_t t_first = (in_image / pair_chunks) * tiles_per_chunk;
     const std::size_t t_end = std::min(g.tiles, t_first + tiles_per_chunk);
     const std::size_t q_first = (in_image % pair_chunks) * pairs_per_chunk;
@@ -210,7 +209,15 @@ void run_as(const KernelContext& context, const Geometry& g, const fused_activat
         apply_conv_activation(context.isa, *j.activation, c, j.y + at, p_end - p_first, at);
       }
     }
-  });
+  };
+  if (runs_by_images(context, j.batch)) {
+    context.parallel_for(j.batch, total / 448.0, [&](std::size_t n) {
+      for (std::size_t c = 0; c < per_image; ++c) run_chunk(n, c);
+    });
+    return;
+  }
+  context.parallel_for(j.batch * per_image, total / 448.0,
+                       [&](std::size_t chunk) { run_chunk(chunk / per_image, chunk % per_image); });
 }
 
 template <bool kInBlocked, bool kOutBlocked>
