@@ -130,7 +130,10 @@ void run_nchwc_layout(PassGraph& graph) {
     bool all = true;
     for (const auto& [r, slot] : readers[static_cast<std::size_t>(y)]) {
       const BlockedCandidate& rc = cand[static_cast<std::size_t>(r)];
-      all = all && rc.is && (slot == 0 || (slot == 3 && rc.residual));
+      // The reader takes as many channels as this node makes: a blocked value of another count
+      // (an invalid model) would pass the reader's checks when its block count agrees, so such
+      // a value stays plain and the reader's own infer() refuses it.
+      all = all && rc.is && ((slot == 0 && rc.in_channels == c) || (slot == 3 && rc.residual && rc.out_channels == c));
     }
     blocked[static_cast<std::size_t>(y)] = all ? 1 : 0;
   }

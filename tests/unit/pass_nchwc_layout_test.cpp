@@ -23,6 +23,7 @@
 
 #include "diff/graph_builder.hpp"
 #include "onemodel/session.hpp"
+#include "onemodel/session_error.hpp"
 #include "optimized/frame/isa.hpp"
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/runtime/compiled_graph.hpp"
@@ -197,6 +198,37 @@ TEST(NchwcLayout, InfiniteDepthwiseWeightMeetsThePaddingAsTheReferenceHasIt) {
   for (float v : reference[0].to_vector<float>()) nans += std::isnan(v) ? 1u : 0u;
   EXPECT_GT(nans, 0u);
   EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+// A depthwise Conv whose groups (31) are not the channels its input has (32, the count of the 1x1
+// layer before it): both fill two blocks, so only the pass's channel check keeps the value plain,
+// and the Conv's own shape check refuses the model as the reference engine does.
+TEST(NchwcLayout, MismatchedChannelsAreRefusedAsByTheReference) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{1, 16, 8, 8});
+  b.initializer("w1", test::pass_bits::small_weights(Shape{32, 16, 1, 1}, 21));
+  b.initializer("w2", test::pass_bits::small_weights(Shape{31, 1, 3, 3}, 22));
+  b.node("Conv", {"x", "w1"}, {"e"});
+  b.node("Conv", {"e", "w2"}, {"out"}, {int_attr("group", 31), ints_attr("pads", {1, 1, 1, 1})});
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  const test::Feeds f = {{"x", test::pass_bits::input_values(Shape{1, 16, 8, 8}, 5, 1 << 30, {})}};
+  const auto kind_of = [&](EngineKind engine, ExecutionMode mode) {
+    try {
+      test::run_session(model, engine, mode, OptimizationLevel::All, 1, f);
+    } catch (const SessionError& e) {
+      return static_cast<int>(e.kind());
+    }
+    return -1;
+  };
+  const int reference = kind_of(EngineKind::Reference, ExecutionMode::Exact);
+  ASSERT_NE(reference, -1);
+  ::setenv("ONEMODEL_ISA", "avx512", 1);
+  const int fast = kind_of(EngineKind::Optimized, ExecutionMode::Fast);
+  ::unsetenv("ONEMODEL_ISA");
+  EXPECT_EQ(fast, reference);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 0u);
 }
 
 TEST(NchwcLayout, StridedDepthwiseBetweenBlockedLayers) {
