@@ -32,6 +32,7 @@
 #include "optimized/frame/thread_pool.hpp"
 #include "optimized/kernels/elementwise/elementwise.hpp"
 #include "optimized/kernels/nchwc/nchwc.hpp"
+#include "tests/kernels/conv_test_support.hpp"
 #include "tests/kernels/two_threads.hpp"
 
 namespace onemodel::opt {
@@ -241,26 +242,10 @@ TEST(NchwcPointwise, ResidualThenActivationGiveTheSeparateOperationsBits) {
   }
 }
 
-struct DepthwiseCase {
-  std::size_t n, c, in_h, in_w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-  Conv2dShape shape() const {
-    Conv2dShape s;
-    s.batch = n;
-    s.in_channels = s.out_channels = s.groups = c;
-    s.in_h = in_h;
-    s.in_w = in_w;
-    s.kernel_h = kh;
-    s.kernel_w = kw;
-    s.stride_h = sh;
-    s.stride_w = sw;
-    s.dilation_h = dh;
-    s.dilation_w = dw;
-    s.pad_top = pt;
-    s.pad_left = pl;
-    s.out_h = (in_h + pt + pb - (kh - 1) * dh - 1) / sh + 1;
-    s.out_w = (in_w + pl + pr - (kw - 1) * dw - 1) / sw + 1;
-    return s;
-  }
+// A depthwise layer: c channels over the window of conv_test::Window.
+struct DepthwiseCase : conv_test::Window {
+  std::size_t n = 1, c = 16;
+  Conv2dShape shape() const { return conv_shape(n, c, c, c); }
   std::string describe() const {
     std::string out;
     const std::pair<const char*, std::size_t> parts[] = {{"N", n},   {" C", c},       {" in ", in_h}, {"x", in_w},
@@ -275,14 +260,37 @@ struct DepthwiseCase {
   }
 };
 
+// n, c, in_h, in_w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr.
+DepthwiseCase depthwise_case(const std::size_t (&v)[14]) {
+  DepthwiseCase g;
+  g.n = v[0];
+  g.c = v[1];
+  g.in_h = v[2];
+  g.in_w = v[3];
+  g.kh = v[4];
+  g.kw = v[5];
+  g.sh = v[6];
+  g.sw = v[7];
+  g.dh = v[8];
+  g.dw = v[9];
+  g.pt = v[10];
+  g.pl = v[11];
+  g.pb = v[12];
+  g.pr = v[13];
+  return g;
+}
+
 std::vector<DepthwiseCase> depthwise_cases() {
-  return {
-      {1, 16, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},       {1, 20, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
-      {2, 40, 14, 13, 3, 3, 2, 2, 1, 1, 0, 1, 1, 0},     {1, 24, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
-      {1, 48, 28, 28, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},     {1, 16, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
-      {1, 33, 12, 15, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3},     {1, 17, 11, 11, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},
-      {1, 16, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},       {1, 32, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+  const std::size_t rows[][14] = {
+      {1, 16, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {1, 20, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+      {2, 40, 14, 13, 3, 3, 2, 2, 1, 1, 0, 1, 1, 0}, {1, 24, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 48, 28, 28, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2}, {1, 16, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 33, 12, 15, 1, 7, 1, 1, 1, 1, 0, 3, 0, 3}, {1, 17, 11, 11, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},
+      {1, 16, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {1, 32, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
   };
+  std::vector<DepthwiseCase> cases;
+  for (const auto& row : rows) cases.push_back(depthwise_case(row));
+  return cases;
 }
 
 void naive_depthwise(const DepthwiseCase& g, const std::vector<float>& x, const std::vector<float>& w,
@@ -370,7 +378,7 @@ TEST(NchwcDepthwise, BothBorderWaysWithinTheBoundThreadInvariantAndPaddingLanesZ
 TEST(NchwcDepthwise, ActivationGivesTheElementwiseKernelsBits) {
   if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the blocked kernels exist on that path only";
   ThreadPool one(1);
-  const DepthwiseCase g{1, 40, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  const DepthwiseCase g = depthwise_case({1, 40, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
   const Conv2dShape s = g.shape();
   const std::vector<float> x = random_values(g.c * s.in_plane(), 41, 2.0f);
   const std::vector<float> w = random_values(g.c * s.taps(), 42, 0.5f);
@@ -398,7 +406,7 @@ TEST(NchwcDepthwise, ActivationGivesTheElementwiseKernelsBits) {
 TEST(NchwcDepthwise, InfiniteWeightMeetsThePaddingAsARealProduct) {
   if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the blocked kernels exist on that path only";
   ThreadPool one(1);
-  const DepthwiseCase g{1, 20, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  const DepthwiseCase g = depthwise_case({1, 20, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
   const Conv2dShape s = g.shape();
   const std::vector<float> x = random_values(g.c * s.in_plane(), 51, 2.0f);
   std::vector<float> w = random_values(g.c * s.taps(), 52, 0.5f);
