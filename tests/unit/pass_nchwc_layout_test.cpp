@@ -231,6 +231,26 @@ TEST(NchwcLayout, MismatchedChannelsAreRefusedAsByTheReference) {
   EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 0u);
 }
 
+// The chain leaves the blocked layout through a 1x1 layer that widens the channels (32 -> 128, a
+// graph output): the narrower depthwise output is the tensor stored plain, and the widening layer
+// runs as a Conv override.
+TEST(NchwcLayout, WideningExitLeavesTheLayoutBeforeIt) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{1, 16, 12, 12});
+  b.initializer("w1", test::pass_bits::small_weights(Shape{32, 16, 1, 1}, 31));
+  b.initializer("w2", test::pass_bits::small_weights(Shape{32, 1, 3, 3}, 32));
+  b.initializer("w3", test::pass_bits::small_weights(Shape{128, 32, 1, 1}, 33));
+  b.node("Conv", {"x", "w1"}, {"e"});
+  b.node("Conv", {"e", "w2"}, {"d"}, {int_attr("group", 32), ints_attr("pads", {1, 1, 1, 1})});
+  b.node("Conv", {"d", "w3"}, {"out"});
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 2u);
+  EXPECT_EQ(fast_against_reference(model, {{"x", test::pass_bits::input_values(Shape{1, 16, 12, 12}, 6, 1 << 30, {})}}), "");
+}
+
 TEST(NchwcLayout, StridedDepthwiseBetweenBlockedLayers) {
   if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
   const test::RequireSplit two_thread_runs_split;
