@@ -22,6 +22,8 @@
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "optimized/passes/nchwc_conv_op.hpp"
+#include "optimized/passes/nchwc_se_ops.hpp"
+#include "optimized/passes/self_gate_op.hpp"
 
 namespace onemodel::opt {
 namespace {
@@ -30,8 +32,14 @@ using Kind = NchwcConvSpec::Kind;
 constexpr std::size_t kBlockLanes = 16;  // optimized/kernels/nchwc/nchwc.hpp kBlock
 constexpr std::size_t blocks_of(std::size_t channels) { return (channels + kBlockLanes - 1) / kBlockLanes; }
 
+// What a candidate node is: a Conv (kind), a GlobalAveragePool of a blocked value, or the Mul of a
+// blocked value by its squeeze-and-excitation factor.
+enum class Role : std::uint8_t { Conv, Pool, Scale };
+
 struct BlockedCandidate {
   bool is = false;
+  Role role = Role::Conv;
+  int x_slot = 0;  // the input that may be blocked (a Scale's value)
   Kind kind = Kind::Pointwise;
   std::size_t in_channels = 0, out_channels = 0;
   bool keeps_plane = false;  // the output's (H, W) is the input's
@@ -97,6 +105,87 @@ BlockedCandidate classify_for_blocks(const PassGraph& graph, const CompiledNode&
   return c;
 }
 
+BlockedCandidate classify_pool(const PassGraph& graph, const CompiledNode& node) {
+  BlockedCandidate c;
+  const IrNode& ir = *node.ir;
+  if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "GlobalAveragePool") return c;
+  if (node.inputs.size() != 1 || node.inputs[0] < 0 || node.outputs.size() != 1 || node.outputs[0] < 0) return c;
+  if (!graph.known_f32(node.inputs[0])) return c;
+  c.role = Role::Pool;
+  c.is = true;  // its channel count is its input's (set when that input is known)
+  return c;
+}
+
+// The output channels of a 1x1 Conv of one group, stride 1 and no padding with a constant float32
+// W (whatever its input is known to be), or 0.
+std::size_t pointwise_channels(const PassGraph& graph, const CompiledNode& node) {
+  const IrNode& ir = *node.ir;
+  if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Conv" || node.inputs.size() < 2) return 0;
+  const Tensor* w = graph.constant(node.inputs[1]);
+  if (w == nullptr || w->shape().rank() != 4 || w->shape()[2] != 1 || w->shape()[3] != 1) return 0;
+  if (node.info.get_int("group", 1) != 1 || !all_equal_to(node.info.get_ints("strides"), 1) ||
+      !all_equal_to(node.info.get_ints("pads"), 0) || node.inputs.size() > 3) {
+    return 0;
+  }
+  return static_cast<std::size_t>(w->shape()[0]);
+}
+
+// Element-wise operators of one data input (input 0) that keep its shape, as they stand between a
+// squeeze-and-excitation block's 1x1 layers and its Mul.
+bool keeps_shape(const CompiledNode& node) {
+  const IrNode& ir = *node.ir;
+  if (!ir.domain.empty() && ir.domain != "ai.onnx") return false;
+  if (dynamic_cast<const SelfGateOp*>(node.kernel.get()) != nullptr) return true;
+  static const char* const kUnary[] = {"Relu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip", "Tanh", "LeakyRelu"};
+  for (const char* op : kUnary) {
+    if (ir.op_type == op) return true;
+  }
+  return false;
+}
+
+// A Mul(value, factor) (either order) whose factor is provably [N, C, 1, 1] for the value's
+// [N, C, H, W]: walking back from the factor through 1x1 candidates and shape-keeping element-wise
+// nodes reaches a GlobalAveragePool of the value itself; the 1x1 layer nearest the Mul makes C
+// channels (`channels`, 0 when there is none: the factor is the pool's own C).
+BlockedCandidate classify_scale(const PassGraph& graph, const std::vector<CompiledNode>& nodes,
+                                const std::vector<BlockedCandidate>& cand, std::size_t index) {
+  BlockedCandidate c;
+  const CompiledNode& node = nodes[index];
+  const IrNode& ir = *node.ir;
+  if ((!ir.domain.empty() && ir.domain != "ai.onnx") || ir.op_type != "Mul") return c;
+  if (node.inputs.size() != 2 || node.outputs.size() != 1 || node.outputs[0] < 0) return c;
+  if (dynamic_cast<const OptimizedKernel*>(node.kernel.get()) == nullptr) return c;
+  for (int slot = 0; slot < 2; ++slot) {
+    const int value = node.inputs[static_cast<std::size_t>(slot)];
+    const int factor = node.inputs[static_cast<std::size_t>(1 - slot)];
+    // The factor's type follows from the walk below: 1x1 Convs and these element-wise operators
+    // keep their input's type, and the pool's is the value's.
+    if (value < 0 || factor < 0 || value == factor || !graph.known_f32(value)) continue;
+    std::size_t channels = 0;
+    int at = graph.producer(factor);
+    for (int steps = 0; steps < 16 && at >= 0; ++steps) {
+      const CompiledNode& p = nodes[static_cast<std::size_t>(at)];
+      const BlockedCandidate& pc = cand[static_cast<std::size_t>(at)];
+      if (pc.is && pc.role == Role::Pool) {
+        if (p.inputs[0] != value) break;
+        c.is = true;
+        c.role = Role::Scale;
+        c.x_slot = slot;
+        c.keeps_plane = true;  // the product has the value's shape
+        c.in_channels = c.out_channels = channels;
+        return c;
+      }
+      if (const std::size_t made = pointwise_channels(graph, p); made != 0) {
+        if (channels == 0) channels = made;
+      } else if (!keeps_shape(p)) {
+        break;
+      }
+      at = graph.producer(p.inputs[0]);
+    }
+  }
+  return c;
+}
+
 }  // namespace
 
 void run_nchwc_layout(PassGraph& graph) {
@@ -107,8 +196,31 @@ void run_nchwc_layout(PassGraph& graph) {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     graph.add_work(1);
     cand[i] = classify_for_blocks(graph, nodes[i]);
+    if (!cand[i].is) cand[i] = classify_pool(graph, nodes[i]);
     for (const int v : nodes[i].inputs) values = std::max(values, static_cast<std::size_t>(v + 1));
     for (const int v : nodes[i].outputs) values = std::max(values, static_cast<std::size_t>(v + 1));
+  }
+  // Pools and Scales take the channel count of the Conv that makes their value.
+  const auto maker_channels = [&](int value) -> std::size_t {
+    const int p = graph.producer(value);
+    if (p < 0) return 0;
+    const BlockedCandidate& pc = cand[static_cast<std::size_t>(p)];
+    return pc.is && pc.role == Role::Conv ? pc.out_channels : 0;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (cand[i].is) continue;
+    graph.add_work(16);
+    cand[i] = classify_scale(graph, nodes, cand, i);
+    if (!cand[i].is) continue;
+    const std::size_t made = maker_channels(nodes[i].inputs[static_cast<std::size_t>(cand[i].x_slot)]);
+    if (made == 0 || (cand[i].out_channels != 0 && cand[i].out_channels != made)) {
+      cand[i].is = false;
+      continue;
+    }
+    cand[i].in_channels = cand[i].out_channels = made;
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (cand[i].is && cand[i].role == Role::Pool) cand[i].in_channels = maker_channels(nodes[i].inputs[0]);
   }
   // Per value: its readers (node, input slot) and whether it is blocked.
   std::vector<std::vector<std::pair<int, int>>> readers(values);
@@ -120,7 +232,7 @@ void run_nchwc_layout(PassGraph& graph) {
   }
   std::vector<char> blocked(values, 0);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!cand[i].is) continue;
+    if (!cand[i].is || cand[i].role == Role::Pool) continue;  // a pool's [N, C, 1, 1] stays plain
     const int y = nodes[i].outputs[0];
     if (graph.is_output(y) || readers[static_cast<std::size_t>(y)].empty()) continue;
     // Channels that nearly fill their blocks: at most one lane in sixteen padding (24 channels in
@@ -133,12 +245,18 @@ void run_nchwc_layout(PassGraph& graph) {
       // The reader takes as many channels as this node makes: a blocked value of another count
       // (an invalid model) would pass the reader's checks when its block count agrees, so such
       // a value stays plain and the reader's own infer() refuses it.
-      all = all && rc.is && ((slot == 0 && rc.in_channels == c) || (slot == 3 && rc.residual && rc.out_channels == c));
+      bool reads = false;
+      if (rc.is && rc.role == Role::Conv && slot == 3) {
+        reads = rc.residual && rc.out_channels == c;
+      } else if (rc.is) {
+        reads = slot == rc.x_slot && rc.in_channels == c;
+      }
+      all = all && reads;
     }
     blocked[static_cast<std::size_t>(y)] = all ? 1 : 0;
   }
   // The residual's logical shape is the output's: walking back from X through candidates that
-  // keep the plane reaches R, and the candidate reading R takes as many channels as this node
+  // keep the plane (1x1 and unstrided depthwise Convs, squeeze-and-excitation products) reaches R, and the candidate reading R takes as many channels as this node
   // makes (Convs keep the batch; R then has the four axes a candidate reads).
   const auto residual_proven = [&](std::size_t i) {
     const int r = nodes[i].inputs[3];
@@ -146,7 +264,7 @@ void run_nchwc_layout(PassGraph& graph) {
     for (int steps = 0; steps < 16; ++steps) {
       const BlockedCandidate& c = cand[at];
       if (!c.is || !c.keeps_plane) return false;
-      const int x = nodes[at].inputs[0];
+      const int x = nodes[at].inputs[static_cast<std::size_t>(c.x_slot)];
       if (x == r) return c.in_channels == cand[i].out_channels;
       const int p = graph.producer(x);
       if (p < 0) return false;
@@ -161,8 +279,22 @@ void run_nchwc_layout(PassGraph& graph) {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       converted[i] = 0;
       if (!cand[i].is) continue;
-      const bool x_blocked = blocked[static_cast<std::size_t>(nodes[i].inputs[0])] != 0;
+      const std::size_t x = static_cast<std::size_t>(nodes[i].inputs[static_cast<std::size_t>(cand[i].x_slot)]);
       const std::size_t y = static_cast<std::size_t>(nodes[i].outputs[0]);
+      const bool x_blocked = blocked[x] != 0;
+      if (cand[i].role == Role::Pool) {
+        converted[i] = x_blocked ? 1 : 0;
+        continue;
+      }
+      if (cand[i].role == Role::Scale) {
+        // The value and the product share the layout (the kernel reads and writes it blocked).
+        if (blocked[x] != blocked[y]) {
+          blocked[blocked[x] != 0 ? x : y] = 0;
+          changed = true;
+        }
+        converted[i] = blocked[x] != 0 && blocked[y] != 0 ? 1 : 0;
+        continue;
+      }
       bool take = cand[i].kind == Kind::Pointwise ? x_blocked || blocked[y] != 0 : x_blocked;
       if (take && cand[i].residual) {
         const std::size_t r = static_cast<std::size_t>(nodes[i].inputs[3]);
@@ -179,7 +311,6 @@ void run_nchwc_layout(PassGraph& graph) {
       // narrower tensor is the one transposed (by its producer) and this node runs the NCHW
       // product. MnasNet's last 1x1 layer (320 -> 1280 at 7 x 7) and EfficientNet-B0's took
       // 1.15-1.2x the NCHW product's time with blocked input and plain output.
-      const std::size_t x = static_cast<std::size_t>(nodes[i].inputs[0]);
       if (take && cand[i].kind == Kind::Pointwise && blocked[x] != 0 && blocked[y] == 0 &&
           cand[i].out_channels > cand[i].in_channels) {
         blocked[x] = 0;
@@ -201,6 +332,14 @@ void run_nchwc_layout(PassGraph& graph) {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (converted[i] == 0) continue;
     CompiledNode& node = nodes[i];
+    if (cand[i].role == Role::Pool) {
+      node.kernel = std::make_unique<NchwcPoolOp>(cand[i].in_channels, graph.config());
+      continue;
+    }
+    if (cand[i].role == Role::Scale) {
+      node.kernel = std::make_unique<NchwcScaleOp>(cand[i].in_channels, cand[i].x_slot, graph.config());
+      continue;
+    }
     const ConvOverrideParts parts = conv_override_parts(*node.kernel);
     NchwcConvSpec spec;
     spec.kind = cand[i].kind;

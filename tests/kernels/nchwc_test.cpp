@@ -14,7 +14,10 @@
 //    applied to the plain result (one rounded addition, then the activation), in the stores
 //    (Relu) and after them (Sigmoid), either operand order;
 //  - an infinite depthwise weight meets the padding as a real product (+0 * inf is NaN): exactly
-//    the border outputs whose window reaches the padding under it are NaN.
+//    the border outputs whose window reaches the padding under it are NaN;
+//  - the squeeze-and-excitation pair: the blocked global average within the bound of the naive
+//    mean, and the product by a per-channel factor the exact float32 product (one rounding), with
+//    the padding lanes +0, nothing past the output written, and the same bits at 1 and 2 threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -436,6 +439,54 @@ TEST(NchwcDepthwise, InfiniteWeightMeetsThePaddingAsARealProduct) {
         }
       }
     }
+  }
+}
+
+TEST(NchwcSqueezeExcitation, PoolWithinTheBoundScaleExactPaddingZeroThreadInvariant) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the blocked kernels exist on that path only";
+  two_threads::RequireSharedCalls shared("NchwcSqueezeExcitation.PoolWithinTheBoundScaleExactPaddingZeroThreadInvariant");
+  ThreadPool one(1), two(2, two_threads::kAlways);
+  struct Case {
+    std::size_t n, c, plane;
+  };
+  const Case cases[] = {{1, 16, 49}, {2, 40, 3}, {1, 1152, 49}, {1, 33, 3136}, {3, 17, 1}};
+  std::uint32_t seed = 200;
+  for (const Case& g : cases) {
+    SCOPED_TRACE("N " + std::to_string(g.n) + " C " + std::to_string(g.c) + " plane " + std::to_string(g.plane));
+    const std::vector<float> x_plain = random_values(g.n * g.c * g.plane, ++seed, 4.0f);
+    const std::vector<float> x = to_blocked(x_plain, g.n, g.c, g.plane, 0.0f);
+    const std::vector<float> factor = random_values(g.n * g.c, ++seed, 2.0f);
+    std::vector<float> pooled[2], scaled[2];
+    ThreadPool* pools[2] = {&one, &two};
+    for (int t = 0; t < 2; ++t) {
+      const KernelContext kc{Isa::Avx512, false, pools[t]};
+      pooled[t].assign(g.n * g.c + 16, kSentinel);
+      nchwc::global_average_pool_f32__avx512(kc, x.data(), g.n, g.c, g.plane, pooled[t].data());
+      scaled[t].assign(x.size() + 64, kSentinel);
+      nchwc::scale_f32__avx512(kc, x.data(), factor.data(), g.n, g.c, g.plane, scaled[t].data());
+    }
+    for (std::size_t k = 0; k < pooled[0].size(); ++k) ASSERT_EQ(bits(pooled[0][k]), bits(pooled[1][k])) << k;
+    for (std::size_t k = 0; k < scaled[0].size(); ++k) ASSERT_EQ(bits(scaled[0][k]), bits(scaled[1][k])) << k;
+    const double u = std::ldexp(1.0, -24);
+    for (std::size_t i = 0; i < g.n; ++i) {
+      for (std::size_t c = 0; c < g.c; ++c) {
+        double sum = 0.0, mag = 0.0;
+        for (std::size_t q = 0; q < g.plane; ++q) {
+          const double v = x_plain[(i * g.c + c) * g.plane + q];
+          sum += v;
+          mag += std::fabs(v);
+        }
+        const double mean = sum / static_cast<double>(g.plane);
+        const double bound = (static_cast<double>(g.plane) + 2) * u * mag / static_cast<double>(g.plane) + 1e-30;
+        ASSERT_LE(std::fabs(pooled[0][i * g.c + c] - mean), bound) << "n " << i << " c " << c;
+        for (std::size_t q = 0; q < g.plane; ++q) {
+          const float want = x_plain[(i * g.c + c) * g.plane + q] * factor[i * g.c + c];
+          ASSERT_EQ(bits(at(scaled[0], true, g.c, g.plane, i, c, q)), bits(want)) << "n " << i << " c " << c << " q " << q;
+        }
+      }
+    }
+    for (std::size_t k = g.n * g.c; k < pooled[0].size(); ++k) ASSERT_EQ(pooled[0][k], kSentinel) << k;
+    EXPECT_EQ(padding_and_tail(scaled[0], g.n, g.c, g.plane, true), "");
   }
 }
 

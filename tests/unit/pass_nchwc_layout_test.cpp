@@ -6,9 +6,10 @@
 //    by the sums' magnitudes), and the same bits at 1 and 2 threads (the second shown to run);
 //  - the nodes the pass makes are counted: all three for the plain block; none in exact mode or
 //    on the AVX2 path; none when the expanded channels fill their blocks badly (24 channels);
-//  - a value also read by another operator (an SE-style GlobalAveragePool on the depthwise
-//    output) stays [N, C, H, W], so its reader sees the plain tensor, and the blocked nodes around
-//    it read and write that layout;
+//  - a value also read by another operator (an Abs of the depthwise output) stays [N, C, H, W], so
+//    its reader sees the plain tensor, and the blocked nodes around it read and write that layout;
+//  - a squeeze-and-excitation block keeps the layout (its pool and Mul become blocked nodes), and
+//    a Mul by a factor the pass cannot prove [N, C, 1, 1] stays a Mul;
 //  - a residual the pass cannot prove to have the output's shape (a [1, C, 1, 1] input that
 //    broadcasts) leaves its Conv to the Conv override, which broadcasts it as the Add would;
 //  - a strided depthwise layer (the output's plane is not the input's) between the 1x1 layers.
@@ -47,9 +48,13 @@ bool has_avx512() {
 struct Block {
   std::size_t c = 32, expanded = 64, size = 14;
   std::size_t stride = 1;
-  bool se_reader = false;      // a GlobalAveragePool also reads the depthwise output (a graph output)
+  bool se_reader = false;      // an Abs also reads the depthwise output (into a graph output)
   bool broadcast_residual = false;  // Add a [1, C, 1, 1] input instead of the block input
   bool infinite_weight = false;     // the depthwise layer's first weight +inf
+  // Squeeze-and-excitation after the depthwise layer: Mul(dr, Sigmoid(1x1(Relu(1x1(GAP(dr))))))
+  // with 16 squeezed channels, or (se_from_input) Mul(dr, a [1, expanded, 1, 1] graph input).
+  bool se = false;
+  bool se_from_input = false;
 };
 
 // x [1, c, size, size] -> 1x1 (c -> expanded) -> Relu -> 3x3 depthwise (stride) -> Relu -> 1x1
@@ -73,7 +78,23 @@ IrModel block_model(const Block& k) {
          {int_attr("group", e), ints_attr("pads", {1, 1, 1, 1}),
           ints_attr("strides", {static_cast<std::int64_t>(k.stride), static_cast<std::int64_t>(k.stride)})});
   b.node("Relu", {"d"}, {"dr"});
-  b.node("Conv", {"dr", "w3", "b3"}, {"p"});
+  std::string projected = "dr";
+  if (k.se) {
+    b.initializer("ws1", test::pass_bits::small_weights(Shape{16, e, 1, 1}, 17));
+    b.initializer("ws2", test::pass_bits::small_weights(Shape{e, 16, 1, 1}, 18));
+    b.node("GlobalAveragePool", {"dr"}, {"g"});
+    b.node("Conv", {"g", "ws1"}, {"g1"});
+    b.node("Relu", {"g1"}, {"g1r"});
+    b.node("Conv", {"g1r", "ws2"}, {"g2"});
+    b.node("Sigmoid", {"g2"}, {"gate"});
+    b.node("Mul", {"dr", "gate"}, {"excited"});
+    projected = "excited";
+  } else if (k.se_from_input) {
+    b.input("gate", DType::F32, Shape{1, e, 1, 1});
+    b.node("Mul", {"gate", "dr"}, {"excited"});
+    projected = "excited";
+  }
+  b.node("Conv", {projected, "w3", "b3"}, {"p"});
   if (k.broadcast_residual) {
     b.input("r", DType::F32, Shape{1, c, 1, 1});
     b.node("Add", {"p", "r"}, {"out"});
@@ -84,8 +105,8 @@ IrModel block_model(const Block& k) {
   }
   b.output("out", DType::F32);
   if (k.se_reader) {
-    b.node("GlobalAveragePool", {"dr"}, {"pooled"});
-    b.output("pooled", DType::F32);
+    b.node("Abs", {"dr"}, {"magnitude"});
+    b.output("magnitude", DType::F32);
   }
   return b.build();
 }
@@ -94,14 +115,18 @@ test::Feeds feeds(const Block& k) {
   const std::int64_t c = static_cast<std::int64_t>(k.c), s = static_cast<std::int64_t>(k.size);
   test::Feeds f = {{"x", test::pass_bits::input_values(Shape{1, c, s, s}, 3, 1 << 30, {})}};
   if (k.broadcast_residual) f.push_back({"r", test::pass_bits::input_values(Shape{1, c, 1, 1}, 4, 1 << 30, {})});
+  if (k.se_from_input) {
+    const std::int64_t e = static_cast<std::int64_t>(k.expanded);
+    f.push_back({"gate", test::pass_bits::input_values(Shape{1, e, 1, 1}, 7, 1 << 30, {})});
+  }
   return f;
 }
 
-std::size_t blocked_nodes(const IrModel& model, ExecutionMode mode, opt::Isa isa) {
+std::size_t blocked_nodes(const IrModel& model, ExecutionMode mode, opt::Isa isa, const char* kind = "NchwcConvOp") {
   SessionOptions options;
   options.mode = mode;
   static opt::ThreadPool pool(1);
-  return test::count_kernels(*opt::compile_graph(model, options, opt::OptimizedConfig{isa, &pool}), "NchwcConvOp");
+  return test::count_kernels(*opt::compile_graph(model, options, opt::OptimizedConfig{isa, &pool}), kind);
 }
 
 // "" when fast mode on the AVX-512 path at 1 and 2 threads gives the same bits, within the bound
@@ -249,6 +274,60 @@ TEST(NchwcLayout, WideningExitLeavesTheLayoutBeforeIt) {
   const IrModel model = b.build();
   EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 2u);
   EXPECT_EQ(fast_against_reference(model, {{"x", test::pass_bits::input_values(Shape{1, 16, 12, 12}, 6, 1 << 30, {})}}), "");
+}
+
+// The squeeze-and-excitation block keeps the layout: its pool reads the blocked depthwise output
+// and its Mul scales the blocked value into the projection's blocked input. Its two 1x1 layers
+// (64 -> 16 -> 64 on a 1 x 1 map) stay Conv overrides: the second widens the channels into a
+// plain value, so the widening-exit rule leaves the 16-channel value between them plain too.
+TEST(NchwcLayout, SqueezeAndExcitationKeepsTheBlockedLayout) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.se = true;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512), 3u);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512, "NchwcPoolOp"), 1u);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512, "NchwcScaleOp"), 1u);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Exact, opt::Isa::Avx512, "NchwcScaleOp"), 0u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+// A Mul by a factor the pass cannot prove to be [N, C, 1, 1] (a graph input, whatever its shape
+// at run time) leaves the value plain: the depthwise layer writes [N, C, H, W] for the Mul node.
+TEST(NchwcLayout, MulByAnUnprovenFactorStaysAMul) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  Block k;
+  k.se_from_input = true;
+  const IrModel model = block_model(k);
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512, "NchwcScaleOp"), 0u);
+  EXPECT_EQ(fast_against_reference(model, feeds(k)), "");
+}
+
+// The factor is the pool of another value (a batch of 2 against the value's 1): the Mul
+// broadcasts across the batch, which only the Mul node does, so it stays one.
+TEST(NchwcLayout, FactorPooledFromAnotherValueStaysAMul) {
+  if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
+  GraphBuilder b(17);
+  b.input("x", DType::F32, Shape{1, 16, 10, 10});
+  b.input("other", DType::F32, Shape{2, 32, 5, 5});
+  b.initializer("w1", test::pass_bits::small_weights(Shape{32, 16, 1, 1}, 41));
+  b.initializer("w2", test::pass_bits::small_weights(Shape{32, 1, 3, 3}, 42));
+  b.initializer("w3", test::pass_bits::small_weights(Shape{16, 32, 1, 1}, 43));
+  b.node("Conv", {"x", "w1"}, {"e"});
+  b.node("Conv", {"e", "w2"}, {"d"}, {int_attr("group", 32), ints_attr("pads", {1, 1, 1, 1})});
+  b.node("GlobalAveragePool", {"other"}, {"g"});
+  b.node("Sigmoid", {"g"}, {"gate"});
+  b.node("Mul", {"d", "gate"}, {"excited"});
+  b.node("Conv", {"excited", "w3"}, {"out"});
+  b.output("out", DType::F32);
+  const IrModel model = b.build();
+  EXPECT_EQ(blocked_nodes(model, ExecutionMode::Fast, opt::Isa::Avx512, "NchwcScaleOp"), 0u);
+  EXPECT_EQ(fast_against_reference(model, {{"x", test::pass_bits::input_values(Shape{1, 16, 10, 10}, 8, 1 << 30, {})},
+                                           {"other", test::pass_bits::input_values(Shape{2, 32, 5, 5}, 9, 1 << 30, {})}}),
+            "");
 }
 
 TEST(NchwcLayout, StridedDepthwiseBetweenBlockedLayers) {

@@ -78,6 +78,14 @@ inline bool runs_by_images(const KernelContext& context, std::size_t batch) noex
 // Require an AVX-512 machine (the pass makes these nodes on that path only).
 void pointwise_f32__avx512(const KernelContext& context, const Pointwise& job);
 void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job);
+// The squeeze-and-excitation pair on a blocked x of `channels` channels over `plane` positions:
+// GlobalAveragePool into y [N, C] (the sum over positions, in four interleaved partial sums, then
+// divided by the count), and y = x * s with s [N, C] broadcast over the positions (blocked y,
+// padding lanes times +0).
+void global_average_pool_f32__avx512(const KernelContext& context, const float* x, std::size_t batch,
+                                     std::size_t channels, std::size_t plane, float* y);
+void scale_f32__avx512(const KernelContext& context, const float* x, const float* s, std::size_t batch,
+                       std::size_t channels, std::size_t plane, float* y);
 #endif
 
 }  // namespace onemodel::opt::nchwc
