@@ -9,8 +9,12 @@
 //  - 1x1: one group, strides 1, no padding (with or without a residual Add), or
 //  - depthwise: groups == W's output channels, one input channel per group, dilations 1, no
 //    residual Add.
+// Squeeze-and-excitation blocks keep the layout too: a GlobalAveragePool of a blocked value, and
+// the Mul of a value by a factor proved to be [N, C, 1, 1] (walking back from the factor through
+// 1x1 Convs and shape-keeping element-wise nodes reaches a GlobalAveragePool of the value itself).
 // A value is blocked when a candidate writes it, it is not a graph output, and every reader is a
-// candidate reading it as X, or as the residual of a 1x1 candidate. A candidate becomes a blocked
+// candidate reading it as X (a Mul's value), or as the residual of a 1x1 candidate, taking
+// exactly its channel count. A candidate becomes a blocked
 // node when it reads a blocked X, or (1x1 only) writes a blocked value; then its residual must
 // have its output's layout and provably its logical shape (below). The two rules are applied
 // until nothing changes: unblocking a value only ever removes blocked nodes, so it ends.
