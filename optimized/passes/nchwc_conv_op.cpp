@@ -171,6 +171,8 @@ void NchwcConvOp::run(RunContext& context) const {
 #else
   (void)y;
   (void)kc;
+  (void)fused;
+  (void)plan;
   context.node().fail_unsupported("the channel-blocked Conv runs on the AVX-512 path only");
 #endif
 }

@@ -50,6 +50,7 @@ void NchwcPoolOp::run(RunContext& context) const {
                                          static_cast<std::size_t>(logical[2]) * static_cast<std::size_t>(logical[3]), y);
 #else
   (void)y;
+  (void)logical;
 #endif
 }
 
@@ -87,6 +88,7 @@ void NchwcScaleOp::run(RunContext& context) const {
                            static_cast<std::size_t>(logical[2]) * static_cast<std::size_t>(logical[3]), y);
 #else
   (void)y;
+  (void)logical;
 #endif
 }
 

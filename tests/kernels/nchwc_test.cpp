@@ -41,6 +41,7 @@
 namespace onemodel::opt {
 namespace {
 
+#if defined(__x86_64__)
 constexpr std::size_t kB = nchwc::kBlock;
 constexpr float kSentinel = 777.0f;
 
@@ -489,6 +490,11 @@ TEST(NchwcSqueezeExcitation, PoolWithinTheBoundScaleExactPaddingZeroThreadInvari
     EXPECT_EQ(padding_and_tail(scaled[0], g.n, g.c, g.plane, true), "");
   }
 }
+
+#else
+// The blocked kernels are built for x86-64 (their AVX-512 file) only.
+TEST(Nchwc, BuiltForX86Only) { GTEST_SKIP() << "the channel-blocked kernels exist on the x86-64 AVX-512 path only"; }
+#endif
 
 }  // namespace
 }  // namespace onemodel::opt
