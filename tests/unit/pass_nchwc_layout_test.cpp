@@ -176,6 +176,7 @@ TEST(NchwcLayout, InvertedResidualBlockRunsBlockedWithinTheBoundAtOneAndTwoThrea
 
 TEST(NchwcLayout, ChannelsThatFillTheirBlocksBadlyStayPlain) {
   if (!has_avx512()) GTEST_SKIP() << "no AVX-512 on this machine: the pass runs on that path only";
+  const test::RequireSplit two_thread_runs_split;
   Block k;
   k.c = 16;
   k.expanded = 24;
