@@ -8,6 +8,7 @@
 
 #include "onemodel/session_error.hpp"
 #include "optimized/kernels/nchwc/nchwc.hpp"
+#include "optimized/passes/nchwc_shapes.hpp"
 #include "optimized/ops/conv_override_plan.hpp"
 #include "reference/ops/conv_geometry.hpp"
 
@@ -24,22 +25,9 @@ struct NchwcPlan {
   bool finite_weights = false;
 };
 
-// [N, C, H, W] of a blocked [N, ceil(C / 16), H, W, 16] holding `channels` channels; throws
-// InvalidInput naming the node when the shape is not such a tensor.
+// A blocked input of another channel or block count is the caller's (InvalidInput).
 Shape logical_of_blocked(const NodeInfo& node, const Shape& blocked, std::size_t channels) {
-  if (blocked.rank() != 5 || blocked[4] != static_cast<std::int32_t>(nchwc::kBlock) ||
-      static_cast<std::size_t>(blocked[1]) != nchwc::blocks_of(channels)) {
-    throw SessionError(SessionErrorKind::InvalidInput,
-                       "a channel-blocked value of shape " + blocked.to_string() + " does not hold " +
-                           std::to_string(channels) + " channels in blocks of 16",
-                       node.name());
-  }
-  return Shape{blocked[0], static_cast<std::int64_t>(channels), blocked[2], blocked[3]};
-}
-
-Shape blocked_of_logical(const Shape& logical) {
-  return Shape{logical[0], static_cast<std::int64_t>(nchwc::blocks_of(static_cast<std::size_t>(logical[1]))),
-               logical[2], logical[3], static_cast<std::int64_t>(nchwc::kBlock)};
+  return nchwc::logical_of_blocked(node, blocked, channels, SessionErrorKind::InvalidInput);
 }
 
 Conv2dShape resolve(const NodeInfo& node, const Shape& x, const Shape& w) {
@@ -99,7 +87,7 @@ void NchwcConvOp::infer(InferContext& context) const {
                        "the channel-blocked Conv got an output or residual it was not made for (" + y.to_string() + ")",
                        context.node().name());
   }
-  context.set_output(0, DType::F32, spec_.out_blocked ? blocked_of_logical(y) : y);
+  context.set_output(0, DType::F32, spec_.out_blocked ? nchwc::blocked_of_logical(y) : y);
 }
 
 std::shared_ptr<const void> NchwcConvOp::prepare(const InferContext& context) const {

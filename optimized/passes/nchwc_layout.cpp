@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "optimized/kernels/nchwc/nchwc.hpp"
 #include "optimized/ops/conv_activation.hpp"
 #include "optimized/passes/graph_pass.hpp"
 #include "optimized/passes/nchwc_conv_op.hpp"
@@ -33,8 +34,6 @@ namespace onemodel::opt {
 namespace {
 
 using Kind = NchwcConvSpec::Kind;
-constexpr std::size_t kBlockLanes = 16;  // optimized/kernels/nchwc/nchwc.hpp kBlock
-constexpr std::size_t blocks_of(std::size_t channels) { return (channels + kBlockLanes - 1) / kBlockLanes; }
 
 // What a candidate node is: a Conv (kind), a GlobalAveragePool of a blocked value, or the Mul of a
 // blocked value by its squeeze-and-excitation factor.
@@ -242,7 +241,7 @@ void run_nchwc_layout(PassGraph& graph) {
     // Channels that nearly fill their blocks: at most one lane in sixteen padding (24 channels in
     // 32 lanes had cost a third more arithmetic and memory than the NCHW kernels spend).
     const std::size_t c = cand[i].out_channels;
-    if ((blocks_of(c) * kBlockLanes - c) * kBlockLanes > c) continue;
+    if ((nchwc::blocks_of(c) * nchwc::kBlock - c) * nchwc::kBlock > c) continue;
     bool all = true;
     for (const auto& [r, slot] : readers[static_cast<std::size_t>(y)]) {
       const BlockedCandidate& rc = cand[static_cast<std::size_t>(r)];

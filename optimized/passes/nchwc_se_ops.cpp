@@ -5,20 +5,14 @@
 
 #include "onemodel/session_error.hpp"
 #include "optimized/kernels/nchwc/nchwc.hpp"
+#include "optimized/passes/nchwc_shapes.hpp"
 
 namespace onemodel::opt {
 namespace {
 
-// The [N, C, H, W] a blocked shape stands for, or throws Unsupported naming the node.
+// A shape other than the pass proved is an engine defect (Unsupported).
 Shape logical_blocked(const NodeInfo& node, const Shape& blocked, std::size_t channels) {
-  if (blocked.rank() != 5 || blocked[4] != static_cast<std::int32_t>(nchwc::kBlock) ||
-      static_cast<std::size_t>(blocked[1]) != nchwc::blocks_of(channels)) {
-    throw SessionError(SessionErrorKind::Unsupported,
-                       "the channel-blocked node got a value of shape " + blocked.to_string() +
-                           ", not one holding " + std::to_string(channels) + " channels",
-                       node.name());
-  }
-  return Shape{blocked[0], static_cast<std::int64_t>(channels), blocked[2], blocked[3]};
+  return nchwc::logical_of_blocked(node, blocked, channels, SessionErrorKind::Unsupported);
 }
 
 void require_avx512(const RunContext& context, const OptimizedConfig& config) {

@@ -45,11 +45,7 @@ namespace {
 constexpr std::size_t kB = nchwc::kBlock;
 constexpr float kSentinel = 777.0f;
 
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+using conv_test::bits;
 
 bool has_avx512() {
   const auto isas = available_isas();
@@ -200,11 +196,9 @@ TEST(NchwcPointwise, EveryLayoutWithinTheBoundThreadInvariantAndPaddingLanesZero
   }
 }
 
-ConvActivation epilogue(ew::UnaryOp op, bool activate, const float* residual, bool residual_first) {
-  ConvActivation a;
-  a.activate = activate;
-  a.args.op = op;
-  a.args.fast = true;
+// A fast-mode activation (conv_test::store_activation) after the residual, if any.
+ConvActivation epilogue(ew::UnaryOp op, const float* residual, bool residual_first) {
+  ConvActivation a = conv_test::store_activation(op, 0.0f, 0.0f, true);
   a.residual = residual;
   a.residual_first = residual_first;
   return a;
@@ -226,7 +220,7 @@ TEST(NchwcPointwise, ResidualThenActivationGiveTheSeparateOperationsBits) {
         for (bool first : {false, true}) {
           SCOPED_TRACE(std::string(in_blocked ? "blocked in" : "plain in") + (out_blocked ? ", blocked out" : ", plain out") +
                        (op == ew::UnaryOp::Relu ? ", Relu" : ", Sigmoid") + (first ? ", Add(r, y)" : ", Add(y, r)"));
-          const ConvActivation a = epilogue(op, true, r.data(), first);
+          const ConvActivation a = epilogue(op, r.data(), first);
           const std::vector<float> fused = run_pointwise(g, PointwiseRun{in_blocked, out_blocked, &a}, x, w, b, &one);
           // The separate operations on the plain result: one rounded addition, then the activation.
           std::vector<float> expected = plain;
@@ -391,7 +385,7 @@ TEST(NchwcDepthwise, ActivationGivesTheElementwiseKernelsBits) {
     const std::vector<float> plain = run_depthwise(g, out_blocked, true, x, w, b, &one);
     for (ew::UnaryOp op : {ew::UnaryOp::Relu, ew::UnaryOp::HardSwish, ew::UnaryOp::Sigmoid}) {
       SCOPED_TRACE(std::string(out_blocked ? "blocked out, op " : "plain out, op ") + std::to_string(static_cast<int>(op)));
-      const ConvActivation a = epilogue(op, true, nullptr, false);
+      const ConvActivation a = epilogue(op, nullptr, false);
       const std::vector<float> fused = run_depthwise(g, out_blocked, true, x, w, b, &one, &a);
       std::vector<float> expected = plain;
       const std::size_t size = (out_blocked ? nchwc::blocks_of(g.c) * kB : g.c) * s.out_plane();

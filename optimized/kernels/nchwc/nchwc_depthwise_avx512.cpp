@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "optimized/kernels/conv/depthwise_blocked_body.hpp"
 #include "optimized/kernels/conv/depthwise_direct_lanes_avx512.hpp"
@@ -60,6 +61,15 @@ void band_through_tile(const Conv2dShape& s, const float* xb, const float* weigh
   body::block_outputs<L, false>(bj);
 }
 
+// The outputs [lo, hi) along one axis whose windows (span + 1 inputs from out * stride - pad)
+// lie inside the input's `in` positions.
+std::pair<std::size_t, std::size_t> inside_range(std::size_t in, std::size_t pad, std::size_t span,
+                                                 std::size_t stride, std::size_t out) noexcept {
+  const std::size_t lo = std::min(out, (pad + stride - 1) / stride);
+  const std::size_t hi = in + pad > span ? std::min(out, (in + pad - span - 1) / stride + 1) : 0;
+  return {lo, std::max(lo, hi)};
+}
+
 // One output whose window reaches past the input: its taps inside the input in row-major order
 // (with finite weights a padding tap adds +0 * w = +0, which changes no sum but -0's sign, and
 // fast mode keeps no sign of zero), then the bias.
@@ -97,10 +107,7 @@ void band_in_place(const Conv2dShape& s, const float* xb, const float* weights, 
                    std::size_t rows, float* out) {
   // Columns [lo, hi) have every tap inside the input: ox * stride >= pad_left and
   // ox * stride - pad_left + (kernel_w - 1) * dilation < in_w.
-  const std::size_t span_w = (s.kernel_w - 1) * s.dilation_w;
-  const std::size_t lo = std::min(s.out_w, (s.pad_left + s.stride_w - 1) / s.stride_w);
-  const std::size_t hi =
-      s.in_w + s.pad_left > span_w ? std::min(s.out_w, (s.in_w + s.pad_left - span_w - 1) / s.stride_w + 1) : 0;
+  const auto [lo, hi] = inside_range(s.in_w, s.pad_left, (s.kernel_w - 1) * s.dilation_w, s.stride_w, s.out_w);
   const std::size_t span_h = (s.kernel_h - 1) * s.dilation_h;
   const bool square = s.kernel_h == s.kernel_w && s.stride_h == s.stride_w && s.dilation_h == 1 && s.dilation_w == 1;
   // The view's row 0 is padded row oy0 * stride_h: input row oy0 * stride_h - pad_top. Its first
@@ -120,7 +127,7 @@ void band_in_place(const Conv2dShape& s, const float* xb, const float* weights, 
     const std::size_t oy = oy0 + r;
     float* row_out = out + r * s.out_w * kBlock;
     const bool inside = oy * s.stride_h >= s.pad_top && oy * s.stride_h - s.pad_top + span_h < s.in_h;
-    const std::size_t a = inside ? lo : s.out_w, b = inside ? std::max(lo, hi) : s.out_w;
+    const std::size_t a = inside ? lo : s.out_w, b = inside ? hi : s.out_w;
     for (std::size_t ox = 0; ox < a; ++ox) border_output(s, xb, weights, bias, oy, ox, row_out + ox * kBlock);
     if (a < b) {
       // output_tile_* write j.out + (row * out_w + ox) lanes: row r of the band.
@@ -162,14 +169,9 @@ void depthwise_f32__avx512(const KernelContext& context, const Depthwise& job) {
   // In place when at least kInsideShare of the outputs have their whole window inside the input
   // (the rest go one by one, border_output); else through the bordered copy, whose tiles serve
   // every output alike (a 5x5 window over a 7 x 7 map leaves 9 of 49 outputs inside).
-  const std::size_t span_w = (s.kernel_w - 1) * s.dilation_w, span_h = (s.kernel_h - 1) * s.dilation_h;
-  const auto inside = [](std::size_t in, std::size_t pad, std::size_t span, std::size_t stride, std::size_t out) {
-    const std::size_t lo = std::min(out, (pad + stride - 1) / stride);
-    const std::size_t hi = in + pad > span ? std::min(out, (in + pad - span - 1) / stride + 1) : 0;
-    return hi > lo ? hi - lo : 0;
-  };
-  const std::size_t inside_outputs = inside(s.in_h, s.pad_top, span_h, s.stride_h, s.out_h) *
-                                     inside(s.in_w, s.pad_left, span_w, s.stride_w, s.out_w);
+  const auto rows = inside_range(s.in_h, s.pad_top, (s.kernel_h - 1) * s.dilation_h, s.stride_h, s.out_h);
+  const auto cols = inside_range(s.in_w, s.pad_left, (s.kernel_w - 1) * s.dilation_w, s.stride_w, s.out_w);
+  const std::size_t inside_outputs = (rows.second - rows.first) * (cols.second - cols.first);
   const bool in_place = job.finite_weights && static_cast<double>(inside_outputs) >= kInsideShare * static_cast<double>(s.out_plane());
   // Chunks band by band, blocks innermost: the caller (claiming from the front) takes the top of
   // the map, as in the 1x1 layers around it (nchwc_pointwise_avx512.cpp).

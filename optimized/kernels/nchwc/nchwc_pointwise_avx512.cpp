@@ -187,6 +187,7 @@ void run_as(const KernelContext& context, const Geometry& g, const fused_activat
     const std::size_t p_first = t_first * kRows, p_end = std::min(j.plane, t_end * kRows);
     const std::size_t b_first = q_first * kPair, b_end = std::min(g.out_blocks, q_end * kPair);
     if constexpr (kOutBlocked) {
+      if (!j.activation->activate) return;  // the residual alone: added in the stores
       ConvActivation rest = *j.activation;
       rest.residual = nullptr;  // added in the stores
       for (std::size_t b = b_first; b < b_end; ++b) {
